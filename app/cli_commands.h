@@ -1,0 +1,16 @@
+// Subcommands of westphalia-cli. Each returns the process exit code:
+// 0 success, 1 failure (invalid data, cannot write, ...), 2 bad command line.
+#pragma once
+
+#include <QStringList>
+#include <QTextStream>
+
+namespace wp::cli {
+
+QTextStream& out();
+QTextStream& err();
+
+int dataCommand(const QStringList& args);
+int mapCommand(const QStringList& args);
+
+} // namespace wp::cli

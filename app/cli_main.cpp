@@ -1,0 +1,81 @@
+// westphalia-cli: the headless front end.
+#include "cli_commands.h"
+#include "data/datadir.h"
+
+#include <QDir>
+#include <QFile>
+#include <QGuiApplication>
+
+#include <unistd.h>
+
+namespace wp::cli {
+
+QTextStream& out() {
+    static QTextStream s(stdout);
+    return s;
+}
+
+QTextStream& err() {
+    static QTextStream s(stderr);
+    return s;
+}
+
+} // namespace wp::cli
+
+namespace {
+
+const char* kUsage = R"(usage: westphalia-cli <command> [options]
+
+Commands:
+  data check [--data DIR]                 validate the game data and print a summary
+  data dump --json [--data DIR]           print the loaded data as JSON
+  map render --out FILE.png|FILE.svg [--scenario ID] [--data DIR] [--width PX]
+                                          draw the map (with a scenario's set-up)
+
+Run 'westphalia-cli <command> --help' for the options of a command.
+Exit codes: 0 success, 1 failure (invalid data, unwritable file), 2 bad command line.
+)";
+
+} // namespace
+
+int main(int argc, char** argv) {
+    // Headless: no display is needed for drawing the map.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    if (qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR")) { // avoids Qt's warning on headless machines
+        const QByteArray dir =
+            QDir::tempPath().toLocal8Bit() + "/westphalia-runtime-" + QByteArray::number(getuid());
+        QDir().mkpath(QString::fromLocal8Bit(dir));
+        QFile::setPermissions(QString::fromLocal8Bit(dir),
+                              QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+        qputenv("XDG_RUNTIME_DIR", dir);
+    }
+    QGuiApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("westphalia-cli"));
+    QCoreApplication::setApplicationVersion(wp::appVersion());
+
+    QStringList args = app.arguments().mid(1);
+    if (args.isEmpty() || args.first() == QLatin1String("--help") || args.first() == QLatin1String("-h") ||
+        args.first() == QLatin1String("help")) {
+        wp::cli::out() << kUsage;
+        wp::cli::out().flush();
+        return args.isEmpty() ? 2 : 0;
+    }
+    if (args.first() == QLatin1String("--version")) {
+        wp::cli::out() << "westphalia-cli " << wp::appVersion() << "\n";
+        return 0;
+    }
+    const QString cmd = args.takeFirst();
+    int rc;
+    if (cmd == QLatin1String("data"))
+        rc = wp::cli::dataCommand(args);
+    else if (cmd == QLatin1String("map"))
+        rc = wp::cli::mapCommand(args);
+    else {
+        wp::cli::err() << "westphalia-cli: unknown command '" << cmd << "'\n\n" << kUsage;
+        rc = 2;
+    }
+    wp::cli::out().flush();
+    wp::cli::err().flush();
+    return rc;
+}

@@ -1,0 +1,146 @@
+// westphalia-cli as a user runs it: exit codes, summaries, messages for bad input.
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+struct Run {
+    int code;
+    QString out, err;
+};
+
+Run cli(const QStringList& args) {
+    QProcess p;
+    p.start(QStringLiteral(WESTPHALIA_CLI), args);
+    p.waitForFinished(120000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+}
+
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+  private slots:
+    void help() {
+        Run r = cli({"--help"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("data check") && r.out.contains("map render"));
+        for (const char* cmd : {"data", "map"}) {
+            Run h = cli({cmd, "--help"});
+            QCOMPARE(h.code, 0);
+            QVERIFY(h.out.startsWith("usage: westphalia-cli"));
+        }
+    }
+
+    void badCommandLines() {
+        Run r = cli({"frobnicate"});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("unknown command 'frobnicate'"));
+        r = cli({"data", "check", "--bogus"});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("unknown argument '--bogus'"));
+        r = cli({"map", "render", "--out", "/tmp/x.gif"});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("must end in .png or .svg"));
+        r = cli({"map", "render", "--out", "/tmp/x.png", "--width", "abc"});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("--width abc"));
+        r = cli({"map", "render", "--out", "/tmp/x.png", "--scenario", "napoleonic"});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("no such scenario"));
+        r = cli({"data", "dump"});
+        QCOMPARE(r.code, 2);
+    }
+
+    void dataCheck() {
+        Run r = cli({"data", "check"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("areas: 24"));
+        QVERIFY(r.out.contains("independent 17"));
+        QVERIFY(r.out.contains("cards catholic: early 15"));
+        QVERIFY(r.out.contains("cards protestant: early 14"));
+        QVERIFY(r.out.contains("swedish (protestant): 8 veteran") || r.out.contains("swedish (protestant):"));
+        QVERIFY(r.out.contains("scenarios:") && r.out.contains("campaign") && r.out.contains("apocalypse"));
+        QVERIFY(r.out.contains("OK: no problems found"));
+        QVERIFY(r.err.isEmpty());
+    }
+
+    void dataCheckReportsBrokenData() {
+        QTemporaryDir tmp;
+        for (const char* sub : {"maps", "cards", "scenarios"}) {
+            QDir src(QStringLiteral(WESTPHALIA_SOURCE_DIR "/") + sub);
+            QDir().mkpath(tmp.path() + "/" + sub);
+            for (const QString& f : src.entryList({"*.json"}, QDir::Files))
+                QVERIFY(QFile::copy(src.filePath(f), tmp.path() + "/" + sub + "/" + f));
+        }
+        QFile f(tmp.path() + "/cards/cards.json");
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write("{ \"format\": 1, \"cards\": [ }");
+        f.close();
+        Run r = cli({"data", "check", "--data", tmp.path()});
+        QCOMPARE(r.code, 1);
+        QVERIFY(r.err.contains("is invalid"));
+        QVERIFY(r.err.contains("cards/cards.json: line 1, column"));
+        QVERIFY(r.err.contains("malformed JSON"));
+        // The app refuses to start on it too, saying why.
+        QProcess gui;
+        gui.start(QStringLiteral(WESTPHALIA_GUI),
+                  {"--data", tmp.path(), "--screenshot", tmp.path() + "/x.png"});
+        QVERIFY(gui.waitForFinished(60000));
+        QCOMPARE(gui.exitCode(), 1);
+        QVERIFY(QString::fromUtf8(gui.readAllStandardError()).contains("cards/cards.json"));
+    }
+
+    void dump() {
+        Run r = cli({"data", "dump", "--json"});
+        QCOMPARE(r.code, 0);
+        QJsonParseError pe;
+        QJsonDocument doc = QJsonDocument::fromJson(r.out.toUtf8(), &pe);
+        QCOMPARE(pe.error, QJsonParseError::NoError);
+        QCOMPARE(doc["areas"].toArray().size(), 24);
+        QCOMPARE(doc["cards"].toArray().size(), 110);
+        QCOMPARE(doc["fingerprint"].toString().size(), 64);
+    }
+
+    void renderPngAndSvg() {
+        QTemporaryDir tmp;
+        const QString png = tmp.path() + "/campaign.png";
+        Run r = cli({"map", "render", "--out", png, "--scenario", "campaign", "--width", "900"});
+        QCOMPARE(r.code, 0);
+        QImage img(png);
+        QCOMPARE(img.width(), 900);
+        QVERIFY(img.height() > 500);
+        const QString svg = tmp.path() + "/map.svg";
+        r = cli({"map", "render", "--out", svg});
+        QCOMPARE(r.code, 0);
+        QFile f(svg);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray text = f.readAll();
+        QVERIFY(text.contains("<svg"));
+        QVERIFY(text.count("<path") > 100);
+        // An unwritable destination is reported, not a crash.
+        r = cli({"map", "render", "--out", "/nonexistent-dir/map.png"});
+        QCOMPARE(r.code, 1);
+        QVERIFY(r.err.contains("cannot write /nonexistent-dir/map.png"));
+    }
+
+    void guiScreenshot() {
+        QTemporaryDir tmp;
+        const QString shot = tmp.path() + "/window.png";
+        QProcess gui;
+        gui.start(QStringLiteral(WESTPHALIA_GUI), {"--screenshot", shot, "--scenario", "intervention"});
+        QVERIFY(gui.waitForFinished(60000));
+        QCOMPARE(gui.exitCode(), 0);
+        QVERIFY(QImage(shot).width() >= 800);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "test_cli.moc"
