@@ -42,7 +42,7 @@ MapState MapState::fromScenario(const GameData& d, const Scenario& s) {
             const Nationality& n = d.nationalities[ld.nationality];
             MapCounter c;
             c.leader = true;
-            c.label = ld.name;
+            c.label = ld.counterName;
             c.sublabel = QStringLiteral("%1-%2-%3%4")
                              .arg(ld.activation)
                              .arg(ld.leadership)

@@ -113,6 +113,7 @@ struct UnitType {
 struct Leader {
     QString id;
     QString name;
+    QString counterName; // the short name printed on the counter
     int nationality = -1;
     int activation = 0, leadership = 0, battle = 0, loss = 0;
     int stars = 0;

@@ -522,6 +522,7 @@ class Loader {
             Leader l;
             l.id = readId(n);
             l.name = n["name"].str();
+            l.counterName = n["counterName"].optStr(l.name);
             l.nationality = resolve(d.nationalityIndex, n["nationality"], QStringLiteral("nationality"));
             l.activation = n["activation"].integer(1, 3, 1); // 8.3: compared with card values 1-3
             l.leadership = n["leadership"].integer(0, 8);
