@@ -1,0 +1,277 @@
+// Control (3.1), Victory Points (5.1), Electors (5.14) and victory (5.2, scenario conditions).
+#include "rules/internal.h"
+
+#include <QJsonArray>
+
+namespace wp::rules {
+
+namespace {
+
+int vpSign(int side) {
+    return side == kCatholic ? 1 : -1; // 5.12: the Catholic adds, the Protestant subtracts
+}
+
+} // namespace
+
+void addVp(Ctx& c, int delta, const QString& why) {
+    if (delta == 0)
+        return;
+    c.s.vp = static_cast<int16_t>(c.s.vp + delta);
+    c.say(QStringLiteral("%1 VP %2%3 -> %4").arg(why).arg(delta > 0 ? "+" : "").arg(delta).arg(c.s.vp));
+}
+
+void violateNeutrality(Ctx& c, int area, int side) {
+    AreaState& a = c.s.areas[area];
+    if (!a.neutral)
+        return;
+    a.neutral = false; // the Neutral marker is permanently removed
+    // 5.13: the opposing player gains 1 VP: a Catholic violation subtracts, a Protestant one adds.
+    addVp(c, side == kCatholic ? -1 : 1,
+          QStringLiteral("5.13 %1 units violate the neutrality of %2:")
+              .arg(sideName(side), c.d.areas[area].name));
+}
+
+void recheckAreaControl(Ctx& c, int area, const QString& rule) {
+    const Area& ar = c.d.areas[area];
+    AreaState& as = c.s.areas[area];
+    for (int side : {kCatholic, kProtestant}) {
+        if (as.control == side)
+            continue;
+        int held = 0;
+        for (int city : ar.cities)
+            if (c.s.cities[city].marker == side && !c.s.cities[city].revolt)
+                ++held;
+        if (held < ar.control)
+            continue;
+        // 3.13: gains control of the Area.
+        const int before = as.control;
+        as.control = static_cast<int8_t>(side);
+        as.neutral = false;
+        c.say(QStringLiteral("%1 %2 gains control of %3 (%4 of %5 cities)")
+                  .arg(rule, sideName(side), ar.name)
+                  .arg(held)
+                  .arg(ar.control),
+              side);
+        // 5.12: the VP value changes hands once per change of control.
+        Q_UNUSED(before);
+        addVp(c, vpSign(side) * ar.vp, QStringLiteral("5.12 %1 to %2:").arg(ar.name, sideName(side)));
+        // 3.13: remove the enemy markers except where enemy units occupy the city; own markers are now
+        // implied by the Control Box.
+        for (int city : ar.cities) {
+            CityState& cs = c.s.cities[city];
+            if (cs.marker == side)
+                cs.marker = kNone;
+            else if (cs.marker == other(side) && !hasEnemyUnits(c.d, c.s, city, side))
+                cs.marker = kNone;
+        }
+        break;
+    }
+    updateElectors(c);
+}
+
+void setCityControl(Ctx& c, int city, int side, const QString& rule) {
+    const City& ct = c.d.cities[city];
+    const int before = effectiveCityControl(c.d, c.s, city);
+    if (before == side)
+        return;
+    CityState& cs = c.s.cities[city];
+    cs.marker = static_cast<int8_t>(side);
+    if (!ct.independent && ct.area >= 0 && c.s.areas[ct.area].control == side)
+        cs.marker = kNone; // implied by the Area's Control Box (3.13)
+    c.say(QStringLiteral("%1 %2 takes control of %3").arg(rule, sideName(side), ct.name), side);
+    if (ct.independent || ct.france) {
+        // 5.12: an Independent City's VP change hands with it.
+        if (ct.vp)
+            addVp(c, vpSign(side) * ct.vp, QStringLiteral("5.12 %1 to %2:").arg(ct.name, sideName(side)));
+        updateElectors(c);
+    } else if (ct.area >= 0) {
+        recheckAreaControl(c, ct.area, QStringLiteral("3.13"));
+    }
+}
+
+static bool isElectorArea(const GameData& d, const GameState& s, int area) {
+    const QString& id = d.areas[area].id;
+    if (id == QLatin1String("lower-palatinate") || id == QLatin1String("bavaria"))
+        return s.electorate == area; // 5.142
+    return d.areas[area].elector;
+}
+
+int electorsControlled(const GameData& d, const GameState& s, int side) {
+    int n = 0;
+    for (qsizetype a = 0; a < d.areas.size(); ++a)
+        if (isElectorArea(d, s, static_cast<int>(a)) && s.areas[a].control == side)
+            ++n;
+    for (qsizetype ci = 0; ci < d.cities.size(); ++ci)
+        if (d.cities[ci].elector && effectiveCityControl(d, s, static_cast<int>(ci)) == side)
+            ++n;
+    return n;
+}
+
+void updateElectors(Ctx& c) {
+    // 5.141: awards are given when the condition occurs and stand until the opponent achieves the same.
+    for (int side : {kCatholic, kProtestant}) {
+        const int n = electorsControlled(c.d, c.s, side);
+        if (n >= 4 && c.s.electorMajorityHolder != side) {
+            c.s.electorMajorityHolder = static_cast<int8_t>(side);
+            addVp(
+                c, vpSign(side) * 2,
+                QStringLiteral("5.141 %1 controls a majority of Electors (%2):").arg(sideName(side)).arg(n));
+        }
+        if (n == 7 && c.s.electorAllHolder != side) {
+            c.s.electorAllHolder = static_cast<int8_t>(side);
+            addVp(c, vpSign(side) * 5,
+                  QStringLiteral("5.141 %1 controls all seven Electors:").arg(sideName(side)));
+        }
+    }
+}
+
+void endGame(Ctx& c, int winner, const QString& result) {
+    c.s.gameOver = true;
+    c.s.winner = static_cast<int8_t>(winner);
+    c.s.result = result;
+    c.s.frames.clear();
+    c.s.frames.push_back(TurnFrame{Phase::GameOver, 0});
+    c.say(QStringLiteral("Game over: %1").arg(result));
+}
+
+namespace {
+
+bool controlsAll(const GameData& d, const GameState& s, const QJsonObject& o) {
+    const int side = o.value("side").toString() == QLatin1String("catholic") ? kCatholic : kProtestant;
+    for (const QJsonValue& a : o.value("areas").toArray())
+        if (s.areas[d.area(a.toString())].control != side)
+            return false;
+    for (const QJsonValue& ci : o.value("cities").toArray())
+        if (effectiveCityControl(d, s, d.city(ci.toString())) != side)
+            return false;
+    return true;
+}
+
+QString wallensteinStatus(const GameData& d, const GameState& s) {
+    const int w = d.leader(QStringLiteral("wallenstein"));
+    if (w < 0)
+        return QStringLiteral("not-in-play");
+    switch (s.leaders[w].status) {
+    case LeaderStatus::InPlay:
+        return QStringLiteral("in-play");
+    case LeaderStatus::Aside:
+        return QStringLiteral("dismissed");
+    case LeaderStatus::Removed:
+        return QStringLiteral("assassinated");
+    case LeaderStatus::Dead:
+        return QStringLiteral("dead");
+    case LeaderStatus::NotEntered:
+        break;
+    }
+    return QStringLiteral("not-in-play");
+}
+
+} // namespace
+
+// Evaluates a victory test of the scenario language (docs/data/scenarios.md).
+bool victoryTest(const GameData& d, const GameState& s, const QJsonObject& t) {
+    if (t.contains("always"))
+        return t.value("always").toBool();
+    if (t.contains("vpAtLeast"))
+        return s.vp >= t.value("vpAtLeast").toInt();
+    if (t.contains("vpAtMost"))
+        return s.vp <= t.value("vpAtMost").toInt();
+    if (t.contains("controls"))
+        return controlsAll(d, s, t.value("controls").toObject());
+    if (t.contains("electorsAtLeast")) {
+        const QJsonObject o = t.value("electorsAtLeast").toObject();
+        const int side = o.value("side").toString() == QLatin1String("catholic") ? kCatholic : kProtestant;
+        return electorsControlled(d, s, side) >= o.value("count").toInt();
+    }
+    if (t.contains("cardPlayed")) {
+        const int card = d.card(t.value("cardPlayed").toString());
+        return card >= 0 && s.eventPlayed[card];
+    }
+    if (t.contains("leaderCasualty")) {
+        const int l = d.leader(t.value("leaderCasualty").toString());
+        return l >= 0 && s.leaders[l].status == LeaderStatus::Dead;
+    }
+    if (t.contains("wallensteinStatus")) {
+        const QString st = wallensteinStatus(d, s);
+        for (const QJsonValue& v : t.value("wallensteinStatus").toArray())
+            if (v.toString() == st)
+                return true;
+        return false;
+    }
+    if (t.contains("wallensteinTrackAtLeast"))
+        return s.wallensteinTrack >= t.value("wallensteinTrackAtLeast").toInt();
+    if (t.contains("all")) {
+        for (const QJsonValue& v : t.value("all").toArray())
+            if (!victoryTest(d, s, v.toObject()))
+                return false;
+        return true;
+    }
+    if (t.contains("any")) {
+        for (const QJsonValue& v : t.value("any").toArray())
+            if (victoryTest(d, s, v.toObject()))
+                return true;
+        return false;
+    }
+    if (t.contains("not"))
+        return !victoryTest(d, s, t.value("not").toObject());
+    return false;
+}
+
+static QString levelName(const QJsonObject& e) {
+    const QString level = e.value("level").toString();
+    const QString w = e.value("winner").toString();
+    if (w.isEmpty())
+        return QStringLiteral("Draw");
+    QString lv = level.isEmpty() || level == QLatin1String("victory") ? QString() : level;
+    if (!lv.isEmpty())
+        lv[0] = lv[0].toUpper();
+    return QStringLiteral("%1 %2Victory")
+        .arg(w == QLatin1String("catholic") ? "Catholic" : "Protestant", lv.isEmpty() ? "" : lv + " ");
+}
+
+static bool applyEntries(Ctx& c, const QJsonArray& entries, const QString& when) {
+    for (const QJsonValue& v : entries) {
+        const QJsonObject e = v.toObject();
+        if (!when.isEmpty() && e.value("when").toString() != when)
+            continue;
+        if (!victoryTest(c.d, c.s, e.value("test").toObject()))
+            continue;
+        const QString w = e.value("winner").toString();
+        const int winner = w == QLatin1String("catholic")     ? kCatholic
+                           : w == QLatin1String("protestant") ? kProtestant
+                                                              : kNone;
+        endGame(c, winner,
+                QStringLiteral("%1 (%2, VP %3)").arg(levelName(e), e.value("rule").toString()).arg(c.s.vp));
+        return true;
+    }
+    return false;
+}
+
+bool checkImmediateVictory(Ctx& c) {
+    if (c.s.gameOver)
+        return true;
+    const Scenario* sc = c.d.scenario(c.s.scenario);
+    return sc && applyEntries(c, sc->victory.value("sudden").toArray(), QStringLiteral("immediate"));
+}
+
+void checkEndOfTurnVictory(Ctx& c) {
+    if (c.s.gameOver)
+        return;
+    const Scenario* sc = c.d.scenario(c.s.scenario);
+    if (!sc)
+        return;
+    if (c.s.turn < c.s.lastTurn) {
+        // 5.21: early victory only at the end of a turn before the last
+        applyEntries(c, sc->victory.value("sudden").toArray(), QStringLiteral("endOfTurn"));
+        return;
+    }
+    QJsonArray final = sc->victory.value("final").toArray();
+    if (c.s.options.victory_19_1)
+        for (const QJsonValue& o : sc->victory.value("optional").toArray())
+            if (o.toObject().value("rule").toString() == QLatin1String("19.1"))
+                final = o.toObject().value("final").toArray();
+    if (!applyEntries(c, final, QString()))
+        endGame(c, kNone, QStringLiteral("Draw (VP %1)").arg(c.s.vp));
+}
+
+} // namespace wp::rules

@@ -1,0 +1,53 @@
+#include "rules/events.h"
+
+#include <mutex>
+
+namespace wp::rules {
+
+EventRegistry& EventRegistry::instance() {
+    static EventRegistry r;
+    return r;
+}
+
+void EventRegistry::add(const QString& cardId, EventDef def) {
+    m_defs.insert(cardId, std::move(def));
+}
+
+void EventRegistry::remove(const QString& cardId) {
+    m_defs.remove(cardId);
+}
+
+const EventDef* EventRegistry::find(const QString& cardId) const {
+    auto it = m_defs.constFind(cardId);
+    return it == m_defs.constEnd() ? nullptr : &*it;
+}
+
+void registerBuiltinEvents() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        auto& r = EventRegistry::instance();
+        // The combat cards of the Breitenfeld example (12.x): the only combat-card numbers the rulebook
+        // prints. The other events come with the card-events issue (model/events/).
+        EventDef commandRivalry;
+        commandRivalry.combat.enemyDrm = -1; // P13/C34: -1 DRM to the enemy
+        r.add(QStringLiteral("P13"), commandRivalry);
+        r.add(QStringLiteral("C34"), commandRivalry);
+        EventDef swedishFirepower;
+        swedishFirepower.combat.ownDrm = 1; // P34: +1 DRM
+        swedishFirepower.combatAllowed = [](const Ctx& c, const CombatFrame& f, int side) {
+            // an army with Swedish units
+            const auto& units = side == f.attacker ? f.attackUnits : f.defendUnits;
+            for (int u : units)
+                if (unitNationality(c.d, c.s, u).id == QLatin1String("swedish"))
+                    return true;
+            return false;
+        };
+        r.add(QStringLiteral("P34"), swedishFirepower);
+        EventDef unreliable;
+        unreliable.combat.enemyDrm = -1; // C49/P48: -1 DRM to the enemy
+        r.add(QStringLiteral("C49"), unreliable);
+        r.add(QStringLiteral("P48"), unreliable);
+    });
+}
+
+} // namespace wp::rules

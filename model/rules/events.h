@@ -1,0 +1,47 @@
+// The card-event hook. Each card's event is one small unit registered by card id (model/events/ fills
+// them in, one file per card family); the engine calls it when a card is played as an Event, and for
+// combat cards during the combat window.
+#pragma once
+
+#include "rules/internal.h"
+
+#include <QHash>
+#include <functional>
+
+namespace wp::rules {
+
+struct CombatCardEffect {
+    int ownDrm = 0;   // added to the player's own combat roll
+    int enemyDrm = 0; // added to the opponent's roll (negative: P13, C49)
+    int ownShift = 0; // columns to the right on the player's own fire column
+    int enemyShift = 0;
+};
+
+struct EventDef {
+    // May the card be played as an Event now by `side`? (null: always)
+    std::function<bool(const Ctx&, int side)> playable;
+    // Carries out the event. May push frames (e.g. a ChoiceFrame) for decisions it needs.
+    std::function<void(Ctx&, int side)> apply;
+    // For ChoiceFrames the event pushed (purpose >= kChooseEventBase): legal options and their effect.
+    std::function<std::vector<Action>(const Ctx&, const ChoiceFrame&)> choiceLegal;
+    std::function<void(Ctx&, const ChoiceFrame&, const Action&)> choiceApply;
+    // Combat cards (9.5): whether it may be played in this combat, and its effect.
+    std::function<bool(const Ctx&, const CombatFrame&, int side)> combatAllowed;
+    CombatCardEffect combat;
+};
+
+class EventRegistry {
+  public:
+    static EventRegistry& instance();
+    void add(const QString& cardId, EventDef def);
+    void remove(const QString& cardId); // tests
+    const EventDef* find(const QString& cardId) const;
+
+  private:
+    QHash<QString, EventDef> m_defs;
+};
+
+// Registers the built-in events (called once by the Engine).
+void registerBuiltinEvents();
+
+} // namespace wp::rules

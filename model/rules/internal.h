@@ -1,0 +1,108 @@
+// Shared by the engine's rule files. Not part of the public interface.
+#pragma once
+
+#include "rules/engine.h"
+
+#include <functional>
+
+namespace wp::rules {
+
+// One application of the rules: the data, the state being changed, where log lines go, and whether
+// randomness was used (for undo).
+struct Ctx {
+    const GameData& d;
+    GameState& s;
+    Log* log;
+    bool randomness = false;
+
+    void say(const QString& text, int side = kNone) const {
+        if (log)
+            log->push_back({text, static_cast<int8_t>(side)});
+    }
+    int roll(const QString& why, int side = kNone); // d10, logged, forced dice first
+};
+
+// ---- state queries (state.cpp)
+int effectiveCityControl(const GameData& d, const GameState& s, int city); // kCath, kProt or kNone
+int areaControl(const GameState& s, int area);                             // kCath, kProt or kNone
+bool areaNeutral(const GameState& s, int area);
+int unitSide(const GameData& d, const GameState& s, int unit);
+int leaderSide(const GameData& d, const GameState& s, int leader);
+int unitCf(const GameData& d, const GameState& s, int unit);
+int unitLf(const GameData& d, const GameState& s, int unit);
+int unitMa(const GameData& d, const GameState& s, int unit);
+const Nationality& unitNationality(const GameData& d, const GameState& s, int unit);
+std::vector<int> unitsAt(const GameState& s, int loc, int side, const GameData& d); // all of that side there
+std::vector<int> leadersAt(const GameState& s, int loc, int side, const GameData& d);
+std::vector<int> unitsOutside(const GameState& s, int loc, int side, const GameData& d); // not kInside
+std::vector<int> unitsInside(const GameState& s, int loc, int side, const GameData& d);
+int cfSum(const GameData& d, const GameState& s, const std::vector<int>& units);
+bool hasEnemyUnits(const GameData& d, const GameState& s, int city, int side);
+int siegeLevel(const GameData& d, const GameState& s, int city); // 13.13; 0 if not a fortress
+bool isDynamic(const GameData& d, int leader);
+QString cityName(const GameData& d, int loc);
+QString leaderName(const GameData& d, int leader);
+int locSide(const GameData& d, const GameState& s, int loc); // side whose pieces are at loc, kNone if none
+
+// ---- control, VP, electors, victory (control.cpp)
+void addVp(Ctx& c, int delta, const QString& why);                    // 5.12: Catholic total
+void setCityControl(Ctx& c, int city, int side, const QString& rule); // markers + Area check (3.11-3.13)
+void recheckAreaControl(Ctx& c, int area, const QString& rule);       // 3.13
+void violateNeutrality(Ctx& c, int area, int side);                   // 5.13, 11.18
+void updateElectors(Ctx& c);                                          // 5.141
+int electorsControlled(const GameData& d, const GameState& s, int side);
+bool checkImmediateVictory(Ctx& c); // 5.21 Wallenstein 20
+void checkEndOfTurnVictory(Ctx& c); // 5.21, 5.22, scenario conditions
+void endGame(Ctx& c, int winner, const QString& result);
+
+// ---- the sequence of play and card play (sequence.cpp)
+std::vector<Action> turnLegal(const Ctx& c, const TurnFrame& f);
+void turnApply(Ctx& c, const Action& a);
+bool turnAuto(Ctx& c); // true: something happened, call again
+void drawCard(Ctx& c, int side);
+void discardCard(Ctx& c, int side, int card, bool removeIfAsterisk);
+
+// ---- activation and movement (activation.cpp)
+void startActivation(Ctx& c, int side, int leader, int card);
+void startFreeAction(Ctx& c, int side, int16_t piece);
+std::vector<Action> activationLegal(const Ctx& c, const ActivationFrame& f);
+void activationApply(Ctx& c, const Action& a);
+bool activationAuto(Ctx& c);
+void eliminateUnit(Ctx& c, int unit, bool permanently, const QString& rule);
+void killLeader(Ctx& c, int leader, const QString& rule); // 12.41-12.42 with replacement
+void checkStacking(Ctx& c, int city, int side);           // 10.22 (pushes a choice if needed)
+
+// ---- combat (combat.cpp): regular combat, overrun, retreat, leader loss
+// Starts a regular combat at `city` by the activation on top of the stack with `attackUnits`.
+void startCombat(Ctx& c, int city, int attacker, const std::vector<int16_t>& attackUnits,
+                 const std::vector<int16_t>& attackLeaders, int commander, int attackerFrom, bool sally,
+                 bool relief);
+std::vector<Action> combatLegal(const Ctx& c, const CombatFrame& f);
+void combatApply(Ctx& c, const Action& a);
+bool combatAuto(Ctx& c);
+int combatActor(const GameState& s, const CombatFrame& f);
+bool canOverrun(const GameData& d, const GameState& s, const ActivationFrame& f, int city); // 12.61
+void doOverrun(Ctx& c, int city);                                                           // 12.62
+
+// ---- sieges (siege.cpp)
+bool canBesiege(const GameData& d, const GameState& s, const ActivationFrame& f); // 13.11-13.13
+void placeSiege(Ctx& c, int city, int side);                                      // 13.13
+void checkSiegeMaintained(Ctx& c, int city);                                      // 13.14, 13.26
+void startSiegeCombat(Ctx& c, int city, int side, bool endPhase);                 // 13.2
+std::vector<Action> siegeLegal(const Ctx& c, const SiegeFrame& f);
+void siegeApply(Ctx& c, const Action& a);
+bool siegeAuto(Ctx& c);
+int siegeActor(const GameState& s, const SiegeFrame& f);
+int siegeDrm(const GameData& d, const GameState& s, int city, int side, bool endPhase); // 13.23
+
+// ---- generic choices (choice.cpp) and the event hook (events.h)
+std::vector<Action> choiceLegal(const Ctx& c, const ChoiceFrame& f);
+void choiceApply(Ctx& c, const Action& a);
+enum ChoicePurpose : int16_t {
+    kChooseForage = 1,       // 11.16: a city to pillage
+    kChooseDiscard = 2,      // 8.2 / G: which cards to discard at the end of the Action Phase
+    kChooseOverstack = 3,    // 10.22: units to eliminate
+    kChooseEventBase = 1000, // + card-specific codes: handled by the card's event
+};
+
+} // namespace wp::rules
