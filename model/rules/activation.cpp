@@ -30,30 +30,6 @@ bool canSpend(const Ctx& c, const ActivationFrame& f, int n) {
     return true;
 }
 
-// Nationality movement limits whose checks live here (the full set of 17.x is issue 4).
-bool pieceMayEnter(const Ctx& c, int nationality, int city) {
-    const City& ct = c.d.cities[city];
-    const QString n = nat(c.d, nationality);
-    if (ct.france) {
-        // 11.31-11.32: nobody enters France before it is in the war; only Protestants enter the off-map
-        // spaces.
-        if (!c.s.franceInWar)
-            return false;
-        if (ct.offmap && c.s.nationSide[nationality] != kProtestant)
-            return false;
-    }
-    if (n == QLatin1String("spanish") && !ct.spanishZone)
-        return false; // 17.Sp.2 (the Cardinal Infante's army exception comes with C23)
-    if (n == QLatin1String("hungarian")) {
-        // 17.H.4: Hungary and the Areas adjacent to Austria only.
-        static const QStringList allowed{"hungary", "austria", "moravia", "bohemia", "bavaria", "tyrol"};
-        const int area = ct.area >= 0 ? ct.area : ct.within;
-        if (area < 0 || !allowed.contains(c.d.areas[area].id))
-            return false;
-    }
-    return true;
-}
-
 bool groupMayEnter(const Ctx& c, const ActivationFrame& f, int city) {
     for (int u : f.units)
         if (!pieceMayEnter(c, c.d.unitTypes[c.s.units[u].type].nationality, city))
@@ -66,26 +42,6 @@ bool groupMayEnter(const Ctx& c, const ActivationFrame& f, int city) {
     if ((f.units.empty() || f.leader < 0) && !unitsOutside(c.s, city, other(f.side), c.d).empty())
         return false;
     return true;
-}
-
-// 17.A.2 Imperial/Bavarian, 7.24 Wallenstein/Tilly: may these pieces stand together?
-bool mixAllowed(const Ctx& c, const std::vector<int>& units, const std::vector<int>& leaders) {
-    bool imp = false, bav = false, wallenstein = false, tilly = false;
-    for (int u : units) {
-        const QString n = unitNationality(c.d, c.s, u).id;
-        imp |= n == QLatin1String("imperial");
-        bav |= n == QLatin1String("bavarian");
-    }
-    for (int l : leaders) {
-        const QString n = nat(c.d, c.d.leaders[l].nationality);
-        imp |= n == QLatin1String("imperial");
-        bav |= n == QLatin1String("bavarian");
-        wallenstein |= c.d.leaders[l].id == QLatin1String("wallenstein");
-        tilly |= c.d.leaders[l].id == QLatin1String("tilly");
-    }
-    if (wallenstein && tilly)
-        return false;
-    return !(c.s.imperialBavarianBan && imp && bav);
 }
 
 // The pieces of `side` that would stand at `city` if the moving stack stopped there.
@@ -125,6 +81,41 @@ bool mayStopAt(const Ctx& c, const ActivationFrame& f, int city) {
     return true;
 }
 
+int upLoc(const Ctx& c) {
+    const int b = c.d.box(QStringLiteral("up"));
+    return b < 0 ? -1 : kBoxBase + b;
+}
+
+bool dutchWarOn(const GameState& s) {
+    return s.dutchWar > -3 && s.dutchWar < 5; // 9.31, 16.132: the war ends at -3 or +5
+}
+
+bool isToUpCity(const Ctx& c, int city) {
+    for (const Arrow& a : c.d.arrows)
+        if (a.city == city && c.d.boxes[a.box].kind == QLatin1String("up"))
+            return true;
+    return false;
+}
+
+// 16.23: where an army in the UP may go: a "To UP" city that is friendly or neutral for 1 MP; a
+// Protestant army also to any Protestant-controlled port, using its entire MA.
+std::vector<int16_t> upExits(const Ctx& c, const ActivationFrame& f) {
+    std::vector<int16_t> out;
+    for (const Arrow& a : c.d.arrows) {
+        if (c.d.boxes[a.box].kind != QLatin1String("up"))
+            continue;
+        const int ctl = effectiveCityControl(c.d, c.s, a.city);
+        if (ctl == f.side || ctl == kNone)
+            out.push_back(static_cast<int16_t>(a.city));
+    }
+    if (f.side == kProtestant && f.mpUsed == 0)
+        for (qsizetype ci = 0; ci < c.d.cities.size(); ++ci)
+            if (c.d.cities[ci].port && effectiveCityControl(c.d, c.s, static_cast<int>(ci)) == kProtestant &&
+                std::find(out.begin(), out.end(), ci) == out.end())
+                out.push_back(static_cast<int16_t>(ci));
+    return out;
+}
+
 bool enemyOutside(const Ctx& c, const ActivationFrame& f) {
     return isCity(f.at) && !unitsOutside(c.s, f.at, other(f.side), c.d).empty();
 }
@@ -140,7 +131,7 @@ bool ourStackInside(const Ctx& c, const ActivationFrame& f) {
 // Units that may be picked up at the current city (11.15).
 std::vector<int16_t> pickable(const Ctx& c, const ActivationFrame& f) {
     std::vector<int16_t> out;
-    if (f.freeAction || !isCity(f.at) || f.combatDone || f.mustStop)
+    if (f.freeAction || f.at < 0 || f.combatDone || f.mustStop)
         return out;
     const bool inside = ourStackInside(c, f);
     // 11.15: units stacked with a Dynamic leader who is not moving may be picked up only in excess of his
@@ -312,7 +303,21 @@ std::vector<Action> activationLegal(const Ctx& c, const ActivationFrame& f) {
         add(ActionKind::React, 0);
         return out;
     }
-    if (!isCity(f.at)) {
+    if (isBox(f.at)) {
+        // 16.23: only armies leave the UP; not in the activation that entered it; Spinola's army never.
+        const bool spinolaStuck = f.side == kCatholic && c.s.spinolaInUp;
+        if (f.at == upLoc(c) && !f.enteredUp && !spinolaStuck && !f.units.empty() && !f.leaders.empty() &&
+            canSpend(c, f, 1)) {
+            // a leader must stay with any units left behind (16.22)
+            const bool leftWithoutLeader = unitsAt(c.s, f.at, f.side, c.d).size() > f.units.size() &&
+                                           leadersAt(c.s, f.at, f.side, c.d).size() <= f.leaders.size();
+            if (!leftWithoutLeader)
+                for (int16_t city : upExits(c, f))
+                    if (groupMayEnter(c, f, city))
+                        add(ActionKind::Move, city);
+        }
+        for (int16_t p : pickable(c, f))
+            add(ActionKind::PickUp, -1, {p});
         add(ActionKind::EndActivation);
         return out;
     }
@@ -330,8 +335,23 @@ std::vector<Action> activationLegal(const Ctx& c, const ActivationFrame& f) {
     const bool engaged = f.mustStop || (inside && enemyOutside(c, f));
     if (engaged && armed) {
         std::vector<int16_t> pool;
+        int maxUnits = 8;
         if (f.mustStop) {
             pool = f.units;
+            // 13.15: relieving a siege, the besieged units may join if the leaders' combined ratings (the
+            // relieving stack's, picked-up leaders' too, and those inside) cover them.
+            const std::vector<int> besieged = unitsInside(c.s, f.at, f.side, c.d);
+            if (!besieged.empty()) {
+                int lr = 0;
+                for (int l : f.leaders)
+                    lr += c.d.leaders[l].leadership;
+                for (int l : leadersAt(c.s, f.at, f.side, c.d))
+                    if (c.s.leaders[l].flags & kInside)
+                        lr += c.d.leaders[l].leadership;
+                maxUnits = std::min(8, std::max(static_cast<int>(f.units.size()), lr));
+                for (int u : besieged)
+                    pool.push_back(static_cast<int16_t>(u));
+            }
         } else {
             for (int u : unitsInside(c.s, f.at, f.side, c.d))
                 pool.push_back(static_cast<int16_t>(u));
@@ -339,13 +359,14 @@ std::vector<Action> activationLegal(const Ctx& c, const ActivationFrame& f) {
                 pool.resize(static_cast<size_t>(std::max<int>(0, f.leadership)));
         }
         // 12.13: the attacker chooses which units attack, at least one.
-        const int n = static_cast<int>(pool.size());
+        const int n = std::min(static_cast<int>(pool.size()), 12);
         for (int mask = (1 << n) - 1; mask >= 1; --mask) {
             std::vector<int16_t> sel;
             for (int i = 0; i < n; ++i)
                 if (mask & (1 << i))
                     sel.push_back(pool[static_cast<size_t>(i)]);
-            add(ActionKind::Attack, -1, sel);
+            if (static_cast<int>(sel.size()) <= maxUnits)
+                add(ActionKind::Attack, -1, sel);
         }
         if (f.mustStop)
             return out;
@@ -357,6 +378,13 @@ std::vector<Action> activationLegal(const Ctx& c, const ActivationFrame& f) {
     // Movement.
     if (!inside || !hasEnemyUnits(c.d, c.s, f.at, f.side)) {
         if (canSpend(c, f, 1) && !(f.units.empty() && f.leaders.empty())) {
+            // 16.21: an army may enter the UP from a "To UP" city for 1 MP while the Dutch War lasts; one
+            // army per side (16.22); armies never enter and leave it in one activation.
+            const int up = upLoc(c);
+            if (up >= 0 && isToUpCity(c, f.at) && dutchWarOn(c.s) && !f.units.empty() && !f.leaders.empty() &&
+                f.leader >= 0 && !f.freeAction && !f.leftUp && unitsAt(c.s, up, f.side, c.d).empty() &&
+                leadersAt(c.s, up, f.side, c.d).empty())
+                add(ActionKind::Move, static_cast<int16_t>(up));
             for (int n : c.d.cities[f.at].neighbours) {
                 if (!groupMayEnter(c, f, n))
                     continue;
@@ -430,12 +458,33 @@ void activationApply(Ctx& c, const Action& a) {
         f.mpUsed++;
         f.moved = true;
         f.reacted = false;
+        if (isBox(static_cast<int16_t>(from))) {
+            f.leftUp = true;
+            if (!isToUpCity(c, to))
+                f.mpUsed = 8; // 16.23: by sea to a Protestant port, using the entire MA
+        }
         moveGroupTo(c, f, to);
         f.visited.push_back(static_cast<int16_t>(to));
-        c.say(QStringLiteral("11.1 %1 moves %2 -> %3 (%4 MP used)")
-                  .arg(sideName(f.side), cityName(c.d, from), cityName(c.d, to))
+        c.say(QStringLiteral("%1 %2 moves %3 -> %4 (%5 MP used)")
+                  .arg(isBox(static_cast<int16_t>(to)) || isBox(static_cast<int16_t>(from)) ? "16.2" : "11.1",
+                       sideName(f.side), cityName(c.d, from), cityName(c.d, to))
                   .arg(f.mpUsed),
               f.side);
+        if (isBox(static_cast<int16_t>(to))) {
+            f.enteredUp = true;
+            // 16.24: Spinola's army (Spinola or a Spanish leader, 3+ Spanish units) stays for good.
+            int spanish = 0;
+            bool spanishLeader = false;
+            for (int u : f.units)
+                spanish += unitNationality(c.d, c.s, u).id == QLatin1String("spanish");
+            for (int l : f.leaders)
+                spanishLeader |= nat(c.d, c.d.leaders[l].nationality) == QLatin1String("spanish");
+            if (f.side == kCatholic && spanishLeader && spanish >= 3) {
+                c.s.spinolaInUp = true;
+                c.say(QStringLiteral("16.24 Spinola's army enters the United Provinces for good"), f.side);
+            }
+            return;
+        }
         const City& ct = c.d.cities[to];
         // 11.18: units entering a city of a Neutral Area bring it into the war (leaders alone do not).
         if (!f.units.empty() && !ct.independent && ct.area >= 0 && c.s.areas[ct.area].neutral)
@@ -501,9 +550,12 @@ void activationApply(Ctx& c, const Action& a) {
         for (int l : f.leaders)
             leaders.push_back(static_cast<int16_t>(l));
         const bool sally = !f.mustStop;
+        bool relief = false;
+        for (int16_t u : a.list)
+            relief |= f.mustStop && (c.s.units[u].flags & kInside);
         f.combatDone = true;
         f.fought = true;
-        startCombat(c, f.at, f.side, a.list, leaders, f.leader, f.cameFrom, sally, false);
+        startCombat(c, f.at, f.side, a.list, leaders, f.leader, f.cameFrom, sally, relief);
         return;
     }
     case ActionKind::Besiege: {

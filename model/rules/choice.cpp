@@ -56,6 +56,8 @@ std::vector<Action> choiceLegal(const Ctx& c, const ChoiceFrame& f) {
             choose(o);
         break;
     default:
+        if (f.purpose >= kChooseEconomyBase && f.purpose < kChooseEventBase)
+            return economyChoiceLegal(c, f);
         if (f.purpose >= kChooseEventBase) {
             const EventDef* ev = EventRegistry::instance().find(c.d.cards[f.data].id);
             if (ev && ev->choiceLegal)
@@ -113,6 +115,10 @@ void choiceApply(Ctx& c, const Action& a) {
         return;
     }
     default:
+        if (f.purpose >= kChooseEconomyBase && f.purpose < kChooseEventBase) {
+            economyChoiceApply(c, a);
+            return;
+        }
         if (f.purpose >= kChooseEventBase) {
             const ChoiceFrame copy = f;
             const EventDef* ev = EventRegistry::instance().find(c.d.cards[f.data].id);

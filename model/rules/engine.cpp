@@ -230,6 +230,7 @@ bool Engine::newGame(GameState& s, const QString& scenarioId, const GameOptions&
         sc->decks.contains(Deck::Intervention) || !sc->laterDecks.contains(Deck::Intervention);
     s.apocalypseAdded = sc->decks.contains(Deck::Apocalypse) || !sc->laterDecks.contains(Deck::Apocalypse);
     c.say(QStringLiteral("%1 (%2): turn %3, VP %4").arg(sc->name, sc->rule).arg(s.turn).arg(s.vp));
+    scenarioStartExtras(c, *sc);
     s.frames.push_back(TurnFrame{Phase::Wallenstein, 0});
     advance(c);
     return true;
@@ -244,6 +245,8 @@ int Engine::actor(const GameState& s) const {
             return s.activeSide;
         if (t->phase == Phase::EndOfTurn)
             return t->step == 0 ? kProtestant : kCatholic;
+        if (t->phase == Phase::Wallenstein)
+            return kCatholic;
         return kNone;
     }
     if (const auto* a = std::get_if<ActivationFrame>(&f))
@@ -294,6 +297,8 @@ QString Engine::prompt(const GameState& s) const {
                 .arg(who)
                 .arg(s.turn)
                 .arg(s.roundsUsed[s.activeSide] + 1);
+        if (t->phase == Phase::Wallenstein)
+            return QStringLiteral("%1: the Wallenstein Phase (7.2)").arg(who);
         return QStringLiteral("%1: discard the card you hold, or keep it (6.G)").arg(who);
     }
     if (const auto* a = std::get_if<ActivationFrame>(&f)) {

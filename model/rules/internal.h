@@ -72,6 +72,24 @@ void eliminateUnit(Ctx& c, int unit, bool permanently, const QString& rule);
 void killLeader(Ctx& c, int leader, const QString& rule); // 12.41-12.42 with replacement
 void checkStacking(Ctx& c, int city, int side);           // 10.22 (pushes a choice if needed)
 
+// ---- national effects (nations.cpp): movement and stacking limits of 17.x
+bool pieceMayEnter(const Ctx& c, int nationality, int city);
+bool mixAllowed(const Ctx& c, const std::vector<int>& units, const std::vector<int>& leaders);
+
+// ---- economy and politics (economy.cpp, politics.cpp): issue 4's rules, called from the sequence of play
+std::vector<Action> wallensteinLegal(const Ctx& c); // 7.2, Phase A (empty: nothing to decide)
+void wallensteinApply(Ctx& c, const Action& a);
+bool recoveryPhase(Ctx& c);                           // 15.25, Phase B: false when done
+bool canRecruit(const Ctx& c, int side, int card);    // 8.4: may this card be played as REC?
+void startRecruitment(Ctx& c, int side, int card);    // 8.4: pushes the recruitment decisions
+bool payPhase(Ctx& c);                                // 15.1-15.2, Phase E: false when done
+bool revoltPhase(Ctx& c);                             // 9.44, Phase F.2: false when done
+bool canOfferPeace(const Ctx& c, int side);           // 5.3, 8.323
+void offerPeace(Ctx& c, int side);                    // pushes the response decision
+void scenarioStartExtras(Ctx& c, const Scenario& sc); // e.g. the 18.2/18.3 pillage placement
+std::vector<Action> economyChoiceLegal(const Ctx& c, const ChoiceFrame& f); // purposes kChooseEconomyBase+
+void economyChoiceApply(Ctx& c, const Action& a);
+
 // ---- combat (combat.cpp): regular combat, overrun, retreat, leader loss
 // Starts a regular combat at `city` by the activation on top of the stack with `attackUnits`.
 void startCombat(Ctx& c, int city, int attacker, const std::vector<int16_t>& attackUnits,
@@ -99,10 +117,11 @@ int siegeDrm(const GameData& d, const GameState& s, int city, int side, bool end
 std::vector<Action> choiceLegal(const Ctx& c, const ChoiceFrame& f);
 void choiceApply(Ctx& c, const Action& a);
 enum ChoicePurpose : int16_t {
-    kChooseForage = 1,       // 11.16: a city to pillage
-    kChooseDiscard = 2,      // 8.2 / G: which cards to discard at the end of the Action Phase
-    kChooseOverstack = 3,    // 10.22: units to eliminate
-    kChooseEventBase = 1000, // + card-specific codes: handled by the card's event
+    kChooseForage = 1,        // 11.16: a city to pillage
+    kChooseDiscard = 2,       // 8.2 / G: which cards to discard at the end of the Action Phase
+    kChooseOverstack = 3,     // 10.22: units to eliminate
+    kChooseEconomyBase = 100, // 100..999: recruitment, pay, loot, recovery, revolts, peace, Wallenstein
+    kChooseEventBase = 1000,  // + card-specific codes: handled by the card's event
 };
 
 } // namespace wp::rules

@@ -160,6 +160,12 @@ void discardCard(Ctx& c, int side, int cardIdx, bool removeIfAsterisk) {
 std::vector<Action> turnLegal(const Ctx& c, const TurnFrame& f) {
     std::vector<Action> out;
     const GameState& s = c.s;
+    if (f.phase == Phase::Wallenstein) { // 7.2: the Catholic may act on Wallenstein, or not
+        out = wallensteinLegal(c);
+        if (!out.empty())
+            out.push_back(Action{ActionKind::Pass, -1, CardUse::Act, -1, {}, {}});
+        return out;
+    }
     if (f.phase == Phase::Action) {
         const int side = s.activeSide;
         for (int16_t ci : s.hand[side]) {
@@ -170,6 +176,8 @@ std::vector<Action> turnLegal(const Ctx& c, const TurnFrame& f) {
                 Action a{ActionKind::PlayCard, ci, CardUse::Act, static_cast<int16_t>(l), {}, {}};
                 out.push_back(a);
             }
+            if (canRecruit(c, side, ci)) // 8.4
+                out.push_back(Action{ActionKind::PlayCard, ci, CardUse::Rec, -1, {}, {}});
             if (!s.aidCardPlayed[side]) // 8.5: one AID card a turn
                 out.push_back(Action{ActionKind::PlayCard, ci, CardUse::Aid, -1, {}, {}});
             if (canPlayAsEvent(c, side, ci))
@@ -177,6 +185,9 @@ std::vector<Action> turnLegal(const Ctx& c, const TurnFrame& f) {
         }
         for (int16_t p : freeActionPieces(c, side))
             out.push_back(Action{ActionKind::FreeAction, -1, CardUse::Act, p, {}, {}});
+        // 8.323: in his first round a player may use the Free Action to offer peace (5.3).
+        if (s.roundsUsed[side] == 0 && canOfferPeace(c, side))
+            out.push_back(Action{ActionKind::OfferPeace, -1, CardUse::Act, -1, {}, {}});
         if (out.empty())
             out.push_back(Action{ActionKind::Pass, -1, CardUse::Act, -1, {}, {}}); // nothing at all to do
         return out;
@@ -205,6 +216,13 @@ static void endRound(Ctx& c) {
 void turnApply(Ctx& c, const Action& a) {
     GameState& s = c.s;
     TurnFrame& f = turnFrame(s);
+    if (f.phase == Phase::Wallenstein) {
+        if (a.kind != ActionKind::Pass)
+            wallensteinApply(c, a);
+        turnFrame(s).phase = Phase::Recovery;
+        turnFrame(s).step = 0;
+        return;
+    }
     if (f.phase == Phase::EndOfTurn) {
         const int side = f.step == 0 ? kProtestant : kCatholic;
         if (a.kind == ActionKind::Choose) {
@@ -221,6 +239,12 @@ void turnApply(Ctx& c, const Action& a) {
         c.say(QStringLiteral("%1 round %2: no card and nothing to move").arg(sideName(side)).arg(round),
               side);
         endRound(c);
+        return;
+    case ActionKind::OfferPeace:
+        c.say(QStringLiteral("8.323 %1 round %2: Free Action to offer peace").arg(sideName(side)).arg(round),
+              side);
+        endRound(c);
+        offerPeace(c, side);
         return;
     case ActionKind::FreeAction:
         c.say(QStringLiteral("8.32 %1 round %2: Free Action").arg(sideName(side)).arg(round), side);
@@ -267,6 +291,8 @@ void turnApply(Ctx& c, const Action& a) {
                   side);
         } else if (a.use == CardUse::Act) {
             startActivation(c, side, a.target, a.card);
+        } else if (a.use == CardUse::Rec) {
+            startRecruitment(c, side, a.card);
         }
         return;
     }
@@ -283,13 +309,18 @@ bool turnAuto(Ctx& c) {
     TurnFrame& f = turnFrame(s);
     switch (f.phase) {
     case Phase::Wallenstein:
-        // 7.2: the Wallenstein Phase (dismiss / recall / assassinate) belongs to the economy & politics
-        // rules (issue 4); nothing to decide yet.
+        // 7.2: the Catholic decides if he has a choice; otherwise go on.
+        if (!wallensteinLegal(c).empty())
+            return false;
         f.phase = Phase::Recovery;
+        f.step = 0;
         return true;
     case Phase::Recovery:
-        // 15.25 Pillage Recovery: issue 4.
-        f.phase = Phase::Draw;
+        // 15.25 Pillage Recovery (phase hooks keep their progress in TurnFrame::step)
+        if (recoveryPhase(c))
+            return true;
+        turnFrame(s).phase = Phase::Draw;
+        turnFrame(s).step = 0;
         return true;
     case Phase::Draw: {
         // 8.11: Intervention cards at VP >= 30 or turn 7; 8.12: Apocalypse after P17.
@@ -344,22 +375,27 @@ bool turnAuto(Ctx& c) {
     }
     case Phase::Action:
         if (s.roundsUsed[kCatholic] >= 6 && s.roundsUsed[kProtestant] >= 6) {
-            // 6.D/8.2: each player may hold one card; extra cards go to the Played pile.
+            // 6.D/8.2: each player may hold one card, chosen by him; extra cards go to the Played pile.
             for (int side : {kProtestant, kCatholic}) {
-                while (s.hand[side].size() > 1) {
-                    const int16_t ci = s.hand[side].front(); // keep the newest card
-                    discardCard(c, side, ci, false);
-                    c.say(QStringLiteral("6.D %1 may hold one card: %2 goes to the Played pile")
-                              .arg(sideName(side), card(c, ci).id),
-                          side);
+                if (s.hand[side].size() > 1) {
+                    ChoiceFrame ch;
+                    ch.actor = static_cast<int8_t>(side);
+                    ch.purpose = kChooseDiscard;
+                    ch.options = s.hand[side];
+                    s.frames.push_back(ch);
+                    return true;
                 }
             }
             f.phase = Phase::Pay;
+            f.step = 0;
             return true;
         }
         return false;
     case Phase::Pay:
-        // 15.1-15.2 pay and loot: issue 4. Aid points do not carry over (14.1).
+        // 15.1-15.2 pay and loot
+        if (payPhase(c))
+            return true;
+        // aid points do not carry over to the next turn
         s.aidPoints[0] = s.aidPoints[1] = 0;
         s.aidCardPlayed[0] = s.aidCardPlayed[1] = false;
         f.phase = Phase::End;
@@ -377,11 +413,17 @@ bool turnAuto(Ctx& c) {
                 return true;
             }
         }
-        // 6.F.2 Peasant Revolt Segment (9.44): issue 4.
-        f.phase = Phase::EndOfTurn;
+        f.phase = Phase::Revolt;
         f.step = 0;
         return true;
     }
+    case Phase::Revolt:
+        // 6.F.2 Peasant Revolt Segment (9.44)
+        if (revoltPhase(c))
+            return true;
+        turnFrame(s).phase = Phase::EndOfTurn;
+        turnFrame(s).step = 0;
+        return true;
     case Phase::EndOfTurn:
         if (f.step < 2)
             return false; // discard decisions

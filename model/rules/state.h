@@ -95,7 +95,7 @@ QString cardUseName(CardUse u);
 // The state machine is a stack of frames; the top frame says who decides what. Each frame kind has its
 // handler file (sequence.cpp, activation.cpp, combat.cpp, siege.cpp).
 
-enum class Phase : uint8_t { Wallenstein, Recovery, Draw, Action, Pay, End, EndOfTurn, GameOver };
+enum class Phase : uint8_t { Wallenstein, Recovery, Draw, Action, Pay, End, Revolt, EndOfTurn, GameOver };
 
 struct TurnFrame { // the sequence of play, 6.0
     Phase phase = Phase::Wallenstein;
@@ -121,12 +121,13 @@ struct ActivationFrame { // 8.3, 10.12, 11.x: an activated leader (or a Free Act
     int16_t reactionCity = -1;       // 11.23: waiting for the enemy's fortress reaction here
     bool reacted = false;            // the reaction at `at` has been decided
     bool combatDone = false;         // a regular combat was fought (12.11: movement ends)
-    bool moved = false;              // the stack left its starting city
-    int16_t unitsMovedTotal = 0;     // for foraging (11.16)
-    std::vector<int16_t> visited;    // cities moved through (foraging choices)
-    bool fought = false;             // regular combat or siege combat done (13.12)
-    bool siegePlacedNow = false;     // a Siege marker placed this round (13.12)
-    bool mustStop = false;           // entered an enemy-occupied city: combat, no more movement
+    bool enteredUp = false, leftUp = false; // 16.21: never enter and exit the UP in one activation
+    bool moved = false;                     // the stack left its starting city
+    int16_t unitsMovedTotal = 0;            // for foraging (11.16)
+    std::vector<int16_t> visited;           // cities moved through (foraging choices)
+    bool fought = false;                    // regular combat or siege combat done (13.12)
+    bool siegePlacedNow = false;            // a Siege marker placed this round (13.12)
+    bool mustStop = false;                  // entered an enemy-occupied city: combat, no more movement
     bool operator==(const ActivationFrame&) const = default;
 };
 
@@ -162,6 +163,7 @@ struct ChoiceFrame { // a generic choice among listed options (events, foraging,
     std::vector<int16_t> options; // e.g. city indices
     int16_t count = 1;            // how many to choose
     int16_t data = -1;            // handler-specific
+    std::vector<int16_t> extra;   // handler-specific
     bool operator==(const ChoiceFrame&) const = default;
 };
 
@@ -207,6 +209,7 @@ struct GameState {
     bool franceInWar = false;
     bool denmarkInWar = false, swedenInWar = false;
     int16_t swedishBase = -1;    // city index (17.Sw.1)
+    bool spinolaInUp = false;    // 16.24: Spinola's army has entered the UP and never leaves
     uint8_t wallensteinUses = 0; // bit 1 dismissed, bit 2 recalled (7.2)
 
     // the board
