@@ -3,6 +3,8 @@
 #include "rules/events.h"
 #include "rules/internal.h"
 
+#include <QJsonArray>
+
 #include <algorithm>
 
 namespace wp::rules {
@@ -83,6 +85,15 @@ void setupMarkers(Ctx& c, const Scenario& sc) {
     s.electorate =
         static_cast<int8_t>(c.d.area(m.value("electorate").toString(QStringLiteral("lower-palatinate"))));
     s.dutchWar = static_cast<int8_t>(m.value("dutchWar").toInt());
+    for (const QJsonValue& v : m.value("dutchWarVpAwarded").toArray())
+        s.dutchWarVpAwarded |= static_cast<int8_t>(v.toInt() == 2    ? 1
+                                                   : v.toInt() == 4  ? 2
+                                                   : v.toInt() == -3 ? 4
+                                                                     : 0);
+    s.dutchAidModifier = static_cast<int8_t>(s.dutchWar >= 4    ? -3
+                                             : s.dutchWar >= 2  ? -2
+                                             : s.dutchWar <= -3 ? 3
+                                                                : 0);
     const QJsonObject w = m.value("wallenstein").toObject();
     s.wallensteinTrack = static_cast<int8_t>(w.value("track").toInt());
     s.wallensteinUses = static_cast<uint8_t>((w.value("dismissed").toBool() ? 1 : 0) |

@@ -90,6 +90,10 @@ void scenarioStartExtras(Ctx& c, const Scenario& sc); // e.g. the 18.2/18.3 pill
 std::vector<Action> economyChoiceLegal(const Ctx& c, const ChoiceFrame& f); // purposes kChooseEconomyBase+
 void economyChoiceApply(Ctx& c, const Action& a);
 
+// ---- the Dutch War track (dutchwar.cpp), for Dutch War events and 16.25
+bool dutchWarOver(const GameState& s);                     // 9.31: at -3 or +5
+void moveDutchWar(Ctx& c, int delta, const QString& rule); // 16.12-16.13 with the box effects
+
 // ---- combat (combat.cpp): regular combat, overrun, retreat, leader loss
 // Starts a regular combat at `city` by the activation on top of the stack with `attackUnits`.
 void startCombat(Ctx& c, int city, int attacker, const std::vector<int16_t>& attackUnits,

@@ -6,6 +6,7 @@
 #include "data/gamedata.h"
 #include "rules/rng.h"
 
+#include <QMap>
 #include <QString>
 #include <QStringList>
 
@@ -208,9 +209,12 @@ struct GameState {
     bool spinolaPenaltyDone = false; // 5.15
     bool franceInWar = false;
     bool denmarkInWar = false, swedenInWar = false;
-    int16_t swedishBase = -1;    // city index (17.Sw.1)
-    bool spinolaInUp = false;    // 16.24: Spinola's army has entered the UP and never leaves
-    uint8_t wallensteinUses = 0; // bit 1 dismissed, bit 2 recalled (7.2)
+    int16_t swedishBase = -1;     // city index (17.Sw.1)
+    bool spinolaInUp = false;     // 16.24: Spinola's army has entered the UP and never leaves
+    uint8_t wallensteinUses = 0;  // bit 1 dismissed, bit 2 recalled (7.2)
+    QMap<QString, int> markers;   // event reminders and lasting effects, by name ("C16.spanishAid": 2)
+    int8_t dutchWarVpAwarded = 0; // 16.131: bit 1 the +2 box award, bit 2 the +4 box award, bit 4 the -3 box
+    int8_t dutchAidModifier = 0;  // 16.13: the Aid Point effect of the most recently occupied box
 
     // the board
     std::vector<int8_t> nationSide;   // per nationality; Saxony may switch sides (8.66)
