@@ -47,6 +47,9 @@ void registerBuiltinEvents() {
         unreliable.combat.enemyDrm = -1; // C49/P48: -1 DRM to the enemy
         r.add(QStringLiteral("C49"), unreliable);
         r.add(QStringLiteral("P48"), unreliable);
+        // the card events, one unit per card (they may replace the definitions above)
+        registerCatholicEvents(r);
+        registerProtestantEvents(r);
     });
 }
 

@@ -20,6 +20,8 @@ struct CombatCardEffect {
 struct EventDef {
     // May the card be played as an Event now by `side`? (null: always)
     std::function<bool(const Ctx&, int side)> playable;
+    // Why not, in words with the rule number ("9.32: Spinola's army is not in the UP"); used by the UI and CLI.
+    std::function<QString(const Ctx&, int side)> whyNot;
     // Carries out the event. May push frames (e.g. a ChoiceFrame) for decisions it needs.
     std::function<void(Ctx&, int side)> apply;
     // For ChoiceFrames the event pushed (purpose >= kChooseEventBase): legal options and their effect.
@@ -43,5 +45,7 @@ class EventRegistry {
 
 // Registers the built-in events (called once by the Engine).
 void registerBuiltinEvents();
+void registerCatholicEvents(EventRegistry& r);    // model/events/catholic.cpp
+void registerProtestantEvents(EventRegistry& r);  // model/events/protestant.cpp
 
 } // namespace wp::rules

@@ -1,0 +1,8 @@
+// The Protestant card events. Each card is one small unit registered by card id.
+#include "rules/events.h"
+
+namespace wp::rules {
+
+void registerProtestantEvents(EventRegistry&) {}
+
+} // namespace wp::rules
