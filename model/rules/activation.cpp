@@ -465,6 +465,9 @@ void activationApply(Ctx& c, const Action& a) {
         }
         moveGroupTo(c, f, to);
         f.visited.push_back(static_cast<int16_t>(to));
+        // 11.15/13.14: besiegers leaving may drop the force below the Siege Level
+        if (isCity(static_cast<int16_t>(from)))
+            checkSiegeMaintained(c, from);
         c.say(QStringLiteral("%1 %2 moves %3 -> %4 (%5 MP used)")
                   .arg(isBox(static_cast<int16_t>(to)) || isBox(static_cast<int16_t>(from)) ? "16.2" : "11.1",
                        sideName(f.side), cityName(c.d, from), cityName(c.d, to))
