@@ -12,5 +12,9 @@ QTextStream& err();
 
 int dataCommand(const QStringList& args);
 int mapCommand(const QStringList& args);
+int playCommand(const QStringList& args);
+int fuzzCommand(const QStringList& args);
+int benchCommand(const QStringList& args);
+int cardsCommand(const QStringList& args);
 
 } // namespace wp::cli

@@ -31,9 +31,18 @@ Commands:
   data dump --json [--data DIR]           print the loaded data as JSON
   map render --out FILE.png|FILE.svg [--scenario ID] [--data DIR] [--width PX]
                                           draw the map (with a scenario's set-up)
+  play --scenario ID|FILE [--actions FILE] [--dice D,D,...] [--seed N] [--option K=V]...
+       [--check] [--log] [--state-json] [--legal]
+                                          set up a game, apply actions, print log/state/legal actions
+  fuzz [--games N] [--seed S] [--scenario ID|all] [--max-actions M]
+                                          random games with invariants and replay checked
+  bench [--games N] [--scenario ID|all]   random games per second, bytes per state snapshot
+  cards coverage [--side S] [--missing] [--json] [--strict]
+                                          every card's event: implemented and tested, totals per side
 
 Run 'westphalia-cli <command> --help' for the options of a command.
-Exit codes: 0 success, 1 failure (invalid data, unwritable file), 2 bad command line.
+Exit codes: 0 success, 1 failure (invalid data, unwritable file, illegal action, fuzz failure),
+2 bad command line.
 )";
 
 } // namespace
@@ -71,6 +80,14 @@ int main(int argc, char** argv) {
         rc = wp::cli::dataCommand(args);
     else if (cmd == QLatin1String("map"))
         rc = wp::cli::mapCommand(args);
+    else if (cmd == QLatin1String("play"))
+        rc = wp::cli::playCommand(args);
+    else if (cmd == QLatin1String("fuzz"))
+        rc = wp::cli::fuzzCommand(args);
+    else if (cmd == QLatin1String("bench"))
+        rc = wp::cli::benchCommand(args);
+    else if (cmd == QLatin1String("cards"))
+        rc = wp::cli::cardsCommand(args);
     else {
         wp::cli::err() << "westphalia-cli: unknown command '" << cmd << "'\n\n" << kUsage;
         rc = 2;

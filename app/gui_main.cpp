@@ -3,17 +3,57 @@
 #include "data/loader.h"
 #include "mainwindow.h"
 #include "mapview.h"
+#include "theme.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QFile>
 #include <QMessageBox>
+#include <QStyleFactory>
 #include <QTimer>
 
+#include <algorithm>
+#include <cstdio>
+#include <unistd.h>
+
+namespace {
+
+// Milliseconds since the process started (Linux /proc; -1 elsewhere), for the cold-start benchmark.
+double msSinceProcessStart() {
+    QFile stat(QStringLiteral("/proc/self/stat")), up(QStringLiteral("/proc/uptime"));
+    if (!stat.open(QIODevice::ReadOnly) || !up.open(QIODevice::ReadOnly))
+        return -1;
+    const QByteArray s = stat.readAll();
+    const qsizetype close = s.lastIndexOf(')');
+    const QList<QByteArray> f = s.mid(close + 2).split(' ');
+    if (f.size() < 20)
+        return -1;
+    const double startTicks = f[19].toDouble(); // field 22: starttime
+    const double uptime = up.readAll().split(' ').value(0).toDouble();
+    const double hz = static_cast<double>(sysconf(_SC_CLK_TCK));
+    return (uptime - startTicks / hz) * 1000.0;
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
+}
+
+} // namespace
+
 int main(int argc, char** argv) {
+    QElapsedTimer sinceMain;
+    sinceMain.start();
+    QGuiApplication::setHighDpiScaleFactorRoundingPolicy(Qt::HighDpiScaleFactorRoundingPolicy::PassThrough);
     QApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("Westphalia"));
     QCoreApplication::setOrganizationName(QStringLiteral("Westphalia"));
     QCoreApplication::setApplicationVersion(wp::appVersion());
+    QGuiApplication::setDesktopFileName(QStringLiteral("westphalia"));
+    if (QStyleFactory::keys().contains(QStringLiteral("Fusion")))
+        QApplication::setStyle(QStringLiteral("Fusion"));
+    app.setStyleSheet(wp::theme::styleSheet());
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Thirty Years War: Europe in Agony 1618-1648"));
@@ -24,12 +64,23 @@ int main(int argc, char** argv) {
     QCommandLineOption shotOpt(QStringLiteral("screenshot"),
                                QStringLiteral("Render the main window to FILE (PNG) and quit."),
                                QStringLiteral("FILE"));
-    QCommandLineOption scenarioOpt(QStringLiteral("scenario"), QStringLiteral("Scenario to show."),
-                                   QStringLiteral("ID"));
+    QCommandLineOption scenarioOpt(QStringLiteral("scenario"),
+                                   QStringLiteral("Start a game of this scenario."), QStringLiteral("ID"));
+    QCommandLineOption openOpt(QStringLiteral("open"), QStringLiteral("Open a saved game (.tyw)."),
+                               QStringLiteral("FILE"));
+    QCommandLineOption benchOpt(
+        QStringLiteral("bench"),
+        QStringLiteral("Print the cold start to the first painted map frame and the time of a "
+                       "full map repaint at fit zoom, then quit."));
     parser.addOption(dataOpt);
     parser.addOption(shotOpt);
     parser.addOption(scenarioOpt);
+    parser.addOption(openOpt);
+    parser.addOption(benchOpt);
+    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("A saved game to open."),
+                                 QStringLiteral("[file]"));
     parser.process(app);
+    const bool headless = parser.isSet(shotOpt) || parser.isSet(benchOpt);
 
     const QString dir = wp::findDataDir(parser.value(dataOpt));
     wp::LoadResult r = wp::loadGameData(dir);
@@ -42,24 +93,76 @@ int main(int argc, char** argv) {
         const int shown = 25;
         text += QStringList(lines.mid(0, shown)).join(QLatin1Char('\n'));
         if (lines.size() > shown)
-            text += QStringLiteral("\n… and %1 more (run 'westphalia-cli data check').")
-                        .arg(lines.size() - shown);
+            text += QStringLiteral("\n… and %1 more.").arg(lines.size() - shown);
+        text += QStringLiteral(
+            "\n\nRun 'westphalia-cli data check' for the full list, correct the files it names (or "
+            "restore them), and start Westphalia again.");
         qCritical("%s", qPrintable(text));
-        if (!parser.isSet(shotOpt))
+        if (!headless)
             QMessageBox::critical(nullptr, QStringLiteral("Westphalia — invalid game data"), text);
         return 1;
     }
 
     wp::MainWindow w(r.data);
-    if (parser.isSet(scenarioOpt))
-        w.showScenario(parser.value(scenarioOpt));
+    if (!headless)
+        w.restoreLayout();
+    QString file = parser.value(openOpt);
+    if (file.isEmpty() && !parser.positionalArguments().isEmpty())
+        file = parser.positionalArguments().front();
+    if (!file.isEmpty())
+        w.openFile(file);
+    else
+        w.showScenario(parser.isSet(scenarioOpt) ? parser.value(scenarioOpt) : QStringLiteral("campaign"));
+
+    if (parser.isSet(benchOpt)) {
+        bool first = true;
+        QObject::connect(w.mapView(), &wp::MapView::framePainted, &w, [&]() {
+            if (!first)
+                return;
+            first = false;
+            const double proc = msSinceProcessStart();
+            const double main = static_cast<double>(sinceMain.nsecsElapsed()) / 1e6;
+            QTimer::singleShot(0, &w, [&w, proc, main]() {
+                w.mapView()->fitMap();
+                QCoreApplication::processEvents();
+                QWidget* vp = w.mapView()->viewport();
+                auto timeRepaint = [&](bool uncached) {
+                    std::vector<double> t;
+                    for (int i = 0; i < 30; ++i) {
+                        if (uncached)
+                            w.mapView()->invalidateCache();
+                        QElapsedTimer et;
+                        et.start();
+                        vp->repaint();
+                        t.push_back(static_cast<double>(et.nsecsElapsed()) / 1e6);
+                    }
+                    return median(t);
+                };
+                const double cached = timeRepaint(false);
+                const double uncached = timeRepaint(true);
+                std::printf("westphalia --bench (%dx%d viewport, platform %s)\n", vp->width(), vp->height(),
+                            qPrintable(QGuiApplication::platformName()));
+                if (proc >= 0)
+                    std::printf("cold start to first painted map frame: %.0f ms since process start "
+                                "(%.0f ms since main)\n",
+                                proc, main);
+                else
+                    std::printf("cold start to first painted map frame: %.0f ms since main\n", main);
+                std::printf("full map repaint at fit zoom: %.2f ms (map cached), %.2f ms (map redrawn), "
+                            "median of 30\n",
+                            cached, uncached);
+                std::fflush(stdout);
+                QCoreApplication::exit(0);
+            });
+        });
+    }
     w.show();
     if (parser.isSet(shotOpt)) {
-        const QString file = parser.value(shotOpt);
-        QTimer::singleShot(300, &w, [&w, file]() {
+        const QString shot = parser.value(shotOpt);
+        QTimer::singleShot(300, &w, [&w, shot]() {
             w.mapView()->fitMap();
             QCoreApplication::processEvents();
-            const bool ok = w.grab().save(file, "PNG");
+            const bool ok = w.grab().save(shot, "PNG");
             QCoreApplication::exit(ok ? 0 : 1);
         });
     }

@@ -1,13 +1,24 @@
 #include "mappainter.h"
 
+#include <QFile>
 #include <QFont>
 #include <QFontMetricsF>
+#include <QLinearGradient>
 #include <QPainter>
 #include <QPolygonF>
+#include <QRadialGradient>
+#include <QSvgRenderer>
 #include <QtMath>
 
+#include <QMap>
 #include <algorithm>
 #include <cmath>
+
+static void initViewResources() {
+    // The art is compiled into the views library; a static library needs its resources initialised.
+    if (!QFile::exists(QStringLiteral(":/art/pillage.svg")))
+        Q_INIT_RESOURCE(westphalia);
+}
 
 namespace wp {
 
@@ -74,6 +85,12 @@ QColor areaPastel(int i) {
 
 } // namespace
 
+QColor MapPainter::sideColor(int side) {
+    return side == 0   ? controlColor(Control::Catholic)
+           : side == 1 ? controlColor(Control::Protestant)
+                       : controlColor(Control::None);
+}
+
 QColor MapPainter::controlColor(Control c) {
     switch (c) {
     case Control::Catholic:
@@ -103,6 +120,15 @@ QColor MapPainter::controlFill(Control c) {
 }
 
 MapPainter::MapPainter(const GameData& data) : d(data) {
+    initViewResources();
+    auto svg = [](const char* name) {
+        return std::make_unique<QSvgRenderer>(QStringLiteral(":/art/%1.svg").arg(QLatin1String(name)));
+    };
+    m_pillage = svg("pillage");
+    m_revolt = svg("revolt");
+    m_siege = svg("siege");
+    m_base = svg("base");
+    m_mask = svg("mask");
     double minLat = 90, maxLat = -90, minLon = 180, maxLon = -180;
     auto extend = [&](double lat, double lon) {
         minLat = std::min(minLat, lat);
@@ -130,6 +156,8 @@ MapPainter::MapPainter(const GameData& data) : d(data) {
     buildCells();
 }
 
+MapPainter::~MapPainter() = default;
+
 QPointF MapPainter::project(double lat, double lon) const {
     return QPointF((lon - m_lon0) * m_cosLat * m_scale, (m_lat0 - lat) * m_scale);
 }
@@ -137,6 +165,39 @@ QPointF MapPainter::project(double lat, double lon) const {
 QPointF MapPainter::boxPos(int box) const {
     const Box& b = d.boxes[box];
     return project(b.lat, b.lon);
+}
+
+QPointF MapPainter::locPos(int loc) const {
+    if (loc >= 10000)
+        return loc - 10000 < d.boxes.size() ? boxPos(loc - 10000) : QPointF();
+    return loc >= 0 ? cityPos(loc) : QPointF();
+}
+
+QRectF MapPainter::boxRect(int box) const {
+    const QPointF c = boxPos(box);
+    if (d.boxes[box].kind == QLatin1String("up"))
+        return QRectF(c - QPointF(85, 55), QSizeF(170, 110));
+    return QRectF(c - QPointF(45, 28), QSizeF(90, 56));
+}
+
+int MapPainter::cityAt(const QPointF& pos, double radius) const {
+    int best = -1;
+    double bestDist = radius;
+    for (qsizetype i = 0; i < m_cityPos.size(); ++i) {
+        const double dist = QLineF(m_cityPos[i], pos).length();
+        if (dist < bestDist) {
+            bestDist = dist;
+            best = static_cast<int>(i);
+        }
+    }
+    return best;
+}
+
+int MapPainter::boxAt(const QPointF& pos) const {
+    for (qsizetype b = 0; b < d.boxes.size(); ++b)
+        if (boxRect(static_cast<int>(b)).contains(pos))
+            return static_cast<int>(b);
+    return -1;
 }
 
 QPainterPath MapPainter::polyPath(const QList<QPair<double, double>>& pts, bool closed) const {
@@ -232,13 +293,20 @@ void MapPainter::paint(QPainter& p, const MapState& s, int layers) const {
     if (layers & Pathways)
         drawPathways(p);
     if (layers & Boxes)
-        drawBoxes(p);
+        drawBoxes(p, s);
     if (layers & CitySymbols)
         drawCitySymbols(p, s);
     if (layers & CityLabels)
         drawCityLabels(p, s);
     if (layers & ControlBoxes)
         drawControlBoxes(p, s);
+    if (layers & Markers)
+        drawMarkers(p, s);
+    if (layers & Highlights) {
+        for (auto it = s.highlights.begin(); it != s.highlights.end(); ++it)
+            drawHighlight(p, it.key(), it.value());
+        drawPath(p, s);
+    }
     if (layers & Stacks)
         drawStacks(p, s);
     if (layers & Legend)
@@ -296,16 +364,12 @@ void MapPainter::drawPathways(QPainter& p) const {
     p.restore();
 }
 
-void MapPainter::drawBoxes(QPainter& p) const {
+void MapPainter::drawBoxes(QPainter& p, const MapState& s) const {
     QFont f(QStringLiteral("DejaVu Sans"), 11, QFont::Bold);
     for (qsizetype bi = 0; bi < d.boxes.size(); ++bi) {
         const Box& b = d.boxes[bi];
         const QPointF c = boxPos(static_cast<int>(bi));
-        QRectF r;
-        if (b.kind == QLatin1String("up"))
-            r = QRectF(c - QPointF(85, 55), QSizeF(170, 110));
-        else
-            r = QRectF(c - QPointF(45, 28), QSizeF(90, 56));
+        const QRectF r = boxRect(static_cast<int>(bi));
 
         // Arrows from the box to its cities (drawn first, under the box).
         for (const Arrow& a : d.arrows) {
@@ -355,6 +419,16 @@ void MapPainter::drawBoxes(QPainter& p) const {
             p.fillRect(QRectF(r.left(), r.center().y() - r.height() * 0.1, r.width(), r.height() * 0.2),
                        cross);
             haloText(p, QPointF(r.left(), r.bottom() + 16), b.name, f, Qt::black);
+            const bool war = b.kind == QLatin1String("denmark") ? s.denmarkInWar : s.swedenInWar;
+            if (war) {
+                QFont tag(QStringLiteral("DejaVu Sans"), 7, QFont::Bold);
+                const QRectF pill(r.right() - 30, r.top() - 8, 44, 15);
+                p.setPen(QPen(Qt::white, 1.2));
+                p.setBrush(QColor(0x8a, 0x10, 0x10));
+                p.drawRoundedRect(pill, 7, 7);
+                p.setFont(tag);
+                p.drawText(pill, Qt::AlignCenter, QStringLiteral("AT WAR"));
+            }
         } else {
             p.setPen(QPen(QColor(0x7a, 0x4a, 0x10), 2.5));
             p.setBrush(QColor(0xf6, 0xd8, 0xa8));
@@ -495,41 +569,437 @@ void MapPainter::drawControlBoxes(QPainter& p, const MapState& s) const {
     }
 }
 
-void MapPainter::drawStacks(QPainter& p, const MapState& s) const {
-    QFont f(QStringLiteral("DejaVu Sans"), 8, QFont::Bold);
-    QFont fs(QStringLiteral("DejaVu Sans"), 7);
-    QFontMetricsF fm(f);
-    for (const MapStack& st : s.stacks) {
-        QPointF anchor = st.city >= 0 ? m_cityPos[st.city] : (st.box >= 0 ? boxPos(st.box) : QPointF());
-        double w = 0;
-        for (const MapCounter& c : st.counters)
-            w = std::max(w, fm.horizontalAdvance(c.label) + 10);
-        w = std::max(w, 56.0);
-        const double lineH = 13;
-        const double h = lineH * static_cast<double>(st.counters.size()) + 4;
-        QRectF panel(anchor.x() + 16, anchor.y() - h - 10, w, h);
-        p.setPen(QPen(QColor(0, 0, 0, 160), 1.2));
-        p.drawLine(anchor, panel.bottomLeft());
-        p.setPen(QPen(Qt::black, 1.2));
-        p.setBrush(QColor(255, 255, 255, 235));
-        p.drawRoundedRect(panel.adjusted(-1, -1, 1, 1), 3, 3);
-        double y = panel.top() + 2;
-        for (const MapCounter& c : st.counters) {
-            QRectF line(panel.left(), y, w, lineH);
-            p.setPen(Qt::NoPen);
-            p.setBrush(QColor(c.color));
-            p.drawRect(line);
-            if (c.reduced) { // a reduced unit: a pale band along the bottom
-                p.setBrush(QColor(255, 255, 255, 130));
-                p.drawRect(QRectF(line.left(), line.bottom() - 4, line.width(), 4));
+void MapPainter::drawMarkers(QPainter& p, const MapState& s) const {
+    QFont tag(QStringLiteral("DejaVu Sans"), 7, QFont::Bold);
+    for (auto it = s.markers.begin(); it != s.markers.end(); ++it) {
+        const int city = it.key();
+        if (city < 0 || city >= m_cityPos.size())
+            continue;
+        const CityMarkers& m = it.value();
+        const QPointF c = m_cityPos[city];
+        if (m.siege > 0) {
+            // Siege lines: a ring of trenches around the fortress in the besieger's colour.
+            const QColor col = sideColor(m.sieger);
+            p.save();
+            p.setPen(QPen(col, 3.2, Qt::SolidLine, Qt::FlatCap));
+            p.setBrush(Qt::NoBrush);
+            for (int k = 0; k < 12; ++k) {
+                const double a0 = k * 30.0;
+                p.drawArc(QRectF(c - QPointF(19, 19), QSizeF(38, 38)), static_cast<int>(a0 * 16),
+                          static_cast<int>(18 * 16));
             }
-            p.setFont(c.leader ? f : fs);
-            p.setPen(QColor(c.textColor));
-            p.drawText(line.adjusted(4, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                       c.leader ? c.label : QStringLiteral("%1  %2").arg(c.label, c.sublabel));
-            y += lineH;
+            p.restore();
+            const QRectF box(c.x() - 34, c.y() - 8, 20, 16);
+            p.setPen(QPen(Qt::white, 1.2));
+            p.setBrush(col);
+            p.drawRoundedRect(box, 3, 3);
+            m_siege->render(&p, QRectF(box.left() + 2, box.top() + 1, 14, 14));
+            if (m.siege > 1) {
+                const QRectF plus(box.left() - 16, box.top(), 16, 16);
+                p.setPen(QPen(Qt::white, 1.2));
+                p.setBrush(QColor(0x2b, 0x22, 0x18));
+                p.drawRoundedRect(plus, 3, 3);
+                p.setFont(tag);
+                p.drawText(plus, Qt::AlignCenter, QStringLiteral("+%1").arg(m.siege - 1));
+            }
+        }
+        double x = c.x() + 9;
+        const double y = c.y() + 4;
+        if (m.pillage > 0) {
+            for (int k = 0; k < m.pillage; ++k)
+                m_pillage->render(&p, QRectF(x + k * 7, y, 13, 15));
+            x += 8 + 7 * m.pillage;
+        }
+        if (m.revolt) {
+            m_revolt->render(&p, QRectF(x, y, 15, 15));
+            x += 16;
+        }
+        if (m.masked) {
+            m_mask->render(&p, QRectF(x, y + 1, 16, 13));
+            x += 17;
+        }
+        if (m.swedishBase)
+            m_base->render(&p, QRectF(c.x() - 24, c.y() - 30, 18, 18));
+    }
+}
+
+namespace {
+
+const QFont& leaderFont() {
+    static const QFont f(QStringLiteral("DejaVu Sans"), 8, QFont::Bold);
+    return f;
+}
+const QFont& unitFont() {
+    static const QFont f(QStringLiteral("DejaVu Sans"), 7, QFont::Bold);
+    return f;
+}
+const QFont& smallFont() {
+    static const QFont f(QStringLiteral("DejaVu Sans"), 6);
+    return f;
+}
+constexpr double kLeaderRow = 14;
+constexpr double kUnitRow = 12.5;
+constexpr double kPad = 2;
+
+QString unitRowText(const MapCounter& c) {
+    return c.label;
+}
+
+// The one line of a compact token: the commander (and how many more leaders), or the units.
+QString compactText(const MapStack& st) {
+    const QStringList leaders = st.leaderNames();
+    if (!leaders.isEmpty())
+        return leaders.size() > 1 ? QStringLiteral("%1 +%2").arg(leaders.front()).arg(leaders.size() - 1)
+                                  : leaders.front();
+    const int n = st.unitCount();
+    return QStringLiteral("%1 unit%2").arg(n).arg(n == 1 ? "" : "s");
+}
+
+} // namespace
+
+QSizeF MapPainter::stackSize(const MapStack& st, bool compact) const {
+    const QFontMetricsF lf(leaderFont()), uf(unitFont()), sf(smallFont());
+    if (compact)
+        return QSizeF(std::max(lf.horizontalAdvance(compactText(st)) + 2 * kPad + 18, 40.0),
+                      2 * kPad + 3 + kLeaderRow + (st.inside ? 7 : 0));
+    double w = 0, h = 2 * kPad + 3; // 3: the side stripe
+    for (const MapCounter& c : st.counters) {
+        if (c.leader) {
+            w = std::max(w, lf.horizontalAdvance(c.label) + sf.horizontalAdvance(c.sublabel) + 14);
+            h += kLeaderRow;
+        } else {
+            w = std::max(w, uf.horizontalAdvance(unitRowText(c)) + sf.horizontalAdvance(c.sublabel) + 14);
+            h += kUnitRow;
         }
     }
+    if (st.inside)
+        h += 9;
+    return QSizeF(std::max(w + 2 * kPad, 62.0), h);
+}
+
+QList<QRectF> MapPainter::stackRects(const MapState& s, double scale, bool compact) const {
+    QList<QRectF> out(s.stacks.size());
+    // Stacks of one space form a column: outside first, then those inside the fortress.
+    QMap<int, QList<int>> byLoc;
+    for (qsizetype i = 0; i < s.stacks.size(); ++i)
+        byLoc[s.stacks[i].loc()].append(static_cast<int>(i));
+    QList<QRectF> placed;
+    // Fixed obstacles: city symbols and names.
+    QList<QRectF> cities;
+    for (qsizetype i = 0; i < m_cityPos.size(); ++i)
+        cities << QRectF(m_cityPos[i] - QPointF(11, 11), QSizeF(22, 22));
+    QList<QRectF> labels;
+    {
+        const QFont nameFont(QStringLiteral("DejaVu Sans"), 9);
+        const QFontMetricsF fm(nameFont);
+        for (qsizetype i = 0; i < d.cities.size(); ++i) {
+            const double w = fm.horizontalAdvance(d.cities[i].name);
+            const QPointF pos = m_cityPos[i];
+            labels << QRectF(pos.x() - w / 2, pos.y() + (d.cities[i].fortress ? 25 : 20) - fm.ascent(), w,
+                             fm.height());
+        }
+    }
+    auto overlap = [](const QRectF& a, const QRectF& b) {
+        const QRectF i = a.intersected(b);
+        return i.isEmpty() ? 0.0 : i.width() * i.height();
+    };
+    // Larger groups first, so the big armies get the best places.
+    QList<int> order = byLoc.keys();
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+        auto weight = [&](int loc) {
+            double h = 0;
+            for (int i : byLoc[loc])
+                h += stackSize(s.stacks[i], compact).height();
+            return h;
+        };
+        return weight(a) > weight(b);
+    });
+    for (int loc : order) {
+        const QList<int>& idx = byLoc[loc];
+        QList<QSizeF> sizes;
+        double w = 0, h = 0;
+        const double gap = 3 * scale;
+        for (int i : idx) {
+            sizes << stackSize(s.stacks[i], compact) * scale;
+            w = std::max(w, sizes.back().width());
+            h += sizes.back().height() + gap;
+        }
+        h -= gap;
+        QRectF group;
+        if (loc >= 10000) {
+            const int box = loc - 10000;
+            const QRectF r = boxRect(box);
+            if (d.boxes[box].kind == QLatin1String("up")) {
+                // In the army box of the side.
+                const int side = s.stacks[idx.front()].side;
+                const QRectF sub =
+                    side == 0 ? QRectF(r.left() + 8, r.top() + 30, r.width() / 2 - 12, r.height() - 40)
+                              : QRectF(r.center().x() + 4, r.top() + 30, r.width() / 2 - 12, r.height() - 40);
+                group = QRectF(sub.center().x() - w / 2, sub.top() + 2, w, h);
+            } else {
+                group = QRectF(r.center().x() - w / 2, r.bottom() + 22, w, h);
+            }
+        } else {
+            const QPointF c = m_cityPos.value(loc);
+            const double g = 13 + 2 * scale;
+            const QList<QPointF> candidates = {
+                {c.x() + g, c.y() - h - 6},       {c.x() - g - w, c.y() - h - 6},
+                {c.x() + g + 2, c.y() - h / 2},   {c.x() - g - 2 - w, c.y() - h / 2},
+                {c.x() - w / 2, c.y() - h - 18},  {c.x() + g, c.y() + 10},
+                {c.x() - g - w, c.y() + 10},      {c.x() - w / 2, c.y() + 34},
+                {c.x() + g + 30, c.y() - h - 30}, {c.x() - g - w - 30, c.y() - h - 30},
+            };
+            double best = 1e18;
+            for (qsizetype k = 0; k < candidates.size(); ++k) {
+                const QRectF r(candidates[k], QSizeF(w, h));
+                double cost = static_cast<double>(k) * 40.0 + (k >= 8 ? 400 : 0);
+                for (const QRectF& o : placed)
+                    cost += 6 * overlap(r, o.adjusted(-3, -3, 3, 3));
+                for (qsizetype ci = 0; ci < cities.size(); ++ci)
+                    if (ci != loc)
+                        cost += 3 * overlap(r, cities[ci]);
+                for (const QRectF& o : labels)
+                    cost += 0.8 * overlap(r, o);
+                if (!m_rect.adjusted(4, 4, -4, -4).contains(r))
+                    cost += 1e6;
+                if (cost < best) {
+                    best = cost;
+                    group = r;
+                }
+            }
+        }
+        placed << group;
+        double y = group.top();
+        for (qsizetype k = 0; k < idx.size(); ++k) {
+            out[idx[k]] = QRectF(group.left(), y, w, sizes[k].height());
+            y += sizes[k].height() + gap;
+        }
+    }
+    return out;
+}
+
+void MapPainter::drawStackLeader(QPainter& p, const MapStack& st, const QRectF& r, double scale) const {
+    const QPointF a = locPos(st.loc());
+    if (st.box >= 0)
+        return;
+    // A thin line from the city to the nearest point of the token.
+    const QPointF q(std::clamp(a.x(), r.left(), r.right()), std::clamp(a.y(), r.top(), r.bottom()));
+    if (QLineF(a, q).length() < 4)
+        return;
+    p.save();
+    p.setPen(QPen(QColor(0x2b, 0x1a, 0x08, 200), 1.6 * scale, Qt::SolidLine, Qt::RoundCap));
+    p.drawLine(a, q);
+    p.setPen(Qt::NoPen);
+    p.setBrush(QColor(0x2b, 0x1a, 0x08));
+    p.drawEllipse(q, 2.2 * scale, 2.2 * scale);
+    p.restore();
+}
+
+void MapPainter::drawStack(QPainter& p, const MapStack& st, const QRectF& r, bool hover, bool compact) const {
+    p.save();
+    p.setRenderHint(QPainter::Antialiasing, true);
+    const QColor side = sideColor(st.side);
+    const int depth = std::min(3, st.unitCount() + static_cast<int>(st.leaderNames().size()) - 1);
+    // Counters underneath: offset edges show how tall the stack is.
+    for (int k = depth; k >= 1; --k) {
+        const QRectF under = r.translated(2.2 * k, 2.2 * k);
+        p.setPen(QPen(QColor(0x20, 0x18, 0x10, 180), 0.8));
+        p.setBrush(QColor(0xe8, 0xe0, 0xcc));
+        p.drawRoundedRect(under, 3, 3);
+    }
+    // Drop shadow.
+    p.setPen(Qt::NoPen);
+    p.setBrush(QColor(0, 0, 0, 60));
+    p.drawRoundedRect(r.translated(1.5 + 2.2 * depth, 2.5 + 2.2 * depth), 3, 3);
+    // The token.
+    QColor frame = st.inside ? QColor(0x55, 0x55, 0x5a) : QColor(0x1a, 0x12, 0x08);
+    double frameW = 1.2;
+    if (st.active) {
+        frame = QColor(0xff, 0xb3, 0x00);
+        frameW = 2.6;
+    } else if (hover) {
+        frame = QColor(0xff, 0xff, 0xff);
+        frameW = 2.4;
+    }
+    p.setPen(QPen(frame, frameW));
+    p.setBrush(st.inside ? QColor(0xd9, 0xd6, 0xcf) : QColor(0xfb, 0xf8, 0xf0));
+    p.drawRoundedRect(r, 3, 3);
+    // The side stripe along the top.
+    QRectF stripe(r.left() + 1, r.top() + 1, r.width() - 2, 3);
+    p.setPen(Qt::NoPen);
+    p.setBrush(side);
+    p.drawRect(stripe);
+    double y = r.top() + 3 + kPad;
+    const double x = r.left() + kPad, w = r.width() - 2 * kPad;
+    QList<MapCounter> rows = st.counters;
+    if (compact && !rows.isEmpty()) {
+        MapCounter one = rows.front();
+        one.label = compactText(st);
+        one.sublabel.clear();
+        one.leader = true;
+        one.reduced = false;
+        rows = {one};
+    }
+    for (const MapCounter& c : rows) {
+        const double rowH = c.leader ? kLeaderRow : kUnitRow;
+        const QRectF row(x, y, w, rowH - 1);
+        QColor bg(c.color);
+        QColor fg(c.textColor);
+        if (c.leader) {
+            QLinearGradient g(row.topLeft(), row.bottomLeft());
+            g.setColorAt(0, bg.lighter(118));
+            g.setColorAt(1, bg.darker(108));
+            p.setBrush(g);
+        } else {
+            p.setBrush(bg);
+        }
+        p.setPen(Qt::NoPen);
+        p.drawRoundedRect(row, 2, 2);
+        if (c.reduced) {
+            // A reduced unit: its counter is flipped; a pale diagonal hatch.
+            p.setBrush(QBrush(QColor(255, 255, 255, 120), Qt::BDiagPattern));
+            p.drawRoundedRect(row, 2, 2);
+        }
+        p.setPen(fg);
+        p.setFont(c.leader ? leaderFont() : unitFont());
+        const QString text = c.leader ? c.label : unitRowText(c);
+        p.drawText(row.adjusted(4, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
+        p.setFont(smallFont());
+        QColor sub = fg;
+        sub.setAlpha(200);
+        p.setPen(sub);
+        p.drawText(row.adjusted(4, 0, -4, 0), Qt::AlignVCenter | Qt::AlignRight,
+                   c.leader ? c.sublabel : (c.reduced ? QStringLiteral("reduced") : c.sublabel));
+        y += rowH;
+    }
+    if (st.inside) {
+        // Inside the fortress: crenellations along the bottom.
+        const double bh = compact ? 6 : 8;
+        const QRectF band(r.left() + 1, r.bottom() - bh - 1, r.width() - 2, bh);
+        p.setPen(Qt::NoPen);
+        p.setBrush(QColor(0x6e, 0x6a, 0x62));
+        p.drawRect(band.adjusted(0, 3, 0, 0));
+        for (double cx = band.left(); cx < band.right() - 3; cx += 7)
+            p.drawRect(QRectF(cx, band.top(), 4, 4));
+        if (!compact) {
+            p.setPen(Qt::white);
+            p.setFont(smallFont());
+            p.drawText(band.adjusted(0, 1, 0, 1), Qt::AlignCenter, QStringLiteral("inside"));
+        }
+    }
+    // Combat strength badge.
+    const int cf = st.combatFactor();
+    if (cf > 0) {
+        const QPointF bc(r.right() - 1, r.top() - 1);
+        p.setPen(QPen(side, 1.6));
+        p.setBrush(Qt::white);
+        p.drawEllipse(bc, 8.5, 8.5);
+        p.setPen(QColor(0x1a, 0x12, 0x08));
+        p.setFont(unitFont());
+        p.drawText(QRectF(bc.x() - 9, bc.y() - 8, 18, 16), Qt::AlignCenter, QString::number(cf));
+    }
+    p.restore();
+}
+
+void MapPainter::drawStacks(QPainter& p, const MapState& s) const {
+    const QList<QRectF> rects = stackRects(s);
+    for (qsizetype i = 0; i < s.stacks.size(); ++i)
+        drawStackLeader(p, s.stacks[i], rects[i]);
+    for (qsizetype i = 0; i < s.stacks.size(); ++i)
+        drawStack(p, s.stacks[i], rects[i]);
+}
+
+void MapPainter::drawHighlight(QPainter& p, int loc, Highlight h) const {
+    QColor col;
+    switch (h) {
+    case Highlight::Move:
+        col = QColor(0xff, 0xc4, 0x00);
+        break;
+    case Highlight::Retreat:
+        col = QColor(0xff, 0x7a, 0x1a);
+        break;
+    case Highlight::Choose:
+        col = QColor(0x2e, 0xc0, 0x5a);
+        break;
+    case Highlight::Attack:
+        col = QColor(0xe0, 0x20, 0x20);
+        break;
+    case Highlight::Selected:
+        col = QColor(0xff, 0xff, 0xff);
+        break;
+    case Highlight::None:
+        return;
+    }
+    p.save();
+    p.setRenderHint(QPainter::Antialiasing, true);
+    if (loc >= 10000) {
+        const QRectF r = boxRect(loc - 10000).adjusted(-6, -6, 6, 6);
+        p.setPen(QPen(col, 5));
+        p.setBrush(Qt::NoBrush);
+        p.drawRoundedRect(r, 10, 10);
+        p.restore();
+        return;
+    }
+    const QPointF c = locPos(loc);
+    QRadialGradient g(c, 30);
+    QColor a = col;
+    a.setAlpha(150);
+    QColor z = col;
+    z.setAlpha(0);
+    g.setColorAt(0.35, a);
+    g.setColorAt(1, z);
+    p.setPen(Qt::NoPen);
+    p.setBrush(g);
+    p.drawEllipse(c, 30, 30);
+    p.setBrush(Qt::NoBrush);
+    p.setPen(QPen(QColor(0x1a, 0x12, 0x08, 200), 5.5));
+    p.drawEllipse(c, 17, 17);
+    p.setPen(QPen(col, 3.5));
+    p.drawEllipse(c, 17, 17);
+    p.restore();
+}
+
+void MapPainter::drawPath(QPainter& p, const MapState& s) const {
+    if (s.path.size() < 1)
+        return;
+    p.save();
+    p.setRenderHint(QPainter::Antialiasing, true);
+    QPolygonF poly;
+    for (int loc : s.path)
+        poly << locPos(loc);
+    p.setBrush(Qt::NoBrush);
+    p.setPen(QPen(QColor(255, 255, 255, 220), 8, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+    p.drawPolyline(poly);
+    p.setPen(QPen(QColor(0xc0, 0x6a, 0x00), 4, Qt::DashLine, Qt::RoundCap, Qt::RoundJoin));
+    p.drawPolyline(poly);
+    // Arrowheads in the middle of each leg.
+    p.setPen(Qt::NoPen);
+    p.setBrush(QColor(0xc0, 0x6a, 0x00));
+    for (qsizetype i = 1; i < poly.size(); ++i) {
+        const QLineF leg(poly[i - 1], poly[i]);
+        if (leg.length() < 20)
+            continue;
+        const QPointF m = leg.pointAt(0.55);
+        const double ang = std::atan2(leg.dy(), leg.dx());
+        QPolygonF head{m + QPointF(std::cos(ang) * 9, std::sin(ang) * 9),
+                       m + QPointF(std::cos(ang + 2.5) * 9, std::sin(ang + 2.5) * 9),
+                       m + QPointF(std::cos(ang - 2.5) * 9, std::sin(ang - 2.5) * 9)};
+        p.drawPolygon(head);
+    }
+    if (!s.pathLabel.isEmpty()) {
+        QFont f(QStringLiteral("DejaVu Sans"), 8, QFont::Bold);
+        const QFontMetricsF fm(f);
+        const QPointF c = poly.back();
+        const double w = fm.horizontalAdvance(s.pathLabel) + 14;
+        const QRectF pill(c.x() - w / 2, c.y() - 40, w, 17);
+        p.setPen(QPen(Qt::white, 1.5));
+        p.setBrush(QColor(0x2b, 0x1a, 0x08, 230));
+        p.drawRoundedRect(pill, 8.5, 8.5);
+        p.setFont(f);
+        p.setPen(QColor(0xff, 0xd5, 0x6a));
+        p.drawText(pill, Qt::AlignCenter, s.pathLabel);
+    }
+    p.restore();
 }
 
 void MapPainter::drawLegend(QPainter& p, const MapState& s) const {

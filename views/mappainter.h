@@ -1,6 +1,6 @@
 // Draws the campaign map from the data: Areas tinted by control, pathways, cities and fortresses,
-// Independent cities, off-map boxes and arrows, the Spanish Zone, stacks. Used by the GUI's map view and
-// by `westphalia-cli map render` (PNG and SVG).
+// Independent cities, off-map boxes and arrows, the Spanish Zone, markers and stacks. Used by the GUI's
+// map view and by `westphalia-cli map render` (PNG and SVG).
 #pragma once
 
 #include "data/gamedata.h"
@@ -10,19 +10,26 @@
 #include <QPainterPath>
 #include <QPointF>
 #include <QRectF>
+#include <memory>
 
 class QPainter;
+class QSvgRenderer;
 
 namespace wp {
 
 class MapPainter {
   public:
     explicit MapPainter(const GameData& data);
+    ~MapPainter();
+    MapPainter(const MapPainter&) = delete;
+    MapPainter& operator=(const MapPainter&) = delete;
 
     // Map coordinates (scene units) of a latitude/longitude.
     QPointF project(double lat, double lon) const;
     QPointF cityPos(int city) const { return m_cityPos.value(city); }
     QPointF boxPos(int box) const;
+    QPointF locPos(int loc) const; // a city index or 10000 + box index
+    QRectF boxRect(int box) const;
     QRectF sceneRect() const { return m_rect; }
 
     enum Layer {
@@ -34,19 +41,41 @@ class MapPainter {
         ControlBoxes = 0x20,
         Stacks = 0x40,
         Legend = 0x80,
-        AllLayers = 0xff
+        Markers = 0x100,    // siege, pillage, revolt, masking, Swedish base
+        Highlights = 0x200, // legal targets and the moving stack's path
+        AllLayers = 0x3ff,
+        StaticLayers = Areas | Pathways | Boxes | CitySymbols | CityLabels | ControlBoxes | Legend | Markers,
     };
     void paint(QPainter& p, const MapState& state, int layers = AllLayers) const;
 
     // The Area (or -1) whose tinted region contains the point; for tooltips and tests.
     int areaAt(const QPointF& scenePos) const;
+    // The city (or -1) whose symbol is within `radius` of the point.
+    int cityAt(const QPointF& scenePos, double radius = 16) const;
+    // The box (or -1) whose drawn rectangle contains the point.
+    int boxAt(const QPointF& scenePos) const;
     // Centre of the region drawn for an Area (its largest cell's centroid, roughly).
     QPointF areaRegionPoint(int area) const;
     const QPainterPath& areaPath(int area) const { return m_areaPaths[area]; }
     const QPainterPath& seaPath() const { return m_sea; }
 
+    // Stack tokens: where each of state.stacks is drawn (same order), chosen so tokens overlap as little
+    // as possible, and how one is drawn.
+    // `scale` enlarges the tokens (the view keeps them legible when zoomed out); `compact` draws each as a
+    // single row (the commander, or the units) for an overview.
+    QList<QRectF> stackRects(const MapState& s, double scale = 1.0, bool compact = false) const;
+    QSizeF stackSize(const MapStack& st, bool compact = false) const;
+    // Draws a token in `r` (unscaled units: stackSize()).
+    void drawStack(QPainter& p, const MapStack& st, const QRectF& r, bool hover = false, bool compact = false) const;
+    // The thin line from the space to the token `r` (scene units).
+    void drawStackLeader(QPainter& p, const MapStack& st, const QRectF& r, double scale = 1.0) const;
+    // A highlight ring around a space.
+    void drawHighlight(QPainter& p, int loc, Highlight h) const;
+    void drawPath(QPainter& p, const MapState& s) const;
+
     static QColor controlColor(Control c);
     static QColor controlFill(Control c);
+    static QColor sideColor(int side); // 0 Catholic, 1 Protestant
 
   private:
     const GameData& d;
@@ -58,15 +87,17 @@ class MapPainter {
     QPainterPath m_francePath;       // French cities' cells
     QPainterPath m_spanishZone;      // union of the Spanish Zone's cells
     QPainterPath m_sea;
+    std::unique_ptr<QSvgRenderer> m_pillage, m_revolt, m_siege, m_base, m_mask;
 
     void buildCells();
     QPainterPath polyPath(const QList<QPair<double, double>>& pts, bool closed) const;
     void drawAreas(QPainter& p, const MapState& s) const;
     void drawPathways(QPainter& p) const;
-    void drawBoxes(QPainter& p) const;
+    void drawBoxes(QPainter& p, const MapState& s) const;
     void drawCitySymbols(QPainter& p, const MapState& s) const;
     void drawCityLabels(QPainter& p, const MapState& s) const;
     void drawControlBoxes(QPainter& p, const MapState& s) const;
+    void drawMarkers(QPainter& p, const MapState& s) const;
     void drawStacks(QPainter& p, const MapState& s) const;
     void drawLegend(QPainter& p, const MapState& s) const;
 };

@@ -1,27 +1,87 @@
 #include "mapview.h"
 
 #include <QGraphicsScene>
+#include <cmath>
+#include <QGraphicsSceneHoverEvent>
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QLineF>
+#include <QPainter>
 #include <QToolTip>
 #include <QWheelEvent>
 
 namespace wp {
 
-MapItem::MapItem(const GameData& data, QGraphicsItem* parent)
-    : QGraphicsObject(parent), d(data), m_painter(data) {}
+MapItem::MapItem(const GameData& data, QGraphicsItem* parent) : QGraphicsObject(parent), m_painter(data) {}
 
 QRectF MapItem::boundingRect() const {
     return m_painter.sceneRect();
 }
 
 void MapItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
-    m_painter.paint(*p, m_state);
+    m_painter.paint(*p, m_state, m_layers);
 }
 
 void MapItem::setState(const MapState& s) {
     m_state = s;
+    update();
+}
+
+HighlightItem::HighlightItem(const MapPainter& painter, QGraphicsItem* parent)
+    : QGraphicsItem(parent), m_painter(painter) {}
+
+QRectF HighlightItem::boundingRect() const {
+    return m_painter.sceneRect();
+}
+
+void HighlightItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
+    for (auto it = m_state.highlights.begin(); it != m_state.highlights.end(); ++it)
+        m_painter.drawHighlight(*p, it.key(), it.value());
+    m_painter.drawPath(*p, m_state);
+}
+
+void HighlightItem::setState(const MapState& s) {
+    m_state.highlights = s.highlights;
+    m_state.path = s.path;
+    m_state.pathLabel = s.pathLabel;
+    update();
+}
+
+StackItem::StackItem(const MapPainter& painter, const MapStack& stack, const QRectF& rect, int index, double scale,
+                     bool compact)
+    : m_painter(painter), m_stack(stack), m_rect(rect), m_index(index), m_scale(scale), m_compact(compact) {
+    setAcceptHoverEvents(true);
+    setAcceptedMouseButtons(Qt::NoButton); // clicks are the view's (it tells a click from a drag)
+    setZValue(stack.active ? 3 : 2);
+}
+
+QRectF StackItem::boundingRect() const {
+    const double m = 12 * m_scale;
+    QRectF r = m_rect.adjusted(-m, -m, m, m);
+    if (m_stack.city >= 0)
+        r = r.united(QRectF(m_painter.cityPos(m_stack.city) - QPointF(4, 4), QSizeF(8, 8)));
+    return r;
+}
+
+void StackItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
+    m_painter.drawStackLeader(*p, m_stack, m_rect, m_scale);
+    p->save();
+    p->translate(m_rect.topLeft());
+    p->scale(m_scale, m_scale);
+    m_painter.drawStack(*p, m_stack, QRectF(0, 0, m_rect.width() / m_scale, m_rect.height() / m_scale), m_hover,
+                        m_compact);
+    p->restore();
+}
+
+void StackItem::hoverEnterEvent(QGraphicsSceneHoverEvent*) {
+    m_hover = true;
+    setZValue(4);
+    update();
+}
+
+void StackItem::hoverLeaveEvent(QGraphicsSceneHoverEvent*) {
+    m_hover = false;
+    setZValue(m_stack.active ? 3 : 2);
     update();
 }
 
@@ -30,16 +90,80 @@ MapView::MapView(const GameData& gameData, QWidget* parent) : QGraphicsView(pare
     m_item = new MapItem(gameData);
     m_item->setCacheMode(QGraphicsItem::DeviceCoordinateCache);
     scene->addItem(m_item);
-    scene->setSceneRect(m_item->boundingRect());
+    m_highlights = new HighlightItem(m_item->painter());
+    m_highlights->setZValue(1);
+    scene->addItem(m_highlights);
+    scene->setSceneRect(m_item->boundingRect().adjusted(-40, -40, 40, 40));
     setScene(scene);
     setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing | QPainter::SmoothPixmapTransform);
     setDragMode(QGraphicsView::ScrollHandDrag);
     setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
+    setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
     setBackgroundBrush(QColor(0x3b, 0x33, 0x2a));
+    setFrameShape(QFrame::NoFrame);
+    viewport()->setCursor(Qt::ArrowCursor);
+}
+
+void MapView::setState(const MapState& s) {
+    m_state = s;
+    m_item->setState(s);
+    m_highlights->setState(s);
+    layoutStacks();
+}
+
+void MapView::layoutStacks() {
+    for (StackItem* it : m_stacks) {
+        scene()->removeItem(it);
+        delete it;
+    }
+    m_stacks.clear();
+    const QList<QRectF> rects = m_item->painter().stackRects(m_state, m_tokenScale, m_compact);
+    for (qsizetype i = 0; i < m_state.stacks.size(); ++i) {
+        auto* it = new StackItem(m_item->painter(), m_state.stacks[i], rects[i], static_cast<int>(i), m_tokenScale,
+                                 m_compact);
+        scene()->addItem(it);
+        m_stacks << it;
+    }
+}
+
+void MapView::zoomChanged() {
+    // Zoomed out, the tokens keep a legible size and show one line each; zoomed in, every counter.
+    const double zoom = transform().m11();
+    const double scale = std::max(1.0, 0.9 / zoom);
+    const bool compact = zoom < 0.85;
+    if (std::abs(scale - m_tokenScale) > 0.02 || compact != m_compact) {
+        m_tokenScale = scale;
+        m_compact = compact;
+        layoutStacks();
+    }
+}
+
+void MapView::setHighlights(const QHash<int, Highlight>& h) {
+    m_state.highlights = h;
+    m_highlights->setState(m_state);
+}
+
+QPoint MapView::viewportPosOf(int loc) const {
+    return mapFromScene(m_item->painter().locPos(loc));
+}
+
+QPoint MapView::viewportPosOfStack(int stackIndex) const {
+    return mapFromScene(m_stacks.value(stackIndex)->tokenRect().center());
+}
+
+void MapView::invalidateCache() {
+    m_item->setCacheMode(QGraphicsItem::NoCache);
+    m_item->setCacheMode(QGraphicsItem::DeviceCoordinateCache);
+}
+
+void MapView::paintEvent(QPaintEvent* e) {
+    QGraphicsView::paintEvent(e);
+    emit framePainted();
 }
 
 void MapView::fitMap() {
     fitInView(m_item->boundingRect(), Qt::KeepAspectRatio);
+    zoomChanged();
 }
 
 void MapView::zoomBy(double f) {
@@ -47,6 +171,7 @@ void MapView::zoomBy(double f) {
     if ((current > 6 && f > 1) || (current < 0.08 && f < 1))
         return;
     scale(f, f);
+    zoomChanged();
 }
 
 void MapView::wheelEvent(QWheelEvent* e) {
@@ -65,45 +190,106 @@ void MapView::keyPressEvent(QKeyEvent* e) {
         QGraphicsView::keyPressEvent(e);
 }
 
+void MapView::mousePressEvent(QMouseEvent* e) {
+    m_pressPos = e->pos();
+    QGraphicsView::mousePressEvent(e);
+}
+
+void MapView::mouseReleaseEvent(QMouseEvent* e) {
+    QGraphicsView::mouseReleaseEvent(e);
+    viewport()->setCursor(Qt::ArrowCursor);
+    if (e->button() != Qt::LeftButton || (e->pos() - m_pressPos).manhattanLength() > 5)
+        return;
+    const QPointF pos = mapToScene(e->pos());
+    const MapPainter& mp = m_item->painter();
+    // A highlighted space wins over a stack drawn on top of it: that is the decision being made.
+    int city = mp.cityAt(pos, 20);
+    if (city >= 0 && m_state.highlights.contains(city)) {
+        emit locClicked(city);
+        return;
+    }
+    for (auto it = m_stacks.rbegin(); it != m_stacks.rend(); ++it)
+        if ((*it)->tokenRect().contains(pos)) {
+            emit stackClicked((*it)->index());
+            return;
+        }
+    if (city >= 0) {
+        emit locClicked(city);
+        return;
+    }
+    const int box = mp.boxAt(pos);
+    if (box >= 0)
+        emit locClicked(10000 + box);
+}
+
+QString MapView::tooltipAt(const QPointF& pos) const {
+    for (auto it = m_stacks.rbegin(); it != m_stacks.rend(); ++it) {
+        if (!(*it)->tokenRect().contains(pos))
+            continue;
+        const MapStack& st = (*it)->stack();
+        QStringList lines;
+        for (const MapCounter& c : st.counters)
+            lines << (c.leader ? QStringLiteral("<b>%1</b> %2").arg(c.label.toHtmlEscaped(), c.sublabel)
+                               : QStringLiteral("%1 %2").arg(c.label, c.sublabel.toHtmlEscaped()));
+        return QStringLiteral("%1<br><i>Combat strength %2%3 — click for details</i>")
+            .arg(lines.join(QStringLiteral("<br>")))
+            .arg(st.combatFactor())
+            .arg(st.inside ? QStringLiteral(", inside the fortress") : QString());
+    }
+    const MapPainter& mp = m_item->painter();
+    QString text;
+    const int ci = mp.cityAt(pos, 14);
+    if (ci >= 0) {
+        const City& c = d.cities[ci];
+        text = QStringLiteral("<b>%1</b>").arg(c.name.toHtmlEscaped());
+        if (c.area >= 0)
+            text += QStringLiteral("<br>%1").arg(d.areas[c.area].name.toHtmlEscaped());
+        if (c.france)
+            text += QStringLiteral("<br>%1%2")
+                        .arg(d.franceName, c.offmap ? QStringLiteral(" (off-map)") : QString());
+        if (c.independent)
+            text += QStringLiteral("<br>Independent City, %1 VP%2")
+                        .arg(c.vp)
+                        .arg(c.elector ? QStringLiteral(", Elector") : QString());
+        if (c.fortress)
+            text += QStringLiteral("<br>Fortress: strength %1, siege modifier %2")
+                        .arg(c.fortress->strength)
+                        .arg(c.fortress->siegeModifier);
+        if (c.port)
+            text += QStringLiteral("<br>Port");
+        const CityMarkers m = m_state.markers.value(ci);
+        if (m.siege)
+            text += m.siege > 1 ? QStringLiteral("<br>Besieged: Continued Siege +%1").arg(m.siege - 1)
+                                : QStringLiteral("<br>Besieged");
+        if (m.pillage)
+            text += QStringLiteral("<br>Pillage %1").arg(m.pillage);
+        if (m.revolt)
+            text += QStringLiteral("<br>Peasant Revolt");
+        if (m.masked)
+            text += QStringLiteral("<br>Masked (13.16)");
+        if (m.swedishBase)
+            text += QStringLiteral("<br>Swedish base");
+        return text;
+    }
+    const int box = mp.boxAt(pos);
+    if (box >= 0)
+        return QStringLiteral("<b>%1</b>").arg(d.boxes[box].name.toHtmlEscaped());
+    const int a = mp.areaAt(pos);
+    if (a >= 0) {
+        const Area& ar = d.areas[a];
+        text = QStringLiteral("<b>%1</b><br>Control rating %2, %3 VP%4")
+                   .arg(ar.name.toHtmlEscaped())
+                   .arg(ar.control)
+                   .arg(ar.vp)
+                   .arg(ar.elector ? QStringLiteral(", Electorate") : QString());
+    }
+    return text;
+}
+
 bool MapView::viewportEvent(QEvent* e) {
     if (e->type() == QEvent::ToolTip) {
         auto* he = static_cast<QHelpEvent*>(e);
-        const QPointF pos = mapToScene(he->pos());
-        const MapPainter& mp = m_item->painter();
-        QString text;
-        for (qsizetype i = 0; i < d.cities.size(); ++i) {
-            if (QLineF(mp.cityPos(static_cast<int>(i)), pos).length() < 14) {
-                const City& c = d.cities[i];
-                text = QStringLiteral("<b>%1</b>").arg(c.name.toHtmlEscaped());
-                if (c.area >= 0)
-                    text += QStringLiteral("<br>%1").arg(d.areas[c.area].name.toHtmlEscaped());
-                if (c.france)
-                    text += QStringLiteral("<br>%1%2")
-                                .arg(d.franceName, c.offmap ? QStringLiteral(" (off-map)") : QString());
-                if (c.independent)
-                    text += QStringLiteral("<br>Independent City, %1 VP%2")
-                                .arg(c.vp)
-                                .arg(c.elector ? QStringLiteral(", Elector") : QString());
-                if (c.fortress)
-                    text += QStringLiteral("<br>Fortress: strength %1, siege modifier %2")
-                                .arg(c.fortress->strength)
-                                .arg(c.fortress->siegeModifier);
-                if (c.port)
-                    text += QStringLiteral("<br>Port");
-                break;
-            }
-        }
-        if (text.isEmpty()) {
-            int a = mp.areaAt(pos);
-            if (a >= 0) {
-                const Area& ar = d.areas[a];
-                text = QStringLiteral("<b>%1</b><br>Control rating %2, %3 VP%4")
-                           .arg(ar.name.toHtmlEscaped())
-                           .arg(ar.control)
-                           .arg(ar.vp)
-                           .arg(ar.elector ? QStringLiteral(", Electorate") : QString());
-            }
-        }
+        const QString text = tooltipAt(mapToScene(he->pos()));
         if (text.isEmpty())
             QToolTip::hideText();
         else

@@ -118,6 +118,7 @@ struct Leader {
     int activation = 0, leadership = 0, battle = 0, loss = 0;
     int stars = 0;
     int reverse = -1; // leader printed on the back (12.42), -1 if none
+    QString reverseRule; // the rule governing the back ("12.42", or "16.22a" for un-named backs)
     bool replacement = false;
     QString optionalRule;
     QString entry;

@@ -523,6 +523,7 @@ class Loader {
             l.id = readId(n);
             l.name = n["name"].str();
             l.counterName = n["counterName"].optStr(l.name);
+            l.reverseRule = n["reverseRule"].optStr(QStringLiteral("12.42"));
             l.nationality = resolve(d.nationalityIndex, n["nationality"], QStringLiteral("nationality"));
             l.activation = n["activation"].integer(1, 3, 1); // 8.3: compared with card values 1-3
             l.leadership = n["leadership"].integer(0, 8);

@@ -141,7 +141,14 @@ std::vector<int16_t> pickable(const Ctx& c, const ActivationFrame& f) {
     for (int l : leadersAt(c.s, f.at, f.side, c.d)) {
         if (!isDynamic(c.d, l) || l == f.leader)
             continue;
-        reserved = contains(f.leaders, l) ? 99 : std::max(reserved, c.d.leaders[l].leadership);
+        if (contains(f.leaders, l)) {
+            // activated with the army at its start, or moving with it: his units are the army's (10.12);
+            // picked up here: none of the units stacked with him may be taken (11.15)
+            if (f.moved && !(c.s.leaders[l].flags & kMoved))
+                reserved = 99;
+            continue;
+        }
+        reserved = std::max(reserved, c.d.leaders[l].leadership);
     }
     int notMoving = 0;
     for (int u : here)
@@ -594,8 +601,10 @@ bool activationAuto(Ctx& c) {
             finish(c);
             return true;
         }
-        if (f.leader >= 0)
-            f.at = c.s.leaders[f.leader].loc;
+        if (f.leader >= 0 && c.s.leaders[f.leader].loc != f.at) {
+            finish(c); // the attacker lost and fell back (12.53): the round is over
+            return true;
+        }
         // drop the units that are no longer with the leader
         std::vector<int16_t> still;
         std::vector<int8_t> joined;
@@ -640,6 +649,8 @@ void killLeader(Ctx& c, int leader, const QString& rule) {
     const int r = c.d.leaders[leader].reverse;
     if (r < 0 || rule == QLatin1String("12.43"))
         return; // 12.43: a lost army's leader brings no replacement
+    if (c.d.leaders[leader].reverseRule.startsWith(QLatin1String("16.22")))
+        return; // the un-named German Protestant backs serve only under 16.22a
     LeaderState& rs = c.s.leaders[r];
     if (rs.status == LeaderStatus::NotEntered) {
         rs.status = LeaderStatus::InPlay;

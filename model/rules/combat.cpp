@@ -139,14 +139,19 @@ std::vector<int16_t> defenderRetreats(const Ctx& c, const CombatFrame& f, bool* 
     for (int n : ct.neighbours) {
         if (n == f.attackerFrom)
             continue; // not into the space the attacker came from
-        if (hasEnemyUnits(c.d, c.s, n, side))
-            continue; // not into a space with an enemy unit
         const City& nc = c.d.cities[n];
+        const CityState& ns = c.s.cities[n];
+        // A Fortress besieged or masked by the retreating side: the enemy there is shut inside.
+        const bool besiegedOrMasked =
+            nc.fortress && ((ns.siege > 0 && ns.sieger == side) || !unitsOutside(c.s, n, side, c.d).empty());
+        if (!unitsOutside(c.s, n, other(side), c.d).empty() ||
+            (!unitsInside(c.s, n, other(side), c.d).empty() && !besiegedOrMasked))
+            continue; // not into a space with an enemy unit
         const int ctl = effectiveCityControl(c.d, c.s, n);
         if (nc.france && (!c.s.franceInWar || (nc.offmap && side != kProtestant)))
             continue; // 11.31-11.32
-        if (ctl == other(side) && nc.fortress && c.s.cities[n].siege == 0)
-            continue; // not into a non-besieged enemy fortress
+        if (ctl == other(side) && nc.fortress && !besiegedOrMasked)
+            continue; // not into a non-besieged/masked enemy fortress
         if (ctl == side)
             friendly.push_back(static_cast<int16_t>(n));
         else

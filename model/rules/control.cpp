@@ -45,6 +45,14 @@ void recheckAreaControl(Ctx& c, int area, const QString& rule) {
             continue;
         // 3.13: gains control of the Area.
         const int before = as.control;
+        // 3.13: cities occupied by enemy units do not switch: an unmarked city the enemy held through his
+        // Control Box keeps his control with a marker of its own (Landau in the example).
+        if (before == other(side))
+            for (int city : ar.cities) {
+                CityState& cs = c.s.cities[city];
+                if (cs.marker == kNone && !cs.revolt && hasEnemyUnits(c.d, c.s, city, side))
+                    cs.marker = static_cast<int8_t>(before);
+            }
         as.control = static_cast<int8_t>(side);
         as.neutral = false;
         c.say(QStringLiteral("%1 %2 gains control of %3 (%4 of %5 cities)")
@@ -229,7 +237,8 @@ static QString levelName(const QJsonObject& e) {
         .arg(w == QLatin1String("catholic") ? "Catholic" : "Protestant", lv.isEmpty() ? "" : lv + " ");
 }
 
-static bool applyEntries(Ctx& c, const QJsonArray& entries, const QString& when) {
+static bool applyEntries(Ctx& c, const QJsonArray& entries, const QString& when,
+                         const QString& defaultRule = QString()) {
     for (const QJsonValue& v : entries) {
         const QJsonObject e = v.toObject();
         if (!when.isEmpty() && e.value("when").toString() != when)
@@ -241,7 +250,9 @@ static bool applyEntries(Ctx& c, const QJsonArray& entries, const QString& when)
                            : w == QLatin1String("protestant") ? kProtestant
                                                               : kNone;
         endGame(c, winner,
-                QStringLiteral("%1 (%2, VP %3)").arg(levelName(e), e.value("rule").toString()).arg(c.s.vp));
+                QStringLiteral("%1 (%2, VP %3)")
+                    .arg(levelName(e), e.value("rule").toString(defaultRule))
+                    .arg(c.s.vp));
         return true;
     }
     return false;
@@ -266,11 +277,14 @@ void checkEndOfTurnVictory(Ctx& c) {
         return;
     }
     QJsonArray final = sc->victory.value("final").toArray();
+    QString rule;
     if (c.s.options.victory_19_1)
         for (const QJsonValue& o : sc->victory.value("optional").toArray())
-            if (o.toObject().value("rule").toString() == QLatin1String("19.1"))
+            if (o.toObject().value("rule").toString() == QLatin1String("19.1")) {
                 final = o.toObject().value("final").toArray();
-    if (!applyEntries(c, final, QString()))
+                rule = QStringLiteral("19.1"); // its entries name no rule of their own
+            }
+    if (!applyEntries(c, final, QString(), rule))
         endGame(c, kNone, QStringLiteral("Draw (VP %1)").arg(c.s.vp));
 }
 

@@ -30,6 +30,13 @@ struct EventDef {
     // Combat cards (9.5): whether it may be played in this combat, and its effect.
     std::function<bool(const Ctx&, const CombatFrame&, int side)> combatAllowed;
     CombatCardEffect combat;
+    // Combat cards whose effect depends on the battle (C35/C47: +2 instead of +1 when defending / under a
+    // Dynamic commander): when set, the combat resolution should use it instead of `combat` (`side` played
+    // the card). Until combat.cpp reads it, `combat` holds the card's basic effect.
+    std::function<CombatCardEffect(const Ctx&, const CombatFrame&, int side)> combatEffect;
+    // After the battle is decided and the loser has retreated (C33 Croats: the loser's additional step),
+    // once per card played by `side`. To be called by combat.cpp (kFinished).
+    std::function<void(Ctx&, const CombatFrame&, int side)> afterCombat;
 };
 
 class EventRegistry {

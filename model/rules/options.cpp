@@ -1,7 +1,36 @@
-// Optional rules (19.x): chosen at game creation as key=value pairs.
+// Optional rules (7.25, 19.x): chosen at game creation as key=value pairs. Each rule has its number as a
+// key and a name; docs/rules-part2.md says where each one is enforced.
 #include "rules/engine.h"
 
 namespace wp::rules {
+
+namespace {
+
+struct OptionDef {
+    const char* rule;
+    const char* name;
+    bool GameOptions::*field;
+};
+
+const OptionDef kOptions[] = {
+    {"7.25", "wallenstein-two-star", &GameOptions::wallenstein_two_star},
+    {"19.1", "victory-19.1", &GameOptions::victory_19_1},
+    {"19.2a", "stronger-imperial", &GameOptions::stronger_imperial},
+    {"19.2b", "guebriant", &GameOptions::guebriant},
+    {"19.3", "loc-action-phase", &GameOptions::loc_action_phase},
+    {"19.4a", "aid-no-limit", &GameOptions::aid_no_limit},
+    {"19.4b", "aid-recruit", &GameOptions::aid_recruit},
+    {"19.4c", "aid-free-action", &GameOptions::aid_free_action},
+    {"19.5", "up-intervention", &GameOptions::up_intervention},
+    {"19.6", "wallenstein-ambition", &GameOptions::wallenstein_ambition},
+    {"19.7", "tilly-dynamic", &GameOptions::tilly_dynamic},
+    {"19.8", "campaign-move", &GameOptions::campaign_move},
+    {"19.9", "old-corps", &GameOptions::old_corps},
+    {"19.10", "richelieu-aid", &GameOptions::richelieu_aid},
+    {"19.11", "wallenstein-enemies", &GameOptions::wallenstein_enemies},
+};
+
+} // namespace
 
 bool setOption(GameOptions& o, const QString& keyValue, QString* error) {
     const QString key = keyValue.section(QLatin1Char('='), 0, 0).trimmed();
@@ -18,28 +47,30 @@ bool setOption(GameOptions& o, const QString& keyValue, QString* error) {
             *error = QStringLiteral("option %1: value '%2' is not on/off").arg(key, value);
         return false;
     }
-    if (key == QLatin1String("19.2a") || key == QLatin1String("stronger-imperial"))
-        o.stronger_imperial = on;
-    else if (key == QLatin1String("19.2b") || key == QLatin1String("guebriant"))
-        o.guebriant = on;
-    else if (key == QLatin1String("19.1") || key == QLatin1String("victory-19.1"))
-        o.victory_19_1 = on;
-    else {
-        if (error)
-            *error = QStringLiteral("unknown option '%1' (known: 19.1, 19.2a, 19.2b)").arg(key);
-        return false;
+    if (key == QLatin1String("all")) { // every optional rule at once (the fuzzer's --all-options)
+        for (const OptionDef& d : kOptions)
+            o.*(d.field) = on;
+        return true;
     }
-    return true;
+    for (const OptionDef& d : kOptions)
+        if (key == QLatin1String(d.rule) || key == QLatin1String(d.name)) {
+            o.*(d.field) = on;
+            return true;
+        }
+    if (error) {
+        QStringList known;
+        for (const OptionDef& d : kOptions)
+            known << QLatin1String(d.rule);
+        *error = QStringLiteral("unknown option '%1' (known: %2, all)").arg(key, known.join(QLatin1String(", ")));
+    }
+    return false;
 }
 
 QStringList optionList(const GameOptions& o) {
     QStringList l;
-    if (o.victory_19_1)
-        l << QStringLiteral("19.1=on");
-    if (o.stronger_imperial)
-        l << QStringLiteral("19.2a=on");
-    if (o.guebriant)
-        l << QStringLiteral("19.2b=on");
+    for (const OptionDef& d : kOptions)
+        if (o.*(d.field))
+            l << QStringLiteral("%1=on").arg(QLatin1String(d.rule));
     return l;
 }
 

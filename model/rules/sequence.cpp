@@ -1,4 +1,5 @@
 // The sequence of play (6.0) and the use of Strategy cards (8.0).
+#include "rules/economy.h"
 #include "rules/events.h"
 #include "rules/internal.h"
 
@@ -113,12 +114,7 @@ std::vector<int16_t> freeActionPieces(const Ctx& c, int side) {
 }
 
 int aidFrom(const Ctx& c, int side, int cardIdx) {
-    int total = 0;
-    const Card& cd = card(c, cardIdx);
-    for (auto it = cd.aid.begin(); it != cd.aid.end(); ++it)
-        if (c.s.aidSources[side].contains(it.key())) // 14.2: only eligible donors pay
-            total += it.value();
-    return total;
+    return aidCardPoints(c, side, cardIdx); // 14.2-14.4, 16.13, 8.65: the donors and their switches (economy.cpp)
 }
 
 } // namespace
@@ -170,8 +166,7 @@ std::vector<Action> turnLegal(const Ctx& c, const TurnFrame& f) {
         const int side = s.activeSide;
         for (int16_t ci : s.hand[side]) {
             const Card& cd = card(c, ci);
-            if (cd.combat)
-                continue; // 9.51: only in a combat
+            // 8.2: every card may be used as ACT, REC or AID; combat cards' events only in combat (9.51)
             for (int l : activatableLeaders(c, side, cd.value)) {
                 Action a{ActionKind::PlayCard, ci, CardUse::Act, static_cast<int16_t>(l), {}, {}};
                 out.push_back(a);
@@ -197,7 +192,7 @@ std::vector<Action> turnLegal(const Ctx& c, const TurnFrame& f) {
         const int side = f.step == 0 ? kProtestant : kCatholic;
         out.push_back(Action{ActionKind::Pass, -1, CardUse::Act, -1, {}, {}});
         for (int16_t ci : s.hand[side])
-            out.push_back(Action{ActionKind::Choose, ci, CardUse::Act, ci, {}, {}});
+            out.push_back(Action{ActionKind::Choose, -1, CardUse::Act, ci, {}, {}});
         return out;
     }
     return out;
@@ -226,8 +221,8 @@ void turnApply(Ctx& c, const Action& a) {
     if (f.phase == Phase::EndOfTurn) {
         const int side = f.step == 0 ? kProtestant : kCatholic;
         if (a.kind == ActionKind::Choose) {
-            discardCard(c, side, a.card, false);
-            c.say(QStringLiteral("6.G %1 discards %2").arg(sideName(side), card(c, a.card).id), side);
+            discardCard(c, side, a.target, false);
+            c.say(QStringLiteral("6.G %1 discards %2").arg(sideName(side), card(c, a.target).id), side);
         }
         f.step++;
         return;

@@ -165,6 +165,13 @@ struct ChoiceFrame { // a generic choice among listed options (events, foraging,
     int16_t count = 1;            // how many to choose
     int16_t data = -1;            // handler-specific
     std::vector<int16_t> extra;   // handler-specific
+    // ---- issue 4: the economy's multi-step decisions (economy.cpp, recruit.cpp, pay.cpp, politics.cpp)
+    int16_t leader = -1; // recruitment: the recruiting leader
+    int16_t city = -1;   // step losses, pillage, withdrawals: the city (or Area code) concerned
+    int8_t kind = 0;     // recruitment: 1 Mercenary, 2 Militia; withdrawals: the side withdrawing
+    int8_t steps = 0;    // recruitment: steps received
+    bool flag = false;   // recruitment: 1 AP spent (19.4b); step losses: permanent (15.224)
+    // ---- end issue 4
     bool operator==(const ChoiceFrame&) const = default;
 };
 
@@ -176,6 +183,20 @@ struct GameOptions {
     bool stronger_imperial = false; // 19.2a
     bool guebriant = false;         // 19.2b
     bool victory_19_1 = false;      // 19.1
+    // ---- issue 4: the other optional rules (options.cpp)
+    bool wallenstein_two_star = false; // 7.25
+    bool loc_action_phase = false;     // 19.3
+    bool aid_no_limit = false;         // 19.4a
+    bool aid_recruit = false;          // 19.4b
+    bool aid_free_action = false;      // 19.4c
+    bool up_intervention = false;      // 19.5
+    bool wallenstein_ambition = false; // 19.6
+    bool tilly_dynamic = false;        // 19.7
+    bool campaign_move = false;        // 19.8
+    bool old_corps = false;            // 19.9
+    bool richelieu_aid = false;        // 19.10
+    bool wallenstein_enemies = false;  // 19.11
+    // ---- end issue 4
     bool operator==(const GameOptions&) const = default;
 };
 
@@ -215,6 +236,18 @@ struct GameState {
     QMap<QString, int> markers;   // event reminders and lasting effects, by name ("C16.spanishAid": 2)
     int8_t dutchWarVpAwarded = 0; // 16.131: bit 1 the +2 box award, bit 2 the +4 box award, bit 4 the -3 box
     int8_t dutchAidModifier = 0;  // 16.13: the Aid Point effect of the most recently occupied box
+    // ---- issue 4: economy, politics, nations (economy.cpp, recruit.cpp, pay.cpp, politics.cpp, nations.cpp)
+    int8_t aidSwedish = 0;             // 17.Sw.1: of aidPoints[Protestant], those that may pay Swedish units
+    std::vector<int16_t> aidCards[2];  // cards played as AID this turn (19.4a)
+    int16_t aidFromCards[2] = {0, 0};  // the points those cards gave
+    std::vector<uint8_t> areaMarks;    // per Area: 15.24 devastation and 9.41 revolt losses (economy.h)
+    std::vector<uint8_t> locMarks;     // per unit: the LoC established at the 6th round (19.3), economy.h
+    std::vector<int16_t> pendingCities; // the revolt markers still to roll for this segment (9.44)
+    int8_t setupPillage = 0;           // 18.24/18.34: pillage placements still to make
+    bool setupPillageDone = true;      // the 18.24/18.34 placement is over
+    bool truce = false;                // 5.32 TRUCE: the next Recovery Phase does not halve the roll
+    int8_t enemiesTurn = 0;            // 19.11: the turn Wallenstein's enemies last tried
+    // ---- end issue 4
 
     // the board
     std::vector<int8_t> nationSide;   // per nationality; Saxony may switch sides (8.66)

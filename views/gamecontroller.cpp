@@ -1,0 +1,184 @@
+#include "gamecontroller.h"
+
+#include "describe.h"
+#include "savegame.h"
+
+namespace wp {
+
+using namespace rules;
+
+QString seatId(SeatKind k) {
+    switch (k) {
+    case SeatKind::Human:
+        return QStringLiteral("human");
+    case SeatKind::Computer:
+        return QStringLiteral("computer");
+    case SeatKind::Remote:
+        return QStringLiteral("remote");
+    }
+    return {};
+}
+
+GameController::GameController(std::shared_ptr<const GameData> data, QObject* parent)
+    : QObject(parent), m_data(std::move(data)) {}
+
+QString GameController::describe(const Action& a) const {
+    return m_game ? describeAction(*m_data, state(), a) : QString();
+}
+
+QString GameController::phaseName(const GameState& s) {
+    if (s.gameOver)
+        return QStringLiteral("Game over");
+    if (s.frames.empty())
+        return {};
+    const auto* t = std::get_if<TurnFrame>(&s.frames.front());
+    if (!t)
+        return {};
+    switch (t->phase) {
+    case Phase::Wallenstein:
+        return QStringLiteral("A. Wallenstein Phase");
+    case Phase::Recovery:
+        return QStringLiteral("B. Recovery Phase");
+    case Phase::Draw:
+        return QStringLiteral("C. Card Draw Phase");
+    case Phase::Action:
+        return QStringLiteral("D. Action Phase");
+    case Phase::Pay:
+        return QStringLiteral("E. Pay Phase");
+    case Phase::End:
+    case Phase::Revolt:
+        return QStringLiteral("F. End Phase");
+    case Phase::EndOfTurn:
+        return QStringLiteral("G. End of Turn");
+    case Phase::GameOver:
+        return QStringLiteral("Game over");
+    }
+    return {};
+}
+
+void GameController::refresh() {
+    m_legal = m_game ? m_game->legalActions() : std::vector<Action>{};
+}
+
+bool GameController::start(const NewGameSetup& setup, QString* error) {
+    auto g = std::make_unique<Game>(m_data);
+    if (!g->start(setup.scenario, setup.options, setup.seed, error))
+        return false;
+    m_game = std::move(g);
+    m_seats[0] = setup.seats[0];
+    m_seats[1] = setup.seats[1];
+    m_coverHands = setup.coverHands;
+    m_replayable = true;
+    m_file.clear();
+    refresh();
+    emit gameStarted();
+    emit changed();
+    return true;
+}
+
+void GameController::startFrom(const GameState& s, const QString& scenario, const GameOptions& options,
+                               quint64 seed) {
+    m_game = std::make_unique<Game>(m_data);
+    m_game->startFrom(s, scenario, options, seed);
+    m_seats[0] = m_seats[1] = SeatKind::Human;
+    m_replayable = false;
+    m_file.clear();
+    refresh();
+    emit gameStarted();
+    emit changed();
+}
+
+bool GameController::submit(const Action& a, QString* error) {
+    if (!m_game)
+        return false;
+    if (std::find(m_legal.begin(), m_legal.end(), a) == m_legal.end()) {
+        if (error)
+            *error = QStringLiteral("That is not a legal action now.");
+        return false;
+    }
+    const qsizetype before = static_cast<qsizetype>(m_game->log().size());
+    ApplyResult r = m_game->play(a);
+    if (!r.ok) {
+        if (error)
+            *error = r.error;
+        return false;
+    }
+    refresh();
+    emit actionPlayed(a, before);
+    emit changed();
+    return true;
+}
+
+bool GameController::undo() {
+    if (!m_game || !m_game->undo())
+        return false;
+    refresh();
+    emit changed();
+    return true;
+}
+
+bool GameController::save(const QString& file, QString* error) {
+    if (!m_game)
+        return false;
+    if (!m_replayable) {
+        if (error)
+            *error = QStringLiteral(
+                "This game was started from a constructed position, which cannot be saved yet.");
+        return false;
+    }
+    SaveData sd;
+    sd.scenario = m_game->scenario();
+    sd.options = optionList(m_game->options());
+    sd.seed = m_game->seed();
+    sd.seats = {seatId(m_seats[0]), seatId(m_seats[1])};
+    sd.actions = m_game->actions();
+    sd.fingerprint = m_data->fingerprint;
+    if (!writeSave(file, sd, error))
+        return false;
+    m_file = file;
+    return true;
+}
+
+bool GameController::load(const QString& file, QString* error) {
+    SaveData sd;
+    if (!readSave(file, sd, error))
+        return false;
+    if (!sd.fingerprint.isEmpty() && sd.fingerprint != m_data->fingerprint) {
+        if (error)
+            *error =
+                QStringLiteral("%1 was saved with different game data (fingerprint %2, this copy has %3). "
+                               "Restore the data files it was played with, or start a new game.")
+                    .arg(file, QString::fromLatin1(sd.fingerprint.left(12)),
+                         QString::fromLatin1(m_data->fingerprint.left(12)));
+        return false;
+    }
+    NewGameSetup setup;
+    setup.scenario = sd.scenario;
+    setup.seed = sd.seed;
+    for (const QString& o : sd.options)
+        if (!setOption(setup.options, o, error))
+            return false;
+    auto g = std::make_unique<Game>(m_data);
+    if (!g->start(setup.scenario, setup.options, setup.seed, error))
+        return false;
+    for (qsizetype i = 0; i < sd.actions.size(); ++i) {
+        ApplyResult r = g->play(sd.actions[i]);
+        if (!r.ok) {
+            if (error)
+                *error = QStringLiteral("%1: action %2 (“%3”) cannot be replayed: %4")
+                             .arg(file)
+                             .arg(i + 1)
+                             .arg(sd.actions[i], r.error);
+            return false;
+        }
+    }
+    m_game = std::move(g);
+    m_replayable = true;
+    m_file = file;
+    refresh();
+    emit gameStarted();
+    emit changed();
+    return true;
+}
+
+} // namespace wp

@@ -1,0 +1,40 @@
+// New Game: the scenario, the optional rules (19.x, rules::setOption keys), the seed, and each side's
+// seat — a human here; the computer and a remote (play-by-e-mail) player once those exist.
+#pragma once
+
+#include "gamecontroller.h"
+
+#include <QDialog>
+
+class QListWidget;
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QSpinBox;
+
+namespace wp {
+
+class NewGameDialog : public QDialog {
+    Q_OBJECT
+  public:
+    explicit NewGameDialog(const GameData& d, QWidget* parent = nullptr);
+    NewGameSetup setup() const;
+    void setScenario(const QString& id);
+    QListWidget* scenarios() const { return m_scenarios; }
+    QComboBox* seat(int side) const { return m_seats[side]; }
+
+  private:
+    const GameData& d;
+    QListWidget* m_scenarios;
+    QLabel* m_about;
+    QCheckBox* m_opt191;
+    QCheckBox* m_opt192a;
+    QCheckBox* m_opt192b;
+    QSpinBox* m_seed;
+    QCheckBox* m_randomSeed;
+    QComboBox* m_seats[2];
+    QCheckBox* m_cover;
+    void showAbout();
+};
+
+} // namespace wp
