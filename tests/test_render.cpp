@@ -185,7 +185,7 @@ class TestRender : public QObject {
                 prot += near(shot.pixelColor(x, y), MapPainter::controlFill(Control::Protestant));
                 cath += near(shot.pixelColor(x, y), MapPainter::controlFill(Control::Catholic));
             }
-        QVERIFY2(prot > 500 && cath > 500, qPrintable(QStringLiteral("prot %1 cath %2").arg(prot).arg(cath)));
+        QVERIFY2(prot > 150 && cath > 150, qPrintable(QStringLiteral("prot %1 cath %2").arg(prot).arg(cath)));
     }
 };
 
