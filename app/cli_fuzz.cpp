@@ -13,7 +13,12 @@
 #include <QThread>
 
 #include <atomic>
+#include <csignal>
+#include <cstring>
+#include <string>
 #include <thread>
+
+#include <unistd.h>
 
 namespace wp::cli {
 
@@ -31,7 +36,8 @@ each game it replays the game from its action texts and compares the final state
   --games N           games to play (default 100)
   --seed S            game i (0-based) uses seed S+i (default 1)
   --scenario ID|all   one scenario, or all of them in turn (default all)
-  --option KEY=VALUE  an optional rule: 19.1, 19.2a, 19.2b = on|off (repeatable)
+  --option KEY=VALUE  an optional rule (19.x) on or off, e.g. 19.2a=on (repeatable; an unknown key
+                      lists the known ones)
   --policy P          how the random player chooses: uniform (every legal action alike, the default),
                       aggressive (weighted towards attacks, sieges, events and moves into enemy cities:
                       many more battles), or mixed (the two in turn, game by game)
@@ -52,6 +58,33 @@ struct Game {
     rules::RandomGameResult result;
     double seconds = 0;
 };
+
+// A crash (a bug in the engine) must still name the game that caused it: each worker records the game it
+// plays, and a signal handler writes them out (with write(2) only) before the default action.
+constexpr int kMaxWorkers = 64;
+std::atomic<int> g_playing[kMaxWorkers];
+std::vector<std::string> g_reproduce; // per game: the command line that replays it
+
+void say(const char* text) {
+    const ssize_t n = ::write(STDERR_FILENO, text, std::strlen(text));
+    (void)n;
+}
+
+extern "C" void onCrash(int sig) {
+    say("westphalia-cli fuzz: crashed (");
+    say(sig == SIGSEGV ? "SIGSEGV" : sig == SIGABRT ? "SIGABRT" : sig == SIGFPE ? "SIGFPE" : "a signal");
+    say(") while playing:\n");
+    for (int w = 0; w < kMaxWorkers; ++w) {
+        const int game = g_playing[w].load();
+        if (game >= 0 && static_cast<size_t>(game) < g_reproduce.size()) {
+            say("  reproduce: ");
+            say(g_reproduce[static_cast<size_t>(game)].c_str());
+            say("\n");
+        }
+    }
+    std::signal(sig, SIG_DFL);
+    std::raise(sig);
+}
 
 } // namespace
 
@@ -125,11 +158,27 @@ int fuzzCommand(const QStringList& args) {
                                 (policyArg == QLatin1String("mixed") && (i / scenarios.size()) % 2 == 1);
         played[i].policy = aggressive ? rules::RandomPolicy::Aggressive : rules::RandomPolicy::Uniform;
     }
+    const int workers = std::min({jobs, games, kMaxWorkers});
+    g_reproduce.clear();
+    for (const Game& g : played)
+        g_reproduce.push_back(
+            QStringLiteral("westphalia-cli fuzz --games 1 --scenario %1 --seed %2%3%4")
+                .arg(g.scenario)
+                .arg(g.seed)
+                .arg(optionArgs.isEmpty() ? QString() : " --option " + optionArgs.join(" --option "),
+                     g.policy == rules::RandomPolicy::Aggressive ? QStringLiteral(" --policy aggressive")
+                                                                 : QString())
+                .toStdString());
+    for (std::atomic<int>& p : g_playing)
+        p = -1;
+    for (int sig : {SIGSEGV, SIGABRT, SIGFPE, SIGBUS, SIGILL})
+        std::signal(sig, onCrash);
     std::atomic<int> next{0};
     QElapsedTimer timer;
     timer.start();
-    auto worker = [&]() {
+    auto worker = [&](int w) {
         for (int i = next++; i < games; i = next++) {
+            g_playing[w] = i;
             Game& g = played[static_cast<size_t>(i)];
             rules::RandomGameSpec spec;
             spec.scenario = g.scenario;
@@ -145,8 +194,8 @@ int fuzzCommand(const QStringList& args) {
         }
     };
     std::vector<std::thread> threads;
-    for (int j = 0; j < std::min(jobs, games); ++j)
-        threads.emplace_back(worker);
+    for (int j = 0; j < workers; ++j)
+        threads.emplace_back(worker, j);
     for (std::thread& t : threads)
         t.join();
     const double elapsed = static_cast<double>(timer.nsecsElapsed()) / 1e9;
@@ -197,8 +246,8 @@ int fuzzCommand(const QStringList& args) {
     for (auto it = results.begin(); it != results.end(); ++it)
         res << QStringLiteral("%1 %2").arg(it.key()).arg(it.value());
     out() << "results: " << (res.isEmpty() ? QStringLiteral("none") : res.join(", ")) << "\n";
-    out() << "elapsed: " << QString::number(elapsed, 'f', 2) << " s on " << std::min(jobs, games) << " thread"
-          << (std::min(jobs, games) == 1 ? "" : "s") << " (" << QString::number(games / elapsed, 'f', 1)
+    out() << "elapsed: " << QString::number(elapsed, 'f', 2) << " s on " << workers << " thread"
+          << (workers == 1 ? "" : "s") << " (" << QString::number(games / elapsed, 'f', 1)
           << " games/s with checks and replay; slowest game " << QString::number(slowest, 'f', 2) << " s)\n";
     if (!saveDir.isEmpty() && failures)
         QDir().mkpath(saveDir);

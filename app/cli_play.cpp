@@ -22,7 +22,8 @@ Sets up a game, applies the actions of FILE in order and prints what is asked fo
 
   --scenario ID|FILE  a scenario (campaign, early-war, intervention, apocalypse) or a position file
                       (JSON, docs/actions.md "Position files")
-  --option KEY=VALUE  an optional rule: 19.1, 19.2a, 19.2b = on|off (repeatable)
+  --option KEY=VALUE  an optional rule (19.x) on or off, e.g. 19.2a=on (repeatable; an unknown key
+                      lists the known ones)
   --seed N            the game's seed: shuffles and dice (default 1; a position file may give its own)
   --actions FILE      one action per line in the text notation (docs/actions.md); '#' starts a comment,
                       blank lines are ignored, a line "dice: D,D,..." scripts the next dice; '-' = stdin

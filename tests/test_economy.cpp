@@ -276,7 +276,8 @@ class TestEconomy : public QObject {
         f.placeLeader("pappenheim", "linz"); // Austria: no
         f.setHand(kCatholic, {cardOfValue(f, kCatholic, 1)});
         QVERIFY(f.legalOf(ActionKind::PlayCard).filter(" rec").isEmpty());
-        f.s.leaders[f.leader("pappenheim")].loc = static_cast<int16_t>(f.city("salzburg")); // Independent: yes
+        f.s.leaders[f.leader("pappenheim")].loc =
+            static_cast<int16_t>(f.city("salzburg")); // Independent: yes
         QVERIFY(!f.legalOf(ActionKind::PlayCard).filter(" rec").isEmpty());
     }
 
@@ -458,7 +459,7 @@ class TestEconomy : public QObject {
         Rules f;
         cleanCampaign(f);
         const auto home = f.place("imperial", UnitKind::Veteran, "vienna", 2);
-        const auto away = f.place("imperial", UnitKind::Mercenary, "bruenn", 1); // Moravia: not local
+        const auto away = f.place("imperial", UnitKind::Mercenary, "bruenn", 1);     // Moravia: not local
         const auto salzburg = f.place("imperial", UnitKind::Militia, "salzburg", 1); // Independent: not local
         const auto spain = f.place("spanish", UnitKind::Veteran, "brussels", 1);
         const auto bav = f.place("bavarian", UnitKind::Mercenary, "munich", 1);
@@ -498,7 +499,8 @@ class TestEconomy : public QObject {
         f.s.aidPoints[kCatholic] = 10;
         f.dice({0, 0});
         QVERIFY(startPhase(f, Phase::Pay));
-        QVERIFY(f.logged("15.12 Catholic: 0 units paid locally, 0 to pay with 10 Aid Points or loot, 1 besieged"));
+        QVERIFY(f.logged(
+            "15.12 Catholic: 0 units paid locally, 0 to pay with 10 Aid Points or loot, 1 besieged"));
     }
 
     void pay_1513_1514_aid_points_and_loc() {
@@ -535,7 +537,7 @@ class TestEconomy : public QObject {
         f.s.cities[f.city("prague")].revolt = true;
         QVERIFY(!hasLoc(f.d(), f.s, v[0])); // Prague is no base while in revolt ...
         f.s.cities[f.city("prague")].revolt = false;
-        f.place("imperial", UnitKind::Veteran, "prague", 1); // ... nor with an enemy force in it
+        f.place("imperial", UnitKind::Veteran, "prague", 1);            // ... nor with an enemy force in it
         QVERIFY(!hasLoc(f.d(), f.s, v[0]) || hasLoc(f.d(), f.s, v[0])); // Mannheim may still serve
     }
 
@@ -581,8 +583,8 @@ class TestEconomy : public QObject {
 
     void loot_15211_example() {
         // A Protestant army with 3 Veterans besieges a Catholic army with a Dynamic leader and 4 Mercenaries
-        // inside a Fortress City at Pillage-1. Protestant: +1 -1, rolls 4: Pillage 1. Catholic: +1 +1 +2 +1 -1
-        // = +4, rolls 5 -> 9: Pillage 2, One Step Loss; one level fits, the other is a second step loss.
+        // inside a Fortress City at Pillage-1. Protestant: +1 -1, rolls 4: Pillage 1. Catholic: +1 +1 +2 +1
+        // -1 = +4, rolls 5 -> 9: Pillage 2, One Step Loss; one level fits, the other is a second step loss.
         Rules f;
         cleanCampaign(f);
         const int munich = f.city("munich");
@@ -648,6 +650,20 @@ class TestEconomy : public QObject {
         QCOMPARE(f.s.leaders[f.leader("bucquoy")].status, LeaderStatus::InPlay);
     }
 
+    void loot_15225_no_friendly_city_eliminates_the_leaders() {
+        Rules f;
+        cleanCampaign(f);
+        for (qsizetype ci = 0; ci < f.d().cities.size(); ++ci)
+            f.s.cities[ci].marker = kProtestant; // nothing friendly left anywhere
+        const auto u = f.place("imperial", UnitKind::Mercenary, "bruenn", 1, 1);
+        f.placeLeader("bucquoy", "bruenn");
+        f.dice({9});
+        QVERIFY(startPhase(f, Phase::Pay));
+        QCOMPARE(int(f.s.units[u[0]].loc), int(kRemoved));
+        QCOMPARE(f.s.leaders[f.leader("bucquoy")].status, LeaderStatus::Dead);
+        QVERIFY(f.logged("15.225"));
+    }
+
     void loot_mutiny_loot_stack() {
         Rules f;
         cleanCampaign(f);
@@ -685,8 +701,8 @@ class TestEconomy : public QObject {
         f.s.cities[f.city("linz")].pillage = 1;
         f.s.cities[f.city("prague")].pillage = 1;   // Protestant Area
         f.s.cities[f.city("salzburg")].pillage = 1; // Catholic Independent
-        f.s.cities[f.city("graz")].pillage = 1;    // next to an enemy: no
-        f.s.cities[f.city("villach")].pillage = 1; // enemy-occupied: no
+        f.s.cities[f.city("graz")].pillage = 1;     // next to an enemy: no
+        f.s.cities[f.city("villach")].pillage = 1;  // enemy-occupied: no
         f.place("protestant", UnitKind::Militia, "villach", 1);
         f.dice({0, 5}); // Protestant 0 -> 1 level (minimum one); Catholic 5 -> 3 levels
         QVERIFY(startPhase(f, Phase::Recovery));
@@ -812,6 +828,22 @@ class TestEconomy : public QObject {
         removeRevolt(c, f.city("linz"), kCatholic, QStringLiteral("9.43"));
         QCOMPARE(int(f.s.areas[austria].control), int(kCatholic));
         QCOMPARE(int(f.s.vp), vp);
+    }
+
+    void revolt_941_only_revolts_in_his_cities_cost_control() {
+        // Austria (rating 4, six cities): the Protestant holds three of its cities; a revolt in one of those
+        // does not take the Area from the Catholic, a revolt in one of his does.
+        Rules f;
+        cleanCampaign(f);
+        const int austria = f.area("austria");
+        for (const char* id : {"krems", "linz"})
+            f.setMarker(id, kProtestant); // the Catholic keeps exactly four
+        Ctx c = ctx(f);
+        reconcileAreas(c);
+        placeRevolt(c, f.city("linz"), QStringLiteral("test"));
+        QCOMPARE(int(f.s.areas[austria].control), int(kCatholic));
+        placeRevolt(c, f.city("znaim"), QStringLiteral("test"));
+        QCOMPARE(int(f.s.areas[austria].control), int(kNone));
     }
 
     void revolt_942_blocks_loc_and_is_neutral() {
@@ -994,6 +1026,31 @@ class TestEconomy : public QObject {
         QVERIFY(pieceMayEnter(c, f.nationality("imperial"), f.city("leipzig")));
     }
 
+    void nations_17Sp2_spanish_zone_and_the_cardinal() {
+        Rules f;
+        cleanCampaign(f);
+        Ctx c = ctx(f);
+        const int spanish = f.nationality("spanish");
+        QVERIFY(pieceMayEnter(c, spanish, f.city("mannheim")));  // Lower Palatinate: in the Zone
+        QVERIFY(pieceMayEnter(c, spanish, f.city("frankfurt"))); // named in 17.Sp.2
+        QVERIFY(!pieceMayEnter(c, spanish, f.city("munich")));
+        // the Cardinal Infante's army marching from Tyrol: only the stack moving with him leaves the Zone
+        f.placeLeader("cardinal-infante", "innsbruck");
+        const auto army = f.place("spanish", UnitKind::Veteran, "innsbruck", 2);
+        setEffect(c, QStringLiteral("cardinalInfante"), 1, f.s.turn + 1);
+        QVERIFY(!pieceMayEnter(c, spanish, f.city("munich"))); // not activated
+        QVERIFY(f.activate("cardinal-infante"));
+        QVERIFY(pieceMayEnter(c, spanish, f.city("munich")));
+        QVERIFY(f.legal("move kufstein"));
+        // 17.Sp.31: a unit left behind outside the Zone is lost
+        QVERIFY(f.act(QStringLiteral("pickup u%1").arg(army[0])));
+        QVERIFY(f.act("move kufstein"));
+        QVERIFY(f.act("end"));
+        nationalEffects(c);
+        QCOMPARE(int(f.s.units[army[1]].loc), int(kPool));
+        QCOMPARE(int(f.s.units[army[0]].loc), f.city("kufstein"));
+    }
+
     void nations_17F5_conflict_of_interest() {
         Rules f;
         cleanCampaign(f);
@@ -1065,8 +1122,8 @@ class TestEconomy : public QObject {
     void options_all_parse() {
         GameOptions o;
         QString error;
-        for (const char* key : {"7.25", "19.1", "19.2a", "19.2b", "19.3", "19.4a", "19.4b", "19.4c", "19.5", "19.6",
-                                "19.7", "19.8", "19.9", "19.10", "19.11"})
+        for (const char* key : {"7.25", "19.1", "19.2a", "19.2b", "19.3", "19.4a", "19.4b", "19.4c", "19.5",
+                                "19.6", "19.7", "19.8", "19.9", "19.10", "19.11"})
             QVERIFY2(setOption(o, QLatin1String(key), &error), qPrintable(error));
         QCOMPARE(optionList(o).size(), 15);
         GameOptions none;

@@ -8,6 +8,7 @@
 #include "rules/events.h"
 
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMetaMethod>
@@ -766,8 +767,13 @@ class TestEventsCatholic : public QObject {
         QCOMPARE(unitsOf(f, "innsbruck", "spanish", C), 4);
         QCOMPARE(effect(f.s, "cardinalInfante"), 1);
         QCOMPARE(f.s.markers.value("cardinalInfante@"), f.s.turn + 1);
-        Ctx c{f.d(), f.s, nullptr};
-        QVERIFY(pieceMayEnter(c, f.nationality("spanish"), f.city("munich"))); // 17.Sp.3: it marches
+        // 17.Sp.3: his army may march outside the Spanish Zone
+        f.setActive(C);
+        QVERIFY(f.activate("cardinal-infante"));
+        bool outside = false;
+        for (const Action& a : f.legalActions())
+            outside |= a.kind == ActionKind::Move && isCity(a.target) && !f.d().cities[a.target].spanishZone;
+        QVERIFY(outside);
     }
     // The counter mix runs out: fewer Veterans.
     void c23_shortMix() {
@@ -1345,6 +1351,25 @@ class TestEventsCatholic : public QObject {
                 QVERIFY2(ev->apply, qPrintable(cd.id));
             QVERIFY2(!ev->playable || ev->whyNot, qPrintable(cd.id));
         }
+    }
+
+    // westphalia-cli cards coverage: all 55 Catholic cards implemented and tested (--strict: exit 0).
+    void cardsCoverageCli() {
+#ifdef WESTPHALIA_CLI
+        QProcess p;
+        p.start(QStringLiteral(WESTPHALIA_CLI), {"cards", "coverage", "--side", "catholic", "--json",
+                                                 "--strict", "--data", WESTPHALIA_SOURCE_DIR});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        const QJsonObject root = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+        const QJsonObject cath = root.value("totals").toObject().value("catholic").toObject();
+        QCOMPARE(cath.value("cards").toInt(), 55);
+        QCOMPARE(cath.value("implemented").toInt(), 55);
+        QCOMPARE(cath.value("tested").toInt(), 55);
+        QCOMPARE(root.value("cards").toArray().size(), 55);
+#else
+        QSKIP("built without the CLI");
+#endif
     }
 
     // tests/card-tests.json names, for every card, the test functions that exercise it; each must exist

@@ -84,7 +84,8 @@ QString describeAction(const GameData& d, const GameState& s, const Action& a) {
         switch (a.use) {
         case CardUse::Act: {
             const LeaderState& ls = s.leaders[static_cast<size_t>(a.target)];
-            return QStringLiteral("Activate %1 at %2").arg(d.leaders[a.target].counterName, cityName(d, ls.loc));
+            return QStringLiteral("Activate %1 at %2")
+                .arg(d.leaders[a.target].counterName, cityName(d, ls.loc));
         }
         case CardUse::Rec:
             return QStringLiteral("Recruit (REC)");

@@ -66,7 +66,8 @@ class MapPainter {
     QList<QRectF> stackRects(const MapState& s, double scale = 1.0, bool compact = false) const;
     QSizeF stackSize(const MapStack& st, bool compact = false) const;
     // Draws a token in `r` (unscaled units: stackSize()).
-    void drawStack(QPainter& p, const MapStack& st, const QRectF& r, bool hover = false, bool compact = false) const;
+    void drawStack(QPainter& p, const MapStack& st, const QRectF& r, bool hover = false,
+                   bool compact = false) const;
     // The thin line from the space to the token `r` (scene units).
     void drawStackLeader(QPainter& p, const MapStack& st, const QRectF& r, double scale = 1.0) const;
     // A highlight ring around a space.

@@ -1,7 +1,6 @@
 #include "mapview.h"
 
 #include <QGraphicsScene>
-#include <cmath>
 #include <QGraphicsSceneHoverEvent>
 #include <QHelpEvent>
 #include <QKeyEvent>
@@ -9,6 +8,7 @@
 #include <QPainter>
 #include <QToolTip>
 #include <QWheelEvent>
+#include <cmath>
 
 namespace wp {
 
@@ -47,8 +47,8 @@ void HighlightItem::setState(const MapState& s) {
     update();
 }
 
-StackItem::StackItem(const MapPainter& painter, const MapStack& stack, const QRectF& rect, int index, double scale,
-                     bool compact)
+StackItem::StackItem(const MapPainter& painter, const MapStack& stack, const QRectF& rect, int index,
+                     double scale, bool compact)
     : m_painter(painter), m_stack(stack), m_rect(rect), m_index(index), m_scale(scale), m_compact(compact) {
     setAcceptHoverEvents(true);
     setAcceptedMouseButtons(Qt::NoButton); // clicks are the view's (it tells a click from a drag)
@@ -68,8 +68,8 @@ void StackItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
     p->save();
     p->translate(m_rect.topLeft());
     p->scale(m_scale, m_scale);
-    m_painter.drawStack(*p, m_stack, QRectF(0, 0, m_rect.width() / m_scale, m_rect.height() / m_scale), m_hover,
-                        m_compact);
+    m_painter.drawStack(*p, m_stack, QRectF(0, 0, m_rect.width() / m_scale, m_rect.height() / m_scale),
+                        m_hover, m_compact);
     p->restore();
 }
 
@@ -119,8 +119,8 @@ void MapView::layoutStacks() {
     m_stacks.clear();
     const QList<QRectF> rects = m_item->painter().stackRects(m_state, m_tokenScale, m_compact);
     for (qsizetype i = 0; i < m_state.stacks.size(); ++i) {
-        auto* it = new StackItem(m_item->painter(), m_state.stacks[i], rects[i], static_cast<int>(i), m_tokenScale,
-                                 m_compact);
+        auto* it = new StackItem(m_item->painter(), m_state.stacks[i], rects[i], static_cast<int>(i),
+                                 m_tokenScale, m_compact);
         scene()->addItem(it);
         m_stacks << it;
     }

@@ -72,7 +72,13 @@ PromptPanel::PromptPanel(GameController* controller, QWidget* parent) : QWidget(
     m_all->setVisible(false);
     m_all->setMaximumHeight(160);
     lay->addWidget(m_all);
-    connect(m_allToggle, &QPushButton::toggled, m_all, &QWidget::setVisible);
+    connect(m_allToggle, &QPushButton::toggled, this, [this](bool on) {
+        m_all->setVisible(on);
+        QString t = m_allToggle->text();
+        if (!t.isEmpty())
+            t[0] = on ? QChar(0x25BE) : QChar(0x25B8);
+        m_allToggle->setText(t);
+    });
     connect(m_all, &QListWidget::itemDoubleClicked, this, [this](QListWidgetItem* it) {
         const int i = it->data(kActionRole).toInt();
         if (i >= 0 && i < static_cast<int>(gc->legal().size()))

@@ -92,7 +92,7 @@ EventDef c6() {
         const int bohemia = areaIdx(c.d, QStringLiteral("bohemia"));
         return bohemia >= 0 && c.s.areas[bohemia].control == kCatholic
                    ? ok()
-                   : QStringLiteral("C6: the Catholic must control Bohemia");
+                   : QStringLiteral("8.61 C6: the Catholic must control Bohemia");
     });
     d.apply = [](Ctx& c, int) { addVp(c, 2, QStringLiteral("C6 Edict of Restitution (18.14):")); };
     return d;
@@ -133,7 +133,7 @@ EventDef c19() {
     setCheck(d, [](const Ctx& c, int) {
         const int w = leader(c, "wallenstein");
         if (w >= 0 && leaderOnMap(c.s, w))
-            return QStringLiteral("C19: Wallenstein is on the map");
+            return QStringLiteral("8.61 C19: Wallenstein is on the map (7.0)");
         if (!c.s.imperialBavarianBan)
             return QStringLiteral("17.A.2: Imperial and Bavarian forces may already stack together");
         return ok();
@@ -545,7 +545,7 @@ EventDef c13() {
     EventDef d;
     setCheck(d, [](const Ctx& c, int) {
         const int a = leader(c, "anhalt");
-        return a >= 0 && leaderOnMap(c.s, a) ? ok() : QStringLiteral("C13: Anhalt is not on the map");
+        return a >= 0 && leaderOnMap(c.s, a) ? ok() : QStringLiteral("16.22 C13: Anhalt is not on the map");
     });
     d.apply = [](Ctx& c, int) {
         const int a = leader(c, "anhalt");
@@ -565,10 +565,10 @@ EventDef c21() {
     EventDef d;
     setCheck(d, [](const Ctx& c, int) {
         if (!c.s.swedenInWar || !c.s.denmarkInWar)
-            return QStringLiteral("C21: Sweden and Denmark must both have entered the war");
+            return QStringLiteral("9.11 C21: Sweden and Denmark must both have entered the war");
         const int k = leader(c, "christian-iv");
         if (k < 0 || c.s.leaders[k].status != LeaderStatus::InPlay)
-            return QStringLiteral("C21: Christian IV is not in play");
+            return QStringLiteral("17.D.3 C21: Christian IV is not in play");
         return ok();
     });
     d.apply = [](Ctx& c, int) {
@@ -611,7 +611,7 @@ EventDef revolt(const char* id, RevoltRule r, bool needsFrance) {
     EventDef d;
     setCheck(d, [r, needsFrance](const Ctx& c, int side) {
         if (needsFrance && !c.s.franceInWar)
-            return QStringLiteral("C39: France has not entered the war (P17)");
+            return QStringLiteral("11.31 C39: France has not entered the war (P17)");
         return revoltCities(c, side, r).empty()
                    ? QStringLiteral("9.41: no eligible city without an enemy army")
                    : ok();
@@ -638,10 +638,9 @@ RevoltRule franceRule() {
 EventDef famineCard(const char* id) {
     EventDef d;
     setCheck(d, [](const Ctx& c, int side) {
-        return famineTargets(c, side).empty()
-                   ? QStringLiteral(
-                         "Famine & Plague: no enemy stack in a pillaged city and none of 4 or more units")
-                   : ok();
+        return famineTargets(c, side).empty() ? QStringLiteral("15.223 Famine & Plague: no enemy stack in a "
+                                                               "pillaged city and none of 4 or more units")
+                                              : ok();
     });
     d.apply = [id](Ctx& c, int side) { famine(c, side, card(c, id)); };
     return d;

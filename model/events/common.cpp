@@ -654,12 +654,11 @@ void areaEntersWar(Ctx& c, int area, const QString& rule) {
         as.neutral = false;
         for (int city : ar.cities) {
             CityState& cs = c.s.cities[city];
-            if (!unitsAt(c.s, city, kCatholic, c.d).empty()) {
-                if (!cs.revolt)
-                    cs.marker = kCath; // 9.22: Catholic-occupied cities do not switch
-            } else if (cs.marker == kProt || cs.marker == kCath) {
-                cs.marker = kNone;
-            }
+            // 9.22: a Catholic-controlled city occupied by Catholic units keeps its marker; every other city
+            // is now held through the Area's control (a fortress the Catholic besieges included)
+            if (cs.marker == kCath && !unitsOutside(c.s, city, kCatholic, c.d).empty())
+                continue;
+            cs.marker = kNone;
         }
         as.control = kProt;
         c.say(QStringLiteral("%1 %2 enters the war on the Protestant side (no neutrality violation)")

@@ -197,6 +197,22 @@ void retreatPieces(Ctx& c, CombatFrame& f, int side, int to) {
             killLeader(c, l, QStringLiteral("12.43"));
         return;
     }
+    if (isBox(static_cast<int16_t>(to))) {
+        // 12.53: an attacker that came from a box (the United Provinces, 16.2) goes back there.
+        for (int u : units) {
+            c.s.units[u].loc = static_cast<int16_t>(to);
+            c.s.units[u].flags &= static_cast<uint8_t>(~kInside);
+        }
+        for (int l : leaders) {
+            c.s.leaders[l].loc = static_cast<int16_t>(to);
+            c.s.leaders[l].flags &= static_cast<uint8_t>(~kInside);
+        }
+        c.say(QStringLiteral("12.53 %1 retreats %2 -> %3")
+                  .arg(sideName(side), cityName(c.d, from), cityName(c.d, to)),
+              side);
+        checkSiegeMaintained(c, from);
+        return;
+    }
     const City& dest = c.d.cities[to];
     for (int u : units) {
         // 17.Sp.2: Spanish units forced out of the Spanish Zone are eliminated instead.

@@ -87,6 +87,13 @@ void setCityControl(Ctx& c, int city, int side, const QString& rule) {
     if (!ct.independent && ct.area >= 0 && c.s.areas[ct.area].control == side)
         cs.marker = kNone; // implied by the Area's Control Box (3.13)
     c.say(QStringLiteral("%1 %2 takes control of %3").arg(rule, sideName(side), ct.name), side);
+    if (cs.siege && cs.sieger == side) {
+        // 13.1: a side does not besiege its own fortress; a change of control by an event or a national
+        // rule (17.H.5) ends the siege.
+        cs.siege = 0;
+        cs.sieger = kNone;
+        c.say(QStringLiteral("13.1 the siege of %1 ends").arg(ct.name), side);
+    }
     if (ct.independent || ct.france) {
         // 5.12: an Independent City's VP change hands with it.
         if (ct.vp)

@@ -91,14 +91,16 @@ void placeWallenstein(Ctx& c, int city) {
 void setEffect(Ctx& c, const QString& key, int value, int lastTurn) {
     c.s.markers[key] = value;
     c.s.markers[lastTurnKey(key)] = lastTurn;
-    if (c.s.options.aid_no_limit && (key.startsWith(QLatin1String("aid.")) || key.startsWith(QLatin1String("noaid."))))
+    if (c.s.options.aid_no_limit &&
+        (key.startsWith(QLatin1String("aid.")) || key.startsWith(QLatin1String("noaid."))))
         recountAid(c);
 }
 
 void clearEffect(Ctx& c, const QString& key) {
     c.s.markers.remove(key);
     c.s.markers.remove(lastTurnKey(key));
-    if (c.s.options.aid_no_limit && (key.startsWith(QLatin1String("aid.")) || key.startsWith(QLatin1String("noaid."))))
+    if (c.s.options.aid_no_limit &&
+        (key.startsWith(QLatin1String("aid.")) || key.startsWith(QLatin1String("noaid."))))
         recountAid(c);
 }
 
@@ -113,14 +115,16 @@ int effect(const GameState& s, const QString& key) {
 
 int effectSum(const GameState& s, const QString& prefix) {
     int sum = 0;
-    for (auto it = s.markers.lowerBound(prefix); it != s.markers.constEnd() && it.key().startsWith(prefix); ++it)
+    for (auto it = s.markers.lowerBound(prefix); it != s.markers.constEnd() && it.key().startsWith(prefix);
+         ++it)
         if (!isLastTurnKey(it.key()))
             sum += effect(s, it.key());
     return sum;
 }
 
 bool effectAny(const GameState& s, const QString& prefix) {
-    for (auto it = s.markers.lowerBound(prefix); it != s.markers.constEnd() && it.key().startsWith(prefix); ++it)
+    for (auto it = s.markers.lowerBound(prefix); it != s.markers.constEnd() && it.key().startsWith(prefix);
+         ++it)
         if (!isLastTurnKey(it.key()) && effect(s, it.key()) != 0)
             return true;
     return false;
@@ -138,7 +142,7 @@ bool catholicSwitchOn(const GameData& d, const GameState& s, const char* id, con
 bool donorEligible(const GameData& d, const GameState& s, int side, const QString& donor) {
     const bool listed = s.aidSources[side].contains(donor);
     if (effectAny(s, QStringLiteral("noaid.%1.").arg(donor)))
-        return false; // C42 and the like (economy.h)
+        return false;                     // C42 and the like (economy.h)
     if (donor == QLatin1String("france")) // 14.3: after P9; not while C36 is in effect (until P2)
         return (listed || played(d, s, "P9")) && !catholicSwitchOn(d, s, "C36", "P2");
     if (donor == QLatin1String("england")) // 14.3, 17.E.1: until C40
@@ -197,12 +201,11 @@ int aidCardPoints(const Ctx& c, int side, int card) {
         total += v;
         if (it.key() == QLatin1String("france"))
             swedish += v;
-        parts << QStringLiteral("%1 %2%3")
-                     .arg(it.key())
-                     .arg(v)
-                     .arg(donorEligible(c.d, s, side, it.key()) ? QString() : QStringLiteral(" (not eligible)"));
+        parts << QStringLiteral("%1 %2%3").arg(it.key()).arg(v).arg(
+            donorEligible(c.d, s, side, it.key()) ? QString() : QStringLiteral(" (not eligible)"));
     }
-    c.say(QStringLiteral("14.2 %1 from %2: %3").arg(sideName(side), cd.id, parts.join(QLatin1String(", "))), side);
+    c.say(QStringLiteral("14.2 %1 from %2: %3").arg(sideName(side), cd.id, parts.join(QLatin1String(", "))),
+          side);
     s.aidCards[side].push_back(static_cast<int16_t>(card));
     s.aidFromCards[side] = static_cast<int16_t>(s.aidFromCards[side] + total);
     if (side == kProtestant)
@@ -288,7 +291,8 @@ void wallensteinApply(Ctx& c, const Action& a) {
     case 2: {
         const int16_t from = s.leaders[w].loc;
         s.leaders[w] = LeaderState{kRemoved, LeaderStatus::Removed, 0};
-        c.say(QStringLiteral("7.23 Wallenstein is assassinated (at %1) and leaves the game").arg(cityName(c.d, from)),
+        c.say(QStringLiteral("7.23 Wallenstein is assassinated (at %1) and leaves the game")
+                  .arg(cityName(c.d, from)),
               kCatholic);
         return;
     }
@@ -329,7 +333,8 @@ void tryWallensteinEnemies(Ctx& c, int side, int card) {
     GameState& s = c.s;
     s.enemiesTurn = s.turn;
     discardCard(c, side, card, false);
-    c.say(QStringLiteral("19.11 Wallenstein's Enemies: the Protestant discards %1").arg(c.d.cards[card].id), side);
+    c.say(QStringLiteral("19.11 Wallenstein's Enemies: the Protestant discards %1").arg(c.d.cards[card].id),
+          side);
     const int r = c.roll(QStringLiteral("19.11 Wallenstein's Enemies"), kCatholic);
     if (r + s.wallensteinTrack >= 26) {
         const int w = c.d.leader(QStringLiteral("wallenstein"));
@@ -356,7 +361,8 @@ void upIntervention(Ctx& c, int side, int card) {
     }
     const int r = c.roll(QStringLiteral("19.5 United Provinces Increased Intervention"), side);
     const int m = side == kCatholic ? r + value : r - value;
-    c.say(QStringLiteral("19.5 %1 %2 %3 = %4").arg(r).arg(side == kCatholic ? "+" : "-").arg(value).arg(m), side);
+    c.say(QStringLiteral("19.5 %1 %2 %3 = %4").arg(r).arg(side == kCatholic ? "+" : "-").arg(value).arg(m),
+          side);
     if (m > 9)
         moveDutchWar(c, 1, QStringLiteral("19.5"));
     else if (m < 0)
@@ -499,13 +505,17 @@ QString economyPrompt(const GameData& d, const GameState& s, const ChoiceFrame& 
             .arg(who)
             .arg(f.steps);
     case kRecruitAp:
-        return QStringLiteral("%1: spend 1 Aid Point to avoid the -1 recruiting DRM? (choose 1 or 0, 19.4b)").arg(who);
+        return QStringLiteral("%1: spend 1 Aid Point to avoid the -1 recruiting DRM? (choose 1 or 0, 19.4b)")
+            .arg(who);
     case kPayUnits:
-        return QStringLiteral("%1: choose a unit to pay (%2 Aid Points left, 15.13), or pass to leave the rest Unpaid")
+        return QStringLiteral(
+                   "%1: choose a unit to pay (%2 Aid Points left, 15.13), or pass to leave the rest Unpaid")
             .arg(who)
             .arg(s.aidPoints[f.actor]);
     case kStepLoss:
-        return QStringLiteral("%1: choose the unit that loses a step (%2 to take, 15.223)").arg(who).arg(f.count);
+        return QStringLiteral("%1: choose the unit that loses a step (%2 to take, 15.223)")
+            .arg(who)
+            .arg(f.count);
     case kLeadersPlace:
         return QStringLiteral("%1: choose a friendly city for the leaders left alone at %2 (15.225)")
             .arg(who, cityName(d, f.city));
@@ -519,7 +529,8 @@ QString economyPrompt(const GameData& d, const GameState& s, const ChoiceFrame& 
         return QStringLiteral("%1: choose the city the Peasant Revolt at %2 spreads to (9.44)")
             .arg(who, cityName(d, f.city));
     case kPeaceAnswer:
-        return QStringLiteral("%1: %2 offers peace: accept or decline (5.31)").arg(who, sideName(other(f.actor)));
+        return QStringLiteral("%1: %2 offers peace: accept or decline (5.31)")
+            .arg(who, sideName(other(f.actor)));
     case kPeaceWithdraw:
         return QStringLiteral("%1: choose the Area (%2+) or Independent Cities the %3 withdraws from (5.32)")
             .arg(who)

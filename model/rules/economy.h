@@ -10,14 +10,14 @@ namespace wp::rules {
 
 // ---------------------------------------------------------------- decisions (ChoiceFrame::purpose)
 enum EconomyChoice : int16_t {
-    kRecruitLeader = 100, // 8.4: which leader attempts (choose <leader>), or pass to stop
-    kRecruitKind,         // 8.41: 1 Mercenary, 2 Militia
-    kRecruitSteps,        // 8.411: how many full-strength units (the rest reduced)
-    kRecruitAp,           // 19.4b: 1 spend an AP, 0 do not
-    kPayUnits = 110,      // 15.13: a unit to pay with Aid Points, or pass
-    kStepLoss,            // 15.222-15.223: the unit that loses the next step
-    kLeadersPlace,        // 15.225: the friendly city for leaders left alone
-    kRecoverPillage = 120, // 15.25: a city to recover one Pillage level, or pass
+    kRecruitLeader = 100,     // 8.4: which leader attempts (choose <leader>), or pass to stop
+    kRecruitKind,             // 8.41: 1 Mercenary, 2 Militia
+    kRecruitSteps,            // 8.411: how many full-strength units (the rest reduced)
+    kRecruitAp,               // 19.4b: 1 spend an AP, 0 do not
+    kPayUnits = 110,          // 15.13: a unit to pay with Aid Points, or pass
+    kStepLoss,                // 15.222-15.223: the unit that loses the next step
+    kLeadersPlace,            // 15.225: the friendly city for leaders left alone
+    kRecoverPillage = 120,    // 15.25: a city to recover one Pillage level, or pass
     kWallensteinRecall = 130, // 7.22: the city of the army Wallenstein joins
     kRevoltSpread = 140,      // 9.44: the city the revolt spreads to
     kPeaceAnswer = 150,       // 5.31: accept / decline
@@ -34,19 +34,21 @@ QString economyPrompt(const GameData& d, const GameState& s, const ChoiceFrame& 
 
 // ---------------------------------------------------------------- lasting effects of events (8.65)
 // Kept in GameState::markers as key -> value and "key@" -> the last turn it applies. Keys read here:
-//   "aid.spain.<card>", "aid.england.<card>", ... : added to that donor's points on every AID card
-//   "noaid.<donor>.<card>"                         : no Aid Points from that donor
-//   "nolocalpay.<nationality>.<card>"              : no Local Pay for that nationality (P8, P21)
-//   "norecruit.<nationality>.<card>"               : that nationality's leaders may not recruit (C43)
+//   "aid.<donor>.<card>"              : added to that donor's points on every AID card
+//   "noaid.<donor>.<card>"            : no Aid Points from that donor (C42)
+//   "nolocalpay.<nationality>.<card>" : no Local Pay for that nationality
+//   "norecruit.<nationality>.<card>"  : that nationality's leaders may not recruit (C43)
+//   "cardinalInfante"                 : the Cardinal Infante's army marches; last turn = its deadline (C23)
 // The permanent effects of C5/P20, C16, C36/P2, C40, P9, P15/C44 and P43 are read from
-// GameState::eventPlayed and need no call; the events must call setEffect() only for P5, P8, P21, P24, P42,
-// C42 and C43.
+// GameState::eventPlayed; the Protestant events' reminders P5.papalAidResumesTurn,
+// P8.austriaNotLocallyPaidTurn, P21.austriaNotLocallyPaidThroughTurn, P24.spainAidMinus3ThroughTurn,
+// P42.spainAidMinus2 and the "<id>.ended" reminders are read as they are (docs/rules-part2.md).
 constexpr int kForever = 127;
 void setEffect(Ctx& c, const QString& key, int value, int lastTurn);
 void clearEffect(Ctx& c, const QString& key);
-int effect(const GameState& s, const QString& key);         // its value, 0 if absent or over
-int effectSum(const GameState& s, const QString& prefix);   // the sum of every effect whose key starts so
-bool effectAny(const GameState& s, const QString& prefix);  // one such effect is in force
+int effect(const GameState& s, const QString& key);        // its value, 0 if absent or over
+int effectSum(const GameState& s, const QString& prefix);  // the sum of every effect whose key starts so
+bool effectAny(const GameState& s, const QString& prefix); // one such effect is in force
 
 // ---------------------------------------------------------------- foreign aid (8.5, 14, 16.13, 17.Sw.1)
 // Does `donor` ("france", "england", "up", "spain", "pope", ...) give its points on `side`'s AID cards now?
@@ -62,11 +64,11 @@ int aidCardPoints(const Ctx& c, int side, int card);
 void receiveAidPoints(Ctx& c, int side, int points, const QString& donor, const QString& rule);
 
 // ---------------------------------------------------------------- pay, loot and pillage (15)
-int payRate(const GameData& d, const GameState& s, int unit); // 15.131
+int payRate(const GameData& d, const GameState& s, int unit);         // 15.131
 bool besiegedInside(const GameData& d, const GameState& s, int unit); // 15.133: inside a besieged fortress
 bool locallyPaid(const GameData& d, const GameState& s, int unit);    // 15.12, 16.21, 17.x
 bool payableBySwedishAidOnly(const GameData& d, const GameState& s, int unit); // 17.Sw.1-2
-bool hasLoc(const GameData& d, const GameState& s, int unit);         // 15.14 to the unit's Supply Base
+bool hasLoc(const GameData& d, const GameState& s, int unit); // 15.14 to the unit's Supply Base
 // An immediate Loot Table roll for `units` (all of `side`, in `city`), as in the Loot Segment: Mutiny events.
 void lootStack(Ctx& c, int city, int side, const std::vector<int>& units, const QString& rule);
 // `steps` step losses among `units`, Mercenaries first, then Militia, then Veterans (15.223); the owner
@@ -98,7 +100,8 @@ void removeRevolt(Ctx& c, int city, int side, const QString& rule);
 // 7.1: moves the track up (+19.6 Wallenstein's Ambition); the lead calls it for cities gained and victories.
 void advanceWallenstein(Ctx& c, int boxes, const QString& why);
 bool wallensteinInPlay(const GameData& d, const GameState& s);
-// 19.11: may `side` (Protestant) try to have Wallenstein assassinated now, and the attempt (the card discarded).
+// 19.11: may `side` (Protestant) try to have Wallenstein assassinated now, and the attempt (the card
+// discarded).
 bool canTryWallensteinEnemies(const Ctx& c, int side);
 void tryWallensteinEnemies(Ctx& c, int side, int card);
 
@@ -112,7 +115,8 @@ bool isSupplyBase(const GameData& d, const GameState& s, int nationality, int ci
 // 17.Sw.1: the Swedish Base if it can be used now, else -1.
 int usableSwedishBase(const GameData& d, const GameState& s);
 std::vector<int> swedishBaseOptions(const GameData& d, const GameState& s); // where a Free Action may move it
-void moveSwedishBase(Ctx& c, int city);                                  // 17.Sw.1 Free Action
+bool canMoveSwedishBase(const GameData& d, const GameState& s); // 17.Sw.1: once a turn, not on P18's
+void moveSwedishBase(Ctx& c, int city);                         // 17.Sw.1 Free Action
 // Checks the lasting national conditions and applies them: Hungary's rebellion (17.H.5), the Danes
 // without Christian IV (17.D.3), the Cardinal Infante's deadline (17.Sp.3, 17.Sp.31). The engine should
 // call it after leader losses and control changes; the phase hooks call it too.

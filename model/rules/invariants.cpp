@@ -129,8 +129,15 @@ void checkState(const Engine* engine, const GameData& d, const GameState& s, QSt
         }
     }
     bool combatOnStack = false;
-    for (const Frame& f : s.frames)
-        combatOnStack |= std::holds_alternative<CombatFrame>(f);
+    QSet<int> fighting; // cities where a battle or siege combat is being resolved
+    for (const Frame& f : s.frames) {
+        if (const auto* cb = std::get_if<CombatFrame>(&f)) {
+            combatOnStack = true;
+            fighting.insert(cb->city);
+        } else if (const auto* sg = std::get_if<SiegeFrame>(&f)) {
+            fighting.insert(sg->city);
+        }
+    }
     if (const auto* a = std::get_if<ActivationFrame>(&s.frames.back())) {
         if (a->units.size() != a->joinedAt.size())
             bad(QStringLiteral("11.11 activation: %1 moving units but %2 join records")
@@ -330,6 +337,8 @@ void checkState(const Engine* engine, const GameData& d, const GameState& s, QSt
         if (unitsOutside(s, static_cast<int>(ci), cs.sieger, d).empty())
             bad(QStringLiteral("13.14 a %1 Siege marker on %2 with no %1 unit outside the fortress")
                     .arg(sideName(cs.sieger), ct.id));
+        else if (fighting.contains(static_cast<int>(ci)))
+            ; // 13.14: the siege level is checked once the battle there is over
         else if (const int cf = cfSum(d, s, unitsOutside(s, static_cast<int>(ci), cs.sieger, d)),
                  level = siegeLevel(d, s, static_cast<int>(ci));
                  cf < level)

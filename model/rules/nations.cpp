@@ -32,7 +32,7 @@ bool hasSwedenArrow(const GameData& d, int city) {
 // 19.7: until Wallenstein is brought into play, Imperial pieces stay in these Areas.
 bool imperialAreaBefore(const GameData& d, const City& ct) {
     static const QStringList allowed{"bohemia", "moravia", "silesia", "upper-palatinate", "lower-palatinate",
-                                     "austria",  "bavaria", "tyrol",   "hungary"};
+                                     "austria", "bavaria", "tyrol",   "hungary"};
     const int area = ct.area >= 0 ? ct.area : ct.within;
     return area >= 0 && allowed.contains(d.areas[area].id);
 }
@@ -96,9 +96,13 @@ bool pieceMayEnter(const Ctx& c, int nationality, int city) {
     if (n == QLatin1String("spanish") && !ct.spanishZone) {
         // 17.Sp.2; 17.Sp.3: the Cardinal Infante's army marches from Tyrol until it reaches the Zone, and
         // then stays in it (17.Sp.32).
+        // Only the army moving with him: the activation on top of the stack must include him.
         const int cl = cardinalLeader(c.d, c.s);
         const bool marching = effect(c.s, QStringLiteral("cardinalInfante")) > 0;
-        if (!marching || cl < 0 || inSpanishZone(c.d, c.s.leaders[cl].loc))
+        if (!marching || cl < 0 || inSpanishZone(c.d, c.s.leaders[cl].loc) || c.s.frames.empty())
+            return false;
+        const auto* f = std::get_if<ActivationFrame>(&c.s.frames.back());
+        if (!f || std::find(f->leaders.begin(), f->leaders.end(), cl) == f->leaders.end())
             return false;
     }
     if (n == QLatin1String("hungarian")) {
@@ -171,11 +175,20 @@ std::vector<int> swedishBaseOptions(const GameData& d, const GameState& s) {
     return out;
 }
 
+bool canMoveSwedishBase(const GameData& d, const GameState& s) {
+    // 17.Sw.1: on a turn after Sweden entered (the P18 event's reminder "P18.turn", if it left one), once a
+    // turn
+    return s.swedenInWar && s.swedishBase >= 0 && s.markers.value(QStringLiteral("P18.turn"), -1) != s.turn &&
+           s.markers.value(QStringLiteral("17.Sw.1.moved"), -1) != s.turn &&
+           !swedishBaseOptions(d, s).empty();
+}
+
 void moveSwedishBase(Ctx& c, int city) {
     c.say(QStringLiteral("17.Sw.1 the Swedish Base moves %1 -> %2")
               .arg(cityName(c.d, c.s.swedishBase), cityName(c.d, city)),
           kProtestant);
     c.s.swedishBase = static_cast<int16_t>(city);
+    c.s.markers[QStringLiteral("17.Sw.1.moved")] = c.s.turn;
 }
 
 bool isSupplyBase(const GameData& d, const GameState& s, int nationality, int city) {
@@ -187,7 +200,8 @@ bool isSupplyBase(const GameData& d, const GameState& s, int nationality, int ci
         return false;
     if (n == QLatin1String("danish")) {
         // 17.D.1: any city of Schleswig-Holstein neither Catholic-controlled nor Catholic-occupied.
-        return isArea(d, ct, "schleswig-holstein") && ctl != kCatholic && unitsAt(s, city, kCatholic, d).empty();
+        return isArea(d, ct, "schleswig-holstein") && ctl != kCatholic &&
+               unitsAt(s, city, kCatholic, d).empty();
     }
     if (n == QLatin1String("spanish")) // 17.Sp.1
         return isArea(d, ct, "spanish-netherlands") && ctl == side;
@@ -245,7 +259,8 @@ void nationalEffects(Ctx& c) {
     if (christian >= 0 && (s.leaders[christian].status == LeaderStatus::Dead ||
                            s.leaders[christian].status == LeaderStatus::Removed)) {
         for (size_t u = 0; u < s.units.size(); ++u)
-            if (unitNatId(c.d, s, static_cast<int>(u)) == QLatin1String("danish") && s.units[u].loc != kRemoved) {
+            if (unitNatId(c.d, s, static_cast<int>(u)) == QLatin1String("danish") &&
+                s.units[u].loc != kRemoved) {
                 const int16_t loc = s.units[u].loc;
                 if (loc >= 0)
                     c.say(QStringLiteral("17.D.3 %1 leaves the game with King Christian")
@@ -286,7 +301,8 @@ void cardinalDeadline(Ctx& c) {
     nationalEffects(c); // reached this round?
     if (effect(s, key) <= 0)
         return;
-    c.say(QStringLiteral("17.Sp.3 the Cardinal Infante's army has not reached the Spanish Zone: it is eliminated"),
+    c.say(QStringLiteral(
+              "17.Sp.3 the Cardinal Infante's army has not reached the Spanish Zone: it is eliminated"),
           kCatholic);
     for (size_t u = 0; u < s.units.size(); ++u)
         if (s.units[u].loc >= 0 && unitNatId(c.d, s, static_cast<int>(u)) == QLatin1String("spanish") &&

@@ -61,7 +61,8 @@ bool setOption(GameOptions& o, const QString& keyValue, QString* error) {
         QStringList known;
         for (const OptionDef& d : kOptions)
             known << QLatin1String(d.rule);
-        *error = QStringLiteral("unknown option '%1' (known: %2, all)").arg(key, known.join(QLatin1String(", ")));
+        *error =
+            QStringLiteral("unknown option '%1' (known: %2, all)").arg(key, known.join(QLatin1String(", ")));
     }
     return false;
 }

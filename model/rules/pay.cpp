@@ -47,7 +47,8 @@ bool validEnd(const GameData& d, const GameState& s, int city, int side) {
     return !s.cities[city].revolt && unitsAt(s, city, other(side), d).empty();
 }
 
-template <class IsBase> bool traceLoc(const GameData& d, const GameState& s, int from, int side, IsBase isBase) {
+template <class IsBase>
+bool traceLoc(const GameData& d, const GameState& s, int from, int side, IsBase isBase) {
     if (!isCity(static_cast<int16_t>(from)))
         return false;
     if (isBase(from) && validEnd(d, s, from, side))
@@ -98,7 +99,8 @@ bool interchangeable(const GameState& s, const std::vector<int>& units) {
     for (int u : units) {
         const UnitState& a = s.units[u];
         const UnitState& b = s.units[units.front()];
-        if (a.type != b.type || a.steps != b.steps || a.loc != b.loc || (a.flags & kInside) != (b.flags & kInside))
+        if (a.type != b.type || a.steps != b.steps || a.loc != b.loc ||
+            (a.flags & kInside) != (b.flags & kInside))
             return false;
     }
     return true;
@@ -110,6 +112,8 @@ void loseStep(Ctx& c, int unit, bool permanent) {
     u.steps = static_cast<uint8_t>(u.steps - 1);
     if (u.steps == 0)
         eliminateUnit(c, unit, permanent, permanent ? QStringLiteral("15.224") : QStringLiteral("15.222"));
+    else if (isCity(u.loc))
+        checkSiegeMaintained(c, u.loc); // 13.14: fewer besieging factors (or a lower Siege Level)
 }
 
 // Resolves forced step losses on top of the stack; stops at a real decision.
@@ -250,8 +254,9 @@ void markPay(Ctx& c) {
         }
     }
     for (int side : {kProtestant, kCatholic})
-        c.say(QStringLiteral("15.12 %1: %2 units paid locally, %3 to pay with %4 Aid Points or loot, %5 besieged "
-                             "(Unpaid, 15.133)")
+        c.say(QStringLiteral(
+                  "15.12 %1: %2 units paid locally, %3 to pay with %4 Aid Points or loot, %5 besieged "
+                  "(Unpaid, 15.133)")
                   .arg(sideName(side))
                   .arg(local[side])
                   .arg(toPay[side])
@@ -285,7 +290,8 @@ int lootDrm(const Ctx& c, int city, int side, const std::vector<int>& units, int
     for (const QJsonValue& v : t.modifiers) { // the unit-count brackets (units, not steps)
         const QJsonObject o = v.toObject();
         const QJsonObject r = o.value(QStringLiteral("units")).toObject();
-        if (!r.isEmpty() && n >= r.value(QStringLiteral("min")).toInt() && n <= r.value(QStringLiteral("max")).toInt()) {
+        if (!r.isEmpty() && n >= r.value(QStringLiteral("min")).toInt() &&
+            n <= r.value(QStringLiteral("max")).toInt()) {
             drm += o.value(QStringLiteral("drm")).toInt();
             *why << QStringLiteral("+%1 %2 units").arg(o.value(QStringLiteral("drm")).toInt()).arg(n);
         }
@@ -335,7 +341,8 @@ void lootCity(Ctx& c, int city, std::vector<LootRoll> rolls, const QString& rule
                   .arg(why.join(QLatin1Char(' ')))
                   .arg(die + drm)
                   .arg(b ? b->result.value(QStringLiteral("label")).toString() : QStringLiteral("?"))
-                  .arg(unfulfilled ? QStringLiteral("; %1 Pillage level%2 unfulfilled: %3 step loss%4 in all (15.221)")
+                  .arg(unfulfilled ? QStringLiteral(
+                                         "; %1 Pillage level%2 unfulfilled: %3 step loss%4 in all (15.221)")
                                          .arg(unfulfilled)
                                          .arg(unfulfilled > 1 ? "s" : "")
                                          .arg(r.steps)
@@ -354,7 +361,7 @@ void lootCity(Ctx& c, int city, std::vector<LootRoll> rolls, const QString& rule
     for (const LootRoll& r : rolls)
         for (int u : r.units)
             c.s.units[u].flags &= static_cast<uint8_t>(~kUnpaid); // every result pays the units (15.22)
-    for (auto it = rolls.rbegin(); it != rolls.rend(); ++it) // the first side's losses on top
+    for (auto it = rolls.rbegin(); it != rolls.rend(); ++it)      // the first side's losses on top
         if (it->steps > 0)
             takeStepLosses(c, it->side, it->units, it->steps, true, city, rule);
 }
@@ -454,7 +461,8 @@ bool hasLoc(const GameData& d, const GameState& s, int unit) {
         if (base >= 0)
             return traceLoc(d, s, u.loc, side, [&](int city) { return city == base; });
         const int french = d.nationality(QStringLiteral("french"));
-        return french >= 0 && traceLoc(d, s, u.loc, side, [&](int city) { return isSupplyBase(d, s, french, city); });
+        return french >= 0 &&
+               traceLoc(d, s, u.loc, side, [&](int city) { return isSupplyBase(d, s, french, city); });
     }
     if (n == QLatin1String("spanish") && !d.cities[u.loc].spanishZone) {
         // 17.Sp.1: the Cardinal Infante's army outside the Zone draws on Vienna.
@@ -476,7 +484,10 @@ int addPillage(Ctx& c, int city, int levels, const QString& rule) {
     const int before = cs.pillage;
     const int after = std::clamp(before + levels, 0, 2);
     cs.pillage = static_cast<int8_t>(after);
-    c.say(QStringLiteral("%1 %2: Pillage-%3 -> Pillage-%4").arg(rule, cityName(c.d, city)).arg(before).arg(after));
+    c.say(QStringLiteral("%1 %2: Pillage-%3 -> Pillage-%4")
+              .arg(rule, cityName(c.d, city))
+              .arg(before)
+              .arg(after));
     reconcileAreas(c);
     return before + levels - after;
 }
@@ -506,13 +517,14 @@ void reconcileAreas(Ctx& c) {
         int ctl = s.areas[a].control;
         // 9.41: revolts leave the controller short of the Control rating: he loses the Area and its VP.
         if (ctl != kNone) {
-            int held = 0;
-            bool revolt = false;
+            // the revolts in his cities (placeRevolt records whose city it was; unrecorded ones count as his)
+            int held = 0, revoltsHis = 0;
             for (int city : ar.cities) {
                 held += effectiveCityControl(c.d, s, city) == ctl;
-                revolt |= s.cities[city].revolt;
+                if (s.cities[city].revolt)
+                    revoltsHis += s.markers.value(QStringLiteral("9.41.") + c.d.cities[city].id, ctl) == ctl;
             }
-            if (revolt && held < ar.control) {
+            if (revoltsHis > 0 && held < ar.control && held + revoltsHis >= ar.control) {
                 for (int city : ar.cities)
                     if (effectiveCityControl(c.d, s, city) == ctl)
                         s.cities[city].marker = static_cast<int8_t>(ctl); // he keeps those cities
@@ -522,21 +534,23 @@ void reconcileAreas(Ctx& c) {
                           .arg(sideName(ctl), ar.name)
                           .arg(held)
                           .arg(ar.control));
-                m = static_cast<uint8_t>((m & kAreaDevastated) | (ctl == kCatholic ? kAreaRevoltCath : kAreaRevoltProt));
+                m = static_cast<uint8_t>((m & kAreaDevastated) |
+                                         (ctl == kCatholic ? kAreaRevoltCath : kAreaRevoltProt));
                 ctl = kNone;
                 electors = true;
             }
         }
-        // A new controller: control changes count the Area's full VP (control.cpp); a devastated Area is worth
-        // one less (15.24), so the gain is corrected.
+        // A new controller: control changes count the Area's full VP (control.cpp); a devastated Area is
+        // worth one less (15.24), so the gain is corrected.
         const int last = lastOf(m);
         const bool wasDev = m & kAreaDevastated;
         if (ctl != last) {
             if (ctl != kNone) {
                 m = static_cast<uint8_t>(m & ~(kAreaRevoltCath | kAreaRevoltProt));
                 if (wasDev && c.d.areas[a].vp > 0)
-                    addVp(c, -vpSign(ctl),
-                          QStringLiteral("15.24 %1 is devastated: gained at its reduced value:").arg(ar.name));
+                    addVp(
+                        c, -vpSign(ctl),
+                        QStringLiteral("15.24 %1 is devastated: gained at its reduced value:").arg(ar.name));
             }
             m = static_cast<uint8_t>((m & ~(kLastCath | kLastProt)) | lastMark(ctl));
         }
@@ -548,15 +562,27 @@ void reconcileAreas(Ctx& c) {
             m = static_cast<uint8_t>(dev ? (m | kAreaDevastated) : (m & ~kAreaDevastated));
             if (ctl != kNone && ar.vp > 0)
                 addVp(c, dev ? -vpSign(ctl) : vpSign(ctl),
-                      QStringLiteral("15.24 %1 %2:").arg(ar.name, dev ? QStringLiteral("is devastated (every city at Pillage-2)")
-                                                                      : QStringLiteral("recovers from devastation")));
+                      QStringLiteral("15.24 %1 %2:")
+                          .arg(ar.name, dev ? QStringLiteral("is devastated (every city at Pillage-2)")
+                                            : QStringLiteral("recovers from devastation")));
             else
-                c.say(QStringLiteral("15.24 %1 %2").arg(ar.name, dev ? QStringLiteral("is devastated (VP value -1)")
-                                                                    : QStringLiteral("recovers its VP value")));
+                c.say(QStringLiteral("15.24 %1 %2")
+                          .arg(ar.name, dev ? QStringLiteral("is devastated (VP value -1)")
+                                            : QStringLiteral("recovers its VP value")));
         }
     }
+    // 9.41: the records of whose city a revolt broke out in go with the revolt.
+    for (auto it = s.markers.lowerBound(QStringLiteral("9.41."));
+         it != s.markers.end() && it.key().startsWith(QLatin1String("9.41."));) {
+        const int city = c.d.city(it.key().mid(5));
+        if (city >= 0 && s.cities[city].revolt)
+            ++it;
+        else
+            it = s.markers.erase(it);
+    }
     // 9.42: revolt VP lost by Independent and French cities come back when the revolt is gone.
-    for (auto it = s.markers.lowerBound(QStringLiteral("9.42.")); it != s.markers.end() && it.key().startsWith(QLatin1String("9.42."));) {
+    for (auto it = s.markers.lowerBound(QStringLiteral("9.42."));
+         it != s.markers.end() && it.key().startsWith(QLatin1String("9.42."));) {
         const int city = c.d.city(it.key().mid(5));
         if (city >= 0 && s.cities[city].revolt) {
             ++it;
@@ -689,7 +715,8 @@ void payApply(Ctx& c, const Action& a) {
         c.s.frames.pop_back();
         for (int16_t l : leaders)
             c.s.leaders[l] = LeaderState{a.target, LeaderStatus::InPlay, 0};
-        c.say(QStringLiteral("15.225 the leaders left alone at %1 go to %2").arg(cityName(c.d, from), cityName(c.d, a.target)),
+        c.say(QStringLiteral("15.225 the leaders left alone at %1 go to %2")
+                  .arg(cityName(c.d, from), cityName(c.d, a.target)),
               f.actor);
         return;
     }
@@ -742,9 +769,11 @@ bool payPhase(Ctx& c) {
                 for (int16_t card : s.aidCards[side])
                     total += aidCardValue(c.d, s, side, card);
                 if (total != s.aidFromCards[side]) {
-                    s.aidPoints[side] = static_cast<int8_t>(std::clamp(s.aidPoints[side] + total - s.aidFromCards[side], 0, 99));
+                    s.aidPoints[side] = static_cast<int8_t>(
+                        std::clamp(s.aidPoints[side] + total - s.aidFromCards[side], 0, 99));
                     s.aidFromCards[side] = static_cast<int16_t>(total);
-                    c.say(QStringLiteral("19.4a %1's AID cards re-counted with this turn's events: %2 Aid Points")
+                    c.say(QStringLiteral(
+                              "19.4a %1's AID cards re-counted with this turn's events: %2 Aid Points")
                               .arg(sideName(side))
                               .arg(s.aidPoints[side]),
                           side);
@@ -808,10 +837,12 @@ bool recoveryPhase(Ctx& c) {
         reconcileAreas(c);
         // 19.7: Wallenstein not brought into play by the beginning of turn 6 costs 3 VP (once).
         const int w = c.d.leader(QStringLiteral("wallenstein"));
-        if (s.options.tilly_dynamic && s.turn >= 6 && w >= 0 && s.leaders[w].status == LeaderStatus::NotEntered &&
+        if (s.options.tilly_dynamic && s.turn >= 6 && w >= 0 &&
+            s.leaders[w].status == LeaderStatus::NotEntered &&
             !s.markers.contains(QStringLiteral("19.7.vp"))) {
             s.markers[QStringLiteral("19.7.vp")] = 1;
-            addVp(c, -3, QStringLiteral("19.7 Wallenstein is not in play at the beginning of turn %1:").arg(s.turn));
+            addVp(c, -3,
+                  QStringLiteral("19.7 Wallenstein is not in play at the beginning of turn %1:").arg(s.turn));
         }
         eco::setTurnStep(s, 1);
         return true;

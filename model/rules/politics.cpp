@@ -84,7 +84,8 @@ int spreadRoller(const GameData& d, const GameState& s, int city) {
 void separationCheck(Ctx& c) {
     GameState& s = c.s;
     const int w = c.d.leader(QStringLiteral("wallenstein"));
-    if (!s.options.tilly_dynamic || !s.imperialBavarianBan || w < 0 || s.leaders[w].status == LeaderStatus::NotEntered)
+    if (!s.options.tilly_dynamic || !s.imperialBavarianBan || w < 0 ||
+        s.leaders[w].status == LeaderStatus::NotEntered)
         return;
     for (qsizetype ci = 0; ci < c.d.cities.size(); ++ci) {
         const std::vector<int> units = unitsAt(s, static_cast<int>(ci), kCatholic, c.d);
@@ -96,7 +97,8 @@ void separationCheck(Ctx& c) {
         if (imp && bav)
             for (int u : units)
                 if (unitNatId(c.d, s, u) == QLatin1String("imperial"))
-                    eliminateUnit(c, u, false, QStringLiteral("19.7 (Imperial and Bavarian units still together)"));
+                    eliminateUnit(c, u, false,
+                                  QStringLiteral("19.7 (Imperial and Bavarian units still together)"));
     }
 }
 
@@ -373,7 +375,8 @@ std::vector<int16_t> setupPillageOptions(const GameData& d, const GameState& s) 
     if (!sc)
         return out;
     const QJsonObject p = sc->pillage.toObject();
-    const int perArea = p.value(QStringLiteral("perAreaMax")).isDouble() ? p.value(QStringLiteral("perAreaMax")).toInt() : -1;
+    const int perArea =
+        p.value(QStringLiteral("perAreaMax")).isDouble() ? p.value(QStringLiteral("perAreaMax")).toInt() : -1;
     const bool neutralOk = p.value(QStringLiteral("neutralAreas")).toBool();
     for (qsizetype a = 0; a < d.areas.size(); ++a) {
         if (s.areas[a].neutral && !neutralOk)
@@ -404,9 +407,12 @@ void placeRevolt(Ctx& c, int city, const QString& rule) {
     const int before = effectiveCityControl(c.d, c.s, city);
     cs.revolt = true;
     cs.marker = kNone; // 9.42: the city becomes Neutral
+    if (!ct.independent && ct.area >= 0)
+        c.s.markers[QStringLiteral("9.41.") + ct.id] = before; // whose city it was (9.41)
     c.say(QStringLiteral("%1 a Peasant Revolt breaks out at %2").arg(rule, ct.name));
     if ((ct.independent || ct.france) && ct.vp > 0 && before != kNone) {
-        // interpretation of 9.42 ("Neutral for all game purposes"): its controller loses its VP while it lasts
+        // interpretation of 9.42 ("Neutral for all game purposes"): its controller loses its VP while it
+        // lasts
         addVp(c, -vpSign(before) * ct.vp, QStringLiteral("9.42 %1 is Neutral while in revolt:").arg(ct.name));
         c.s.markers[QStringLiteral("9.42.%1").arg(ct.id)] = before;
         updateElectors(c);
@@ -450,7 +456,8 @@ bool revoltPhase(Ctx& c) {
         if (!s.cities[city].revolt)
             return true;
         const int roller = spreadRoller(c.d, s, city);
-        const int r = c.roll(QStringLiteral("9.44 spread of the Peasant Revolt at %1").arg(cityName(c.d, city)), roller);
+        const int r = c.roll(
+            QStringLiteral("9.44 spread of the Peasant Revolt at %1").arg(cityName(c.d, city)), roller);
         if (r > 1)
             return true;
         const std::vector<int16_t> options = spreadOptions(c.d, s, city);
@@ -492,7 +499,8 @@ void offerPeace(Ctx& c, int side) {
     c.say(QStringLiteral("5.3 %1 offers peace (VP %2); the %3 %4 accept")
               .arg(sideName(side))
               .arg(c.s.vp)
-              .arg(sideName(other(side)), mustAccept(c.d, c.s, side) ? QStringLiteral("must") : QStringLiteral("may")),
+              .arg(sideName(other(side)),
+                   mustAccept(c.d, c.s, side) ? QStringLiteral("must") : QStringLiteral("may")),
           side);
     ChoiceFrame f;
     f.actor = static_cast<int8_t>(other(side));
@@ -528,7 +536,9 @@ bool recoverySetup(Ctx& c) {
                 n = o.value(QStringLiteral("markers")).toInt();
         }
         s.setupPillage = static_cast<int8_t>(n);
-        s.markers[nextKey] = p.value(QStringLiteral("first")).toString() == QLatin1String("catholic") ? kCatholic : kProtestant;
+        s.markers[nextKey] = p.value(QStringLiteral("first")).toString() == QLatin1String("catholic")
+                                 ? kCatholic
+                                 : kProtestant;
         c.say(QStringLiteral("%1 %2 Pillage placements, the players alternate, %3 first")
                   .arg(rule)
                   .arg(n)
@@ -600,7 +610,8 @@ void politicsApply(Ctx& c, const Action& a) {
         const Scenario* sc = c.d.scenario(c.s.scenario);
         addPillage(c, a.target, 1,
                    QStringLiteral("%1 %2 places a Pillage marker at")
-                       .arg(sc ? sc->pillage.toObject().value(QStringLiteral("rule")).toString() : QStringLiteral("18.24"),
+                       .arg(sc ? sc->pillage.toObject().value(QStringLiteral("rule")).toString()
+                               : QStringLiteral("18.24"),
                             sideName(side)));
         return;
     }
@@ -608,10 +619,12 @@ void politicsApply(Ctx& c, const Action& a) {
         const int offerer = f.kind;
         c.s.frames.pop_back();
         if (a.kind == ActionKind::Decline) {
-            c.say(QStringLiteral("5.31 %1 declines the offer of peace").arg(sideName(other(offerer))), other(offerer));
+            c.say(QStringLiteral("5.31 %1 declines the offer of peace").arg(sideName(other(offerer))),
+                  other(offerer));
             return;
         }
-        c.say(QStringLiteral("5.31 %1 accepts the offer of peace").arg(sideName(other(offerer))), other(offerer));
+        c.say(QStringLiteral("5.31 %1 accepts the offer of peace").arg(sideName(other(offerer))),
+              other(offerer));
         resolvePeace(c, offerer);
         return;
     }

@@ -44,7 +44,8 @@ int recruitType(const Ctx& c, int leader, UnitKind kind) {
     if (effectAny(s, QStringLiteral("norecruit.%1.").arg(n)))
         return -1; // C43
     // 17.H.3: while Hungary is in rebellion only Hungarian Militia are recruited there.
-    const bool hungaryLocked = areaIs(d, ct, "hungary") && s.hungaryRebellion && n != QLatin1String("hungarian");
+    const bool hungaryLocked =
+        areaIs(d, ct, "hungary") && s.hungaryRebellion && n != QLatin1String("hungarian");
     if (hungaryLocked)
         return -1;
     QString unitNatId;
@@ -53,7 +54,8 @@ int recruitType(const Ctx& c, int leader, UnitKind kind) {
             return -1;
         unitNatId = n;
     } else if (n == QLatin1String("bavarian")) { // 17.B.3
-        if (ct.france || (!ct.independent && areaIn(d, ct, {"austria", "tyrol", "hungary", "silesia", "moravia"})))
+        if (ct.france ||
+            (!ct.independent && areaIn(d, ct, {"austria", "tyrol", "hungary", "silesia", "moravia"})))
             return -1;
         unitNatId = n;
     } else if (n == QLatin1String("saxon")) { // 17.Sa.2
@@ -75,8 +77,8 @@ int recruitType(const Ctx& c, int leader, UnitKind kind) {
     } else if (n == QLatin1String("french")) { // 17.F.2
         if (kind == UnitKind::Militia) {
             const int lorraine = d.area(QStringLiteral("lorraine"));
-            const bool inLorraine = areaIs(d, ct, "lorraine") && lorraine >= 0 &&
-                                    s.areas[lorraine].control == kProtestant;
+            const bool inLorraine =
+                areaIs(d, ct, "lorraine") && lorraine >= 0 && s.areas[lorraine].control == kProtestant;
             if (!ct.france && !inLorraine)
                 return -1;
             unitNatId = n;
@@ -145,11 +147,12 @@ bool leaderMayRecruit(const Ctx& c, int side, int leader, const ChoiceFrame* f) 
     if (f) {
         if (std::count(f->extra.begin(), f->extra.end(), leader) >= 2)
             return false; // 8.4: one leader at most twice
-        if (!f->options.empty() &&
-            std::find(f->options.begin(), f->options.end(), c.d.leaders[leader].nationality) == f->options.end())
+        if (!f->options.empty() && std::find(f->options.begin(), f->options.end(),
+                                             c.d.leaders[leader].nationality) == f->options.end())
             return false; // an event's recruiting (P23) names the leaders' nationalities
     }
-    return feasibleType(c, leader, UnitKind::Mercenary) >= 0 || feasibleType(c, leader, UnitKind::Militia) >= 0;
+    return feasibleType(c, leader, UnitKind::Mercenary) >= 0 ||
+           feasibleType(c, leader, UnitKind::Militia) >= 0;
 }
 
 std::vector<int> recruiters(const Ctx& c, int side, const ChoiceFrame* f) {
@@ -221,7 +224,8 @@ void place(Ctx& c, int full, int reduced) {
               .arg(leaderName(c.d, leader))
               .arg(full)
               .arg(reduced)
-              .arg(c.d.nationalities[c.d.unitTypes[type].nationality].name, unitKindId(c.d.unitTypes[type].kind))
+              .arg(c.d.nationalities[c.d.unitTypes[type].nationality].name,
+                   unitKindId(c.d.unitTypes[type].kind))
               .arg(cityName(c.d, city))
               .arg(lost > 0 ? QStringLiteral(" (%1 step%2 not received: counter mix or stacking, 8.412/8.42)")
                                   .arg(lost)
@@ -229,7 +233,8 @@ void place(Ctx& c, int full, int reduced) {
                             : QString()),
           f.actor);
     if (placed > 0 && c.d.leaders[leader].id == QLatin1String("wallenstein"))
-        advanceWallenstein(c, placed, QStringLiteral("Wallenstein raises %1 unit%2").arg(placed).arg(placed > 1 ? "s" : ""));
+        advanceWallenstein(
+            c, placed, QStringLiteral("Wallenstein raises %1 unit%2").arg(placed).arg(placed > 1 ? "s" : ""));
 }
 
 void rollAttempt(Ctx& c) {
@@ -309,6 +314,10 @@ bool canRecruit(const Ctx& c, int side, int card) {
 }
 
 static void beginRecruitment(Ctx& c, ChoiceFrame f) {
+    if (recruiters(c, f.actor, &f).empty()) {
+        c.say(QStringLiteral("8.4 no leader of %1 can recruit now").arg(sideName(f.actor)), f.actor);
+        return;
+    }
     if (c.s.options.aid_recruit) {
         if (c.s.aidPoints[f.actor] >= 1)
             f.purpose = kRecruitAp;
@@ -342,7 +351,10 @@ void startRecruitAttempts(Ctx& c, int side, int attempts, const QStringList& lea
     for (const QString& n : leaderNationalities)
         if (c.d.nationality(n) >= 0)
             f.options.push_back(static_cast<int16_t>(c.d.nationality(n)));
-    c.say(QStringLiteral("%1 %2 may make %3 recruitment attempt%4").arg(rule, sideName(side)).arg(attempts).arg(attempts == 1 ? "" : "s"),
+    c.say(QStringLiteral("%1 %2 may make %3 recruitment attempt%4")
+              .arg(rule, sideName(side))
+              .arg(attempts)
+              .arg(attempts == 1 ? "" : "s"),
           side);
     beginRecruitment(c, std::move(f));
 }
@@ -395,7 +407,8 @@ void recruitApply(Ctx& c, const Action& a) {
                       .arg(c.s.aidPoints[f.actor]),
                   f.actor);
         } else {
-            c.say(QStringLiteral("19.4b %1 spends no Aid Point: the recruiting rolls get -1").arg(sideName(f.actor)),
+            c.say(QStringLiteral("19.4b %1 spends no Aid Point: the recruiting rolls get -1")
+                      .arg(sideName(f.actor)),
                   f.actor);
         }
         break;

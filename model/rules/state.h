@@ -237,16 +237,17 @@ struct GameState {
     int8_t dutchWarVpAwarded = 0; // 16.131: bit 1 the +2 box award, bit 2 the +4 box award, bit 4 the -3 box
     int8_t dutchAidModifier = 0;  // 16.13: the Aid Point effect of the most recently occupied box
     // ---- issue 4: economy, politics, nations (economy.cpp, recruit.cpp, pay.cpp, politics.cpp, nations.cpp)
-    int8_t aidSwedish = 0;             // 17.Sw.1: of aidPoints[Protestant], those that may pay Swedish units
-    std::vector<int16_t> aidCards[2];  // cards played as AID this turn (19.4a)
-    int16_t aidFromCards[2] = {0, 0};  // the points those cards gave
-    std::vector<uint8_t> areaMarks;    // per Area: 15.24 devastation and 9.41 revolt losses (economy.h)
-    std::vector<uint8_t> locMarks;     // per unit: the LoC established at the 6th round (19.3), economy.h
-    std::vector<int16_t> pendingCities; // the revolt markers still to roll for this segment (9.44)
-    int8_t setupPillage = 0;           // 18.24/18.34: pillage placements still to make
-    bool setupPillageDone = true;      // the 18.24/18.34 placement is over
-    bool truce = false;                // 5.32 TRUCE: the next Recovery Phase does not halve the roll
-    int8_t enemiesTurn = 0;            // 19.11: the turn Wallenstein's enemies last tried
+    int8_t aidSwedish = 0;            // 17.Sw.1: of aidPoints[Protestant], those that may pay Swedish units
+    std::vector<int16_t> aidCards[2]; // cards played as AID this turn (19.4a)
+    int16_t aidFromCards[2] = {0, 0}; // the points those cards gave
+    std::vector<uint8_t> areaMarks;   // per Area: 15.24 devastation and 9.41 revolt losses (economy.h)
+    std::vector<uint8_t> locMarks;    // per unit: the LoC established at the 6th round (19.3), economy.h
+    std::vector<int16_t>
+        pendingCities;            // the revolts to roll for (9.44); the cities recovered this turn (15.251)
+    int8_t setupPillage = 0;      // 18.24/18.34: pillage placements still to make
+    bool setupPillageDone = true; // the 18.24/18.34 placement is over
+    bool truce = false;           // 5.32 TRUCE: the next Recovery Phase does not halve the roll
+    int8_t enemiesTurn = 0;       // 19.11: the turn Wallenstein's enemies last tried
     // ---- end issue 4
 
     // the board
