@@ -5,6 +5,7 @@
 #include "cli_util.h"
 
 #include "rules/invariants.h"
+#include "save/savefile.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -47,6 +48,7 @@ each game it replays the game from its action texts and compares the final state
   --save-failures DIR write each failing game's actions to DIR/fail-<scenario>-<seed>.actions, ready
                       for 'westphalia-cli play --actions'
   --save-games DIR    write every game's actions to DIR/<scenario>-<seed>.actions
+  --save-dir DIR      write every game as a save file DIR/<scenario>-<seed>.tyw (docs/saves.md)
 
 Exit codes: 0 no failure, 1 a failure (each is printed with its seed and action index), 2 bad command line.
 )";
@@ -103,6 +105,7 @@ int fuzzCommand(const QStringList& args) {
     const QString jobsText = ap.value(QStringLiteral("--jobs"));
     const QString saveDir = ap.value(QStringLiteral("--save-failures"));
     const QString gamesDir = ap.value(QStringLiteral("--save-games"));
+    const QString tywDir = ap.value(QStringLiteral("--save-dir")); // issue 7: .tyw saves
     const QString dir = ap.value(QStringLiteral("--data"));
     QString problem;
     auto number = [&](const QString& text, const char* name, qint64 min, qint64 fallback) -> qint64 {
@@ -186,7 +189,7 @@ int fuzzCommand(const QStringList& args) {
             spec.seed = g.seed;
             spec.policy = g.policy;
             spec.maxActions = maxActions;
-            spec.keepActions = !gamesDir.isEmpty();
+            spec.keepActions = !gamesDir.isEmpty() || !tywDir.isEmpty();
             QElapsedTimer t;
             t.start();
             g.result = rules::playRandomGame(engine, spec);
@@ -302,6 +305,28 @@ int fuzzCommand(const QStringList& args) {
         }
         out() << "games saved in " << gamesDir << "\n";
     }
+    // ---- issue 7: every game as a .tyw save (model/save)
+    if (!tywDir.isEmpty()) {
+        QDir().mkpath(tywDir);
+        for (const Game& g : played) {
+            save::SaveGame sg;
+            sg.appVersion = appVersion();
+            sg.fingerprint = data.data->fingerprint;
+            sg.scenario = g.scenario;
+            sg.options = rules::optionList(options);
+            sg.seed = g.seed;
+            sg.actions = g.result.actionTexts;
+            sg.result = g.result.finished ? g.result.result : QString();
+            QString error;
+            if (!save::writeFile(QStringLiteral("%1/%2-%3.tyw").arg(tywDir, g.scenario).arg(g.seed), sg,
+                                 &error)) {
+                err() << "westphalia-cli fuzz: " << error << "\n";
+                return 1;
+            }
+        }
+        out() << "saves written in " << tywDir << "\n";
+    }
+    // ---- end issue 7
     out() << (failures ? "FAILED" : "OK") << "\n";
     return failures ? 1 : 0;
 }

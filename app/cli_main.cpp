@@ -39,6 +39,8 @@ Commands:
   bench [--games N] [--scenario ID|all]   random games per second, bytes per state snapshot
   cards coverage [--side S] [--missing] [--json] [--strict]
                                           every card's event: implemented and tested, totals per side
+  save verify FILE... | save replay FILE [--to N] [--state-json] | save bench
+                                          check, replay and measure .tyw save files
 
 Run 'westphalia-cli <command> --help' for the options of a command.
 Exit codes: 0 success, 1 failure (invalid data, unwritable file, illegal action, fuzz failure),
@@ -88,6 +90,8 @@ int main(int argc, char** argv) {
         rc = wp::cli::benchCommand(args);
     else if (cmd == QLatin1String("cards"))
         rc = wp::cli::cardsCommand(args);
+    else if (cmd == QLatin1String("save"))
+        rc = wp::cli::saveCommand(args);
     else {
         wp::cli::err() << "westphalia-cli: unknown command '" << cmd << "'\n\n" << kUsage;
         rc = 2;
