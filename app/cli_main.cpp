@@ -37,6 +37,8 @@ Commands:
   fuzz [--games N] [--seed S] [--scenario ID|all] [--max-actions M]
                                           random games with invariants and replay checked
   bench [--games N] [--scenario ID|all]   random games per second, bytes per state snapshot
+  tournament --bots A,B [--games N] [--scenario ID] [--seed S] [--save-dir DIR]
+                                          bots (random, priority, search[:L]) against each other
   cards coverage [--side S] [--missing] [--json] [--strict]
                                           every card's event: implemented and tested, totals per side
   save verify FILE... | save replay FILE [--to N] [--state-json] | save bench
@@ -90,6 +92,8 @@ int main(int argc, char** argv) {
         rc = wp::cli::benchCommand(args);
     else if (cmd == QLatin1String("cards"))
         rc = wp::cli::cardsCommand(args);
+    else if (cmd == QLatin1String("tournament"))
+        rc = wp::cli::tournamentCommand(args);
     else if (cmd == QLatin1String("save"))
         rc = wp::cli::saveCommand(args);
     else {

@@ -1,0 +1,317 @@
+// westphalia-cli tournament: bots against each other, alternating sides (issue 8; docs/ai.md).
+#include "cli_commands.h"
+#include "cli_game.h"
+#include "cli_util.h"
+
+#include "ai/match.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QMap>
+#include <QSaveFile>
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
+namespace wp::cli {
+
+namespace {
+
+const char* kTournamentUsage =
+    R"(usage: westphalia-cli tournament --bots A,B [--games N] [--scenario ID] [--seed S]
+                                [--option KEY=VALUE]... [--jobs J] [--max-actions M]
+                                [--save-dir DIR] [--reasons] [--data DIR]
+
+Plays N games between bot A and bot B, alternating sides: games 2k and 2k+1 use the seed S+k, A plays
+the Catholic in the first and the Protestant in the second. Each bot sees only its side's view
+(model/ai/view.h). Prints wins/draws/losses per bot and side, the mean final VP, the game length and the
+time per decision (median and maximum).
+
+  --bots A,B          two of: random, priority, search, search:L (L = 1..5; search = search:2)
+  --games N           games to play (default 10)
+  --scenario ID       campaign (default), early-war, intervention, apocalypse
+  --seed S            the first seed (default 1)
+  --option KEY=VALUE  an optional rule (19.x), as for 'play'
+  --jobs J            games played in parallel (default 1: decision times are then comparable)
+  --max-actions M     a game not over after M actions counts as a draw, marked unfinished (default 20000)
+  --save-dir DIR      write each game as DIR/<scenario>-<seed>-<A>-<B>.actions, replayable with
+                      'westphalia-cli play --scenario ID --seed S --actions FILE'
+  --reasons           with --save-dir, each action is followed by a comment with the bot's reason
+
+Exit codes: 0 done, 1 a bot chose an illegal action or a file could not be written, 2 bad command line.
+)";
+
+double median(std::vector<double> v) {
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+QString seconds(double s) {
+    return s < 0.01 ? QStringLiteral("%1 ms").arg(s * 1000, 0, 'f', 2)
+                    : QStringLiteral("%1 s").arg(s, 0, 'f', 3);
+}
+
+QString fileSafe(QString name) {
+    return name.replace(QLatin1Char(':'), QLatin1Char('_'));
+}
+
+} // namespace
+
+int tournamentCommand(const QStringList& args) {
+    ArgParser ap(args, kTournamentUsage);
+    if (ap.helpRequested()) {
+        out() << kTournamentUsage;
+        return 0;
+    }
+    const QString botsArg = ap.value(QStringLiteral("--bots"));
+    const QString gamesText = ap.value(QStringLiteral("--games"));
+    const QString scenarioArg = ap.value(QStringLiteral("--scenario"));
+    const QString seedText = ap.value(QStringLiteral("--seed"));
+    const QStringList optionArgs = allValues(ap, QStringLiteral("--option"));
+    const QString jobsText = ap.value(QStringLiteral("--jobs"));
+    const QString maxText = ap.value(QStringLiteral("--max-actions"));
+    const QString saveDir = ap.value(QStringLiteral("--save-dir"));
+    const bool withReasons = ap.flag(QStringLiteral("--reasons"));
+    const QString dir = ap.value(QStringLiteral("--data"));
+    QString problem;
+    auto number = [&](const QString& text, const char* name, qint64 min, qint64 fallback) -> qint64 {
+        if (text.isEmpty())
+            return fallback;
+        bool ok = false;
+        const qint64 v = text.toLongLong(&ok);
+        if ((!ok || v < min) && problem.isEmpty())
+            problem = QStringLiteral("%1 %2: expected a whole number >= %3")
+                          .arg(QLatin1String(name), text)
+                          .arg(min);
+        return ok ? v : fallback;
+    };
+    const int games = static_cast<int>(number(gamesText, "--games", 1, 10));
+    const uint64_t seed0 = static_cast<uint64_t>(number(seedText, "--seed", 0, 1));
+    const int jobs = static_cast<int>(number(jobsText, "--jobs", 1, 1));
+    const int maxActions = static_cast<int>(number(maxText, "--max-actions", 1, 20000));
+    QStringList botSpecs = botsArg.split(QLatin1Char(','), Qt::SkipEmptyParts);
+    for (QString& b : botSpecs)
+        b = b.trimmed();
+    if (problem.isEmpty() && botSpecs.size() != 2)
+        problem = botsArg.isEmpty()
+                      ? QStringLiteral("--bots A,B is required")
+                      : QStringLiteral("--bots %1: expected two bots separated by a comma").arg(botsArg);
+    for (const QString& b : botSpecs) {
+        QString error;
+        if (problem.isEmpty() && !ai::makeBot(b, 0, &error))
+            problem = QStringLiteral("--bots: %1").arg(error);
+    }
+    if (!ap.finish(problem))
+        return 2;
+
+    LoadResult data;
+    if (!loadData(dir, data))
+        return 1;
+    const rules::Engine engine(data.data);
+    const QString scenario = scenarioArg.isEmpty() ? QStringLiteral("campaign") : scenarioArg;
+    if (!data.data->scenario(scenario)) {
+        err() << "westphalia-cli tournament: unknown scenario '" << scenario << "' ("
+              << scenarioIds(*data.data).join(", ") << ")\n";
+        return 2;
+    }
+    rules::GameOptions options;
+    for (const QString& o : optionArgs) {
+        QString error;
+        if (!rules::setOption(options, o, &error)) {
+            err() << "westphalia-cli tournament: " << error << "\n";
+            return 2;
+        }
+    }
+    if (!saveDir.isEmpty() && !QDir().mkpath(saveDir)) {
+        err() << "westphalia-cli tournament: cannot create the directory " << saveDir << "\n";
+        return 1;
+    }
+
+    struct Played {
+        uint64_t seed = 0;
+        int aSide = 0; // the side bot A plays
+        ai::MatchResult r;
+    };
+    std::vector<Played> played(static_cast<size_t>(games));
+    for (int i = 0; i < games; ++i) {
+        played[static_cast<size_t>(i)].seed = seed0 + static_cast<uint64_t>(i / 2);
+        played[static_cast<size_t>(i)].aSide = i % 2 == 0 ? rules::kCatholic : rules::kProtestant;
+    }
+    std::atomic<int> next{0};
+    std::atomic<bool> setupFailed{false};
+    QString setupError;
+    QElapsedTimer timer;
+    timer.start();
+    auto worker = [&] {
+        for (int i = next++; i < games; i = next++) {
+            Played& p = played[static_cast<size_t>(i)];
+            rules::GameState start;
+            QString error;
+            if (!engine.newGame(start, scenario, options, p.seed, &error)) {
+                setupFailed = true;
+                setupError = error;
+                return;
+            }
+            // each bot's own generator: from the seed, the game and its seat
+            std::unique_ptr<ai::Bot> a = ai::makeBot(botSpecs[0], p.seed * 4 + 1, nullptr);
+            std::unique_ptr<ai::Bot> b = ai::makeBot(botSpecs[1], p.seed * 4 + 2, nullptr);
+            ai::Bot* seats[2];
+            seats[p.aSide] = a.get();
+            seats[rules::other(p.aSide)] = b.get();
+            p.r = ai::playMatch(engine, start, seats, maxActions, withReasons);
+        }
+    };
+    std::vector<std::thread> threads;
+    for (int j = 0; j < std::min(jobs, games); ++j)
+        threads.emplace_back(worker);
+    for (std::thread& t : threads)
+        t.join();
+    const double elapsed = static_cast<double>(timer.nsecsElapsed()) / 1e9;
+    if (setupFailed) {
+        err() << "westphalia-cli tournament: " << setupError << "\n";
+        return 2;
+    }
+
+    // Report.
+    struct Tally {
+        int games = 0, wins = 0, draws = 0, losses = 0;
+        double vp = 0;
+    };
+    Tally tally[2][3]; // [bot][Catholic, Protestant, total]
+    std::vector<double> times[2];
+    double totalActions = 0, totalTurns = 0;
+    int unfinished = 0, failures = 0;
+    QMap<QString, int> results;
+    for (const Played& p : played) {
+        const ai::MatchResult& r = p.r;
+        if (!r.ok) {
+            ++failures;
+            continue;
+        }
+        unfinished += r.finished ? 0 : 1;
+        totalActions += r.actions;
+        totalTurns += r.turn;
+        results[r.result.section(QStringLiteral(" ("), 0, 0)]++;
+        for (int bot = 0; bot < 2; ++bot) {
+            const int side = bot == 0 ? p.aSide : rules::other(p.aSide);
+            for (int col : {side, 2}) {
+                Tally& t = tally[bot][col];
+                ++t.games;
+                t.vp += r.vp;
+                if (r.winner == side)
+                    ++t.wins;
+                else if (r.winner == rules::kNone)
+                    ++t.draws;
+                else
+                    ++t.losses;
+            }
+            times[bot].insert(times[bot].end(), r.decisionSeconds[side].begin(),
+                              r.decisionSeconds[side].end());
+        }
+    }
+    const int good = games - failures;
+    out() << "tournament: " << botSpecs[0] << " vs " << botSpecs[1] << ", " << scenario << ", " << games
+          << " games, seeds " << seed0 << "-" << seed0 + static_cast<uint64_t>((games - 1) / 2)
+          << " (each seed twice, sides swapped)"
+          << (optionArgs.isEmpty() ? QString() : ", options " + optionArgs.join(' ')) << "\n";
+    out() << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8\n")
+                 .arg(QStringLiteral("bot"), -12)
+                 .arg(QStringLiteral("side"), -11)
+                 .arg(QStringLiteral("games"), 6)
+                 .arg(QStringLiteral("wins"), 6)
+                 .arg(QStringLiteral("draws"), 6)
+                 .arg(QStringLiteral("losses"), 7)
+                 .arg(QStringLiteral("win%"), 6)
+                 .arg(QStringLiteral("mean VP"), 8);
+    static const char* cols[3] = {"Catholic", "Protestant", "both"};
+    for (int bot = 0; bot < 2; ++bot)
+        for (int col = 0; col < 3; ++col) {
+            const Tally& t = tally[bot][col];
+            out() << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8\n")
+                         .arg(botSpecs[bot] + (bot == 0 ? QStringLiteral(" (A)") : QStringLiteral(" (B)")),
+                              -12)
+                         .arg(QLatin1String(cols[col]), -11)
+                         .arg(t.games, 6)
+                         .arg(t.wins, 6)
+                         .arg(t.draws, 6)
+                         .arg(t.losses, 7)
+                         .arg(t.games ? 100.0 * t.wins / t.games : 0.0, 6, 'f', 1)
+                         .arg(t.games ? t.vp / t.games : 0.0, 8, 'f', 1);
+        }
+    QStringList res;
+    for (auto it = results.begin(); it != results.end(); ++it)
+        res << QStringLiteral("%1 %2").arg(it.key()).arg(it.value());
+    out() << "results: " << (res.isEmpty() ? QStringLiteral("none") : res.join(", ")) << "\n";
+    if (good > 0)
+        out() << "game length: " << QString::number(totalActions / good, 'f', 1) << " actions, "
+              << QString::number(totalTurns / good, 'f', 1) << " turns on average"
+              << (unfinished ? QStringLiteral(" (%1 unfinished at %2 actions, counted as draws)")
+                                   .arg(unfinished)
+                                   .arg(maxActions)
+                             : QString())
+              << "\n";
+    for (int bot = 0; bot < 2; ++bot)
+        out() << "decision time " << botSpecs[bot] << (bot == 0 ? " (A)" : " (B)") << ": median "
+              << seconds(median(times[bot])) << ", max "
+              << seconds(times[bot].empty() ? 0.0 : *std::max_element(times[bot].begin(), times[bot].end()))
+              << " over " << times[bot].size() << " decisions\n";
+    out() << "elapsed: " << QString::number(elapsed, 'f', 1) << " s on " << std::min(jobs, games) << " thread"
+          << (std::min(jobs, games) == 1 ? "" : "s") << "\n";
+    int rc = 0;
+    for (size_t i = 0; i < played.size(); ++i) {
+        const Played& p = played[i];
+        if (!p.r.ok) {
+            out() << "FAIL game " << i << " (seed " << p.seed << "): " << p.r.error << "\n";
+            rc = 1;
+        }
+        if (saveDir.isEmpty())
+            continue;
+        const QString a = fileSafe(botSpecs[p.aSide == rules::kCatholic ? 0 : 1]);
+        const QString b = fileSafe(botSpecs[p.aSide == rules::kCatholic ? 1 : 0]);
+        const QString file =
+            QStringLiteral("%1/%2-%3-%4-%5.actions").arg(saveDir, scenario).arg(p.seed).arg(a, b);
+        QSaveFile f(file);
+        if (!f.open(QIODevice::WriteOnly | QIODevice::Text)) {
+            err() << "westphalia-cli tournament: cannot write " << file << ": " << f.errorString() << "\n";
+            return 1;
+        }
+        QTextStream ts(&f);
+        ts << "# westphalia-cli play --scenario " << scenario << " --seed " << p.seed
+           << (optionArgs.isEmpty() ? QString() : " --option " + optionArgs.join(" --option "))
+           << " --actions " << file << "\n# Catholic: " << a << ", Protestant: " << b << "; " << p.r.result
+           << "\n";
+        int idx[2] = {0, 0};
+        for (const QString& act : p.r.actionTexts) {
+            ts << act;
+            if (withReasons) {
+                // the reasons are kept per side in order; find whose action this was
+                for (int side = 0; side < 2; ++side)
+                    if (idx[side] < p.r.reasons[side].size() &&
+                        p.r.reasons[side][idx[side]].startsWith(act + QStringLiteral(" — "))) {
+                        ts << "  # " << rules::sideName(side).left(1) << ": "
+                           << p.r.reasons[side][idx[side]]
+                                  .mid(act.size() + 3)
+                                  .replace(QLatin1Char('\n'), ' ');
+                        ++idx[side];
+                        break;
+                    }
+            }
+            ts << "\n";
+        }
+        ts.flush();
+        if (!f.commit()) {
+            err() << "westphalia-cli tournament: cannot write " << file << ": " << f.errorString() << "\n";
+            return 1;
+        }
+    }
+    if (!saveDir.isEmpty())
+        out() << "games saved in " << saveDir << "\n";
+    return rc;
+}
+
+} // namespace wp::cli

@@ -1,0 +1,64 @@
+// Computer players (issue 8). A bot is given a SideView (model/ai/view.h), never the real state, and
+// returns one of the legal actions of that view with the reason it chose it. docs/ai.md describes the
+// bots, their priority lists and the measured strength.
+#pragma once
+
+#include "ai/view.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+
+namespace wp::ai {
+
+struct Decision {
+    rules::Action action;
+    QString reason;     // "priority: attack at Leipzig (12 CF against 7)"
+    int iterations = 0; // search iterations / rollouts used
+};
+
+// Optional controls of one decision: a cancel flag (checked between iterations; a cancelled bot still
+// returns a legal action, its best so far) and a progress callback (0..1), both safe to use from a worker
+// thread.
+struct Controls {
+    const std::atomic<bool>* cancel = nullptr;
+    std::function<void(double)> progress;
+    bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
+};
+
+class Bot {
+  public:
+    virtual ~Bot() = default;
+    virtual QString name() const = 0; // "random", "priority", "search:2"
+    // `view.actor()` must be `view.side()` and the game not over.
+    virtual Decision decide(const SideView& view, const Controls& controls = {}) = 0;
+};
+
+// "random", "priority", "search" (the default level) or "search:L" (L = 1..5). Returns nullptr and sets
+// *error for an unknown name. `seed` seeds the bot's own generator (its choices, its determinisations).
+std::unique_ptr<Bot> makeBot(const QString& spec, uint64_t seed, QString* error);
+QStringList botNames(); // for usage messages
+
+// ---------------------------------------------------------------- building blocks (used by the bots and
+// tests)
+
+// The position's value for `side`, in Victory Points (the Catholic's VP track, plus material, key
+// cities and Areas, Wallenstein's track, sieges; a finished game is worth +-500).
+double evaluate(const GameData& d, const rules::GameState& s, int side);
+
+// The priority list without look-ahead: a fast, deterministic-but-for-ties choice among `legal` for
+// the actor of `s` (used in play-outs and for every decision except the card rounds). Returns the index
+// into `legal`; fills *reason when given.
+size_t fastChoice(const rules::Engine& engine, const rules::GameState& s,
+                  const std::vector<rules::Action>& legal, rules::Rng& rng, QString* reason = nullptr);
+
+// Plays from `s` with fastChoice for both sides until `cardRounds` more top-level decisions (card rounds
+// and other turn decisions) have been reached, the game ends, or `maxActions` actions. Returns the number
+// of actions applied.
+int playout(const rules::Engine& engine, rules::GameState& s, rules::Rng& rng, int cardRounds,
+            int maxActions);
+
+} // namespace wp::ai

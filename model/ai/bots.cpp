@@ -1,0 +1,410 @@
+// The three bots: random (uniform among the legal actions), priority (the priority list, with a short
+// look-ahead for the card rounds) and search (information-set Monte Carlo tree search over the card
+// rounds, the priority list as play-out policy). docs/ai.md.
+#include "ai/bot.h"
+
+#include "rules/economy.h"
+#include "rules/internal.h"
+
+#include <QElapsedTimer>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace wp::ai {
+
+using namespace wp::rules;
+
+namespace {
+
+bool isCardRound(const GameState& s) {
+    if (s.frames.size() != 1)
+        return false;
+    const auto* t = std::get_if<TurnFrame>(&s.frames.front());
+    return t && t->phase == Phase::Action;
+}
+
+// The card-round actions worth looking at (the others are dominated or rarely sensible): for ACT one card
+// per leader (the lowest value that activates him, to keep the better cards), REC with the highest value,
+// AID with the most points, every event, and pass. Free Actions only when nothing else is listed.
+std::vector<size_t> cardRoundCandidates(const GameData& d, const GameState& s,
+                                        const std::vector<Action>& legal, int side) {
+    std::vector<size_t> out;
+    std::map<int, size_t> actByLeader;
+    long bestRec = -1, bestAid = -1;
+    int bestRecValue = -1, bestAidValue = -1;
+    for (size_t i = 0; i < legal.size(); ++i) {
+        const Action& a = legal[i];
+        if (a.kind == ActionKind::PlayCard) {
+            const int value = d.cards[a.card].value;
+            switch (a.use) {
+            case CardUse::Act: {
+                auto it = actByLeader.find(a.target);
+                if (it == actByLeader.end() || d.cards[legal[it->second].card].value > value)
+                    actByLeader[a.target] = i;
+                break;
+            }
+            case CardUse::Rec:
+                if (value > bestRecValue) {
+                    bestRecValue = value;
+                    bestRec = static_cast<long>(i);
+                }
+                break;
+            case CardUse::Aid: {
+                const int pts = aidCardValue(d, s, side, a.card);
+                if (pts > bestAidValue) {
+                    bestAidValue = pts;
+                    bestAid = static_cast<long>(i);
+                }
+                break;
+            }
+            case CardUse::Event:
+                out.push_back(i);
+                break;
+            }
+        } else if (a.kind == ActionKind::Pass) {
+            out.push_back(i);
+        }
+    }
+    for (const auto& [leader, i] : actByLeader)
+        out.push_back(i);
+    if (bestRec >= 0)
+        out.push_back(static_cast<size_t>(bestRec));
+    if (bestAid >= 0 && bestAidValue > 0)
+        out.push_back(static_cast<size_t>(bestAid));
+    if (out.empty())
+        for (size_t i = 0; i < legal.size(); ++i)
+            out.push_back(i);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+uint64_t mix(uint64_t x) {
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+// ---------------------------------------------------------------- random
+
+class RandomBot : public Bot {
+  public:
+    explicit RandomBot(uint64_t seed) : m_rng(mix(seed)) {}
+    QString name() const override { return QStringLiteral("random"); }
+    Decision decide(const SideView& view, const Controls&) override {
+        const std::vector<Action> legal = view.legalActions();
+        Decision dec;
+        dec.action = legal[static_cast<size_t>(m_rng.below(static_cast<int>(legal.size())))];
+        dec.reason = QStringLiteral("random: one of %1 legal actions").arg(legal.size());
+        return dec;
+    }
+
+  private:
+    Rng m_rng;
+};
+
+// ---------------------------------------------------------------- priority
+
+class PriorityBot : public Bot {
+  public:
+    explicit PriorityBot(uint64_t seed) : m_rng(mix(seed ^ 0x7072696fULL)) {}
+    QString name() const override { return QStringLiteral("priority"); }
+
+    Decision decide(const SideView& view, const Controls& controls) override {
+        const Engine& engine = view.engine();
+        const GameData& d = view.data();
+        const std::vector<Action> legal = view.legalActions();
+        Decision dec;
+        if (legal.size() == 1) {
+            dec.action = legal.front();
+            dec.reason = QStringLiteral("the only legal action");
+            return dec;
+        }
+        const GameState sample = view.determinise(m_rng);
+        if (!isCardRound(view.state())) {
+            QString why;
+            dec.action = legal[fastChoice(engine, sample, legal, m_rng, &why)];
+            dec.reason = QStringLiteral("priority: ") + why;
+            return dec;
+        }
+        // A card round: the priority list proposes, a short look-ahead (this round and the enemy's answer,
+        // played by the priority list on a determinisation) disposes.
+        const int side = view.side();
+        const std::vector<size_t> cands = cardRoundCandidates(d, view.state(), legal, side);
+        const uint64_t playSeed = (static_cast<uint64_t>(m_rng.next()) << 32) | m_rng.next();
+        double bestValue = -1e18, secondValue = -1e18;
+        size_t best = cands.front(), second = cands.front();
+        for (size_t k = 0; k < cands.size(); ++k) {
+            if (controls.cancelled() && k > 0)
+                break;
+            const size_t i = cands[k];
+            GameState t = sample;
+            Rng r(playSeed); // common random numbers: every candidate meets the same dice
+            double v = -1e9;
+            if (engine.apply(t, legal[i]).ok) {
+                playout(engine, t, r, 2, 600);
+                v = evaluate(d, t, side);
+            }
+            if (controls.progress)
+                controls.progress(static_cast<double>(k + 1) / static_cast<double>(cands.size()));
+            if (v > bestValue) {
+                second = best;
+                secondValue = bestValue;
+                best = i;
+                bestValue = v;
+            } else if (v > secondValue) {
+                second = i;
+                secondValue = v;
+            }
+        }
+        dec.action = legal[best];
+        dec.iterations = static_cast<int>(cands.size());
+        QString why;
+        {
+            // the priority list's own words for the chosen action
+            const std::vector<Action> one{legal[best]};
+            Rng r(1);
+            fastChoice(engine, sample, one, r, &why);
+        }
+        dec.reason = QStringLiteral("priority: %1 — look-ahead %2 (position %3%4) among %5 plans")
+                         .arg(why, formatAction(d, view.state(), legal[best]))
+                         .arg(bestValue, 0, 'f', 1)
+                         .arg(secondValue > -1e17 ? QStringLiteral("; next best %1 at %2")
+                                                        .arg(formatAction(d, view.state(), legal[second]))
+                                                        .arg(secondValue, 0, 'f', 1)
+                                                  : QString())
+                         .arg(cands.size());
+        return dec;
+    }
+
+  private:
+    Rng m_rng;
+};
+
+// ---------------------------------------------------------------- search (IS-MCTS)
+
+struct SearchLevel {
+    int iterations;
+    int horizon;    // top-level decisions played out after the tree
+    double seconds; // time cap per decision
+};
+
+SearchLevel searchLevel(int level) {
+    switch (level) {
+    case 1:
+        return {40, 2, 0.5};
+    case 2:
+        return {120, 3, 1.0};
+    case 3:
+        return {300, 3, 2.0};
+    case 4:
+        return {1000, 4, 4.0};
+    default:
+        return {3000, 4, 10.0};
+    }
+}
+
+class SearchBot : public Bot {
+  public:
+    SearchBot(uint64_t seed, int level)
+        : m_rng(mix(seed ^ 0x73656172ULL)), m_level(level), m_priority(seed) {}
+    QString name() const override { return QStringLiteral("search:%1").arg(m_level); }
+
+    Decision decide(const SideView& view, const Controls& controls) override {
+        if (!isCardRound(view.state()))
+            return m_priority.decide(view, controls); // the priority list below the card rounds
+        const std::vector<Action> legal = view.legalActions();
+        if (legal.size() == 1)
+            return m_priority.decide(view, controls);
+        return search(view, legal, controls);
+    }
+
+  private:
+    struct Node {
+        Action action;
+        int mover = kNone; // who chose `action`
+        std::vector<int> children;
+        double reward = 0; // for `mover`
+        int visits = 0;
+        int avail = 0;
+    };
+
+    // From a state inside the tree, plays the priority list until the next card round (or the end).
+    void toNextCardRound(const Engine& engine, GameState& s, Rng& rng) {
+        int n = 0;
+        while (!s.gameOver && !isCardRound(s) && n++ < 2000) {
+            const std::vector<Action> legal = engine.legalActions(s);
+            if (legal.empty())
+                return;
+            if (!engine.apply(s, legal[fastChoice(engine, s, legal, rng)]).ok)
+                return;
+        }
+    }
+
+    Decision search(const SideView& view, const std::vector<Action>& rootLegal, const Controls& controls) {
+        const Engine& engine = view.engine();
+        const GameData& d = view.data();
+        const int side = view.side();
+        const SearchLevel lv = searchLevel(m_level);
+        std::vector<Node> nodes(1);
+        nodes[0].mover = kNone;
+        QElapsedTimer timer;
+        timer.start();
+        int it = 0;
+        for (; it < lv.iterations; ++it) {
+            if (it > 0 &&
+                (controls.cancelled() || timer.nsecsElapsed() > static_cast<qint64>(lv.seconds * 1e9)))
+                break;
+            GameState s = view.determinise(m_rng);
+            const double base = evaluate(d, s, side);
+            std::vector<int> path{0};
+            int node = 0;
+            bool expanded = false;
+            int depth = 0;
+            while (!s.gameOver && !expanded && depth < 6) {
+                if (!isCardRound(s)) {
+                    toNextCardRound(engine, s, m_rng);
+                    continue;
+                }
+                const int mover = engine.actor(s);
+                const std::vector<Action> legal = node == 0 ? rootLegal : engine.legalActions(s);
+                const std::vector<size_t> cands = cardRoundCandidates(d, s, legal, mover);
+                // available children; the first untried candidate is expanded
+                std::vector<int> avail;
+                std::vector<size_t> untried;
+                for (size_t ci : cands) {
+                    int found = -1;
+                    for (int ch : nodes[static_cast<size_t>(node)].children)
+                        if (nodes[static_cast<size_t>(ch)].action == legal[ci]) {
+                            found = ch;
+                            break;
+                        }
+                    if (found >= 0)
+                        avail.push_back(found);
+                    else
+                        untried.push_back(ci);
+                }
+                for (int ch : avail)
+                    ++nodes[static_cast<size_t>(ch)].avail;
+                int next = -1;
+                if (!untried.empty()) {
+                    const size_t ci =
+                        untried[static_cast<size_t>(m_rng.below(static_cast<int>(untried.size())))];
+                    Node n;
+                    n.action = legal[ci];
+                    n.mover = mover;
+                    n.avail = 1;
+                    nodes.push_back(n);
+                    next = static_cast<int>(nodes.size()) - 1;
+                    nodes[static_cast<size_t>(node)].children.push_back(next);
+                    expanded = true;
+                } else {
+                    double bestU = -1e18;
+                    for (int ch : avail) {
+                        const Node& n = nodes[static_cast<size_t>(ch)];
+                        const double u = n.reward / n.visits +
+                                         0.7 * std::sqrt(std::log(static_cast<double>(n.avail)) / n.visits);
+                        if (u > bestU) {
+                            bestU = u;
+                            next = ch;
+                        }
+                    }
+                }
+                if (next < 0)
+                    break;
+                if (!engine.apply(s, nodes[static_cast<size_t>(next)].action).ok)
+                    break;
+                path.push_back(next);
+                node = next;
+                ++depth;
+            }
+            playout(engine, s, m_rng, lv.horizon, 3000);
+            const double v = evaluate(d, s, side) - base;
+            const double r = 1.0 / (1.0 + std::exp(-v / 4.0)); // for `side`
+            for (int p : path) {
+                Node& n = nodes[static_cast<size_t>(p)];
+                ++n.visits;
+                n.reward += (n.mover == kNone || n.mover == side) ? r : 1.0 - r;
+            }
+            if (controls.progress)
+                controls.progress(static_cast<double>(it + 1) / lv.iterations);
+        }
+        // the most visited child of the root
+        const Node& root = nodes[0];
+        int best = -1, second = -1;
+        for (int ch : root.children) {
+            const int v = nodes[static_cast<size_t>(ch)].visits;
+            if (best < 0 || v > nodes[static_cast<size_t>(best)].visits) {
+                second = best;
+                best = ch;
+            } else if (second < 0 || v > nodes[static_cast<size_t>(second)].visits) {
+                second = ch;
+            }
+        }
+        Decision dec;
+        dec.iterations = it;
+        if (best < 0) {
+            Decision p = m_priority.decide(view, controls);
+            p.reason = QStringLiteral("search found nothing; ") + p.reason;
+            return p;
+        }
+        const Node& b = nodes[static_cast<size_t>(best)];
+        dec.action = b.action;
+        auto pct = [](const Node& n) { return n.visits ? 100.0 * n.reward / n.visits : 0.0; };
+        dec.reason =
+            QStringLiteral("search: %1 (%2 iterations; %3 visits, %4 % expected)%5")
+                .arg(formatAction(d, view.state(), b.action))
+                .arg(it)
+                .arg(b.visits)
+                .arg(pct(b), 0, 'f', 0)
+                .arg(second >= 0
+                         ? QStringLiteral("; next %1 (%2 visits, %3 %)")
+                               .arg(formatAction(d, view.state(), nodes[static_cast<size_t>(second)].action))
+                               .arg(nodes[static_cast<size_t>(second)].visits)
+                               .arg(pct(nodes[static_cast<size_t>(second)]), 0, 'f', 0)
+                         : QString());
+        return dec;
+    }
+
+    Rng m_rng;
+    int m_level;
+    PriorityBot m_priority;
+};
+
+} // namespace
+
+constexpr int kDefaultSearchLevel = 2;
+
+std::unique_ptr<Bot> makeBot(const QString& spec, uint64_t seed, QString* error) {
+    const QString name = spec.section(QLatin1Char(':'), 0, 0).trimmed().toLower();
+    const QString levelText = spec.section(QLatin1Char(':'), 1);
+    if (name == QLatin1String("random") && levelText.isEmpty())
+        return std::make_unique<RandomBot>(seed);
+    if (name == QLatin1String("priority") && levelText.isEmpty())
+        return std::make_unique<PriorityBot>(seed);
+    if (name == QLatin1String("search")) {
+        int level = kDefaultSearchLevel;
+        if (!levelText.isEmpty()) {
+            bool ok = false;
+            level = levelText.toInt(&ok);
+            if (!ok || level < 1 || level > 5) {
+                if (error)
+                    *error = QStringLiteral("bot '%1': the level must be 1 to 5").arg(spec);
+                return nullptr;
+            }
+        }
+        return std::make_unique<SearchBot>(seed, level);
+    }
+    if (error)
+        *error = QStringLiteral("unknown bot '%1' (%2)").arg(spec, botNames().join(QStringLiteral(", ")));
+    return nullptr;
+}
+
+QStringList botNames() {
+    return {QStringLiteral("random"), QStringLiteral("priority"), QStringLiteral("search"),
+            QStringLiteral("search:1..5")};
+}
+
+} // namespace wp::ai

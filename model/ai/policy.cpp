@@ -1,0 +1,601 @@
+// The evaluation function and the priority list without look-ahead (fastChoice), shared by the priority
+// bot, the search bot's play-outs and the tests. docs/ai.md lists the priorities in words.
+#include "ai/bot.h"
+
+#include "rules/economy.h"
+#include "rules/internal.h"
+
+#include <QHash>
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <mutex>
+
+namespace wp::ai {
+
+using namespace wp::rules;
+
+namespace {
+
+// ---------------------------------------------------------------- map knowledge
+
+// Shortest path lengths between cities by pathways (boxes left out), computed once per data set.
+struct Distances {
+    int n = 0;
+    std::vector<int8_t> d; // n * n, -1 unreachable
+    int at(int a, int b) const { return d[static_cast<size_t>(a) * n + b]; }
+};
+
+const Distances& distances(const GameData& data) {
+    static std::mutex mutex;
+    static QHash<const GameData*, std::shared_ptr<Distances>> cache;
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = cache.find(&data);
+    if (it != cache.end())
+        return **it;
+    auto t = std::make_shared<Distances>();
+    t->n = static_cast<int>(data.cities.size());
+    t->d.assign(static_cast<size_t>(t->n) * t->n, -1);
+    for (int a = 0; a < t->n; ++a) {
+        std::deque<int> q{a};
+        t->d[static_cast<size_t>(a) * t->n + a] = 0;
+        while (!q.empty()) {
+            const int c = q.front();
+            q.pop_front();
+            const int dc = t->d[static_cast<size_t>(a) * t->n + c];
+            if (dc >= 100)
+                continue;
+            for (int nb : data.cities[c].neighbours) {
+                int8_t& dn = t->d[static_cast<size_t>(a) * t->n + nb];
+                if (dn < 0) {
+                    dn = static_cast<int8_t>(dc + 1);
+                    q.push_back(nb);
+                }
+            }
+        }
+    }
+    cache.insert(&data, t);
+    return *t;
+}
+
+struct KeyPlaces {
+    int vienna = -1, munich = -1, brussels = -1;
+    int austria = -1, bavaria = -1, spanishNl = -1;
+};
+
+KeyPlaces keyPlaces(const GameData& d) {
+    KeyPlaces k;
+    for (int i = 0; i < d.cities.size(); ++i) {
+        const QString& id = d.cities[i].id;
+        if (id == QLatin1String("vienna"))
+            k.vienna = i;
+        else if (id == QLatin1String("munich"))
+            k.munich = i;
+        else if (id == QLatin1String("brussels"))
+            k.brussels = i;
+    }
+    for (int i = 0; i < d.areas.size(); ++i) {
+        const QString& id = d.areas[i].id;
+        if (id == QLatin1String("austria"))
+            k.austria = i;
+        else if (id == QLatin1String("bavaria"))
+            k.bavaria = i;
+        else if (id == QLatin1String("spanish-netherlands"))
+            k.spanishNl = i;
+    }
+    return k;
+}
+
+// Combat strength per city and side, outside and inside the fortress.
+struct Forces {
+    std::vector<int> out[2], in[2];
+    int total[2] = {0, 0};
+    Forces(const GameData& d, const GameState& s) {
+        const size_t n = static_cast<size_t>(d.cities.size());
+        for (int side = 0; side < 2; ++side) {
+            out[side].assign(n, 0);
+            in[side].assign(n, 0);
+        }
+        for (size_t u = 0; u < s.units.size(); ++u) {
+            const UnitState& us = s.units[u];
+            if (us.steps == 0 || us.loc < 0)
+                continue;
+            const int side = unitSide(d, s, static_cast<int>(u));
+            if (side < 0 || side > 1)
+                continue;
+            const int cf = unitCf(d, s, static_cast<int>(u));
+            total[side] += cf;
+            if (isCity(us.loc) && static_cast<size_t>(us.loc) < n)
+                ((us.flags & kInside) ? in[side] : out[side])[static_cast<size_t>(us.loc)] += cf;
+        }
+    }
+};
+
+bool isKeyCity(const KeyPlaces& k, int city) {
+    return city == k.vienna || city == k.munich || city == k.brussels;
+}
+
+// How much `side` wants to go to `city` with a stack of strength `cf` (0: not at all).
+double cityValue(const GameData& d, const GameState& s, const Forces& f, const KeyPlaces& k, int side,
+                 int city, int cf) {
+    const City& c = d.cities[city];
+    if (c.offmap)
+        return 0;
+    if (c.area >= 0 && s.areas[c.area].neutral)
+        return 0; // 5.13: violating neutrality costs VP
+    const int opp = other(side);
+    const int ctl = effectiveCityControl(d, s, city);
+    double v = 0;
+    if (ctl == opp)
+        v = 2 + c.vp * 3 + (c.elector ? 5 : 0) + (isKeyCity(k, city) ? 6 : 0);
+    else if (ctl == kNone)
+        v = 1 + c.vp * 2 + (c.elector ? 3 : 0);
+    const int enemy = f.out[opp][static_cast<size_t>(city)];
+    if (enemy > 0) {
+        if (cf * 2 < enemy * 3)
+            return 0; // too strong
+        v += 3 + enemy * 0.4;
+    }
+    if (ctl == opp && c.fortress && f.in[opp][static_cast<size_t>(city)] > cf)
+        return 0;
+    // own key cities under threat: defend them
+    if (ctl == side && (isKeyCity(k, city) || c.elector)) {
+        const Distances& dist = distances(d);
+        int threat = 0;
+        for (int nb : c.neighbours)
+            threat += f.out[opp][static_cast<size_t>(nb)];
+        if (threat > f.out[side][static_cast<size_t>(city)] + f.in[side][static_cast<size_t>(city)])
+            v = std::max(v, 4.0 + c.vp * 2);
+        (void)dist;
+    }
+    return v;
+}
+
+struct Target {
+    int city = -1;
+    double score = 0;
+};
+
+Target bestTarget(const GameData& d, const GameState& s, const Forces& f, const KeyPlaces& k, int side,
+                  int at, int cf) {
+    Target t;
+    if (!isCity(static_cast<int16_t>(at)) || cf <= 0)
+        return t;
+    const Distances& dist = distances(d);
+    for (int c = 0; c < dist.n; ++c) {
+        const int dd = dist.at(at, c);
+        if (dd < 0 || dd > 10)
+            continue;
+        const double v = cityValue(d, s, f, k, side, c, cf);
+        if (v <= 0)
+            continue;
+        const double score = v / (1.0 + dd);
+        if (score > t.score) {
+            t.score = score;
+            t.city = c;
+        }
+    }
+    return t;
+}
+
+int stackCf(const GameData& d, const GameState& s, const std::vector<int16_t>& units) {
+    int cf = 0;
+    for (int16_t u : units)
+        cf += unitCf(d, s, u);
+    return cf;
+}
+
+int leaderStackCf(const GameData& d, const GameState& s, int leader, int side) {
+    const int16_t loc = s.leaders[static_cast<size_t>(leader)].loc;
+    int cf = 0;
+    for (size_t u = 0; u < s.units.size(); ++u)
+        if (s.units[u].loc == loc && s.units[u].steps > 0 && unitSide(d, s, static_cast<int>(u)) == side)
+            cf += unitCf(d, s, static_cast<int>(u));
+    return cf;
+}
+
+QString placeName(const GameData& d, int loc) {
+    return cityName(d, loc);
+}
+
+} // namespace
+
+// ---------------------------------------------------------------- evaluation
+
+double evaluate(const GameData& d, const GameState& s, int side) {
+    double v = 0; // the Catholic's point of view
+    if (s.gameOver) {
+        v = s.winner == kCath ? 500 : s.winner == kProt ? -500 : (s.vp - 21) * 0.2;
+        return side == kCath ? v : -v;
+    }
+    v = s.vp;
+    const Forces f(d, s);
+    v += 0.3 * (f.total[kCath] - f.total[kProt]);
+    for (size_t l = 0; l < s.leaders.size(); ++l)
+        if (s.leaders[l].status == LeaderStatus::InPlay) {
+            const int ls = leaderSide(d, s, static_cast<int>(l));
+            const double w = 0.5 + 0.5 * d.leaders[static_cast<qsizetype>(l)].stars;
+            v += ls == kCath ? w : ls == kProt ? -w : 0;
+        }
+    const KeyPlaces k = keyPlaces(d);
+    int protKeys = 0;
+    for (int c : {k.vienna, k.munich, k.brussels})
+        if (c >= 0 && effectiveCityControl(d, s, c) == kProt) {
+            v -= 4;
+            ++protKeys;
+        }
+    if (protKeys == 3)
+        v -= 60;
+    for (int a : {k.austria, k.bavaria, k.spanishNl})
+        if (a >= 0)
+            v += s.areas[static_cast<size_t>(a)].control == kCath   ? 2
+                 : s.areas[static_cast<size_t>(a)].control == kProt ? -3
+                                                                    : 0;
+    if (s.wallensteinTrack >= 12) {
+        const double over = s.wallensteinTrack - 11;
+        v -= over * over * 0.8; // 5.21: the Protestant wins at 20
+    }
+    v += 0.3 * (s.aidPoints[kCath] - s.aidPoints[kProt]);
+    for (size_t c = 0; c < s.cities.size(); ++c) {
+        const CityState& cs = s.cities[c];
+        if (cs.siege > 0 && (cs.sieger == kCath || cs.sieger == kProt)) {
+            const double w = 0.3 * cs.siege * (1 + d.cities[static_cast<qsizetype>(c)].vp);
+            v += cs.sieger == kCath ? w : -w;
+        }
+    }
+    return side == kCath ? v : -v;
+}
+
+// ---------------------------------------------------------------- the priority list without look-ahead
+
+namespace {
+
+struct Scored {
+    double score = -1e9;
+    QString why;
+};
+
+// The cost in strength of a loss allocation (12.31): steps times the strength each step is worth, and a
+// unit eliminated counts one more.
+double lossCost(const GameData& d, const GameState& s, const Action& a) {
+    double cost = 0;
+    for (size_t i = 0; i < a.list.size(); ++i) {
+        const int u = a.list[i];
+        if (u < 0 || static_cast<size_t>(u) >= s.units.size())
+            continue;
+        const int k = i < a.counts.size() ? a.counts[i] : 1;
+        const UnitType& t = d.unitTypes[s.units[static_cast<size_t>(u)].type];
+        const int steps = s.units[static_cast<size_t>(u)].steps;
+        if (k >= steps)
+            cost += unitCf(d, s, u) + 1.5 + (t.kind == UnitKind::Veteran ? 1 : 0);
+        else
+            cost += (t.cfFull - t.cfReduced) * k;
+    }
+    return cost;
+}
+
+Scored scoreTurn(const GameData& d, const GameState& s, const Forces& f, const KeyPlaces& k, int side,
+                 const Action& a) {
+    Scored r;
+    const int opp = other(side);
+    switch (a.kind) {
+    case ActionKind::PlayCard: {
+        const Card& card = d.cards[a.card];
+        switch (a.use) {
+        case CardUse::Act: {
+            const int cf = leaderStackCf(d, s, a.target, side);
+            const Target t = bestTarget(d, s, f, k, side, s.leaders[static_cast<size_t>(a.target)].loc, cf);
+            r.score = (cf > 0 ? 30 + 10 * t.score + 0.2 * cf : 4) - card.value * 1.5;
+            r.why = t.city >= 0 ? QStringLiteral("activate %1 (%2 CF) towards %3")
+                                      .arg(leaderName(d, a.target))
+                                      .arg(cf)
+                                      .arg(placeName(d, t.city))
+                                : QStringLiteral("activate %1").arg(leaderName(d, a.target));
+            break;
+        }
+        case CardUse::Rec:
+            r.score = 20 + card.value * 3 + (f.total[side] < f.total[opp] ? 10 : 0);
+            r.why = QStringLiteral("recruit with %1 (strength %2 against %3)")
+                        .arg(card.id)
+                        .arg(f.total[side])
+                        .arg(f.total[opp]);
+            break;
+        case CardUse::Aid: {
+            const int pts = aidCardValue(d, s, side, a.card);
+            r.score = 8 + pts * 4;
+            r.why = QStringLiteral("foreign aid from %1 (%2 points to pay the armies)").arg(card.id).arg(pts);
+            break;
+        }
+        case CardUse::Event:
+            r.score = 18 + (card.value <= 1 ? 6 : 0) + (card.combat ? -8 : 0);
+            r.why = QStringLiteral("event %1 %2").arg(card.id, card.title);
+            break;
+        }
+        break;
+    }
+    case ActionKind::FreeAction:
+        r.score = 2;
+        r.why = QStringLiteral("free action");
+        break;
+    case ActionKind::OfferPeace:
+        r.score = -10;
+        r.why = QStringLiteral("offer peace");
+        break;
+    case ActionKind::Wallenstein: {
+        // 7.2: dismiss him before his track gives the Protestant the game (5.21); recall him when it is low.
+        const int track = s.wallensteinTrack;
+        if (a.target == 0)
+            r = {track >= 13 ? 50.0 : -5.0,
+                 QStringLiteral("dismiss Wallenstein: his track is at %1").arg(track)};
+        else if (a.target == 1)
+            r = {track <= 8 ? 40.0 : -5.0,
+                 QStringLiteral("recall Wallenstein: his track is at %1").arg(track)};
+        else
+            r = {track >= 17 ? 45.0 : -20.0,
+                 QStringLiteral("assassinate Wallenstein: his track is at %1").arg(track)};
+        break;
+    }
+    case ActionKind::Pass:
+        r = {0, QStringLiteral("pass")};
+        break;
+    default:
+        r = {1, QStringLiteral("default")};
+    }
+    return r;
+}
+
+Scored scoreActivation(const GameData& d, const GameState& s, const Forces& f, const Target& t,
+                       const ActivationFrame& af, int actor, const Action& a) {
+    Scored r;
+    const int side = af.side;
+    if (a.kind == ActionKind::React) {
+        // 11.23: stay outside to fight if our army outside can face the enemy stack, else withdraw.
+        const int attacker = stackCf(d, s, af.units);
+        const int ours = af.reactionCity >= 0 ? f.out[actor][static_cast<size_t>(af.reactionCity)] : 0;
+        const bool fight = ours * 10 >= attacker * 9;
+        const bool in = a.target == 1;
+        r.score = (in != fight) ? 10 : 5;
+        r.why = QStringLiteral("%1: our %2 CF outside against %3 CF entering %4")
+                    .arg(in ? QStringLiteral("withdraw inside") : QStringLiteral("stay outside"))
+                    .arg(ours)
+                    .arg(attacker)
+                    .arg(placeName(d, af.reactionCity));
+        return r;
+    }
+    const int cf = stackCf(d, s, af.units);
+    const int opp = other(side);
+    const int at = af.at;
+    switch (a.kind) {
+    case ActionKind::Attack: {
+        const int enemy = isCity(static_cast<int16_t>(at)) ? f.out[opp][static_cast<size_t>(at)] : 0;
+        const int mine = stackCf(d, s, a.list);
+        const bool good = af.mustStop || mine >= enemy;
+        r.score = (good ? 90 : 5) + static_cast<double>(a.list.size()) + mine * 0.01;
+        r.why = QStringLiteral("attack at %1 (%2 CF against %3)").arg(placeName(d, at)).arg(mine).arg(enemy);
+        return r;
+    }
+    case ActionKind::Overrun:
+        return {95, QStringLiteral("overrun at %1").arg(placeName(d, at))};
+    case ActionKind::TakeControl: {
+        const int vp = isCity(static_cast<int16_t>(at)) ? d.cities[at].vp : 0;
+        return {75.0 + vp * 5, QStringLiteral("take control of %1 (%2 VP)").arg(placeName(d, at)).arg(vp)};
+    }
+    case ActionKind::Besiege:
+        return {70, QStringLiteral("besiege %1").arg(placeName(d, at))};
+    case ActionKind::Assault:
+        return {65, QStringLiteral("assault %1").arg(placeName(d, at))};
+    case ActionKind::PickUp: {
+        const int16_t p = a.list.empty() ? -1 : a.list.front();
+        if (isLeaderPiece(p))
+            return {af.moved ? 10.0 : 30.0, QStringLiteral("pick up a leader")};
+        return {af.moved ? 45.0 : 80.0, QStringLiteral("pick up units before marching")};
+    }
+    case ActionKind::DropOff:
+        return {-10, QStringLiteral("drop off")};
+    case ActionKind::EndActivation:
+        return {20, QStringLiteral("end the activation at %1").arg(placeName(d, at))};
+    case ActionKind::Move: {
+        if (!isCity(a.target) || !isCity(static_cast<int16_t>(at)))
+            return {3, QStringLiteral("move to a box")};
+        if (t.city < 0)
+            return {0, QStringLiteral("no objective")};
+        const Distances& dist = distances(d);
+        const int da = dist.at(at, t.city), dn = dist.at(a.target, t.city);
+        const int enemy = f.out[opp][static_cast<size_t>(a.target)];
+        double sc = dn >= 0 && dn < da ? 50 + (a.target == t.city ? 10 : 0) : 0;
+        if (enemy > 0 && cf * 10 < enemy * 12)
+            sc = -30;
+        return {
+            sc,
+            QStringLiteral("march towards %1 (%2 spaces, %3 CF)").arg(placeName(d, t.city)).arg(da).arg(cf)};
+    }
+    default:
+        return {1, QStringLiteral("default")};
+    }
+}
+
+Scored scoreCombat(const GameData& d, const GameState& s, const Forces& f, const CombatFrame& cf, int actor,
+                   const Action& a) {
+    (void)f;
+    switch (a.kind) {
+    case ActionKind::CombatCard:
+        return {cf.cards[actor].empty() ? 40.0 : 5.0,
+                QStringLiteral("combat card %1 at %2").arg(d.cards[a.card].id, placeName(d, cf.city))};
+    case ActionKind::Pass:
+        return {20, QStringLiteral("keep the cards")};
+    case ActionKind::Losses: {
+        const double cost = lossCost(d, s, a);
+        return {100 - cost, QStringLiteral("losses costing %1 CF").arg(cost, 0, 'f', 1)};
+    }
+    case ActionKind::Retreat: {
+        const int side = actor;
+        const int opp = other(side);
+        if (a.target == -2)
+            return {12, QStringLiteral("retreat inside the fortress at %1").arg(placeName(d, cf.city))};
+        if (!isCity(a.target))
+            return {1, QStringLiteral("retreat to a box")};
+        const City& c = d.cities[a.target];
+        double sc = 10;
+        if (effectiveCityControl(d, s, a.target) == side)
+            sc += 10;
+        sc += f.out[side][static_cast<size_t>(a.target)] * 0.5 + (c.fortress ? 3 : 0) + c.vp * 0.5;
+        for (int nb : c.neighbours)
+            sc -= f.out[opp][static_cast<size_t>(nb)] * 0.3;
+        return {sc, QStringLiteral("retreat to %1").arg(placeName(d, a.target))};
+    }
+    default:
+        return {1, QStringLiteral("default")};
+    }
+}
+
+// A prior for the choices the evaluation does not see (their effect comes later).
+Scored scoreChoice(const GameData& d, const GameState& s, const ChoiceFrame& ch, int actor, const Action& a) {
+    const bool pass = a.kind == ActionKind::Pass;
+    switch (ch.purpose) {
+    case kRecruitLeader:
+        return {pass ? 0.0 : 10.0, pass ? QStringLiteral("stop recruiting") : QStringLiteral("recruit")};
+    case kRecruitKind:
+        return {a.target == 1 ? 2.0 : 1.0, a.target == 1 ? QStringLiteral("recruit Mercenaries (stronger)")
+                                                         : QStringLiteral("recruit Militia")};
+    case kRecruitSteps:
+        return {static_cast<double>(a.target), QStringLiteral("as many full-strength units as possible")};
+    case kRecruitAp:
+        return {a.target == 1 ? 1.0 : 0.0, QStringLiteral("aid point for recruitment")};
+    case kPayUnits: {
+        if (pass)
+            return {0, QStringLiteral("pay no more units")};
+        const int cf =
+            a.target >= 0 && static_cast<size_t>(a.target) < s.units.size() ? unitCf(d, s, a.target) : 0;
+        return {10.0 + cf, QStringLiteral("pay the strongest unpaid unit (%1 CF)").arg(cf)};
+    }
+    case kStepLoss: {
+        const int cf =
+            a.target >= 0 && static_cast<size_t>(a.target) < s.units.size() ? unitCf(d, s, a.target) : 0;
+        return {10.0 - cf, QStringLiteral("the step loss from the weakest unit")};
+    }
+    case kRecoverPillage:
+    case kSetupPillage: {
+        if (pass)
+            return {0, QStringLiteral("pass")};
+        const bool city = a.target >= 0 && a.target < d.cities.size();
+        const int ctl = city ? effectiveCityControl(d, s, a.target) : kNone;
+        const double want =
+            ch.purpose == kRecoverPillage ? (ctl == actor ? 3 : 1) : (ctl == other(actor) ? 3 : 0);
+        return {5 + want + (city ? d.cities[a.target].vp : 0),
+                QStringLiteral("%1 at %2")
+                    .arg(ch.purpose == kRecoverPillage ? QStringLiteral("recover pillage")
+                                                       : QStringLiteral("pillage the enemy"),
+                         city ? placeName(d, a.target) : QString::number(a.target))};
+    }
+    case kPeaceAnswer:
+        return {a.kind == ActionKind::Decline ? 1.0 : 0.0, QStringLiteral("answer the peace offer")};
+    default:
+        return {pass ? 0.0 : 0.5, QStringLiteral("choice")};
+    }
+}
+
+bool wantsLookahead(const ChoiceFrame& ch) {
+    switch (ch.purpose) {
+    case kRecruitLeader:
+    case kRecruitKind:
+    case kRecruitAp:
+    case kPayUnits:
+    case kStepLoss:
+    case kPeaceAnswer:
+        return false;
+    default:
+        return true;
+    }
+}
+
+size_t pickBest(const std::vector<Scored>& sc, Rng& rng) {
+    size_t best = 0;
+    int ties = 1;
+    for (size_t i = 1; i < sc.size(); ++i) {
+        if (sc[i].score > sc[best].score + 1e-9) {
+            best = i;
+            ties = 1;
+        } else if (std::abs(sc[i].score - sc[best].score) <= 1e-9 && rng.below(++ties) == 0) {
+            best = i;
+        }
+    }
+    return best;
+}
+
+} // namespace
+
+namespace {
+size_t fastChoiceImpl(const Engine& engine, const GameState& s, const std::vector<Action>& legal, Rng& rng,
+                      QString* reason) {
+    const GameData& d = engine.data();
+    if (legal.size() <= 1) {
+        if (reason)
+            *reason = QStringLiteral("the only legal action");
+        return 0;
+    }
+    const Forces f(d, s);
+    const KeyPlaces k = keyPlaces(d);
+    std::vector<Scored> sc(legal.size());
+    const Frame& top = s.frames.back();
+    const int who = engine.actor(s);
+    if (const auto* af = std::get_if<ActivationFrame>(&top)) {
+        const int act = af->reactionCity >= 0 ? other(af->side) : af->side;
+        const Target t = af->reactionCity >= 0
+                             ? Target{}
+                             : bestTarget(d, s, f, k, af->side, af->at, stackCf(d, s, af->units));
+        for (size_t i = 0; i < legal.size(); ++i)
+            sc[i] = scoreActivation(d, s, f, t, *af, act, legal[i]);
+    } else if (const auto* cf = std::get_if<CombatFrame>(&top)) {
+        for (size_t i = 0; i < legal.size(); ++i)
+            sc[i] = scoreCombat(d, s, f, *cf, who, legal[i]);
+    } else if (const auto* ch = std::get_if<ChoiceFrame>(&top)) {
+        for (size_t i = 0; i < legal.size(); ++i)
+            sc[i] = scoreChoice(d, s, *ch, ch->actor, legal[i]);
+        if (wantsLookahead(*ch) && legal.size() <= 40) {
+            // The effect shows at once: one step of look-ahead with the evaluation.
+            for (size_t i = 0; i < legal.size(); ++i) {
+                GameState t = s;
+                if (engine.apply(t, legal[i]).ok) {
+                    const double v = evaluate(d, t, ch->actor);
+                    sc[i].score += v * 10;
+                    sc[i].why += QStringLiteral(" (position %1)").arg(v, 0, 'f', 1);
+                }
+            }
+        }
+    } else if (std::holds_alternative<SiegeFrame>(top)) {
+        for (size_t i = 0; i < legal.size(); ++i)
+            sc[i] = {legal[i].kind == ActionKind::Pass ? 0.0 : 1.0, QStringLiteral("siege")};
+    } else {
+        for (size_t i = 0; i < legal.size(); ++i)
+            sc[i] = scoreTurn(d, s, f, k, who, legal[i]);
+    }
+    const size_t best = pickBest(sc, rng);
+    if (reason)
+        *reason = sc[best].why;
+    return best;
+}
+} // namespace
+
+size_t fastChoice(const Engine& engine, const GameState& s, const std::vector<Action>& legal, Rng& rng,
+                  QString* reason) {
+    return fastChoiceImpl(engine, s, legal, rng, reason);
+}
+
+int playout(const Engine& engine, GameState& s, Rng& rng, int cardRounds, int maxActions) {
+    int n = 0, rounds = 0;
+    while (!s.gameOver && n < maxActions) {
+        if (n > 0 && s.frames.size() == 1 && ++rounds >= cardRounds)
+            break;
+        const std::vector<Action> legal = engine.legalActions(s);
+        if (legal.empty())
+            break;
+        const size_t i = fastChoiceImpl(engine, s, legal, rng, nullptr);
+        if (!engine.apply(s, legal[i]).ok)
+            break;
+        ++n;
+    }
+    return n;
+}
+
+} // namespace wp::ai

@@ -1,0 +1,173 @@
+// Issue 8: the computer opponent. The side's view hides the opponent's hand, the deck order and the dice
+// to come (by construction), the bots only ever return legal actions, and the priority list makes the
+// decisions its written list (docs/ai.md) says it makes.
+#include "ai/bot.h"
+#include "ai/match.h"
+#include "ai/player.h"
+#include "rules/invariants.h"
+#include "rules_fixture.h"
+
+using namespace wp;
+using namespace wp::rules;
+using namespace wp::rules::test;
+
+namespace {
+
+// The real state with everything the side may not see changed: the opponent's hand swapped with cards of
+// his Unplayed pile, both piles reordered, another generator, scripted dice.
+GameState scrambled(const GameState& s, int side, uint64_t seed) {
+    GameState t = s;
+    const int opp = other(side);
+    Rng rng(seed);
+    auto& hand = t.hand[opp];
+    auto& pile = t.drawPile[opp];
+    for (size_t i = 0; i < hand.size() && !pile.empty(); ++i) {
+        const size_t j = static_cast<size_t>(rng.below(static_cast<int>(pile.size())));
+        std::swap(hand[i], pile[j]);
+        t.cardPlace[static_cast<size_t>(hand[i])] = CardPlace::Hand;
+        t.cardPlace[static_cast<size_t>(pile[j])] = CardPlace::Unplayed;
+    }
+    for (int sd : {kCatholic, kProtestant})
+        std::reverse(t.drawPile[sd].begin(), t.drawPile[sd].end());
+    t.rng.reseed(seed * 7919 + 13);
+    t.forcedDice = {9, 0, 9, 0};
+    return t;
+}
+
+// Plays `actions` random legal actions from a new game (to reach varied decisions).
+GameState advanced(const Engine& e, const QString& scenario, uint64_t seed, int actions) {
+    GameState s;
+    QString error;
+    if (!e.newGame(s, scenario, {}, seed, &error))
+        qFatal("%s", qPrintable(error));
+    Rng rng(seed);
+    for (int i = 0; i < actions && !s.gameOver; ++i) {
+        const std::vector<Action> legal = e.legalActions(s);
+        e.apply(s, legal[static_cast<size_t>(rng.below(static_cast<int>(legal.size())))]);
+    }
+    return s;
+}
+
+} // namespace
+
+class TestAi : public QObject {
+    Q_OBJECT
+
+  private slots:
+    // Issue 8: "The AI sees only what its side may see ... enforce it by construction and test it."
+    void viewHidesOpponentHandDeckAndDice() {
+        const Engine e(rulesData());
+        int compared = 0;
+        for (const int at : {0, 1, 37, 120, 301}) {
+            const GameState real = advanced(e, QStringLiteral("campaign"), 11, at);
+            if (real.gameOver)
+                continue;
+            const int side = e.actor(real);
+            const GameState other = scrambled(real, side, 99 + static_cast<uint64_t>(at));
+            // the hidden parts really differ, the public ones do not
+            QVERIFY(!(real.hand[rules::other(side)] == other.hand[rules::other(side)]));
+            QVERIFY(!(real.rng == other.rng));
+            QCOMPARE(real.hand[side], other.hand[side]);
+            const ai::SideView a(e, real, side), b(e, other, side);
+            QVERIFY2(a.state() == b.state(),
+                     qPrintable(stateDifferences(e.data(), a.state(), b.state()).join(", ")));
+            QCOMPARE(a.state().hand[side], real.hand[side]); // its own hand is seen
+            QCOMPARE(a.opponentHandSize(), static_cast<int>(real.hand[rules::other(side)].size()));
+            // so every bot decides the same with the same seed, whatever the hidden information
+            for (const QString& name :
+                 {QStringLiteral("random"), QStringLiteral("priority"), QStringLiteral("search:1")}) {
+                auto botA = ai::makeBot(name, 5, nullptr), botB = ai::makeBot(name, 5, nullptr);
+                const ai::Decision da = botA->decide(a), db = botB->decide(b);
+                QVERIFY2(da.action == db.action, qPrintable(name));
+                QCOMPARE(da.reason, db.reason);
+            }
+            ++compared;
+        }
+        QVERIFY(compared >= 4);
+    }
+
+    // The view's legal actions are the real ones (the AI's own decisions never depend on hidden cards),
+    // and a determinisation is a consistent state: own hand kept, hand sizes kept, invariants hold.
+    void viewLegalActionsAndDeterminisations() {
+        const Engine e(rulesData());
+        GameState s;
+        QString error;
+        QVERIFY(e.newGame(s, QStringLiteral("intervention"), {}, 3, &error));
+        Rng pick(3), det(4);
+        int checked = 0;
+        while (!s.gameOver && checked < 400) {
+            const int side = e.actor(s);
+            const ai::SideView v(e, s, side);
+            const std::vector<Action> legal = e.legalActions(s);
+            QVERIFY2(v.legalActions() == legal, qPrintable(e.prompt(s)));
+            const GameState t = v.determinise(det);
+            QCOMPARE(t.hand[side], s.hand[side]);
+            QCOMPARE(t.hand[rules::other(side)].size(), s.hand[rules::other(side)].size());
+            QCOMPARE(t.drawPile[rules::other(side)].size(), s.drawPile[rules::other(side)].size());
+            QCOMPARE(t.units, s.units);
+            if (checked % 25 == 0) {
+                const QStringList broken = checkInvariants(e, t);
+                QVERIFY2(broken.isEmpty(), qPrintable(broken.join("; ")));
+            }
+            e.apply(s, legal[static_cast<size_t>(pick.below(static_cast<int>(legal.size())))]);
+            ++checked;
+        }
+        QVERIFY(checked > 100);
+    }
+
+    // Every bot returns one of the legal actions through a whole game (playMatch stops at the first
+    // illegal one), and the priority bot gives a reason for each decision.
+    void botsPlayWholeGames() {
+        const Engine e(rulesData());
+        GameState start;
+        QString error;
+        QVERIFY(e.newGame(start, QStringLiteral("intervention"), {}, 21, &error));
+        auto p = ai::makeBot(QStringLiteral("priority"), 1, nullptr);
+        auto r = ai::makeBot(QStringLiteral("random"), 2, nullptr);
+        ai::Bot* seats[2] = {p.get(), r.get()};
+        const ai::MatchResult m = ai::playMatch(e, start, seats, 20000, true);
+        QVERIFY2(m.ok, qPrintable(m.error));
+        QVERIFY(m.finished);
+        QVERIFY(!m.reasons[kCatholic].isEmpty());
+        for (const QString& reason : m.reasons[kCatholic])
+            QVERIFY2(reason.contains(QStringLiteral(" — ")) &&
+                         reason.section(QStringLiteral(" — "), 1).size() > 3,
+                     qPrintable(reason));
+        // the search bot (lowest level) against the priority bot, sides the other way round
+        auto sb = ai::makeBot(QStringLiteral("search:1"), 3, nullptr);
+        ai::Bot* seats2[2] = {p.get(), sb.get()};
+        const ai::MatchResult m2 = ai::playMatch(e, start, seats2, 20000, false);
+        QVERIFY2(m2.ok, qPrintable(m2.error));
+        QVERIFY(m2.finished);
+    }
+
+    void unknownBotsAreRefused() {
+        QString error;
+        QVERIFY(!ai::makeBot(QStringLiteral("grandmaster"), 1, &error));
+        QVERIFY(error.contains(QStringLiteral("grandmaster")));
+        QVERIFY(!ai::makeBot(QStringLiteral("search:9"), 1, &error));
+        QVERIFY(error.contains(QStringLiteral("level")));
+        QVERIFY(ai::makeBot(QStringLiteral("search:3"), 1, &error));
+    }
+
+    // A cancelled decision still returns a legal action at once (the GUI's cancel button).
+    void cancelledSearchReturnsLegalAction() {
+        const Engine e(rulesData());
+        const GameState s = advanced(e, QStringLiteral("campaign"), 5, 0);
+        const ai::SideView v(e, s, e.actor(s));
+        std::atomic<bool> cancel{true};
+        ai::Controls c;
+        c.cancel = &cancel;
+        ai::AiPlayer player(v.side(), ai::makeBot(QStringLiteral("search:5"), 1, nullptr));
+        QElapsedTimer t;
+        t.start();
+        const ai::Decision d = player.decide(v, c);
+        QVERIFY(t.elapsed() < 2000);
+        const std::vector<Action> legal = v.legalActions();
+        QVERIFY(std::find(legal.begin(), legal.end(), d.action) != legal.end());
+        QCOMPARE(player.recentReasons().size(), 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAi)
+#include "test_ai.moc"
