@@ -16,6 +16,7 @@ int playCommand(const QStringList& args);
 int fuzzCommand(const QStringList& args);
 int benchCommand(const QStringList& args);
 int cardsCommand(const QStringList& args);
+int tacticalCommand(const QStringList& args); // cli_tactical.cpp (issue 10)
 int tournamentCommand(const QStringList& args);
 int saveCommand(const QStringList& args); // cli_save.cpp (issue 7)
 

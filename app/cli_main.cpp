@@ -41,6 +41,8 @@ Commands:
                                           bots (random, priority, search[:L]) against each other
   cards coverage [--side S] [--missing] [--json] [--strict]
                                           every card's event: implemented and tested, totals per side
+  tactical tvbd --scenario FILE [--seed N] [--auto] [--log] [--actions FILE] [--legal]
+                                          a Tilly's Very Bad Day battle: replay or auto-resolve
   save verify FILE... | save replay FILE [--to N] [--state-json] | save bench
                                           check, replay and measure .tyw save files
 
@@ -92,6 +94,8 @@ int main(int argc, char** argv) {
         rc = wp::cli::benchCommand(args);
     else if (cmd == QLatin1String("cards"))
         rc = wp::cli::cardsCommand(args);
+    else if (cmd == QLatin1String("tactical"))
+        rc = wp::cli::tacticalCommand(args);
     else if (cmd == QLatin1String("tournament"))
         rc = wp::cli::tournamentCommand(args);
     else if (cmd == QLatin1String("save"))

@@ -1,0 +1,169 @@
+// westphalia-cli tactical tvbd: load a battle scenario, replay actions or auto-resolve, print log and result.
+#include "cli_util.h"
+#include "tactical/tactical_game.h"
+
+#include <QFile>
+
+namespace wp::cli {
+
+namespace {
+
+const char* kTacticalUsage =
+    R"(usage: westphalia-cli tactical tvbd --scenario FILE [--seed N] [--auto] [--log]
+           [--actions FILE] [--legal] [--policy simple|random] [--games N]
+  Loads a Tilly's Very Bad Day battle scenario (JSON, docs/tvbd.md).
+  --auto            both sides played by the policy to the end; prints the result
+  --actions FILE    apply these actions (one per line, docs/tvbd.md notation) first
+  --legal           print the legal actions at the end
+  --log             print the battle log
+  --games N         with --auto: resolve N battles (seeds N, N+1, ...) and print win rates
+)";
+
+QString sideResult(const wp::tactical::BattleState& s, const wp::tactical::AutoResult& r, int side) {
+    return QStringLiteral(
+               "%1: lost %2 of %3 (breakpoint %4): %5 routed, %6 Cannon overrun, %7 Commander(s) lost")
+        .arg(s.sideName[side])
+        .arg(r.lost[side])
+        .arg(s.originalUnits[side])
+        .arg(wp::tactical::TvbdEngine::armyBreakpoint(s.originalUnits[side]))
+        .arg(r.routed[side])
+        .arg(r.eliminated[side])
+        .arg(r.commandersLost[side]);
+}
+
+} // namespace
+
+int tacticalCommand(const QStringList& argsIn) {
+    using namespace wp::tactical;
+    QStringList args = argsIn;
+    if (args.isEmpty() ||
+        (args.first() != QLatin1String("tvbd") && !args.first().startsWith(QLatin1String("--")))) {
+        err() << "westphalia-cli tactical: the only ruleset so far is 'tvbd'\n\n" << kTacticalUsage;
+        return 2;
+    }
+    if (args.first() == QLatin1String("tvbd"))
+        args.removeFirst();
+    ArgParser p(args, kTacticalUsage);
+    if (p.helpRequested()) {
+        out() << kTacticalUsage;
+        return 0;
+    }
+    const QString scenario = p.value(QStringLiteral("--scenario"));
+    const QString seedText = p.value(QStringLiteral("--seed"));
+    const QString actionsFile = p.value(QStringLiteral("--actions"));
+    const QString policyName = p.value(QStringLiteral("--policy"));
+    const QString gamesText = p.value(QStringLiteral("--games"));
+    const bool autoPlay = p.flag(QStringLiteral("--auto"));
+    const bool showLog = p.flag(QStringLiteral("--log"));
+    const bool showLegal = p.flag(QStringLiteral("--legal"));
+    QString problem;
+    bool ok = true;
+    quint64 seed = 1;
+    if (!seedText.isEmpty()) {
+        seed = seedText.toULongLong(&ok);
+        if (!ok)
+            problem = QStringLiteral("--seed '%1' is not a non-negative whole number").arg(seedText);
+    }
+    int games = 1;
+    if (!gamesText.isEmpty()) {
+        games = gamesText.toInt(&ok);
+        if (!ok || games < 1 || games > 100000)
+            problem = QStringLiteral("--games '%1' must be 1..100000").arg(gamesText);
+    }
+    Policy policy = Policy::Simple;
+    if (policyName == QLatin1String("random"))
+        policy = Policy::Random;
+    else if (!policyName.isEmpty() && policyName != QLatin1String("simple"))
+        problem = QStringLiteral("--policy '%1' is not simple or random").arg(policyName);
+    if (scenario.isEmpty() && problem.isEmpty())
+        problem = QStringLiteral("--scenario FILE is needed");
+    if (!p.finish(problem))
+        return 2;
+
+    QString error;
+    const TvbdRules* rules = defaultTvbdRules(&error);
+    if (!rules) {
+        err() << "westphalia-cli: " << error << "\n";
+        return 1;
+    }
+    BattleState start;
+    if (!loadScenario(scenario, *rules, &start, &error)) {
+        err() << "westphalia-cli: " << error << "\n";
+        return 1;
+    }
+    TvbdEngine engine(*rules);
+
+    if (games > 1) {
+        if (!autoPlay) {
+            err() << "westphalia-cli: --games needs --auto\n";
+            return 2;
+        }
+        int wins[3] = {0, 0, 0}, unfinished = 0;
+        double turns = 0;
+        for (int g = 0; g < games; ++g) {
+            TacticalGame game(engine, start, seed + quint64(g));
+            const AutoResult r = autoResolve(game, policy, seed + quint64(g));
+            if (r.winner < 0)
+                ++unfinished;
+            else
+                ++wins[r.winner];
+            turns += r.turns;
+        }
+        out() << "battles: " << games << "\n";
+        for (int side = 0; side < 2; ++side)
+            out() << start.sideName[side] << " wins: " << wins[side] << " ("
+                  << QString::number(100.0 * wins[side] / games, 'f', 1) << "%)\n";
+        out() << "draws: " << wins[2] << "\nunfinished: " << unfinished
+              << "\naverage turns: " << QString::number(turns / games, 'f', 2) << "\n";
+        return unfinished ? 1 : 0;
+    }
+
+    TacticalGame game(engine, start, seed);
+    if (!actionsFile.isEmpty()) {
+        QFile f(actionsFile);
+        if (!f.open(QIODevice::ReadOnly | QIODevice::Text)) {
+            err() << "westphalia-cli: " << actionsFile << ": cannot open: " << f.errorString() << "\n";
+            return 1;
+        }
+        int lineNo = 0;
+        while (!f.atEnd()) {
+            ++lineNo;
+            const QString line = QString::fromUtf8(f.readLine()).trimmed();
+            if (line.isEmpty() || line.startsWith(QLatin1Char('#')))
+                continue;
+            if (!game.applyText(line, &error)) {
+                err() << "westphalia-cli: " << actionsFile << ":" << lineNo << ": " << error << "\n";
+                return 1;
+            }
+        }
+    }
+    AutoResult r = summarize(game.state());
+    if (autoPlay)
+        r = autoResolve(game, policy, seed);
+    const BattleState& s = game.state();
+    if (showLog)
+        for (const QString& l : s.log)
+            out() << l << "\n";
+    if (s.over()) {
+        out() << "result: "
+              << (s.winner == 2 ? QStringLiteral("draw") : s.sideName[s.winner] + QStringLiteral(" wins"))
+              << "\n";
+        out() << "reason: " << s.resultReason << "\n";
+    } else {
+        out() << "result: not finished\n"
+              << "to act: " << s.sideName[engine.actor(s)] << ": " << engine.prompt(s) << "\n";
+        if (autoPlay) {
+            err() << "westphalia-cli: the policy did not finish the battle: " << r.reason << "\n";
+            return 1;
+        }
+    }
+    out() << "turns: " << s.turn << "\n";
+    out() << sideResult(s, r, 0) << "\n" << sideResult(s, r, 1) << "\n";
+    out() << "actions: " << game.actions().size() << "\n";
+    if (showLegal && !s.over())
+        for (const TAction& a : engine.legalActions(s))
+            out() << "  " << actionText(s, a) << "\n";
+    return 0;
+}
+
+} // namespace wp::cli

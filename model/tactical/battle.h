@@ -1,0 +1,140 @@
+// The battle state shared by the miniatures engines: a value holding the table, terrain, commands and
+// units (stands with pose, resolve and markers), the RNG and the log. A battle is (scenario, seed) plus
+// an ordered list of actions; the state is the replay of that list (design principles 2-3).
+#pragma once
+
+#include "geometry.h"
+#include "rules/rng.h"
+
+#include <QHash>
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace wp::tactical {
+
+enum class UnitType { Commander, Horse, LightHorse, Dragoons, PikeShot, Shot, Rabble, Cannon };
+enum class Quality { Superior, Ordinary, Inferior, Raw };
+enum class UnitStatus { OnTable, Routed, Eliminated, Casualty, PursuedOff };
+enum class TerrainClass { Open, Difficult, Impassable };
+
+QString typeName(UnitType t);  // "PikeShot"
+QString typeLabel(UnitType t); // "Pike+Shot"
+std::optional<UnitType> typeFromName(const QString& s);
+QString qualityName(Quality q);
+std::optional<Quality> qualityFromName(const QString& s);
+
+inline bool isCavalry(UnitType t) {
+    return t == UnitType::Horse || t == UnitType::LightHorse;
+}
+inline bool isInfantry(UnitType t) {
+    return t == UnitType::PikeShot || t == UnitType::Shot || t == UnitType::Dragoons || t == UnitType::Rabble;
+}
+inline bool isMounted(UnitType t) {
+    return isCavalry(t) || t == UnitType::Dragoons;
+}
+inline bool isFormed(UnitType t) {
+    return t != UnitType::Commander && t != UnitType::Cannon;
+}
+inline bool isCombat(UnitType t) {
+    return t != UnitType::Commander;
+}
+
+struct TerrainFeature {
+    QString id;
+    QString type; // key into the ruleset's terrain types
+    TerrainClass cls = TerrainClass::Open;
+    bool blocksLOS = false;
+    bool elevated = false;
+    QList<Polygon> pieces; // convex pieces
+    Vec2 peak;             // hills: highest point
+    double radius = 0;     // hills: distance from the peak to the edge (for height)
+};
+
+struct Unit {
+    QString id;
+    QString name;
+    int side = 0; // 0 or 1
+    UnitType type = UnitType::PikeShot;
+    Quality quality = Quality::Ordinary;
+    bool large = false; // Large Pike+Shot (16.2)
+    int command = -1;
+    Pose pose;
+    int startResolve = 1;
+    int resolve = 1;
+    int combatLoss = 0; // resolve lost to shooting and melee, the only loss heroics and rally restore
+    bool limbered = false;
+    int attachedTo = -1; // Commanders: the unit they are attached to
+    UnitStatus status = UnitStatus::OnTable;
+    // markers (7.4)
+    bool shotMarker = false;
+    bool movedMarker = false;
+    bool actedThisStep = false; // moved, tried a command check, or shot in the current step
+    int chargeTarget = -1;      // declared charge
+    bool charged = false;       // made a charge this turn
+    Zone chargeContact = Zone::None;
+    bool evaded = false;
+    QList<int> fought; // enemies shot at or meleed this turn (heroics)
+    QList<int> wonVs;  // enemies it won a melee against this turn
+    bool onTable() const { return status == UnitStatus::OnTable; }
+};
+
+struct Command {
+    QString id;
+    QString name;
+    int side = 0;
+    int commander = -1; // unit index
+    int initialUnits = 0;
+    bool commanderLost = false;
+    bool casualtyMarker = false; // the Commander fell this turn (6.2 pending)
+};
+
+struct RoutRecord {
+    int unit = -1;
+    Vec2 lastPos;
+    bool erosion = true; // shooting/melee routs cause erosion and heroics
+};
+
+// Steps of the game sequence (TVBD 9). Automatic steps are carried out by the engine as soon as reached.
+enum class Step { Bombard, Initiative, Move, Shoot, Declare, Evade, Over };
+
+struct BattleState {
+    QString ruleset = QStringLiteral("tvbd");
+    QString title;
+    QString sizeName = QStringLiteral("small");
+    double tableW = 30, tableD = 30, centreW = 16;
+    QString sideName[2] = {QStringLiteral("A"), QStringLiteral("B")};
+    int attacker = 0;
+    int originalUnits[2] = {0, 0};
+    int turnLimit = 10;
+    bool attackerAlwaysInitiative = false;
+    bool variableArmyMorale = false;
+    QList<TerrainFeature> terrain;
+    QList<Command> commands;
+    QList<Unit> units;
+
+    int turn = 0;
+    Step step = Step::Bombard;
+    int stepSide = 0;   // who acts in Move/Shoot/Declare/Evade/Bombard
+    int phaseIndex = 0; // position in the turn's sequence of steps
+    int active = 0;
+    wp::rules::Rng rng;
+    quint64 rolls = 0; // dice rolled so far (undo is cleared when this changes)
+    QStringList log;
+    QList<RoutRecord> routsThisTurn;
+    int winner = -1; // -1 none, 0/1, 2 draw
+    QString resultReason;
+    int lost[2] = {0, 0};
+
+    int reactive() const { return 1 - active; }
+    bool over() const { return step == Step::Over; }
+    int indexOf(const QString& id) const;
+    int roll(); // one d6 from the state's RNG
+    QList<int> rollDice(int n);
+    void note(const QString& line) { log << line; }
+};
+
+} // namespace wp::tactical

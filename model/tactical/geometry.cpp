@@ -1,0 +1,246 @@
+#include "geometry.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace wp::tactical {
+
+QString zoneName(Zone z) {
+    switch (z) {
+    case Zone::Front:
+        return QStringLiteral("to-front");
+    case Zone::FrontFlank:
+        return QStringLiteral("to-front-flank");
+    case Zone::BehindFlank:
+        return QStringLiteral("behind-flank");
+    case Zone::Rear:
+        return QStringLiteral("to-rear");
+    case Zone::None:
+        break;
+    }
+    return QStringLiteral("none");
+}
+
+std::array<Vec2, 4> Pose::corners() const {
+    return {fromLocal(d / 2, -w / 2), fromLocal(d / 2, w / 2), fromLocal(-d / 2, w / 2),
+            fromLocal(-d / 2, -w / 2)};
+}
+
+Polygon Pose::polygon() const {
+    const auto k = corners();
+    return {k[0], k[1], k[2], k[3]};
+}
+
+double polygonArea(const Polygon& p) {
+    double a = 0;
+    for (qsizetype i = 0; i < p.size(); ++i)
+        a += p[i].cross(p[(i + 1) % p.size()]);
+    return std::abs(a) / 2;
+}
+
+Polygon clipHalfPlane(const Polygon& p, Vec2 point, Vec2 n) {
+    Polygon out;
+    for (qsizetype i = 0; i < p.size(); ++i) {
+        const Vec2 a = p[i], b = p[(i + 1) % p.size()];
+        const double da = (a - point).dot(n), db = (b - point).dot(n);
+        if (da >= 0)
+            out << a;
+        if ((da >= 0) != (db >= 0)) {
+            const double t = da / (da - db);
+            out << a + (b - a) * t;
+        }
+    }
+    return out;
+}
+
+namespace {
+
+// Does `other` reach into the region of `self`'s local frame given by half-planes f >= f0 (or f <= f0)
+// and s-ranges? Implemented by clipping in local coordinates.
+bool reaches(const Polygon& local, const QList<std::pair<Vec2, Vec2>>& halfPlanes) {
+    Polygon p = local;
+    for (const auto& [pt, n] : halfPlanes) {
+        p = clipHalfPlane(p, pt, n);
+        if (p.size() < 3)
+            return false;
+    }
+    return polygonArea(p) > 1e-7;
+}
+
+} // namespace
+
+Zone classify(const Pose& self, const Polygon& other) {
+    Polygon local;
+    for (const Vec2& v : other)
+        local << self.toLocal(v);
+    const double hf = self.d / 2, hw = self.w / 2, e = 1e-3;
+    // Local frame: x = forward, y = to the right.
+    // Front zone: ahead of the front edge line, between the extended side edges.
+    if (reaches(local, {{{hf - e, 0}, {1, 0}}, {{0, -hw + e}, {0, 1}}, {{0, hw - e}, {0, -1}}}))
+        return Zone::Front;
+    // Front-flank: ahead of the front edge line, outside the side edges.
+    if (reaches(local, {{{hf + e, 0}, {1, 0}}, {{0, hw + e}, {0, 1}}}) ||
+        reaches(local, {{{hf + e, 0}, {1, 0}}, {{0, -hw - e}, {0, -1}}}))
+        return Zone::FrontFlank;
+    // Rear-flank: behind the front edge line, outside the side edges.
+    if (reaches(local, {{{hf - e, 0}, {-1, 0}}, {{0, hw + e}, {0, 1}}}) ||
+        reaches(local, {{{hf - e, 0}, {-1, 0}}, {{0, -hw - e}, {0, -1}}}))
+        return Zone::BehindFlank;
+    // Rear: entirely behind the rear edge, between the side edges.
+    bool allRear = true;
+    for (const Vec2& v : local)
+        if (v.x > -hf + e || std::abs(v.y) > hw + e)
+            allRear = false;
+    return allRear ? Zone::Rear : Zone::None;
+}
+
+double segmentDistance(Vec2 p, Vec2 a, Vec2 b) {
+    const Vec2 ab = b - a;
+    const double l2 = ab.dot(ab);
+    double t = l2 > 0 ? (p - a).dot(ab) / l2 : 0;
+    t = std::clamp(t, 0.0, 1.0);
+    return (p - (a + ab * t)).length();
+}
+
+bool contains(const Polygon& a, Vec2 p) {
+    if (a.size() < 3)
+        return false;
+    double sign = 0;
+    for (qsizetype i = 0; i < a.size(); ++i) {
+        const Vec2 u = a[i], v = a[(i + 1) % a.size()];
+        const double c = (v - u).cross(p - u);
+        if (std::abs(c) < 1e-12)
+            continue;
+        if (sign == 0)
+            sign = c;
+        else if ((c > 0) != (sign > 0))
+            return false;
+    }
+    return true;
+}
+
+namespace {
+// Minimum overlap depth along the separating-axis candidates (negative or zero = separated/touching).
+double satDepth(const Polygon& a, const Polygon& b) {
+    double best = std::numeric_limits<double>::max();
+    for (const Polygon* p : {&a, &b}) {
+        for (qsizetype i = 0; i < p->size(); ++i) {
+            const Vec2 e = (*p)[(i + 1) % p->size()] - (*p)[i];
+            Vec2 n{-e.y, e.x};
+            const double len = n.length();
+            if (len < 1e-12)
+                continue;
+            n = n * (1 / len);
+            double amin = 1e300, amax = -1e300, bmin = 1e300, bmax = -1e300;
+            for (const Vec2& v : a) {
+                amin = std::min(amin, v.dot(n));
+                amax = std::max(amax, v.dot(n));
+            }
+            for (const Vec2& v : b) {
+                bmin = std::min(bmin, v.dot(n));
+                bmax = std::max(bmax, v.dot(n));
+            }
+            best = std::min(best, std::min(amax, bmax) - std::max(amin, bmin));
+        }
+    }
+    return best;
+}
+} // namespace
+
+bool overlaps(const Polygon& a, const Polygon& b, double tol) {
+    return satDepth(a, b) > tol;
+}
+
+double distance(const Polygon& a, Vec2 p) {
+    if (contains(a, p))
+        return 0;
+    double best = 1e300;
+    for (qsizetype i = 0; i < a.size(); ++i)
+        best = std::min(best, segmentDistance(p, a[i], a[(i + 1) % a.size()]));
+    return best;
+}
+
+double distance(const Polygon& a, const Polygon& b) {
+    if (satDepth(a, b) >= 0)
+        return 0;
+    double best = 1e300;
+    for (const Vec2& v : a)
+        for (qsizetype i = 0; i < b.size(); ++i)
+            best = std::min(best, segmentDistance(v, b[i], b[(i + 1) % b.size()]));
+    for (const Vec2& v : b)
+        for (qsizetype i = 0; i < a.size(); ++i)
+            best = std::min(best, segmentDistance(v, a[i], a[(i + 1) % a.size()]));
+    return best;
+}
+
+bool segmentCrosses(const Polygon& poly, Vec2 a, Vec2 b) {
+    // Clip the segment against each edge's half-plane (Cyrus-Beck); crossing if a piece of positive length
+    // remains strictly inside.
+    if (poly.size() < 3)
+        return false;
+    // orientation
+    double area2 = 0;
+    for (qsizetype i = 0; i < poly.size(); ++i)
+        area2 += poly[i].cross(poly[(i + 1) % poly.size()]);
+    const double orient = area2 > 0 ? 1 : -1;
+    double t0 = 0, t1 = 1;
+    const Vec2 d = b - a;
+    for (qsizetype i = 0; i < poly.size(); ++i) {
+        const Vec2 u = poly[i], v = poly[(i + 1) % poly.size()];
+        const Vec2 e = v - u;
+        // inward normal
+        const Vec2 n = Vec2{-e.y, e.x} * orient;
+        const double num = (a - u).dot(n), den = d.dot(n);
+        if (std::abs(den) < 1e-12) {
+            if (num <= 0)
+                return false;
+            continue;
+        }
+        const double t = -num / den;
+        if (den > 0)
+            t0 = std::max(t0, t);
+        else
+            t1 = std::min(t1, t);
+        if (t0 >= t1)
+            return false;
+    }
+    return (t1 - t0) * d.length() > 1e-6;
+}
+
+Polygon rectangle(Vec2 centre, double w, double d, double facingDeg) {
+    return Pose{centre, facingDeg, w, d}.polygon();
+}
+
+Polygon ellipse(Vec2 centre, double rx, double ry, double rotationDeg, int sides) {
+    Polygon p;
+    const Vec2 ax = dirDeg(rotationDeg), ay = dirDeg(rotationDeg + 90);
+    for (int i = 0; i < sides; ++i) {
+        const double t = 2 * kPi * i / sides;
+        p << centre + ax * (rx * std::cos(t)) + ay * (ry * std::sin(t));
+    }
+    return p;
+}
+
+Polygon thickSegment(Vec2 a, Vec2 b, double width) {
+    const Vec2 d = b - a;
+    const double len = d.length();
+    const double deg = std::atan2(d.y, d.x) * 180 / kPi;
+    return rectangle((a + b) * 0.5, width, len, deg);
+}
+
+Pose wheeled(const Pose& p, double deg) {
+    const Vec2 pivot = deg >= 0 ? p.frontLeft() : p.frontRight();
+    const double r = deg * kPi / 180;
+    const Vec2 rel = p.c - pivot;
+    const Vec2 rot{rel.x * std::cos(r) - rel.y * std::sin(r), rel.x * std::sin(r) + rel.y * std::cos(r)};
+    Pose q = p;
+    q.c = pivot + rot;
+    q.facing = normDeg(p.facing + deg);
+    return q;
+}
+
+double wheelCost(double width, double deg) {
+    return 2 * width * std::sin(std::abs(deg) * kPi / 360);
+}
+
+} // namespace wp::tactical

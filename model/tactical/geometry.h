@@ -1,0 +1,95 @@
+// Geometry services for the miniatures engines (TVBD, later Tercios): a continuous table measured in the
+// ruleset's unit (TUM for TVBD), oriented rectangles for stands, convex pieces for terrain, facing zones,
+// distances, contact and line of sight. No rules here: the rulesets decide what the predicates mean.
+#pragma once
+
+#include <QList>
+#include <QString>
+
+#include <array>
+#include <cmath>
+
+namespace wp::tactical {
+
+constexpr double kPi = 3.14159265358979323846;
+constexpr double kContactEps = 0.02; // two stands closer than this are in contact (base to base)
+
+struct Vec2 {
+    double x = 0, y = 0;
+    Vec2 operator+(Vec2 o) const { return {x + o.x, y + o.y}; }
+    Vec2 operator-(Vec2 o) const { return {x - o.x, y - o.y}; }
+    Vec2 operator*(double k) const { return {x * k, y * k}; }
+    double dot(Vec2 o) const { return x * o.x + y * o.y; }
+    double cross(Vec2 o) const { return x * o.y - y * o.x; }
+    double length() const { return std::hypot(x, y); }
+    bool operator==(const Vec2&) const = default;
+};
+
+inline Vec2 dirDeg(double deg) {
+    return {std::cos(deg * kPi / 180.0), std::sin(deg * kPi / 180.0)};
+}
+inline double normDeg(double deg) {
+    deg = std::fmod(deg, 360.0);
+    return deg < 0 ? deg + 360.0 : deg;
+}
+
+using Polygon = QList<Vec2>; // convex, counter-clockwise or clockwise
+
+// A stand: centre, facing (degrees; 0 = +x, 90 = +y), width along its front edge and depth.
+struct Pose {
+    Vec2 c;
+    double facing = 90;
+    double w = 2, d = 1;
+    Vec2 forward() const { return dirDeg(facing); }
+    Vec2 right() const { return dirDeg(facing - 90); } // lateral axis, to the unit's right
+    // Corners in order: front-left, front-right, rear-right, rear-left.
+    std::array<Vec2, 4> corners() const;
+    Polygon polygon() const;
+    Vec2 frontLeft() const { return corners()[0]; }
+    Vec2 frontRight() const { return corners()[1]; }
+    // Local coordinates of a point: (along the facing from the centre, to the right of the centre).
+    Vec2 toLocal(Vec2 p) const {
+        const Vec2 r = p - c;
+        return {r.dot(forward()), r.dot(right())};
+    }
+    Vec2 fromLocal(double f, double s) const { return c + forward() * f + right() * s; }
+};
+
+// Relative position of another stand (TVBD 7.2.6, digest 1.5), in priority order.
+enum class Zone { Front, FrontFlank, BehindFlank, Rear, None };
+QString zoneName(Zone z);
+
+// Zone of `other` seen from `self`. A stand exactly on a zone border does not reach into the zone beyond it.
+Zone classify(const Pose& self, const Polygon& other);
+inline Zone classify(const Pose& self, const Pose& other) {
+    return classify(self, other.polygon());
+}
+inline bool isFlank(Zone z) {
+    return z == Zone::FrontFlank || z == Zone::BehindFlank;
+}
+
+double polygonArea(const Polygon& p);
+Polygon clipHalfPlane(const Polygon& p, Vec2 point, Vec2 inwardNormal);
+// Closest distance between two convex polygons (0 when they touch or overlap).
+double distance(const Polygon& a, const Polygon& b);
+double distance(const Polygon& a, Vec2 p);
+// Overlap deeper than a small tolerance (touching is not overlapping).
+bool overlaps(const Polygon& a, const Polygon& b, double tol = 1e-3);
+bool contains(const Polygon& a, Vec2 p);
+// Segment a-b passes through the interior of the polygon.
+bool segmentCrosses(const Polygon& poly, Vec2 a, Vec2 b);
+double segmentDistance(Vec2 p, Vec2 a, Vec2 b);
+
+// Shapes.
+Polygon rectangle(Vec2 centre, double w, double d, double facingDeg);
+Polygon ellipse(Vec2 centre, double rx, double ry, double rotationDeg, int sides = 24);
+// A thick straight piece of a linear feature (road, stream, river).
+Polygon thickSegment(Vec2 a, Vec2 b, double width);
+
+// Wheel of a stand about one of its front corners (TVBD 12.1.5): positive degrees turn to the left
+// (counter-clockwise) about the front-left corner, negative to the right about the front-right corner.
+Pose wheeled(const Pose& p, double deg);
+// Distance travelled by the outside corner of a wheel (the chord): 2 w sin(|deg|/2).
+double wheelCost(double width, double deg);
+
+} // namespace wp::tactical

@@ -1,0 +1,214 @@
+#include "tactical_game.h"
+
+#include <algorithm>
+
+namespace wp::tactical {
+
+TacticalGame::TacticalGame(const TvbdEngine& engine, const BattleState& scenario, quint64 seed)
+    : m_engine(engine), m_state(scenario) {
+    m_state.rng.reseed(seed);
+    m_state.note(QStringLiteral("seed %1").arg(seed));
+    m_engine.start(m_state);
+}
+
+bool TacticalGame::apply(const TAction& a, QString* error) {
+    BattleState before = m_state;
+    const quint64 rolls = m_state.rolls;
+    const int actor = m_engine.actor(m_state);
+    const QString text = actionText(m_state, a);
+    if (!m_engine.apply(m_state, a, error))
+        return false;
+    m_actions << a;
+    m_texts << text;
+    if (m_state.rolls != rolls || m_engine.actor(m_state) != actor)
+        m_undo.clear(); // a die was rolled or the player changed: no undo past this point
+    else
+        m_undo << std::pair{std::move(before), m_actions.size() - 1};
+    return true;
+}
+
+bool TacticalGame::applyText(const QString& text, QString* error) {
+    TAction a;
+    if (!parseAction(m_state, text, &a, error))
+        return false;
+    return apply(a, error);
+}
+
+bool TacticalGame::undo() {
+    if (m_undo.isEmpty())
+        return false;
+    auto [st, n] = m_undo.takeLast();
+    m_state = std::move(st);
+    m_actions.resize(n);
+    m_texts.resize(n);
+    return true;
+}
+
+// ---- policies --------------------------------------------------------------------------------------------
+
+namespace {
+
+double nearestEnemy(const TvbdEngine& e, const BattleState& s, int u, const Pose& p) {
+    double best = 1e9;
+    const Polygon poly = p.polygon();
+    for (qsizetype i = 0; i < s.units.size(); ++i) {
+        const Unit& y = s.units[i];
+        if (y.side == s.units[u].side || !y.onTable() || y.type == UnitType::Commander)
+            continue;
+        best = std::min(best, distance(poly, y.pose.polygon()));
+    }
+    (void)e;
+    return best;
+}
+
+double pHit(int need) {
+    return need <= 0 ? 0 : (7.0 - need) / 6.0;
+}
+
+TAction simple(const TvbdEngine& e, const BattleState& s, const QList<TAction>& legal) {
+    const TAction end{};
+    switch (s.step) {
+    case Step::Move: {
+        // Cannon unlimber; Commanders join their command's strongest unit; others close on the nearest enemy
+        // (shooters already in range and units within 2 TUM of the enemy hold).
+        double bestScore = 0.4;
+        TAction best = end;
+        for (const TAction& a : legal) {
+            if (a.kind != TAction::Move)
+                continue;
+            const Unit& x = s.units[a.unit];
+            if (a.move.kind == MoveKind::Unlimber)
+                return a;
+            if (x.type == UnitType::Commander) {
+                if (x.attachedTo < 0 && a.move.kind == MoveKind::Attach)
+                    return a;
+                continue;
+            }
+            if (x.type == UnitType::Cannon)
+                continue;
+            if (!e.shootTargets(s, a.unit).isEmpty() && !isCavalry(x.type))
+                continue;
+            const double now = nearestEnemy(e, s, a.unit, x.pose);
+            if (now <= 2.0)
+                continue;
+            const auto to = e.checkMove(s, a.unit, a.move);
+            if (!to)
+                continue;
+            const double after = std::max(1.0, nearestEnemy(e, s, a.unit, *to));
+            // the defender waits for the enemy unless it is far away
+            if (x.side != s.attacker && now < 10)
+                continue;
+            const double score = now - after - (a.move.kind == MoveKind::Backward ? 5 : 0);
+            if (score > bestScore) {
+                bestScore = score;
+                best = a;
+            }
+        }
+        return best;
+    }
+    case Step::Bombard:
+    case Step::Shoot: {
+        double bestScore = 0;
+        TAction best = end;
+        for (const TAction& a : legal) {
+            if (a.kind != TAction::Shoot)
+                continue;
+            QList<int> all{a.unit};
+            all << a.secondary;
+            bool holds = false;
+            for (int u : all)
+                holds = holds || (isCavalry(s.units[u].type) && !e.chargeOptions(s, u).isEmpty());
+            if (holds)
+                continue;
+            double ev = 0;
+            for (int u : all)
+                ev += e.shootingDice(s, u, a.target, u == a.unit) / 6.0;
+            const double score = ev + 0.2 / s.units[a.target].resolve;
+            if (score > bestScore) {
+                bestScore = score;
+                best = a;
+            }
+        }
+        return best;
+    }
+    case Step::Declare:
+        for (const TAction& a : legal) {
+            if (a.kind != TAction::Charge)
+                continue;
+            const Unit& x = s.units[a.unit];
+            const Unit& t = s.units[a.target];
+            if (t.type == UnitType::Cannon)
+                return a;
+            const Zone z = classify(t.pose, x.pose);
+            if (z != Zone::Front)
+                return a;
+            const double mine = x.resolve * pHit(isCavalry(x.type) ? (t.type == UnitType::PikeShot ? 5 : 4)
+                                                                   : (x.type == UnitType::PikeShot ? 5 : 6));
+            const double theirs = t.resolve * pHit(t.type == UnitType::PikeShot || isCavalry(t.type) ? 5 : 6);
+            if (mine >= theirs)
+                return a;
+        }
+        return end;
+    case Step::Evade:
+        for (const TAction& a : legal)
+            if (a.kind == TAction::Evade)
+                return a;
+        return legal.isEmpty() ? end : legal.first();
+    case Step::Initiative:
+    case Step::Over:
+        break;
+    }
+    return end;
+}
+
+} // namespace
+
+TAction choosePolicyAction(const TvbdEngine& engine, const BattleState& s, Policy policy,
+                           wp::rules::Rng& rng) {
+    const QList<TAction> legal = engine.legalActions(s);
+    if (legal.isEmpty())
+        return {};
+    if (policy == Policy::Random)
+        return legal[rng.below(int(legal.size()))];
+    return simple(engine, s, legal);
+}
+
+AutoResult summarize(const BattleState& s) {
+    AutoResult r;
+    r.winner = s.over() ? s.winner : -1;
+    r.turns = s.turn;
+    r.reason = s.resultReason;
+    for (const Unit& u : s.units) {
+        const int w = u.large ? 2 : 1;
+        if (u.status == UnitStatus::Routed)
+            r.routed[u.side] += w;
+        else if (u.status == UnitStatus::Eliminated)
+            r.eliminated[u.side] += w;
+        else if (u.status == UnitStatus::Casualty)
+            r.commandersLost[u.side] += 1;
+    }
+    for (int i = 0; i < 2; ++i)
+        r.lost[i] = s.lost[i];
+    return r;
+}
+
+AutoResult autoResolve(TacticalGame& game, Policy policy, quint64 policySeed, int maxActions) {
+    wp::rules::Rng rng(policySeed);
+    int n = 0;
+    while (!game.state().over() && n < maxActions) {
+        const TAction a = choosePolicyAction(game.engine(), game.state(), policy, rng);
+        QString err;
+        if (!game.apply(a, &err)) {
+            AutoResult r = summarize(game.state());
+            r.reason = QStringLiteral("policy chose an illegal action: ") + err;
+            r.winner = -1;
+            return r;
+        }
+        ++n;
+    }
+    AutoResult r = summarize(game.state());
+    r.actions = n;
+    return r;
+}
+
+} // namespace wp::tactical

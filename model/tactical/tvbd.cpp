@@ -1,0 +1,964 @@
+// The TVBD v2.0 engine: sequence of play (9), movement (12.1), shooting (12.2), close combat (14),
+// morale and victory (15, 16.1). Decisions are left to the players through legal actions; the steps
+// with no choice in them (initiative, charges, melee, rally backs, morale) run automatically, with the
+// few owner's choices inside them made by the documented policy in docs/tvbd.md.
+#include "tvbd.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace wp::tactical {
+
+namespace {
+
+QString fmt(double v) {
+    return QString::number(v, 'f', 2);
+}
+
+QString diceText(const QList<int>& d) {
+    QStringList s;
+    for (int x : d)
+        s << QString::number(x);
+    return s.join(QLatin1Char(','));
+}
+
+int hitsOf(const QList<int>& d, int need) {
+    return int(std::count_if(d.begin(), d.end(), [need](int x) { return x >= need; }));
+}
+
+// Zone of control (12.1.11): a rectangle as wide as the unit, zocDepth deep, ahead of its front edge.
+Polygon zocOf(const Pose& p, double depth) {
+    return Pose{p.fromLocal(p.d / 2 + depth / 2, 0), p.facing, p.w, depth}.polygon();
+}
+
+} // namespace
+
+int TvbdEngine::commandArmyBreakpoint(int commands) {
+    // 16.10 table: 1 -> 1, 2-3 -> 2, 4-5 -> 3, 6 -> 4 (the table, not the formula, for 5: docs/tvbd.md)
+    if (commands <= 1)
+        return 1;
+    if (commands <= 3)
+        return 2;
+    if (commands <= 5)
+        return 3;
+    return (2 * commands + 2) / 3;
+}
+
+// ---- basic services ---------------------------------------------------------------------------------------
+
+double TvbdEngine::distance(const BattleState& s, int a, int b) const {
+    return wp::tactical::distance(s.units[a].pose.polygon(), s.units[b].pose.polygon());
+}
+
+bool TvbdEngine::inDifficult(const BattleState& s, const Pose& p) const {
+    // 7.2.5: any part of the unit in difficult terrain puts the whole unit there.
+    const Polygon poly = p.polygon();
+    for (const TerrainFeature& f : s.terrain) {
+        if (f.cls == TerrainClass::Open)
+            continue;
+        for (const Polygon& piece : f.pieces)
+            if (overlaps(poly, piece, 1e-3))
+                return true;
+    }
+    return false;
+}
+
+double TvbdEngine::height(const BattleState& s, Vec2 p) const {
+    double h = 0;
+    for (const TerrainFeature& f : s.terrain) {
+        if (!f.elevated)
+            continue;
+        bool inside = false;
+        for (const Polygon& piece : f.pieces)
+            inside = inside || contains(piece, p);
+        if (!inside)
+            continue;
+        const double rad = std::max(0.5, f.radius);
+        h = std::max(h, std::max(0.0, 1 - (p - f.peak).length() / rad) + 0.01);
+    }
+    return h;
+}
+
+bool TvbdEngine::inCommand(const BattleState& s, int u) const {
+    const Unit& x = s.units[u];
+    if (x.type == UnitType::Commander)
+        return true;
+    const Command& c = s.commands[x.command];
+    if (c.commanderLost || c.commander < 0 || !s.units[c.commander].onTable())
+        return false;
+    return distance(s, u, c.commander) <= r.commandRadius + 1e-9;
+}
+
+bool TvbdEngine::commandCheck(BattleState& s, int u) const {
+    const Unit& x = s.units[u];
+    const QList<int> d = s.rollDice(x.resolve);
+    const int need = r.type(x.type).cmdCheckHit;
+    const bool ok = hitsOf(d, need) > 0;
+    s.note(QStringLiteral("12.1.2 command check %1: %2d6 [%3] needing %4+: %5")
+               .arg(x.id)
+               .arg(x.resolve)
+               .arg(diceText(d))
+               .arg(need)
+               .arg(ok ? QStringLiteral("passed") : QStringLiteral("failed")));
+    return ok;
+}
+
+QList<int> TvbdEngine::contacts(const BattleState& s, int u) const {
+    QList<int> out;
+    const Unit& x = s.units[u];
+    if (!x.onTable() || x.type == UnitType::Commander)
+        return out;
+    const Polygon p = x.pose.polygon();
+    for (qsizetype i = 0; i < s.units.size(); ++i) {
+        const Unit& y = s.units[i];
+        if (y.side == x.side || !y.onTable() || y.type == UnitType::Commander)
+            continue;
+        if (std::abs(y.pose.c.x - x.pose.c.x) > 4 || std::abs(y.pose.c.y - x.pose.c.y) > 4)
+            continue;
+        if (wp::tactical::distance(p, y.pose.polygon()) <= kContactEps)
+            out << int(i);
+    }
+    return out;
+}
+
+bool TvbdEngine::lineOfSight(const BattleState& s, int a, int b) const {
+    // 12.2.3: centre to centre; not through blocking terrain (into or out of it is allowed), not beyond
+    // other units. Commanders do not block (docs/tvbd.md).
+    const Vec2 pa = s.units[a].pose.c, pb = s.units[b].pose.c;
+    for (const TerrainFeature& f : s.terrain) {
+        if (!f.blocksLOS)
+            continue;
+        for (const Polygon& piece : f.pieces) {
+            if (!segmentCrosses(piece, pa, pb))
+                continue;
+            const bool aIn = overlaps(s.units[a].pose.polygon(), piece, 1e-3);
+            const bool bIn = overlaps(s.units[b].pose.polygon(), piece, 1e-3);
+            if (f.elevated) {
+                // Hills: units on the same slopes see each other; the peak blocks a line passing it
+                // with the units on opposite sides.
+                const Vec2 d = pb - pa;
+                const double t = (f.peak - pa).dot(d) / std::max(1e-9, d.dot(d));
+                const bool peakBetween = t > 0.02 && t < 0.98;
+                if ((aIn || bIn) && !peakBetween)
+                    continue;
+                return false;
+            }
+            if (!aIn && !bIn)
+                return false;
+        }
+    }
+    for (qsizetype i = 0; i < s.units.size(); ++i) {
+        if (i == a || i == b || !s.units[i].onTable() || s.units[i].type == UnitType::Commander)
+            continue;
+        if (segmentCrosses(s.units[i].pose.polygon(), pa, pb))
+            return false;
+    }
+    return true;
+}
+
+// ---- shooting -----------------------------------------------------------------------------------------
+
+QList<int> TvbdEngine::shooters(const BattleState& s, int side) const {
+    QList<int> out;
+    for (qsizetype i = 0; i < s.units.size(); ++i) {
+        const Unit& u = s.units[i];
+        if (u.side != side || !u.onTable() || u.shotMarker || u.movedMarker)
+            continue;
+        if (u.type == UnitType::Commander || u.type == UnitType::Rabble)
+            continue;
+        if (u.type == UnitType::Cannon && u.limbered)
+            continue;
+        if (locked(s, int(i)))
+            continue;
+        out << int(i);
+    }
+    return out;
+}
+
+QList<int> TvbdEngine::shootTargets(const BattleState& s, int u, bool* toFront) const {
+    const Unit& x = s.units[u];
+    const double range = r.type(x.type).range;
+    QList<std::pair<double, int>> front, flank;
+    bool friendFront = false, friendLeft = false, friendRight = false;
+    for (qsizetype i = 0; i < s.units.size(); ++i) {
+        const Unit& y = s.units[i];
+        if (i == u || !y.onTable() || y.type == UnitType::Commander)
+            continue;
+        const double d = distance(s, u, int(i));
+        if (d > range + 1e-9)
+            continue;
+        const Zone z = classify(x.pose, y.pose);
+        if (y.side == x.side) {
+            // 12.2.7: friends in range to-front stop fire to-front; friends on a flank stop fire to that
+            // flank.
+            if (z == Zone::Front)
+                friendFront = true;
+            else if (isFlank(z))
+                (x.pose.toLocal(y.pose.c).y > 0 ? friendRight : friendLeft) = true;
+            continue;
+        }
+        if (z == Zone::Rear || z == Zone::None)
+            continue;
+        if (!lineOfSight(s, u, int(i)))
+            continue;
+        if (z == Zone::Front)
+            front << std::pair{d, int(i)};
+        else if (x.type != UnitType::Cannon) // 12.2.6: Cannon shoot only to-front
+            flank << std::pair{d, int(i)};
+    }
+    auto closest = [](QList<std::pair<double, int>> l) {
+        QList<int> out;
+        if (l.isEmpty())
+            return out;
+        std::sort(l.begin(), l.end());
+        for (const auto& [d, i] : l)
+            if (d <= l.first().first + 0.05)
+                out << i;
+        return out;
+    };
+    if (!friendFront && !front.isEmpty()) {
+        if (toFront)
+            *toFront = true;
+        return closest(front);
+    }
+    if (toFront)
+        *toFront = false;
+    QList<std::pair<double, int>> ok;
+    for (const auto& e : flank) {
+        const bool right = x.pose.toLocal(s.units[e.second].pose.c).y > 0;
+        if ((right && !friendRight) || (!right && !friendLeft))
+            ok << e;
+    }
+    return closest(ok);
+}
+
+int TvbdEngine::shootingDice(const BattleState& s, int shooter, int target, bool primary) const {
+    const Unit& x = s.units[shooter];
+    const Unit& t = s.units[target];
+    if (!primary)
+        return 1; // 12.2.8 secondary shooter
+    const Zone z = classify(x.pose, t.pose);
+    if (z != Zone::Front) {
+        if (x.large && x.resolve >= r.largeFlankMinResolve)
+            return r.largeFlankDice; // 16.3.3
+        return 1;
+    }
+    int dice = x.large ? std::min(x.resolve, r.largeCap.value(int(x.quality), 4)) : x.resolve;
+    if (x.type == UnitType::Horse && inDifficult(s, shooter))
+        --dice; // 12.2.12
+    if (r.type(t.type).cover && inDifficult(s, target))
+        --dice; // 12.2.13 cover
+    return std::max(1, dice);
+}
+
+void TvbdEngine::hit(BattleState& s, int u, int n, bool combat, bool routMarker, const QString& why) const {
+    Unit& x = s.units[u];
+    if (n <= 0 || !x.onTable())
+        return;
+    x.resolve -= n;
+    if (combat)
+        x.combatLoss += n;
+    if (x.resolve <= 0) {
+        x.resolve = 0;
+        s.note(QStringLiteral("%1: %2 routs").arg(why, x.id));
+        s.routsThisTurn << RoutRecord{u, x.pose.c, routMarker};
+        removeUnit(s, u, UnitStatus::Routed);
+    } else {
+        s.note(QStringLiteral("%1: %2 resolve %3").arg(why, x.id).arg(x.resolve));
+    }
+}
+
+void TvbdEngine::removeUnit(BattleState& s, int u, UnitStatus st) const {
+    Unit& x = s.units[u];
+    x.status = st;
+    if (st != UnitStatus::PursuedOff)
+        s.lost[x.side] += x.large ? 2 : 1;
+    for (Unit& c : s.units)
+        if (c.attachedTo == u)
+            c.attachedTo = -1; // digest 6.9 gap: a surviving Commander stays where it is, unattached
+}
+
+QList<int> TvbdEngine::attachedCommanders(const BattleState& s, int u) const {
+    QList<int> out;
+    for (qsizetype i = 0; i < s.units.size(); ++i)
+        if (s.units[i].type == UnitType::Commander && s.units[i].onTable() && s.units[i].attachedTo == u)
+            out << int(i);
+    return out;
+}
+
+void TvbdEngine::commanderCasualtyCheck(BattleState& s, int ci, bool routed, int enemySide) const {
+    Unit& c = s.units[ci];
+    if (!c.onTable())
+        return;
+    const int need = routed ? 5 : 6;
+    const int a = s.roll();
+    const QString line = QStringLiteral("12.2.15 Commander %1: %2 rolls %3 needing %4+")
+                             .arg(c.id, s.sideName[enemySide])
+                             .arg(a)
+                             .arg(need);
+    if (a < need) {
+        s.note(line + QStringLiteral(": missed"));
+        return;
+    }
+    const int save = s.roll();
+    if (save >= 5) {
+        s.note(line + QStringLiteral(": hit; save %1: unharmed").arg(save));
+        return;
+    }
+    s.note(line + QStringLiteral(": hit; save %1: casualty").arg(save));
+    removeUnit(s, ci, UnitStatus::Casualty);
+    s.commands[c.command].commanderLost = true;
+    s.commands[c.command].casualtyMarker = true;
+}
+
+void TvbdEngine::resolveShot(BattleState& s, int target, int primary, const QList<int>& secondary) const {
+    QList<int> all{primary};
+    all << secondary;
+    QStringList parts;
+    int hits = 0;
+    for (int sh : all) {
+        const int n = shootingDice(s, sh, target, sh == primary);
+        const QList<int> d = s.rollDice(n);
+        const int h = hitsOf(d, 6);
+        hits += h;
+        parts << QStringLiteral("%1 %2d6 [%3]").arg(s.units[sh].id).arg(n).arg(diceText(d));
+        s.units[sh].shotMarker = true;
+        s.units[sh].actedThisStep = true;
+        if (!s.units[sh].fought.contains(target))
+            s.units[sh].fought << target;
+    }
+    const QList<int> cmdrs = attachedCommanders(s, target);
+    s.note(QStringLiteral("12.2 %1 shoots at %2: %3, 6 to hit: %4 hit(s)")
+               .arg(s.sideName[s.units[primary].side], s.units[target].id, parts.join(QStringLiteral("; ")))
+               .arg(hits));
+    if (hits == 0)
+        return;
+    hit(s, target, hits, true, true, QStringLiteral("12.2.10"));
+    const bool routed = !s.units[target].onTable();
+    for (int c : cmdrs)
+        commanderCasualtyCheck(s, c, routed, s.units[primary].side);
+}
+
+// ---- movement -------------------------------------------------------------------------------------------
+
+bool TvbdEngine::blockedAt(const BattleState& s, int u, const Pose& p, const QList<int>& ignore,
+                           QString* why) const {
+    const Unit& x = s.units[u];
+    const Polygon poly = p.polygon();
+    for (const Vec2& c : poly)
+        if (c.x < -1e-6 || c.y < -1e-6 || c.x > s.tableW + 1e-6 || c.y > s.tableD + 1e-6) {
+            if (why)
+                *why = QStringLiteral("off the table");
+            return true;
+        }
+    bool onCrossing = false;
+    for (const TerrainFeature& f : s.terrain)
+        if (f.type == QLatin1String("bridge") || f.type == QLatin1String("ford"))
+            for (const Polygon& piece : f.pieces)
+                if (contains(piece, p.c))
+                    onCrossing = true;
+    for (const TerrainFeature& f : s.terrain) {
+        if (f.cls == TerrainClass::Open)
+            continue;
+        const bool crossing = f.type == QLatin1String("bridge") || f.type == QLatin1String("ford");
+        for (const Polygon& piece : f.pieces) {
+            if (!overlaps(poly, piece, 1e-3))
+                continue;
+            if (f.cls == TerrainClass::Impassable && !onCrossing) {
+                if (why)
+                    *why = QStringLiteral("8.2 impassable %1").arg(f.type);
+                return true;
+            }
+            if (x.type == UnitType::Cannon && f.cls == TerrainClass::Difficult &&
+                !(crossing && f.type == QLatin1String("bridge")) &&
+                !(onCrossing && f.cls == TerrainClass::Difficult && f.type == QLatin1String("stream"))) {
+                if (onCrossing && r.terrain.value(QStringLiteral("bridge")).cannonMayCross &&
+                    f.type != QLatin1String("ford"))
+                    continue;
+                if (why)
+                    *why = QStringLiteral("12.1.6 limbered Cannon cannot enter difficult terrain");
+                return true;
+            }
+        }
+    }
+    for (qsizetype i = 0; i < s.units.size(); ++i) {
+        const Unit& y = s.units[i];
+        if (i == u || !y.onTable() || y.type == UnitType::Commander || ignore.contains(int(i)))
+            continue;
+        if (std::abs(y.pose.c.x - p.c.x) > 4 || std::abs(y.pose.c.y - p.c.y) > 4)
+            continue;
+        if (overlaps(poly, y.pose.polygon(), 1e-3)) {
+            if (why)
+                *why = QStringLiteral("would overlap %1").arg(y.id);
+            return true;
+        }
+    }
+    return false;
+}
+
+namespace {
+// May `mover` pass through friendly `other` (Table 5)? `straight`: the path is a straight forward or
+// backward move with both units facing the same or opposite ways.
+bool mayPass(UnitType mover, UnitType other, bool straight) {
+    if (other == UnitType::Cannon || other == UnitType::Commander || mover == UnitType::Commander)
+        return true;
+    if (!straight)
+        return false;
+    if (isMounted(mover))
+        return isMounted(other) || other == UnitType::Shot;
+    if (mover == UnitType::Shot)
+        return true;
+    return false;
+}
+bool parallel(double a, double b) {
+    const double d = std::fmod(std::abs(normDeg(a) - normDeg(b)), 180.0);
+    return d < 0.5 || d > 179.5;
+}
+} // namespace
+
+std::optional<Pose> TvbdEngine::checkMove(const BattleState& s, int u, const MoveSpec& m, QString* why,
+                                          bool evade) const {
+    const Unit& x = s.units[u];
+    const TypeInfo& ti = r.type(x.type);
+    auto fail = [&](const QString& w) -> std::optional<Pose> {
+        if (why)
+            *why = w;
+        return std::nullopt;
+    };
+    if (!x.onTable())
+        return fail(QStringLiteral("not on the table"));
+    Pose p = x.pose;
+    // Commanders (12.1.9): any path within the allowance.
+    if (x.type == UnitType::Commander) {
+        Vec2 to;
+        if (m.kind == MoveKind::To)
+            to = m.to;
+        else if (m.kind == MoveKind::Attach) {
+            if (m.target < 0 || m.target >= s.units.size() || s.units[m.target].side != x.side ||
+                !s.units[m.target].onTable() || s.units[m.target].type == UnitType::Commander)
+                return fail(QStringLiteral("12.1.9 a Commander attaches only to a friendly combat unit"));
+            to = s.units[m.target].pose.c;
+        } else
+            return fail(QStringLiteral("12.1.9 a Commander moves to a point or attaches to a unit"));
+        const double len = (to - p.c).length();
+        Pose e{to, p.facing, p.w, p.d};
+        bool difficult = inDifficult(s, p) || inDifficult(s, e);
+        for (int k = 1; k < 8 && !difficult; ++k)
+            difficult = inDifficult(s, Pose{p.c + (to - p.c) * (k / 8.0), p.facing, p.w, p.d});
+        const double allow = difficult ? ti.moveDifficult : ti.move;
+        if (len > allow + 1e-6)
+            return fail(
+                QStringLiteral("12.1.3 Commander allowance %1 TUM exceeded (%2)").arg(fmt(allow), fmt(len)));
+        if (to.x < 0.5 || to.y < 0.5 || to.x > s.tableW - 0.5 || to.y > s.tableD - 0.5)
+            return fail(QStringLiteral("off the table"));
+        return e;
+    }
+    const bool isLimbered = x.type == UnitType::Cannon && x.limbered;
+    if (x.type == UnitType::Cannon && !x.limbered) {
+        if (m.kind == MoveKind::Pivot) {
+            if (x.shotMarker)
+                return fail(QStringLiteral("12.1.8 a Cannon that has shot cannot pivot"));
+            p.facing = normDeg(m.angle);
+            QString w;
+            if (blockedAt(s, u, p, {}, &w))
+                return fail(w);
+            return p;
+        }
+        return fail(QStringLiteral("12.1.7 unlimbered Cannon only pivot"));
+    }
+    if (m.kind == MoveKind::Unlimber) {
+        if (!isLimbered)
+            return fail(QStringLiteral("12.1.7 only a limbered Cannon unlimbers"));
+        return p;
+    }
+    const bool wheelOnly = ti.wheelOnly || x.quality == Quality::Raw || isLimbered;
+    if (wheelOnly && m.kind != MoveKind::Straight && m.kind != MoveKind::Wheel)
+        return fail(QStringLiteral("12.1.5 %1 may only wheel").arg(typeLabel(x.type)));
+    if (x.quality == Quality::Inferior &&
+        (m.kind == MoveKind::Oblique || m.kind == MoveKind::Sideways || m.kind == MoveKind::Backward))
+        return fail(QStringLiteral("16.3 inferior units may not oblique, sidestep or move backward"));
+    const QList<int> startContacts = contacts(s, u);
+    if (!startContacts.isEmpty() && !(m.kind == MoveKind::AboutFace || m.kind == MoveKind::Turn))
+        return fail(QStringLiteral("12.1.13 locked in melee: only a change of facing"));
+    if (!startContacts.isEmpty() && m.dist > 0)
+        return fail(QStringLiteral("12.1.13 locked in melee: only a change of facing"));
+    if (m.dist < 0)
+        return fail(QStringLiteral("negative distance"));
+
+    // Build the path: a sequence of poses.
+    QList<Pose> path{p};
+    double used = 0;
+    Vec2 dir = p.forward();
+    bool straightPass = false;
+    switch (m.kind) {
+    case MoveKind::Straight:
+        straightPass = true;
+        break;
+    case MoveKind::Wheel: {
+        if (std::abs(m.angle) > r.wheelMax + 1e-9)
+            return fail(QStringLiteral("12.1.5 a wheel is at most %1 degrees").arg(r.wheelMax));
+        for (int k = 1; k <= 6; ++k)
+            path << wheeled(p, m.angle * k / 6);
+        used += wheelCost(p.w, m.angle);
+        p = path.last();
+        dir = p.forward();
+        straightPass = true;
+        break;
+    }
+    case MoveKind::Oblique:
+        if (std::abs(m.angle) > r.obliqueMax + 1e-9)
+            return fail(QStringLiteral("12.1.5 an oblique is at most %1 degrees").arg(r.obliqueMax));
+        dir = dirDeg(p.facing + m.angle);
+        break;
+    case MoveKind::AboutFace:
+        p.facing = normDeg(p.facing + 180);
+        path << p;
+        dir = p.forward();
+        straightPass = true;
+        break;
+    case MoveKind::Turn:
+        if (m.dist > 0)
+            return fail(QStringLiteral("12.1.5 a turn uses the whole move"));
+        p.facing = normDeg(p.facing + (m.angle > 0 ? 90 : -90));
+        path << p;
+        break;
+    case MoveKind::Sideways:
+        if (m.dist > 0)
+            return fail(QStringLiteral("12.1.5 a sideways move uses the whole move"));
+        dir = p.right() * (m.angle > 0 ? -1.0 : 1.0);
+        for (int k = 1; k <= 4; ++k)
+            path << Pose{p.c + dir * (r.sideStep * k / 4), p.facing, p.w, p.d};
+        p = path.last();
+        break;
+    case MoveKind::Backward: {
+        if (ti.backward <= 0)
+            return fail(QStringLiteral("12.1.5 %1 has no backward move").arg(typeLabel(x.type)));
+        if (m.dist > ti.backward + 1e-9)
+            return fail(QStringLiteral("12.1.3 backward move at most %1 TUM").arg(fmt(ti.backward)));
+        dir = p.forward() * -1.0;
+        straightPass = true;
+        break;
+    }
+    default:
+        return fail(QStringLiteral("not a move for %1").arg(typeLabel(x.type)));
+    }
+    if (m.kind != MoveKind::Turn && m.kind != MoveKind::Sideways && m.dist > 0) {
+        const int steps = std::max(1, int(std::ceil(m.dist / 0.25)));
+        const Pose base = p;
+        for (int k = 1; k <= steps; ++k)
+            path << Pose{base.c + dir * (m.dist * k / steps), base.facing, base.w, base.d};
+        used += m.dist;
+        p = path.last();
+    }
+    // Allowance (12.1.3), difficult terrain anywhere on the path caps it.
+    bool difficult = false;
+    for (const Pose& q : path)
+        if (inDifficult(s, q)) {
+            difficult = true;
+            break;
+        }
+    double allow = isLimbered ? ti.move : ti.move;
+    if (difficult)
+        allow = std::min(allow, ti.moveDifficult);
+    if (m.kind == MoveKind::Backward)
+        allow = ti.backward;
+    if (evade && difficult)
+        return fail(QStringLiteral("14.3 an evade stays in open terrain"));
+    if (used > allow + 1e-6)
+        return fail(QStringLiteral("12.1.3 allowance %1 TUM exceeded (%2)").arg(fmt(allow), fmt(used)));
+
+    // Obstacles along the path: enemies never; friends per Table 5 (12.1.12), ending clear.
+    QList<int> passable;
+    for (qsizetype i = 0; i < s.units.size(); ++i) {
+        const Unit& y = s.units[i];
+        if (y.side == x.side && i != u && y.onTable() &&
+            mayPass(x.type, y.type, straightPass && parallel(y.pose.facing, p.facing)))
+            passable << int(i);
+    }
+    for (qsizetype k = 1; k < path.size(); ++k) {
+        QString w;
+        if (blockedAt(s, u, path[k], passable, &w))
+            return fail(QStringLiteral("12.1 path blocked: ") + w);
+    }
+    if (blockedAt(s, u, p, {}, why ? why : nullptr)) {
+        if (why)
+            *why = QStringLiteral("12.1.12 must end clear: ") + *why;
+        return std::nullopt;
+    }
+    if (!startContacts.isEmpty()) {
+        for (int e : startContacts)
+            if (wp::tactical::distance(p.polygon(), s.units[e].pose.polygon()) > kContactEps)
+                return fail(QStringLiteral("12.1.13 a locked unit stays in contact"));
+        return p;
+    }
+    // Buffer zone (12.1.10) and zone of control (12.1.11).
+    double startMin = 1e9, endMin = 1e9;
+    const Polygon startPoly = x.pose.polygon(), endPoly = p.polygon();
+    int zocEnemy = -1;
+    double zocBest = 1e9;
+    bool zocFront = false;
+    for (qsizetype i = 0; i < s.units.size(); ++i) {
+        const Unit& y = s.units[i];
+        if (y.side == x.side || !y.onTable() || y.type == UnitType::Commander)
+            continue;
+        if ((y.pose.c - x.pose.c).length() > 25)
+            continue;
+        const double d0 = wp::tactical::distance(startPoly, y.pose.polygon());
+        const double d1 = wp::tactical::distance(endPoly, y.pose.polygon());
+        startMin = std::min(startMin, d0);
+        endMin = std::min(endMin, d1);
+        const Polygon zoc = zocOf(y.pose, r.zocDepth);
+        const bool startIn = overlaps(startPoly, zoc, 1e-3);
+        if (startIn) {
+            const bool front = classify(x.pose, y.pose) == Zone::Front;
+            if ((front && !zocFront) || ((front == zocFront) && d0 < zocBest)) {
+                zocEnemy = int(i);
+                zocBest = d0;
+                zocFront = front;
+            }
+        } else if (!overlaps(endPoly, zoc, 1e-3)) {
+            for (const Pose& q : path)
+                if (overlaps(q.polygon(), zoc, 1e-3))
+                    return fail(QStringLiteral("12.1.11 may not cross the front of %1").arg(y.id));
+        }
+    }
+    if (endMin < std::min(r.buffer, startMin) - 1e-6)
+        return fail(QStringLiteral("12.1.10 buffer zone: ends %1 TUM from an enemy").arg(fmt(endMin)));
+    if (zocEnemy >= 0 && m.kind != MoveKind::Backward) {
+        const Unit& y = s.units[zocEnemy];
+        const double d1 = wp::tactical::distance(endPoly, y.pose.polygon());
+        const Vec2 away = x.pose.c - y.pose.c;
+        const Vec2 moved = p.c - x.pose.c;
+        const bool closer = d1 < zocBest - 1e-6;
+        const bool directlyAway =
+            moved.length() > 1e-6 && away.length() > 1e-6 &&
+            moved.dot(away) / (moved.length() * away.length()) > std::cos(25 * kPi / 180);
+        const bool stays =
+            moved.length() < 1e-6 &&
+            (m.kind == MoveKind::Turn || m.kind == MoveKind::AboutFace || m.kind == MoveKind::Wheel);
+        if (!closer && !directlyAway && !stays)
+            return fail(
+                QStringLiteral("12.1.11 in the zone of control of %1: only closer, directly away or back")
+                    .arg(y.id));
+    }
+    return p;
+}
+
+QList<MoveSpec> TvbdEngine::candidateMoves(const BattleState& s, int u) const {
+    QList<MoveSpec> out;
+    const Unit& x = s.units[u];
+    const TypeInfo& ti = r.type(x.type);
+    auto add = [&](MoveSpec m) {
+        if (checkMove(s, u, m))
+            out << m;
+    };
+    if (x.type == UnitType::Commander) {
+        for (qsizetype i = 0; i < s.units.size(); ++i) {
+            const Unit& y = s.units[i];
+            if (y.command == x.command && int(i) != u && y.onTable() && int(i) != x.attachedTo)
+                add(mv(MoveKind::Attach, 0, 0, int(i)));
+        }
+        return out;
+    }
+    if (x.type == UnitType::Cannon && !x.limbered) {
+        if (x.shotMarker)
+            return out;
+        for (double a : {-45.0, -20.0, 20.0, 45.0})
+            add(mv(MoveKind::Pivot, normDeg(x.pose.facing + a)));
+        return out;
+    }
+    if (x.type == UnitType::Cannon)
+        add(mv(MoveKind::Unlimber));
+    const double allow = ti.move;
+    QList<double> dists;
+    for (double d : {1.0, 2.0, 3.0, 4.0, 6.0, 8.0})
+        if (d <= allow + 1e-9)
+            dists << d;
+    for (double d : dists)
+        add(mv(MoveKind::Straight, 0, d));
+    for (double a : {-45.0, -20.0, 20.0, 45.0}) {
+        const double rest = std::floor((allow - wheelCost(x.pose.w, a)) * 4) / 4;
+        add(mv(MoveKind::Wheel, a, 0));
+        if (rest > 0.2) {
+            if (!checkMove(s, u, mv(MoveKind::Wheel, a, rest)))
+                add(mv(MoveKind::Wheel, a, std::min(rest, 3 - wheelCost(x.pose.w, a))));
+            else
+                out << mv(MoveKind::Wheel, a, rest);
+        }
+    }
+    for (double a : {-30.0, 30.0})
+        add(mv(MoveKind::Oblique, a, std::min(allow, 3.0)));
+    add(mv(MoveKind::AboutFace, 0, 0));
+    add(mv(MoveKind::Turn, 1));
+    add(mv(MoveKind::Turn, -1));
+    add(mv(MoveKind::Sideways, 1));
+    add(mv(MoveKind::Sideways, -1));
+    if (ti.backward > 0)
+        add(mv(MoveKind::Backward, 0, ti.backward));
+    return out;
+}
+
+void TvbdEngine::syncAttached(BattleState& s, int u) const {
+    for (Unit& c : s.units)
+        if (c.type == UnitType::Commander && c.attachedTo == u && c.onTable())
+            c.pose.c = s.units[u].pose.c;
+}
+
+// ---- charges -------------------------------------------------------------------------------------------
+
+std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, int target) const {
+    const Unit& x = s.units[u];
+    const Unit& t = s.units[target];
+    if (!isFormed(x.type) || !t.onTable() || t.side == x.side || t.type == UnitType::Commander)
+        return std::nullopt;
+    const double reach = r.type(x.type).charge;
+    if (distance(s, u, target) > reach + 1e-6)
+        return std::nullopt;
+    const Zone start = classify(t.pose, x.pose);
+    auto allowed = [&](Zone c) {
+        // 14.4.2
+        switch (start) {
+        case Zone::Front:
+            return c == Zone::Front;
+        case Zone::FrontFlank:
+            return c == Zone::FrontFlank || c == Zone::Front;
+        case Zone::BehindFlank:
+            return c == Zone::BehindFlank || c == Zone::FrontFlank;
+        case Zone::Rear:
+            return c == Zone::Rear || c == Zone::BehindFlank;
+        case Zone::None:
+            break;
+        }
+        return false;
+    };
+    std::optional<ChargePlan> best;
+    auto tryAngle = [&](double a) {
+        const double cost = wheelCost(x.pose.w, a);
+        if (cost > reach)
+            return;
+        const Pose w0 = a == 0 ? x.pose : wheeled(x.pose, a);
+        // the wheel itself must not hit anything
+        if (a != 0)
+            for (int k = 1; k <= 3; ++k) {
+                const Pose q = wheeled(x.pose, a * k / 3);
+                if (blockedAt(s, u, q, {}, nullptr) && !(k == 3 && distance(s, u, target) <= kContactEps))
+                    return;
+            }
+        // straight until the first touch of any enemy
+        const Vec2 f = w0.forward();
+        double lo = 0, hi = -1;
+        const double maxD = reach - cost;
+        int firstHit = -1;
+        const double step = 0.1;
+        for (double d = 0; d <= maxD + 1e-9; d += step) {
+            const double dd = std::min(d, maxD);
+            const Pose q{w0.c + f * dd, w0.facing, w0.w, w0.d};
+            // touching any enemy?
+            int touched = -1;
+            const Polygon qp = q.polygon();
+            for (qsizetype i = 0; i < s.units.size(); ++i) {
+                const Unit& y = s.units[i];
+                if (y.side == x.side || !y.onTable() || y.type == UnitType::Commander)
+                    continue;
+                if (std::abs(y.pose.c.x - q.c.x) > 5 || std::abs(y.pose.c.y - q.c.y) > 5)
+                    continue;
+                if (wp::tactical::distance(qp, y.pose.polygon()) <= 1e-9 ||
+                    overlaps(qp, y.pose.polygon(), 0)) {
+                    touched = int(i);
+                    break;
+                }
+            }
+            if (touched >= 0) {
+                hi = dd;
+                firstHit = touched;
+                break;
+            }
+            // friends and terrain (charges ignore the buffer zone, 14.1.1)
+            QList<int> ignore;
+            for (qsizetype i = 0; i < s.units.size(); ++i)
+                if (s.units[i].side != x.side)
+                    ignore << int(i);
+            if (blockedAt(s, u, q, ignore, nullptr))
+                return;
+            lo = dd;
+            if (dd >= maxD)
+                break;
+        }
+        if (firstHit < 0)
+            return;
+        // refine the touch point
+        for (int it = 0; it < 30; ++it) {
+            const double mid = (lo + hi) / 2;
+            const Pose q{w0.c + f * mid, w0.facing, w0.w, w0.d};
+            if (wp::tactical::distance(q.polygon(), s.units[firstHit].pose.polygon()) <= 1e-9)
+                hi = mid;
+            else
+                lo = mid;
+        }
+        if (firstHit != target)
+            return;
+        const Pose end{w0.c + f * hi, w0.facing, w0.w, w0.d};
+        const Zone contact = classify(t.pose, end);
+        if (!allowed(contact))
+            return;
+        ChargePlan pl{a, hi, start, contact, end};
+        if (!best || cost + hi < wheelCost(x.pose.w, best->wheel) + best->dist - 1e-9)
+            best = pl;
+    };
+    tryAngle(0);
+    if (best)
+        return best;
+    for (double a = 2.5; a <= r.wheelMax + 1e-9; a += 2.5) {
+        tryAngle(a);
+        tryAngle(-a);
+    }
+    return best;
+}
+
+QList<std::pair<int, ChargePlan>> TvbdEngine::chargeOptions(const BattleState& s, int u) const {
+    QList<std::pair<int, ChargePlan>> out;
+    const Unit& x = s.units[u];
+    QList<int> near;
+    for (qsizetype i = 0; i < s.units.size(); ++i) {
+        const Unit& y = s.units[i];
+        if (y.side != x.side && y.onTable() && y.type != UnitType::Commander &&
+            distance(s, u, int(i)) <= 3 + 1e-6)
+            near << int(i);
+    }
+    // 14.1.3 front before flank: an enemy reachable straight ahead is the only target.
+    for (int t : near) {
+        auto p = chargePlan(s, u, t);
+        if (p && p->wheel == 0 && classify(x.pose, s.units[t].pose) == Zone::Front)
+            return {{t, *p}};
+    }
+    for (int t : near)
+        if (auto p = chargePlan(s, u, t))
+            out << std::pair{t, *p};
+    return out;
+}
+
+// ---- melee ---------------------------------------------------------------------------------------------
+
+bool TvbdEngine::supported(const BattleState& s, int u) const {
+    const Unit& x = s.units[u];
+    if (x.type == UnitType::Cannon)
+        return true;
+    if (x.type == UnitType::Commander)
+        return false;
+    bool friendRear = false;
+    for (qsizetype i = 0; i < s.units.size(); ++i) {
+        const Unit& y = s.units[i];
+        if (int(i) == u || !y.onTable() || y.type == UnitType::Commander || y.type == UnitType::Cannon)
+            continue;
+        if (classify(x.pose, y.pose) != Zone::Rear || distance(s, u, int(i)) > r.supportRange + 1e-9)
+            continue;
+        if (y.side != x.side)
+            return false;
+        if ((isInfantry(x.type) && isInfantry(y.type)) || (isCavalry(x.type) && isCavalry(y.type)))
+            friendRear = true;
+    }
+    return friendRear;
+}
+
+int TvbdEngine::meleeToHit(const BattleState& s, int u, int target) const {
+    const Unit& x = s.units[u];
+    const Unit& t = s.units[target];
+    const bool diff = inDifficult(s, u);
+    switch (x.type) {
+    case UnitType::PikeShot:
+        return diff ? 6 : 5;
+    case UnitType::LightHorse: {
+        const Zone z = classify(t.pose, x.pose);
+        return x.charged && (z == Zone::BehindFlank || z == Zone::Rear || t.resolve == 1) ? 4 : 6;
+    }
+    case UnitType::Horse: {
+        if (diff)
+            return 6;
+        if (!x.charged)
+            return 5;
+        if (t.type == UnitType::PikeShot && classify(t.pose, x.pose) == Zone::Front)
+            return 5;
+        return 4;
+    }
+    case UnitType::Commander:
+        return 4;
+    default:
+        return 6;
+    }
+}
+
+MeleeDice TvbdEngine::meleeDice(const BattleState& s, int u, int target, bool primary) const {
+    const Unit& x = s.units[u];
+    MeleeDice m;
+    m.toHit = meleeToHit(s, u, target);
+    bool behind = false;
+    for (int e : contacts(s, u)) {
+        const Zone z = classify(x.pose, s.units[e].pose);
+        if (z == Zone::Rear) {
+            m.dice = 0; // 14.5.2 enemy to-rear
+            return m;
+        }
+        if (z == Zone::BehindFlank)
+            behind = true;
+    }
+    if (!primary) {
+        m.dice = 1;
+        return m;
+    }
+    if (behind) {
+        m.dice = x.large && x.resolve >= r.largeFlankMinResolve ? r.largeFlankDice : 1;
+        return m;
+    }
+    int dice = x.large ? std::min(x.resolve, r.largeCap.value(int(x.quality), 4)) : x.resolve;
+    if (x.type == UnitType::Horse && inDifficult(s, u))
+        --dice; // 14.5.5
+    const Unit& t = s.units[target];
+    if (x.charged && isInfantry(t.type) && height(s, t.pose.c) > height(s, x.pose.c) + 1e-6)
+        --dice; // 14.5.8 favourable terrain (uphill)
+    if (!supported(s, u))
+        --dice; // 14.5.6
+    m.dice = std::max(1, dice);
+    return m;
+}
+
+void TvbdEngine::rallyBack(BattleState& s, int u) const {
+    Unit& x = s.units[u];
+    const double full = isCavalry(x.type) ? 3.0 : 1.0; // 14.6 (Dragoons and Rabble as infantry, docs/tvbd.md)
+    const Vec2 back = x.pose.forward() * -1.0;
+    QList<int> enemies, passable;
+    for (qsizetype i = 0; i < s.units.size(); ++i) {
+        const Unit& y = s.units[i];
+        if (!y.onTable() || int(i) == u)
+            continue;
+        if (y.side != x.side)
+            continue;
+        if (mayPass(x.type, y.type, parallel(x.pose.facing, y.pose.facing)))
+            passable << int(i);
+    }
+    const QList<int> touching = contacts(s, u);
+    // Walk back until blocked (stop at the bump); then make sure it ends clear of friends passed through.
+    double reached = 0;
+    const Pose start = x.pose;
+    for (double d = 0.05; d <= full + 1e-9; d += 0.05) {
+        const Pose q{start.c + back * d, start.facing, start.w, start.d};
+        QList<int> ignore = passable;
+        if (d < 0.2)
+            ignore << touching;
+        if (blockedAt(s, u, q, ignore, nullptr))
+            break;
+        reached = d;
+    }
+    while (reached > 0) {
+        const Pose q{start.c + back * reached, start.facing, start.w, start.d};
+        if (!blockedAt(s, u, q, touching, nullptr))
+            break;
+        reached -= 0.05;
+    }
+    reached = std::max(0.0, reached);
+    x.pose.c = start.c + back * reached;
+    x.movedMarker = true;
+    syncAttached(s, u);
+    s.note(QStringLiteral("14.6 %1 rallies back %2 TUM").arg(x.id, fmt(reached)));
+}
+
+} // namespace wp::tactical

@@ -1,0 +1,183 @@
+// The Tilly's Very Bad Day v2.0 engine on the shared battle state: legal actions at every decision,
+// apply with rule-numbered log lines, and the rule services (zones, command, shooting, melee, morale) the
+// tests and the AI use directly. Rule numbers are the rulebook's (e.g. 12.2.8).
+#pragma once
+
+#include "battle.h"
+
+#include <QHash>
+#include <QList>
+#include <QString>
+
+namespace wp::tactical {
+
+struct TypeInfo {
+    int resolve = 1;
+    double move = 0, charge = 0, moveDifficult = 0, backward = 0, range = 0;
+    int shootHit = 6, meleeHit = 6, meleeHitDifficult = 0, cmdCheckHit = 6;
+    bool cover = false, canEvade = false, wheelOnly = false, mustDeployCentre = false;
+    double w = 2, d = 1;
+    QString source;
+};
+
+struct TerrainTypeInfo {
+    TerrainClass cls = TerrainClass::Open;
+    bool blocksLOS = false, elevated = false, cannonMayCross = false;
+    double width = 0;
+};
+
+struct TvbdRules {
+    QHash<int, TypeInfo> types; // keyed by int(UnitType)
+    QHash<int, int> qualityDelta, qualityCost;
+    QHash<int, int> largeResolve, largeCap, largeCost; // keyed by int(Quality)
+    int largeFlankDice = 2, largeFlankMinResolve = 2;
+    QHash<QString, QList<double>> tables; // name -> {w, d, centre}
+    double deployShort = 4;
+    double commandRadius = 8, zocDepth = 3, buffer = 1, supportRange = 4, evadeClear = 3, wheelMax = 45,
+           obliqueMax = 45, sideStep = 1;
+    int turnLimit = 10, turnLimitAggressive = 8;
+    QHash<QString, TerrainTypeInfo> terrain;
+    const TypeInfo& type(UnitType t) const { return types.find(int(t)).value(); }
+    int startResolve(UnitType t, Quality q, bool large) const;
+    int coins(UnitType t, Quality q, bool large) const;
+};
+
+// Loads resources/tactical/tvbd.json. Errors name the file and the JSON path.
+bool loadTvbdRules(const QString& path, TvbdRules* out, QString* error);
+// The rules from the data directory (wp::findDataDir()); nullptr and *error set when they do not load.
+const TvbdRules* defaultTvbdRules(QString* error = nullptr);
+
+// Loads a battle scenario (docs/tvbd.md) into a fresh state. Errors name file, JSON path and problem.
+bool loadScenario(const QString& path, const TvbdRules& rules, BattleState* out, QString* error);
+bool scenarioFromJson(const QJsonObject& root, const QString& fileName, const TvbdRules& rules,
+                      BattleState* out, QString* error);
+
+// ---- actions ---------------------------------------------------------------------------------------------
+enum class MoveKind {
+    Straight,
+    Wheel,
+    Oblique,
+    AboutFace,
+    Turn,
+    Sideways,
+    Backward,
+    Unlimber,
+    Pivot,
+    To,
+    Attach
+};
+
+struct MoveSpec {
+    MoveKind kind = MoveKind::Straight;
+    double angle = 0; // Wheel/Oblique/Pivot: degrees (positive = left); Turn/Sideways: +1 left, -1 right
+    double dist = 0;  // straight part after the change of direction
+    Vec2 to;          // Commander free move
+    int target = -1;  // Commander attach
+    bool operator==(const MoveSpec&) const = default;
+};
+
+inline MoveSpec mv(MoveKind k, double angle = 0, double dist = 0, int target = -1) {
+    MoveSpec m;
+    m.kind = k;
+    m.angle = angle;
+    m.dist = dist;
+    m.target = target;
+    return m;
+}
+
+struct TAction {
+    enum Kind { End, Move, Shoot, Charge, Evade, Stand } kind = End;
+    int unit = -1;        // mover, primary shooter, charger, evader
+    int target = -1;      // shooting / charge target
+    QList<int> secondary; // secondary shooters
+    MoveSpec move;
+    bool operator==(const TAction&) const = default;
+};
+
+QString actionText(const BattleState& s, const TAction& a);
+bool parseAction(const BattleState& s, const QString& text, TAction* out, QString* error);
+
+// ---- the engine ------------------------------------------------------------------------------------------
+struct ChargePlan {
+    double wheel = 0;              // degrees, positive = left
+    double dist = 0;               // straight distance after the wheel, to contact
+    Zone startZone = Zone::None;   // charger's position relative to the target at the start
+    Zone contactZone = Zone::None; // charger relative to the target at contact
+    Pose end;
+};
+
+struct MeleeDice {
+    int dice = 0;
+    int toHit = 6;
+};
+
+class TvbdEngine {
+  public:
+    explicit TvbdEngine(const TvbdRules& rules) : r(rules) {}
+    const TvbdRules& rules() const { return r; }
+
+    // Runs the automatic steps from the set-up (bombardment) until the first decision.
+    void start(BattleState& s) const;
+    int actor(const BattleState& s) const; // side to act, -1 when over
+    QString prompt(const BattleState& s) const;
+    QList<TAction> legalActions(const BattleState& s) const;
+    // Checks the action (a listed action or any other the rules allow, e.g. a move of any length) and
+    // applies it, then runs automatic steps up to the next decision.
+    bool apply(BattleState& s, const TAction& a, QString* error = nullptr) const;
+
+    // ---- services (public for tests, AI and views) ----
+    double distance(const BattleState& s, int a, int b) const;
+    Zone zone(const BattleState& s, int self, int other) const {
+        return classify(s.units[self].pose, s.units[other].pose);
+    }
+    bool inDifficult(const BattleState& s, const Pose& p) const;
+    bool inDifficult(const BattleState& s, int u) const { return inDifficult(s, s.units[u].pose); }
+    double height(const BattleState& s, Vec2 p) const;
+    bool inCommand(const BattleState& s, int u) const;      // 12.1.1
+    bool commandCheck(BattleState& s, int u) const;         // 12.1.2 (rolls)
+    QList<int> contacts(const BattleState& s, int u) const; // enemies in base contact
+    bool locked(const BattleState& s, int u) const { return !contacts(s, u).isEmpty(); } // 12.1.13
+    bool lineOfSight(const BattleState& s, int a, int b) const;                          // 12.2.3
+    QList<int> shootTargets(const BattleState& s, int u, bool* toFront = nullptr) const; // 12.2.2-12.2.7
+    int shootingDice(const BattleState& s, int shooter, int target, bool primary) const; // 12.2.8, 12.2.11-13
+    bool supported(const BattleState& s, int u) const;                                   // 14.5.6
+    MeleeDice meleeDice(const BattleState& s, int u, int target, bool primary) const;    // 14.5.2-14.5.5
+    int meleeToHit(const BattleState& s, int u, int target) const;                       // 14.5.3
+    std::optional<ChargePlan> chargePlan(const BattleState& s, int u, int target) const; // 14.1, 14.4
+    QList<std::pair<int, ChargePlan>> chargeOptions(const BattleState& s,
+                                                    int u) const; // with front-before-flank
+    // Pose after a move, or an error naming the rule broken (12.1).
+    std::optional<Pose> checkMove(const BattleState& s, int u, const MoveSpec& m, QString* why = nullptr,
+                                  bool evade = false) const;
+    QList<MoveSpec> candidateMoves(const BattleState& s, int u) const;
+    static int armyBreakpoint(int units) { return (units + 2) / 3; }    // 15.6
+    static int commandBreakpoint(int units) { return (units + 1) / 2; } // 16.10
+    static int commandArmyBreakpoint(int commands);                     // 16.10 table
+    int unitWeight(const BattleState& s, int u) const { return s.units[u].large ? 2 : 1; }
+
+    // Lower-level steps, public for constructed-position tests.
+    void resolveShot(BattleState& s, int target, int primary, const QList<int>& secondary) const;
+    void commanderCasualtyCheck(BattleState& s, int commander, bool routed, int enemySide) const; // 12.2.15
+    QList<int> attachedCommanders(const BattleState& s, int u) const;
+    void hit(BattleState& s, int u, int n, bool combat, bool routMarker, const QString& why) const;
+    void resolveCharges(BattleState& s) const; // 14.2-14.4
+    void resolveMelee(BattleState& s) const;   // 14.5-14.6
+    void morale(BattleState& s) const;         // 15
+    void rallyBack(BattleState& s, int u) const;
+
+  private:
+    void advance(BattleState& s) const;
+    void cancelCharges(BattleState& s) const;
+    bool evadeOk(const BattleState& s, int u, const MoveSpec& m, QString* why) const;
+    void checkImmediateEnd(BattleState& s) const;
+    void nextStep(BattleState& s) const;
+    void beginTurn(BattleState& s) const;
+    bool canAct(const BattleState& s, int u) const;
+    bool blockedAt(const BattleState& s, int u, const Pose& p, const QList<int>& ignore, QString* why) const;
+    QList<int> shooters(const BattleState& s, int side) const;
+    void removeUnit(BattleState& s, int u, UnitStatus st) const;
+    void syncAttached(BattleState& s, int u) const;
+    const TvbdRules& r;
+};
+
+} // namespace wp::tactical

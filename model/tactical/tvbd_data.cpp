@@ -1,0 +1,632 @@
+// Loading the TVBD data tables and battle scenarios, and the text notation of actions.
+#include "data/datadir.h"
+#include "tvbd.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace wp::tactical {
+
+int TvbdRules::startResolve(UnitType t, Quality q, bool large) const {
+    if (large && t == UnitType::PikeShot)
+        return largeResolve.value(int(q), 8);
+    if (t == UnitType::Commander)
+        return 1;
+    if (t == UnitType::Rabble || t == UnitType::Cannon || q == Quality::Raw)
+        return 2;
+    return std::max(1, type(t).resolve + qualityDelta.value(int(q), 0));
+}
+
+int TvbdRules::coins(UnitType t, Quality q, bool large) const {
+    if (large && t == UnitType::PikeShot)
+        return largeCost.value(int(q), 8);
+    if (t == UnitType::Rabble || t == UnitType::Cannon)
+        return qualityCost.value(int(Quality::Raw), 2);
+    return qualityCost.value(int(q), 4);
+}
+
+namespace {
+
+bool readJson(const QString& path, QJsonObject* root, QString* error) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("%1: cannot open: %2").arg(path, f.errorString());
+        return false;
+    }
+    QJsonParseError pe;
+    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &pe);
+    if (pe.error != QJsonParseError::NoError) {
+        *error = QStringLiteral("%1: offset %2: %3").arg(path).arg(pe.offset).arg(pe.errorString());
+        return false;
+    }
+    if (!doc.isObject()) {
+        *error = QStringLiteral("%1: the top level is not a JSON object").arg(path);
+        return false;
+    }
+    *root = doc.object();
+    return true;
+}
+
+TerrainClass classFrom(const QString& s) {
+    if (s == QLatin1String("difficult"))
+        return TerrainClass::Difficult;
+    if (s == QLatin1String("impassable"))
+        return TerrainClass::Impassable;
+    return TerrainClass::Open;
+}
+
+} // namespace
+
+bool loadTvbdRules(const QString& path, TvbdRules* out, QString* error) {
+    QJsonObject root;
+    if (!readJson(path, &root, error))
+        return false;
+    TvbdRules r;
+    const QJsonObject types = root.value(QStringLiteral("unitTypes")).toObject();
+    for (int i = 0; i < 8; ++i) {
+        const QString name = typeName(UnitType(i));
+        if (!types.contains(name)) {
+            *error = QStringLiteral("%1: unitTypes.%2: missing").arg(path, name);
+            return false;
+        }
+        const QJsonObject o = types.value(name).toObject();
+        for (const char* k : {"resolve", "move", "charge", "moveDifficult", "backward", "range"})
+            if (!o.value(QLatin1String(k)).isDouble()) {
+                *error = QStringLiteral("%1: unitTypes.%2.%3: a number is needed")
+                             .arg(path, name, QLatin1String(k));
+                return false;
+            }
+        TypeInfo t;
+        t.resolve = o.value(QStringLiteral("resolve")).toInt();
+        t.move = o.value(QStringLiteral("move")).toDouble();
+        t.charge = o.value(QStringLiteral("charge")).toDouble();
+        t.moveDifficult = o.value(QStringLiteral("moveDifficult")).toDouble();
+        t.backward = o.value(QStringLiteral("backward")).toDouble();
+        t.range = o.value(QStringLiteral("range")).toDouble();
+        t.shootHit = o.value(QStringLiteral("shootHit")).toInt(6);
+        t.meleeHit = o.value(QStringLiteral("meleeHit")).toInt(6);
+        t.meleeHitDifficult = o.value(QStringLiteral("meleeHitDifficult")).toInt(0);
+        t.cmdCheckHit = o.value(QStringLiteral("cmdCheckHit")).toInt(6);
+        t.cover = o.value(QStringLiteral("cover")).toBool();
+        t.canEvade = o.value(QStringLiteral("canEvade")).toBool();
+        t.wheelOnly = o.value(QStringLiteral("wheelOnly")).toBool();
+        t.mustDeployCentre = o.value(QStringLiteral("mustDeployCentre")).toBool();
+        t.w = o.value(QStringLiteral("w")).toDouble(2);
+        t.d = o.value(QStringLiteral("d")).toDouble(1);
+        t.source = o.value(QStringLiteral("source")).toString();
+        r.types.insert(i, t);
+    }
+    const QJsonObject q = root.value(QStringLiteral("quality")).toObject();
+    for (int i = 0; i < 4; ++i) {
+        const QString name = qualityName(Quality(i));
+        if (!q.contains(name)) {
+            *error = QStringLiteral("%1: quality.%2: missing").arg(path, name);
+            return false;
+        }
+        const QJsonObject o = q.value(name).toObject();
+        r.qualityDelta.insert(i, o.value(QStringLiteral("dResolve")).toInt(0));
+        r.qualityCost.insert(i, o.value(QStringLiteral("cost")).toInt(4));
+    }
+    const QJsonObject lp = root.value(QStringLiteral("largePikeShot")).toObject();
+    for (int i = 0; i < 3; ++i) {
+        const QJsonObject o = lp.value(qualityName(Quality(i))).toObject();
+        r.largeResolve.insert(i, o.value(QStringLiteral("resolve")).toInt(8));
+        r.largeCap.insert(i, o.value(QStringLiteral("cap")).toInt(4));
+        r.largeCost.insert(i, o.value(QStringLiteral("cost")).toInt(8));
+    }
+    r.largeFlankDice = lp.value(QStringLiteral("flankDice")).toInt(2);
+    r.largeFlankMinResolve = lp.value(QStringLiteral("flankDiceMinResolve")).toInt(2);
+    const QJsonObject tables = root.value(QStringLiteral("tables")).toObject();
+    for (auto it = tables.begin(); it != tables.end(); ++it) {
+        if (!it.value().isObject())
+            continue;
+        const QJsonObject o = it.value().toObject();
+        r.tables.insert(it.key(),
+                        {o.value(QStringLiteral("w")).toDouble(), o.value(QStringLiteral("d")).toDouble(),
+                         o.value(QStringLiteral("centre")).toDouble()});
+    }
+    r.deployShort = tables.value(QStringLiteral("deployShort")).toDouble(4);
+    const QJsonObject d = root.value(QStringLiteral("distances")).toObject();
+    r.commandRadius = d.value(QStringLiteral("commandRadius")).toDouble(8);
+    r.zocDepth = d.value(QStringLiteral("zocDepth")).toDouble(3);
+    r.buffer = d.value(QStringLiteral("buffer")).toDouble(1);
+    r.supportRange = d.value(QStringLiteral("supportRange")).toDouble(4);
+    r.evadeClear = d.value(QStringLiteral("evadeClear")).toDouble(3);
+    r.wheelMax = d.value(QStringLiteral("wheelMaxDeg")).toDouble(45);
+    r.obliqueMax = d.value(QStringLiteral("obliqueMaxDeg")).toDouble(45);
+    r.sideStep = d.value(QStringLiteral("sideStep")).toDouble(1);
+    const QJsonObject tl = root.value(QStringLiteral("turnLimit")).toObject();
+    r.turnLimit = tl.value(QStringLiteral("normal")).toInt(10);
+    r.turnLimitAggressive = tl.value(QStringLiteral("aggressiveAttacker")).toInt(8);
+    const QJsonObject tt = root.value(QStringLiteral("terrainTypes")).toObject();
+    for (auto it = tt.begin(); it != tt.end(); ++it) {
+        const QJsonObject o = it.value().toObject();
+        TerrainTypeInfo t;
+        t.cls = classFrom(o.value(QStringLiteral("class")).toString());
+        t.blocksLOS = o.value(QStringLiteral("blocksLOS")).toBool();
+        t.elevated = o.value(QStringLiteral("elevated")).toBool();
+        t.cannonMayCross = o.value(QStringLiteral("cannonMayCross")).toBool();
+        t.width = o.value(QStringLiteral("width")).toDouble(0);
+        r.terrain.insert(it.key(), t);
+    }
+    *out = r;
+    return true;
+}
+
+const TvbdRules* defaultTvbdRules(QString* error) {
+    static TvbdRules rules;
+    static QString loadError;
+    static bool tried = false, ok = false;
+    if (!tried) {
+        tried = true;
+        ok = loadTvbdRules(wp::findDataDir() + QStringLiteral("/resources/tactical/tvbd.json"), &rules,
+                           &loadError);
+    }
+    if (!ok && error)
+        *error = loadError;
+    return ok ? &rules : nullptr;
+}
+
+// ---- scenarios ------------------------------------------------------------------------------------------
+
+namespace {
+
+struct Reader {
+    QString file;
+    QString* error;
+    bool fail(const QString& path, const QString& what) {
+        *error = QStringLiteral("%1: %2: %3").arg(file, path, what);
+        return false;
+    }
+    bool point(const QJsonValue& v, const QString& path, Vec2* p) {
+        const QJsonArray a = v.toArray();
+        if (!v.isArray() || a.size() != 2 || !a[0].isDouble() || !a[1].isDouble())
+            return fail(path, QStringLiteral("a point [x, y] is needed"));
+        *p = {a[0].toDouble(), a[1].toDouble()};
+        return true;
+    }
+    bool number(const QJsonObject& o, const QString& key, const QString& path, double* v,
+                bool required = true, double def = 0) {
+        if (!o.contains(key)) {
+            if (required)
+                return fail(path + QLatin1Char('.') + key, QStringLiteral("missing"));
+            *v = def;
+            return true;
+        }
+        if (!o.value(key).isDouble())
+            return fail(path + QLatin1Char('.') + key, QStringLiteral("a number is needed"));
+        *v = o.value(key).toDouble();
+        return true;
+    }
+};
+
+} // namespace
+
+bool scenarioFromJson(const QJsonObject& root, const QString& fileName, const TvbdRules& rules,
+                      BattleState* out, QString* error) {
+    Reader rd{fileName, error};
+    BattleState s;
+    const QString rulesName = root.value(QStringLiteral("rules")).toString(QStringLiteral("tvbd"));
+    if (rulesName != QLatin1String("tvbd"))
+        return rd.fail(QStringLiteral("rules"), QStringLiteral("'%1' is not 'tvbd'").arg(rulesName));
+    s.title = root.value(QStringLiteral("title")).toString();
+    s.sizeName = root.value(QStringLiteral("size")).toString(QStringLiteral("small"));
+    if (!rules.tables.contains(s.sizeName))
+        return rd.fail(
+            QStringLiteral("size"),
+            QStringLiteral("unknown table size '%1' (small, big, shallowSmall, giant)").arg(s.sizeName));
+    s.tableW = rules.tables[s.sizeName][0];
+    s.tableD = rules.tables[s.sizeName][1];
+    s.centreW = rules.tables[s.sizeName][2];
+    const QJsonArray sides = root.value(QStringLiteral("sides")).toArray();
+    if (sides.size() != 2)
+        return rd.fail(QStringLiteral("sides"), QStringLiteral("exactly two sides are needed"));
+    for (int i = 0; i < 2; ++i) {
+        s.sideName[i] = sides[i].toObject().value(QStringLiteral("name")).toString();
+        if (s.sideName[i].isEmpty())
+            return rd.fail(QStringLiteral("sides[%1].name").arg(i), QStringLiteral("missing"));
+    }
+    const QJsonValue att = root.value(QStringLiteral("attacker"));
+    if (!att.isDouble() || (att.toInt() != 0 && att.toInt() != 1))
+        return rd.fail(QStringLiteral("attacker"), QStringLiteral("0 or 1 is needed (the index in sides)"));
+    s.attacker = att.toInt();
+    const QJsonObject opts = root.value(QStringLiteral("options")).toObject();
+    for (auto it = opts.begin(); it != opts.end(); ++it) {
+        if (it.key() == QLatin1String("variableArmyMorale"))
+            s.variableArmyMorale = it.value().toBool();
+        else if (it.key() == QLatin1String("attackerAlwaysInitiative"))
+            s.attackerAlwaysInitiative = it.value().toBool();
+        else if (it.key() == QLatin1String("aggressiveAttacker"))
+            s.turnLimit = it.value().toBool() ? rules.turnLimitAggressive : rules.turnLimit;
+        else
+            return rd.fail(QStringLiteral("options.") + it.key(), QStringLiteral("unknown option"));
+    }
+    if (!opts.contains(QStringLiteral("aggressiveAttacker")))
+        s.turnLimit = rules.turnLimit;
+    if (root.contains(QStringLiteral("turnLimit"))) {
+        const int tl = root.value(QStringLiteral("turnLimit")).toInt(-1);
+        if (tl < 1 || tl > 50)
+            return rd.fail(QStringLiteral("turnLimit"),
+                           QStringLiteral("a whole number from 1 to 50 is needed"));
+        s.turnLimit = tl;
+    }
+
+    // terrain
+    const QJsonArray terrain = root.value(QStringLiteral("terrain")).toArray();
+    for (qsizetype i = 0; i < terrain.size(); ++i) {
+        const QString path = QStringLiteral("terrain[%1]").arg(i);
+        const QJsonObject o = terrain[i].toObject();
+        TerrainFeature f;
+        f.id = o.value(QStringLiteral("id")).toString(QStringLiteral("t%1").arg(i + 1));
+        f.type = o.value(QStringLiteral("type")).toString();
+        if (!rules.terrain.contains(f.type))
+            return rd.fail(path + QStringLiteral(".type"),
+                           QStringLiteral("unknown terrain type '%1'").arg(f.type));
+        const TerrainTypeInfo& ti = rules.terrain[f.type];
+        f.cls = ti.cls;
+        f.blocksLOS = o.contains(QStringLiteral("blocksLOS")) ? o.value(QStringLiteral("blocksLOS")).toBool()
+                                                              : ti.blocksLOS;
+        f.elevated = ti.elevated;
+        const QString shape = o.value(QStringLiteral("shape")).toString();
+        double rot = 0;
+        if (!rd.number(o, QStringLiteral("rotation"), path, &rot, false))
+            return false;
+        if (shape == QLatin1String("ellipse") || shape == QLatin1String("rect")) {
+            Vec2 c;
+            if (!rd.point(o.value(QStringLiteral("centre")), path + QStringLiteral(".centre"), &c))
+                return false;
+            double a = 0, b = 0;
+            const bool ell = shape == QLatin1String("ellipse");
+            if (!rd.number(o, ell ? QStringLiteral("rx") : QStringLiteral("w"), path, &a) ||
+                !rd.number(o, ell ? QStringLiteral("ry") : QStringLiteral("d"), path, &b))
+                return false;
+            if (a <= 0 || b <= 0)
+                return rd.fail(path, QStringLiteral("sizes must be positive"));
+            f.pieces << (ell ? ellipse(c, a, b, rot) : rectangle(c, a, b, rot + 90));
+            f.peak = c;
+            f.radius = ell ? std::min(a, b) : std::min(a, b) / 2;
+        } else if (shape == QLatin1String("line")) {
+            const QJsonArray pts = o.value(QStringLiteral("points")).toArray();
+            if (pts.size() < 2)
+                return rd.fail(path + QStringLiteral(".points"),
+                               QStringLiteral("at least two points are needed"));
+            double width = ti.width > 0 ? ti.width : 1;
+            if (!rd.number(o, QStringLiteral("width"), path, &width, false, width))
+                return false;
+            Vec2 prev;
+            for (qsizetype k = 0; k < pts.size(); ++k) {
+                Vec2 p;
+                if (!rd.point(pts[k], path + QStringLiteral(".points[%1]").arg(k), &p))
+                    return false;
+                if (k > 0)
+                    f.pieces << thickSegment(prev, p, width);
+                prev = p;
+            }
+        } else if (shape == QLatin1String("polygon")) {
+            const QJsonArray pts = o.value(QStringLiteral("points")).toArray();
+            if (pts.size() < 3)
+                return rd.fail(path + QStringLiteral(".points"),
+                               QStringLiteral("at least three points are needed"));
+            Polygon poly;
+            for (qsizetype k = 0; k < pts.size(); ++k) {
+                Vec2 p;
+                if (!rd.point(pts[k], path + QStringLiteral(".points[%1]").arg(k), &p))
+                    return false;
+                poly << p;
+            }
+            f.pieces << poly;
+            Vec2 c;
+            for (const Vec2& p : poly)
+                c = c + p * (1.0 / double(poly.size()));
+            f.peak = c;
+            f.radius = 1e9;
+            for (const Vec2& p : poly)
+                f.radius = std::min(f.radius, (p - c).length());
+        } else {
+            return rd.fail(path + QStringLiteral(".shape"),
+                           QStringLiteral("'%1' is not one of ellipse, rect, line, polygon").arg(shape));
+        }
+        if (o.contains(QStringLiteral("peak")) &&
+            !rd.point(o.value(QStringLiteral("peak")), path + QStringLiteral(".peak"), &f.peak))
+            return false;
+        s.terrain << f;
+    }
+
+    // commands and units
+    const QJsonArray commands = root.value(QStringLiteral("commands")).toArray();
+    if (commands.isEmpty())
+        return rd.fail(QStringLiteral("commands"), QStringLiteral("at least one command per side is needed"));
+    QSet<QString> ids;
+    for (qsizetype ci = 0; ci < commands.size(); ++ci) {
+        const QString cpath = QStringLiteral("commands[%1]").arg(ci);
+        const QJsonObject co = commands[ci].toObject();
+        Command c;
+        c.id = co.value(QStringLiteral("id")).toString(QStringLiteral("cmd%1").arg(ci + 1));
+        c.name = co.value(QStringLiteral("name")).toString(c.id);
+        const QJsonValue sv = co.value(QStringLiteral("side"));
+        if (!sv.isDouble() || (sv.toInt() != 0 && sv.toInt() != 1))
+            return rd.fail(cpath + QStringLiteral(".side"), QStringLiteral("0 or 1 is needed"));
+        c.side = sv.toInt();
+        const int cidx = int(s.commands.size());
+        const QJsonArray units = co.value(QStringLiteral("units")).toArray();
+        if (units.isEmpty())
+            return rd.fail(cpath + QStringLiteral(".units"), QStringLiteral("no units"));
+        for (qsizetype ui = 0; ui < units.size(); ++ui) {
+            const QString upath = cpath + QStringLiteral(".units[%1]").arg(ui);
+            const QJsonObject uo = units[ui].toObject();
+            Unit u;
+            u.id = uo.value(QStringLiteral("id")).toString();
+            if (u.id.isEmpty() || u.id.contains(QLatin1Char(' ')))
+                return rd.fail(upath + QStringLiteral(".id"),
+                               QStringLiteral("an id without spaces is needed"));
+            if (ids.contains(u.id.toLower()))
+                return rd.fail(upath + QStringLiteral(".id"), QStringLiteral("duplicate id '%1'").arg(u.id));
+            ids.insert(u.id.toLower());
+            u.name = uo.value(QStringLiteral("name")).toString(u.id);
+            const auto t = typeFromName(uo.value(QStringLiteral("type")).toString());
+            if (!t)
+                return rd.fail(upath + QStringLiteral(".type"),
+                               QStringLiteral("unknown unit type '%1'")
+                                   .arg(uo.value(QStringLiteral("type")).toString()));
+            u.type = *t;
+            const QString qn = uo.value(QStringLiteral("quality")).toString(QStringLiteral("ordinary"));
+            const auto q = qualityFromName(qn);
+            if (!q)
+                return rd.fail(upath + QStringLiteral(".quality"),
+                               QStringLiteral("unknown quality '%1'").arg(qn));
+            u.quality = (u.type == UnitType::Rabble || u.type == UnitType::Cannon) ? Quality::Raw
+                        : u.type == UnitType::Commander                            ? Quality::Ordinary
+                                                                                   : *q;
+            u.large = uo.value(QStringLiteral("large")).toBool();
+            if (u.large && u.type != UnitType::PikeShot)
+                return rd.fail(upath + QStringLiteral(".large"),
+                               QStringLiteral("only Pike+Shot can be large (16.2)"));
+            if (u.large && u.quality == Quality::Raw)
+                return rd.fail(upath + QStringLiteral(".quality"),
+                               QStringLiteral("a large Pike+Shot cannot be raw"));
+            u.side = c.side;
+            u.command = cidx;
+            double x = 0, y = 0, facing = c.side == 0 ? 90 : 270;
+            if (!rd.number(uo, QStringLiteral("x"), upath, &x) ||
+                !rd.number(uo, QStringLiteral("y"), upath, &y) ||
+                !rd.number(uo, QStringLiteral("facing"), upath, &facing, false, facing))
+                return false;
+            const TypeInfo& ti = rules.type(u.type);
+            u.pose = Pose{{x, y}, normDeg(facing), ti.w, u.large ? 2 * ti.d : ti.d};
+            const Polygon poly = u.pose.polygon();
+            for (const Vec2& p : poly)
+                if (p.x < -1e-6 || p.y < -1e-6 || p.x > s.tableW + 1e-6 || p.y > s.tableD + 1e-6)
+                    return rd.fail(upath, QStringLiteral("the stand at (%1, %2) is off the %3 x %4 table")
+                                              .arg(x)
+                                              .arg(y)
+                                              .arg(s.tableW)
+                                              .arg(s.tableD));
+            u.startResolve = rules.startResolve(u.type, u.quality, u.large);
+            if (uo.contains(QStringLiteral("resolve"))) {
+                const int rv = uo.value(QStringLiteral("resolve")).toInt(-1);
+                if (rv < 1 || rv > u.startResolve)
+                    return rd.fail(
+                        upath + QStringLiteral(".resolve"),
+                        QStringLiteral("must be 1..%1 (the starting resolve)").arg(u.startResolve));
+                u.resolve = rv;
+            } else {
+                u.resolve = u.startResolve;
+            }
+            u.limbered = u.type == UnitType::Cannon && uo.value(QStringLiteral("limbered")).toBool();
+            if (u.type == UnitType::Commander) {
+                if (c.commander >= 0)
+                    return rd.fail(
+                        upath + QStringLiteral(".type"),
+                        QStringLiteral("a second Commander in command '%1' (7.3.2: exactly one)").arg(c.id));
+                c.commander = int(s.units.size());
+            }
+            c.initialUnits += u.large ? 2 : 1;
+            s.originalUnits[c.side] += u.large ? 2 : 1;
+            s.units << u;
+        }
+        if (c.commander < 0)
+            return rd.fail(cpath, QStringLiteral("command '%1' has no Commander (7.3.2)").arg(c.id));
+        s.commands << c;
+    }
+    for (int side = 0; side < 2; ++side)
+        if (s.originalUnits[side] == 0)
+            return rd.fail(QStringLiteral("commands"),
+                           QStringLiteral("side %1 (%2) has no units").arg(side).arg(s.sideName[side]));
+    // Overlapping stands.
+    for (qsizetype i = 0; i < s.units.size(); ++i)
+        for (qsizetype j = i + 1; j < s.units.size(); ++j)
+            if (s.units[i].type != UnitType::Commander && s.units[j].type != UnitType::Commander &&
+                overlaps(s.units[i].pose.polygon(), s.units[j].pose.polygon(), 0.01))
+                return rd.fail(
+                    QStringLiteral("commands"),
+                    QStringLiteral("units '%1' and '%2' overlap").arg(s.units[i].id, s.units[j].id));
+    // Commanders placed in contact with a friendly unit of their command start attached (digest 5.7
+    // decision).
+    for (Command& c : s.commands) {
+        Unit& cu = s.units[c.commander];
+        for (qsizetype j = 0; j < s.units.size(); ++j)
+            if (s.units[j].command == cu.command && int(j) != c.commander &&
+                distance(cu.pose.polygon(), s.units[j].pose.polygon()) <= kContactEps) {
+                cu.attachedTo = int(j);
+                break;
+            }
+    }
+    const qint64 seed = root.value(QStringLiteral("seed")).toInteger(1);
+    s.rng.reseed(quint64(seed));
+    *out = s;
+    return true;
+}
+
+bool loadScenario(const QString& path, const TvbdRules& rules, BattleState* out, QString* error) {
+    QJsonObject root;
+    if (!readJson(path, &root, error))
+        return false;
+    return scenarioFromJson(root, path, rules, out, error);
+}
+
+// ---- action text ----------------------------------------------------------------------------------------
+
+namespace {
+QString num(double v) {
+    return QString::number(v, 'g', 6);
+}
+} // namespace
+
+QString actionText(const BattleState& s, const TAction& a) {
+    auto id = [&](int i) { return i >= 0 && i < s.units.size() ? s.units[i].id : QStringLiteral("?"); };
+    switch (a.kind) {
+    case TAction::End:
+        return QStringLiteral("end");
+    case TAction::Stand:
+        return QStringLiteral("stand %1").arg(id(a.unit));
+    case TAction::Charge:
+        return QStringLiteral("charge %1 %2").arg(id(a.unit), id(a.target));
+    case TAction::Shoot: {
+        QString t = QStringLiteral("shoot %1 %2").arg(id(a.target), id(a.unit));
+        for (int x : a.secondary)
+            t += QLatin1Char('+') + id(x);
+        return t;
+    }
+    case TAction::Move:
+    case TAction::Evade: {
+        const QString head =
+            QLatin1String(a.kind == TAction::Move ? "move " : "evade ") + id(a.unit) + QLatin1Char(' ');
+        const MoveSpec& m = a.move;
+        switch (m.kind) {
+        case MoveKind::Straight:
+            return head + QStringLiteral("fwd ") + num(m.dist);
+        case MoveKind::Wheel:
+            return head + QStringLiteral("wheel %1 %2").arg(num(m.angle), num(m.dist));
+        case MoveKind::Oblique:
+            return head + QStringLiteral("oblique %1 %2").arg(num(m.angle), num(m.dist));
+        case MoveKind::AboutFace:
+            return head + QStringLiteral("aboutface %1").arg(num(m.dist));
+        case MoveKind::Turn:
+            return head +
+                   QStringLiteral("turn %1 %2")
+                       .arg(m.angle > 0 ? QStringLiteral("left") : QStringLiteral("right"), num(m.dist));
+        case MoveKind::Sideways:
+            return head + QStringLiteral("side %1").arg(m.angle > 0 ? QStringLiteral("left")
+                                                                    : QStringLiteral("right"));
+        case MoveKind::Backward:
+            return head + QStringLiteral("back ") + num(m.dist);
+        case MoveKind::Unlimber:
+            return head + QStringLiteral("unlimber");
+        case MoveKind::Pivot:
+            return head + QStringLiteral("pivot ") + num(m.angle);
+        case MoveKind::To:
+            return head + QStringLiteral("to %1,%2").arg(num(m.to.x), num(m.to.y));
+        case MoveKind::Attach:
+            return head + QStringLiteral("attach ") + id(m.target);
+        }
+    }
+    }
+    return {};
+}
+
+bool parseAction(const BattleState& s, const QString& text, TAction* out, QString* error) {
+    const QStringList w = text.simplified().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    auto bad = [&](const QString& why) {
+        *error = QStringLiteral("'%1': %2").arg(text, why);
+        return false;
+    };
+    if (w.isEmpty())
+        return bad(QStringLiteral("empty action"));
+    auto unit = [&](const QString& id, int* idx) {
+        *idx = s.indexOf(id);
+        return *idx >= 0;
+    };
+    auto number = [&](int i, double* v) {
+        if (i >= w.size())
+            return false;
+        bool ok = false;
+        *v = w[i].toDouble(&ok);
+        return ok;
+    };
+    TAction a;
+    const QString verb = w[0].toLower();
+    if (verb == QLatin1String("end")) {
+        a.kind = TAction::End;
+    } else if (verb == QLatin1String("stand") || verb == QLatin1String("charge")) {
+        a.kind = verb == QLatin1String("stand") ? TAction::Stand : TAction::Charge;
+        if (w.size() < 2 || !unit(w[1], &a.unit))
+            return bad(QStringLiteral("unknown unit"));
+        if (a.kind == TAction::Charge && (w.size() < 3 || !unit(w[2], &a.target)))
+            return bad(QStringLiteral("unknown target"));
+    } else if (verb == QLatin1String("shoot")) {
+        a.kind = TAction::Shoot;
+        if (w.size() < 3 || !unit(w[1], &a.target))
+            return bad(QStringLiteral("unknown target"));
+        const QStringList sh = w[2].split(QLatin1Char('+'));
+        if (!unit(sh[0], &a.unit))
+            return bad(QStringLiteral("unknown shooter"));
+        for (qsizetype i = 1; i < sh.size(); ++i) {
+            int x;
+            if (!unit(sh[i], &x))
+                return bad(QStringLiteral("unknown shooter '%1'").arg(sh[i]));
+            a.secondary << x;
+        }
+    } else if (verb == QLatin1String("move") || verb == QLatin1String("evade")) {
+        a.kind = verb == QLatin1String("move") ? TAction::Move : TAction::Evade;
+        if (w.size() < 3 || !unit(w[1], &a.unit))
+            return bad(QStringLiteral("unknown unit"));
+        const QString k = w[2].toLower();
+        MoveSpec& m = a.move;
+        double v = 0;
+        if (k == QLatin1String("fwd")) {
+            m.kind = MoveKind::Straight;
+            if (!number(3, &m.dist))
+                return bad(QStringLiteral("a distance is needed"));
+        } else if (k == QLatin1String("wheel") || k == QLatin1String("oblique")) {
+            m.kind = k == QLatin1String("wheel") ? MoveKind::Wheel : MoveKind::Oblique;
+            if (!number(3, &m.angle))
+                return bad(QStringLiteral("an angle is needed"));
+            if (!number(4, &m.dist))
+                m.dist = 0;
+        } else if (k == QLatin1String("aboutface")) {
+            m.kind = MoveKind::AboutFace;
+            if (!number(3, &m.dist))
+                m.dist = 0;
+        } else if (k == QLatin1String("turn") || k == QLatin1String("side")) {
+            m.kind = k == QLatin1String("turn") ? MoveKind::Turn : MoveKind::Sideways;
+            if (w.size() < 4 || (w[3] != QLatin1String("left") && w[3] != QLatin1String("right")))
+                return bad(QStringLiteral("left or right is needed"));
+            m.angle = w[3] == QLatin1String("left") ? 1 : -1;
+            if (!number(4, &m.dist))
+                m.dist = 0;
+        } else if (k == QLatin1String("back")) {
+            m.kind = MoveKind::Backward;
+            if (!number(3, &m.dist))
+                return bad(QStringLiteral("a distance is needed"));
+        } else if (k == QLatin1String("unlimber")) {
+            m.kind = MoveKind::Unlimber;
+        } else if (k == QLatin1String("pivot")) {
+            m.kind = MoveKind::Pivot;
+            if (!number(3, &m.angle))
+                return bad(QStringLiteral("a facing is needed"));
+        } else if (k == QLatin1String("to")) {
+            m.kind = MoveKind::To;
+            const QStringList xy = w.value(3).split(QLatin1Char(','));
+            bool ok1 = false, ok2 = false;
+            if (xy.size() == 2) {
+                m.to = {xy[0].toDouble(&ok1), xy[1].toDouble(&ok2)};
+            }
+            if (!ok1 || !ok2)
+                return bad(QStringLiteral("a point x,y is needed"));
+        } else if (k == QLatin1String("attach")) {
+            m.kind = MoveKind::Attach;
+            if (w.size() < 4 || !unit(w[3], &m.target))
+                return bad(QStringLiteral("unknown unit to attach to"));
+        } else {
+            return bad(QStringLiteral("unknown move '%1'").arg(k));
+        }
+        (void)v;
+    } else {
+        return bad(QStringLiteral("unknown action '%1'").arg(verb));
+    }
+    *out = a;
+    return true;
+}
+
+} // namespace wp::tactical
