@@ -19,5 +19,6 @@ int cardsCommand(const QStringList& args);
 int tacticalCommand(const QStringList& args); // cli_tactical.cpp (issue 10)
 int tournamentCommand(const QStringList& args);
 int saveCommand(const QStringList& args); // cli_save.cpp (issue 7)
+int pbemCommand(const QStringList& args); // cli_pbem.cpp (issue 7)
 
 } // namespace wp::cli

@@ -45,6 +45,8 @@ Commands:
                                           a Tilly's Very Bad Day battle: replay or auto-resolve
   save verify FILE... | save replay FILE [--to N] [--state-json] | save bench
                                           check, replay and measure .tyw save files
+  pbem new|join|play|export-turn|import-turn|status|verify --dir DIR ...
+                                          play by e-mail: turn files, hidden hands, fair dice
 
 Run 'westphalia-cli <command> --help' for the options of a command.
 Exit codes: 0 success, 1 failure (invalid data, unwritable file, illegal action, fuzz failure),
@@ -100,6 +102,8 @@ int main(int argc, char** argv) {
         rc = wp::cli::tournamentCommand(args);
     else if (cmd == QLatin1String("save"))
         rc = wp::cli::saveCommand(args);
+    else if (cmd == QLatin1String("pbem"))
+        rc = wp::cli::pbemCommand(args);
     else {
         wp::cli::err() << "westphalia-cli: unknown command '" << cmd << "'\n\n" << kUsage;
         rc = 2;
