@@ -55,6 +55,9 @@ double evaluate(const GameData& d, const rules::GameState& s, int side);
 size_t fastChoice(const rules::Engine& engine, const rules::GameState& s,
                   const std::vector<rules::Action>& legal, rules::Rng& rng, QString* reason = nullptr);
 
+// The priority list's words for one action in `s` ("activate Tilly (14 CF) towards Magdeburg").
+QString describe(const rules::Engine& engine, const rules::GameState& s, const rules::Action& a);
+
 // Plays from `s` with fastChoice for both sides until `cardRounds` more top-level decisions (card rounds
 // and other turn decisions) have been reached, the game ends, or `maxActions` actions. Returns the number
 // of actions applied.

@@ -161,13 +161,7 @@ class PriorityBot : public Bot {
         }
         dec.action = legal[best];
         dec.iterations = static_cast<int>(cands.size());
-        QString why;
-        {
-            // the priority list's own words for the chosen action
-            const std::vector<Action> one{legal[best]};
-            Rng r(1);
-            fastChoice(engine, sample, one, r, &why);
-        }
+        const QString why = describe(engine, sample, legal[best]);
         dec.reason = QStringLiteral("priority: %1 — look-ahead %2 (position %3%4) among %5 plans")
                          .arg(why, formatAction(d, view.state(), legal[best]))
                          .arg(bestValue, 0, 'f', 1)

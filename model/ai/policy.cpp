@@ -91,8 +91,17 @@ KeyPlaces keyPlaces(const GameData& d) {
 struct Forces {
     std::vector<int> out[2], in[2];
     int total[2] = {0, 0};
+    std::vector<int> held[2]; // per Area: the cities each side controls (3.13)
     Forces(const GameData& d, const GameState& s) {
         const size_t n = static_cast<size_t>(d.cities.size());
+        for (int side = 0; side < 2; ++side)
+            held[side].assign(static_cast<size_t>(d.areas.size()), 0);
+        for (qsizetype c = 0; c < d.cities.size(); ++c) {
+            const int ar = d.cities[c].area;
+            const int ctl = ar >= 0 ? effectiveCityControl(d, s, static_cast<int>(c)) : kNone;
+            if (ctl == kCath || ctl == kProt)
+                ++held[ctl][static_cast<size_t>(ar)];
+        }
         for (int side = 0; side < 2; ++side) {
             out[side].assign(n, 0);
             in[side].assign(n, 0);
@@ -131,6 +140,16 @@ double cityValue(const GameData& d, const GameState& s, const Forces& f, const K
         v = 2 + c.vp * 3 + (c.elector ? 5 : 0) + (isKeyCity(k, city) ? 6 : 0);
     else if (ctl == kNone)
         v = 1 + c.vp * 2 + (c.elector ? 3 : 0);
+    // 3.13: a city that brings an Area within reach of its Control Rating is worth part of the Area's VP
+    if (ctl != side && c.area >= 0 && s.areas[static_cast<size_t>(c.area)].control != side) {
+        const Area& ar = d.areas[c.area];
+        const int need = std::max(1, ar.control - f.held[side][static_cast<size_t>(c.area)]);
+        v += (ar.vp * 3.0 + (ar.elector ? 4 : 0)) / need;
+    }
+    // the Areas the campaign's Catholic victory needs (5.22): the Catholic restores them, the Protestant
+    // denies them
+    if (c.area >= 0 && ctl != side && (c.area == k.austria || c.area == k.bavaria || c.area == k.spanishNl))
+        v += side == kCath ? 8 : 3;
     const int enemy = f.out[opp][static_cast<size_t>(city)];
     if (enemy > 0) {
         if (cf * 2 < enemy * 3)
@@ -227,11 +246,14 @@ double evaluate(const GameData& d, const GameState& s, int side) {
         }
     if (protKeys == 3)
         v -= 60;
-    for (int a : {k.austria, k.bavaria, k.spanishNl})
-        if (a >= 0)
-            v += s.areas[static_cast<size_t>(a)].control == kCath   ? 2
-                 : s.areas[static_cast<size_t>(a)].control == kProt ? -3
-                                                                    : 0;
+    // 5.22 (campaign): the Catholic needs Austria, Bavaria and the Spanish Netherlands at the end.
+    const double keyWeight = s.turn >= s.lastTurn - 2 ? 6 : 2;
+    for (int a : {k.austria, k.bavaria, k.spanishNl}) {
+        if (a < 0)
+            continue;
+        const int ctl = s.areas[static_cast<size_t>(a)].control;
+        v += ctl == kCath ? keyWeight : ctl == kProt ? -keyWeight - 1 : -1;
+    }
     if (s.wallensteinTrack >= 12) {
         const double over = s.wallensteinTrack - 11;
         v -= over * over * 0.8; // 5.21: the Protestant wins at 20
@@ -526,14 +548,8 @@ size_t pickBest(const std::vector<Scored>& sc, Rng& rng) {
 } // namespace
 
 namespace {
-size_t fastChoiceImpl(const Engine& engine, const GameState& s, const std::vector<Action>& legal, Rng& rng,
-                      QString* reason) {
+std::vector<Scored> scoreAll(const Engine& engine, const GameState& s, const std::vector<Action>& legal) {
     const GameData& d = engine.data();
-    if (legal.size() <= 1) {
-        if (reason)
-            *reason = QStringLiteral("the only legal action");
-        return 0;
-    }
     const Forces f(d, s);
     const KeyPlaces k = keyPlaces(d);
     std::vector<Scored> sc(legal.size());
@@ -570,12 +586,27 @@ size_t fastChoiceImpl(const Engine& engine, const GameState& s, const std::vecto
         for (size_t i = 0; i < legal.size(); ++i)
             sc[i] = scoreTurn(d, s, f, k, who, legal[i]);
     }
+    return sc;
+}
+
+size_t fastChoiceImpl(const Engine& engine, const GameState& s, const std::vector<Action>& legal, Rng& rng,
+                      QString* reason) {
+    if (legal.size() <= 1) {
+        if (reason)
+            *reason = QStringLiteral("the only legal action");
+        return 0;
+    }
+    const std::vector<Scored> sc = scoreAll(engine, s, legal);
     const size_t best = pickBest(sc, rng);
     if (reason)
         *reason = sc[best].why;
     return best;
 }
 } // namespace
+
+QString describe(const Engine& engine, const GameState& s, const Action& a) {
+    return scoreAll(engine, s, {a}).front().why;
+}
 
 size_t fastChoice(const Engine& engine, const GameState& s, const std::vector<Action>& legal, Rng& rng,
                   QString* reason) {
