@@ -490,6 +490,29 @@ class TestRulesCombat : public QObject {
             }
         }
     }
+
+    // 12.53, 16.21: an attacker that came out of the United Provinces and loses goes back into the UP box.
+    void attackerRetreatsIntoTheUp() {
+        Rules f;
+        QVERIFY(f.newGame());
+        f.clearBoard();
+        f.placeLeader("spinola", "up");
+        const auto spanish = f.place("spanish", UnitKind::Veteran, "up", 3);
+        f.placeLeader("mansfeld", "lingen");
+        f.place("protestant", UnitKind::Mercenary, "lingen", 3);
+        f.setActive(kCatholic);
+        QVERIFY(f.activate("spinola"));
+        QVERIFY(f.pickUp(spanish));
+        QVERIFY2(f.act("move lingen"), qPrintable(f.error));
+        f.dice({0, 9, 0, 9, 0, 9});
+        QVERIFY2(f.runUntil([&] { return f.logged(QStringLiteral("12.5")); }), qPrintable(f.error));
+        QVERIFY2(f.logged("12.53 Catholic retreats Lingen -> United Provinces"),
+                 qPrintable(f.logText(f.log)));
+        for (int16_t u : spanish)
+            if (f.s.units[u].loc != kRemoved)
+                QCOMPARE(f.s.units[u].loc, static_cast<int16_t>(f.box("up")));
+        QCOMPARE(f.s.leaders[f.leader("spinola")].loc, static_cast<int16_t>(f.box("up")));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestRulesCombat)

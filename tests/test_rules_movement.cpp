@@ -315,6 +315,42 @@ class TestRulesMovement : public QObject {
         QVERIFY(!f.legal("move toul"));   // the Protestant unit is there
         QVERIFY(f.legal("move gray"));
     }
+
+    // 11.22: leaders moving alone may pass enemy leaders but not stay with them: no drop-off there.
+    void noLeaderDropOffWithEnemyLeader() {
+        Rules f;
+        QVERIFY(f.newGame());
+        f.clearBoard();
+        f.placeLeader("thurn", "nuernberg");
+        f.placeLeader("schlick", "nuernberg");
+        f.placeLeader("tilly", "amberg");
+        f.setActive(kProtestant);
+        QVERIFY(f.activate("thurn"));
+        QVERIFY(f.legal("dropoff schlick")); // he comes along (11.15); at home he may stay
+        QVERIFY(f.act("move amberg"));
+        QVERIFY(!f.legal("dropoff schlick")); // would stay with Tilly
+        QVERIFY(f.act("move weiden"));
+        QVERIFY(f.legal("dropoff schlick"));
+    }
+
+    // 11.22, 12.42: a leader caught without troops is eliminated, and so is the replacement who takes his
+    // place in the same space (Piccolomini -> Enkevoort).
+    void caughtLeaderAndReplacement() {
+        Rules f;
+        QVERIFY(f.newGame());
+        f.clearBoard();
+        f.placeLeader("piccolomini", "amberg");
+        f.placeLeader("mansfeld", "weiden");
+        const auto mercs = f.place("protestant", UnitKind::Mercenary, "weiden", 2);
+        f.setActive(kProtestant);
+        QVERIFY(f.activate("mansfeld"));
+        QVERIFY(f.pickUp(mercs));
+        QVERIFY(f.act("move amberg"));
+        QVERIFY(f.logged("11.22 Piccolomini is caught without troops at Amberg"));
+        QVERIFY(f.logged("11.22 Enkevoort is caught without troops at Amberg"));
+        QCOMPARE(f.s.leaders[f.leader("piccolomini")].status, LeaderStatus::Dead);
+        QCOMPARE(f.s.leaders[f.leader("enkevoort")].status, LeaderStatus::Dead);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestRulesMovement)

@@ -212,6 +212,39 @@ class TestRulesSiege : public QObject {
         QCOMPARE(f.s.cities[f.city("munich")].siege, 0);
         QVERIFY(unitsAt(f.s, f.city("munich"), kCatholic, f.d()).empty());
     }
+
+    // 3.12, 3.13: gaining an Area does not give its enemy-controlled Fortress Cities, occupied or not (they
+    // must be captured by Siege Combat), but a Neutral non-Independent Fortress shares its Area's status,
+    // which ends the siege of it (13.1).
+    void areaControlAndFortresses() {
+        for (const bool enemyArea : {true, false}) {
+            Rules f;
+            QVERIFY(f.newGame());
+            f.clearBoard();
+            f.setAreaControl("pomerania", enemyArea ? kCatholic : kNone);
+            f.setMarker("stettin", kProt);
+            f.placeLeader("horn", "stralsund");
+            f.place("swedish", UnitKind::Veteran, "stralsund", 2);
+            f.s.cities[f.city("stralsund")].siege = 1;
+            f.s.cities[f.city("stralsund")].sieger = kProt;
+            f.placeLeader("baner", "stettin");
+            const auto u = f.place("swedish", UnitKind::Veteran, "stettin", 1);
+            f.setActive(kProtestant);
+            QVERIFY(f.activate("baner"));
+            QVERIFY(f.pickUp(u));
+            QVERIFY(f.act("move wolgast"));
+            QVERIFY(f.act("control"));
+            QCOMPARE(f.s.areas[f.area("pomerania")].control, kProt);
+            if (enemyArea) {
+                QCOMPARE(f.control("stralsund"), kCatholic);
+                QCOMPARE(f.s.cities[f.city("stralsund")].siege, 1);
+            } else {
+                QCOMPARE(f.control("stralsund"), kProt);
+                QCOMPARE(f.s.cities[f.city("stralsund")].siege, 0);
+                QVERIFY(f.logged("13.1 the siege of Stralsund ends"));
+            }
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestRulesSiege)

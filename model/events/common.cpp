@@ -626,6 +626,8 @@ std::vector<int> placeFromPool(Ctx& c, const QString& nat, UnitKind kind, int co
               .arg(static_cast<int>(placed.size()) < count
                        ? QStringLiteral(" (the counter mix has no more, 8.412)")
                        : QString()));
+    if (!placed.empty() && isCity(i16(loc)))
+        catchLoneLeaders(c, loc, unitSide(c.d, c.s, placed.front()));
     return placed;
 }
 

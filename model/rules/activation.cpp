@@ -192,14 +192,8 @@ void resolveArrival(Ctx& c) {
     if (!isCity(static_cast<int16_t>(city)))
         return;
     // 11.22: enemy leaders without combat units are eliminated by units/armies entering.
-    if (!f.units.empty() && unitsAt(c.s, city, other(f.side), c.d).empty()) {
-        for (int l : leadersAt(c.s, city, other(f.side), c.d)) {
-            c.say(QStringLiteral("11.22 %1 is caught without troops at %2 and eliminated")
-                      .arg(leaderName(c.d, l), cityName(c.d, city)),
-                  f.side);
-            killLeader(c, l, QStringLiteral("11.22"));
-        }
-    }
+    if (!f.units.empty())
+        catchLoneLeaders(c, city, f.side);
     if (unitsOutside(c.s, city, other(f.side), c.d).empty())
         return; // 11.21 exceptions 1 and 3: enemies inside a fortress; the stack may go on
     if (canOverrun(c.d, c.s, f, city)) {
@@ -416,8 +410,14 @@ std::vector<Action> activationLegal(const Ctx& c, const ActivationFrame& f) {
                     continue;
                 add(ActionKind::DropOff, -1, {static_cast<int16_t>(u)});
             }
+            // 11.21-11.22: a leader left without friendly units may not stay with enemy pieces.
+            bool staysAlone = true;
+            for (int u : unitsOutside(c.s, f.at, f.side, c.d))
+                staysAlone &= contains(f.units, u);
+            const bool enemyHere = !leadersAt(c.s, f.at, other(f.side), c.d).empty() ||
+                                   !unitsOutside(c.s, f.at, other(f.side), c.d).empty();
             for (int l : f.leaders)
-                if (l != f.leader)
+                if (l != f.leader && !(staysAlone && enemyHere))
                     add(ActionKind::DropOff, -1, {static_cast<int16_t>(kLeaderBase + l)});
         }
     }
@@ -634,6 +634,21 @@ void eliminateUnit(Ctx& c, int unit, bool permanently, const QString& rule) {
     u.flags = 0;
     if (isCity(static_cast<int16_t>(loc)))
         checkSiegeMaintained(c, loc);
+}
+
+void catchLoneLeaders(Ctx& c, int city, int side) {
+    // A replacement leader (12.42) takes the lost leader's place and is caught in his turn.
+    while (!unitsAt(c.s, city, side, c.d).empty() && unitsAt(c.s, city, other(side), c.d).empty()) {
+        const std::vector<int> caught = leadersAt(c.s, city, other(side), c.d);
+        if (caught.empty())
+            break;
+        for (int l : caught) {
+            c.say(QStringLiteral("11.22 %1 is caught without troops at %2 and eliminated")
+                      .arg(leaderName(c.d, l), cityName(c.d, city)),
+                  side);
+            killLeader(c, l, QStringLiteral("11.22"));
+        }
+    }
 }
 
 void killLeader(Ctx& c, int leader, const QString& rule) {

@@ -31,6 +31,18 @@ void violateNeutrality(Ctx& c, int area, int side) {
               .arg(sideName(side), c.d.areas[area].name));
 }
 
+// 13.1: a side does not besiege its own fortress; a change of control by an event, a national rule (17.H.5)
+// or an Area's control (a Neutral fortress sharing its Area's status, 3.12) ends the siege.
+static void endSiegeOfOwnCity(Ctx& c, int city) {
+    CityState& cs = c.s.cities[city];
+    if (cs.siege && cs.sieger != kNone && effectiveCityControl(c.d, c.s, city) == cs.sieger) {
+        const int side = cs.sieger;
+        cs.siege = 0;
+        cs.sieger = kNone;
+        c.say(QStringLiteral("13.1 the siege of %1 ends").arg(c.d.cities[city].name), side);
+    }
+}
+
 void recheckAreaControl(Ctx& c, int area, const QString& rule) {
     const Area& ar = c.d.areas[area];
     AreaState& as = c.s.areas[area];
@@ -46,11 +58,13 @@ void recheckAreaControl(Ctx& c, int area, const QString& rule) {
         // 3.13: gains control of the Area.
         const int before = as.control;
         // 3.13: cities occupied by enemy units do not switch: an unmarked city the enemy held through his
-        // Control Box keeps his control with a marker of its own (Landau in the example).
+        // Control Box keeps his control with a marker of its own (Landau in the example). 3.12: nor does an
+        // enemy-controlled Fortress City, occupied or not; it must be captured by Siege Combat.
         if (before == other(side))
             for (int city : ar.cities) {
                 CityState& cs = c.s.cities[city];
-                if (cs.marker == kNone && !cs.revolt && hasEnemyUnits(c.d, c.s, city, side))
+                if (cs.marker == kNone && !cs.revolt &&
+                    (hasEnemyUnits(c.d, c.s, city, side) || c.d.cities[city].fortress))
                     cs.marker = static_cast<int8_t>(before);
             }
         as.control = static_cast<int8_t>(side);
@@ -69,9 +83,12 @@ void recheckAreaControl(Ctx& c, int area, const QString& rule) {
             CityState& cs = c.s.cities[city];
             if (cs.marker == side)
                 cs.marker = kNone;
-            else if (cs.marker == other(side) && !hasEnemyUnits(c.d, c.s, city, side))
+            else if (cs.marker == other(side) && !hasEnemyUnits(c.d, c.s, city, side) &&
+                     !c.d.cities[city].fortress) // 3.12
                 cs.marker = kNone;
         }
+        for (int city : ar.cities)
+            endSiegeOfOwnCity(c, city);
         break;
     }
     updateElectors(c);
@@ -87,13 +104,7 @@ void setCityControl(Ctx& c, int city, int side, const QString& rule) {
     if (!ct.independent && ct.area >= 0 && c.s.areas[ct.area].control == side)
         cs.marker = kNone; // implied by the Area's Control Box (3.13)
     c.say(QStringLiteral("%1 %2 takes control of %3").arg(rule, sideName(side), ct.name), side);
-    if (cs.siege && cs.sieger == side) {
-        // 13.1: a side does not besiege its own fortress; a change of control by an event or a national
-        // rule (17.H.5) ends the siege.
-        cs.siege = 0;
-        cs.sieger = kNone;
-        c.say(QStringLiteral("13.1 the siege of %1 ends").arg(ct.name), side);
-    }
+    endSiegeOfOwnCity(c, city);
     if (ct.independent || ct.france) {
         // 5.12: an Independent City's VP change hands with it.
         if (ct.vp)

@@ -70,7 +70,10 @@ void activationApply(Ctx& c, const Action& a);
 bool activationAuto(Ctx& c);
 void eliminateUnit(Ctx& c, int unit, bool permanently, const QString& rule);
 void killLeader(Ctx& c, int leader, const QString& rule); // 12.41-12.42 with replacement
-void checkStacking(Ctx& c, int city, int side);           // 10.22 (pushes a choice if needed)
+// 11.22: `side`'s units at `city` eliminate the enemy leaders standing there without combat units (also when
+// units are placed by an event or recruited).
+void catchLoneLeaders(Ctx& c, int city, int side);
+void checkStacking(Ctx& c, int city, int side); // 10.22 (pushes a choice if needed)
 
 // ---- national effects (nations.cpp): movement and stacking limits of 17.x
 bool pieceMayEnter(const Ctx& c, int nationality, int city);

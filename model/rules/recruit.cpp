@@ -219,6 +219,8 @@ void place(Ctx& c, int full, int reduced) {
         u.flags = inside;
         ++placed;
     }
+    if (placed > 0 && !inside)
+        catchLoneLeaders(c, city, leaderSide(c.d, c.s, leader)); // 11.22
     const int lost = f.steps - 2 * full - reduced;
     c.say(QStringLiteral("8.411 %1 raises %2 full-strength and %3 reduced %4 %5 at %6%7")
               .arg(leaderName(c.d, leader))
