@@ -666,6 +666,8 @@ void areaEntersWar(Ctx& c, int area, const QString& rule) {
         c.say(QStringLiteral("%1 %2 enters the war on the Protestant side (no neutrality violation)")
                   .arg(rule, ar.name),
               kProtestant);
+        for (int city : ar.cities)
+            endSiegeOfOwnCity(c, city);
         addVp(c, -ar.vp, QStringLiteral("9.13 %1 to Protestant:").arg(ar.name));
         updateElectors(c);
         return;

@@ -33,7 +33,7 @@ void violateNeutrality(Ctx& c, int area, int side) {
 
 // 13.1: a side does not besiege its own fortress; a change of control by an event, a national rule (17.H.5)
 // or an Area's control (a Neutral fortress sharing its Area's status, 3.12) ends the siege.
-static void endSiegeOfOwnCity(Ctx& c, int city) {
+void endSiegeOfOwnCity(Ctx& c, int city) {
     CityState& cs = c.s.cities[city];
     if (cs.siege && cs.sieger != kNone && effectiveCityControl(c.d, c.s, city) == cs.sieger) {
         const int side = cs.sieger;

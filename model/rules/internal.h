@@ -47,9 +47,10 @@ int locSide(const GameData& d, const GameState& s, int loc); // side whose piece
 // ---- control, VP, electors, victory (control.cpp)
 void addVp(Ctx& c, int delta, const QString& why);                    // 5.12: Catholic total
 void setCityControl(Ctx& c, int city, int side, const QString& rule); // markers + Area check (3.11-3.13)
-void recheckAreaControl(Ctx& c, int area, const QString& rule);       // 3.13
-void violateNeutrality(Ctx& c, int area, int side);                   // 5.13, 11.18
-void updateElectors(Ctx& c);                                          // 5.141
+void endSiegeOfOwnCity(Ctx& c, int city); // 13.1: the besieger now controls the city: the siege ends
+void recheckAreaControl(Ctx& c, int area, const QString& rule); // 3.13
+void violateNeutrality(Ctx& c, int area, int side);             // 5.13, 11.18
+void updateElectors(Ctx& c);                                    // 5.141
 int electorsControlled(const GameData& d, const GameState& s, int side);
 bool checkImmediateVictory(Ctx& c); // 5.21 Wallenstein 20
 void checkEndOfTurnVictory(Ctx& c); // 5.21, 5.22, scenario conditions

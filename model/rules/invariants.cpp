@@ -116,7 +116,8 @@ void checkState(const Engine* engine, const GameData& d, const GameState& s, QSt
                     .arg(p));
     }
     bool activationOnStack = false;
-    QSet<int> stackExempt; // cities whose stacking the engine is resolving right now
+    QSet<int> stackExempt;  // cities whose stacking the engine is resolving right now
+    QSet<int> eventPending; // cities an event's pending decision is about
     for (const Frame& f : s.frames) {
         if (const auto* a = std::get_if<ActivationFrame>(&f)) {
             activationOnStack = true;
@@ -126,6 +127,11 @@ void checkState(const Engine* engine, const GameData& d, const GameState& s, QSt
                 for (int16_t u : ch->options)
                     if (u >= 0 && static_cast<size_t>(u) < s.units.size())
                         stackExempt.insert(s.units[u].loc);
+            // an event's pending decision about these cities (8.66: the Saxons stacked with former friends
+            // teleport home)
+            if (ch->purpose >= kChooseEventBase)
+                for (int16_t loc : ch->extra)
+                    eventPending.insert(loc);
         }
     }
     bool combatOnStack = false;
@@ -212,7 +218,7 @@ void checkState(const Engine* engine, const GameData& d, const GameState& s, QSt
                         .arg(cityName(d, it.key())));
     if (!activationOnStack && !combatOnStack)
         for (auto it = outsidePerCity[kCatholic].begin(); it != outsidePerCity[kCatholic].end(); ++it)
-            if (outsidePerCity[kProtestant].value(it.key()) > 0)
+            if (outsidePerCity[kProtestant].value(it.key()) > 0 && !eventPending.contains(it.key()))
                 bad(QStringLiteral(
                         "11.21/12.5 Catholic and Protestant units both stand outside at %1 with no "
                         "battle pending")
