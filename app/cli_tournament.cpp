@@ -183,7 +183,7 @@ int tournamentCommand(const QStringList& args) {
         double vp = 0;
     };
     Tally tally[2][3]; // [bot][Catholic, Protestant, total]
-    std::vector<double> times[2];
+    std::vector<double> times[2], roundTimes[2], cpuTimes[2], roundCpu[2];
     double totalActions = 0, totalTurns = 0;
     int unfinished = 0, failures = 0;
     QMap<QString, int> results;
@@ -212,6 +212,11 @@ int tournamentCommand(const QStringList& args) {
             }
             times[bot].insert(times[bot].end(), r.decisionSeconds[side].begin(),
                               r.decisionSeconds[side].end());
+            roundTimes[bot].insert(roundTimes[bot].end(), r.cardRoundSeconds[side].begin(),
+                                   r.cardRoundSeconds[side].end());
+            roundCpu[bot].insert(roundCpu[bot].end(), r.cardRoundCpu[side].begin(),
+                                 r.cardRoundCpu[side].end());
+            cpuTimes[bot].insert(cpuTimes[bot].end(), r.decisionCpu[side].begin(), r.decisionCpu[side].end());
         }
     }
     const int good = games - failures;
@@ -255,11 +260,18 @@ int tournamentCommand(const QStringList& args) {
                                    .arg(maxActions)
                              : QString())
               << "\n";
-    for (int bot = 0; bot < 2; ++bot)
-        out() << "decision time " << botSpecs[bot] << (bot == 0 ? " (A)" : " (B)") << ": median "
-              << seconds(median(times[bot])) << ", max "
-              << seconds(times[bot].empty() ? 0.0 : *std::max_element(times[bot].begin(), times[bot].end()))
-              << " over " << times[bot].size() << " decisions\n";
+    auto maxOf = [](const std::vector<double>& v) {
+        return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end());
+    };
+    for (int bot = 0; bot < 2; ++bot) {
+        out() << "decision time " << botSpecs[bot] << (bot == 0 ? " (A)" : " (B)") << ": all "
+              << times[bot].size() << " decisions: median " << seconds(median(times[bot])) << ", max "
+              << seconds(maxOf(times[bot])) << " (CPU max " << seconds(maxOf(cpuTimes[bot])) << ")\n";
+        out() << "    card rounds (" << roundTimes[bot].size() << "): median "
+              << seconds(median(roundTimes[bot])) << ", max " << seconds(maxOf(roundTimes[bot]))
+              << "; CPU median " << seconds(median(roundCpu[bot])) << ", max "
+              << seconds(maxOf(roundCpu[bot])) << "\n";
+    }
     out() << "elapsed: " << QString::number(elapsed, 'f', 1) << " s on " << std::min(jobs, games) << " thread"
           << (std::min(jobs, games) == 1 ? "" : "s") << "\n";
     int rc = 0;

@@ -6,7 +6,7 @@
 #include "rules/economy.h"
 #include "rules/internal.h"
 
-#include <QElapsedTimer>
+#include <ctime>
 
 #include <algorithm>
 #include <cmath>
@@ -78,6 +78,13 @@ std::vector<size_t> cardRoundCandidates(const GameData& d, const GameState& s,
             out.push_back(i);
     std::sort(out.begin(), out.end());
     return out;
+}
+
+// The CPU time of the calling thread: the search budget does not shrink when the machine is busy.
+double threadCpuSeconds() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
 }
 
 uint64_t mix(uint64_t x) {
@@ -180,6 +187,7 @@ class PriorityBot : public Bot {
 // ---------------------------------------------------------------- search (IS-MCTS)
 
 struct SearchLevel {
+    int width; // the plans of the root the tree considers (the priority bot's best)
     int iterations;
     int horizon;    // top-level decisions played out after the tree
     double seconds; // time cap per decision
@@ -188,15 +196,15 @@ struct SearchLevel {
 SearchLevel searchLevel(int level) {
     switch (level) {
     case 1:
-        return {40, 2, 0.5};
+        return {3, 30, 2, 0.5};
     case 2:
-        return {120, 3, 1.0};
+        return {5, 120, 3, 1.0};
     case 3:
-        return {300, 3, 2.0};
+        return {6, 300, 3, 2.0};
     case 4:
-        return {1000, 4, 4.0};
+        return {8, 1000, 4, 4.0};
     default:
-        return {3000, 4, 10.0};
+        return {10, 3000, 4, 10.0};
     }
 }
 
@@ -244,12 +252,33 @@ class SearchBot : public Bot {
         const SearchLevel lv = searchLevel(m_level);
         std::vector<Node> nodes(1);
         nodes[0].mover = kNone;
-        QElapsedTimer timer;
-        timer.start();
+        const double cpu0 = threadCpuSeconds();
+        // Progressive bias: the priority bot's look-ahead ranks the root's plans on one determinisation;
+        // the tree considers only the best `lv.width` of them.
+        std::vector<size_t> rootCands = cardRoundCandidates(d, view.state(), rootLegal, side);
+        if (static_cast<int>(rootCands.size()) > lv.width) {
+            const GameState sample = view.determinise(m_rng);
+            const uint64_t playSeed = (static_cast<uint64_t>(m_rng.next()) << 32) | m_rng.next();
+            std::vector<std::pair<double, size_t>> ranked;
+            for (size_t ci : rootCands) {
+                GameState t = sample;
+                Rng r(playSeed);
+                double v = -1e9;
+                if (engine.apply(t, rootLegal[ci]).ok) {
+                    playout(engine, t, r, 2, 600);
+                    v = evaluate(d, t, side);
+                }
+                ranked.emplace_back(v, ci);
+            }
+            std::stable_sort(ranked.begin(), ranked.end(),
+                             [](const auto& a, const auto& b) { return a.first > b.first; });
+            rootCands.clear();
+            for (int i = 0; i < lv.width; ++i)
+                rootCands.push_back(ranked[static_cast<size_t>(i)].second);
+        }
         int it = 0;
         for (; it < lv.iterations; ++it) {
-            if (it > 0 &&
-                (controls.cancelled() || timer.nsecsElapsed() > static_cast<qint64>(lv.seconds * 1e9)))
+            if (it > 0 && (controls.cancelled() || threadCpuSeconds() - cpu0 > lv.seconds))
                 break;
             GameState s = view.determinise(m_rng);
             const double base = evaluate(d, s, side);
@@ -264,7 +293,8 @@ class SearchBot : public Bot {
                 }
                 const int mover = engine.actor(s);
                 const std::vector<Action> legal = node == 0 ? rootLegal : engine.legalActions(s);
-                const std::vector<size_t> cands = cardRoundCandidates(d, s, legal, mover);
+                const std::vector<size_t> cands =
+                    node == 0 ? rootCands : cardRoundCandidates(d, s, legal, mover);
                 // available children; the first untried candidate is expanded
                 std::vector<int> avail;
                 std::vector<size_t> untried;

@@ -3,10 +3,19 @@
 #include <QElapsedTimer>
 
 #include <algorithm>
+#include <ctime>
 
 namespace wp::ai {
 
 using namespace wp::rules;
+
+namespace {
+double cpuNow() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
+}
+} // namespace
 
 MatchResult playMatch(const Engine& engine, const GameState& start, Bot* bots[2], int maxActions,
                       bool keepReasons) {
@@ -23,8 +32,17 @@ MatchResult playMatch(const Engine& engine, const GameState& start, Bot* bots[2]
         const SideView view(engine, s, side); // the bot sees this, never `s`
         QElapsedTimer t;
         t.start();
+        const double cpu0 = cpuNow();
         const Decision dec = bots[side]->decide(view);
-        r.decisionSeconds[side].push_back(static_cast<double>(t.nsecsElapsed()) / 1e9);
+        const double secs = static_cast<double>(t.nsecsElapsed()) / 1e9;
+        r.decisionSeconds[side].push_back(secs);
+        const double cpu = cpuNow() - cpu0;
+        r.decisionCpu[side].push_back(cpu);
+        if (s.frames.size() == 1 && std::holds_alternative<TurnFrame>(s.frames.front()) &&
+            std::get<TurnFrame>(s.frames.front()).phase == Phase::Action) {
+            r.cardRoundSeconds[side].push_back(secs);
+            r.cardRoundCpu[side].push_back(cpu);
+        }
         const QString text = formatAction(d, s, dec.action);
         const ApplyResult ar = engine.apply(s, dec.action);
         if (!ar.ok) {

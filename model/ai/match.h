@@ -17,9 +17,13 @@ struct MatchResult {
     int turn = 0;    // the turn the game ended in
     int actions = 0; // actions applied
     QString result;
-    std::vector<double> decisionSeconds[2]; // per side: the wall time of each decision
-    QStringList actionTexts;                // every action in notation (a replayable game)
-    QStringList reasons[2];                 // with keepReasons: each decision's reason
+    std::vector<double> decisionSeconds[2];  // per side: the wall time of each decision
+    std::vector<double> cardRoundSeconds[2]; // the same, card rounds only (where the search bot searches)
+    std::vector<double> cardRoundCpu[2];
+    std::vector<double> decisionCpu[2]; // the CPU time of the deciding thread (a busy machine inflates
+                                        // the wall time, not this)
+    QStringList actionTexts;            // every action in notation (a replayable game)
+    QStringList reasons[2];             // with keepReasons: each decision's reason
 };
 
 // Plays a game from `start` (a fresh scenario set-up) with bots[kCatholic] and bots[kProtestant].
