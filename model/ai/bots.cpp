@@ -60,6 +60,7 @@ std::vector<size_t> cardRoundCandidates(const GameData& d, const GameState& s,
                 break;
             }
             case CardUse::Event:
+            default: // the optional rules' uses (19.5 Dutch intervention, 19.11 Wallenstein's enemies)
                 out.push_back(i);
                 break;
             }

@@ -333,6 +333,10 @@ Scored scoreTurn(const GameData& d, const GameState& s, const Forces& f, const K
             r.score = 18 + (card.value <= 1 ? 6 : 0) + (card.combat ? -8 : 0);
             r.why = QStringLiteral("event %1 %2").arg(card.id, card.title);
             break;
+        default: // the optional rules' uses (19.5, 19.11): judged by the look-ahead alone
+            r.score = 6;
+            r.why = QStringLiteral("%1 as %2").arg(card.id, cardUseName(a.use));
+            break;
         }
         break;
     }
@@ -361,6 +365,15 @@ Scored scoreTurn(const GameData& d, const GameState& s, const Forces& f, const K
     case ActionKind::Pass:
         r = {0, QStringLiteral("pass")};
         break;
+    case ActionKind::Choose: {
+        // 6.G: discard the held card for a fresh one only when it is weak
+        const Card& card = d.cards[a.target];
+        const bool weak = card.value <= 1 && !card.combat;
+        r = {weak ? 5.0 : -5.0, QStringLiteral("%1 the held card %2 (value %3)")
+                                    .arg(weak ? QStringLiteral("discard") : QStringLiteral("keep"), card.id)
+                                    .arg(card.value)};
+        break;
+    }
     default:
         r = {1, QStringLiteral("default")};
     }
@@ -512,6 +525,14 @@ Scored scoreChoice(const GameData& d, const GameState& s, const ChoiceFrame& ch,
     }
     case kPeaceAnswer:
         return {a.kind == ActionKind::Decline ? 1.0 : 0.0, QStringLiteral("answer the peace offer")};
+    case kChooseDiscard: {
+        // 6.D: the card held over to the next turn: the most valuable one (a combat card counts 2 more)
+        if (a.target < 0 || a.target >= d.cards.size())
+            return {0, QStringLiteral("hold a card")};
+        const Card& card = d.cards[a.target];
+        return {card.value + (card.combat ? 2.0 : 0.0),
+                QStringLiteral("hold %1 (value %2) for the next turn").arg(card.id).arg(card.value)};
+    }
     default:
         return {pass ? 0.0 : 0.5, QStringLiteral("choice")};
     }
@@ -525,6 +546,7 @@ bool wantsLookahead(const ChoiceFrame& ch) {
     case kPayUnits:
     case kStepLoss:
     case kPeaceAnswer:
+    case kChooseDiscard:
         return false;
     default:
         return true;
