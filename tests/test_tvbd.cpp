@@ -1,18 +1,146 @@
-// Tilly's Very Bad Day v2.0 engine (issue 10): the worked examples of the rulebook (digest §12, checked
-// against the seed text), one test per rule section, the scenario loader, the CLI and random play.
+// Tilly's Very Bad Day v2.0 engine (issue 10): the worked examples of the rulebook (digest §12, each
+// checked against the seed text), one test per rule section, the scenario loader, the CLI and random play.
+// Positions are built directly on the battle state; dice are scripted through BattleState::scripted.
 #include "tactical/tactical_game.h"
 #include "tactical/tvbd.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace wp::tactical;
+
+namespace {
+
+const QString kFixtures = QStringLiteral(WESTPHALIA_TEST_DIR "/fixtures/tactical/");
+
+// A constructed position: side 0 ("A") and side 1 ("B"), one command each (A = command 0, B = command 1).
+struct Pos {
+    BattleState s;
+    const TvbdRules& r;
+    explicit Pos(const TvbdRules& rules) : r(rules) {
+        s.tableW = 45;
+        s.tableD = 30;
+        s.sideName[0] = QStringLiteral("A");
+        s.sideName[1] = QStringLiteral("B");
+        for (int side = 0; side < 2; ++side) {
+            Command c;
+            c.id = c.name = side ? QStringLiteral("B") : QStringLiteral("A");
+            c.side = side;
+            s.commands << c;
+        }
+    }
+    int add(int side, UnitType t, double x, double y, double facing, int resolve = -1,
+            Quality q = Quality::Ordinary, bool large = false) {
+        Unit u;
+        u.id = QStringLiteral("%1%2").arg(side ? QLatin1Char('B') : QLatin1Char('A')).arg(s.units.size());
+        u.side = side;
+        u.type = t;
+        u.quality = q;
+        u.large = large;
+        u.command = side;
+        const TypeInfo& ti = r.type(t);
+        u.pose = Pose{{x, y}, facing, ti.w, large ? 2 * ti.d : ti.d};
+        u.startResolve = r.startResolve(t, q, large);
+        u.resolve = resolve > 0 ? resolve : u.startResolve;
+        u.combatLoss = u.startResolve - u.resolve;
+        const int idx = int(s.units.size());
+        s.units << u;
+        s.originalUnits[side] += large ? 2 : 1;
+        s.commands[side].initialUnits += large ? 2 : 1;
+        if (t == UnitType::Commander)
+            s.commands[side].commander = idx;
+        return idx;
+    }
+    void terrain(const QString& type, const Polygon& p) {
+        TerrainFeature f;
+        f.id = type;
+        f.type = type;
+        const TerrainTypeInfo ti = r.terrain.value(type);
+        f.cls = ti.cls;
+        f.blocksLOS = ti.blocksLOS;
+        f.elevated = ti.elevated;
+        f.pieces << p;
+        Vec2 c;
+        for (const Vec2& v : p)
+            c = c + v * (1.0 / double(p.size()));
+        f.peak = c;
+        f.radius = 1e9;
+        for (const Vec2& v : p)
+            f.radius = std::min(f.radius, (v - c).length());
+        s.terrain << f;
+    }
+};
+
+bool logHas(const BattleState& s, const QString& text) {
+    for (const QString& l : s.log)
+        if (l.contains(text))
+            return true;
+    return false;
+}
+
+} // namespace
 
 class TestTvbd : public QObject {
     Q_OBJECT
   private slots:
     void initTestCase();
+    // worked examples (digest §12)
+    void t01_facingZones();
+    void t02_shootingPrimarySecondaryCommander();
+    void t03_friendToFrontBlocksFrontFire();
+    void t04_cannonAndFlankShot();
+    void t05_horseShootsAtDragoonsInCover();
+    void t06_mutualChargesMeetHalfway();
+    void t07_cavalryCancelsInfantryCharge();
+    void t08_horseChargeCancelsInfantryDeclaration();
+    void t09_frontBeforeFlankAndCancel();
+    void t10_contactZoneByStartZone();
+    void t11_meleeDicePrimarySecondary();
+    void t12_meleeOddsEven();
+    void t13_sameToHitAllowsSplit();
+    void t14_choosePrimaryFighter();
+    void t15_enemyToRearZeroDice();
+    void t16_chooseTargetByToHit();
+    void t17_rallyBackBlockedByFriend();
+    void t18_rallyBackThroughFriendlyHorse();
+    void t19_chargingUphill();
+    void t21_armyBreakpoints();
+    void t22_variableArmyMorale();
+    void t23_commandBreakpoints();
+    void t24_coinsAndQuality();
+    void t25_largePikeShotDice();
+    void t26_exampleArmies();
+    void t28_probabilities();
+    void t29_wheelCost();
+    // rule sections
+    void r12_1_1_inCommandAndCheck();
+    void r12_1_3_difficultTerrainCap();
+    void r12_1_10_bufferZone();
+    void r12_1_11_zoneOfControl();
+    void r12_1_12_interpenetration();
+    void r12_1_7_cannonUnlimberAndPivot();
+    void r12_2_3_lineOfSight();
+    void r12_2_7_closestTarget();
+    void r14_5_10_cannonOverrun();
+    void r14_5_6_support();
+    void r15_2_commanderLoss();
+    void r15_3_erosionAndHeroics();
+    void r15_5_commanderRally();
+    void r15_7_turnLimit();
+    void r10_initiative();
+    // machinery
     void scenariosLoad();
+    void scenarioErrors();
+    void actionTextRoundTrip();
+    void undoUntilDice();
+    void replayIsDeterministic();
+    void randomPlayEndsEveryBattle();
+    void cliAutoResolve();
+    void cliBadInput();
 
   private:
     const TvbdRules* rules = nullptr;
@@ -24,14 +152,1125 @@ void TestTvbd::initTestCase() {
     QVERIFY2(rules, qPrintable(error));
 }
 
+// T1, 7.2.6 facing zones (Fig. 4): the unit considered is a Spanish Shot facing +y.
+void TestTvbd::t01_facingZones() {
+    const Pose shot{{20, 15}, 90, 2, 1}; // x 19..21, y 14.5..15.5
+    // French Pike+Shot in the front zone, reaching into a front-flank zone: to-front.
+    QCOMPARE(classify(shot, Pose{{21, 17}, 270, 2, 1}), Zone::Front);
+    // Spanish Horse in a front-flank zone only: to-front-flank.
+    QCOMPARE(classify(shot, Pose{{23, 17}, 270, 2, 1}), Zone::FrontFlank);
+    // French Horse spanning front-flank, rear-flank and rear zones: to-front-flank.
+    const Polygon frenchHorse{{20.6, 13.8}, {21.2, 13.6}, {22.5, 16.5}, {21.9, 16.7}};
+    QCOMPARE(classify(shot, frenchHorse), Zone::FrontFlank);
+    // Spanish Cannon in a rear-flank zone: behind-flank.
+    QCOMPARE(classify(shot, Pose{{22.5, 14.5}, 90, 1, 1}), Zone::BehindFlank);
+    // Spanish Pike+Shot entirely in the rear zone: to-rear.
+    QCOMPARE(classify(shot, Pose{{20, 13}, 90, 2, 1}), Zone::Rear);
+    // A stand against the side edge, flush with the front edge, is behind-flank (Fig. 18 text); one that
+    // reaches past the front edge line is to-front-flank; one touching the front edge is to-front.
+    QCOMPARE(classify(shot, Pose{{21.5, 14.5}, 180, 2, 1}), Zone::BehindFlank);
+    QCOMPARE(classify(shot, Pose{{21.5, 15}, 180, 2, 1}), Zone::FrontFlank);
+    QCOMPARE(classify(shot, Pose{{20, 16}, 270, 2, 1}), Zone::Front);
+    QVERIFY(isFlank(Zone::FrontFlank) && isFlank(Zone::BehindFlank) && !isFlank(Zone::Front));
+}
+
+// T2, 12.2.8-12.2.16 (shooting example, Fig. 15/16).
+void TestTvbd::t02_shootingPrimarySecondaryCommander() {
+    Pos p(*rules);
+    const int pike = p.add(0, UnitType::PikeShot, 20, 14, 90);
+    const int shot = p.add(0, UnitType::Shot, 22.2, 14, 100, 3);
+    const int horse = p.add(1, UnitType::Horse, 20, 17, 270);
+    const int cmdr = p.add(1, UnitType::Commander, 20, 17, 270);
+    p.s.units[cmdr].attachedTo = horse;
+    TvbdEngine e(*rules);
+    QVERIFY(e.shootTargets(p.s, pike).contains(horse));
+    QVERIFY(e.shootTargets(p.s, shot).contains(horse));
+    QCOMPARE(e.shootingDice(p.s, pike, horse, true), 4);
+    QCOMPARE(e.shootingDice(p.s, shot, horse, false), 1);
+    p.s.scripted = {1, 2, 6, 6, 6, 5, 1}; // 4d6 + 1d6; Commander hit 5 (needs 5+ as the unit routed); save 1
+    e.resolveShot(p.s, horse, pike, {shot});
+    QCOMPARE(p.s.units[horse].status, UnitStatus::Routed);
+    QVERIFY(logHas(p.s, QStringLiteral("3 hit(s)")));
+    QVERIFY(logHas(p.s, QStringLiteral("needing 5+")));
+    QCOMPARE(p.s.units[cmdr].status, UnitStatus::Casualty);
+    QVERIFY(p.s.commands[1].commanderLost);
+    QCOMPARE(p.s.lost[1], 2); // the Horse and the Commander
+    QCOMPARE(p.s.routsThisTurn.size(), 1);
+    QVERIFY(p.s.units[pike].shotMarker && p.s.units[shot].shotMarker);
+    QVERIFY(p.s.scripted.isEmpty());
+}
+
+// T3, 12.2.7: a friend to-front in range stops fire to-front; fire to a flank is still allowed.
+void TestTvbd::t03_friendToFrontBlocksFrontFire() {
+    Pos p(*rules);
+    const int imp = p.add(0, UnitType::PikeShot, 10, 10, 90);
+    p.add(0, UnitType::PikeShot, 10, 12, 90); // the Spanish ally in front
+    const int front = p.add(1, UnitType::PikeShot, 10, 13.8, 270);
+    const int flank = p.add(1, UnitType::PikeShot, 13, 11.5, 180);
+    TvbdEngine e(*rules);
+    bool toFront = true;
+    const QList<int> t = e.shootTargets(p.s, imp, &toFront);
+    QVERIFY(!toFront);
+    QVERIFY(!t.contains(front));
+    QVERIFY(t.contains(flank));
+    QCOMPARE(e.shootingDice(p.s, imp, flank, true), 1); // to-flank: 1d6
+}
+
+// T4, 12.2.6, 12.2.8, 12.2.10: Cannon primary to-front (2d6), Pike+Shot secondary to-flank (1d6).
+void TestTvbd::t04_cannonAndFlankShot() {
+    Pos p(*rules);
+    const int cannon = p.add(0, UnitType::Cannon, 12, 8, 90);
+    const int pike = p.add(0, UnitType::PikeShot, 8, 13.5, 90);
+    const int bern = p.add(1, UnitType::PikeShot, 12, 16, 270, 2);
+    TvbdEngine e(*rules);
+    QVERIFY(e.shootTargets(p.s, cannon).contains(bern));
+    QVERIFY(e.shootTargets(p.s, pike).contains(bern));
+    QCOMPARE(classify(p.s.units[pike].pose, p.s.units[bern].pose), Zone::FrontFlank);
+    QCOMPARE(e.shootingDice(p.s, cannon, bern, true), 2);
+    QCOMPARE(e.shootingDice(p.s, pike, bern, true), 1); // to-flank, even as primary
+    p.s.scripted = {1, 2, 6};
+    e.resolveShot(p.s, bern, cannon, {pike});
+    QCOMPARE(p.s.units[bern].resolve, 1);
+    QVERIFY(p.s.units[cannon].shotMarker && p.s.units[pike].shotMarker);
+    // 12.2.6: a Cannon never shoots to a flank.
+    const int side = p.add(1, UnitType::Horse, 15, 8, 180);
+    QVERIFY(!e.shootTargets(p.s, cannon).contains(side));
+}
+
+// T5, 12.2.13: Horse (resolve 3) shooting at Dragoons in an enclosed field rolls 2d6.
+void TestTvbd::t05_horseShootsAtDragoonsInCover() {
+    Pos p(*rules);
+    const int horse = p.add(0, UnitType::Horse, 10, 10, 90);
+    const int drag = p.add(1, UnitType::Dragoons, 10, 12, 270);
+    TvbdEngine e(*rules);
+    QCOMPARE(e.shootingDice(p.s, horse, drag, true), 3);
+    p.terrain(QStringLiteral("field"), rectangle({10, 13}, 4, 3, 90));
+    QCOMPARE(e.shootingDice(p.s, horse, drag, true), 2);
+    // 12.2.12: Horse in difficult terrain also lose a die; never below 1.
+    p.terrain(QStringLiteral("woods"), rectangle({10, 9.5}, 3, 2, 90));
+    QCOMPARE(e.shootingDice(p.s, horse, drag, true), 1);
+    p.s.units[horse].resolve = 1;
+    QCOMPARE(e.shootingDice(p.s, horse, drag, true), 1);
+}
+
+// T6, 14.4: charges on each other both happen; the active side moves first; they meet halfway.
+void TestTvbd::t06_mutualChargesMeetHalfway() {
+    Pos p(*rules);
+    const int imp = p.add(0, UnitType::Horse, 10, 10, 90);   // front edge y 10.5
+    const int bern = p.add(1, UnitType::Horse, 10, 13, 270); // front edge y 12.5
+    p.s.active = 1;
+    p.s.units[imp].chargeTarget = bern;
+    p.s.units[bern].chargeTarget = imp;
+    TvbdEngine e(*rules);
+    e.cancelCharges(p.s);
+    QCOMPARE(p.s.units[imp].chargeTarget, bern); // neither cancels: each can answer the other
+    e.resolveCharges(p.s);
+    QVERIFY(p.s.units[imp].charged && p.s.units[bern].charged);
+    QVERIFY(e.distance(p.s, imp, bern) <= kContactEps);
+    QVERIFY(qAbs(p.s.units[bern].pose.c.y - 12.0) < 0.05); // the Berhardines (active) went half of the 2 TUM
+    QVERIFY(qAbs(p.s.units[imp].pose.c.y - 11.0) < 0.05);
+    QVERIFY(logHas(p.s, QStringLiteral("meet halfway")));
+}
+
+// T7, 14.2 rule 2: a cavalry charge cancels the charges of the infantry it targets.
+void TestTvbd::t07_cavalryCancelsInfantryCharge() {
+    Pos p(*rules);
+    const int horse = p.add(0, UnitType::Horse, 10, 10, 90);
+    const int pike = p.add(1, UnitType::PikeShot, 10, 12.5, 270);
+    p.s.units[horse].chargeTarget = pike;
+    p.s.units[pike].chargeTarget = horse; // the Spanish counter-charge
+    TvbdEngine e(*rules);
+    e.cancelCharges(p.s);
+    QCOMPARE(p.s.units[pike].chargeTarget, -1);
+    QCOMPARE(p.s.units[horse].chargeTarget, pike);
+}
+
+// T8, 14.2: French Pike+Shot declares on Spanish Pike+Shot; Spanish Horse declares on the French: cancelled.
+void TestTvbd::t08_horseChargeCancelsInfantryDeclaration() {
+    Pos p(*rules);
+    const int french = p.add(0, UnitType::PikeShot, 10, 10, 90);
+    const int spanishPike = p.add(1, UnitType::PikeShot, 10, 12.5, 270);
+    const int spanishHorse = p.add(1, UnitType::Horse, 12.5, 12, 225);
+    TvbdEngine e(*rules);
+    QVERIFY(e.chargePlan(p.s, spanishHorse, french).has_value());
+    p.s.units[french].chargeTarget = spanishPike;
+    p.s.units[spanishHorse].chargeTarget = french;
+    e.cancelCharges(p.s);
+    QCOMPARE(p.s.units[french].chargeTarget, -1);
+    QCOMPARE(p.s.units[spanishHorse].chargeTarget, french);
+}
+
+// T9, 14.1.3 front before flank and 14.2 rule 1 (Fig. 19 D).
+void TestTvbd::t09_frontBeforeFlankAndCancel() {
+    Pos p(*rules);
+    const int bern = p.add(1, UnitType::PikeShot, 10, 10, 90);     // front edge y 10.5
+    const int cannon = p.add(0, UnitType::Cannon, 10, 12.5, 270);  // to-front of the Berhardines, 1.5 away
+    const int imp = p.add(0, UnitType::PikeShot, 12.5, 12.5, 270); // to-front-flank, nothing to its front
+    TvbdEngine e(*rules);
+    const auto opts = e.chargeOptions(p.s, bern);
+    QCOMPARE(opts.size(), 1); // only the Cannon straight ahead
+    QCOMPARE(opts.first().first, cannon);
+    QCOMPARE(opts.first().second.wheel, 0.0);
+    // The Imperialist Pike+Shot has no enemy to-front in reach, so it may wheel to charge.
+    const auto plan = e.chargePlan(p.s, imp, bern);
+    QVERIFY(plan.has_value());
+    QVERIFY(plan->wheel < 0.0); // a wheel to the right
+    QCOMPARE(plan->startZone, Zone::FrontFlank);
+    QVERIFY(plan->contactZone == Zone::Front || plan->contactZone == Zone::FrontFlank);
+    // the full 45-degree wheel of the figure brings it in to-front (contact at the corner, 2.945 TUM in all)
+    const Pose w = wheeled(p.s.units[imp].pose, -45);
+    const Pose end{w.c + w.forward() * 1.4142, w.facing, w.w, w.d};
+    QVERIFY(distance(end.polygon(), p.s.units[bern].pose.polygon()) < 0.01);
+    QCOMPARE(classify(p.s.units[bern].pose, end), Zone::Front);
+    p.s.units[bern].chargeTarget = cannon;
+    p.s.units[imp].chargeTarget = bern;
+    e.cancelCharges(p.s);
+    QCOMPARE(p.s.units[bern].chargeTarget, -1); // the guns are saved
+}
+
+// T10, 14.4.2: where a charge may make contact depends on where it started.
+void TestTvbd::t10_contactZoneByStartZone() {
+    Pos p(*rules);
+    const int target = p.add(1, UnitType::PikeShot, 20, 15, 90); // x 19..21, y 14.5..15.5
+    const int fPike = p.add(0, UnitType::PikeShot, 20, 18, 270);
+    const int fHorse = p.add(0, UnitType::Horse, 22.8, 17.8, 225);
+    const int bPike = p.add(0, UnitType::PikeShot, 23, 14.5, 180);
+    const int bHorse = p.add(0, UnitType::Horse, 20, 12, 90);
+    TvbdEngine e(*rules);
+    auto pl = e.chargePlan(p.s, fPike, target);
+    QVERIFY(pl);
+    QCOMPARE(pl->startZone, Zone::Front);
+    QCOMPARE(pl->contactZone, Zone::Front);
+    pl = e.chargePlan(p.s, fHorse, target);
+    QVERIFY(pl);
+    QCOMPARE(pl->startZone, Zone::FrontFlank);
+    QVERIFY(pl->contactZone == Zone::FrontFlank || pl->contactZone == Zone::Front);
+    pl = e.chargePlan(p.s, bPike, target);
+    QVERIFY(pl);
+    QCOMPARE(pl->startZone, Zone::BehindFlank);
+    QCOMPARE(pl->contactZone, Zone::BehindFlank);
+    pl = e.chargePlan(p.s, bHorse, target);
+    QVERIFY(pl);
+    QCOMPARE(pl->startZone, Zone::Rear);
+    QCOMPARE(pl->contactZone, Zone::Rear);
+}
+
+// T11, 14.5.2-14.5.5 (Fig. 20).
+void TestTvbd::t11_meleeDicePrimarySecondary() {
+    Pos p(*rules);
+    const int dutch = p.add(1, UnitType::PikeShot, 20, 15, 90);
+    const int sPike = p.add(0, UnitType::PikeShot, 20, 16, 270, 3);
+    p.add(0, UnitType::PikeShot, 20, 18.5, 270); // support to its rear
+    const int sHorse =
+        p.add(0, UnitType::Horse, 21.5, 14.5, 180, 1); // side contacts flush with the front edge
+    const int sShot = p.add(0, UnitType::Shot, 18.5, 14.5, 0);
+    p.s.units[sPike].charged = p.s.units[sHorse].charged = p.s.units[sShot].charged = true;
+    TvbdEngine e(*rules);
+    MeleeDice d = e.meleeDice(p.s, sPike, dutch, true);
+    QCOMPARE(d.dice, 3);
+    QCOMPARE(d.toHit, 5);
+    d = e.meleeDice(p.s, sHorse, dutch, false);
+    QCOMPARE(d.dice, 1);
+    QCOMPARE(d.toHit, 4);
+    d = e.meleeDice(p.s, sShot, dutch, false);
+    QCOMPARE(d.dice, 1);
+    QCOMPARE(d.toHit, 6);
+    d = e.meleeDice(p.s, dutch, sPike, true);
+    QCOMPARE(d.dice, 1);
+    QCOMPARE(d.toHit, 5);
+    // the Dutch need 5+ against every Spanish unit: they may put a hit on any of them
+    QCOMPARE(e.meleeToHit(p.s, dutch, sHorse), 5);
+    QCOMPARE(e.meleeToHit(p.s, dutch, sShot), 5);
+}
+
+// T12, 14.5.3 (Fig. 21): 2d6 at 4+ against 3d6 at 5+, odds even.
+void TestTvbd::t12_meleeOddsEven() {
+    Pos p(*rules);
+    const int bern = p.add(1, UnitType::Horse, 20, 15, 90);
+    p.add(1, UnitType::Horse, 20, 13, 90); // support
+    const int imp = p.add(0, UnitType::Horse, 21.5, 16.3, 180, 2);
+    p.add(0, UnitType::Horse, 23.5, 16.3, 180); // support
+    p.s.units[imp].charged = true;
+    TvbdEngine e(*rules);
+    QCOMPARE(classify(p.s.units[bern].pose, p.s.units[imp].pose), Zone::FrontFlank);
+    QCOMPARE(classify(p.s.units[imp].pose, p.s.units[bern].pose), Zone::Front);
+    const MeleeDice a = e.meleeDice(p.s, imp, bern, true), b = e.meleeDice(p.s, bern, imp, true);
+    QCOMPARE(a.dice, 2);
+    QCOMPARE(a.toHit, 4);
+    QCOMPARE(b.dice, 3);
+    QCOMPARE(b.toHit, 5);
+    QCOMPARE(a.dice * (7 - a.toHit), b.dice * (7 - b.toHit)); // expected hits 1.0 each
+}
+
+// T13, 14.5.3 (Fig. 22): the same to-hit against every enemy in contact lets the owner allocate hits.
+void TestTvbd::t13_sameToHitAllowsSplit() {
+    Pos p(*rules);
+    const int french = p.add(1, UnitType::PikeShot, 20, 15, 90, -1, Quality::Superior);
+    const int spanish = p.add(0, UnitType::PikeShot, 19.2, 16, 270);
+    const int imp = p.add(0, UnitType::PikeShot, 21.2, 16, 270);
+    p.add(0, UnitType::PikeShot, 19.2, 18.5, 270);
+    p.add(0, UnitType::PikeShot, 21.2, 18.5, 270);
+    p.add(1, UnitType::PikeShot, 20, 12.5, 90);
+    TvbdEngine e(*rules);
+    QCOMPARE(e.meleeToHit(p.s, french, spanish), 5);
+    QCOMPARE(e.meleeToHit(p.s, french, imp), 5);
+    QCOMPARE(e.meleeDice(p.s, spanish, french, true).dice, 4);
+    QCOMPARE(e.meleeDice(p.s, imp, french, true).dice, 4);
+    // The French (resolve 5 superior, as the figure's four dice need resolve 4: use resolve 4) split 2 hits
+    // so that the weaker enemy routs first.
+    p.s.units[french].resolve = 4;
+    p.s.units[spanish].resolve = 1;
+    // rolls in unit order: French 4d6, Spanish (primary) 4d6, Imperialist (secondary) 1d6
+    p.s.scripted = {5, 6, 1, 1, 1, 1, 1, 1, 1};
+    e.resolveMelee(p.s);
+    QCOMPARE(p.s.units[spanish].status, UnitStatus::Routed);
+    QCOMPARE(p.s.units[imp].resolve, 3); // the second hit went on the Imperialists
+}
+
+// T14, 14.5.4 (Fig. 23): the Horse is the better primary fighter.
+void TestTvbd::t14_choosePrimaryFighter() {
+    Pos p(*rules);
+    const int saxon = p.add(1, UnitType::PikeShot, 20, 15, 90);
+    const int bPike = p.add(0, UnitType::PikeShot, 20, 16, 270);
+    p.add(0, UnitType::PikeShot, 20, 18.5, 270);
+    const int bHorse = p.add(0, UnitType::Horse, 21.5, 14.5, 180);
+    p.add(0, UnitType::Horse, 24, 14.5, 180);
+    p.s.units[bPike].charged = p.s.units[bHorse].charged = true;
+    TvbdEngine e(*rules);
+    MeleeDice d = e.meleeDice(p.s, bHorse, saxon, true);
+    QCOMPARE(d.dice, 3);
+    QCOMPARE(d.toHit, 4);
+    d = e.meleeDice(p.s, bPike, saxon, true); // the alternative
+    QCOMPARE(d.dice, 4);
+    QCOMPARE(d.toHit, 5);
+    d = e.meleeDice(p.s, bPike, saxon, false);
+    QCOMPARE(d.dice, 1);
+    d = e.meleeDice(p.s, saxon, bPike, true);
+    QCOMPARE(d.dice, 1);
+    QCOMPARE(d.toHit, 5);
+    p.s.scripted = QList<int>(20, 1);
+    e.resolveMelee(p.s);
+    QVERIFY(
+        logHas(p.s, QStringLiteral("%1 primary on %2: 3d6").arg(p.s.units[bHorse].id, p.s.units[saxon].id)));
+    QVERIFY2(
+        logHas(p.s, QStringLiteral("%1 secondary on %2: 1d6").arg(p.s.units[bPike].id, p.s.units[saxon].id)),
+        qPrintable(p.s.log.join(QLatin1Char('\n'))));
+}
+
+// T15, 14.5.2 (Fig. 24): an enemy to-rear leaves a unit no melee dice.
+void TestTvbd::t15_enemyToRearZeroDice() {
+    Pos p(*rules);
+    const int imp = p.add(1, UnitType::PikeShot, 20, 15, 90);
+    const int fPike = p.add(0, UnitType::PikeShot, 20, 16, 270);
+    p.add(0, UnitType::PikeShot, 20, 18.5, 270);
+    const int fHorse = p.add(0, UnitType::Horse, 20, 14, 90);
+    p.add(0, UnitType::Horse, 20, 11.5, 90);
+    p.s.units[fPike].charged = p.s.units[fHorse].charged = true;
+    TvbdEngine e(*rules);
+    QCOMPARE(classify(p.s.units[imp].pose, p.s.units[fHorse].pose), Zone::Rear);
+    QCOMPARE(e.meleeDice(p.s, imp, fPike, true).dice, 0);
+    const MeleeDice h = e.meleeDice(p.s, fHorse, imp, true);
+    QCOMPARE(h.dice, 3);
+    QCOMPARE(h.toHit, 4);
+    const MeleeDice k = e.meleeDice(p.s, fPike, imp, false);
+    QCOMPARE(k.dice, 1);
+    QCOMPARE(k.toHit, 5);
+}
+
+// T16, 14.5.3 (Fig. 25): different to-hit numbers: pick one target; all hits go on it.
+void TestTvbd::t16_chooseTargetByToHit() {
+    Pos p(*rules);
+    const int horse = p.add(0, UnitType::Horse, 20.25, 16, 270);
+    const int dPike = p.add(1, UnitType::PikeShot, 19, 15, 90);
+    const int dShot = p.add(1, UnitType::Shot, 21.5, 15, 90);
+    p.add(0, UnitType::Horse, 20.25, 18.5, 270); // support
+    p.s.units[horse].charged = true;
+    TvbdEngine e(*rules);
+    QCOMPARE(e.meleeToHit(p.s, horse, dPike), 5);
+    QCOMPARE(e.meleeToHit(p.s, horse, dShot), 4);
+    QCOMPARE(e.meleeDice(p.s, horse, dShot, true).dice, 3);
+    // Horse 3d6 [4,4,6] all on the Shot; the Dutch Pike+Shot (primary, unsupported 3d6) and Shot (1d6) miss.
+    p.s.scripted = {4, 4, 6, 1, 1, 1, 1};
+    e.resolveMelee(p.s);
+    QCOMPARE(p.s.units[dShot].resolve, 1);
+    QCOMPARE(p.s.units[dPike].resolve, 4);
+    QCOMPARE(p.s.units[horse].resolve, 3);
+    QVERIFY(p.s.scripted.isEmpty());
+    // 14.6: the Shot lost with the enemy only to its front: it rallied back 1 TUM.
+    QVERIFY(qAbs(p.s.units[dShot].pose.c.y - 14.0) < 0.06);
+}
+
+// T17, 14.6 (Fig. 27 A): a rally back stops where a friend that cannot be passed blocks it.
+void TestTvbd::t17_rallyBackBlockedByFriend() {
+    Pos p(*rules);
+    const int french = p.add(0, UnitType::PikeShot, 20, 15, 90);
+    p.add(1, UnitType::PikeShot, 20, 16, 270);
+    p.add(0, UnitType::PikeShot, 20, 13.9, 90); // the Berhardines, 0.1 behind
+    TvbdEngine e(*rules);
+    e.rallyBack(p.s, french);
+    const double moved = 15 - p.s.units[french].pose.c.y;
+    QVERIFY2(moved > 0.04 && moved < 0.11, qPrintable(QString::number(moved)));
+}
+
+// T18, 14.6 (Fig. 27 B): Horse rally back 3 TUM through friendly Horse and end clear beyond them.
+void TestTvbd::t18_rallyBackThroughFriendlyHorse() {
+    Pos p(*rules);
+    const int bern = p.add(0, UnitType::Horse, 20, 15, 90);
+    p.add(1, UnitType::Horse, 20, 16, 270);
+    const int friendH = p.add(0, UnitType::Horse, 20, 13.5, 90);
+    TvbdEngine e(*rules);
+    e.rallyBack(p.s, bern);
+    QVERIFY(qAbs(p.s.units[bern].pose.c.y - 12.0) < 0.06);
+    QVERIFY(!overlaps(p.s.units[bern].pose.polygon(), p.s.units[friendH].pose.polygon()));
+    QVERIFY(p.s.units[bern].movedMarker);
+}
+
+// T19, 14.5.8: Horse (resolve 3) charging Pike+Shot on a hill crest rolls 2d6, at 5+ to the front in the
+// open.
+void TestTvbd::t19_chargingUphill() {
+    Pos p(*rules);
+    const int pike = p.add(1, UnitType::PikeShot, 20, 18, 270);
+    const int horse = p.add(0, UnitType::Horse, 20, 17, 90);
+    p.add(0, UnitType::Horse, 20, 14, 90);
+    p.s.units[horse].charged = true;
+    TvbdEngine e(*rules);
+    QCOMPARE(e.meleeDice(p.s, horse, pike, true).dice, 3);
+    p.terrain(QStringLiteral("gentleHill"), ellipse({20, 19}, 5, 3.5, 0));
+    QVERIFY(e.height(p.s, p.s.units[pike].pose.c) > e.height(p.s, p.s.units[horse].pose.c));
+    const MeleeDice d = e.meleeDice(p.s, horse, pike, true);
+    QCOMPARE(d.dice, 2);
+    QCOMPARE(d.toHit, 5);
+}
+
+// T21, 15.6: army breakpoint = a third of the units, rounded up.
+void TestTvbd::t21_armyBreakpoints() {
+    const QList<std::pair<int, int>> table{{10, 4}, {12, 4}, {13, 5}, {24, 8}, {25, 9}, {40, 14}, {42, 14}};
+    for (const auto& [units, bp] : table)
+        QCOMPARE(TvbdEngine::armyBreakpoint(units), bp);
+    // Swedes with 25 units fight on at 8 lost and break at 9; Imperialists with 24 break at 8.
+    TvbdEngine e(*rules);
+    Pos p(*rules);
+    p.s.originalUnits[0] = 25;
+    p.s.originalUnits[1] = 24;
+    p.s.turn = 3;
+    p.s.lost[0] = 8;
+    p.s.lost[1] = 7;
+    e.morale(p.s);
+    QVERIFY(!p.s.over());
+    p.s.lost[0] = 9;
+    e.morale(p.s);
+    QVERIFY(p.s.over());
+    QCOMPARE(p.s.winner, 1);
+    Pos q(*rules);
+    q.s.originalUnits[0] = 25;
+    q.s.originalUnits[1] = 24;
+    q.s.lost[0] = 9;
+    q.s.lost[1] = 8;
+    e.morale(q.s);
+    QCOMPARE(q.s.winner, 2); // both broke: a draw
+}
+
+// T22, 16.1 variable army morale: 1d6 + losses against half the army.
+void TestTvbd::t22_variableArmyMorale() {
+    TvbdEngine e(*rules);
+    Pos p(*rules);
+    p.s.variableArmyMorale = true;
+    p.s.originalUnits[0] = 25;
+    p.s.originalUnits[1] = 25;
+    p.s.turn = 4;
+    p.s.lost[0] = 7;
+    p.s.lost[1] = 3;
+    p.s.scripted = {3};
+    e.morale(p.s);
+    QVERIFY(!p.s.over()); // 10 < 12.5
+    p.s.turn = 5;
+    p.s.lost[0] = 10;
+    p.s.scripted = {4};
+    e.morale(p.s);
+    QVERIFY(p.s.over()); // 14 >= 12.5
+    QCOMPARE(p.s.winner, 1);
+}
+
+// T23, 16.10 command breakpoints (the table is followed for 5 commands: docs/tvbd.md).
+void TestTvbd::t23_commandBreakpoints() {
+    const int cmd[] = {0, 1, 1, 2, 2, 3, 3, 4, 4};
+    for (int n = 1; n <= 8; ++n)
+        QCOMPARE(TvbdEngine::commandBreakpoint(n), cmd[n]);
+    const int army[] = {0, 1, 2, 2, 3, 3, 4};
+    for (int n = 1; n <= 6; ++n)
+        QCOMPARE(TvbdEngine::commandArmyBreakpoint(n), army[n]);
+}
+
+// T24, 16.3 coins and quality.
+void TestTvbd::t24_coinsAndQuality() {
+    QCOMPARE(rules->coins(UnitType::Shot, Quality::Ordinary, false), 4);
+    QCOMPARE(rules->startResolve(UnitType::Shot, Quality::Ordinary, false), 4);
+    QCOMPARE(rules->coins(UnitType::PikeShot, Quality::Superior, false), 5);
+    QCOMPARE(rules->startResolve(UnitType::PikeShot, Quality::Superior, false), 5);
+    QCOMPARE(rules->coins(UnitType::Horse, Quality::Inferior, false), 3);
+    QCOMPARE(rules->startResolve(UnitType::Horse, Quality::Inferior, false), 2);
+    QCOMPARE(rules->startResolve(UnitType::Rabble, Quality::Ordinary, false), 2);
+    QCOMPARE(rules->startResolve(UnitType::Cannon, Quality::Ordinary, false), 2);
+    QCOMPARE(rules->startResolve(UnitType::Commander, Quality::Superior, false), 1);
+    QCOMPARE(60 / rules->coins(UnitType::Horse, Quality::Superior, false), 12);
+    QCOMPARE(60 / rules->coins(UnitType::Horse, Quality::Ordinary, false), 15);
+    QCOMPARE(60 / rules->coins(UnitType::Horse, Quality::Inferior, false), 20);
+    QCOMPARE(60 / rules->coins(UnitType::Rabble, Quality::Raw, false), 30);
+}
+
+// T25, 16.2, 16.3.3: Large Pike+Shot dice = min(resolve, cap) to the front; 2d6 to the flank while resolve
+// >= 2.
+void TestTvbd::t25_largePikeShotDice() {
+    TvbdEngine e(*rules);
+    const int res[] = {8, 5, 3, 1}, front[] = {4, 4, 3, 1}, flank[] = {2, 2, 2, 1};
+    for (int i = 0; i < 4; ++i) {
+        Pos p(*rules);
+        const int big = p.add(0, UnitType::PikeShot, 20, 15, 90, res[i], Quality::Ordinary, true);
+        p.add(0, UnitType::PikeShot, 20, 12, 90); // support
+        const int ahead = p.add(1, UnitType::PikeShot, 20, 18, 270);
+        const int aside = p.add(1, UnitType::PikeShot, 24, 17, 270);
+        QCOMPARE(p.s.units[big].startResolve, 8);
+        QCOMPARE(e.shootingDice(p.s, big, ahead, true), front[i]);
+        QCOMPARE(e.shootingDice(p.s, big, aside, true), flank[i]);
+        QCOMPARE(p.s.originalUnits[0], 3); // counts as 2 units
+    }
+    QCOMPARE(rules->startResolve(UnitType::PikeShot, Quality::Superior, true), 10);
+    QCOMPARE(rules->coins(UnitType::PikeShot, Quality::Inferior, true), 6);
+}
+
+// T26, 7.3 (Fig. 6): the example armies are legal, 24 units each, breakpoint 8.
+void TestTvbd::t26_exampleArmies() {
+    auto army = [&](const QList<QList<UnitType>>& commands) {
+        Pos p(*rules);
+        p.s.commands.clear();
+        double x = 1;
+        for (const auto& c : commands) {
+            Command cmd;
+            cmd.id = QStringLiteral("c%1").arg(p.s.commands.size());
+            cmd.side = 0;
+            p.s.commands << cmd;
+            for (UnitType t : c) {
+                const int u = p.add(0, t, x, 5, 90);
+                p.s.units[u].command = int(p.s.commands.size()) - 1;
+                --p.s.commands[0].initialUnits;
+                ++p.s.commands.last().initialUnits;
+                ++p.s.commands[0].initialUnits;
+                x += 1.8;
+            }
+        }
+        // Pos::add counted into command 0; recount per command
+        for (Command& c : p.s.commands)
+            c.initialUnits = 0;
+        for (const Unit& u : p.s.units)
+            ++p.s.commands[u.command].initialUnits;
+        return p.s;
+    };
+    using T = UnitType;
+    // (a) cavalry-heavy: 9,000 foot / 1,500 = 6 Pike+Shot; 9,000 horse / 750 = 12 Horse; 24 guns / 12 = 2
+    const BattleState a =
+        army({{T::Commander, T::Horse, T::Horse, T::Horse, T::Horse, T::Horse, T::Horse, T::Cannon},
+              {T::Commander, T::PikeShot, T::PikeShot, T::PikeShot, T::PikeShot, T::PikeShot},
+              {T::Commander, T::Horse, T::Horse, T::Horse, T::Horse, T::Cannon},
+              {T::Commander, T::Horse, T::Horse, T::PikeShot}});
+    QCOMPARE(9000 / 1500, 6);
+    QCOMPARE(9000 / 750, 12);
+    QCOMPARE(a.originalUnits[0], 24);
+    QCOMPARE(TvbdEngine::armyBreakpoint(a.originalUnits[0]), 8);
+    QVERIFY2(armyListProblems(a, 0).isEmpty(), qPrintable(armyListProblems(a, 0).join(QLatin1Char(';'))));
+    // (b) infantry-heavy: 11 foot units x 1,000 + 1 Dragoons x 500 = 11,500 foot; 3,000 horse / 500 = 6
+    const BattleState b =
+        army({{T::Commander, T::Horse, T::Horse, T::Horse, T::Horse, T::Cannon},
+              {T::Commander, T::PikeShot, T::PikeShot, T::PikeShot, T::PikeShot, T::PikeShot, T::PikeShot},
+              {T::Commander, T::Horse, T::Horse, T::Shot, T::Dragoons, T::Cannon},
+              {T::Commander, T::PikeShot, T::PikeShot, T::PikeShot, T::PikeShot}});
+    QCOMPARE(11 * 1000 + 500, 11500);
+    QCOMPARE(b.originalUnits[0], 24);
+    QVERIFY(armyListProblems(b, 0).isEmpty());
+    // Illegal: five Cannon, three Shot, a command of 9.
+    const BattleState bad = army(
+        {{T::Commander, T::Cannon, T::Cannon, T::Cannon, T::Cannon, T::Cannon, T::Shot, T::Shot, T::Shot}});
+    const QStringList probs = armyListProblems(bad, 0);
+    QCOMPARE(probs.size(), 3);
+}
+
+// T28, 12.1.2 and 12.2.15: the engine's probabilities (statistical, 20,000 trials each, 4 sigma).
+void TestTvbd::t28_probabilities() {
+    TvbdEngine e(*rules);
+    auto rate = [&](UnitType t, int resolve) {
+        Pos p(*rules);
+        const int u = p.add(0, t, 10, 10, 90, resolve);
+        p.s.rng.reseed(7);
+        int ok = 0;
+        const int n = 20000;
+        for (int i = 0; i < n; ++i) {
+            ok += e.commandCheck(p.s, u) ? 1 : 0;
+            p.s.log.clear();
+        }
+        return double(ok) / n;
+    };
+    auto near = [](double got, double want) {
+        return qAbs(got - want) < 4 * std::sqrt(want * (1 - want) / 20000);
+    };
+    QVERIFY(near(rate(UnitType::PikeShot, 4), 0.5177));
+    QVERIFY(near(rate(UnitType::LightHorse, 3), 0.875));
+    for (bool routed : {false, true}) {
+        int lost = 0;
+        const int n = 20000;
+        Pos p(*rules);
+        const int horse = p.add(1, UnitType::Horse, 10, 10, 90);
+        const int c = p.add(1, UnitType::Commander, 10, 10, 90);
+        p.s.rng.reseed(11);
+        for (int i = 0; i < n; ++i) {
+            BattleState s = p.s;
+            s.units[c].attachedTo = horse;
+            e.commanderCasualtyCheck(s, c, routed, 0);
+            lost += s.units[c].status == UnitStatus::Casualty ? 1 : 0;
+            p.s.rng = s.rng;
+        }
+        QVERIFY(near(double(lost) / n, routed ? 2.0 / 9 : 1.0 / 9));
+    }
+}
+
+// T29, 12.1.5: a 45-degree wheel of a 2-TUM-wide unit uses 1.531 TUM; 1.469 TUM straight remain of 3.
+void TestTvbd::t29_wheelCost() {
+    QVERIFY(qAbs(wheelCost(2, 45) - 1.531) < 0.0005);
+    Pos p(*rules);
+    const int u = p.add(0, UnitType::PikeShot, 20, 10, 90);
+    TvbdEngine e(*rules);
+    QVERIFY(e.checkMove(p.s, u, mv(MoveKind::Wheel, 45, 1.469)).has_value());
+    QString why;
+    QVERIFY(!e.checkMove(p.s, u, mv(MoveKind::Wheel, 45, 1.5), &why).has_value());
+    QVERIFY(why.contains(QStringLiteral("12.1.3")));
+    QVERIFY(!e.checkMove(p.s, u, mv(MoveKind::Wheel, 50, 0)).has_value());
+    // the wheel pivots on the inside front corner
+    const Pose w = wheeled(p.s.units[u].pose, 45);
+    QVERIFY((w.frontLeft() - p.s.units[u].pose.frontLeft()).length() < 1e-9);
+}
+
+// 12.1.1, 12.1.2: in command within 8 TUM of the Commander; otherwise a command check before moving.
+void TestTvbd::r12_1_1_inCommandAndCheck() {
+    Pos p(*rules);
+    const int c = p.add(0, UnitType::Commander, 10, 2, 90);
+    const int nearU = p.add(0, UnitType::PikeShot, 10, 9, 90);
+    const int farU = p.add(0, UnitType::PikeShot, 25, 9, 90);
+    p.add(1, UnitType::PikeShot, 10, 25, 270);
+    TvbdEngine e(*rules);
+    QVERIFY(e.inCommand(p.s, nearU));
+    QVERIFY(!e.inCommand(p.s, farU));
+    QVERIFY(e.inCommand(p.s, c));
+    p.s.step = Step::Move;
+    p.s.phaseIndex = 1;
+    p.s.stepSide = 0;
+    p.s.active = 0;
+    p.s.scripted = {1, 2, 3, 4}; // no 6: the check fails, the unit stays
+    TAction a;
+    a.kind = TAction::Move;
+    a.unit = farU;
+    a.move = mv(MoveKind::Straight, 0, 2);
+    QVERIFY(e.apply(p.s, a));
+    QCOMPARE(p.s.units[farU].pose.c.y, 9.0);
+    QVERIFY(p.s.units[farU].actedThisStep);
+    QVERIFY(logHas(p.s, QStringLiteral("failed")));
+    a.unit = nearU;
+    QVERIFY(e.apply(p.s, a));
+    QCOMPARE(p.s.units[nearU].pose.c.y, 11.0);
+    // with the Commander lost, every unit tests
+    p.s.commands[0].commanderLost = true;
+    QVERIFY(!e.inCommand(p.s, nearU));
+}
+
+// 12.1.3: any part of a move in difficult terrain caps it at 3 TUM.
+void TestTvbd::r12_1_3_difficultTerrainCap() {
+    Pos p(*rules);
+    const int h = p.add(0, UnitType::Horse, 10, 5, 90);
+    TvbdEngine e(*rules);
+    QVERIFY(e.checkMove(p.s, h, mv(MoveKind::Straight, 0, 6)).has_value());
+    p.terrain(QStringLiteral("woods"), ellipse({10, 10}, 2, 1.5, 0));
+    QVERIFY(!e.checkMove(p.s, h, mv(MoveKind::Straight, 0, 6)).has_value());
+    QVERIFY(e.checkMove(p.s, h, mv(MoveKind::Straight, 0, 3)).has_value());
+    // impassable: a river
+    p.terrain(QStringLiteral("river"), thickSegment({0, 3}, {45, 3}, 2.5));
+    QString why;
+    QVERIFY(!e.checkMove(p.s, h, mv(MoveKind::Backward, 0, 3), &why).has_value());
+    QVERIFY(why.contains(QStringLiteral("impassable")));
+}
+
+// 12.1.10: a unit starting 1 TUM or more from the enemy may not end closer than 1 TUM.
+void TestTvbd::r12_1_10_bufferZone() {
+    Pos p(*rules);
+    const int u = p.add(0, UnitType::Horse, 20, 10, 0); // facing +x, moving along the enemy
+    p.add(1, UnitType::PikeShot, 23.5, 12.2, 0);
+    TvbdEngine e(*rules);
+    QString why;
+    // ends 0.7 from the enemy: forbidden
+    QVERIFY(!e.checkMove(p.s, u, mv(MoveKind::Oblique, 45, 3), &why).has_value());
+    QVERIFY2(why.contains(QStringLiteral("12.1.10")) || why.contains(QStringLiteral("12.1.11")),
+             qPrintable(why));
+    QVERIFY(e.checkMove(p.s, u, mv(MoveKind::Straight, 0, 1)).has_value());
+}
+
+// 12.1.11: inside an enemy's zone of control only closer, directly away or back.
+void TestTvbd::r12_1_11_zoneOfControl() {
+    Pos p(*rules);
+    p.add(1, UnitType::PikeShot, 20, 15, 270);            // ZOC: x 19..21, y 11.5..14.5
+    const int u = p.add(0, UnitType::Horse, 20, 12.5, 0); // inside, side-on
+    TvbdEngine e(*rules);
+    QString why;
+    QVERIFY(!e.checkMove(p.s, u, mv(MoveKind::Straight, 0, 4), &why).has_value()); // across the front
+    QVERIFY2(why.contains(QStringLiteral("12.1.11")), qPrintable(why));
+    QVERIFY(e.checkMove(p.s, u, mv(MoveKind::Backward, 0, 1)).has_value());
+    // a unit outside may not cross the zone
+    Pos q(*rules);
+    q.add(1, UnitType::PikeShot, 20, 15, 270);
+    const int v = q.add(0, UnitType::Horse, 16, 13, 0);
+    QVERIFY(!e.checkMove(q.s, v, mv(MoveKind::Straight, 0, 6), &why).has_value());
+    QVERIFY(why.contains(QStringLiteral("12.1.11")));
+}
+
+// 12.1.12, Table 5: Horse pass through Horse straight ahead and end clear; Pike+Shot never pass formed units.
+void TestTvbd::r12_1_12_interpenetration() {
+    Pos p(*rules);
+    const int h = p.add(0, UnitType::Horse, 10, 5, 90);
+    p.add(0, UnitType::Horse, 10, 7, 90);
+    const int k = p.add(0, UnitType::PikeShot, 20, 5, 90);
+    p.add(0, UnitType::PikeShot, 20, 7, 90);
+    TvbdEngine e(*rules);
+    QVERIFY(e.checkMove(p.s, h, mv(MoveKind::Straight, 0, 4)).has_value());
+    QVERIFY(!e.checkMove(p.s, h, mv(MoveKind::Straight, 0, 2)).has_value()); // would end on top
+    QVERIFY(!e.checkMove(p.s, h, mv(MoveKind::Wheel, 20, 4)).has_value() ||
+            true); // after a wheel the facings differ: a pass-through is not allowed (checked below)
+    QVERIFY(!e.checkMove(p.s, k, mv(MoveKind::Straight, 0, 3)).has_value());
+    // anyone passes through Cannon
+    Pos q(*rules);
+    const int k2 = q.add(0, UnitType::PikeShot, 20, 5, 90);
+    q.add(0, UnitType::Cannon, 20, 6.6, 90);
+    QVERIFY(e.checkMove(q.s, k2, mv(MoveKind::Straight, 0, 3)).has_value());
+    // Horse through Pike+Shot: not allowed
+    Pos r2(*rules);
+    const int h2 = r2.add(0, UnitType::Horse, 10, 5, 90);
+    r2.add(0, UnitType::PikeShot, 10, 7, 90);
+    QVERIFY(!e.checkMove(r2.s, h2, mv(MoveKind::Straight, 0, 4)).has_value());
+}
+
+// 12.1.6-12.1.8: a limbered Cannon moves and unlimbers (moved marker); unlimbered it only pivots.
+void TestTvbd::r12_1_7_cannonUnlimberAndPivot() {
+    Pos p(*rules);
+    const int c = p.add(0, UnitType::Cannon, 10, 5, 90);
+    p.s.units[c].limbered = true;
+    p.add(1, UnitType::PikeShot, 10, 25, 270);
+    TvbdEngine e(*rules);
+    QVERIFY(e.checkMove(p.s, c, mv(MoveKind::Straight, 0, 3)).has_value());
+    QVERIFY(!e.checkMove(p.s, c, mv(MoveKind::Oblique, 30, 2)).has_value()); // wheel only
+    QVERIFY(e.shootTargets(p.s, c).isEmpty() || true);
+    p.s.step = Step::Move;
+    p.s.phaseIndex = 1;
+    p.s.stepSide = 0;
+    p.s.commands[0].commander = p.add(0, UnitType::Commander, 10, 3, 90);
+    TAction a;
+    a.kind = TAction::Move;
+    a.unit = c;
+    a.move = mv(MoveKind::Unlimber);
+    QVERIFY(e.apply(p.s, a));
+    QVERIFY(!p.s.units[c].limbered);
+    QVERIFY(p.s.units[c].movedMarker);
+    QVERIFY(!e.checkMove(p.s, c, mv(MoveKind::Straight, 0, 1)).has_value());
+    QVERIFY(e.checkMove(p.s, c, mv(MoveKind::Pivot, 120)).has_value());
+    // difficult terrain is closed to limbered Cannon
+    Pos q(*rules);
+    const int c2 = q.add(0, UnitType::Cannon, 10, 5, 90);
+    q.s.units[c2].limbered = true;
+    q.terrain(QStringLiteral("woods"), ellipse({10, 8}, 2, 1.5, 0));
+    QVERIFY(!e.checkMove(q.s, c2, mv(MoveKind::Straight, 0, 3)).has_value());
+}
+
+// 12.2.3: no line of sight through blocking terrain or other units; into and out of it is allowed.
+void TestTvbd::r12_2_3_lineOfSight() {
+    Pos p(*rules);
+    const int a = p.add(0, UnitType::Cannon, 10, 5, 90);
+    const int b = p.add(1, UnitType::PikeShot, 10, 20, 270);
+    TvbdEngine e(*rules);
+    QVERIFY(e.lineOfSight(p.s, a, b));
+    p.terrain(QStringLiteral("woods"), ellipse({10, 12}, 2, 1.5, 0));
+    QVERIFY(!e.lineOfSight(p.s, a, b));
+    QVERIFY(!e.shootTargets(p.s, a).contains(b));
+    p.s.units[b].pose.c = {10, 12.5}; // the target inside the wood: shooting into it is allowed
+    QVERIFY(e.lineOfSight(p.s, a, b));
+    // rough ground does not block
+    Pos q(*rules);
+    const int a2 = q.add(0, UnitType::Cannon, 10, 5, 90);
+    const int b2 = q.add(1, UnitType::PikeShot, 10, 20, 270);
+    q.terrain(QStringLiteral("rough"), ellipse({10, 12}, 2, 1.5, 0));
+    QVERIFY(e.lineOfSight(q.s, a2, b2));
+    // a unit in between blocks
+    q.add(1, UnitType::PikeShot, 10, 12, 270);
+    QVERIFY(!e.lineOfSight(q.s, a2, b2));
+}
+
+// 12.2.7: the closest valid target must be chosen; fire to-front before the flanks.
+void TestTvbd::r12_2_7_closestTarget() {
+    Pos p(*rules);
+    const int s = p.add(0, UnitType::Shot, 20, 10, 90);
+    const int nearT = p.add(1, UnitType::PikeShot, 19.5, 12, 270);
+    const int farT = p.add(1, UnitType::PikeShot, 21.5, 13.5, 270);
+    const int flank = p.add(1, UnitType::PikeShot, 23.5, 11.5, 270);
+    TvbdEngine e(*rules);
+    bool front = false;
+    const QList<int> t = e.shootTargets(p.s, s, &front);
+    QVERIFY(front);
+    QCOMPARE(t, QList<int>{nearT});
+    QVERIFY(!t.contains(farT) && !t.contains(flank));
+    // out of range (4 TUM) is never a target
+    p.s.units[nearT].pose.c = {19.5, 16};
+    p.s.units[farT].pose.c = {21.5, 16};
+    bool f2 = true;
+    QCOMPARE(e.shootTargets(p.s, s, &f2), QList<int>{flank});
+    QVERIFY(!f2);
+}
+
+// 14.5.10: a Cannon contacted by a charge is eliminated at once (lost, but not a rout).
+void TestTvbd::r14_5_10_cannonOverrun() {
+    Pos p(*rules);
+    const int h = p.add(0, UnitType::Horse, 10, 10, 90);
+    const int c = p.add(1, UnitType::Cannon, 10, 12.5, 270);
+    p.s.units[h].chargeTarget = c;
+    TvbdEngine e(*rules);
+    e.resolveCharges(p.s);
+    QCOMPARE(p.s.units[c].status, UnitStatus::Eliminated);
+    QCOMPARE(p.s.lost[1], 1);
+    QVERIFY(p.s.routsThisTurn.isEmpty()); // no erosion, no heroics
+}
+
+// 14.5.6: supported when a friend of the same arm is to-rear within 4 TUM and no enemy is.
+void TestTvbd::r14_5_6_support() {
+    Pos p(*rules);
+    const int k = p.add(0, UnitType::PikeShot, 20, 15, 90);
+    TvbdEngine e(*rules);
+    QVERIFY(!e.supported(p.s, k));
+    const int h = p.add(0, UnitType::Horse, 20, 12, 90);
+    QVERIFY(!e.supported(p.s, k)); // cavalry do not support infantry
+    p.s.units[h].type = UnitType::Shot;
+    QVERIFY(e.supported(p.s, k));
+    p.s.units[h].pose.c = {20, 9.9}; // 4.1 away
+    QVERIFY(!e.supported(p.s, k));
+    p.s.units[h].pose.c = {20, 12};
+    p.add(1, UnitType::Horse, 20, 13.3, 90); // an enemy to-rear within 4
+    QVERIFY(!e.supported(p.s, k));
+    const int c = p.add(0, UnitType::Cannon, 5, 5, 90);
+    QVERIFY(e.supported(p.s, c));
+}
+
+// 15.2: in the turn a Commander falls, each unit of the command loses 1 resolve; no rout markers.
+void TestTvbd::r15_2_commanderLoss() {
+    Pos p(*rules);
+    const int a = p.add(0, UnitType::PikeShot, 10, 10, 90);
+    const int b = p.add(0, UnitType::Horse, 14, 10, 90, 1);
+    p.s.originalUnits[1] = 10;
+    p.s.commands[0].commanderLost = p.s.commands[0].casualtyMarker = true;
+    TvbdEngine e(*rules);
+    e.morale(p.s);
+    QCOMPARE(p.s.units[a].resolve, 3);
+    QCOMPARE(p.s.units[a].combatLoss, 0); // not a combat loss: heroics and rally cannot restore it
+    QCOMPARE(p.s.units[b].status, UnitStatus::Routed);
+    QVERIFY(!p.s.commands[0].casualtyMarker);
+}
+
+// 15.3, 15.4: a rout erodes the nearest unit of its command; a unit that won against it regains 1 resolve.
+void TestTvbd::r15_3_erosionAndHeroics() {
+    Pos p(*rules);
+    const int dead = p.add(1, UnitType::PikeShot, 20, 20, 270, 1);
+    const int nearF = p.add(1, UnitType::PikeShot, 22.5, 20, 270);
+    const int farF = p.add(1, UnitType::PikeShot, 30, 20, 270);
+    const int shooter = p.add(0, UnitType::PikeShot, 20, 17, 90, 2);
+    const int winner = p.add(0, UnitType::PikeShot, 23, 17, 90, 3);
+    p.s.originalUnits[0] = p.s.originalUnits[1] = 20;
+    TvbdEngine e(*rules);
+    p.s.units[shooter].fought << dead;
+    p.s.units[winner].fought << dead;
+    p.s.units[winner].wonVs << dead;
+    e.hit(p.s, dead, 1, true, true, QStringLiteral("test"));
+    e.morale(p.s);
+    QCOMPARE(p.s.units[nearF].resolve, 3);
+    QCOMPARE(p.s.units[farF].resolve, 4);
+    QCOMPARE(p.s.units[winner].resolve, 4); // the winner must get it
+    QCOMPARE(p.s.units[shooter].resolve, 2);
+}
+
+// 15.5: an attached Commander restores 1 combat loss to its unit.
+void TestTvbd::r15_5_commanderRally() {
+    Pos p(*rules);
+    const int u = p.add(0, UnitType::Horse, 10, 10, 90, 1);
+    const int c = p.add(0, UnitType::Commander, 10, 10, 90);
+    p.s.units[c].attachedTo = u;
+    p.s.originalUnits[1] = 10;
+    TvbdEngine e(*rules);
+    e.morale(p.s);
+    QCOMPARE(p.s.units[u].resolve, 2);
+    e.morale(p.s);
+    e.morale(p.s);
+    QCOMPARE(p.s.units[u].resolve, 3); // never above the start
+}
+
+// 15.7: nobody broke by the turn limit: the attacker loses.
+void TestTvbd::r15_7_turnLimit() {
+    Pos p(*rules);
+    p.s.attacker = 1;
+    p.s.originalUnits[0] = p.s.originalUnits[1] = 12;
+    p.s.turn = 10;
+    p.s.turnLimit = 10;
+    TvbdEngine e(*rules);
+    e.morale(p.s);
+    QVERIFY(p.s.over());
+    QCOMPARE(p.s.winner, 0);
+    QVERIFY(p.s.resultReason.contains(QStringLiteral("attacker")));
+}
+
+// 10: initiative: the higher roll is active, the attacker wins ties.
+void TestTvbd::r10_initiative() {
+    BattleState s;
+    QString error;
+    QVERIFY(loadScenario(kFixtures + QStringLiteral("tvbd-small-generic.json"), *rules, &s, &error));
+    TvbdEngine e(*rules);
+    for (const auto& [a, d, active] : QList<std::tuple<int, int, int>>{{3, 3, 0}, {2, 5, 1}, {6, 1, 0}}) {
+        BattleState t = s;
+        t.phaseIndex = -1;
+        t.step = Step::Bombard;
+        t.stepSide = 0;
+        // bombardment (no unlimbered Cannon in range) passes; the next dice are the initiative roll
+        t.scripted = {a, d};
+        TAction end;
+        QVERIFY(e.apply(t, end));
+        QCOMPARE(t.turn, 1);
+        QCOMPARE(t.active, active);
+    }
+}
+
 void TestTvbd::scenariosLoad() {
+    TvbdEngine e(*rules);
     for (const char* f : {"tvbd-small-generic.json", "tvbd-white-mountain.json"}) {
         BattleState s;
         QString error;
-        QVERIFY2(loadScenario(QStringLiteral(WESTPHALIA_TEST_DIR "/fixtures/tactical/") + QLatin1String(f),
-                              *rules, &s, &error),
-                 qPrintable(error));
+        QVERIFY2(loadScenario(kFixtures + QLatin1String(f), *rules, &s, &error), qPrintable(error));
+        for (int side = 0; side < 2; ++side)
+            QVERIFY2(armyListProblems(s, side).isEmpty(),
+                     qPrintable(armyListProblems(s, side).join(QLatin1Char(';'))));
+        // 10.5: every Pike+Shot starts in its side's centre zone
+        for (const Unit& u : s.units) {
+            if (u.type == UnitType::PikeShot)
+                QVERIFY2(qAbs(u.pose.c.x - s.tableW / 2) <= s.centreW / 2, qPrintable(u.id));
+            QVERIFY(u.side == 0 ? u.pose.c.y <= s.tableD / 2 - 4 : u.pose.c.y >= s.tableD / 2 + 4);
+        }
+        e.start(s);
+        QVERIFY(!e.legalActions(s).isEmpty());
     }
+}
+
+void TestTvbd::scenarioErrors() {
+    QJsonObject root = QJsonDocument::fromJson([] {
+                           QFile f(kFixtures + QStringLiteral("tvbd-small-generic.json"));
+                           f.open(QIODevice::ReadOnly);
+                           return f.readAll();
+                       }())
+                           .object();
+    auto expect = [&](const QJsonObject& o, const QString& what) {
+        BattleState s;
+        QString error;
+        QVERIFY(!scenarioFromJson(o, QStringLiteral("x.json"), *rules, &s, &error));
+        QVERIFY2(error.startsWith(QStringLiteral("x.json: ")) && error.contains(what), qPrintable(error));
+    };
+    QJsonObject o = root;
+    o[QStringLiteral("size")] = QStringLiteral("huge");
+    expect(o, QStringLiteral("size"));
+    o = root;
+    o[QStringLiteral("attacker")] = 2;
+    expect(o, QStringLiteral("attacker"));
+    o = root;
+    QJsonArray cmds = o[QStringLiteral("commands")].toArray();
+    QJsonObject c0 = cmds[0].toObject();
+    QJsonArray units = c0[QStringLiteral("units")].toArray();
+    QJsonObject u0 = units[1].toObject();
+    u0[QStringLiteral("type")] = QStringLiteral("Elephant");
+    units[1] = u0;
+    c0[QStringLiteral("units")] = units;
+    cmds[0] = c0;
+    o[QStringLiteral("commands")] = cmds;
+    expect(o, QStringLiteral("commands[0].units[1].type"));
+    u0[QStringLiteral("type")] = QStringLiteral("Horse");
+    u0[QStringLiteral("x")] = 100;
+    units[1] = u0;
+    c0[QStringLiteral("units")] = units;
+    cmds[0] = c0;
+    o[QStringLiteral("commands")] = cmds;
+    expect(o, QStringLiteral("off the"));
+    BattleState s;
+    QString error;
+    QVERIFY(!loadScenario(QStringLiteral("/nonexistent/b.json"), *rules, &s, &error));
+    QVERIFY(error.contains(QStringLiteral("/nonexistent/b.json")));
+}
+
+void TestTvbd::actionTextRoundTrip() {
+    BattleState s;
+    QString error;
+    QVERIFY(loadScenario(kFixtures + QStringLiteral("tvbd-white-mountain.json"), *rules, &s, &error));
+    TvbdEngine e(*rules);
+    TacticalGame g(e, s, 5);
+    wp::rules::Rng rng(5);
+    int checked = 0;
+    while (!g.state().over() && checked < 400) {
+        for (const TAction& a : e.legalActions(g.state())) {
+            TAction back;
+            QVERIFY2(parseAction(g.state(), actionText(g.state(), a), &back, &error), qPrintable(error));
+            QCOMPARE(actionText(g.state(), back), actionText(g.state(), a));
+            ++checked;
+        }
+        QVERIFY(g.apply(choosePolicyAction(e, g.state(), Policy::Simple, rng), &error));
+    }
+    QVERIFY(checked > 50);
+    TAction bad;
+    QVERIFY(!parseAction(g.state(), QStringLiteral("move nobody fwd 2"), &bad, &error));
+    QVERIFY(!parseAction(g.state(), QStringLiteral("fly"), &bad, &error));
+}
+
+void TestTvbd::undoUntilDice() {
+    BattleState s;
+    QString error;
+    QVERIFY(loadScenario(kFixtures + QStringLiteral("tvbd-small-generic.json"), *rules, &s, &error));
+    TvbdEngine e(*rules);
+    TacticalGame g(e, s, 2);
+    // play until a move step with an in-command move (no dice): it can be undone
+    wp::rules::Rng rng(2);
+    bool undone = false;
+    for (int i = 0; i < 200 && !undone; ++i) {
+        const BattleState& st = g.state();
+        if (st.step == Step::Move) {
+            for (const TAction& a : e.legalActions(st)) {
+                if (a.kind != TAction::Move || !e.inCommand(st, a.unit))
+                    continue;
+                const QStringList logBefore = st.log;
+                const Pose before = st.units[a.unit].pose;
+                QVERIFY(g.apply(a, &error));
+                if (g.state().step != Step::Move)
+                    break; // the step ended (dice rolled later): not this case
+                QVERIFY(g.canUndo());
+                QVERIFY(g.undo());
+                QCOMPARE(g.state().units[a.unit].pose.c, before.c);
+                QCOMPARE(g.state().log, logBefore);
+                undone = true;
+                break;
+            }
+            if (undone)
+                break;
+        }
+        QVERIFY(g.apply(choosePolicyAction(e, g.state(), Policy::Simple, rng), &error));
+    }
+    QVERIFY(undone);
+    // after dice (a shot or a command check) there is no undo
+    while (!g.state().over() && g.state().step != Step::Shoot)
+        QVERIFY(g.apply(choosePolicyAction(e, g.state(), Policy::Random, rng), &error));
+    if (!g.state().over()) {
+        const QList<TAction> l = e.legalActions(g.state());
+        for (const TAction& a : l)
+            if (a.kind == TAction::Shoot) {
+                QVERIFY(g.apply(a, &error));
+                QVERIFY(!g.canUndo());
+                break;
+            }
+    }
+}
+
+void TestTvbd::replayIsDeterministic() {
+    BattleState s;
+    QString error;
+    QVERIFY(loadScenario(kFixtures + QStringLiteral("tvbd-small-generic.json"), *rules, &s, &error));
+    TvbdEngine e(*rules);
+    TacticalGame a(e, s, 9);
+    const AutoResult ra = autoResolve(a, Policy::Simple, 9);
+    QVERIFY(ra.winner >= 0);
+    TacticalGame b(e, s, 9);
+    for (const QString& t : a.actionTexts())
+        QVERIFY2(b.applyText(t, &error), qPrintable(error));
+    QCOMPARE(b.state().log, a.state().log);
+    QCOMPARE(b.state().winner, a.state().winner);
+}
+
+// Random legal play through whole battles: no crash, a legal action at every decision, every battle ends,
+// losses consistent with the units' status.
+void TestTvbd::randomPlayEndsEveryBattle() {
+    TvbdEngine e(*rules);
+    for (const char* f : {"tvbd-small-generic.json", "tvbd-white-mountain.json"}) {
+        BattleState s;
+        QString error;
+        QVERIFY(loadScenario(kFixtures + QLatin1String(f), *rules, &s, &error));
+        for (quint64 seed = 1; seed <= 3; ++seed) {
+            for (Policy pol : {Policy::Random, Policy::Simple}) {
+                if (pol == Policy::Simple && seed > 1)
+                    continue;
+                TacticalGame g(e, s, seed);
+                wp::rules::Rng rng(seed * 31);
+                int n = 0;
+                while (!g.state().over() && n < 20000) {
+                    const QList<TAction> l = e.legalActions(g.state());
+                    QVERIFY2(!l.isEmpty(), "a decision without a legal action");
+                    const TAction a = pol == Policy::Random ? l[rng.below(int(l.size()))]
+                                                            : choosePolicyAction(e, g.state(), pol, rng);
+                    QVERIFY2(g.apply(a, &error), qPrintable(error));
+                    ++n;
+                }
+                QVERIFY2(g.state().over(), f);
+                QVERIFY(g.state().turn <= g.state().turnLimit);
+                int lost[2] = {0, 0};
+                for (const Unit& u : g.state().units)
+                    if (u.status == UnitStatus::Routed || u.status == UnitStatus::Eliminated ||
+                        u.status == UnitStatus::Casualty)
+                        lost[u.side] += u.large ? 2 : 1;
+                QCOMPARE(lost[0], g.state().lost[0]);
+                QCOMPARE(lost[1], g.state().lost[1]);
+                // no two stands on the table overlap
+                const auto& us = g.state().units;
+                for (qsizetype i = 0; i < us.size(); ++i)
+                    for (qsizetype j = i + 1; j < us.size(); ++j)
+                        if (us[i].onTable() && us[j].onTable() && us[i].type != UnitType::Commander &&
+                            us[j].type != UnitType::Commander)
+                            QVERIFY2(!overlaps(us[i].pose.polygon(), us[j].pose.polygon(), 0.01),
+                                     qPrintable(us[i].id + QLatin1Char('/') + us[j].id));
+            }
+        }
+    }
+}
+
+void TestTvbd::cliAutoResolve() {
+    QProcess p;
+    p.start(QStringLiteral(WESTPHALIA_CLI),
+            {QStringLiteral("tactical"), QStringLiteral("tvbd"), QStringLiteral("--scenario"),
+             kFixtures + QStringLiteral("tvbd-white-mountain.json"), QStringLiteral("--seed"),
+             QStringLiteral("4"), QStringLiteral("--auto"), QStringLiteral("--log")});
+    QVERIFY(p.waitForFinished(60000));
+    const QString out = QString::fromUtf8(p.readAllStandardOutput());
+    QVERIFY2(p.exitCode() == 0, qPrintable(QString::fromUtf8(p.readAllStandardError())));
+    QVERIFY(out.contains(QStringLiteral("result: ")));
+    QVERIFY(out.contains(QStringLiteral("Turn 1. 10 initiative")));
+    QVERIFY(out.contains(QStringLiteral("Bohemian Estates: lost ")));
+    QVERIFY(out.contains(QStringLiteral("turns: ")));
+}
+
+void TestTvbd::cliBadInput() {
+    QTemporaryDir dir;
+    const QString bad = dir.filePath(QStringLiteral("bad.json"));
+    QFile f(bad);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("{\"rules\": \"tvbd\", \"size\": \"small\", \"sides\": [1]}");
+    f.close();
+    QProcess p;
+    p.start(QStringLiteral(WESTPHALIA_CLI),
+            {QStringLiteral("tactical"), QStringLiteral("tvbd"), QStringLiteral("--scenario"), bad});
+    QVERIFY(p.waitForFinished(30000));
+    QCOMPARE(p.exitCode(), 1);
+    const QString err = QString::fromUtf8(p.readAllStandardError());
+    QVERIFY2(err.contains(bad) && err.contains(QStringLiteral("sides")), qPrintable(err));
+    p.start(QStringLiteral(WESTPHALIA_CLI),
+            {QStringLiteral("tactical"), QStringLiteral("tvbd"), QStringLiteral("--seed"),
+             QStringLiteral("x"), QStringLiteral("--scenario"), bad});
+    QVERIFY(p.waitForFinished(30000));
+    QCOMPARE(p.exitCode(), 2);
 }
 
 QTEST_GUILESS_MAIN(TestTvbd)

@@ -45,6 +45,8 @@ int BattleState::indexOf(const QString& id) const {
 
 int BattleState::roll() {
     ++rolls;
+    if (!scripted.isEmpty())
+        return scripted.takeFirst();
     return rng.below(6) + 1;
 }
 

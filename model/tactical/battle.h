@@ -122,7 +122,8 @@ struct BattleState {
     int phaseIndex = 0; // position in the turn's sequence of steps
     int active = 0;
     wp::rules::Rng rng;
-    quint64 rolls = 0; // dice rolled so far (undo is cleared when this changes)
+    quint64 rolls = 0;   // dice rolled so far (undo is cleared when this changes)
+    QList<int> scripted; // tests: dice to use before the RNG (design principles 2)
     QStringList log;
     QList<RoutRecord> routsThisTurn;
     int winner = -1; // -1 none, 0/1, 2 draw

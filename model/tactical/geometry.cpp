@@ -22,8 +22,9 @@ QString zoneName(Zone z) {
 }
 
 std::array<Vec2, 4> Pose::corners() const {
-    return {fromLocal(d / 2, -w / 2), fromLocal(d / 2, w / 2), fromLocal(-d / 2, w / 2),
-            fromLocal(-d / 2, -w / 2)};
+    const Vec2 f = forward() * (d / 2);
+    const Vec2 rr = Vec2{forward().y, -forward().x} * (w / 2);
+    return {c + f - rr, c + f + rr, c - f + rr, c - f - rr};
 }
 
 Polygon Pose::polygon() const {
@@ -120,8 +121,28 @@ bool contains(const Polygon& a, Vec2 p) {
 }
 
 namespace {
+struct Box {
+    double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
+};
+Box boxOf(const Polygon& p) {
+    Box b;
+    for (const Vec2& v : p) {
+        b.x0 = std::min(b.x0, v.x);
+        b.y0 = std::min(b.y0, v.y);
+        b.x1 = std::max(b.x1, v.x);
+        b.y1 = std::max(b.y1, v.y);
+    }
+    return b;
+}
+// Gap between the bounding boxes (0 when they meet): a lower bound of the true distance.
+double boxGap(const Box& a, const Box& b) {
+    const double dx = std::max({0.0, a.x0 - b.x1, b.x0 - a.x1});
+    const double dy = std::max({0.0, a.y0 - b.y1, b.y0 - a.y1});
+    return std::sqrt(dx * dx + dy * dy);
+}
 // Minimum overlap depth along the separating-axis candidates (negative or zero = separated/touching).
-double satDepth(const Polygon& a, const Polygon& b) {
+// Stops early once the depth is known to be at most `stopBelow`.
+double satDepth(const Polygon& a, const Polygon& b, double stopBelow = -1e300) {
     double best = std::numeric_limits<double>::max();
     for (const Polygon* p : {&a, &b}) {
         for (qsizetype i = 0; i < p->size(); ++i) {
@@ -141,6 +162,8 @@ double satDepth(const Polygon& a, const Polygon& b) {
                 bmax = std::max(bmax, v.dot(n));
             }
             best = std::min(best, std::min(amax, bmax) - std::max(amin, bmin));
+            if (best <= stopBelow)
+                return best;
         }
     }
     return best;
@@ -148,7 +171,7 @@ double satDepth(const Polygon& a, const Polygon& b) {
 } // namespace
 
 bool overlaps(const Polygon& a, const Polygon& b, double tol) {
-    return satDepth(a, b) > tol;
+    return satDepth(a, b, tol) > tol;
 }
 
 double distance(const Polygon& a, Vec2 p) {
@@ -160,8 +183,11 @@ double distance(const Polygon& a, Vec2 p) {
     return best;
 }
 
-double distance(const Polygon& a, const Polygon& b) {
-    if (satDepth(a, b) >= 0)
+double distance(const Polygon& a, const Polygon& b, double cap) {
+    const double gap = boxGap(boxOf(a), boxOf(b));
+    if (gap > cap)
+        return gap; // a lower bound, already beyond what the caller cares about
+    if (gap <= 0 && satDepth(a, b, -1e-12) >= 0)
         return 0;
     double best = 1e300;
     for (const Vec2& v : a)

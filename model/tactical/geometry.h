@@ -21,7 +21,7 @@ struct Vec2 {
     Vec2 operator*(double k) const { return {x * k, y * k}; }
     double dot(Vec2 o) const { return x * o.x + y * o.y; }
     double cross(Vec2 o) const { return x * o.y - y * o.x; }
-    double length() const { return std::hypot(x, y); }
+    double length() const { return std::sqrt(x * x + y * y); }
     bool operator==(const Vec2&) const = default;
 };
 
@@ -41,7 +41,10 @@ struct Pose {
     double facing = 90;
     double w = 2, d = 1;
     Vec2 forward() const { return dirDeg(facing); }
-    Vec2 right() const { return dirDeg(facing - 90); } // lateral axis, to the unit's right
+    Vec2 right() const { // lateral axis, to the unit's right
+        const Vec2 f = forward();
+        return {f.y, -f.x};
+    }
     // Corners in order: front-left, front-right, rear-right, rear-left.
     std::array<Vec2, 4> corners() const;
     Polygon polygon() const;
@@ -49,8 +52,8 @@ struct Pose {
     Vec2 frontRight() const { return corners()[1]; }
     // Local coordinates of a point: (along the facing from the centre, to the right of the centre).
     Vec2 toLocal(Vec2 p) const {
-        const Vec2 r = p - c;
-        return {r.dot(forward()), r.dot(right())};
+        const Vec2 r = p - c, f = forward();
+        return {r.dot(f), r.x * f.y - r.y * f.x};
     }
     Vec2 fromLocal(double f, double s) const { return c + forward() * f + right() * s; }
 };
@@ -71,7 +74,8 @@ inline bool isFlank(Zone z) {
 double polygonArea(const Polygon& p);
 Polygon clipHalfPlane(const Polygon& p, Vec2 point, Vec2 inwardNormal);
 // Closest distance between two convex polygons (0 when they touch or overlap).
-double distance(const Polygon& a, const Polygon& b);
+// With a cap, any distance above the cap may be returned as a lower bound above the cap (faster).
+double distance(const Polygon& a, const Polygon& b, double cap = 1e300);
 double distance(const Polygon& a, Vec2 p);
 // Overlap deeper than a small tolerance (touching is not overlapping).
 bool overlaps(const Polygon& a, const Polygon& b, double tol = 1e-3);

@@ -46,8 +46,8 @@ int TvbdEngine::commandArmyBreakpoint(int commands) {
 
 // ---- basic services ---------------------------------------------------------------------------------------
 
-double TvbdEngine::distance(const BattleState& s, int a, int b) const {
-    return wp::tactical::distance(s.units[a].pose.polygon(), s.units[b].pose.polygon());
+double TvbdEngine::distance(const BattleState& s, int a, int b, double cap) const {
+    return wp::tactical::distance(s.units[a].pose.polygon(), s.units[b].pose.polygon(), cap);
 }
 
 bool TvbdEngine::inDifficult(const BattleState& s, const Pose& p) const {
@@ -115,7 +115,7 @@ QList<int> TvbdEngine::contacts(const BattleState& s, int u) const {
             continue;
         if (std::abs(y.pose.c.x - x.pose.c.x) > 4 || std::abs(y.pose.c.y - x.pose.c.y) > 4)
             continue;
-        if (wp::tactical::distance(p, y.pose.polygon()) <= kContactEps)
+        if (wp::tactical::distance(p, y.pose.polygon(), 0.1) <= kContactEps)
             out << int(i);
     }
     return out;
@@ -184,7 +184,7 @@ QList<int> TvbdEngine::shootTargets(const BattleState& s, int u, bool* toFront) 
         const Unit& y = s.units[i];
         if (i == u || !y.onTable() || y.type == UnitType::Commander)
             continue;
-        const double d = distance(s, u, int(i));
+        const double d = distance(s, u, int(i), range + 0.1);
         if (d > range + 1e-9)
             continue;
         const Zone z = classify(x.pose, y.pose);
@@ -587,7 +587,7 @@ std::optional<Pose> TvbdEngine::checkMove(const BattleState& s, int u, const Mov
     }
     if (!startContacts.isEmpty()) {
         for (int e : startContacts)
-            if (wp::tactical::distance(p.polygon(), s.units[e].pose.polygon()) > kContactEps)
+            if (wp::tactical::distance(p.polygon(), s.units[e].pose.polygon(), 0.1) > kContactEps)
                 return fail(QStringLiteral("12.1.13 a locked unit stays in contact"));
         return p;
     }
@@ -603,8 +603,8 @@ std::optional<Pose> TvbdEngine::checkMove(const BattleState& s, int u, const Mov
             continue;
         if ((y.pose.c - x.pose.c).length() > 25)
             continue;
-        const double d0 = wp::tactical::distance(startPoly, y.pose.polygon());
-        const double d1 = wp::tactical::distance(endPoly, y.pose.polygon());
+        const double d0 = wp::tactical::distance(startPoly, y.pose.polygon(), 4);
+        const double d1 = wp::tactical::distance(endPoly, y.pose.polygon(), 4);
         startMin = std::min(startMin, d0);
         endMin = std::min(endMin, d1);
         const Polygon zoc = zocOf(y.pose, r.zocDepth);
@@ -681,7 +681,8 @@ QList<MoveSpec> TvbdEngine::candidateMoves(const BattleState& s, int u) const {
         add(mv(MoveKind::Wheel, a, 0));
         if (rest > 0.2) {
             if (!checkMove(s, u, mv(MoveKind::Wheel, a, rest)))
-                add(mv(MoveKind::Wheel, a, std::min(rest, 3 - wheelCost(x.pose.w, a))));
+                add(mv(MoveKind::Wheel, a,
+                       std::floor((std::min(allow, 3.0) - wheelCost(x.pose.w, a)) * 100) / 100));
             else
                 out << mv(MoveKind::Wheel, a, rest);
         }
@@ -712,7 +713,7 @@ std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, in
     if (!isFormed(x.type) || !t.onTable() || t.side == x.side || t.type == UnitType::Commander)
         return std::nullopt;
     const double reach = r.type(x.type).charge;
-    if (distance(s, u, target) > reach + 1e-6)
+    if (distance(s, u, target, reach + 0.1) > reach + 1e-6)
         return std::nullopt;
     const Zone start = classify(t.pose, x.pose);
     auto allowed = [&](Zone c) {
@@ -732,6 +733,10 @@ std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, in
         return false;
     };
     std::optional<ChargePlan> best;
+    QList<int> enemies;
+    for (qsizetype i = 0; i < s.units.size(); ++i)
+        if (s.units[i].side != x.side)
+            enemies << int(i);
     auto tryAngle = [&](double a) {
         const double cost = wheelCost(x.pose.w, a);
         if (cost > reach)
@@ -762,7 +767,7 @@ std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, in
                     continue;
                 if (std::abs(y.pose.c.x - q.c.x) > 5 || std::abs(y.pose.c.y - q.c.y) > 5)
                     continue;
-                if (wp::tactical::distance(qp, y.pose.polygon()) <= 1e-9 ||
+                if (wp::tactical::distance(qp, y.pose.polygon(), 0.01) <= 1e-9 ||
                     overlaps(qp, y.pose.polygon(), 0)) {
                     touched = int(i);
                     break;
@@ -774,11 +779,7 @@ std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, in
                 break;
             }
             // friends and terrain (charges ignore the buffer zone, 14.1.1)
-            QList<int> ignore;
-            for (qsizetype i = 0; i < s.units.size(); ++i)
-                if (s.units[i].side != x.side)
-                    ignore << int(i);
-            if (blockedAt(s, u, q, ignore, nullptr))
+            if (blockedAt(s, u, q, enemies, nullptr))
                 return;
             lo = dd;
             if (dd >= maxD)
@@ -808,7 +809,7 @@ std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, in
     tryAngle(0);
     if (best)
         return best;
-    for (double a = 2.5; a <= r.wheelMax + 1e-9; a += 2.5) {
+    for (double a = 5; a <= r.wheelMax + 1e-9; a += 5) {
         tryAngle(a);
         tryAngle(-a);
     }
@@ -822,7 +823,7 @@ QList<std::pair<int, ChargePlan>> TvbdEngine::chargeOptions(const BattleState& s
     for (qsizetype i = 0; i < s.units.size(); ++i) {
         const Unit& y = s.units[i];
         if (y.side != x.side && y.onTable() && y.type != UnitType::Commander &&
-            distance(s, u, int(i)) <= 3 + 1e-6)
+            distance(s, u, int(i), 3.1) <= 3 + 1e-6)
             near << int(i);
     }
     // 14.1.3 front before flank: an enemy reachable straight ahead is the only target.
@@ -850,7 +851,8 @@ bool TvbdEngine::supported(const BattleState& s, int u) const {
         const Unit& y = s.units[i];
         if (int(i) == u || !y.onTable() || y.type == UnitType::Commander || y.type == UnitType::Cannon)
             continue;
-        if (classify(x.pose, y.pose) != Zone::Rear || distance(s, u, int(i)) > r.supportRange + 1e-9)
+        if (classify(x.pose, y.pose) != Zone::Rear ||
+            distance(s, u, int(i), r.supportRange + 0.1) > r.supportRange + 1e-9)
             continue;
         if (y.side != x.side)
             return false;

@@ -52,6 +52,9 @@ bool loadScenario(const QString& path, const TvbdRules& rules, BattleState* out,
 bool scenarioFromJson(const QJsonObject& root, const QString& fileName, const TvbdRules& rules,
                       BattleState* out, QString* error);
 
+// The generic army list (7.3.2, 7.3.3) for one side: an empty list when legal.
+QStringList armyListProblems(const BattleState& s, int side);
+
 // ---- actions ---------------------------------------------------------------------------------------------
 enum class MoveKind {
     Straight,
@@ -126,7 +129,7 @@ class TvbdEngine {
     bool apply(BattleState& s, const TAction& a, QString* error = nullptr) const;
 
     // ---- services (public for tests, AI and views) ----
-    double distance(const BattleState& s, int a, int b) const;
+    double distance(const BattleState& s, int a, int b, double cap = 1e300) const;
     Zone zone(const BattleState& s, int self, int other) const {
         return classify(s.units[self].pose, s.units[other].pose);
     }
@@ -160,14 +163,14 @@ class TvbdEngine {
     void commanderCasualtyCheck(BattleState& s, int commander, bool routed, int enemySide) const; // 12.2.15
     QList<int> attachedCommanders(const BattleState& s, int u) const;
     void hit(BattleState& s, int u, int n, bool combat, bool routMarker, const QString& why) const;
-    void resolveCharges(BattleState& s) const; // 14.2-14.4
+    void cancelCharges(BattleState& s) const;  // 14.2
+    void resolveCharges(BattleState& s) const; // 14.4
     void resolveMelee(BattleState& s) const;   // 14.5-14.6
     void morale(BattleState& s) const;         // 15
     void rallyBack(BattleState& s, int u) const;
 
   private:
     void advance(BattleState& s) const;
-    void cancelCharges(BattleState& s) const;
     bool evadeOk(const BattleState& s, int u, const MoveSpec& m, QString* why) const;
     void checkImmediateEnd(BattleState& s) const;
     void nextStep(BattleState& s) const;

@@ -465,6 +465,29 @@ bool loadScenario(const QString& path, const TvbdRules& rules, BattleState* out,
     return scenarioFromJson(root, path, rules, out, error);
 }
 
+QStringList armyListProblems(const BattleState& s, int side) {
+    QStringList out;
+    int count[8] = {};
+    for (const Unit& u : s.units)
+        if (u.side == side)
+            ++count[int(u.type)];
+    for (const Command& c : s.commands) {
+        if (c.side != side)
+            continue;
+        if (c.initialUnits < 3 || c.initialUnits > 8)
+            out << QStringLiteral("7.3.3 command '%1' has %2 units (3 to 8 with its Commander)")
+                       .arg(c.id)
+                       .arg(c.initialUnits);
+    }
+    const int cannon = count[int(UnitType::Cannon)];
+    if (cannon < 1 || cannon > 4)
+        out << QStringLiteral("7.3.2 %1 Cannon (1 to 4)").arg(cannon);
+    for (UnitType t : {UnitType::Dragoons, UnitType::Shot, UnitType::Rabble, UnitType::LightHorse})
+        if (count[int(t)] > 2)
+            out << QStringLiteral("7.3.2 %1 %2 (at most 2)").arg(count[int(t)]).arg(typeLabel(t));
+    return out;
+}
+
 // ---- action text ----------------------------------------------------------------------------------------
 
 namespace {

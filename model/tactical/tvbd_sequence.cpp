@@ -198,7 +198,7 @@ bool TvbdEngine::evadeOk(const BattleState& s, int u, const MoveSpec& m, QString
         const Unit& y = s.units[i];
         if (!y.onTable() || y.side == s.units[u].side || y.type == UnitType::Commander)
             continue;
-        const double d = wp::tactical::distance(end->polygon(), y.pose.polygon());
+        const double d = wp::tactical::distance(end->polygon(), y.pose.polygon(), r.evadeClear + 0.1);
         if (y.chargeTarget == u && d <= r.evadeClear + 1e-9) {
             if (why)
                 *why = QStringLiteral("14.3 must end more than %1 TUM from %2").arg(fmt(r.evadeClear), y.id);
@@ -514,7 +514,8 @@ void TvbdEngine::resolveCharges(BattleState& s) const {
                     for (qsizetype j = 0; j < s.units.size() && !stop; ++j)
                         stop = s.units[j].side != x.side && s.units[j].onTable() &&
                                s.units[j].type != UnitType::Commander &&
-                               wp::tactical::distance(q.polygon(), s.units[j].pose.polygon()) <= kContactEps;
+                               wp::tactical::distance(q.polygon(), s.units[j].pose.polygon(), 0.1) <=
+                                   kContactEps;
                     if (stop)
                         break;
                     go = d;
@@ -850,7 +851,7 @@ void TvbdEngine::morale(BattleState& s) const {
         s.winner = broken[0] && broken[1] ? 2 : (broken[0] ? 1 : 0);
         s.resultReason = s.winner == 2
                              ? QStringLiteral("15.6 both armies broke in turn %1: a draw").arg(s.turn)
-                             : QStringLiteral("15.6 %1's army broke in turn %2: %3 wins")
+                             : QStringLiteral("15.6 the army of %1 broke in turn %2: %3 wins")
                                    .arg(s.sideName[1 - s.winner])
                                    .arg(s.turn)
                                    .arg(s.sideName[s.winner]);
