@@ -6,6 +6,8 @@
 #include "rules/internal.h"
 
 #include <QHash>
+#include <QJsonArray>
+#include <QJsonObject>
 
 #include <algorithm>
 #include <cmath>
@@ -218,6 +220,51 @@ QString placeName(const GameData& d, int loc) {
     return cityName(d, loc);
 }
 
+// Cards whose event a scenario's final victory test requires of a side ("cardPlayed": 18.14's Edict of
+// Restitution), read from the scenario's victory conditions.
+struct ScenarioGoals {
+    std::vector<std::pair<int, int>> cardsNeeded; // (side, card index)
+};
+
+void collectCards(const GameData& d, const QJsonValue& test, int side, ScenarioGoals& g) {
+    if (test.isObject()) {
+        const QJsonObject o = test.toObject();
+        for (auto it = o.begin(); it != o.end(); ++it) {
+            if (it.key() == QLatin1String("cardPlayed")) {
+                const int c = d.card(it.value().toString());
+                if (c >= 0)
+                    g.cardsNeeded.emplace_back(side, c);
+            } else if (it.key() == QLatin1String("all")) {
+                collectCards(d, it.value(), side, g);
+            }
+        }
+    } else if (test.isArray()) {
+        for (const QJsonValue& v : test.toArray())
+            collectCards(d, v, side, g);
+    }
+}
+
+const ScenarioGoals& scenarioGoals(const GameData& d, const QString& scenario) {
+    static std::mutex mutex;
+    static QHash<QString, std::shared_ptr<ScenarioGoals>> cache;
+    std::lock_guard<std::mutex> lock(mutex);
+    const QString key = QString::number(reinterpret_cast<quintptr>(&d)) + QLatin1Char('/') + scenario;
+    auto it = cache.find(key);
+    if (it != cache.end())
+        return **it;
+    auto g = std::make_shared<ScenarioGoals>();
+    if (const Scenario* sc = d.scenario(scenario))
+        for (const QJsonValue& v : sc->victory.value(QStringLiteral("final")).toArray()) {
+            const QJsonObject o = v.toObject();
+            const QString w = o.value(QStringLiteral("winner")).toString();
+            if (w == QLatin1String("catholic") || w == QLatin1String("protestant"))
+                collectCards(d, o.value(QStringLiteral("test")),
+                             w == QLatin1String("catholic") ? kCath : kProt, *g);
+        }
+    cache.insert(key, g);
+    return *g;
+}
+
 } // namespace
 
 // ---------------------------------------------------------------- evaluation
@@ -254,6 +301,10 @@ double evaluate(const GameData& d, const GameState& s, int side) {
         const int ctl = s.areas[static_cast<size_t>(a)].control;
         v += ctl == kCath ? keyWeight : ctl == kProt ? -keyWeight - 1 : -1;
     }
+    // a card event the scenario's victory needs (18.14: C6 in the Early War)
+    for (const auto& [needer, card] : scenarioGoals(d, s.scenario).cardsNeeded)
+        if (static_cast<size_t>(card) < s.eventPlayed.size() && s.eventPlayed[static_cast<size_t>(card)])
+            v += needer == kCath ? 10 : -10;
     if (s.wallensteinTrack >= 12) {
         const double over = s.wallensteinTrack - 11;
         v -= over * over * 0.8; // 5.21: the Protestant wins at 20
