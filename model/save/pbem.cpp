@@ -1,6 +1,7 @@
 #include "save/pbem.h"
 
 #include "data/datadir.h"
+#include "rules/position.h"
 #include "save/savefile.h"
 
 #include <QCryptographicHash>
@@ -199,6 +200,22 @@ QString revealedCards(const GameData& d, const GameState& before, const GameStat
     return out.join(QLatin1Char(' '));
 }
 
+// WESTPHALIA_PBEM_DEBUG=DIR: every public state hash computed is also written as DIR/<hash>.json (the
+// state without hands and draw piles), to find what two copies disagree on.
+void debugDump(const Engine& engine, const GameState& s, const QByteArray& digest) {
+    static const QString dir = qEnvironmentVariable("WESTPHALIA_PBEM_DEBUG");
+    if (dir.isEmpty())
+        return;
+    QJsonObject o = stateToJson(engine, s);
+    o.remove(QStringLiteral("hands"));
+    o.remove(QStringLiteral("drawPiles"));
+    o.remove(QStringLiteral("prompt"));
+    QDir().mkpath(dir);
+    QFile f(dir + QLatin1Char('/') + QString::fromLatin1(digest) + QStringLiteral(".json"));
+    if (f.open(QIODevice::WriteOnly))
+        f.write(QJsonDocument(o).toJson());
+}
+
 QString diceText(const std::vector<int8_t>& used) {
     QStringList l;
     for (int8_t d : used)
@@ -264,7 +281,11 @@ QByteArray publicDigest(const GameState& s) {
     }
     for (int side : {kCatholic, kProtestant}) {
         ds << static_cast<quint32>(s.hand[side].size()) << static_cast<quint32>(s.drawPile[side].size());
-        for (int16_t c : s.playedPile[side])
+        // as a set: its order comes from the order of the hand it was discarded from, which is hidden
+        // (and a reshuffle re-deals it by the owner's key)
+        std::vector<int16_t> played = s.playedPile[side];
+        std::sort(played.begin(), played.end());
+        for (int16_t c : played)
             ds << c;
     }
     ds << static_cast<quint32>(s.frames.size());
@@ -514,13 +535,16 @@ struct PbemSession::Replay {
             const bool last = j == acts.size() - 1;
             if (last) {
                 const QByteArray digest = publicDigest(s);
+                debugDump(engine, s, digest);
                 if (digest != hexField(o, "digest")) {
                     *error =
                         QStringLiteral("file %1: before action %2 the sender's game differs from this replay "
-                                       "(public state hash): a die, a card or a result was forged, or "
-                                       "the two copies run different versions")
+                                       "(public state hash %3, the sender's %4): a die, a card or a result "
+                                       "was forged, or the two copies run different versions")
                             .arg(f + 1)
-                            .arg(actions.size());
+                            .arg(actions.size())
+                            .arg(QString::fromLatin1(digest.left(12)),
+                                 QString::fromLatin1(hexField(o, "digest").left(12)));
                     return false;
                 }
             }
@@ -569,6 +593,8 @@ struct PbemSession::Replay {
             }
             lines.clear();
         }
+        if (acts.isEmpty())
+            debugDump(engine, s, publicDigest(s));
         if (acts.isEmpty() && publicDigest(s) != hexField(o, "digest")) {
             *error = QStringLiteral("file %1: the sender's game differs from this replay (public state hash)")
                          .arg(f + 1);
@@ -917,8 +943,10 @@ bool PbemSession::exportFile(QByteArray* bytes, QString* fileName, bool reveal, 
     for (const QString& t : m_pending)
         head = sha({head, t.toUtf8()});
     o[QStringLiteral("logHead")] = QString::fromLatin1(head);
-    o[QStringLiteral("digest")] =
-        QString::fromLatin1(publicDigest(m_pending.isEmpty() || !m_built ? m_view : m_beforeLastPending));
+    const GameState& claim = m_pending.isEmpty() || !m_built ? m_view : m_beforeLastPending;
+    o[QStringLiteral("digest")] = QString::fromLatin1(publicDigest(claim));
+    if (m_built)
+        debugDump(m_engine, claim, publicDigest(claim));
     if (reveal)
         o[QStringLiteral("reveal")] = QString::fromLatin1(m_deckSecret);
     m_files.push_back(o);
@@ -1135,7 +1163,12 @@ bool PbemSession::verifyGame(QString* report) const {
                .arg(r.s.turn)
                .arg(r.s.vp)
                .arg(r.s.gameOver ? QStringLiteral(", ") + r.s.result : QStringLiteral(", game not finished"));
-    if (publicDigest(r.s) != publicDigest(m_view)) {
+    if (r.actions.size() != m_actions.size())
+        out << QStringLiteral(
+                   "  (this copy has resolved %1 actions: the last one rolls with a value only this "
+                   "side has sent or will send)")
+                   .arg(m_actions.size());
+    else if (publicDigest(r.s) != publicDigest(m_view)) {
         out << QStringLiteral("  BUT this side's view differs from the verified game in its public state");
         *report = out.join(QLatin1Char('\n'));
         return false;

@@ -1,0 +1,559 @@
+// Play by e-mail (issue 7, model/save/pbem.h, docs/pbem.md): a game of three full turns between two
+// separate copies (each directory holds only its own secrets), one test per kind of tampering, the hidden
+// hands, the verification of the whole game, and the CLI.
+#include "data/loader.h"
+#include "rules/invariants.h"
+#include "save/pbem.h"
+#include "save/savefile.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace wp;
+using namespace wp::rules;
+
+namespace {
+
+std::shared_ptr<const GameData> data() {
+    static std::shared_ptr<const GameData> d = [] {
+        LoadResult r = loadGameData(QStringLiteral(WESTPHALIA_SOURCE_DIR));
+        if (!r.ok())
+            qFatal("the shipped data does not load: %s", qPrintable(r.errors.joined()));
+        return r.data;
+    }();
+    return d;
+}
+
+save::PbemSession open(const QString& dir) {
+    save::PbemSession s(data());
+    QString error;
+    if (!s.loadFrom(dir, &error))
+        qFatal("%s", qPrintable(error));
+    return s;
+}
+
+void store(const save::PbemSession& s, const QString& dir) {
+    QString error;
+    if (!s.saveTo(dir, &error))
+        qFatal("%s", qPrintable(error));
+}
+
+QJsonObject inflate(const QByteArray& gz) {
+    QByteArray raw;
+    QString error;
+    if (!save::gzipDecompress(gz, &raw, &error))
+        qFatal("%s", qPrintable(error));
+    return QJsonDocument::fromJson(raw).object();
+}
+
+QByteArray deflate(const QJsonObject& o) {
+    return save::gzipCompress(QJsonDocument(o).toJson());
+}
+
+// The protocol's hash (pbem.cpp): SHA-256 over length-prefixed parts, hex. A cheater can recompute it.
+QByteArray sha(std::initializer_list<QByteArray> parts) {
+    QCryptographicHash h(QCryptographicHash::Sha256);
+    for (const QByteArray& p : parts) {
+        h.addData(QByteArray::number(p.size()));
+        h.addData(QByteArrayView(":"));
+        h.addData(p);
+    }
+    return h.result().toHex();
+}
+
+// What a cheater does after editing the actions: recompute the file's log hash so it looks intact.
+void relog(QJsonObject& o, const QStringList& before) {
+    QByteArray head = sha({"log", o["game"].toString().toLatin1()});
+    for (const QString& t : before)
+        head = sha({head, t.toUtf8()});
+    for (const QJsonValue& v : o["actions"].toArray())
+        head = sha({head, v.toString().toUtf8()});
+    o["logHead"] = QString::fromLatin1(head);
+}
+
+struct Match {
+    QTemporaryDir tmp;
+    QString a, b; // A: Catholic (host), B: Protestant
+    int files = 0;
+    QString target; // the copy the last exported file goes to
+    Match() : a(tmp.filePath("catholic")), b(tmp.filePath("protestant")) {}
+
+    void start(save::DiceMode dice, const QString& scenario = QStringLiteral("campaign")) {
+        QString error;
+        save::PbemSession host(data());
+        QByteArray startFile, joinFile;
+        QVERIFY2(host.create(scenario, {}, kCatholic, dice, &startFile, &error), qPrintable(error));
+        store(host, a);
+        save::PbemSession guest(data());
+        QVERIFY2(guest.join(startFile, "start.pbem", &joinFile, &error), qPrintable(error));
+        store(guest, b);
+        save::PbemSession h = open(a);
+        QVERIFY2(h.importFile(joinFile, "join.pbem", &error), qPrintable(error));
+        store(h, a);
+    }
+    // The side whose file is next.
+    QString sender() const { return open(a).myBall() ? a : b; }
+    QString receiver() const { return sender() == a ? b : a; }
+    // The sender plays random legal actions until the file must go, and exports it (not yet imported).
+    QByteArray play(uint64_t seed, bool reveal = false) {
+        const QString dir = sender();
+        target = dir == a ? b : a;
+        save::PbemSession s = open(dir);
+        Rng pick(seed * 1000003 + static_cast<uint64_t>(s.fileCount()));
+        while (s.canPlay()) {
+            const auto legal = s.legalActions();
+            const ApplyResult r =
+                s.play(legal[chooseRandomAction(*data(), s.state(), legal, RandomPolicy::Aggressive, pick)]);
+            if (!r.ok)
+                qFatal("a legal action was refused: %s", qPrintable(r.error));
+        }
+        QByteArray bytes;
+        QString name, error;
+        if (!s.exportFile(&bytes, &name, reveal, &error))
+            qFatal("export: %s", qPrintable(error));
+        store(s, dir);
+        return bytes;
+    }
+    QString deliver(const QByteArray& bytes, const QString& name = QStringLiteral("turn.pbem")) {
+        const QString dir = target;
+        save::PbemSession s = open(dir);
+        QString error;
+        if (!s.importFile(bytes, name, &error))
+            return error;
+        store(s, dir);
+        ++files;
+        return {};
+    }
+    // Exchanges files until the game (in the receiver's view) reaches `turn`.
+    void playUntilTurn(int turn, uint64_t seed) {
+        for (int k = 0; k < 2000; ++k) {
+            const save::PbemSession s = open(receiver());
+            if (s.started() && (s.state().turn >= turn || s.state().gameOver))
+                return;
+            const QString problem = deliver(play(seed + static_cast<uint64_t>(k)));
+            QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        }
+        QFAIL("the game did not get there");
+    }
+};
+
+QByteArray readAll(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TestPbem : public QObject {
+    Q_OBJECT
+  private slots:
+    void threeFullTurnsBetweenTwoCopies();
+    void tampering_data();
+    void tampering();
+    void replayedOldFileAndMissingFile();
+    void forkedHistory();
+    void forgedDieInOpenGame();
+    void hiddenHands();
+    void sealedRollIsNotKnownToTheRoller();
+    void cli();
+};
+
+// Two copies, each reloaded from its own directory for every file, play three full turns choosing among
+// the engine's legal actions; then both reveal and each verifies the whole game.
+void TestPbem::threeFullTurnsBetweenTwoCopies() {
+    Match m;
+    m.start(save::DiceMode::Sealed);
+    m.playUntilTurn(4, 100);
+    save::PbemSession ca = open(m.a), pr = open(m.b);
+    QVERIFY(ca.state().turn >= 4 || ca.state().gameOver);
+    QVERIFY2(ca.allActions().size() > 100, qPrintable(QString::number(ca.allActions().size())));
+    // each copy holds only its own secrets
+    const QJsonObject sa = QJsonDocument::fromJson(readAll(m.a + "/session.json")).object();
+    const QJsonObject sb = QJsonDocument::fromJson(readAll(m.b + "/session.json")).object();
+    for (const char* k : {"deckSecret", "chainSeed"}) {
+        QVERIFY(!readAll(m.b + "/session.json").contains(sa[k].toString().toLatin1()));
+        QVERIFY(!readAll(m.a + "/session.json").contains(sb[k].toString().toLatin1()));
+    }
+    // the two views agree on everything public
+    if (ca.myBall() == pr.myBall())
+        QFAIL("both copies think it is their file");
+    // end by agreement: both reveal, then each verifies the whole game with the true hands
+    QCOMPARE(m.deliver(m.play(7, true)), QString());
+    QCOMPARE(m.deliver(m.play(8, true)), QString());
+    ca = open(m.a);
+    pr = open(m.b);
+    QVERIFY(ca.opponentRevealed() && pr.opponentRevealed());
+    QString report;
+    QVERIFY2(ca.verifyGame(&report), qPrintable(report));
+    QVERIFY(report.contains(QStringLiteral("whole game verified")));
+    QVERIFY2(pr.verifyGame(&report), qPrintable(report));
+    // the copies agree (one may not have resolved the last roll, which needs the other's next value)
+    const qsizetype n = std::min(ca.allActions().size(), pr.allActions().size());
+    QVERIFY(n + 1 >= std::max(ca.allActions().size(), pr.allActions().size()));
+    QCOMPARE(ca.allActions().mid(0, n), pr.allActions().mid(0, n));
+    if (ca.allActions().size() == pr.allActions().size())
+        QCOMPARE(save::publicDigest(ca.state()), save::publicDigest(pr.state()));
+    qInfo("%d files, %d actions, turn %d", m.files + 3, static_cast<int>(ca.allActions().size()),
+          ca.state().turn);
+}
+
+void TestPbem::tampering_data() {
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("expect");
+    QTest::newRow("edited action, log hash left") << "edit"
+                                                  << "the log hash does not match its actions";
+    QTest::newRow("edited action, log hash recomputed") << "edit-relog"
+                                                        << "";
+    QTest::newRow("omitted action") << "omit"
+                                    << "";
+    QTest::newRow("reordered actions") << "reorder"
+                                       << "";
+    QTest::newRow("injected action") << "inject"
+                                     << "";
+    QTest::newRow("forged dice value") << "chain"
+                                       << "forged randomness";
+    QTest::newRow("forged public state") << "digest"
+                                         << "the sender's game differs from this replay";
+    QTest::newRow("another game's file") << "game"
+                                         << "belongs to another game";
+    QTest::newRow("hidden card revealed") << "reveal"
+                                          << "";
+}
+
+// One file from the Catholic copy, changed the way a cheater would, must be refused with the reason, and
+// the receiving copy must stay as it was.
+void TestPbem::tampering() {
+    QFETCH(QString, kind);
+    QFETCH(QString, expect);
+    Match m;
+    m.start(save::DiceMode::Sealed);
+    // a file with at least three actions, one of them naming a card
+    QByteArray file;
+    QJsonObject o;
+    for (int k = 0; k < 400; ++k) {
+        file = m.play(static_cast<uint64_t>(k) + 1);
+        o = inflate(file);
+        const QJsonArray acts = o["actions"].toArray();
+        bool card = false;
+        for (const QJsonValue& v : acts)
+            card = card || v.toString().startsWith(QStringLiteral("play "));
+        if (acts.size() >= 3 && card)
+            break;
+        QCOMPARE(m.deliver(file), QString());
+    }
+    QStringList before;
+    {
+        const save::PbemSession r = open(m.target);
+        before = r.allActions();
+    }
+    QJsonArray acts = o["actions"].toArray();
+    QVERIFY(acts.size() >= 3);
+    if (kind == "edit" || kind == "edit-relog") {
+        // the first card play changed to another card (the player's true hand is unknown to the cheat)
+        for (qsizetype i = 0; i < acts.size(); ++i) {
+            QString t = acts[i].toString();
+            if (t.startsWith(QStringLiteral("play "))) {
+                QStringList w = t.split(' ');
+                w[1] = w[1] == QLatin1String("C1") ? QStringLiteral("C2") : QStringLiteral("C1");
+                acts[i] = w.join(' ');
+                break;
+            }
+        }
+        o["actions"] = acts;
+        if (kind == "edit-relog")
+            relog(o, before);
+    } else if (kind == "omit") {
+        for (qsizetype i = 0; i < acts.size(); ++i)
+            if (acts[i].toString().startsWith(QStringLiteral("play "))) {
+                acts.removeAt(i); // the card play that started an activation
+                break;
+            }
+        o["actions"] = acts;
+        relog(o, before);
+    } else if (kind == "reorder") {
+        const QJsonValue x = acts[0];
+        acts[0] = acts[1];
+        acts[1] = x;
+        o["actions"] = acts;
+        relog(o, before);
+    } else if (kind == "inject") {
+        acts.insert(1, acts[0]);
+        o["actions"] = acts;
+        relog(o, before);
+    } else if (kind == "chain") {
+        o["chain"] = QString::fromLatin1(sha({"my own dice"}));
+    } else if (kind == "digest") {
+        o["digest"] = QString::fromLatin1(sha({"another state"}));
+    } else if (kind == "game") {
+        o["game"] = QStringLiteral("0123456789abcdef");
+    } else if (kind == "reveal") {
+        // the file claims a different card left the hand (hiding the one really played)
+        QJsonObject rv = o["reveals"].toObject();
+        for (auto it = rv.begin(); it != rv.end(); ++it)
+            if (!it.value().toString().isEmpty()) {
+                it.value() = it.value().toString() == QLatin1String("C1") ? QStringLiteral("C2")
+                                                                          : QStringLiteral("C1");
+                break;
+            }
+        o["reveals"] = rv;
+    }
+    const int filesBefore = open(m.target).fileCount();
+    const QString problem = m.deliver(deflate(o), QStringLiteral("evil.pbem"));
+    QVERIFY2(!problem.isEmpty(), "the tampered file was accepted");
+    QVERIFY2(problem.startsWith(QStringLiteral("evil.pbem: ")), qPrintable(problem));
+    if (!expect.isEmpty())
+        QVERIFY2(problem.contains(expect), qPrintable(problem));
+    else // caught by the replay: the words say what and where
+        QVERIFY2(problem.contains(QRegularExpression("not legal here|injected|cannot be read|differs from "
+                                                     "this replay|left the (Catholic|Protestant) hand|"
+                                                     "omitted")),
+                 qPrintable(problem));
+    qInfo("%s", qPrintable(problem));
+    QCOMPARE(open(m.target).fileCount(), filesBefore); // nothing imported
+    QCOMPARE(m.deliver(file), QString());              // the true file still goes in
+}
+
+void TestPbem::replayedOldFileAndMissingFile() {
+    Match m;
+    m.start(save::DiceMode::Sealed);
+    const QByteArray f3 = m.play(1);
+    QCOMPARE(m.deliver(f3), QString());
+    const QByteArray f4 = m.play(2);
+    QCOMPARE(m.deliver(f4), QString());
+    const QByteArray f5 = m.play(3);
+    QCOMPARE(m.deliver(f5), QString());
+    // the Protestant copy gets file 3 again
+    QString problem = m.deliver(f3, QStringLiteral("old.pbem"));
+    QVERIFY2(problem.contains(QStringLiteral("a replayed old file: file 3 was already imported")),
+             qPrintable(problem));
+    // a file skipped: file 7 before file 6
+    const QByteArray f6 = m.play(4);
+    {
+        save::PbemSession r = open(m.target);
+        QString error;
+        // write file 7 as the receiver would, then show file 7's import without 6 at the other side
+        QVERIFY(r.importFile(f6, "f6.pbem", &error));
+        save::PbemSession rr = r;
+        while (rr.canPlay()) {
+            const auto legal = rr.legalActions();
+            rr.play(legal.front());
+        }
+        QByteArray f7;
+        QString name;
+        QVERIFY2(rr.exportFile(&f7, &name, false, &error), qPrintable(error));
+        // the sender of file 6 now receives file 7 before... it is the sender's own turn: the missing
+        // case is a receiver that never got file 6: the Protestant copy (which has 5) gets file 7
+        save::PbemSession lagging = open(m.target); // as it was before file 6 came
+        QVERIFY(!lagging.importFile(f7, "f7.pbem", &error));
+        QVERIFY2(error.contains(QStringLiteral("a file is missing: this is file 7 but the next one is 6")),
+                 qPrintable(error));
+    }
+}
+
+// The sender's copy goes back (its directory restored from a copy), plays differently and sends another
+// version of the same file: the receiver, who has the first version, says so.
+void TestPbem::forkedHistory() {
+    Match m;
+    m.start(save::DiceMode::Sealed);
+    for (int k = 0; k < 4; ++k)
+        QCOMPARE(m.deliver(m.play(static_cast<uint64_t>(k) + 11)), QString());
+    const QString sender = m.sender();
+    const QByteArray saved = readAll(sender + "/session.json");
+    QByteArray first;
+    QByteArray second;
+    for (uint64_t seed = 50; seed < 90; ++seed) {
+        QFile f(sender + "/session.json");
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(saved);
+        f.close();
+        const QByteArray x = m.play(seed);
+        if (first.isEmpty())
+            first = x;
+        else if (inflate(x)["actions"] != inflate(first)["actions"]) {
+            second = x;
+            break;
+        }
+    }
+    QVERIFY(!second.isEmpty());
+    QCOMPARE(m.deliver(first), QString());
+    // the receiver answers; the second version of the earlier file then arrives
+    QString problem = m.deliver(second, QStringLiteral("fork.pbem"));
+    QVERIFY2(problem.contains(QStringLiteral("forked history")), qPrintable(problem));
+    QVERIFY2(problem.contains(QStringLiteral("another version of file")), qPrintable(problem));
+    // and a file that answers a version the receiver never had
+    const QByteArray reply = m.play(99);
+    QJsonObject o = inflate(reply);
+    o["prev"] = QString::fromLatin1(sha({"a file I never saw"}));
+    problem = m.deliver(deflate(o), QStringLiteral("fork2.pbem"));
+    QVERIFY2(problem.contains(QStringLiteral("forked history: file")), qPrintable(problem));
+    QVERIFY2(problem.contains(QStringLiteral("does not continue file")), qPrintable(problem));
+}
+
+// Open dice: rolls inside a file are listed with the dice the sender saw; a changed die is named.
+void TestPbem::forgedDieInOpenGame() {
+    Match m;
+    m.start(save::DiceMode::Open);
+    for (int k = 0; k < 600; ++k) {
+        const QByteArray f = m.play(static_cast<uint64_t>(k) + 200);
+        QJsonObject o = inflate(f);
+        QJsonObject rolls = o["rolls"].toObject();
+        if (rolls.isEmpty()) {
+            QCOMPARE(m.deliver(f), QString());
+            continue;
+        }
+        const QString at = rolls.keys().first();
+        QString dice = rolls[at].toString();
+        dice[0] = dice[0] == QLatin1Char('9') ? QLatin1Char('0') : QLatin1Char('9');
+        rolls[at] = dice;
+        o["rolls"] = rolls;
+        const QString problem = m.deliver(deflate(o), QStringLiteral("dice.pbem"));
+        QVERIFY2(problem.contains(QStringLiteral("forged die: at action %1").arg(at)), qPrintable(problem));
+        QCOMPARE(m.deliver(f), QString());
+        return;
+    }
+    QFAIL("no file with dice rolled inside it");
+}
+
+// Nothing the Protestant copy receives determines the Catholic hand or draw pile: the Protestant copy
+// accepts every file with a stand-in arrangement of the Catholic cards that is not the true one (so two
+// different arrangements fit the same files), no file carries the secret, and after the reveal the
+// true arrangement verifies as well.
+void TestPbem::hiddenHands() {
+    Match m;
+    m.start(save::DiceMode::Sealed);
+    for (int k = 0; k < 6; ++k) // a few files into turn 1
+        QCOMPARE(m.deliver(m.play(static_cast<uint64_t>(k) + 300)), QString());
+    // a moment when both copies have resolved the same actions
+    for (int k = 0; k < 40 && open(m.a).allActions().size() != open(m.b).allActions().size(); ++k)
+        QCOMPARE(m.deliver(m.play(static_cast<uint64_t>(k) + 400)), QString());
+    const save::PbemSession ca = open(m.a), pr = open(m.b);
+    QCOMPARE(ca.allActions(), pr.allActions());
+    QCOMPARE(save::publicDigest(ca.state()), save::publicDigest(pr.state()));
+    QVERIFY(ca.state().hand[kCatholic].size() >= 2);
+    QCOMPARE(ca.state().hand[kCatholic].size(), pr.state().hand[kCatholic].size()); // sizes are public
+    auto sorted = [](std::vector<int16_t> v) {
+        std::sort(v.begin(), v.end());
+        return v;
+    };
+    // Where a side still has cards in its draw pile, the other copy's arrangement of its unknown cards
+    // is not the true one (when the pile is empty the hand is every card not played: public by the rules).
+    int compared = 0;
+    for (int side : {kCatholic, kProtestant}) {
+        const GameState& truth = (side == kCatholic ? ca : pr).state();
+        const GameState& standIn = (side == kCatholic ? pr : ca).state();
+        QCOMPARE(standIn.drawPile[side].size(), truth.drawPile[side].size());
+        if (truth.drawPile[side].size() < 3)
+            continue;
+        ++compared;
+        QVERIFY(sorted(standIn.hand[side]) != sorted(truth.hand[side]) ||
+                standIn.drawPile[side] != truth.drawPile[side]);
+        QVERIFY(standIn.drawPile[side] != truth.drawPile[side]); // future draws unknown
+    }
+    QVERIFY(compared > 0);
+    // the Catholic secret appears in no file and not in the Protestant directory
+    const QByteArray secret =
+        QJsonDocument::fromJson(readAll(m.a + "/session.json")).object()["deckSecret"].toString().toLatin1();
+    QCOMPARE(secret.size(), 64);
+    QVERIFY(!readAll(m.b + "/session.json").contains(secret));
+    for (const QJsonObject& f : pr.files())
+        QVERIFY(!QJsonDocument(f).toJson().contains(secret));
+}
+
+// In a sealed game an action that rolls ends the file unresolved in the roller's copy; the receiver's
+// copy resolves it with its own next dice value, which the roller could not know.
+void TestPbem::sealedRollIsNotKnownToTheRoller() {
+    Match m;
+    m.start(save::DiceMode::Sealed);
+    for (int k = 0; k < 300; ++k) {
+        const QString dir = m.sender();
+        m.target = dir == m.a ? m.b : m.a;
+        save::PbemSession s = open(dir);
+        Rng pick(static_cast<uint64_t>(k) * 31 + 5);
+        bool sealed = false;
+        while (s.canPlay() && !sealed) {
+            const auto legal = s.legalActions();
+            const GameState before = s.state();
+            QVERIFY(
+                s.play(legal[chooseRandomAction(*data(), s.state(), legal, RandomPolicy::Aggressive, pick)],
+                       &sealed)
+                    .ok);
+            if (sealed)
+                QVERIFY(s.state() == before); // the roller's copy does not know the outcome
+        }
+        QByteArray bytes;
+        QString name, error;
+        QVERIFY(s.exportFile(&bytes, &name, false, &error));
+        store(s, dir);
+        if (sealed) {
+            const int n = static_cast<int>(s.allActions().size());
+            QCOMPARE(m.deliver(bytes), QString());
+            const save::PbemSession r = open(m.target);
+            QVERIFY(r.allActions().size() > n);                    // resolved by the receiver
+            QVERIFY(inflate(bytes)["rolls"].toObject().isEmpty()); // the file claims no dice
+            return;
+        }
+        QCOMPARE(m.deliver(bytes), QString());
+    }
+    QFAIL("no sealed roll");
+}
+
+void TestPbem::cli() {
+    QTemporaryDir tmp;
+    auto run = [&](const QStringList& args) {
+        QProcess p;
+        p.start(QStringLiteral(WESTPHALIA_CLI),
+                QStringList{"pbem"} + args + QStringList{"--data", WESTPHALIA_SOURCE_DIR});
+        p.waitForFinished(120000);
+        return std::make_tuple(p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
+                               QString::fromUtf8(p.readAllStandardError()));
+    };
+    const QString a = tmp.filePath("a"), b = tmp.filePath("b");
+    auto [c1, o1, e1] = run({"new", "--dir", a, "--side", "catholic", "--scenario", "campaign", "--out",
+                             tmp.filePath("s1.pbem")});
+    QCOMPARE(c1, 0);
+    auto [c2, o2, e2] = run({"join", "--dir", b, tmp.filePath("s1.pbem"), "--out", tmp.filePath("s2.pbem")});
+    QCOMPARE(c2, 0);
+    QVERIFY(o2.contains(QStringLiteral("you play Protestant")));
+    auto [c3, o3, e3] = run({"import-turn", "--dir", a, tmp.filePath("s2.pbem")});
+    QCOMPARE(c3, 0);
+    QVERIFY2(o3.contains(QStringLiteral("send your file now")), qPrintable(o3));
+    auto [c4, o4, e4] = run({"export-turn", "--dir", a, "--out", tmp.filePath("s3.pbem")});
+    QCOMPARE(c4, 0);
+    auto [c5, o5, e5] = run({"import-turn", "--dir", b, tmp.filePath("s3.pbem")});
+    QCOMPARE(c5, 0);
+    QVERIFY2(o5.contains(QStringLiteral("your decision")), qPrintable(o5));
+    auto [c6, o6, e6] = run({"status", "--dir", b, "--legal"});
+    QCOMPARE(c6, 0);
+    const QStringList lines = o6.split('\n', Qt::SkipEmptyParts);
+    QVERIFY(lines.size() > 4);
+    auto [c7, o7, e7] = run({"play", "--dir", b, lines.last()});
+    QCOMPARE(c7, 0);
+    auto [c8, o8, e8] = run({"play", "--dir", b, "--random", "3"});
+    QCOMPARE(c8, 0);
+    auto [c9, o9, e9] = run({"export-turn", "--dir", b, "--out", tmp.filePath("s4.pbem")});
+    QCOMPARE(c9, 0);
+    auto [c10, o10, e10] = run({"import-turn", "--dir", a, tmp.filePath("s4.pbem")});
+    QCOMPARE(c10, 0);
+    QVERIFY2(o10.contains(QStringLiteral("what happened")), qPrintable(o10));
+    QVERIFY(o10.contains(lines.last()));
+    // the same file again: refused, exit code 1, in words
+    auto [c11, o11, e11] = run({"import-turn", "--dir", a, tmp.filePath("s4.pbem")});
+    QCOMPARE(c11, 1);
+    QVERIFY2(e11.contains(QStringLiteral("REJECTED")) && e11.contains(QStringLiteral("a replayed old file")),
+             qPrintable(e11));
+    auto [c12, o12, e12] = run({"verify", "--dir", a});
+    QCOMPARE(c12, 1); // not yet: the secrets are not revealed
+    QVERIFY(e12.contains(QStringLiteral("cannot be verified yet")));
+    auto [c13, o13, e13] = run({"status", "--dir", a, "--bogus"});
+    QCOMPARE(c13, 2);
+}
+
+QTEST_GUILESS_MAIN(TestPbem)
+#include "test_pbem.moc"
