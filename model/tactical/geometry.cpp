@@ -22,8 +22,9 @@ QString zoneName(Zone z) {
 }
 
 std::array<Vec2, 4> Pose::corners() const {
-    const Vec2 f = forward() * (d / 2);
-    const Vec2 rr = Vec2{forward().y, -forward().x} * (w / 2);
+    const Vec2 fw = forward();
+    const Vec2 f = fw * (d / 2);
+    const Vec2 rr = Vec2{fw.y, -fw.x} * (w / 2);
     return {c + f - rr, c + f + rr, c - f + rr, c - f - rr};
 }
 

@@ -69,14 +69,28 @@ TAction simple(const TvbdEngine& e, const BattleState& s, const QList<TAction>& 
     const TAction end{};
     switch (s.step) {
     case Step::Move: {
-        // Cannon unlimber; Commanders join their command's strongest unit; others close on the nearest enemy
-        // (shooters already in range and units within 2 TUM of the enemy hold).
+        // One unit at a time, in order: Cannon unlimber; Commanders join a unit of their command; others
+        // close on the nearest enemy (shooters already in range and units within 2 TUM of the enemy hold; the
+        // defender waits until the enemy is near). A unit with no better move holds.
+        int unit = -1;
+        for (const TAction& a : legal)
+            if (a.kind == TAction::Hold) {
+                unit = a.unit;
+                break;
+            }
+        if (unit < 0)
+            return end;
+        const Unit& x = s.units[unit];
+        TAction hold;
+        hold.kind = TAction::Hold;
+        hold.unit = unit;
         double bestScore = 0.4;
-        TAction best = end;
+        TAction best = hold;
+        const double now = nearestEnemy(e, s, unit, x.pose);
+        const bool shooterInRange = !isCavalry(x.type) && !e.shootTargets(s, unit).isEmpty();
         for (const TAction& a : legal) {
-            if (a.kind != TAction::Move)
+            if (a.kind != TAction::Move || a.unit != unit)
                 continue;
-            const Unit& x = s.units[a.unit];
             if (a.move.kind == MoveKind::Unlimber)
                 return a;
             if (x.type == UnitType::Commander) {
@@ -84,20 +98,14 @@ TAction simple(const TvbdEngine& e, const BattleState& s, const QList<TAction>& 
                     return a;
                 continue;
             }
-            if (x.type == UnitType::Cannon)
+            if (x.type == UnitType::Cannon || shooterInRange || now <= 2.0)
                 continue;
-            if (!e.shootTargets(s, a.unit).isEmpty() && !isCavalry(x.type))
-                continue;
-            const double now = nearestEnemy(e, s, a.unit, x.pose);
-            if (now <= 2.0)
-                continue;
-            const auto to = e.checkMove(s, a.unit, a.move);
-            if (!to)
-                continue;
-            const double after = std::max(1.0, nearestEnemy(e, s, a.unit, *to));
-            // the defender waits for the enemy unless it is far away
             if (x.side != s.attacker && now < 10)
                 continue;
+            const auto to = e.checkMove(s, unit, a.move);
+            if (!to)
+                continue;
+            const double after = std::max(1.0, nearestEnemy(e, s, unit, *to));
             const double score = now - after - (a.move.kind == MoveKind::Backward ? 5 : 0);
             if (score > bestScore) {
                 bestScore = score;
@@ -110,14 +118,20 @@ TAction simple(const TvbdEngine& e, const BattleState& s, const QList<TAction>& 
     case Step::Shoot: {
         double bestScore = 0;
         TAction best = end;
+        QHash<int, bool> canCharge;
         for (const TAction& a : legal) {
             if (a.kind != TAction::Shoot)
                 continue;
             QList<int> all{a.unit};
             all << a.secondary;
             bool holds = false;
-            for (int u : all)
-                holds = holds || (isCavalry(s.units[u].type) && !e.chargeOptions(s, u).isEmpty());
+            for (int u : all) {
+                if (!isCavalry(s.units[u].type))
+                    continue;
+                if (!canCharge.contains(u))
+                    canCharge[u] = !e.chargeOptions(s, u).isEmpty();
+                holds = holds || canCharge[u];
+            }
             if (holds)
                 continue;
             double ev = 0;
@@ -165,6 +179,29 @@ TAction simple(const TvbdEngine& e, const BattleState& s, const QList<TAction>& 
 
 TAction choosePolicyAction(const TvbdEngine& engine, const BattleState& s, Policy policy,
                            wp::rules::Rng& rng) {
+    if (policy == Policy::Simple && s.step == Step::Move) {
+        // Only the first unit still to act: the same actions legalActions lists for it (cheaper).
+        QList<TAction> l;
+        for (qsizetype i = 0; i < s.units.size() && l.isEmpty(); ++i) {
+            const Unit& x = s.units[i];
+            if (x.side != s.stepSide || !x.onTable() || x.actedThisStep)
+                continue;
+            for (const MoveSpec& m : engine.candidateMoves(s, int(i))) {
+                TAction a;
+                a.kind = TAction::Move;
+                a.unit = int(i);
+                a.move = m;
+                l << a;
+            }
+            if (!l.isEmpty()) {
+                TAction h;
+                h.kind = TAction::Hold;
+                h.unit = int(i);
+                l << h;
+            }
+        }
+        return l.isEmpty() ? TAction{} : simple(engine, s, l);
+    }
     const QList<TAction> legal = engine.legalActions(s);
     if (legal.isEmpty())
         return {};

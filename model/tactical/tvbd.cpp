@@ -754,7 +754,7 @@ std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, in
         double lo = 0, hi = -1;
         const double maxD = reach - cost;
         int firstHit = -1;
-        const double step = 0.1;
+        const double step = 0.25; // stands are at least 1 TUM deep: no stand is stepped over
         for (double d = 0; d <= maxD + 1e-9; d += step) {
             const double dd = std::min(d, maxD);
             const Pose q{w0.c + f * dd, w0.facing, w0.w, w0.d};

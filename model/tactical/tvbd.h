@@ -89,7 +89,7 @@ inline MoveSpec mv(MoveKind k, double angle = 0, double dist = 0, int target = -
 }
 
 struct TAction {
-    enum Kind { End, Move, Shoot, Charge, Evade, Stand } kind = End;
+    enum Kind { End, Move, Shoot, Charge, Evade, Stand, Hold } kind = End; // Hold: the unit stays this step
     int unit = -1;        // mover, primary shooter, charger, evader
     int target = -1;      // shooting / charge target
     QList<int> secondary; // secondary shooters

@@ -503,6 +503,8 @@ QString actionText(const BattleState& s, const TAction& a) {
         return QStringLiteral("end");
     case TAction::Stand:
         return QStringLiteral("stand %1").arg(id(a.unit));
+    case TAction::Hold:
+        return QStringLiteral("hold %1").arg(id(a.unit));
     case TAction::Charge:
         return QStringLiteral("charge %1 %2").arg(id(a.unit), id(a.target));
     case TAction::Shoot: {
@@ -571,8 +573,11 @@ bool parseAction(const BattleState& s, const QString& text, TAction* out, QStrin
     const QString verb = w[0].toLower();
     if (verb == QLatin1String("end")) {
         a.kind = TAction::End;
-    } else if (verb == QLatin1String("stand") || verb == QLatin1String("charge")) {
-        a.kind = verb == QLatin1String("stand") ? TAction::Stand : TAction::Charge;
+    } else if (verb == QLatin1String("stand") || verb == QLatin1String("charge") ||
+               verb == QLatin1String("hold")) {
+        a.kind = verb == QLatin1String("stand")  ? TAction::Stand
+                 : verb == QLatin1String("hold") ? TAction::Hold
+                                                 : TAction::Charge;
         if (w.size() < 2 || !unit(w[1], &a.unit))
             return bad(QStringLiteral("unknown unit"));
         if (a.kind == TAction::Charge && (w.size() < 3 || !unit(w[2], &a.target)))

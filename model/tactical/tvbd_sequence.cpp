@@ -100,12 +100,19 @@ QList<TAction> TvbdEngine::legalActions(const BattleState& s) const {
         for (qsizetype i = 0; i < s.units.size(); ++i) {
             if (!canAct(s, int(i)))
                 continue;
-            for (const MoveSpec& m : candidateMoves(s, int(i))) {
+            const QList<MoveSpec> moves = candidateMoves(s, int(i));
+            for (const MoveSpec& m : moves) {
                 TAction a;
                 a.kind = TAction::Move;
                 a.unit = int(i);
                 a.move = m;
                 out << a;
+            }
+            if (!moves.isEmpty()) {
+                TAction h;
+                h.kind = TAction::Hold;
+                h.unit = int(i);
+                out << h;
             }
         }
         break;
@@ -233,6 +240,11 @@ bool TvbdEngine::apply(BattleState& s, const TAction& a, QString* error) const {
         return fail(QStringLiteral("that unit cannot act now"));
     Unit& x = s.units[a.unit];
     switch (a.kind) {
+    case TAction::Hold:
+        if (s.step != Step::Move)
+            return fail(QStringLiteral("not a movement step"));
+        x.actedThisStep = true;
+        break;
     case TAction::Move: {
         if (s.step != Step::Move)
             return fail(QStringLiteral("not a movement step"));
