@@ -200,6 +200,15 @@ void TestPbem::threeFullTurnsBetweenTwoCopies() {
     QCOMPARE(ca.allActions().mid(0, n), pr.allActions().mid(0, n));
     if (ca.allActions().size() == pr.allActions().size())
         QCOMPARE(save::publicDigest(ca.state()), save::publicDigest(pr.state()));
+    // the step-through of the last actions, forward and backward, ends where the view is
+    std::vector<GameState> steps;
+    QStringList texts;
+    QString why;
+    const int from = static_cast<int>(ca.allActions().size()) - 10;
+    QVERIFY2(ca.stepStates(from, &steps, &texts, &why), qPrintable(why));
+    QCOMPARE(static_cast<qsizetype>(steps.size()), texts.size() + 1);
+    QCOMPARE(texts, ca.allActions().mid(from));
+    QCOMPARE(save::publicDigest(steps.back()), save::publicDigest(ca.state()));
     qInfo("%d files, %d actions, turn %d", m.files + 3, static_cast<int>(ca.allActions().size()),
           ca.state().turn);
 }

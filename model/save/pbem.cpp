@@ -316,9 +316,11 @@ struct PbemSession::Replay {
     bool built = false, waiting = false;
     QStringList* happened = nullptr;
     int happenedFrom = 0;
-    int filesDone = 0;  // files processed completely
-    QStringList checks; // what was verified (verifyGame's report)
-    QStringList lines;  // the log lines of the last action applied (with `happened`)
+    int filesDone = 0;                        // files processed completely
+    QStringList checks;                       // what was verified (verifyGame's report)
+    QStringList lines;                        // the log lines of the last action applied (with `happened`)
+    std::vector<GameState>* states = nullptr; // with stepStates(): the states from action statesFrom on
+    int statesFrom = 0;
 
     QString fail(const QString& what) const { return what; }
 
@@ -417,6 +419,8 @@ struct PbemSession::Replay {
                          .arg(text);
             return Step::Failed;
         }
+        if (states && states->empty() && i == statesFrom)
+            states->push_back(s);
         const int actor = engine.actor(s);
         if (actor != author) {
             *error =
@@ -492,6 +496,8 @@ struct PbemSession::Replay {
             if (!key[side].isEmpty())
                 rekeyAfter(s, side, key[side], oldPile[side], oldHand[side], i);
         actions << text;
+        if (states && !states->empty())
+            states->push_back(s);
         for (const LogLine& l : log)
             lines << QStringLiteral("      ") + l.text;
         return Step::Ok;
@@ -1078,6 +1084,37 @@ bool PbemSession::importFile(const QByteArray& bytes, const QString& name, QStri
             for (int f = 2; f < static_cast<int>(m_files.size()) && !r.waiting; ++f)
                 if (!r.file(f, &ignore))
                     break;
+    }
+    return true;
+}
+
+bool PbemSession::stepStates(int from, std::vector<GameState>* states, QStringList* texts,
+                             QString* error) const {
+    states->clear();
+    Replay r(*m_data, m_engine, m_files);
+    r.me = m_me;
+    r.myChain = m_chainSeed;
+    r.myNonce = m_nonce;
+    r.secret[m_me] = m_deckSecret;
+    r.secret[other(m_me)] = m_oppSecret;
+    r.states = states;
+    r.statesFrom = from;
+    if (!r.start(error))
+        return false;
+    if (!r.built) {
+        *error = QStringLiteral("the game is not set up yet");
+        return false;
+    }
+    for (int f = 2; f < static_cast<int>(m_files.size()) && !r.waiting; ++f)
+        if (!r.file(f, error))
+            return false;
+    if (states->empty() && r.actions.size() == from)
+        states->push_back(r.s);
+    if (texts)
+        *texts = r.actions.mid(from);
+    if (states->empty()) {
+        *error = QStringLiteral("no action %1 (the game has %2)").arg(from).arg(r.actions.size());
+        return false;
     }
     return true;
 }

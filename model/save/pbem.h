@@ -86,6 +86,11 @@ class PbemSession {
     // and draw piles, every file's dice and public state as claimed. *report says what was checked.
     bool verifyGame(QString* report) const;
 
+    // The step-through of "what happened since my last turn", forward and backward: this side's view
+    // before action `from` and after each later resolved action (states[k] is after texts[k-1]).
+    bool stepStates(int from, std::vector<rules::GameState>* states, QStringList* texts,
+                    QString* error) const;
+
     // For tests: the files (parsed) in order, and this side's view of a side's hand.
     const std::vector<QJsonObject>& files() const { return m_files; }
 
