@@ -132,6 +132,7 @@ class TestTvbd : public QObject {
     void r15_5_commanderRally();
     void r15_7_turnLimit();
     void r10_initiative();
+    void r10_3_attackerRoll();
     // machinery
     void scenariosLoad();
     void scenarioErrors();
@@ -902,8 +903,33 @@ void TestTvbd::r12_2_3_lineOfSight() {
     q.terrain(QStringLiteral("rough"), ellipse({10, 12}, 2, 1.5, 0));
     QVERIFY(e.lineOfSight(q.s, a2, b2));
     // a unit in between blocks
-    q.add(1, UnitType::PikeShot, 10, 12, 270);
+    const int between = q.add(1, UnitType::PikeShot, 10, 12, 270);
     QVERIFY(!e.lineOfSight(q.s, a2, b2));
+    // 12.2.2: a gap narrower than 2 TUM between two stands blocks; a wider one does not
+    q.s.units[between].status = UnitStatus::Routed;
+    const int l = q.add(0, UnitType::PikeShot, 8.6, 14, 90);
+    const int r = q.add(0, UnitType::PikeShot, 11.4, 14, 90); // gap 0.8
+    QVERIFY(!e.lineOfSight(q.s, a2, b2));
+    q.s.units[l].pose.c.x = 7.9;
+    q.s.units[r].pose.c.x = 12.1; // gap 2.2
+    QVERIFY(e.lineOfSight(q.s, a2, b2));
+}
+
+// 10.3 (1.3): with no attacker named, each side rolls 1d6, re-rolling ties; the higher attacks.
+void TestTvbd::r10_3_attackerRoll() {
+    QFile f(kFixtures + QStringLiteral("tvbd-small-generic.json"));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QJsonObject root = QJsonDocument::fromJson(f.readAll()).object();
+    root.remove(QStringLiteral("attacker"));
+    BattleState s;
+    QString error;
+    QVERIFY2(scenarioFromJson(root, QStringLiteral("x.json"), *rules, &s, &error), qPrintable(error));
+    QCOMPARE(s.attacker, -1);
+    s.scripted = {4, 4, 2, 5};
+    TvbdEngine e(*rules);
+    e.start(s);
+    QCOMPARE(s.attacker, 1);
+    QVERIFY(logHas(s, QStringLiteral("1.3 attacker roll")));
 }
 
 // 12.2.7: the closest valid target must be chosen; fire to-front before the flanks.

@@ -234,6 +234,26 @@ bool segmentCrosses(const Polygon& poly, Vec2 a, Vec2 b) {
     return (t1 - t0) * d.length() > 1e-6;
 }
 
+Polygon convexHull(Polygon pts) {
+    std::sort(pts.begin(), pts.end(), [](Vec2 a, Vec2 b) { return a.x < b.x || (a.x == b.x && a.y < b.y); });
+    if (pts.size() < 3)
+        return pts;
+    Polygon h(2 * pts.size());
+    qsizetype k = 0;
+    for (qsizetype i = 0; i < pts.size(); ++i) { // lower hull
+        while (k >= 2 && (h[k - 1] - h[k - 2]).cross(pts[i] - h[k - 2]) <= 0)
+            --k;
+        h[k++] = pts[i];
+    }
+    for (qsizetype i = pts.size() - 2, t = k + 1; i >= 0; --i) { // upper hull
+        while (k >= t && (h[k - 1] - h[k - 2]).cross(pts[i] - h[k - 2]) <= 0)
+            --k;
+        h[k++] = pts[i];
+    }
+    h.resize(k - 1);
+    return h;
+}
+
 Polygon rectangle(Vec2 centre, double w, double d, double facingDeg) {
     return Pose{centre, facingDeg, w, d}.polygon();
 }

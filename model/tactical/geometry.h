@@ -84,6 +84,8 @@ bool contains(const Polygon& a, Vec2 p);
 bool segmentCrosses(const Polygon& poly, Vec2 a, Vec2 b);
 double segmentDistance(Vec2 p, Vec2 a, Vec2 b);
 
+Polygon convexHull(Polygon points); // counter-clockwise
+
 // Shapes.
 Polygon rectangle(Vec2 centre, double w, double d, double facingDeg);
 Polygon ellipse(Vec2 centre, double rx, double ry, double rotationDeg, int sides = 24);

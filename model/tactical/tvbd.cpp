@@ -147,12 +147,35 @@ bool TvbdEngine::lineOfSight(const BattleState& s, int a, int b) const {
                 return false;
         }
     }
+    // Other stands block; so does a gap narrower than 2 TUM between stands and/or blocking terrain
+    // (12.2.2): the line may not pass between two such obstacles closer than that.
+    QList<Polygon> obstacles;
+    const Polygon line = thickSegment(pa, pb, 0.01);
     for (qsizetype i = 0; i < s.units.size(); ++i) {
         if (i == a || i == b || !s.units[i].onTable() || s.units[i].type == UnitType::Commander)
             continue;
-        if (segmentCrosses(s.units[i].pose.polygon(), pa, pb))
+        const Polygon p = s.units[i].pose.polygon();
+        if (segmentCrosses(p, pa, pb))
             return false;
+        if (wp::tactical::distance(p, line, 2.1) <= 2)
+            obstacles << p;
     }
+    for (const TerrainFeature& f : s.terrain) {
+        if (!f.blocksLOS || f.elevated)
+            continue;
+        for (const Polygon& piece : f.pieces)
+            if (!contains(piece, pa) && !contains(piece, pb) && wp::tactical::distance(piece, line, 2.1) <= 2)
+                obstacles << piece;
+    }
+    for (qsizetype i = 0; i < obstacles.size(); ++i)
+        for (qsizetype j = i + 1; j < obstacles.size(); ++j) {
+            if (wp::tactical::distance(obstacles[i], obstacles[j], 2.1) >= r.narrowGap)
+                continue;
+            Polygon both = obstacles[i];
+            both << obstacles[j];
+            if (segmentCrosses(convexHull(both), pa, pb))
+                return false;
+        }
     return true;
 }
 

@@ -33,6 +33,7 @@ struct TvbdRules {
     int largeFlankDice = 2, largeFlankMinResolve = 2;
     QHash<QString, QList<double>> tables; // name -> {w, d, centre}
     double deployShort = 4;
+    double narrowGap = 2;
     double commandRadius = 8, zocDepth = 3, buffer = 1, supportRange = 4, evadeClear = 3, wheelMax = 45,
            obliqueMax = 45, sideStep = 1;
     int turnLimit = 10, turnLimitAggressive = 8;

@@ -129,6 +129,7 @@ bool loadTvbdRules(const QString& path, TvbdRules* out, QString* error) {
     r.deployShort = tables.value(QStringLiteral("deployShort")).toDouble(4);
     const QJsonObject d = root.value(QStringLiteral("distances")).toObject();
     r.commandRadius = d.value(QStringLiteral("commandRadius")).toDouble(8);
+    r.narrowGap = d.value(QStringLiteral("narrowGap")).toDouble(2);
     r.zocDepth = d.value(QStringLiteral("zocDepth")).toDouble(3);
     r.buffer = d.value(QStringLiteral("buffer")).toDouble(1);
     r.supportRange = d.value(QStringLiteral("supportRange")).toDouble(4);
@@ -228,9 +229,12 @@ bool scenarioFromJson(const QJsonObject& root, const QString& fileName, const Tv
             return rd.fail(QStringLiteral("sides[%1].name").arg(i), QStringLiteral("missing"));
     }
     const QJsonValue att = root.value(QStringLiteral("attacker"));
-    if (!att.isDouble() || (att.toInt() != 0 && att.toInt() != 1))
+    if (att.isUndefined() || att.isNull())
+        s.attacker = -1; // 10.3: rolled for when the battle starts
+    else if (!att.isDouble() || (att.toInt() != 0 && att.toInt() != 1))
         return rd.fail(QStringLiteral("attacker"), QStringLiteral("0 or 1 is needed (the index in sides)"));
-    s.attacker = att.toInt();
+    else
+        s.attacker = att.toInt();
     const QJsonObject opts = root.value(QStringLiteral("options")).toObject();
     for (auto it = opts.begin(); it != opts.end(); ++it) {
         if (it.key() == QLatin1String("variableArmyMorale"))

@@ -41,6 +41,17 @@ int hitsOf(const QList<int>& d, int need) {
 } // namespace
 
 void TvbdEngine::start(BattleState& s) const {
+    // 1.3 attacker: when the scenario does not name one, each side rolls 1d6, re-rolling ties.
+    while (s.attacker < 0) {
+        const int a = s.roll(), b = s.roll();
+        s.note(QStringLiteral("1.3 attacker roll: %1 %2, %3 %4")
+                   .arg(s.sideName[0])
+                   .arg(a)
+                   .arg(s.sideName[1])
+                   .arg(b));
+        if (a != b)
+            s.attacker = a > b ? 0 : 1;
+    }
     s.turn = 0;
     s.step = Step::Bombard;
     s.phaseIndex = -2;
