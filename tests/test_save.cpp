@@ -6,6 +6,7 @@
 #include "rules/position.h"
 #include "save/savefile.h"
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
@@ -105,6 +106,7 @@ class TestSave : public QObject {
     void atomicWriteKeepsOldFile();
     void stepReplayForwardAndBackward();
     void cliVerifyAndReplay();
+    void fuzzSaveDir();
     void fuzzLoader();
 };
 
@@ -379,6 +381,26 @@ void TestSave::cliVerifyAndReplay() {
     QVERIFY(r.err.contains(QStringLiteral("only 90 actions")));
     r = cli({"save", "verify"});
     QCOMPARE(r.code, 2);
+}
+
+// westphalia-cli fuzz --save-dir writes every game as a save that verifies and replays to its end.
+void TestSave::fuzzSaveDir() {
+    QTemporaryDir tmp;
+    Run r = cli({"fuzz", "--games", "2", "--seed", "5", "--scenario", "early-war", "--jobs", "1",
+                 "--save-dir", tmp.path()});
+    QCOMPARE(r.code, 0);
+    QVERIFY2(r.out.contains(QStringLiteral("saves written in ")), qPrintable(r.out));
+    const QStringList files = QDir(tmp.path()).entryList({"*.tyw"});
+    QCOMPARE(files, (QStringList{"early-war-5.tyw", "early-war-6.tyw"}));
+    for (const QString& f : files) {
+        QString error;
+        auto game = save::load(data(), tmp.filePath(f), &error);
+        QVERIFY2(game, qPrintable(error));
+        QVERIFY(game->state().gameOver); // the fuzzer plays games to their end
+    }
+    r = cli({"save", "verify", tmp.filePath(files[0]), tmp.filePath(files[1])});
+    QCOMPARE(r.code, 0);
+    QVERIFY(r.out.contains(QStringLiteral("2 of 2 saves OK")));
 }
 
 // A mutation loop over the loader: random byte flips, cuts and insertions in the gzip bytes, and random
