@@ -1096,9 +1096,8 @@ class TestEconomy : public QObject {
             QCOMPARE(f.e.actor(f.s), side);
             const QStringList l = f.legalTexts();
             for (const QString& t : l) {
-                bool ok = false;
-                const int city = t.section(' ', 1).toInt(&ok);
-                QVERIFY(ok && city >= 0 && city < f.d().cities.size());
+                const int city = f.d().city(t.section(' ', 1)); // "choose <city id>"
+                QVERIFY2(city >= 0, qPrintable(t));
                 QVERIFY(!f.s.areas[f.d().cities[city].area].neutral);
             }
             QVERIFY(f.act(l.front()));
@@ -1163,6 +1162,130 @@ class TestEconomy : public QObject {
         f.s.aidPoints[kProtestant] = 2;
         QVERIFY(startPhase(f, Phase::Pay));
         QCOMPARE(purpose(f), int(kPayUnits));
+    }
+
+    // ------------------------------------------------------------------ the optional rules through the
+    // engine
+
+    // 19.4a: any number of AID cards a turn; without it, one (8.5).
+    void options_194a_aid_cards_through_the_engine() {
+        for (const bool noLimit : {false, true}) {
+            Rules f;
+            GameOptions o;
+            o.aid_no_limit = noLimit;
+            QVERIFY(f.newGame("campaign", o));
+            f.setActive(kProtestant);
+            const QString a = cardOfValue(f, kProtestant, 2), b = cardOfValue(f, kProtestant, 1);
+            f.setHand(kProtestant, {a, b});
+            QVERIFY2(f.act(QStringLiteral("play %1 aid").arg(a)), qPrintable(f.error));
+            QVERIFY(f.spendRound()); // the Catholic's round
+            QCOMPARE(f.legal(QStringLiteral("play %1 aid").arg(b)), noLimit);
+        }
+    }
+
+    // 19.4c: a Free Action costs 1 AP and needs one.
+    void options_194c_free_action_costs_an_ap() {
+        Rules f;
+        GameOptions o;
+        o.aid_free_action = true;
+        QVERIFY(f.newGame("campaign", o));
+        f.clearBoard();
+        const auto u = f.place("protestant", UnitKind::Mercenary, "pilsen", 1);
+        f.setActive(kProtestant);
+        f.s.aidPoints[kProtestant] = 0;
+        QVERIFY(f.legalOf(ActionKind::FreeAction).isEmpty());
+        f.s.aidPoints[kProtestant] = 2;
+        QVERIFY(f.act(QStringLiteral("free u%1").arg(u[0])));
+        QCOMPARE(int(f.s.aidPoints[kProtestant]), 1);
+        QVERIFY(f.logged("19.4c the Free Action costs 1 Aid Point (1 left)"));
+    }
+
+    // 19.5: any card played to move the Dutch War marker, a round used, the card to the Played pile.
+    void options_195_through_the_engine() {
+        Rules f;
+        GameOptions o;
+        o.up_intervention = true;
+        QVERIFY(f.newGame("campaign", o));
+        f.setActive(kCatholic);
+        f.s.roundsUsed[kProtestant] = 1;
+        const QString c = cardOfValue(f, kCatholic, 2);
+        f.setHand(kCatholic, {c});
+        const int dw = f.s.dutchWar;
+        f.dice({8});
+        QVERIFY2(f.act(QStringLiteral("play %1 dutch").arg(c)), qPrintable(f.error));
+        QCOMPARE(int(f.s.dutchWar), dw + 1); // 8 + 2 > 9
+        QCOMPARE(int(f.s.roundsUsed[kCatholic]), 1);
+        QVERIFY(f.s.cardPlace[f.card(c)] == CardPlace::Played);
+        Rules g; // without the option there is no such play
+        QVERIFY(g.newGame());
+        QVERIFY(g.legalTexts().filter(QStringLiteral(" dutch")).isEmpty());
+    }
+
+    // 19.11: the Protestant discards a card for the assassination check; no round is used; once a turn.
+    void options_1911_through_the_engine() {
+        Rules f;
+        GameOptions o;
+        o.wallenstein_enemies = true;
+        QVERIFY(f.newGame("campaign", o));
+        f.placeLeader("wallenstein", "vienna");
+        f.s.wallensteinTrack = 17;
+        f.setActive(kProtestant);
+        const QString a = cardOfValue(f, kProtestant, 2), b = cardOfValue(f, kProtestant, 1);
+        f.setHand(kProtestant, {a, b});
+        f.dice({8}); // 8 + 17 = 25 < 26
+        QVERIFY2(f.act(QStringLiteral("play %1 enemies").arg(a)), qPrintable(f.error));
+        QVERIFY(f.logged("Wallenstein survives"));
+        QCOMPARE(int(f.s.roundsUsed[kProtestant]), 0);
+        QCOMPARE(f.e.actor(f.s), int(kProtestant));
+        QVERIFY(!f.legal(QStringLiteral("play %1 enemies").arg(b))); // once a turn
+    }
+
+    // 17.Sw.1: a Free Action moves the Swedish Base to another port with an arrow to Sweden, once a turn,
+    // not on the turn Sweden entered.
+    void nations_17Sw1_swedish_base_free_action() {
+        Rules f;
+        QVERIFY(f.newGame());
+        f.clearBoard();
+        f.s.swedenInWar = true;
+        f.s.swedishBase = static_cast<int16_t>(f.city("stettin"));
+        f.setMarker("stettin", kProt);
+        f.setMarker("wolgast", kProt);
+        f.setActive(kProtestant);
+        f.s.markers[QStringLiteral("P18.turn")] = f.s.turn;
+        QVERIFY(!f.legal("free swedish-base wolgast"));
+        f.s.markers.remove(QStringLiteral("P18.turn"));
+        QVERIFY(f.legal("free swedish-base wolgast"));
+        QVERIFY(f.act("free swedish-base wolgast"));
+        QCOMPARE(int(f.s.swedishBase), f.city("wolgast"));
+        QCOMPARE(int(f.s.roundsUsed[kProtestant]), 1);
+        QVERIFY(f.spendRound());
+        QVERIFY(!f.legal("free swedish-base stettin")); // once a turn
+    }
+
+    // 7.1: one box per city gained by an army led by Wallenstein.
+    void wallenstein_71_city_gained() {
+        Rules f;
+        cleanCampaign(f);
+        f.placeLeader("wallenstein", "pilsen");
+        const auto u = f.place("imperial", UnitKind::Mercenary, "pilsen", 2);
+        f.setMarker("pilsen", kCatholic);
+        f.setMarker("eger", kProt);
+        f.s.wallensteinTrack = 4;
+        QVERIFY(f.activate("wallenstein"));
+        QVERIFY(f.pickUp(u));
+        QVERIFY(f.act("move eger"));
+        QVERIFY2(f.act("control"), qPrintable(f.legalTexts().join(' ')));
+        QCOMPARE(int(f.s.wallensteinTrack), 5);
+    }
+
+    // The economy's decisions name their targets: a leader to recruit is "choose <leader id>".
+    void decisions_name_their_targets() {
+        Rules f;
+        cleanCampaign(f, kCatholic);
+        f.placeLeader("tilly", "munich");
+        QVERIFY(rec(f, kCatholic, 2));
+        QVERIFY2(f.legal("choose tilly"), qPrintable(f.legalTexts().join(' ')));
+        QVERIFY(f.e.prompt(f.s).contains(QStringLiteral("recruit")));
     }
 };
 

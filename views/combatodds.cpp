@@ -48,24 +48,20 @@ CombatOdds computeCombatOdds(const GameData& d, const GameState& s, const Combat
                                           d.leaders[cmd].battle);
         }
         for (int16_t card : f.cards[side]) {
-            const EventDef* ev = EventRegistry::instance().find(d.cards[card].id);
-            if (!ev)
-                continue;
-            if (ev->combat.ownDrm)
+            const CombatCardEffect e = combatCardEffect(d, s, f, card, side); // 9.5
+            if (e.ownDrm)
                 o.drmParts[side] << qMakePair(
-                    QStringLiteral("%1 %2").arg(d.cards[card].id, d.cards[card].title), ev->combat.ownDrm);
-            o.drm[side] += ev->combat.ownDrm;
-            o.shift[side] += ev->combat.ownShift;
+                    QStringLiteral("%1 %2").arg(d.cards[card].id, d.cards[card].title), e.ownDrm);
+            o.drm[side] += e.ownDrm;
+            o.shift[side] += e.ownShift;
         }
         for (int16_t card : f.cards[other(side)]) {
-            const EventDef* ev = EventRegistry::instance().find(d.cards[card].id);
-            if (!ev)
-                continue;
-            if (ev->combat.enemyDrm)
+            const CombatCardEffect e = combatCardEffect(d, s, f, card, other(side));
+            if (e.enemyDrm)
                 o.drmParts[side] << qMakePair(
-                    QStringLiteral("%1 %2").arg(d.cards[card].id, d.cards[card].title), ev->combat.enemyDrm);
-            o.drm[side] += ev->combat.enemyDrm;
-            o.shift[side] += ev->combat.enemyShift;
+                    QStringLiteral("%1 %2").arg(d.cards[card].id, d.cards[card].title), e.enemyDrm);
+            o.drm[side] += e.enemyDrm;
+            o.shift[side] += e.enemyShift;
         }
         const int col = d.tables.crtColumnFor(o.strength[side]);
         o.column[side] = nCols > 0 ? std::clamp(col + o.shift[side], 0, nCols - 1) : 0;
@@ -82,8 +78,8 @@ CombatOdds computeCombatOdds(const GameData& d, const GameState& s, const Combat
                 attackerOthers = true;
     }
     const int cap[2] = {capacity(d, s, units[0]), capacity(d, s, units[1])};
-    const bool dynA = f.attackCommander >= 0 && isDynamic(d, f.attackCommander);
-    const bool dynD = f.defendCommander >= 0 && isDynamic(d, f.defendCommander);
+    const bool dynA = f.attackCommander >= 0 && isDynamic(d, s, f.attackCommander);
+    const bool dynD = f.defendCommander >= 0 && isDynamic(d, s, f.defendCommander);
 
     auto lossFor = [&](int side, int roll) {
         if (nCols == 0) // as the engine does, even a strength of 0 reads the first column

@@ -93,10 +93,16 @@ QString describeAction(const GameData& d, const GameState& s, const Action& a) {
             return QStringLiteral("Foreign Aid: +%1 AP").arg(cardAid(d, s, sideIndex(cd.side), a.card));
         case CardUse::Event:
             return QStringLiteral("Event: %1").arg(cd.title);
+        case CardUse::Dutch:
+            return QStringLiteral("Push the Dutch War marker (19.5)");
+        case CardUse::Enemies:
+            return QStringLiteral("Discard: Wallenstein's Enemies (19.11)");
         }
         return cd.title;
     }
     case ActionKind::FreeAction: {
+        if (a.target == kFreeSwedishBase && !a.list.empty())
+            return QStringLiteral("Move the Swedish Base to %1 (17.Sw.1)").arg(cityName(d, a.list.front()));
         const int p = a.target;
         const int loc = isLeaderPiece(static_cast<int16_t>(p))
                             ? s.leaders[static_cast<size_t>(p - kLeaderBase)].loc

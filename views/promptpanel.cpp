@@ -277,10 +277,7 @@ void PromptPanel::buildActionPhase() {
         QString text = gc->describe(a);
         if (a.kind == ActionKind::PlayCard) {
             parent = cardItems.value(a.card);
-            const QString use = a.use == CardUse::Act   ? QStringLiteral("ACT")
-                                : a.use == CardUse::Rec ? QStringLiteral("REC")
-                                : a.use == CardUse::Aid ? QStringLiteral("AID")
-                                                        : QStringLiteral("EVENT");
+            const QString use = cardUseName(a.use).toUpper();
             text = QStringLiteral("%1 — %2").arg(use, text);
         } else if (a.kind == ActionKind::FreeAction) {
             if (!freeItem) {
@@ -344,6 +341,8 @@ void PromptPanel::treeSelectionChanged() {
             int loc = -1;
             if (a.kind == ActionKind::PlayCard && a.use == CardUse::Act)
                 loc = s.leaders[static_cast<size_t>(a.target)].loc;
+            else if (a.kind == ActionKind::FreeAction && a.target == kFreeSwedishBase)
+                loc = a.list.front();
             else if (a.kind == ActionKind::FreeAction)
                 loc = isLeaderPiece(a.target) ? s.leaders[static_cast<size_t>(a.target - kLeaderBase)].loc
                                               : s.units[static_cast<size_t>(a.target)].loc;

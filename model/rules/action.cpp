@@ -1,5 +1,6 @@
 #include "rules/action.h"
 
+#include "rules/economy.h"
 #include "rules/internal.h"
 
 #include <QRegularExpression>
@@ -34,7 +35,7 @@ QString locId(const GameData& d, int loc) {
 }
 
 // What a Choose target means depends on the decision on top of the stack.
-enum class ChooseKind { City, Unit, Card, Other };
+enum class ChooseKind { City, Unit, Card, Leader, Other };
 ChooseKind chooseKind(const GameState& s) {
     if (s.frames.empty())
         return ChooseKind::Other;
@@ -47,6 +48,18 @@ ChooseKind chooseKind(const GameState& s) {
             return ChooseKind::Unit;
         if (ch->purpose == kChooseDiscard)
             return ChooseKind::Card;
+        if (ch->purpose >= 100 && ch->purpose < kChooseEventBase) { // the economy's decisions (economy.h)
+            switch (economyTargetKind(*ch)) {
+            case 1:
+                return ChooseKind::City;
+            case 2:
+                return ChooseKind::Unit;
+            case 3:
+                return ChooseKind::Leader;
+            default:
+                return ChooseKind::Other;
+            }
+        }
     }
     return ChooseKind::Other;
 }
@@ -70,6 +83,8 @@ QString formatAction(const GameData& d, const GameState& s, const Action& a) {
         return t;
     }
     case ActionKind::FreeAction:
+        if (a.target == kFreeSwedishBase && !a.list.empty())
+            return QStringLiteral("free swedish-base %1").arg(locId(d, a.list.front()));
         return QStringLiteral("free %1").arg(pieceName(d, s, a.target));
     case ActionKind::OfferPeace:
         return QStringLiteral("peace");
@@ -114,6 +129,10 @@ QString formatAction(const GameData& d, const GameState& s, const Action& a) {
             return QStringLiteral("choose u%1").arg(a.target);
         case ChooseKind::Card:
             return QStringLiteral("choose %1").arg(d.cards[a.target].id);
+        case ChooseKind::Leader:
+            if (a.target >= kLeaderBase && a.target - kLeaderBase < d.leaders.size())
+                return QStringLiteral("choose %1").arg(d.leaders[a.target - kLeaderBase].id);
+            break;
         case ChooseKind::Other:
             break;
         }
@@ -197,12 +216,25 @@ std::optional<Action> parseAction(const GameData& d, const GameState& s, const Q
             a.use = CardUse::Aid;
         } else if (use == QLatin1String("event")) {
             a.use = CardUse::Event;
+        } else if (use == QLatin1String("dutch")) {
+            a.use = CardUse::Dutch;
+        } else if (use == QLatin1String("enemies")) {
+            a.use = CardUse::Enemies;
         } else {
-            return fail(QStringLiteral("unknown card use '%1' (act, rec, aid, event)").arg(use));
+            return fail(
+                QStringLiteral("unknown card use '%1' (act, rec, aid, event, dutch, enemies)").arg(use));
         }
+    } else if (verb == QLatin1String("free") && w.size() >= 2 && w[1] == QLatin1String("swedish-base")) {
+        // 17.Sw.1: the Free Action that moves the Swedish Base
+        int16_t city = -1;
+        if (!needArgs(2) || !loc(w[2], &city))
+            return fail(QStringLiteral("'free swedish-base' needs a city id"));
+        a.kind = ActionKind::FreeAction;
+        a.target = kFreeSwedishBase;
+        a.list = {city};
     } else if (verb == QLatin1String("free")) {
         if (!needArgs(1) || !piece(w[1], &a.target))
-            return fail(QStringLiteral("'free' needs a unit (u12) or a leader id"));
+            return fail(QStringLiteral("'free' needs a unit (u12), a leader id or 'swedish-base CITY'"));
         a.kind = ActionKind::FreeAction;
     } else if (verb == QLatin1String("peace")) {
         a.kind = ActionKind::OfferPeace;

@@ -48,6 +48,8 @@ struct Action {
 };
 
 constexpr int16_t kLeaderBase = 20000; // a piece id >= kLeaderBase is a leader
+// FreeAction target: the Free Action that moves the Swedish Base (17.Sw.1) to the city in `list`.
+constexpr int16_t kFreeSwedishBase = -2;
 inline bool isLeaderPiece(int16_t p) {
     return p >= kLeaderBase;
 }

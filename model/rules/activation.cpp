@@ -1,4 +1,5 @@
 // Activation and movement: 8.3, 8.32, 10.1-10.2, 11.0, with the hand-offs to combat (12) and sieges (13).
+#include "rules/economy.h"
 #include "rules/internal.h"
 
 #include <algorithm>
@@ -139,7 +140,7 @@ std::vector<int16_t> pickable(const Ctx& c, const ActivationFrame& f) {
     int reserved = 0;
     std::vector<int> here = unitsAt(c.s, f.at, f.side, c.d);
     for (int l : leadersAt(c.s, f.at, f.side, c.d)) {
-        if (!isDynamic(c.d, l) || l == f.leader)
+        if (!isDynamic(c.d, c.s, l) || l == f.leader)
             continue;
         if (contains(f.leaders, l)) {
             // activated with the army at its start, or moving with it: his units are the army's (10.12);
@@ -516,13 +517,13 @@ void activationApply(Ctx& c, const Action& a) {
     }
     case ActionKind::TakeControl: {
         f.mpUsed++;
-        CityState& cs = c.s.cities[f.at];
-        if (cs.revolt) { // 9.43: a unit spending an MP suppresses the revolt
-            cs.revolt = false;
-            c.say(QStringLiteral("9.43 the Peasant Revolt at %1 is suppressed").arg(cityName(c.d, f.at)),
-                  f.side);
-        }
+        const bool gained = effectiveCityControl(c.d, c.s, f.at) != f.side || c.s.cities[f.at].revolt;
+        // 9.43: a unit spending an MP suppresses a Peasant Revolt; the suppressing side takes control.
+        if (c.s.cities[f.at].revolt)
+            removeRevolt(c, f.at, f.side, QStringLiteral("9.43"));
         setCityControl(c, f.at, f.side, QStringLiteral("3.11"));
+        if (gained && wallensteinLeadsAt(c, f.at, f.side)) // 7.1: one box per city gained
+            advanceWallenstein(c, 1, QStringLiteral("Wallenstein's army gains %1").arg(cityName(c.d, f.at)));
         return;
     }
     case ActionKind::PickUp: {
@@ -634,6 +635,15 @@ void eliminateUnit(Ctx& c, int unit, bool permanently, const QString& rule) {
     u.flags = 0;
     if (isCity(static_cast<int16_t>(loc)))
         checkSiegeMaintained(c, loc);
+}
+
+bool wallensteinLeadsAt(const Ctx& c, int city, int side) {
+    const int w = c.d.leader(QStringLiteral("wallenstein"));
+    if (w < 0 || side != kCatholic)
+        return false;
+    const LeaderState& ls = c.s.leaders[w];
+    return ls.status == LeaderStatus::InPlay && ls.loc == city && !(ls.flags & kInside) &&
+           leaderSide(c.d, c.s, w) == side;
 }
 
 void catchLoneLeaders(Ctx& c, int city, int side) {

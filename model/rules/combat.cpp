@@ -1,4 +1,5 @@
 // Regular combat (12.1-12.5), overruns (12.6). Sallies (13.17) use the same procedure.
+#include "rules/economy.h"
 #include "rules/events.h"
 #include "rules/internal.h"
 
@@ -43,11 +44,11 @@ std::vector<int> alive(const GameState& s, const std::vector<int16_t>& units) {
     return out;
 }
 
-int commanderOf(const GameData& d, const std::vector<int16_t>& leaders) {
+int commanderOf(const GameData& d, const GameState& s, const std::vector<int16_t>& leaders) {
     // 10.14/12.24: a Dynamic leader leads the army he is in (Gustavus above all); otherwise the best
     // Battle rating commands.
     int best = -1;
-    auto score = [&](int l) { return d.leaders[l].stars * 100 + d.leaders[l].battle; };
+    auto score = [&](int l) { return effectiveStars(d, s, l) * 100 + d.leaders[l].battle; };
     for (int l : leaders)
         if (best < 0 || score(l) > score(best))
             best = l;
@@ -261,7 +262,7 @@ void startCombat(Ctx& c, int city, int attacker, const std::vector<int16_t>& att
     for (int l : leadersAt(c.s, city, def, c.d))
         if (!(c.s.leaders[l].flags & kInside))
             f.defendLeaders.push_back(static_cast<int16_t>(l));
-    f.defendCommander = static_cast<int16_t>(commanderOf(c.d, f.defendLeaders));
+    f.defendCommander = static_cast<int16_t>(commanderOf(c.d, c.s, f.defendLeaders));
     f.step = kCardsAttacker;
     c.say(QStringLiteral("12.2 battle at %1: %2 attacks with %3 CF, %4 defends with %5 CF%6")
               .arg(cityName(c.d, city), sideName(attacker))
@@ -436,15 +437,17 @@ bool combatAuto(Ctx& c) {
             const int cmd = side == att ? f.attackCommander : f.defendCommander;
             drm[side] = cmd >= 0 ? c.d.leaders[cmd].battle : 0; // 12.24
             int shift = 0;
+            // 9.5: the cards' effects; some depend on the battle (C35, C47, P33, P46: combatEffect)
+            auto effectOf = [&](int16_t card, int player) { return combatCardEffect(c, f, card, player); };
             for (int16_t card : f.cards[side]) {
-                const EventDef* ev = EventRegistry::instance().find(c.d.cards[card].id);
-                drm[side] += ev->combat.ownDrm;
-                shift += ev->combat.ownShift;
+                const CombatCardEffect e = effectOf(card, side);
+                drm[side] += e.ownDrm;
+                shift += e.ownShift;
             }
             for (int16_t card : f.cards[other(side)]) {
-                const EventDef* ev = EventRegistry::instance().find(c.d.cards[card].id);
-                drm[side] += ev->combat.enemyDrm;
-                shift += ev->combat.enemyShift;
+                const CombatCardEffect e = effectOf(card, other(side));
+                drm[side] += e.enemyDrm;
+                shift += e.enemyShift;
             }
             const int col = c.d.tables.crtColumnFor(strength[side]);
             column[side] = std::clamp(col + shift, 0, static_cast<int>(c.d.tables.crtColumns.size()) - 1);
@@ -471,12 +474,11 @@ bool combatAuto(Ctx& c) {
         return true;
     }
     case kAftermath: {
-        discardCombatCards(c, f);
         // 12.28: the higher Loss Number caused wins; ties to the army led by a Dynamic leader, else the
         // defender. Leaders killed below do not change this (12.27 note).
         const int byAtt = f.lossNumber[def], byDef = f.lossNumber[att];
-        const bool dynA = f.attackCommander >= 0 && isDynamic(c.d, f.attackCommander);
-        const bool dynD = f.defendCommander >= 0 && isDynamic(c.d, f.defendCommander);
+        const bool dynA = f.attackCommander >= 0 && isDynamic(c.d, c.s, f.attackCommander);
+        const bool dynD = f.defendCommander >= 0 && isDynamic(c.d, c.s, f.defendCommander);
         int winner = byAtt > byDef ? att : byDef > byAtt ? def : (dynA && !dynD) ? att : def;
         const bool attAlive =
             !alive(c.s, f.attackUnits).empty() || !unitsOutside(c.s, f.city, att, c.d).empty();
@@ -514,8 +516,7 @@ bool combatAuto(Ctx& c) {
         if (winner == att && f.attackCommander >= 0 &&
             c.d.leaders[f.attackCommander].id == QLatin1String("wallenstein") &&
             c.s.leaders[f.attackCommander].status == LeaderStatus::InPlay) {
-            c.s.wallensteinTrack = static_cast<int8_t>(std::min(20, c.s.wallensteinTrack + 3));
-            c.say(QStringLiteral("7.1 Wallenstein's victory: track %1").arg(c.s.wallensteinTrack));
+            advanceWallenstein(c, 3, QStringLiteral("Wallenstein's victory"));
         }
         const int loser = other(winner);
         const bool loserHere = !unitsOutside(c.s, f.city, loser, c.d).empty();
@@ -535,9 +536,18 @@ bool combatAuto(Ctx& c) {
         return false;
     }
     case kFinished: {
-        const int winner = f.winner;
-        const int city = f.city;
+        CombatFrame done = f;
+        const int winner = done.winner;
+        const int city = done.city;
         c.s.frames.pop_back();
+        // 9.51: cards with an effect after the battle (C33), then the combat cards are discarded.
+        const int sides[2] = {done.attacker, other(done.attacker)};
+        for (int side : sides)
+            for (int16_t card : done.cards[side])
+                if (const EventDef* ev = EventRegistry::instance().find(c.d.cards[card].id);
+                    ev && ev->afterCombat)
+                    ev->afterCombat(c, done, side);
+        discardCombatCards(c, done);
         // 12.28/12.29: the winner gains control of a non-Fortress city.
         if (!c.d.cities[city].fortress && !unitsAt(c.s, city, winner, c.d).empty())
             setCityControl(c, city, winner, QStringLiteral("12.28"));

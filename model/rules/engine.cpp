@@ -1,5 +1,6 @@
 #include "rules/engine.h"
 
+#include "rules/economy.h"
 #include "rules/events.h"
 #include "rules/internal.h"
 
@@ -337,6 +338,8 @@ QString Engine::prompt(const GameState& s) const {
     case kChooseDiscard:
         return QStringLiteral("%1: choose the card to hold (6.D)").arg(who);
     default:
+        if (ch.purpose >= 100 && ch.purpose < kChooseEventBase)
+            return economyPrompt(d, s, ch);
         return QStringLiteral("%1: choose").arg(who);
     }
 }

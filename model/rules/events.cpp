@@ -53,4 +53,18 @@ void registerBuiltinEvents() {
     });
 }
 
+CombatCardEffect combatCardEffect(const Ctx& c, const CombatFrame& f, int card, int side) {
+    const EventDef* ev = EventRegistry::instance().find(c.d.cards[card].id);
+    if (!ev)
+        return {};
+    return ev->combatEffect ? ev->combatEffect(c, f, side) : ev->combat;
+}
+
+CombatCardEffect combatCardEffect(const GameData& d, const GameState& s, const CombatFrame& f, int card,
+                                  int side) {
+    GameState copy = s; // the effects only read the state; Ctx wants a mutable one
+    const Ctx c{d, copy, nullptr};
+    return combatCardEffect(c, f, card, side);
+}
+
 } // namespace wp::rules

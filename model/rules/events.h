@@ -20,7 +20,8 @@ struct CombatCardEffect {
 struct EventDef {
     // May the card be played as an Event now by `side`? (null: always)
     std::function<bool(const Ctx&, int side)> playable;
-    // Why not, in words with the rule number ("9.32: Spinola's army is not in the UP"); used by the UI and CLI.
+    // Why not, in words with the rule number ("9.32: Spinola's army is not in the UP"); used by the UI and
+    // CLI.
     std::function<QString(const Ctx&, int side)> whyNot;
     // Carries out the event. May push frames (e.g. a ChoiceFrame) for decisions it needs.
     std::function<void(Ctx&, int side)> apply;
@@ -51,8 +52,15 @@ class EventRegistry {
 };
 
 // Registers the built-in events (called once by the Engine).
+// 9.5: what `card`, played by `side` in the combat `f`, does to the rolls and columns now (the card's
+// combatEffect when it depends on the battle, else its fixed effect). The combat resolution and the GUI's
+// odds both use it.
+CombatCardEffect combatCardEffect(const Ctx& c, const CombatFrame& f, int card, int side);
+CombatCardEffect combatCardEffect(const GameData& d, const GameState& s, const CombatFrame& f, int card,
+                                  int side);
+
 void registerBuiltinEvents();
-void registerCatholicEvents(EventRegistry& r);    // model/events/catholic.cpp
-void registerProtestantEvents(EventRegistry& r);  // model/events/protestant.cpp
+void registerCatholicEvents(EventRegistry& r);   // model/events/catholic.cpp
+void registerProtestantEvents(EventRegistry& r); // model/events/protestant.cpp
 
 } // namespace wp::rules

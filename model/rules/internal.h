@@ -39,7 +39,7 @@ std::vector<int> unitsInside(const GameState& s, int loc, int side, const GameDa
 int cfSum(const GameData& d, const GameState& s, const std::vector<int>& units);
 bool hasEnemyUnits(const GameData& d, const GameState& s, int city, int side);
 int siegeLevel(const GameData& d, const GameState& s, int city); // 13.13; 0 if not a fortress
-bool isDynamic(const GameData& d, int leader);
+bool isDynamic(const GameData& d, const GameState& s, int leader);
 QString cityName(const GameData& d, int loc);
 QString leaderName(const GameData& d, int leader);
 int locSide(const GameData& d, const GameState& s, int loc); // side whose pieces are at loc, kNone if none
@@ -74,6 +74,8 @@ void killLeader(Ctx& c, int leader, const QString& rule); // 12.41-12.42 with re
 // 11.22: `side`'s units at `city` eliminate the enemy leaders standing there without combat units (also when
 // units are placed by an event or recruited).
 void catchLoneLeaders(Ctx& c, int city, int side);
+// 7.1: Wallenstein is with `side`'s army at `city` (outside any fortress): the army is "led by Wallenstein".
+bool wallensteinLeadsAt(const Ctx& c, int city, int side);
 void checkStacking(Ctx& c, int city, int side); // 10.22 (pushes a choice if needed)
 
 // ---- national effects (nations.cpp): movement and stacking limits of 17.x

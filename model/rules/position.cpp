@@ -323,7 +323,7 @@ void Builder::readTurn(const JNode& root) {
     if (root.has(QStringLiteral("roundsUsed"))) {
         const JNode n = root[QStringLiteral("roundsUsed")];
         s.roundsUsed[0] = s.roundsUsed[1] = 0;
-        perSide(n, [&](int sd, const JNode& v) { s.roundsUsed[sd] = static_cast<int8_t>(v.integer(0, 5)); });
+        perSide(n, [&](int sd, const JNode& v) { s.roundsUsed[sd] = static_cast<int8_t>(v.integer(0, 6)); });
     } else {
         s.roundsUsed[kCatholic] = 0;
         s.roundsUsed[kProtestant] = s.activeSide == kCatholic ? 1 : 0;

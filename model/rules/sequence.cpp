@@ -1,4 +1,5 @@
 // The sequence of play (6.0) and the use of Strategy cards (8.0).
+#include "events/common.h"
 #include "rules/economy.h"
 #include "rules/events.h"
 #include "rules/internal.h"
@@ -77,8 +78,8 @@ std::vector<int> activatableLeaders(const Ctx& c, int side, int value) {
         for (int o : leadersAt(c.s, ls.loc, side, c.d)) {
             if (o == l || (c.s.leaders[o].flags & kInside) != (ls.flags & kInside))
                 continue;
-            const int stars = c.d.leaders[o].stars;
-            if (stars == 2 || (stars == 1 && c.d.leaders[l].stars == 0))
+            const int stars = effectiveStars(c.d, c.s, o); // 7.25, 19.7
+            if (stars == 2 || (stars == 1 && effectiveStars(c.d, c.s, static_cast<int>(l)) == 0))
                 ok = false;
         }
         if (ok)
@@ -114,7 +115,8 @@ std::vector<int16_t> freeActionPieces(const Ctx& c, int side) {
 }
 
 int aidFrom(const Ctx& c, int side, int cardIdx) {
-    return aidCardPoints(c, side, cardIdx); // 14.2-14.4, 16.13, 8.65: the donors and their switches (economy.cpp)
+    return aidCardPoints(c, side,
+                         cardIdx); // 14.2-14.4, 16.13, 8.65: the donors and their switches (economy.cpp)
 }
 
 } // namespace
@@ -173,13 +175,28 @@ std::vector<Action> turnLegal(const Ctx& c, const TurnFrame& f) {
             }
             if (canRecruit(c, side, ci)) // 8.4
                 out.push_back(Action{ActionKind::PlayCard, ci, CardUse::Rec, -1, {}, {}});
-            if (!s.aidCardPlayed[side]) // 8.5: one AID card a turn
+            if (!s.aidCardPlayed[side] || s.options.aid_no_limit) // 8.5: one AID card a turn (19.4a: any)
                 out.push_back(Action{ActionKind::PlayCard, ci, CardUse::Aid, -1, {}, {}});
             if (canPlayAsEvent(c, side, ci))
                 out.push_back(Action{ActionKind::PlayCard, ci, CardUse::Event, -1, {}, {}});
+            if (s.options.up_intervention) // 19.5: any card, to push the Dutch War marker
+                out.push_back(Action{ActionKind::PlayCard, ci, CardUse::Dutch, -1, {}, {}});
+            if (canTryWallensteinEnemies(c, side)) // 19.11: discard a card for an assassination check
+                out.push_back(Action{ActionKind::PlayCard, ci, CardUse::Enemies, -1, {}, {}});
         }
-        for (int16_t p : freeActionPieces(c, side))
-            out.push_back(Action{ActionKind::FreeAction, -1, CardUse::Act, p, {}, {}});
+        if (freeActionAffordable(s, side)) { // 19.4c: a Free Action costs 1 AP
+            for (int16_t p : freeActionPieces(c, side))
+                out.push_back(Action{ActionKind::FreeAction, -1, CardUse::Act, p, {}, {}});
+            // 17.Sw.1: a Free Action may move the Swedish Base, and do nothing else.
+            if (side == kProtestant && canMoveSwedishBase(c.d, s))
+                for (int city : swedishBaseOptions(c.d, s))
+                    out.push_back(Action{ActionKind::FreeAction,
+                                         -1,
+                                         CardUse::Act,
+                                         kFreeSwedishBase,
+                                         {static_cast<int16_t>(city)},
+                                         {}});
+        }
         // 8.323: in his first round a player may use the Free Action to offer peace (5.3).
         if (s.roundsUsed[side] == 0 && canOfferPeace(c, side))
             out.push_back(Action{ActionKind::OfferPeace, -1, CardUse::Act, -1, {}, {}});
@@ -244,10 +261,20 @@ void turnApply(Ctx& c, const Action& a) {
     case ActionKind::FreeAction:
         c.say(QStringLiteral("8.32 %1 round %2: Free Action").arg(sideName(side)).arg(round), side);
         endRound(c);
+        payFreeAction(c, side); // 19.4c
+        if (a.target == kFreeSwedishBase) {
+            moveSwedishBase(c, a.list.front()); // 17.Sw.1
+            return;
+        }
         startFreeAction(c, side, a.target);
         return;
     case ActionKind::PlayCard: {
         const Card& cd = card(c, a.card);
+        if (a.use == CardUse::Enemies) {
+            // 19.11: a discard, not a card play: the round is not used.
+            tryWallensteinEnemies(c, side, a.card);
+            return;
+        }
         removeFromHand(s, side, a.card);
         c.s.cardPlace[a.card] = CardPlace::Played;
         c.say(QStringLiteral("%1 round %2: plays %3 \"%4\" (%5) as %6")
@@ -268,6 +295,10 @@ void turnApply(Ctx& c, const Action& a) {
         }
         // 8.64: "Unless discarded, Event always takes effect": after the ACT/REC/AID.
         discardCard(c, side, a.card, false);
+        if (a.use == CardUse::Dutch) {
+            upIntervention(c, side, a.card); // 19.5: the card goes to the Played pile, not out of the game
+            return;
+        }
         if (cd.unlessDiscarded && !s.eventPlayed[a.card]) {
             if (const EventDef* ev = EventRegistry::instance().find(cd.id); ev && ev->apply) {
                 c.say(QStringLiteral("8.64 the event of %1 takes effect").arg(cd.id), side);
@@ -369,6 +400,16 @@ bool turnAuto(Ctx& c) {
         return true;
     }
     case Phase::Action:
+        if (s.frames.size() == 1) {
+            actionPhaseCheckpoint(c); // 19.3
+            // 16.251: a Protestant army of a leader and three units in the UP Responds to Spinola Besieges
+            // as soon as it is there (checked after every activation).
+            if (ev::dutchSiegePending(s)) {
+                ev::dutchSiegeResponse(c);
+                if (!ev::dutchSiegePending(s) || s.frames.size() > 1)
+                    return true;
+            }
+        }
         if (s.roundsUsed[kCatholic] >= 6 && s.roundsUsed[kProtestant] >= 6) {
             // 6.D/8.2: each player may hold one card, chosen by him; extra cards go to the Played pile.
             for (int side : {kProtestant, kCatholic}) {
@@ -399,6 +440,8 @@ bool turnAuto(Ctx& c) {
     case Phase::End: {
         // 6.F.1 Continued Siege Segment: siege combat for every Siege marker (13.26), Protestant first.
         // f.step walks the cities; each siege combat runs as its own frame.
+        if (f.step == 0)
+            ev::dutchSiegeEndOfTurn(c); // 16.253: Spinola Besieges without a Response
         while (f.step < 2 * static_cast<int>(s.cities.size())) {
             const int side = f.step < static_cast<int>(s.cities.size()) ? kProtestant : kCatholic;
             const int city = f.step % static_cast<int>(s.cities.size());

@@ -1,4 +1,5 @@
 // Siege combat: 13.1 establishing and maintaining a siege, 13.2 siege combat, 13.26 continued sieges.
+#include "rules/economy.h"
 #include "rules/internal.h"
 
 #include <QJsonArray>
@@ -11,7 +12,7 @@ SiegeFrame& top(GameState& s) {
     return std::get<SiegeFrame>(s.frames.back());
 }
 
-enum SiegeStep : int8_t { kRoll = 0, kStepLoss = 1, kDone = 2 };
+enum SiegeStep : int8_t { kRoll = 0, kSiegeStepLoss = 1, kDone = 2 };
 
 // The besieging units: the besieger's units in the city, outside the fortress.
 std::vector<int> besiegers(const GameData& d, const GameState& s, int city, int side) {
@@ -109,7 +110,7 @@ int siegeActor(const GameState&, const SiegeFrame& f) {
 
 std::vector<Action> siegeLegal(const Ctx& c, const SiegeFrame& f) {
     std::vector<Action> out;
-    if (f.step != kStepLoss)
+    if (f.step != kSiegeStepLoss)
         return out;
     // 13.25: the owning player chooses which besieging unit loses the step.
     for (int u : besiegers(c.d, c.s, f.city, f.side)) {
@@ -173,6 +174,8 @@ bool siegeAuto(Ctx& c) {
         cs.siege = 0;
         cs.sieger = kNone;
         setCityControl(c, city, side, QStringLiteral("13.24"));
+        if (wallensteinLeadsAt(c, city, side)) // 7.1: one box per city gained
+            advanceWallenstein(c, 1, QStringLiteral("Wallenstein's army takes %1").arg(cityName(c.d, city)));
         return true;
     }
     // 13.26: the next Continued Siege marker, up to +3.
@@ -180,7 +183,7 @@ bool siegeAuto(Ctx& c) {
         cs.siege++;
     c.say(QStringLiteral("13.26 %1: Continued Siege +%2").arg(cityName(c.d, city)).arg(cs.siege - 1), side);
     if (natural == 0 && !besiegers(c.d, c.s, city, side).empty()) {
-        f.step = kStepLoss;
+        f.step = kSiegeStepLoss;
         return true;
     }
     c.s.frames.pop_back();

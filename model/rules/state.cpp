@@ -1,3 +1,4 @@
+#include "rules/economy.h"
 #include "rules/internal.h"
 
 namespace wp::rules {
@@ -18,6 +19,10 @@ QString cardUseName(CardUse u) {
         return QStringLiteral("aid");
     case CardUse::Event:
         return QStringLiteral("event");
+    case CardUse::Dutch:
+        return QStringLiteral("dutch");
+    case CardUse::Enemies:
+        return QStringLiteral("enemies");
     }
     return {};
 }
@@ -141,8 +146,8 @@ int siegeLevel(const GameData& d, const GameState& s, int city) {
     return c.fortress->strength + inside;
 }
 
-bool isDynamic(const GameData& d, int leader) {
-    return d.leaders[leader].stars > 0;
+bool isDynamic(const GameData& d, const GameState& s, int leader) {
+    return effectiveStars(d, s, leader) > 0; // 10.14, with 7.25 and 19.7
 }
 
 QString cityName(const GameData& d, int loc) {

@@ -89,7 +89,8 @@ struct AreaState {
 };
 
 enum class CardPlace : uint8_t { Later, Unplayed, Hand, Played, Removed, InCombat };
-enum class CardUse : uint8_t { Act, Rec, Aid, Event };
+// Dutch: 19.5 United Provinces Increased Intervention; Enemies: 19.11 Wallenstein's Enemies (a discard).
+enum class CardUse : uint8_t { Act, Rec, Aid, Event, Dutch, Enemies };
 QString cardUseName(CardUse u);
 
 // ---------------------------------------------------------------- decision frames
