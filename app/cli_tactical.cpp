@@ -16,7 +16,7 @@ const char* kTacticalUsage =
   --actions FILE    apply these actions (one per line, docs/tvbd.md notation) first
   --legal           print the legal actions at the end
   --log             print the battle log
-  --games N         with --auto: resolve N battles (seeds N, N+1, ...) and print win rates
+  --games N         with --auto: resolve N battles (seeds S, S+1, ...) and print win rates
 )";
 
 QString sideResult(const wp::tactical::BattleState& s, const wp::tactical::AutoResult& r, int side) {

@@ -111,6 +111,7 @@ class TestTvbd : public QObject {
     void t21_armyBreakpoints();
     void t22_variableArmyMorale();
     void t23_commandBreakpoints();
+    void r16_10_commandMorale();
     void t24_coinsAndQuality();
     void t25_largePikeShotDice();
     void t26_exampleArmies();
@@ -600,6 +601,49 @@ void TestTvbd::t23_commandBreakpoints() {
     const int army[] = {0, 1, 2, 2, 3, 3, 4};
     for (int n = 1; n <= 6; ++n)
         QCOMPARE(TvbdEngine::commandArmyBreakpoint(n), army[n]);
+}
+
+// 16.10 command morale: a command of 5 breaks at 3 lost, its remaining units rout; 2 of 3 commands broken
+// break the army.
+void TestTvbd::r16_10_commandMorale() {
+    Pos p(*rules);
+    p.s.commandMorale = true;
+    p.s.originalUnits[1] = 10;
+    p.s.commands[1].initialUnits = 0;
+    Command c2 = p.s.commands[0];
+    c2.id = c2.name = QStringLiteral("A2");
+    Command c3 = c2;
+    c3.id = c3.name = QStringLiteral("A3");
+    p.s.commands << c2 << c3;
+    for (int k = 0; k < 5; ++k)
+        p.add(0, UnitType::PikeShot, 3 + 2.5 * k, 5, 90);
+    for (int k = 0; k < 2; ++k) {
+        const int u = p.add(0, UnitType::Horse, 20 + 2.5 * k, 5, 90);
+        p.s.units[u].command = 2;
+        const int v = p.add(0, UnitType::Horse, 30 + 2.5 * k, 5, 90);
+        p.s.units[v].command = 3;
+    }
+    p.add(1, UnitType::PikeShot, 20, 25, 270);
+    p.s.commands[0].initialUnits = 5; // Pos::add counted every unit into command 0
+    p.s.commands[2].initialUnits = p.s.commands[3].initialUnits = 2;
+    TvbdEngine e(*rules);
+    e.hit(p.s, 0, 4, true, true, QStringLiteral("t"));
+    e.hit(p.s, 1, 4, true, true, QStringLiteral("t"));
+    p.s.routsThisTurn.clear();
+    e.morale(p.s);
+    QVERIFY(!p.s.commands[0].broken); // 2 of 5 lost: breakpoint 3
+    e.hit(p.s, 2, 4, true, true, QStringLiteral("t"));
+    p.s.routsThisTurn.clear();
+    e.morale(p.s);
+    QVERIFY(p.s.commands[0].broken);
+    QCOMPARE(p.s.units[3].status, UnitStatus::Routed);
+    QCOMPARE(p.s.units[4].status, UnitStatus::Routed);
+    QVERIFY(!p.s.over());                              // 1 of 3 commands broken; the army breaks at 2
+    e.hit(p.s, 5, 3, true, true, QStringLiteral("t")); // command A2 (2 units) breaks at 1 lost
+    p.s.routsThisTurn.clear();
+    e.morale(p.s);
+    QVERIFY(p.s.over());
+    QCOMPARE(p.s.winner, 1);
 }
 
 // T24, 16.3 coins and quality.

@@ -90,6 +90,7 @@ struct Command {
     int initialUnits = 0;
     bool commanderLost = false;
     bool casualtyMarker = false; // the Commander fell this turn (6.2 pending)
+    bool broken = false;         // 16.10
 };
 
 struct RoutRecord {
@@ -112,6 +113,7 @@ struct BattleState {
     int turnLimit = 10;
     bool attackerAlwaysInitiative = false;
     bool variableArmyMorale = false;
+    bool commandMorale = false; // 16.10 command breakpoints replace 15.6
     QList<TerrainFeature> terrain;
     QList<Command> commands;
     QList<Unit> units;

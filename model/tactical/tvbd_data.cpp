@@ -239,6 +239,8 @@ bool scenarioFromJson(const QJsonObject& root, const QString& fileName, const Tv
     for (auto it = opts.begin(); it != opts.end(); ++it) {
         if (it.key() == QLatin1String("variableArmyMorale"))
             s.variableArmyMorale = it.value().toBool();
+        else if (it.key() == QLatin1String("commandMorale"))
+            s.commandMorale = it.value().toBool();
         else if (it.key() == QLatin1String("attackerAlwaysInitiative"))
             s.attackerAlwaysInitiative = it.value().toBool();
         else if (it.key() == QLatin1String("aggressiveAttacker"))

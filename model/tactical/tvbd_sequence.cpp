@@ -841,7 +841,37 @@ void TvbdEngine::morale(BattleState& s) const {
     }
     // 6.6 army morale (15.6) or variable army morale (16.1).
     bool broken[2] = {false, false};
-    if (s.variableArmyMorale) {
+    if (s.commandMorale) {
+        // 16.10: a command whose lost units reach half its size (rounded up) breaks and all its remaining
+        // units rout; an army breaks when its broken commands reach the table's number.
+        int commands[2] = {0, 0}, brokenCommands[2] = {0, 0};
+        for (qsizetype ci = 0; ci < s.commands.size(); ++ci) {
+            Command& c = s.commands[ci];
+            ++commands[c.side];
+            if (!c.broken) {
+                int lostHere = 0;
+                for (const Unit& u : s.units)
+                    if (u.command == int(ci) &&
+                        (u.status == UnitStatus::Routed || u.status == UnitStatus::Eliminated ||
+                         u.status == UnitStatus::Casualty))
+                        lostHere += u.large ? 2 : 1;
+                if (lostHere >= commandBreakpoint(c.initialUnits)) {
+                    c.broken = true;
+                    s.note(QStringLiteral("16.10 %1 breaks (%2 of %3 lost)")
+                               .arg(c.name)
+                               .arg(lostHere)
+                               .arg(c.initialUnits));
+                    for (qsizetype i = 0; i < s.units.size(); ++i)
+                        if (s.units[i].command == int(ci) && s.units[i].onTable())
+                            removeUnit(s, int(i), UnitStatus::Routed);
+                }
+            }
+            if (c.broken)
+                ++brokenCommands[c.side];
+        }
+        for (int side = 0; side < 2; ++side)
+            broken[side] = brokenCommands[side] >= commandArmyBreakpoint(commands[side]);
+    } else if (s.variableArmyMorale) {
         const int most = s.lost[0] == s.lost[1] ? -1 : (s.lost[0] > s.lost[1] ? 0 : 1);
         for (int side = 0; side < 2; ++side) {
             if (most >= 0 && side != most)
