@@ -306,7 +306,15 @@ void checkState(const Engine* engine, const GameData& d, const GameState& s, QSt
             for (int city : ar.cities)
                 if (s.cities[city].marker == side && !s.cities[city].revolt)
                     ++held;
-            if (held >= ar.control)
+            // 3.12-3.13: enemy Fortress Cities keep their markers when an Area changes hands, so both sides
+            // may hold the rating; the one that reached it last controls the Area.
+            int ownerHeld = 0;
+            if (as.control == other(side))
+                for (int city : ar.cities)
+                    if (!s.cities[city].revolt &&
+                        (s.cities[city].marker == as.control || s.cities[city].marker == kNone))
+                        ++ownerHeld;
+            if (held >= ar.control && ownerHeld < ar.control)
                 bad(QStringLiteral("3.13 %1 holds %2 of the %3 cities %4 needs but does not control it")
                         .arg(sideName(side))
                         .arg(held)
