@@ -141,6 +141,28 @@ class TestAi : public QObject {
         QVERIFY(m2.finished);
     }
 
+    // Root parallelisation: two trees on two threads give one legal action, and with the same seeds the
+    // same one every time (each tree has its own generator; iteration budgets, not time, bound them).
+    void searchOnTwoThreads() {
+        const Engine e(rulesData());
+        const GameState s = advanced(e, QStringLiteral("campaign"), 8, 0);
+        const ai::SideView v(e, s, e.actor(s));
+        const std::vector<Action> legal = v.legalActions();
+        Action first;
+        for (int run = 0; run < 2; ++run) {
+            auto bot = ai::makeBot(QStringLiteral("search:1"), 9, nullptr);
+            bot->setThreads(2);
+            const ai::Decision d = bot->decide(v);
+            QVERIFY(std::find(legal.begin(), legal.end(), d.action) != legal.end());
+            QVERIFY2(d.reason.startsWith(QStringLiteral("search: ")), qPrintable(d.reason));
+            QVERIFY(d.iterations >= 2);
+            if (run == 0)
+                first = d.action;
+            else
+                QVERIFY(first == d.action);
+        }
+    }
+
     void unknownBotsAreRefused() {
         QString error;
         QVERIFY(!ai::makeBot(QStringLiteral("grandmaster"), 1, &error));

@@ -35,6 +35,9 @@ class Bot {
     virtual QString name() const = 0; // "random", "priority", "search:2"
     // `view.actor()` must be `view.side()` and the game not over.
     virtual Decision decide(const SideView& view, const Controls& controls = {}) = 0;
+    // Threads one decision may use (the search bot: one tree per thread, root statistics summed). 1 by
+    // default; the tournament keeps 1 and plays games in parallel instead.
+    virtual void setThreads(int threads) { (void)threads; }
 };
 
 // "random", "priority", "search" (the default level) or "search:L" (L = 1..5). Returns nullptr and sets

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <thread>
 
 namespace wp::ai {
 
@@ -214,6 +215,7 @@ class SearchBot : public Bot {
     SearchBot(uint64_t seed, int level)
         : m_rng(mix(seed ^ 0x73656172ULL)), m_level(level), m_priority(seed) {}
     QString name() const override { return QStringLiteral("search:%1").arg(m_level); }
+    void setThreads(int threads) override { m_threads = std::max(1, threads); }
 
     Decision decide(const SideView& view, const Controls& controls) override {
         if (!isCardRound(view.state()))
@@ -277,84 +279,133 @@ class SearchBot : public Bot {
             for (int i = 0; i < lv.width; ++i)
                 rootCands.push_back(ranked[static_cast<size_t>(i)].second);
         }
-        int it = 0;
-        for (; it < lv.iterations; ++it) {
-            if (it > 0 && (controls.cancelled() || threadCpuSeconds() - cpu0 > lv.seconds))
-                break;
-            GameState s = view.determinise(m_rng);
-            const double base = evaluate(d, s, side);
-            std::vector<int> path{0};
-            int node = 0;
-            bool expanded = false;
-            int depth = 0;
-            while (!s.gameOver && !expanded && depth < 6) {
-                if (!isCardRound(s)) {
-                    toNextCardRound(engine, s, m_rng);
-                    continue;
-                }
-                const int mover = engine.actor(s);
-                const std::vector<Action> legal = node == 0 ? rootLegal : engine.legalActions(s);
-                const std::vector<size_t> cands =
-                    node == 0 ? rootCands : cardRoundCandidates(d, s, legal, mover);
-                // available children; the first untried candidate is expanded
-                std::vector<int> avail;
-                std::vector<size_t> untried;
-                for (size_t ci : cands) {
-                    int found = -1;
-                    for (int ch : nodes[static_cast<size_t>(node)].children)
-                        if (nodes[static_cast<size_t>(ch)].action == legal[ci]) {
-                            found = ch;
-                            break;
-                        }
-                    if (found >= 0)
-                        avail.push_back(found);
-                    else
-                        untried.push_back(ci);
-                }
-                for (int ch : avail)
-                    ++nodes[static_cast<size_t>(ch)].avail;
-                int next = -1;
-                if (!untried.empty()) {
-                    const size_t ci =
-                        untried[static_cast<size_t>(m_rng.below(static_cast<int>(untried.size())))];
-                    Node n;
-                    n.action = legal[ci];
-                    n.mover = mover;
-                    n.avail = 1;
-                    nodes.push_back(n);
-                    next = static_cast<int>(nodes.size()) - 1;
-                    nodes[static_cast<size_t>(node)].children.push_back(next);
-                    expanded = true;
-                } else {
-                    double bestU = -1e18;
-                    for (int ch : avail) {
-                        const Node& n = nodes[static_cast<size_t>(ch)];
-                        const double u = n.reward / n.visits +
-                                         0.7 * std::sqrt(std::log(static_cast<double>(n.avail)) / n.visits);
-                        if (u > bestU) {
-                            bestU = u;
-                            next = ch;
+        auto grow = [&](Rng& rng, std::vector<Node>& tree, int iterations, bool report) {
+            int it = 0;
+            for (; it < iterations; ++it) {
+                if (it > 0 && (controls.cancelled() || threadCpuSeconds() - cpu0 > lv.seconds))
+                    break;
+                GameState s = view.determinise(rng);
+                const double base = evaluate(d, s, side);
+                std::vector<int> path{0};
+                int node = 0;
+                bool expanded = false;
+                int depth = 0;
+                while (!s.gameOver && !expanded && depth < 6) {
+                    if (!isCardRound(s)) {
+                        toNextCardRound(engine, s, rng);
+                        continue;
+                    }
+                    const int mover = engine.actor(s);
+                    const std::vector<Action> legal = node == 0 ? rootLegal : engine.legalActions(s);
+                    const std::vector<size_t> cands =
+                        node == 0 ? rootCands : cardRoundCandidates(d, s, legal, mover);
+                    // available children; the first untried candidate is expanded
+                    std::vector<int> avail;
+                    std::vector<size_t> untried;
+                    for (size_t ci : cands) {
+                        int found = -1;
+                        for (int ch : tree[static_cast<size_t>(node)].children)
+                            if (tree[static_cast<size_t>(ch)].action == legal[ci]) {
+                                found = ch;
+                                break;
+                            }
+                        if (found >= 0)
+                            avail.push_back(found);
+                        else
+                            untried.push_back(ci);
+                    }
+                    for (int ch : avail)
+                        ++tree[static_cast<size_t>(ch)].avail;
+                    int next = -1;
+                    if (!untried.empty()) {
+                        const size_t ci =
+                            untried[static_cast<size_t>(rng.below(static_cast<int>(untried.size())))];
+                        Node n;
+                        n.action = legal[ci];
+                        n.mover = mover;
+                        n.avail = 1;
+                        tree.push_back(n);
+                        next = static_cast<int>(tree.size()) - 1;
+                        tree[static_cast<size_t>(node)].children.push_back(next);
+                        expanded = true;
+                    } else {
+                        double bestU = -1e18;
+                        for (int ch : avail) {
+                            const Node& n = tree[static_cast<size_t>(ch)];
+                            const double u =
+                                n.reward / n.visits +
+                                0.7 * std::sqrt(std::log(static_cast<double>(n.avail)) / n.visits);
+                            if (u > bestU) {
+                                bestU = u;
+                                next = ch;
+                            }
                         }
                     }
+                    if (next < 0)
+                        break;
+                    if (!engine.apply(s, tree[static_cast<size_t>(next)].action).ok)
+                        break;
+                    path.push_back(next);
+                    node = next;
+                    ++depth;
                 }
-                if (next < 0)
-                    break;
-                if (!engine.apply(s, nodes[static_cast<size_t>(next)].action).ok)
-                    break;
-                path.push_back(next);
-                node = next;
-                ++depth;
+                playout(engine, s, rng, lv.horizon, 3000);
+                const double v = evaluate(d, s, side) - base;
+                const double r = 1.0 / (1.0 + std::exp(-v / 4.0)); // for `side`
+                for (int p : path) {
+                    Node& n = tree[static_cast<size_t>(p)];
+                    ++n.visits;
+                    n.reward += (n.mover == kNone || n.mover == side) ? r : 1.0 - r;
+                }
+                if (report && controls.progress)
+                    controls.progress(static_cast<double>(it + 1) / iterations);
             }
-            playout(engine, s, m_rng, lv.horizon, 3000);
-            const double v = evaluate(d, s, side) - base;
-            const double r = 1.0 / (1.0 + std::exp(-v / 4.0)); // for `side`
-            for (int p : path) {
-                Node& n = nodes[static_cast<size_t>(p)];
-                ++n.visits;
-                n.reward += (n.mover == kNone || n.mover == side) ? r : 1.0 - r;
+            return it;
+        };
+        int it = 0;
+        if (m_threads <= 1) {
+            it = grow(m_rng, nodes, lv.iterations, true);
+        } else {
+            // Root parallelisation: one tree per thread, each with its own generator and a share of the
+            // iterations; the root's statistics are summed.
+            const int n = m_threads;
+            std::vector<std::vector<Node>> trees(static_cast<size_t>(n), nodes);
+            std::vector<Rng> rngs;
+            for (int t = 0; t < n; ++t)
+                rngs.emplace_back((static_cast<uint64_t>(m_rng.next()) << 32) | m_rng.next());
+            std::vector<int> done(static_cast<size_t>(n), 0);
+            std::vector<std::thread> pool;
+            const int share = (lv.iterations + n - 1) / n;
+            for (int t = 1; t < n; ++t)
+                pool.emplace_back([&, t] {
+                    done[static_cast<size_t>(t)] =
+                        grow(rngs[static_cast<size_t>(t)], trees[static_cast<size_t>(t)], share, false);
+                });
+            done[0] = grow(rngs[0], trees[0], share, true);
+            for (std::thread& th : pool)
+                th.join();
+            nodes = std::move(trees[0]);
+            it = done[0];
+            for (int t = 1; t < n; ++t) {
+                it += done[static_cast<size_t>(t)];
+                const std::vector<Node>& other = trees[static_cast<size_t>(t)];
+                for (int ch : other[0].children) {
+                    const Node& o = other[static_cast<size_t>(ch)];
+                    int found = -1;
+                    for (int mine : nodes[0].children)
+                        if (nodes[static_cast<size_t>(mine)].action == o.action)
+                            found = mine;
+                    if (found < 0) {
+                        Node copy = o;
+                        copy.children.clear();
+                        nodes.push_back(copy);
+                        nodes[0].children.push_back(static_cast<int>(nodes.size()) - 1);
+                    } else {
+                        nodes[static_cast<size_t>(found)].visits += o.visits;
+                        nodes[static_cast<size_t>(found)].reward += o.reward;
+                    }
+                }
             }
-            if (controls.progress)
-                controls.progress(static_cast<double>(it + 1) / lv.iterations);
         }
         // the most visited child of the root
         const Node& root = nodes[0];
@@ -395,6 +446,7 @@ class SearchBot : public Bot {
 
     Rng m_rng;
     int m_level;
+    int m_threads = 1;
     PriorityBot m_priority;
 };
 
