@@ -764,7 +764,8 @@ class Loader {
         QDir dir(m_dir + QLatin1Char('/') + kScenarioDir);
         const QStringList files = dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
         for (const QString& f : files)
-            loadScenario(kScenarioDir + QLatin1Char('/') + f);
+            if (!f.startsWith(QLatin1String("battle-"))) // battle-*.json: the battle export's mapping (issue 9)
+                loadScenario(kScenarioDir + QLatin1Char('/') + f);
         QList<JNode> dummy;
         for (const Scenario& s : d.scenarios) {
             if (d.scenarioIndex.contains(s.id))
