@@ -1,0 +1,669 @@
+// Battle export to TVBD v2.0 (docs/battle-export.md). Every choice below is made from the mapping file or
+// the seed, so the same (battle, mapping, seed) always gives the same JSON.
+#include "battle/export.h"
+
+#include "data/datadir.h"
+#include "data/gamedata.h"
+#include "rules/rng.h"
+#include "rules/state.h"
+#include "tactical/tvbd.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+#include <algorithm>
+#include <cmath>
+#include <variant>
+
+namespace wp::battle {
+
+using namespace wp::rules;
+
+namespace {
+
+struct Stand {
+    QString type, quality, nat, kind, label;
+    bool reduced = false;
+    int resolveLoss = 0; // Unreliable Troops
+};
+
+const QString kCav[] = {QStringLiteral("Horse"), QStringLiteral("LightHorse"), QStringLiteral("Dragoons")};
+
+bool isCav(const QString& t) {
+    return std::find(std::begin(kCav), std::end(kCav), t) != std::end(kCav);
+}
+
+QString lower(const QString& q) { // one step down for a reduced unit
+    if (q == QLatin1String("superior"))
+        return QStringLiteral("ordinary");
+    if (q == QLatin1String("ordinary"))
+        return QStringLiteral("inferior");
+    return q;
+}
+
+bool matches(const QJsonObject& e, const ForceUnit& u, int year) {
+    const QString n = e.value(QStringLiteral("nationality")).toString(QStringLiteral("*"));
+    const QString k = e.value(QStringLiteral("kind")).toString(QStringLiteral("*"));
+    if (n != QLatin1String("*") && n != u.nationality)
+        return false;
+    if (k != QLatin1String("*") && k != u.kind)
+        return false;
+    if (year < e.value(QStringLiteral("from")).toInt(0) || year > e.value(QStringLiteral("to")).toInt(9999))
+        return false;
+    return true;
+}
+
+QString natName(const QString& id) {
+    return id.isEmpty() ? id : id.left(1).toUpper() + id.mid(1);
+}
+
+// The stands of one side before the card effects and caps.
+QList<Stand> forceStands(const Force& f, const QJsonObject& m, int year, int budget) {
+    QList<QList<Stand>> perUnit;
+    const QJsonArray entries = m.value(QStringLiteral("units")).toArray();
+    for (qsizetype i = 0; i < f.units.size(); ++i) {
+        const ForceUnit& u = f.units[i];
+        QList<Stand> st;
+        for (const QJsonValue& v : entries) {
+            const QJsonObject e = v.toObject();
+            if (!matches(e, u, year))
+                continue;
+            const QJsonArray ss = e.value(QStringLiteral("stands")).toArray();
+            for (qsizetype k = 0; k < ss.size() && (!u.reduced || k == 0); ++k) {
+                Stand s;
+                s.type = ss[k].toArray().at(0).toString();
+                s.quality = ss[k].toArray().at(1).toString(QStringLiteral("ordinary"));
+                if (u.reduced)
+                    s.quality = lower(s.quality);
+                s.nat = u.nationality;
+                s.kind = u.kind;
+                s.reduced = u.reduced;
+                s.label = QStringLiteral("%1 %2%3 (unit %4)")
+                              .arg(natName(u.nationality), u.kind,
+                                   u.reduced ? QStringLiteral(", reduced") : QString())
+                              .arg(i + 1);
+                st << s;
+            }
+            break;
+        }
+        if (st.isEmpty()) { // no entry matched: one ordinary Pike+Shot
+            Stand s{
+                QStringLiteral("PikeShot"), QStringLiteral("ordinary"), u.nationality, u.kind,
+                QStringLiteral("%1 %2 (unit %3, unmapped)").arg(natName(u.nationality), u.kind).arg(i + 1)};
+            st << s;
+        }
+        perUnit << st;
+    }
+    // Round robin: every unit's first stand, then the second stands, up to the budget.
+    QList<Stand> out;
+    for (int k = 0; k < 2; ++k)
+        for (const QList<Stand>& st : perUnit)
+            if (k < st.size() && out.size() < budget)
+                out << st[k];
+    return out;
+}
+
+struct Slot {
+    double x, y;
+};
+
+} // namespace
+
+QString defaultMappingPath() {
+    return wp::findDataDir() + QStringLiteral("/scenarios/battle-mapping.json");
+}
+
+bool loadMapping(const QString& path, TvbdMapping* out, QString* error) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("%1: cannot open: %2").arg(path, f.errorString());
+        return false;
+    }
+    QJsonParseError pe;
+    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &pe);
+    if (pe.error != QJsonParseError::NoError) {
+        *error = QStringLiteral("%1: offset %2: %3").arg(path).arg(pe.offset).arg(pe.errorString());
+        return false;
+    }
+    const QJsonObject t = doc.object().value(QStringLiteral("tvbd")).toObject();
+    auto fail = [&](const QString& where, const QString& what) {
+        *error = QStringLiteral("%1: tvbd.%2: %3").arg(path, where, what);
+        return false;
+    };
+    if (doc.object().value(QStringLiteral("format")).toString() != QLatin1String("westphalia-battle-mapping"))
+        return fail(QStringLiteral("format"), QStringLiteral("'westphalia-battle-mapping' is needed"));
+    static const QStringList types = {QStringLiteral("Horse"),    QStringLiteral("LightHorse"),
+                                      QStringLiteral("Dragoons"), QStringLiteral("PikeShot"),
+                                      QStringLiteral("Shot"),     QStringLiteral("Rabble")};
+    static const QStringList quals = {QStringLiteral("superior"), QStringLiteral("ordinary"),
+                                      QStringLiteral("inferior"), QStringLiteral("raw")};
+    const QJsonArray units = t.value(QStringLiteral("units")).toArray();
+    if (units.isEmpty())
+        return fail(QStringLiteral("units"), QStringLiteral("a non-empty list is needed"));
+    for (qsizetype i = 0; i < units.size(); ++i) {
+        const QJsonArray ss = units[i].toObject().value(QStringLiteral("stands")).toArray();
+        const QString p = QStringLiteral("units[%1].stands").arg(i);
+        if (ss.isEmpty() || ss.size() > 2)
+            return fail(p, QStringLiteral("one or two stands are needed"));
+        for (qsizetype k = 0; k < ss.size(); ++k) {
+            const QJsonArray s = ss[k].toArray();
+            if (!types.contains(s.at(0).toString()))
+                return fail(p + QStringLiteral("[%1]").arg(k),
+                            QStringLiteral("unit type '%1' is not one of %2")
+                                .arg(s.at(0).toString(), types.join(QStringLiteral(", "))));
+            if (!quals.contains(s.at(1).toString()))
+                return fail(p + QStringLiteral("[%1]").arg(k),
+                            QStringLiteral("quality '%1' is not one of %2")
+                                .arg(s.at(1).toString(), quals.join(QStringLiteral(", "))));
+        }
+    }
+    const int cap = t.value(QStringLiteral("maxStandsPerSide")).toInt(22);
+    if (cap < 2 || cap > 40)
+        return fail(QStringLiteral("maxStandsPerSide"), QStringLiteral("2 to 40 is needed"));
+    if (t.value(QStringLiteral("tables")).toArray().isEmpty())
+        return fail(QStringLiteral("tables"), QStringLiteral("a non-empty list is needed"));
+    out->root = t;
+    return true;
+}
+
+bool inputFromState(const GameData& data, const wp::rules::GameState& st, BattleInput* out, QString* error) {
+    const CombatFrame* cf = st.frames.empty() ? nullptr : std::get_if<CombatFrame>(&st.frames.back());
+    if (!cf) {
+        *error = QStringLiteral("no combat is about to be resolved (the top frame is not a combat)");
+        return false;
+    }
+    BattleInput in;
+    if (cf->city >= 0 && cf->city < data.cities.size()) {
+        const City& c = data.cities[cf->city];
+        in.city = c.name;
+        const int a = c.area >= 0 ? c.area : c.within;
+        if (a >= 0 && a < data.areas.size())
+            in.area = data.areas[a].id;
+        in.fortress = c.fortress.has_value();
+    }
+    in.year = 1618 + 2 * st.turn; // tyw-facts: turn t covers (1618+2t)-(1619+2t)
+    const int att = cf->attacker;
+    for (int i = 0; i < 2; ++i) {
+        const int side = i == 0 ? att : 1 - att;
+        Force& f = in.sides[i];
+        f.name = side == kCatholic ? QStringLiteral("Catholic") : QStringLiteral("Protestant");
+        const auto& units = i == 0 ? cf->attackUnits : cf->defendUnits;
+        for (int16_t u : units) {
+            const UnitState& us = st.units[size_t(u)];
+            const UnitType& ut = data.unitTypes[us.type];
+            ForceUnit fu;
+            fu.nationality = ut.nationality >= 0 ? data.nationalities[ut.nationality].id : QString();
+            fu.kind = unitKindId(ut.kind);
+            fu.reduced = us.steps == 1;
+            f.units << fu;
+        }
+        QList<int16_t> leaders(i == 0 ? cf->attackLeaders.begin() : cf->defendLeaders.begin(),
+                               i == 0 ? cf->attackLeaders.end() : cf->defendLeaders.end());
+        const int16_t cmd = i == 0 ? cf->attackCommander : cf->defendCommander;
+        if (cmd >= 0) {
+            leaders.removeAll(cmd);
+            leaders.prepend(cmd);
+        }
+        for (int16_t l : leaders) {
+            const Leader& ld = data.leaders[l];
+            f.leaders << ForceLeader{ld.name,
+                                     ld.nationality >= 0 ? data.nationalities[ld.nationality].id : QString(),
+                                     ld.battle, ld.stars};
+        }
+        for (int16_t c : cf->cards[side])
+            f.cards << data.cards[c].title;
+    }
+    in.title =
+        QStringLiteral("%1, %2").arg(in.city.isEmpty() ? QStringLiteral("A battle") : in.city).arg(in.year);
+    *out = in;
+    return true;
+}
+
+bool inputFromJson(const QJsonObject& root, const QString& fileName, BattleInput* out, QString* error) {
+    auto fail = [&](const QString& where, const QString& what) {
+        *error = QStringLiteral("%1: %2: %3").arg(fileName, where, what);
+        return false;
+    };
+    BattleInput in;
+    in.title = root.value(QStringLiteral("title")).toString();
+    in.city = root.value(QStringLiteral("city")).toString();
+    in.area = root.value(QStringLiteral("area")).toString();
+    in.fortress = root.value(QStringLiteral("fortress")).toBool();
+    in.year = root.value(QStringLiteral("year")).toInt(0);
+    if (in.year < 1600 || in.year > 1700)
+        return fail(QStringLiteral("year"), QStringLiteral("a year from 1600 to 1700 is needed"));
+    const QJsonArray sides = root.value(QStringLiteral("sides")).toArray();
+    if (sides.size() != 2)
+        return fail(QStringLiteral("sides"),
+                    QStringLiteral("exactly two sides are needed (the attacker first)"));
+    static const QStringList kinds = {QStringLiteral("veteran"), QStringLiteral("mercenary"),
+                                      QStringLiteral("militia")};
+    for (int i = 0; i < 2; ++i) {
+        const QString p = QStringLiteral("sides[%1]").arg(i);
+        const QJsonObject so = sides[i].toObject();
+        Force& f = in.sides[i];
+        f.name = so.value(QStringLiteral("name")).toString();
+        if (f.name.isEmpty())
+            return fail(p + QStringLiteral(".name"), QStringLiteral("missing"));
+        const QJsonArray us = so.value(QStringLiteral("units")).toArray();
+        for (qsizetype k = 0; k < us.size(); ++k) {
+            const QJsonObject uo = us[k].toObject();
+            ForceUnit u;
+            u.nationality = uo.value(QStringLiteral("nationality")).toString();
+            u.kind = uo.value(QStringLiteral("kind")).toString();
+            u.reduced = uo.value(QStringLiteral("reduced")).toBool();
+            const int count = uo.value(QStringLiteral("count")).toInt(1);
+            const QString up = p + QStringLiteral(".units[%1]").arg(k);
+            if (u.nationality.isEmpty())
+                return fail(up + QStringLiteral(".nationality"), QStringLiteral("missing"));
+            if (!kinds.contains(u.kind))
+                return fail(up + QStringLiteral(".kind"),
+                            QStringLiteral("'%1' is not veteran, mercenary or militia").arg(u.kind));
+            if (count < 1 || count > 40)
+                return fail(up + QStringLiteral(".count"), QStringLiteral("1 to 40 is needed"));
+            for (int c = 0; c < count; ++c)
+                f.units << u;
+        }
+        if (f.units.isEmpty())
+            return fail(p + QStringLiteral(".units"), QStringLiteral("at least one unit is needed"));
+        for (const QJsonValue& lv : so.value(QStringLiteral("leaders")).toArray()) {
+            const QJsonObject lo = lv.toObject();
+            f.leaders << ForceLeader{lo.value(QStringLiteral("name")).toString(),
+                                     lo.value(QStringLiteral("nationality")).toString(),
+                                     lo.value(QStringLiteral("battle")).toInt(),
+                                     lo.value(QStringLiteral("stars")).toInt()};
+        }
+        for (const QJsonValue& cv : so.value(QStringLiteral("cards")).toArray())
+            f.cards << cv.toString();
+    }
+    if (in.title.isEmpty())
+        in.title = QStringLiteral("%1, %2").arg(in.city).arg(in.year);
+    *out = in;
+    return true;
+}
+
+QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::tactical::TvbdRules& rules,
+                       quint64 seed) {
+    const QJsonObject& m = map.root;
+    wp::rules::Rng rng(seed);
+    QStringList notes;
+    const int cap = m.value(QStringLiteral("maxStandsPerSide")).toInt(22);
+    // Stand budget: both sides scaled by the same factor, so unequal armies stay unequal.
+    int total[2];
+    for (int s = 0; s < 2; ++s) {
+        total[s] = 0;
+        for (const ForceUnit& u : in.sides[s].units)
+            total[s] += u.reduced ? 1 : 2;
+    }
+    const int big = std::max(total[0], total[1]);
+    QList<Stand> stands[2];
+    bool limberAll[2] = {false, false};
+    bool initiative = false;
+    bool fortify[2] = {false, false};
+    for (int s = 0; s < 2; ++s) {
+        const int budget = big > cap ? std::max(1, int(std::lround(double(total[s]) * cap / big))) : total[s];
+        stands[s] = forceStands(in.sides[s], m, in.year, budget);
+        // Cannon: 1 + 1 per perUnits campaign units, Swedish regimental guns, at most 4 (7.3.2).
+        const QJsonObject c = m.value(QStringLiteral("cannon")).toObject();
+        int cannon =
+            c.value(QStringLiteral("base")).toInt(1) +
+            int(in.sides[s].units.size()) / std::max(1, c.value(QStringLiteral("perUnits")).toInt(6));
+        const QJsonObject rg = c.value(QStringLiteral("regimentalGuns")).toObject();
+        for (const ForceUnit& u : in.sides[s].units)
+            if (u.nationality == rg.value(QStringLiteral("nationality")).toString() &&
+                in.year >= rg.value(QStringLiteral("from")).toInt()) {
+                cannon += rg.value(QStringLiteral("extra")).toInt();
+                notes << QStringLiteral("%1: regimental guns (Swedish, after 1630): +%2 Cannon")
+                             .arg(in.sides[s].name)
+                             .arg(rg.value(QStringLiteral("extra")).toInt());
+                break;
+            }
+        for (int k = 0; k < cannon; ++k)
+            stands[s] << Stand{QStringLiteral("Cannon"), QStringLiteral("raw"), QString(), QString(),
+                               QStringLiteral("artillery")};
+    }
+    // Combat cards (the mapping's "cards", keyed by title).
+    const QJsonObject cards = m.value(QStringLiteral("cards")).toObject();
+    QList<std::pair<int, QJsonObject>> later; // upgrades/downgrades after the caps
+    for (int s = 0; s < 2; ++s)
+        for (const QString& title : in.sides[s].cards) {
+            const QJsonObject e = cards.value(title).toObject();
+            if (e.isEmpty()) {
+                notes
+                    << QStringLiteral("%1 played '%2': no mapping (no effect)").arg(in.sides[s].name, title);
+                continue;
+            }
+            const int who = e.value(QStringLiteral("who")).toString() == QLatin1String("enemy") ? 1 - s : s;
+            const QString eff = e.value(QStringLiteral("effect")).toString();
+            notes << QStringLiteral("%1 played %2. %3")
+                         .arg(in.sides[s].name, title, e.value(QStringLiteral("note")).toString());
+            if (eff == QLatin1String("limberCannon"))
+                limberAll[who] = true;
+            else if (eff == QLatin1String("initiative")) {
+                initiative = true;
+                limberAll[1] = true;
+            } else if (eff == QLatin1String("fortify"))
+                fortify[who] = true;
+            else if (eff == QLatin1String("addUnit")) {
+                const QString type = e.value(QStringLiteral("type")).toString();
+                stands[who] << Stand{type,
+                                     e.value(QStringLiteral("quality")).toString(QStringLiteral("ordinary")),
+                                     e.value(QStringLiteral("nationality")).toString(),
+                                     QStringLiteral("veteran"), QStringLiteral("%1 (%2)").arg(type, title)};
+            } else if (eff == QLatin1String("upgrade") || eff == QLatin1String("downgrade"))
+                later << std::pair{who, e};
+        }
+    // Caps (7.3.2): at most 4 Cannon; at most 2 each of the capped types, the surplus converted.
+    const QJsonObject caps = m.value(QStringLiteral("caps")).toObject();
+    for (int s = 0; s < 2; ++s) {
+        int cannon = 0;
+        for (qsizetype i = stands[s].size() - 1; i >= 0; --i)
+            if (stands[s][i].type == QLatin1String("Cannon") && ++cannon > 4) {
+                stands[s].removeAt(i);
+                notes << QStringLiteral("%1: a Cannon over the limit of 4 (7.3.2) is left out")
+                             .arg(in.sides[s].name);
+            }
+        for (auto it = caps.begin(); it != caps.end(); ++it) {
+            if (it.key() == QLatin1String("source"))
+                continue;
+            int n = 0;
+            for (Stand& st : stands[s])
+                if (st.type == it.key() && ++n > 2) {
+                    st.type = it.value().toString();
+                    if (st.type == QLatin1String("PikeShot") && it.key() == QLatin1String("Rabble"))
+                        st.quality = QStringLiteral("raw");
+                }
+        }
+    }
+    for (const auto& [who, e] : later) {
+        const bool up = e.value(QStringLiteral("effect")).toString() == QLatin1String("upgrade");
+        const QJsonArray types = e.value(QStringLiteral("types")).toArray();
+        const QString nat = e.value(QStringLiteral("nationality")).toString();
+        int n = e.value(QStringLiteral("count")).toInt(1);
+        for (Stand& st : stands[who]) {
+            if (n <= 0)
+                break;
+            if (!types.isEmpty() && !types.contains(st.type))
+                continue;
+            if (!nat.isEmpty() && st.nat != nat)
+                continue;
+            if (st.type == QLatin1String("Cannon") || st.type == QLatin1String("Rabble"))
+                continue;
+            if (up && (st.quality == QLatin1String("ordinary") || st.quality == QLatin1String("inferior"))) {
+                st.quality = st.quality == QLatin1String("ordinary") ? QStringLiteral("superior")
+                                                                     : QStringLiteral("ordinary");
+                --n;
+            }
+        }
+        // Unreliable Troops: the enemy's Militia first, then Mercenary stands, start one resolve lower.
+        for (const char* kind : {"militia", "mercenary"})
+            for (Stand& st : stands[who])
+                if (!up && n > 0 && st.kind == QLatin1String(kind) && st.type != QLatin1String("Cannon") &&
+                    st.resolveLoss == 0) {
+                    st.resolveLoss = 1;
+                    --n;
+                }
+    }
+
+    // Commands: left-wing horse, foot, guns, right-wing horse, cut into ceil(n/7) chunks of 2..7 stands.
+    QList<QList<Stand>> commands[2];
+    for (int s = 0; s < 2; ++s) {
+        QList<Stand> cav, foot, guns;
+        for (const Stand& st : stands[s])
+            (isCav(st.type) ? cav : st.type == QLatin1String("Cannon") ? guns : foot) << st;
+        QList<Stand> ordered = cav.mid(0, cav.size() / 2) + foot + guns + cav.mid(cav.size() / 2);
+        const int n = int(ordered.size());
+        const int k = (n + 6) / 7;
+        int pos = 0;
+        for (int c = 0; c < k; ++c) {
+            const int size = n / k + (c < n % k ? 1 : 0);
+            commands[s] << ordered.mid(pos, size);
+            pos += size;
+        }
+    }
+
+    // Table size from the larger side (stands and Commanders).
+    int most = 0;
+    for (int s = 0; s < 2; ++s)
+        most = std::max(most, int(stands[s].size() + commands[s].size()));
+    QString size = QStringLiteral("big");
+    for (const QJsonValue& v : m.value(QStringLiteral("tables")).toArray())
+        if (most <= v.toObject().value(QStringLiteral("maxStands")).toInt()) {
+            size = v.toObject().value(QStringLiteral("size")).toString();
+            break;
+        }
+    const double W = size == QLatin1String("small") ? 30 : size == QLatin1String("giant") ? 60 : 45;
+    const double D = 30;
+    const double CW = size == QLatin1String("small") ? 16 : size == QLatin1String("giant") ? 30 : 24;
+    const double front = D / 2 - 4 - 1.5; // 1 TUM behind the deployment line (10.6: 4 TUM short of centre)
+
+    QJsonObject root;
+    root.insert(QStringLiteral("format"), QStringLiteral("westphalia-tactical-scenario"));
+    root.insert(QStringLiteral("version"), 1);
+    root.insert(QStringLiteral("rules"), QStringLiteral("tvbd"));
+    root.insert(QStringLiteral("title"), in.title);
+    root.insert(QStringLiteral("size"), size);
+    root.insert(QStringLiteral("sides"), QJsonArray{QJsonObject{{QStringLiteral("name"), in.sides[0].name}},
+                                                    QJsonObject{{QStringLiteral("name"), in.sides[1].name}}});
+    root.insert(QStringLiteral("attacker"), 0);
+    root.insert(QStringLiteral("seed"), qint64(seed % 1000000007ULL));
+    if (initiative)
+        root.insert(QStringLiteral("options"),
+                    QJsonObject{{QStringLiteral("attackerAlwaysInitiative"), true}});
+
+    // Units: slots per sector, rows 2.5 TUM apart from the front line back; side 1 mirrored in y.
+    QJsonArray cmds;
+    for (int s = 0; s < 2; ++s) {
+        auto sector = [&](double xa, double xb) {
+            QList<Slot> out;
+            const int per = int(std::floor((xb - xa) / 2.5));
+            const double x0 = xa + ((xb - xa) - per * 2.5) / 2 + 1.25;
+            for (int r = 0; r < 4; ++r)
+                for (int i = 0; i < per; ++i)
+                    out << Slot{x0 + i * 2.5, front - r * 2.5};
+            return out;
+        };
+        QList<Slot> centre = sector(W / 2 - CW / 2, W / 2 + CW / 2);
+        QList<Slot> left = sector(0, W / 2 - CW / 2), right = sector(W / 2 + CW / 2, W);
+        // Pike+Shot first into the centre (tilly-digest 11.5: every Pike+Shot starts in the centre zone).
+        QHash<int, Slot> placed; // flat stand index -> slot
+        QList<const Stand*> flat;
+        QList<int> cmdOf;
+        for (qsizetype c = 0; c < commands[s].size(); ++c)
+            for (const Stand& st : commands[s][c]) {
+                flat << &st;
+                cmdOf << int(c);
+            }
+        auto take = [](QList<Slot>& l, Slot* out) {
+            if (l.isEmpty())
+                return false;
+            *out = l.takeFirst();
+            return true;
+        };
+        const int cavTotal =
+            int(std::count_if(flat.begin(), flat.end(), [](const Stand* p) { return isCav(p->type); }));
+        int cavSeen = 0;
+        for (int pass = 0; pass < 3; ++pass)
+            for (qsizetype i = 0; i < flat.size(); ++i) {
+                const QString& t = flat[i]->type;
+                const int want = t == QLatin1String("PikeShot") ? 0 : isCav(t) ? 2 : 1;
+                if (want != pass)
+                    continue;
+                Slot sl{};
+                bool ok = false;
+                if (pass == 0)
+                    ok = take(centre, &sl);
+                else if (pass == 1)
+                    ok = take(centre, &sl) || take(left, &sl) || take(right, &sl);
+                else {
+                    const bool leftWing = cavSeen++ < cavTotal / 2;
+                    ok = leftWing ? (take(left, &sl) || take(right, &sl) || take(centre, &sl))
+                                  : (take(right, &sl) || take(left, &sl) || take(centre, &sl));
+                }
+                if (ok)
+                    placed.insert(int(i), sl);
+            }
+        const QString pre = s == 0 ? QStringLiteral("A") : QStringLiteral("D");
+        int flatIdx = 0;
+        for (qsizetype c = 0; c < commands[s].size(); ++c) {
+            QJsonArray units;
+            const ForceLeader* ld = c < in.sides[s].leaders.size() ? &in.sides[s].leaders[c] : nullptr;
+            double cx = 0;
+            int cn = 0;
+            QList<QJsonObject> body;
+            for (qsizetype k = 0; k < commands[s][c].size(); ++k, ++flatIdx) {
+                const Stand& st = commands[s][c][k];
+                if (!placed.contains(flatIdx))
+                    continue; // no slot left (cannot happen within the table sizes; see the test)
+                const Slot sl = placed[flatIdx];
+                QJsonObject u;
+                u.insert(QStringLiteral("id"), QStringLiteral("%1%2-%3").arg(pre).arg(c + 1).arg(k + 1));
+                u.insert(QStringLiteral("type"), st.type);
+                if (st.type != QLatin1String("Cannon") && st.type != QLatin1String("Rabble"))
+                    u.insert(QStringLiteral("quality"), st.quality);
+                u.insert(QStringLiteral("x"), sl.x);
+                u.insert(QStringLiteral("y"), s == 0 ? sl.y : D - sl.y);
+                if (st.resolveLoss > 0) {
+                    const auto t = wp::tactical::typeFromName(st.type);
+                    const auto q = wp::tactical::qualityFromName(st.quality);
+                    if (t && q)
+                        u.insert(QStringLiteral("resolve"),
+                                 std::max(1, rules.startResolve(*t, *q, false) - st.resolveLoss));
+                }
+                if (st.type == QLatin1String("Cannon") && limberAll[s])
+                    u.insert(QStringLiteral("limbered"), true);
+                u.insert(QStringLiteral("name"), st.label);
+                body << u;
+                cx += sl.x;
+                ++cn;
+            }
+            QJsonObject cu;
+            cu.insert(QStringLiteral("id"), QStringLiteral("%1%2-0").arg(pre).arg(c + 1));
+            cu.insert(QStringLiteral("type"), QStringLiteral("Commander"));
+            cu.insert(QStringLiteral("x"), cn ? cx / cn : W / 2);
+            cu.insert(QStringLiteral("y"), s == 0 ? 0.6 : D - 0.6);
+            cu.insert(QStringLiteral("name"),
+                      ld ? QStringLiteral("%1 (battle %2%3)")
+                               .arg(ld->name)
+                               .arg(ld->battle)
+                               .arg(ld->stars ? QStringLiteral(", %1 star(s)").arg(ld->stars) : QString())
+                         : QStringLiteral("a colonel"));
+            units << cu;
+            for (const QJsonObject& u : body)
+                units << u;
+            QJsonObject co;
+            co.insert(QStringLiteral("id"), QStringLiteral("%1%2").arg(pre).arg(c + 1));
+            co.insert(QStringLiteral("name"),
+                      ld ? QStringLiteral("%1's command").arg(ld->name)
+                         : QStringLiteral("%1 command %2").arg(in.sides[s].name).arg(c + 1));
+            co.insert(QStringLiteral("side"), s);
+            co.insert(QStringLiteral("units"), units);
+            cmds << co;
+        }
+        for (qsizetype l = commands[s].size(); l < in.sides[s].leaders.size(); ++l)
+            notes << QStringLiteral("%1: %2 has no command of his own (one Commander per command, 7.3.2)")
+                         .arg(in.sides[s].name, in.sides[s].leaders[l].name);
+    }
+    root.insert(QStringLiteral("commands"), cmds);
+
+    // Terrain: the town at the city on the defender's side of the neutral zone, a road from it to the
+    // attacker's base edge, the Area's features by its table, field fortifications from the card.
+    QJsonArray terrain;
+    auto uni = [&](double a, double b) { return a + (b - a) * rng.below(1001) / 1000.0; };
+    auto pt = [](double x, double y) { return QJsonArray{x, y}; };
+    QList<Slot> used;
+    const double tx = std::round(uni(W / 4, 3 * W / 4) * 2) / 2;
+    terrain << QJsonObject{
+        {QStringLiteral("id"), QStringLiteral("town")},
+        {QStringLiteral("type"), QStringLiteral("town")},
+        {QStringLiteral("name"), in.city + (in.fortress ? QStringLiteral(" (fortress)") : QString())},
+        {QStringLiteral("shape"), QStringLiteral("rect")},
+        {QStringLiteral("centre"), pt(tx, D / 2 + 2)},
+        {QStringLiteral("w"), 4},
+        {QStringLiteral("d"), 2.5}};
+    used << Slot{tx, D / 2 + 2};
+    terrain << QJsonObject{{QStringLiteral("id"), QStringLiteral("road")},
+                           {QStringLiteral("type"), QStringLiteral("road")},
+                           {QStringLiteral("shape"), QStringLiteral("line")},
+                           {QStringLiteral("points"), QJsonArray{pt(tx, D / 2 + 2), pt(tx, 0)}}};
+    const QJsonObject areas = m.value(QStringLiteral("areas")).toObject();
+    const QJsonObject feat = areas.value(in.area).isObject()
+                                 ? areas.value(in.area).toObject()
+                                 : areas.value(QStringLiteral("default")).toObject();
+    int fid = 0;
+    for (auto it = feat.begin(); it != feat.end(); ++it) {
+        const QString type = it.key();
+        for (int n = 0; n < it.value().toInt(); ++n) {
+            const bool gentle = type == QLatin1String("gentleHill");
+            double x = 0, y = 0;
+            for (int tries = 0; tries < 30; ++tries) {
+                x = uni(4, W - 4);
+                y = gentle ? uni(4, D - 4) : uni(D / 2 - 1.5, D / 2 + 1.5);
+                bool clear = true;
+                for (const Slot& u : used)
+                    clear = clear && std::hypot(u.x - x, u.y - y) > (gentle ? 4 : 7);
+                if (clear)
+                    break;
+            }
+            if (!gentle)
+                used << Slot{x, y};
+            const double rx = gentle ? uni(4, 7) : uni(2, 3.5), ry = gentle ? uni(2, 3.5) : 1.5;
+            terrain << QJsonObject{{QStringLiteral("id"), QStringLiteral("%1-%2").arg(type).arg(++fid)},
+                                   {QStringLiteral("type"), type},
+                                   {QStringLiteral("shape"), QStringLiteral("ellipse")},
+                                   {QStringLiteral("centre"), pt(x, y)},
+                                   {QStringLiteral("rx"), rx},
+                                   {QStringLiteral("ry"), ry}};
+        }
+    }
+    for (int s = 0; s < 2; ++s)
+        if (fortify[s])
+            terrain << QJsonObject{{QStringLiteral("id"), QStringLiteral("fieldworks-%1").arg(s)},
+                                   {QStringLiteral("type"), QStringLiteral("rough")},
+                                   {QStringLiteral("shape"), QStringLiteral("rect")},
+                                   {QStringLiteral("centre"), pt(W / 2, s == 0 ? D / 2 - 3.5 : D / 2 + 3.5)},
+                                   {QStringLiteral("w"), CW},
+                                   {QStringLiteral("d"), 0.8}};
+    root.insert(QStringLiteral("terrain"), terrain);
+
+    for (int s = 0; s < 2; ++s) {
+        int coins = 0;
+        for (const Stand& st : stands[s]) {
+            const auto t = wp::tactical::typeFromName(st.type);
+            const auto q = wp::tactical::qualityFromName(st.quality);
+            if (t && q)
+                coins += rules.coins(*t, *q, false);
+        }
+        notes << QStringLiteral(
+                     "%1: %2 units and %3 Commanders, %4 coins (16.3; for information: the campaign "
+                     "armies are not balanced)")
+                     .arg(in.sides[s].name)
+                     .arg(stands[s].size())
+                     .arg(commands[s].size())
+                     .arg(coins);
+    }
+    for (int s = 0; s < 2; ++s)
+        for (const ForceLeader& l : in.sides[s].leaders)
+            notes << QStringLiteral("%1: %2, campaign battle rating %3%4")
+                         .arg(in.sides[s].name, l.name)
+                         .arg(l.battle)
+                         .arg(l.stars ? QStringLiteral(", %1 star(s)").arg(l.stars) : QString());
+    QJsonObject campaign;
+    campaign.insert(QStringLiteral("city"), in.city);
+    campaign.insert(QStringLiteral("area"), in.area);
+    campaign.insert(QStringLiteral("year"), in.year);
+    campaign.insert(QStringLiteral("fortress"), in.fortress);
+    campaign.insert(QStringLiteral("units"),
+                    QJsonArray{int(in.sides[0].units.size()), int(in.sides[1].units.size())});
+    root.insert(QStringLiteral("campaign"), campaign);
+    root.insert(QStringLiteral("deployment"),
+                QJsonObject{{QStringLiteral("side0"), QJsonArray{0, D / 2 - 4}},
+                            {QStringLiteral("side1"), QJsonArray{D / 2 + 4, D}},
+                            {QStringLiteral("centreZone"), QJsonArray{W / 2 - CW / 2, W / 2 + CW / 2}},
+                            {QStringLiteral("source"), QStringLiteral("TVBD v2.0 8.1, 10.6")}});
+    root.insert(QStringLiteral("notes"), QJsonArray::fromStringList(notes));
+    return root;
+}
+
+} // namespace wp::battle

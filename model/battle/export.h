@@ -1,0 +1,74 @@
+// Battle export (issue 9): a campaign combat as a Tilly's Very Bad Day v2.0 battle scenario in the JSON
+// format model/tactical loads (docs/tvbd.md), mapped through the editable scenarios/battle-mapping.json
+// (docs/battle-export.md). Deterministic from (battle, mapping, seed). QtCore only.
+#pragma once
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace wp {
+struct GameData;
+}
+namespace wp::rules {
+struct GameState;
+} // namespace wp::rules
+namespace wp::tactical {
+struct TvbdRules;
+} // namespace wp::tactical
+
+namespace wp::battle {
+
+struct ForceUnit {
+    QString nationality; // GameData nationality id: "swedish", "imperial", ...
+    QString kind;        // "veteran", "mercenary", "militia"
+    bool reduced = false;
+};
+
+struct ForceLeader {
+    QString name;
+    QString nationality;
+    int battle = 0; // campaign battle rating
+    int stars = 0;
+};
+
+struct Force {
+    QString name;
+    QList<ForceUnit> units;
+    QList<ForceLeader> leaders; // the first is the army commander
+    QStringList cards;          // titles of the combat cards this side played ("Swedish Firepower")
+};
+
+// A campaign battle described explicitly; sides[0] attacks.
+struct BattleInput {
+    QString title;
+    QString city;    // city name
+    QString area;    // Area id ("saxony"); selects the terrain table
+    int year = 1620; // the first year of the turn
+    bool fortress = false;
+    Force sides[2];
+};
+
+struct TvbdMapping {
+    QJsonObject root; // the "tvbd" object of the mapping file
+};
+
+// Loads scenarios/battle-mapping.json (or another file). Errors name the file, the JSON path, the problem.
+bool loadMapping(const QString& path, TvbdMapping* out, QString* error);
+// The mapping file of the data directory (wp::findDataDir()).
+QString defaultMappingPath();
+
+// The battle on top of the state's frame stack (a CombatFrame). False with *error when there is none.
+bool inputFromState(const GameData& data, const wp::rules::GameState& state, BattleInput* out,
+                    QString* error);
+
+// Reads an explicit battle description (docs/battle-export.md "Battle description"). Errors name file/path.
+bool inputFromJson(const QJsonObject& root, const QString& fileName, BattleInput* out, QString* error);
+
+// The TVBD scenario. Always passes the loader and the 7.3.2/7.3.3 army-list check for 1..N units a side.
+// The rules give the starting resolve (for Unreliable Troops) and the coins reported in the notes.
+QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::tactical::TvbdRules& rules,
+                       quint64 seed);
+
+} // namespace wp::battle
