@@ -6,6 +6,8 @@
 #include "rules/economy.h"
 #include "rules/internal.h"
 
+#include <QElapsedTimer>
+
 #include <ctime>
 
 #include <algorithm>
@@ -255,7 +257,9 @@ class SearchBot : public Bot {
         const SearchLevel lv = searchLevel(m_level);
         std::vector<Node> nodes(1);
         nodes[0].mover = kNone;
-        const double cpu0 = threadCpuSeconds();
+        QElapsedTimer wall; // a wall-clock cap as well (4x the CPU budget): the GUI must get an answer
+        wall.start();
+        const qint64 wallCap = static_cast<qint64>(lv.seconds * 4e9);
         // Progressive bias: the priority bot's look-ahead ranks the root's plans on one determinisation;
         // the tree considers only the best `lv.width` of them.
         std::vector<size_t> rootCands = cardRoundCandidates(d, view.state(), rootLegal, side);
@@ -280,9 +284,11 @@ class SearchBot : public Bot {
                 rootCands.push_back(ranked[static_cast<size_t>(i)].second);
         }
         auto grow = [&](Rng& rng, std::vector<Node>& tree, int iterations, bool report) {
+            const double cpu0 = threadCpuSeconds(); // this thread's own clock
             int it = 0;
             for (; it < iterations; ++it) {
-                if (it > 0 && (controls.cancelled() || threadCpuSeconds() - cpu0 > lv.seconds))
+                if (it > 0 && (controls.cancelled() || threadCpuSeconds() - cpu0 > lv.seconds ||
+                               wall.nsecsElapsed() > wallCap))
                     break;
                 GameState s = view.determinise(rng);
                 const double base = evaluate(d, s, side);
