@@ -17,6 +17,7 @@ int fuzzCommand(const QStringList& args);
 int benchCommand(const QStringList& args);
 int cardsCommand(const QStringList& args);
 int tacticalCommand(const QStringList& args); // cli_tactical.cpp (issue 10)
+int battleCommand(const QStringList& args);   // cli_battle.cpp (issue 9)
 int tournamentCommand(const QStringList& args);
 int saveCommand(const QStringList& args); // cli_save.cpp (issue 7)
 int pbemCommand(const QStringList& args); // cli_pbem.cpp (issue 7)

@@ -43,6 +43,7 @@ Commands:
                                           every card's event: implemented and tested, totals per side
   tactical tvbd --scenario FILE [--seed N] [--auto] [--log] [--actions FILE] [--legal]
                                           a Tilly's Very Bad Day battle: replay or auto-resolve
+  battle export|validate ... --rules tvbd  a campaign battle as a TVBD scenario; check a scenario
   save verify FILE... | save replay FILE [--to N] [--state-json] | save bench
                                           check, replay and measure .tyw save files
   pbem new|join|play|export-turn|import-turn|status|verify --dir DIR ...
@@ -98,6 +99,8 @@ int main(int argc, char** argv) {
         rc = wp::cli::cardsCommand(args);
     else if (cmd == QLatin1String("tactical"))
         rc = wp::cli::tacticalCommand(args);
+    else if (cmd == QLatin1String("battle"))
+        rc = wp::cli::battleCommand(args);
     else if (cmd == QLatin1String("tournament"))
         rc = wp::cli::tournamentCommand(args);
     else if (cmd == QLatin1String("save"))

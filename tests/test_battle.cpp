@@ -2,12 +2,18 @@
 // in model/tactical, passes the army-list check (TVBD 7.3.2/7.3.3), plays to a result, is deterministic,
 // and carries the combat cards' effects.
 #include "battle/export.h"
+#include "data/datadir.h"
+#include "data/loader.h"
+#include "rules/action.h"
+#include "rules/engine.h"
 #include "tactical/tactical_game.h"
 #include "tactical/tvbd.h"
 
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QProcess>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace wp::battle;
@@ -230,6 +236,72 @@ class TestBattle : public QObject {
                     ++n;
                 }
         QCOMPARE(n, 4 * 16 * 16);
+    }
+
+    // A campaign game played by random legal actions up to its first combat: the battle on top of the
+    // state exports and loads, and the CLI replays the same log to the same JSON.
+    void fromCampaign() {
+        const wp::LoadResult data = wp::loadGameData(wp::findDataDir());
+        QVERIFY(data.ok());
+        const wp::rules::Engine engine(data.data);
+        wp::rules::GameState s;
+        QString error;
+        QVERIFY2(engine.newGame(s, QStringLiteral("campaign"), {}, 11, &error), qPrintable(error));
+        wp::rules::Rng pick(5);
+        QStringList log;
+        auto atCombat = [&] {
+            return !s.frames.empty() && std::holds_alternative<wp::rules::CombatFrame>(s.frames.back());
+        };
+        for (int i = 0; i < 20000 && !atCombat() && engine.actor(s) >= 0; ++i) {
+            const auto legal = engine.legalActions(s);
+            QVERIFY(!legal.empty());
+            const auto& a = legal[size_t(pick.below(int(legal.size())))];
+            log << wp::rules::formatAction(engine.data(), s, a);
+            QVERIFY(engine.apply(s, a).ok);
+        }
+        QVERIFY2(atCombat(), "no combat reached");
+        BattleInput in;
+        QVERIFY2(inputFromState(engine.data(), s, &in, &error), qPrintable(error));
+        QVERIFY(!in.sides[0].units.isEmpty() && !in.sides[1].units.isEmpty());
+        QCOMPARE(in.year, 1618 + 2 * int(s.turn));
+        const QJsonObject o = exportTvbd(in, map, *rules, 11);
+        checkLegal(load(o), QStringLiteral("campaign"));
+
+        QTemporaryDir dir;
+        const QString actions = dir.filePath(QStringLiteral("game.actions"));
+        QFile f(actions);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write((log.join(QLatin1Char('\n')) + QLatin1Char('\n')).toUtf8());
+        f.close();
+        const QString outFile = dir.filePath(QStringLiteral("battle.json"));
+        QProcess p;
+        p.start(QStringLiteral(WESTPHALIA_CLI),
+                {QStringLiteral("battle"), QStringLiteral("export"), QStringLiteral("--scenario"),
+                 QStringLiteral("campaign"), QStringLiteral("--seed"), QStringLiteral("11"),
+                 QStringLiteral("--actions"), actions, QStringLiteral("--rules"), QStringLiteral("tvbd"),
+                 QStringLiteral("--out"), outFile});
+        QVERIFY(p.waitForFinished(60000));
+        QVERIFY2(p.exitCode() == 0, qPrintable(QString::fromUtf8(p.readAllStandardError())));
+        QFile r(outFile);
+        QVERIFY(r.open(QIODevice::ReadOnly));
+        QCOMPARE(QJsonDocument::fromJson(r.readAll()).object(), o);
+        p.start(QStringLiteral(WESTPHALIA_CLI), {QStringLiteral("battle"), QStringLiteral("validate"),
+                                                 outFile, QStringLiteral("--rules"), QStringLiteral("tvbd")});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY(QString::fromUtf8(p.readAllStandardOutput()).contains(QStringLiteral("legal")));
+        // Bad input: an action that does not read names the file and line.
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write("fly to the moon\n");
+        f.close();
+        p.start(QStringLiteral(WESTPHALIA_CLI),
+                {QStringLiteral("battle"), QStringLiteral("export"), QStringLiteral("--scenario"),
+                 QStringLiteral("campaign"), QStringLiteral("--actions"), actions, QStringLiteral("--rules"),
+                 QStringLiteral("tvbd"), QStringLiteral("--out"), outFile});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 1);
+        QVERIFY(QString::fromUtf8(p.readAllStandardError())
+                    .contains(actions + QStringLiteral(":1: cannot read")));
     }
 
     void badInput() {

@@ -1,0 +1,252 @@
+// westphalia-cli battle export / validate (issue 9): a campaign battle as a Tilly's Very Bad Day v2.0
+// scenario (docs/battle-export.md), and the army-list check of a scenario file.
+#include "cli_game.h"
+
+#include "battle/export.h"
+#include "rules/action.h"
+#include "rules/state.h"
+#include "tactical/tvbd.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QSaveFile>
+
+#include <variant>
+
+namespace wp::cli {
+
+namespace {
+
+const char* kBattleUsage =
+    R"(usage: westphalia-cli battle export (--scenario ID|POSITION [--actions FILE] [--combat N] | --input FILE)
+                                   [--seed N] [--battle-seed S] [--mapping FILE] --rules tvbd --out FILE.json
+       westphalia-cli battle validate FILE.json --rules tvbd
+  export    replays the campaign actions (one per line, docs/actions.md) from the scenario or position
+            and exports the N-th combat reached (default the first) as a TVBD battle scenario; or
+            exports an explicit battle description (--input, docs/battle-export.md)
+  --seed N          the campaign game's seed (default 1); also the battle's unless --battle-seed
+  --mapping FILE    the campaign->tactical mapping (default scenarios/battle-mapping.json)
+  validate  loads a TVBD battle scenario and checks both army lists (TVBD 7.3.2, 7.3.3)
+  Only --rules tvbd is implemented (Tercios is not yet).
+)";
+
+bool readSeed(const QString& text, const char* name, quint64* out, QString* problem) {
+    if (text.isEmpty())
+        return true;
+    bool ok = false;
+    *out = text.toULongLong(&ok);
+    if (!ok)
+        *problem =
+            QStringLiteral("%1 '%2' is not a non-negative whole number").arg(QLatin1String(name), text);
+    return ok;
+}
+
+// Replays the actions until the n-th combat is on top of the frame stack.
+int replayToCombat(const rules::Engine& engine, rules::GameState& s, const QString& actionsFile, int n,
+                   QString* error) {
+    auto atCombat = [&] {
+        return !s.frames.empty() && std::holds_alternative<rules::CombatFrame>(s.frames.back());
+    };
+    int seen = 0;
+    bool was = atCombat();
+    if (was && ++seen == n)
+        return 0;
+    if (actionsFile.isEmpty()) {
+        *error = QStringLiteral("no combat in the position; give --actions FILE leading to one");
+        return 1;
+    }
+    QFile f(actionsFile);
+    if (!f.open(QIODevice::ReadOnly | QIODevice::Text)) {
+        *error = QStringLiteral("cannot read %1: %2").arg(actionsFile, f.errorString());
+        return 1;
+    }
+    const QStringList lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'));
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        const QString where = QStringLiteral("%1:%2").arg(actionsFile).arg(i + 1);
+        const QString text = lines[i].section(QLatin1Char('#'), 0, 0).trimmed();
+        if (text.isEmpty())
+            continue;
+        QString why;
+        const std::optional<rules::Action> a = rules::parseAction(engine.data(), s, text, &why);
+        if (!a) {
+            *error = QStringLiteral("%1: cannot read '%2': %3").arg(where, text, why);
+            return 1;
+        }
+        const rules::ApplyResult r = engine.apply(s, *a);
+        if (!r.ok) {
+            *error = QStringLiteral("%1: illegal action '%2': %3").arg(where, text, r.error);
+            return 1;
+        }
+        const bool now = atCombat();
+        if (now && !was && ++seen == n)
+            return 0;
+        was = now;
+    }
+    *error =
+        QStringLiteral("%1: the actions reach %2 combat(s), not combat %3").arg(actionsFile).arg(seen).arg(n);
+    return 1;
+}
+
+int exportCommand(ArgParser& p) {
+    const QString scenario = p.value(QStringLiteral("--scenario"));
+    const QString input = p.value(QStringLiteral("--input"));
+    const QString actions = p.value(QStringLiteral("--actions"));
+    const QString combatText = p.value(QStringLiteral("--combat"));
+    const QString seedText = p.value(QStringLiteral("--seed"));
+    const QString battleSeedText = p.value(QStringLiteral("--battle-seed"));
+    const QString mappingFile = p.value(QStringLiteral("--mapping"));
+    const QString rulesName = p.value(QStringLiteral("--rules"));
+    const QString outFile = p.value(QStringLiteral("--out"));
+    QString problem;
+    quint64 seed = 1, battleSeed = 0;
+    int combat = 1;
+    readSeed(seedText, "--seed", &seed, &problem);
+    readSeed(battleSeedText, "--battle-seed", &battleSeed, &problem);
+    if (battleSeedText.isEmpty())
+        battleSeed = seed;
+    if (!combatText.isEmpty()) {
+        bool ok = false;
+        combat = combatText.toInt(&ok);
+        if ((!ok || combat < 1) && problem.isEmpty())
+            problem = QStringLiteral("--combat '%1' must be a whole number from 1").arg(combatText);
+    }
+    if (problem.isEmpty() && rulesName != QLatin1String("tvbd"))
+        problem = rulesName.isEmpty()
+                      ? QStringLiteral("--rules tvbd is needed")
+                      : QStringLiteral("--rules '%1': only tvbd is implemented").arg(rulesName);
+    if (problem.isEmpty() && scenario.isEmpty() == input.isEmpty())
+        problem = QStringLiteral("give either --scenario or --input");
+    if (problem.isEmpty() && outFile.isEmpty())
+        problem = QStringLiteral("--out FILE.json is needed");
+    if (!p.finish(problem))
+        return 2;
+
+    QString error;
+    const wp::tactical::TvbdRules* rules = wp::tactical::defaultTvbdRules(&error);
+    if (!rules) {
+        err() << "westphalia-cli battle: " << error << "\n";
+        return 1;
+    }
+    battle::TvbdMapping mapping;
+    if (!battle::loadMapping(mappingFile.isEmpty() ? battle::defaultMappingPath() : mappingFile, &mapping,
+                             &error)) {
+        err() << "westphalia-cli battle: " << error << "\n";
+        return 1;
+    }
+    battle::BattleInput in;
+    if (!input.isEmpty()) {
+        QFile f(input);
+        if (!f.open(QIODevice::ReadOnly)) {
+            err() << "westphalia-cli battle: cannot read " << input << ": " << f.errorString() << "\n";
+            return 1;
+        }
+        QJsonParseError pe;
+        const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &pe);
+        if (pe.error != QJsonParseError::NoError || !doc.isObject()) {
+            err() << "westphalia-cli battle: " << input << ": offset " << pe.offset << ": "
+                  << (pe.error != QJsonParseError::NoError ? pe.errorString()
+                                                           : QStringLiteral("not a JSON object"))
+                  << "\n";
+            return 1;
+        }
+        if (!battle::inputFromJson(doc.object(), input, &in, &error)) {
+            err() << "westphalia-cli battle: " << error << "\n";
+            return 1;
+        }
+    } else {
+        LoadResult data;
+        if (!loadData({}, data))
+            return 1;
+        const rules::Engine engine(data.data);
+        rules::GameState s;
+        GameSetup setup;
+        setup.scenario = scenario;
+        setup.seed = seed;
+        int rc = startGame(engine, setup, s, nullptr, &error);
+        if (rc == 0)
+            rc = replayToCombat(engine, s, actions, combat, &error);
+        if (rc == 0 && !battle::inputFromState(*data.data, s, &in, &error))
+            rc = 1;
+        if (rc != 0) {
+            err() << "westphalia-cli battle: " << error << "\n";
+            return rc;
+        }
+    }
+    const QJsonObject o = battle::exportTvbd(in, mapping, *rules, battleSeed);
+    // The output must load (it always should: the tests cover it); refuse to write one that does not.
+    wp::tactical::BattleState st;
+    if (!wp::tactical::scenarioFromJson(o, outFile, *rules, &st, &error)) {
+        err() << "westphalia-cli battle: internal error, the export does not load: " << error << "\n";
+        return 1;
+    }
+    QSaveFile f(outFile);
+    if (!f.open(QIODevice::WriteOnly) || f.write(QJsonDocument(o).toJson(QJsonDocument::Indented)) < 0 ||
+        !f.commit()) {
+        err() << "westphalia-cli battle: cannot write " << outFile << ": " << f.errorString() << "\n";
+        return 1;
+    }
+    out() << "wrote " << outFile << ": " << in.title << ", " << st.sizeName << " table, " << st.sideName[0]
+          << " " << st.originalUnits[0] << " units, " << st.sideName[1] << " " << st.originalUnits[1]
+          << " units\n";
+    return 0;
+}
+
+int validateCommand(ArgParser& p) {
+    const QString rulesName = p.value(QStringLiteral("--rules"));
+    const QString file = p.positional();
+    QString problem;
+    if (problem.isEmpty() && rulesName != QLatin1String("tvbd"))
+        problem = rulesName.isEmpty()
+                      ? QStringLiteral("--rules tvbd is needed")
+                      : QStringLiteral("--rules '%1': only tvbd is implemented").arg(rulesName);
+    if (problem.isEmpty() && file.isEmpty())
+        problem = QStringLiteral("a scenario FILE.json is needed");
+    if (!p.finish(problem))
+        return 2;
+    QString error;
+    const wp::tactical::TvbdRules* rules = wp::tactical::defaultTvbdRules(&error);
+    if (!rules) {
+        err() << "westphalia-cli battle: " << error << "\n";
+        return 1;
+    }
+    wp::tactical::BattleState s;
+    if (!wp::tactical::loadScenario(file, *rules, &s, &error)) {
+        err() << error << "\n";
+        return 1;
+    }
+    int bad = 0;
+    for (int side = 0; side < 2; ++side) {
+        int coins = 0;
+        for (const wp::tactical::Unit& u : s.units)
+            if (u.side == side && u.type != wp::tactical::UnitType::Commander)
+                coins += rules->coins(u.type, u.quality, u.large);
+        const QStringList problems = wp::tactical::armyListProblems(s, side);
+        out() << s.sideName[side] << ": " << s.originalUnits[side] << " units, " << coins
+              << " coins: " << (problems.isEmpty() ? QStringLiteral("legal") : QStringLiteral("ILLEGAL"))
+              << "\n";
+        for (const QString& pr : problems)
+            out() << "  " << file << ": " << pr << "\n";
+        bad += int(problems.size());
+    }
+    return bad ? 1 : 0;
+}
+
+} // namespace
+
+int battleCommand(const QStringList& argsIn) {
+    QStringList args = argsIn;
+    const QString sub = args.isEmpty() ? QString() : args.takeFirst();
+    ArgParser p(args, kBattleUsage);
+    if (sub == QLatin1String("--help") || sub == QLatin1String("-h") || p.helpRequested()) {
+        out() << kBattleUsage;
+        return 0;
+    }
+    if (sub == QLatin1String("export"))
+        return exportCommand(p);
+    if (sub == QLatin1String("validate"))
+        return validateCommand(p);
+    err() << "westphalia-cli battle: '" << sub << "' is not export or validate\n\n" << kBattleUsage;
+    return 2;
+}
+
+} // namespace wp::cli
