@@ -542,7 +542,8 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
             cu.insert(QStringLiteral("id"), QStringLiteral("%1%2-0").arg(pre).arg(c + 1));
             cu.insert(QStringLiteral("type"), QStringLiteral("Commander"));
             cu.insert(QStringLiteral("x"), cn ? cx / cn : W / 2);
-            cu.insert(QStringLiteral("y"), s == 0 ? 0.6 : D - 0.6);
+            // Between the first and second rows, near its units (12.1.1: command radius 8 TUM).
+            cu.insert(QStringLiteral("y"), s == 0 ? front - 1.25 : D - (front - 1.25));
             cu.insert(QStringLiteral("name"),
                       ld ? QStringLiteral("%1 (battle %2%3)")
                                .arg(ld->name)
