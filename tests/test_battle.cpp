@@ -159,6 +159,25 @@ class TestBattle : public QObject {
         QVERIFY2(r.winner >= 0, qPrintable(r.reason));
     }
 
+    // The readable expected outputs (tests/fixtures/battle/*.tvbd.json, written by `westphalia-cli battle
+    // export --input X.json --rules tvbd --seed S --out X.tvbd.json`): a change of the generator or the
+    // mapping shows up here and the files are regenerated on purpose, after looking at them.
+    void expectedOutputs_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("seed");
+        QTest::newRow("breitenfeld") << QStringLiteral("breitenfeld") << 1631;
+        QTest::newRow("white-mountain") << QStringLiteral("white-mountain") << 1620;
+    }
+    void expectedOutputs() {
+        QFETCH(QString, name);
+        QFETCH(int, seed);
+        QFile f(QStringLiteral(WESTPHALIA_TEST_DIR "/fixtures/battle/") + name +
+                QStringLiteral(".tvbd.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(exportTvbd(fixture(name + QStringLiteral(".json")), map, *rules, quint64(seed)),
+                 QJsonDocument::fromJson(f.readAll()).object());
+    }
+
     void determinism() {
         const BattleInput in = fixture(QStringLiteral("breitenfeld.json"));
         const QByteArray a = QJsonDocument(exportTvbd(in, map, *rules, 5)).toJson();
