@@ -121,8 +121,10 @@ class TestBattle : public QObject {
         QCOMPARE(unitsOf(s, 0, UnitType::Shot).size(), 1); // P34: a superior Swedish Shot
         QCOMPARE(unitsOf(s, 0, UnitType::Shot)[0]->quality, Quality::Superior);
         QVERIFY(hasNote(o, QStringLiteral("Command Rivalry")));
-        // Commanders from leaders: Gustavus Adolphus commands the first command.
-        QVERIFY(s.units[s.commands[0].commander].name.startsWith(QStringLiteral("Gustavus Adolphus")));
+        // Commanders from leaders: three commands cut left to right, the army commander in the middle one.
+        QCOMPARE(s.commands.size(), 5);
+        QVERIFY(s.units[s.commands[1].commander].name.startsWith(QStringLiteral("Gustavus Adolphus")));
+        QVERIFY(s.units[s.commands[0].commander].name.startsWith(QStringLiteral("Johan Baner")));
         // Terrain: the town at Leipzig.
         QVERIFY(std::any_of(s.terrain.begin(), s.terrain.end(),
                             [](const TerrainFeature& f) { return f.type == QLatin1String("town"); }));

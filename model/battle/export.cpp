@@ -469,11 +469,9 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
         // Pike+Shot first into the centre (tilly-digest 11.5: every Pike+Shot starts in the centre zone).
         QHash<int, Slot> placed; // flat stand index -> slot
         QList<const Stand*> flat;
-        QList<int> cmdOf;
         for (qsizetype c = 0; c < commands[s].size(); ++c)
             for (const Stand& st : commands[s][c]) {
                 flat << &st;
-                cmdOf << int(c);
             }
         auto take = [](QList<Slot>& l, Slot* out) {
             if (l.isEmpty())
@@ -504,21 +502,47 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
                 if (ok)
                     placed.insert(int(i), sl);
             }
+        // Commands are cut from the placed stands in x order (then y), so each holds neighbouring stands
+        // and its Commander stays near them (12.1.1); the army commander takes the middle one.
+        QList<int> byX = placed.keys();
+        std::sort(byX.begin(), byX.end(), [&](int a, int b) {
+            return placed[a].x != placed[b].x ? placed[a].x < placed[b].x : placed[a].y > placed[b].y;
+        });
+        QList<QList<int>> groups;
+        {
+            int pos = 0;
+            for (const QList<Stand>& c : commands[s]) {
+                QList<int> g = byX.mid(pos, c.size());
+                std::sort(g.begin(), g.end());
+                groups << g;
+                pos += int(c.size());
+            }
+        }
+        const int k = int(groups.size());
+        QList<int> rank(k);
+        {
+            QList<int> order(k);
+            for (int c = 0; c < k; ++c)
+                order[c] = c;
+            std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+                return std::abs(2 * a - (k - 1)) < std::abs(2 * b - (k - 1));
+            });
+            for (int r = 0; r < k; ++r)
+                rank[order[r]] = r;
+        }
         const QString pre = s == 0 ? QStringLiteral("A") : QStringLiteral("D");
-        int flatIdx = 0;
-        for (qsizetype c = 0; c < commands[s].size(); ++c) {
+        for (qsizetype c = 0; c < groups.size(); ++c) {
             QJsonArray units;
-            const ForceLeader* ld = c < in.sides[s].leaders.size() ? &in.sides[s].leaders[c] : nullptr;
+            const ForceLeader* ld =
+                rank[c] < in.sides[s].leaders.size() ? &in.sides[s].leaders[rank[c]] : nullptr;
             double cx = 0;
             int cn = 0;
             QList<QJsonObject> body;
-            for (qsizetype k = 0; k < commands[s][c].size(); ++k, ++flatIdx) {
-                const Stand& st = commands[s][c][k];
-                if (!placed.contains(flatIdx))
-                    continue; // no slot left (cannot happen within the table sizes; see the test)
-                const Slot sl = placed[flatIdx];
+            for (qsizetype j = 0; j < groups[c].size(); ++j) {
+                const Stand& st = *flat[groups[c][j]];
+                const Slot sl = placed[groups[c][j]];
                 QJsonObject u;
-                u.insert(QStringLiteral("id"), QStringLiteral("%1%2-%3").arg(pre).arg(c + 1).arg(k + 1));
+                u.insert(QStringLiteral("id"), QStringLiteral("%1%2-%3").arg(pre).arg(c + 1).arg(j + 1));
                 u.insert(QStringLiteral("type"), st.type);
                 if (st.type != QLatin1String("Cannon") && st.type != QLatin1String("Rabble"))
                     u.insert(QStringLiteral("quality"), st.quality);
