@@ -151,7 +151,7 @@ MapState MapState::fromGame(const GameData& d, const rules::GameState& s) {
         mk.swedishBase = s.swedishBase == ci;
         if (ct.fortress && cs.siege == 0)
             for (int side : {kCatholic, kProtestant})
-                if (!unitsOutside(s, ci, side, d).empty() && !unitsInside(s, ci, other(side), d).empty())
+                if (anyUnitsOutside(s, ci, side, d) && anyUnitsInside(s, ci, other(side), d))
                     mk.masked = true;
         if (!mk.isEmpty())
             m.markers.insert(ci, mk);

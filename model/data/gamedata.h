@@ -117,7 +117,7 @@ struct Leader {
     int nationality = -1;
     int activation = 0, leadership = 0, battle = 0, loss = 0;
     int stars = 0;
-    int reverse = -1; // leader printed on the back (12.42), -1 if none
+    int reverse = -1;    // leader printed on the back (12.42), -1 if none
     QString reverseRule; // the rule governing the back ("12.42", or "16.22a" for un-named backs)
     bool replacement = false;
     QString optionalRule;
@@ -216,6 +216,7 @@ struct Scenario {
     QJsonValue pillage;
     std::optional<Side> noPeaceOffer;
     QJsonObject victory;
+    QJsonArray immediateVictory; // the "sudden" entries with "when": "immediate" (checked after every step)
     QStringList notes;
     Provenance src;
     QString file;

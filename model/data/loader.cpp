@@ -764,7 +764,8 @@ class Loader {
         QDir dir(m_dir + QLatin1Char('/') + kScenarioDir);
         const QStringList files = dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
         for (const QString& f : files)
-            if (!f.startsWith(QLatin1String("battle-"))) // battle-*.json: the battle export's mapping (issue 9)
+            if (!f.startsWith(
+                    QLatin1String("battle-"))) // battle-*.json: the battle export's mapping (issue 9)
                 loadScenario(kScenarioDir + QLatin1Char('/') + f);
         QList<JNode> dummy;
         for (const Scenario& s : d.scenarios) {
@@ -879,6 +880,9 @@ class Loader {
                 root["noPeaceOffer"].error(QStringLiteral("expected 'catholic', 'protestant' or null"));
         }
         s.victory = root["victory"].object();
+        for (const QJsonValue& v : s.victory.value(QLatin1String("sudden")).toArray())
+            if (v.toObject().value(QLatin1String("when")).toString() == QLatin1String("immediate"))
+                s.immediateVictory.append(v);
         s.notes = root["notes"].stringList(false);
         s.src = readProvenance(root, {});
         checkScenario(root, s);

@@ -416,7 +416,7 @@ std::vector<int> stackAt(const GameData& d, const GameState& s, int loc, int sid
 }
 
 bool besiegedOrMasked(const GameData& d, const GameState& s, int city, int side) {
-    return hasEnemyUnits(d, s, city, side) && unitsOutside(s, city, side, d).empty();
+    return hasEnemyUnits(d, s, city, side) && !anyUnitsOutside(s, city, side, d);
 }
 
 std::vector<int> upUnits(const GameData& d, const GameState& s, int side) {
@@ -635,7 +635,7 @@ std::vector<int> placeFromPool(Ctx& c, const QString& nat, UnitKind kind, int co
 
 bool areaMayEnter(const GameData& d, const GameState& s, int area) {
     for (int city : d.areas[area].cities)
-        if (unitsAt(s, city, kCatholic, d).empty())
+        if (!anyUnitsAt(s, city, kCatholic, d))
             return true;
     return false;
 }
@@ -643,7 +643,7 @@ bool areaMayEnter(const GameData& d, const GameState& s, int area) {
 std::vector<int16_t> areaCitiesFreeOf(const GameData& d, const GameState& s, int area, int enemySide) {
     std::vector<int16_t> out;
     for (int city : d.areas[area].cities)
-        if (unitsAt(s, city, enemySide, d).empty())
+        if (!anyUnitsAt(s, city, enemySide, d))
             out.push_back(i16(city));
     return out;
 }
@@ -658,7 +658,7 @@ void areaEntersWar(Ctx& c, int area, const QString& rule) {
             CityState& cs = c.s.cities[city];
             // 9.22: a Catholic-controlled city occupied by Catholic units keeps its marker; every other city
             // is now held through the Area's control (a fortress the Catholic besieges included)
-            if (cs.marker == kCath && !unitsOutside(c.s, city, kCatholic, c.d).empty())
+            if (cs.marker == kCath && anyUnitsOutside(c.s, city, kCatholic, c.d))
                 continue;
             cs.marker = kNone;
         }
@@ -674,7 +674,7 @@ void areaEntersWar(Ctx& c, int area, const QString& rule) {
     }
     // 9.22: every city not occupied by Catholic units switches; the Area follows its cities (3.13)
     for (int city : ar.cities)
-        if (unitsAt(c.s, city, kCatholic, c.d).empty() && !c.s.cities[city].revolt &&
+        if (!anyUnitsAt(c.s, city, kCatholic, c.d) && !c.s.cities[city].revolt &&
             effectiveCityControl(c.d, c.s, city) != kProt)
             setCityControl(c, city, kProt, QStringLiteral("9.22"));
 }
@@ -703,7 +703,7 @@ std::vector<int16_t> revoltCities(const Ctx& c, int side, const RevoltRule& r) {
             continue;
         if (r.ofControl != kNone && (area < 0 || c.s.areas[area].control != r.ofControl))
             continue;
-        if (!unitsAt(c.s, city, other(side), d).empty())
+        if (anyUnitsAt(c.s, city, other(side), d))
             continue; // 9.41: no enemy army in the city
         if (r.notSupplyBase) {
             bool base = false;
@@ -872,8 +872,7 @@ void saxonySwitches(Ctx& c, int toSide, int cardIdx, const QString& rule) {
         CityState& cs = c.s.cities[loc];
         if (cs.siege == 0 || std::find(groups.begin(), groups.end(), loc) != groups.end())
             continue;
-        if (unitsAt(c.s, loc, other(cs.sieger), c.d).empty() ||
-            unitsOutside(c.s, loc, cs.sieger, c.d).empty()) {
+        if (!anyUnitsAt(c.s, loc, other(cs.sieger), c.d) || !anyUnitsOutside(c.s, loc, cs.sieger, c.d)) {
             c.say(QStringLiteral("8.66 the siege of %1 ends").arg(cityName(c.d, loc)), toSide);
             cs.siege = 0;
             cs.sieger = kNone;
@@ -893,7 +892,7 @@ void saxonySwitches(Ctx& c, int toSide, int cardIdx, const QString& rule) {
     const int area = areaIdx(c.d, QStringLiteral("saxony"));
     if (area >= 0)
         for (int city : c.d.areas[area].cities)
-            if (unitsAt(c.s, city, fromSide, c.d).empty() && !c.s.cities[city].revolt &&
+            if (!anyUnitsAt(c.s, city, fromSide, c.d) && !c.s.cities[city].revolt &&
                 effectiveCityControl(c.d, c.s, city) != toSide)
                 setCityControl(c, city, toSide, QStringLiteral("8.66"));
     updateElectors(c);

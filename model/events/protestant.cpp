@@ -668,7 +668,7 @@ void landSwedes(Ctx& c, int16_t city) {
               kProt);
         violateNeutrality(c, area, kProt);
     }
-    if (unitsOutside(c.s, city, kCath, c.d).empty()) {
+    if (!anyUnitsOutside(c.s, city, kCath, c.d)) {
         checkStack(c, city);
         return;
     }

@@ -128,7 +128,9 @@ QString formatAction(const GameData& d, const GameState& s, const Action& a) {
         case ChooseKind::Unit:
             return QStringLiteral("choose u%1").arg(a.target);
         case ChooseKind::Card:
-            return QStringLiteral("choose %1").arg(d.cards[a.target].id);
+            if (a.target >= 0 && a.target < d.cards.size()) // formatAction also names unchecked actions
+                return QStringLiteral("choose %1").arg(d.cards[a.target].id);
+            break;
         case ChooseKind::Leader:
             if (a.target >= kLeaderBase && a.target - kLeaderBase < d.leaders.size())
                 return QStringLiteral("choose %1").arg(d.leaders[a.target - kLeaderBase].id);

@@ -40,7 +40,7 @@ bool groupMayEnter(const Ctx& c, const ActivationFrame& f, int city) {
             return false;
     // 11.21: a leader moving alone may never enter a city with enemy combat units; nor may a lone unit
     // of a Free Action, which may not initiate combat (8.321) — unless they are all inside a fortress.
-    if ((f.units.empty() || f.leader < 0) && !unitsOutside(c.s, city, other(f.side), c.d).empty())
+    if ((f.units.empty() || f.leader < 0) && anyUnitsOutside(c.s, city, other(f.side), c.d))
         return false;
     return true;
 }
@@ -77,7 +77,7 @@ bool mayStopAt(const Ctx& c, const ActivationFrame& f, int city) {
     if (!mixAllowed(c, units, leaders))
         return false;
     // 11.22: leaders moving alone may not end their movement with enemy leaders
-    if (f.units.empty() && !leadersAt(c.s, city, other(f.side), c.d).empty())
+    if (f.units.empty() && anyLeadersAt(c.s, city, other(f.side), c.d))
         return false;
     return true;
 }
@@ -118,7 +118,7 @@ std::vector<int16_t> upExits(const Ctx& c, const ActivationFrame& f) {
 }
 
 bool enemyOutside(const Ctx& c, const ActivationFrame& f) {
-    return isCity(f.at) && !unitsOutside(c.s, f.at, other(f.side), c.d).empty();
+    return isCity(f.at) && anyUnitsOutside(c.s, f.at, other(f.side), c.d);
 }
 
 bool ourStackInside(const Ctx& c, const ActivationFrame& f) {
@@ -195,7 +195,7 @@ void resolveArrival(Ctx& c) {
     // 11.22: enemy leaders without combat units are eliminated by units/armies entering.
     if (!f.units.empty())
         catchLoneLeaders(c, city, f.side);
-    if (unitsOutside(c.s, city, other(f.side), c.d).empty())
+    if (!anyUnitsOutside(c.s, city, other(f.side), c.d))
         return; // 11.21 exceptions 1 and 3: enemies inside a fortress; the stack may go on
     if (canOverrun(c.d, c.s, f, city)) {
         doOverrun(c, city); // 12.62: costs 1 MP, the stack may go on
@@ -384,15 +384,14 @@ std::vector<Action> activationLegal(const Ctx& c, const ActivationFrame& f) {
             // army per side (16.22); armies never enter and leave it in one activation.
             const int up = upLoc(c);
             if (up >= 0 && isToUpCity(c, f.at) && dutchWarOn(c.s) && !f.units.empty() && !f.leaders.empty() &&
-                f.leader >= 0 && !f.freeAction && !f.leftUp && unitsAt(c.s, up, f.side, c.d).empty() &&
-                leadersAt(c.s, up, f.side, c.d).empty())
+                f.leader >= 0 && !f.freeAction && !f.leftUp && !anyUnitsAt(c.s, up, f.side, c.d) &&
+                !anyLeadersAt(c.s, up, f.side, c.d))
                 add(ActionKind::Move, static_cast<int16_t>(up));
             for (int n : c.d.cities[f.at].neighbours) {
                 if (!groupMayEnter(c, f, n))
                     continue;
                 // do not walk into an illegal stack with no MP left to leave it
-                if (!canSpend(c, f, 2) && !mayStopAt(c, f, n) &&
-                    unitsOutside(c.s, n, other(f.side), c.d).empty())
+                if (!canSpend(c, f, 2) && !mayStopAt(c, f, n) && !anyUnitsOutside(c.s, n, other(f.side), c.d))
                     continue;
                 add(ActionKind::Move, static_cast<int16_t>(n));
             }
@@ -415,8 +414,8 @@ std::vector<Action> activationLegal(const Ctx& c, const ActivationFrame& f) {
             bool staysAlone = true;
             for (int u : unitsOutside(c.s, f.at, f.side, c.d))
                 staysAlone &= contains(f.units, u);
-            const bool enemyHere = !leadersAt(c.s, f.at, other(f.side), c.d).empty() ||
-                                   !unitsOutside(c.s, f.at, other(f.side), c.d).empty();
+            const bool enemyHere =
+                anyLeadersAt(c.s, f.at, other(f.side), c.d) || anyUnitsOutside(c.s, f.at, other(f.side), c.d);
             for (int l : f.leaders)
                 if (l != f.leader && !(staysAlone && enemyHere))
                     add(ActionKind::DropOff, -1, {static_cast<int16_t>(kLeaderBase + l)});
@@ -648,7 +647,7 @@ bool wallensteinLeadsAt(const Ctx& c, int city, int side) {
 
 void catchLoneLeaders(Ctx& c, int city, int side) {
     // A replacement leader (12.42) takes the lost leader's place and is caught in his turn.
-    while (!unitsAt(c.s, city, side, c.d).empty() && unitsAt(c.s, city, other(side), c.d).empty()) {
+    while (anyUnitsAt(c.s, city, side, c.d) && !anyUnitsAt(c.s, city, other(side), c.d)) {
         const std::vector<int> caught = leadersAt(c.s, city, other(side), c.d);
         if (caught.empty())
             break;

@@ -144,9 +144,9 @@ std::vector<int16_t> defenderRetreats(const Ctx& c, const CombatFrame& f, bool* 
         const CityState& ns = c.s.cities[n];
         // A Fortress besieged or masked by the retreating side: the enemy there is shut inside.
         const bool besiegedOrMasked =
-            nc.fortress && ((ns.siege > 0 && ns.sieger == side) || !unitsOutside(c.s, n, side, c.d).empty());
-        if (!unitsOutside(c.s, n, other(side), c.d).empty() ||
-            (!unitsInside(c.s, n, other(side), c.d).empty() && !besiegedOrMasked))
+            nc.fortress && ((ns.siege > 0 && ns.sieger == side) || anyUnitsOutside(c.s, n, side, c.d));
+        if (anyUnitsOutside(c.s, n, other(side), c.d) ||
+            (anyUnitsInside(c.s, n, other(side), c.d) && !besiegedOrMasked))
             continue; // not into a space with an enemy unit
         const int ctl = effectiveCityControl(c.d, c.s, n);
         if (nc.france && (!c.s.franceInWar || (nc.offmap && side != kProtestant)))
@@ -231,7 +231,7 @@ void retreatPieces(Ctx& c, CombatFrame& f, int side, int to) {
     c.say(QStringLiteral("12.5 %1 forces retreat %2 -> %3")
               .arg(sideName(side), cityName(c.d, from), cityName(c.d, to)),
           side);
-    const bool hasUnits = !unitsAt(c.s, to, side, c.d).empty();
+    const bool hasUnits = anyUnitsAt(c.s, to, side, c.d);
     // 12.54: retreat into a Neutral Area violates its neutrality; into an unoccupied enemy city gains it.
     if (hasUnits && !dest.independent && dest.area >= 0 && c.s.areas[dest.area].neutral)
         violateNeutrality(c, dest.area, side);
@@ -480,8 +480,7 @@ bool combatAuto(Ctx& c) {
         const bool dynA = f.attackCommander >= 0 && isDynamic(c.d, c.s, f.attackCommander);
         const bool dynD = f.defendCommander >= 0 && isDynamic(c.d, c.s, f.defendCommander);
         int winner = byAtt > byDef ? att : byDef > byAtt ? def : (dynA && !dynD) ? att : def;
-        const bool attAlive =
-            !alive(c.s, f.attackUnits).empty() || !unitsOutside(c.s, f.city, att, c.d).empty();
+        const bool attAlive = !alive(c.s, f.attackUnits).empty() || anyUnitsOutside(c.s, f.city, att, c.d);
         const bool defAlive = !alive(c.s, f.defendUnits).empty();
         if (winner == att && !attAlive && defAlive)
             winner = def; // "If a winning force in a battle is eliminated, the opposing force wins"
@@ -519,7 +518,7 @@ bool combatAuto(Ctx& c) {
             advanceWallenstein(c, 3, QStringLiteral("Wallenstein's victory"));
         }
         const int loser = other(winner);
-        const bool loserHere = !unitsOutside(c.s, f.city, loser, c.d).empty();
+        const bool loserHere = anyUnitsOutside(c.s, f.city, loser, c.d);
         f.step = loserHere ? kRetreat : kFinished;
         if (!loserHere) // leaders left alone where the battle was lost go with their army (12.43)
             for (int l : leadersAt(c.s, f.city, loser, c.d))
@@ -549,7 +548,7 @@ bool combatAuto(Ctx& c) {
                     ev->afterCombat(c, done, side);
         discardCombatCards(c, done);
         // 12.28/12.29: the winner gains control of a non-Fortress city.
-        if (!c.d.cities[city].fortress && !unitsAt(c.s, city, winner, c.d).empty())
+        if (!c.d.cities[city].fortress && anyUnitsAt(c.s, city, winner, c.d))
             setCityControl(c, city, winner, QStringLiteral("12.28"));
         checkSiegeMaintained(c, city);
         return true;

@@ -163,11 +163,12 @@ void endGame(Ctx& c, int winner, const QString& result) {
 namespace {
 
 bool controlsAll(const GameData& d, const GameState& s, const QJsonObject& o) {
-    const int side = o.value("side").toString() == QLatin1String("catholic") ? kCatholic : kProtestant;
-    for (const QJsonValue& a : o.value("areas").toArray())
+    const int side =
+        o.value(QLatin1String("side")).toString() == QLatin1String("catholic") ? kCatholic : kProtestant;
+    for (const QJsonValue& a : o.value(QLatin1String("areas")).toArray())
         if (s.areas[d.area(a.toString())].control != side)
             return false;
-    for (const QJsonValue& ci : o.value("cities").toArray())
+    for (const QJsonValue& ci : o.value(QLatin1String("cities")).toArray())
         if (effectiveCityControl(d, s, d.city(ci.toString())) != side)
             return false;
     return true;
@@ -196,56 +197,57 @@ QString wallensteinStatus(const GameData& d, const GameState& s) {
 
 // Evaluates a victory test of the scenario language (docs/data/scenarios.md).
 bool victoryTest(const GameData& d, const GameState& s, const QJsonObject& t) {
-    if (t.contains("always"))
-        return t.value("always").toBool();
-    if (t.contains("vpAtLeast"))
-        return s.vp >= t.value("vpAtLeast").toInt();
-    if (t.contains("vpAtMost"))
-        return s.vp <= t.value("vpAtMost").toInt();
-    if (t.contains("controls"))
-        return controlsAll(d, s, t.value("controls").toObject());
-    if (t.contains("electorsAtLeast")) {
-        const QJsonObject o = t.value("electorsAtLeast").toObject();
-        const int side = o.value("side").toString() == QLatin1String("catholic") ? kCatholic : kProtestant;
-        return electorsControlled(d, s, side) >= o.value("count").toInt();
+    if (t.contains(QLatin1String("always")))
+        return t.value(QLatin1String("always")).toBool();
+    if (t.contains(QLatin1String("vpAtLeast")))
+        return s.vp >= t.value(QLatin1String("vpAtLeast")).toInt();
+    if (t.contains(QLatin1String("vpAtMost")))
+        return s.vp <= t.value(QLatin1String("vpAtMost")).toInt();
+    if (t.contains(QLatin1String("controls")))
+        return controlsAll(d, s, t.value(QLatin1String("controls")).toObject());
+    if (t.contains(QLatin1String("electorsAtLeast"))) {
+        const QJsonObject o = t.value(QLatin1String("electorsAtLeast")).toObject();
+        const int side =
+            o.value(QLatin1String("side")).toString() == QLatin1String("catholic") ? kCatholic : kProtestant;
+        return electorsControlled(d, s, side) >= o.value(QLatin1String("count")).toInt();
     }
-    if (t.contains("cardPlayed")) {
-        const int card = d.card(t.value("cardPlayed").toString());
+    if (t.contains(QLatin1String("cardPlayed"))) {
+        const int card = d.card(t.value(QLatin1String("cardPlayed")).toString());
         return card >= 0 && s.eventPlayed[card];
     }
-    if (t.contains("leaderCasualty")) {
-        const int l = d.leader(t.value("leaderCasualty").toString());
+    if (t.contains(QLatin1String("leaderCasualty"))) {
+        const int l = d.leader(t.value(QLatin1String("leaderCasualty")).toString());
         return l >= 0 && s.leaders[l].status == LeaderStatus::Dead;
     }
-    if (t.contains("wallensteinStatus")) {
+    if (t.contains(QLatin1String("wallensteinStatus"))) {
         const QString st = wallensteinStatus(d, s);
-        for (const QJsonValue& v : t.value("wallensteinStatus").toArray())
+        for (const QJsonValue& v : t.value(QLatin1String("wallensteinStatus")).toArray())
             if (v.toString() == st)
                 return true;
         return false;
     }
-    if (t.contains("wallensteinTrackAtLeast"))
-        return s.wallensteinTrack >= t.value("wallensteinTrackAtLeast").toInt();
-    if (t.contains("all")) {
-        for (const QJsonValue& v : t.value("all").toArray())
+    if (t.contains(QLatin1String("wallensteinTrackAtLeast")))
+        return s.wallensteinTrack >= t.value(QLatin1String("wallensteinTrackAtLeast")).toInt();
+    if (t.contains(QLatin1String("all"))) {
+        for (const QJsonValue& v : t.value(QLatin1String("all")).toArray())
             if (!victoryTest(d, s, v.toObject()))
                 return false;
         return true;
     }
-    if (t.contains("any")) {
-        for (const QJsonValue& v : t.value("any").toArray())
+    if (t.contains(QLatin1String("any"))) {
+        for (const QJsonValue& v : t.value(QLatin1String("any")).toArray())
             if (victoryTest(d, s, v.toObject()))
                 return true;
         return false;
     }
-    if (t.contains("not"))
-        return !victoryTest(d, s, t.value("not").toObject());
+    if (t.contains(QLatin1String("not")))
+        return !victoryTest(d, s, t.value(QLatin1String("not")).toObject());
     return false;
 }
 
 static QString levelName(const QJsonObject& e) {
-    const QString level = e.value("level").toString();
-    const QString w = e.value("winner").toString();
+    const QString level = e.value(QLatin1String("level")).toString();
+    const QString w = e.value(QLatin1String("winner")).toString();
     if (w.isEmpty())
         return QStringLiteral("Draw");
     QString lv = level.isEmpty() || level == QLatin1String("victory") ? QString() : level;
@@ -259,17 +261,17 @@ static bool applyEntries(Ctx& c, const QJsonArray& entries, const QString& when,
                          const QString& defaultRule = QString()) {
     for (const QJsonValue& v : entries) {
         const QJsonObject e = v.toObject();
-        if (!when.isEmpty() && e.value("when").toString() != when)
+        if (!when.isEmpty() && e.value(QLatin1String("when")).toString() != when)
             continue;
-        if (!victoryTest(c.d, c.s, e.value("test").toObject()))
+        if (!victoryTest(c.d, c.s, e.value(QLatin1String("test")).toObject()))
             continue;
-        const QString w = e.value("winner").toString();
+        const QString w = e.value(QLatin1String("winner")).toString();
         const int winner = w == QLatin1String("catholic")     ? kCatholic
                            : w == QLatin1String("protestant") ? kProtestant
                                                               : kNone;
         endGame(c, winner,
                 QStringLiteral("%1 (%2, VP %3)")
-                    .arg(levelName(e), e.value("rule").toString(defaultRule))
+                    .arg(levelName(e), e.value(QLatin1String("rule")).toString(defaultRule))
                     .arg(c.s.vp));
         return true;
     }
@@ -280,7 +282,7 @@ bool checkImmediateVictory(Ctx& c) {
     if (c.s.gameOver)
         return true;
     const Scenario* sc = c.d.scenario(c.s.scenario);
-    return sc && applyEntries(c, sc->victory.value("sudden").toArray(), QStringLiteral("immediate"));
+    return sc && !sc->immediateVictory.isEmpty() && applyEntries(c, sc->immediateVictory, QString());
 }
 
 void checkEndOfTurnVictory(Ctx& c) {

@@ -297,6 +297,22 @@ ApplyResult Engine::apply(GameState& s, const Action& a, Log* log) const {
     return r;
 }
 
+ApplyResult Engine::applyListed(GameState& s, const std::vector<Action>& legal, size_t index,
+                                Log* log) const {
+    ApplyResult r;
+    if (s.gameOver || index >= legal.size()) {
+        r.error = s.gameOver ? QStringLiteral("the game is over (%1)").arg(s.result)
+                             : QStringLiteral("no listed action %1").arg(index);
+        return r;
+    }
+    Ctx c{*m_data, s, log};
+    frameApply(c, legal[index]);
+    advance(c);
+    r.ok = true;
+    r.randomness = c.randomness;
+    return r;
+}
+
 QString Engine::prompt(const GameState& s) const {
     if (s.gameOver)
         return QStringLiteral("Game over: %1").arg(s.result);

@@ -44,6 +44,11 @@ class Engine {
     std::vector<Action> legalActions(const GameState& s) const;
     // Applies `a` if it is legal; then runs every automatic step up to the next decision.
     ApplyResult apply(GameState& s, const Action& a, Log* log = nullptr) const;
+    // Applies legal[index] where `legal` is exactly legalActions(s), without listing them again: for callers
+    // that just listed them (the AI, the fuzzer, benchmarks). Untrusted input (files, the CLI) goes through
+    // apply(), which checks.
+    ApplyResult applyListed(GameState& s, const std::vector<Action>& legal, size_t index,
+                            Log* log = nullptr) const;
 
   private:
     std::shared_ptr<const GameData> m_data;

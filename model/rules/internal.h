@@ -36,6 +36,11 @@ std::vector<int> unitsAt(const GameState& s, int loc, int side, const GameData& 
 std::vector<int> leadersAt(const GameState& s, int loc, int side, const GameData& d);
 std::vector<int> unitsOutside(const GameState& s, int loc, int side, const GameData& d); // not kInside
 std::vector<int> unitsInside(const GameState& s, int loc, int side, const GameData& d);
+// The same questions without building a list (the hot paths ask only "is there any?").
+bool anyUnitsAt(const GameState& s, int loc, int side, const GameData& d);
+bool anyUnitsOutside(const GameState& s, int loc, int side, const GameData& d);
+bool anyUnitsInside(const GameState& s, int loc, int side, const GameData& d);
+bool anyLeadersAt(const GameState& s, int loc, int side, const GameData& d);
 int cfSum(const GameData& d, const GameState& s, const std::vector<int>& units);
 bool hasEnemyUnits(const GameData& d, const GameState& s, int city, int side);
 int siegeLevel(const GameData& d, const GameState& s, int city); // 13.13; 0 if not a fortress

@@ -314,7 +314,14 @@ void checkState(const Engine* engine, const GameData& d, const GameState& s, QSt
                     if (!s.cities[city].revolt &&
                         (s.cities[city].marker == as.control || s.cities[city].marker == kNone))
                         ++ownerHeld;
-            if (held >= ar.control && ownerHeld < ar.control)
+            // Markers that an Area change would have removed (no Fortress, none of the side's units there)
+            // can never add up to the rating without control.
+            int heldFree = 0;
+            for (int city : ar.cities)
+                if (s.cities[city].marker == side && !s.cities[city].revolt && !d.cities[city].fortress &&
+                    !anyUnitsAt(s, city, side, d))
+                    ++heldFree;
+            if ((held >= ar.control && ownerHeld < ar.control) || heldFree >= ar.control)
                 bad(QStringLiteral("3.13 %1 holds %2 of the %3 cities %4 needs but does not control it")
                         .arg(sideName(side))
                         .arg(held)
@@ -348,7 +355,7 @@ void checkState(const Engine* engine, const GameData& d, const GameState& s, QSt
             bad(QStringLiteral("13.13 a Siege marker on %1 without a besieging side").arg(ct.id));
             continue;
         }
-        if (unitsOutside(s, static_cast<int>(ci), cs.sieger, d).empty())
+        if (!anyUnitsOutside(s, static_cast<int>(ci), cs.sieger, d))
             bad(QStringLiteral("13.14 a %1 Siege marker on %2 with no %1 unit outside the fortress")
                     .arg(sideName(cs.sieger), ct.id));
         else if (fighting.contains(static_cast<int>(ci)))
@@ -482,7 +489,7 @@ int weight(const GameData& d, const GameState& s, const Action& a) {
         if (!f)
             return 2;
         const int enemy = other(f->side);
-        if (!unitsAt(s, a.target, enemy, d).empty() || s.cities[a.target].siege > 0)
+        if (anyUnitsAt(s, a.target, enemy, d) || s.cities[a.target].siege > 0)
             return 20;
         return effectiveCityControl(d, s, a.target) == f->side ? 2 : 8;
     }
@@ -570,10 +577,10 @@ RandomGameResult playRandomGame(const Engine& engine, const RandomGameSpec& spec
                 break;
             }
         }
-        const Action& a = legal[chooseRandomAction(d, s, legal, spec.policy, chooser)];
+        const size_t pick = chooseRandomAction(d, s, legal, spec.policy, chooser);
         if (record)
-            r.actionTexts << formatAction(d, s, a);
-        const ApplyResult ar = engine.apply(s, a);
+            r.actionTexts << formatAction(d, s, legal[pick]);
+        const ApplyResult ar = engine.applyListed(s, legal, pick); // the replay below checks each action
         if (!ar.ok) {
             fail(r.actions, QStringLiteral("a listed action was refused: %1").arg(ar.error));
             break;

@@ -200,8 +200,7 @@ bool isSupplyBase(const GameData& d, const GameState& s, int nationality, int ci
         return false;
     if (n == QLatin1String("danish")) {
         // 17.D.1: any city of Schleswig-Holstein neither Catholic-controlled nor Catholic-occupied.
-        return isArea(d, ct, "schleswig-holstein") && ctl != kCatholic &&
-               unitsAt(s, city, kCatholic, d).empty();
+        return isArea(d, ct, "schleswig-holstein") && ctl != kCatholic && !anyUnitsAt(s, city, kCatholic, d);
     }
     if (n == QLatin1String("spanish")) // 17.Sp.1
         return isArea(d, ct, "spanish-netherlands") && ctl == side;

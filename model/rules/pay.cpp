@@ -36,15 +36,15 @@ bool passable(const GameData& d, const GameState& s, int city, int side) {
         return false;
     if (!ct.independent && ct.area >= 0 && s.areas[ct.area].neutral)
         return false;
-    if (!unitsOutside(s, city, other(side), d).empty())
+    if (anyUnitsOutside(s, city, other(side), d))
         return false; // an enemy force, besieging or masking
-    if (!unitsInside(s, city, other(side), d).empty())
-        return !unitsOutside(s, city, side, d).empty(); // 13.14: through our besieging or masking units
+    if (anyUnitsInside(s, city, other(side), d))
+        return anyUnitsOutside(s, city, side, d); // 13.14: through our besieging or masking units
     return effectiveCityControl(d, s, city) == side;
 }
 
 bool validEnd(const GameData& d, const GameState& s, int city, int side) {
-    return !s.cities[city].revolt && unitsAt(s, city, other(side), d).empty();
+    return !s.cities[city].revolt && !anyUnitsAt(s, city, other(side), d);
 }
 
 template <class IsBase>
@@ -624,7 +624,7 @@ void takeStepLosses(Ctx& c, int side, const std::vector<int>& units, int steps, 
 namespace eco {
 
 void placeLeadersAlone(Ctx& c, int side, int city) {
-    if (!unitsAt(c.s, city, side, c.d).empty())
+    if (anyUnitsAt(c.s, city, side, c.d))
         return;
     const std::vector<int> leaders = leadersAt(c.s, city, side, c.d);
     if (leaders.empty())

@@ -46,7 +46,7 @@ std::vector<int16_t> spreadOptions(const GameData& d, const GameState& s, int ci
     for (int n : d.cities[city].neighbours) {
         if (!sameRegion(d, city, n) || s.cities[n].revolt || anySupplyBase(d, s, n))
             continue;
-        if (!unitsAt(s, n, kCatholic, d).empty() || !unitsAt(s, n, kProtestant, d).empty())
+        if (anyUnitsAt(s, n, kCatholic, d) || anyUnitsAt(s, n, kProtestant, d))
             continue;
         out.push_back(static_cast<int16_t>(n));
     }
@@ -145,7 +145,7 @@ bool startHeldCity(const GameData& d, const GameState& s, int side, int city) {
 }
 
 bool piecesAt(const GameData& d, const GameState& s, int city, int side) {
-    return !unitsAt(s, city, side, d).empty() || !leadersAt(s, city, side, d).empty();
+    return anyUnitsAt(s, city, side, d) || anyLeadersAt(s, city, side, d);
 }
 
 // 5.32: what the chooser may name for `withdrawer`: Areas (kAreaCode + index) and Independent Cities, where

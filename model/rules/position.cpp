@@ -837,7 +837,7 @@ void Builder::readCityMarkers(const JNode& root) {
                 e[QStringLiteral("city")].error(QStringLiteral("%1 is besieged twice").arg(d.cities[ci].id));
                 continue;
             }
-            if (unitsOutside(s, ci, sd, d).empty()) {
+            if (!anyUnitsOutside(s, ci, sd, d)) {
                 e.error(QStringLiteral("13.13 no %1 unit stands outside %2 to besiege it")
                             .arg(sideKey(sd), d.cities[ci].id));
                 continue;

@@ -312,7 +312,12 @@ bool canRecruit(const Ctx& c, int side, int card) {
     ChoiceFrame f;
     f.actor = static_cast<int8_t>(side);
     f.data = static_cast<int16_t>(card);
-    return c.d.cards[card].value > 0 && !recruiters(c, side, &f).empty();
+    if (c.d.cards[card].value <= 0)
+        return false;
+    for (qsizetype l = 0; l < c.d.leaders.size(); ++l)
+        if (leaderMayRecruit(c, side, static_cast<int>(l), &f))
+            return true;
+    return false;
 }
 
 static void beginRecruitment(Ctx& c, ChoiceFrame f) {

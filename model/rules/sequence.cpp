@@ -105,7 +105,7 @@ std::vector<int16_t> freeActionPieces(const Ctx& c, int side) {
         if (ls.status != LeaderStatus::InPlay || ls.loc < 0 ||
             leaderSide(c.d, c.s, static_cast<int>(l)) != side)
             continue;
-        if (!unitsAt(c.s, ls.loc, side, c.d).empty())
+        if (anyUnitsAt(c.s, ls.loc, side, c.d))
             continue; // "one lone leader (with no combat units)"
         if ((ls.flags & kInside) && isCity(ls.loc) && hasEnemyUnits(c.d, c.s, ls.loc, side))
             continue;
@@ -166,6 +166,7 @@ std::vector<Action> turnLegal(const Ctx& c, const TurnFrame& f) {
     }
     if (f.phase == Phase::Action) {
         const int side = s.activeSide;
+        int recruitOk = -1; // 8.4: whether a leader may recruit does not depend on the card; ask once
         for (int16_t ci : s.hand[side]) {
             const Card& cd = card(c, ci);
             // 8.2: every card may be used as ACT, REC or AID; combat cards' events only in combat (9.51)
@@ -173,7 +174,9 @@ std::vector<Action> turnLegal(const Ctx& c, const TurnFrame& f) {
                 Action a{ActionKind::PlayCard, ci, CardUse::Act, static_cast<int16_t>(l), {}, {}};
                 out.push_back(a);
             }
-            if (canRecruit(c, side, ci)) // 8.4
+            if (card(c, ci).value > 0 && recruitOk < 0)
+                recruitOk = canRecruit(c, side, ci) ? 1 : 0;
+            if (card(c, ci).value > 0 && recruitOk == 1) // 8.4
                 out.push_back(Action{ActionKind::PlayCard, ci, CardUse::Rec, -1, {}, {}});
             if (!s.aidCardPlayed[side] || s.options.aid_no_limit) // 8.5: one AID card a turn (19.4a: any)
                 out.push_back(Action{ActionKind::PlayCard, ci, CardUse::Aid, -1, {}, {}});

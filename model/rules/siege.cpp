@@ -34,7 +34,7 @@ bool canBesiege(const GameData& d, const GameState& s, const ActivationFrame& f)
         return false;
     if (s.cities[city].siege > 0)
         return false;
-    if (!unitsOutside(s, city, other(f.side), d).empty())
+    if (anyUnitsOutside(s, city, other(f.side), d))
         return false; // enemy units outside must be fought first
     if (s.leaders[f.leader].loc != city)
         return false;

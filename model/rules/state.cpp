@@ -91,12 +91,39 @@ static bool onBoard(int loc) {
     return loc >= 0;
 }
 
-std::vector<int> unitsAt(const GameState& s, int loc, int side, const GameData& d) {
+namespace {
+// mode: 0 all, 1 outside a fortress, 2 inside
+template <class F>
+void forUnitsAt(const GameState& s, int loc, int side, const GameData& d, int mode, F&& f) {
+    if (!onBoard(loc))
+        return;
+    for (size_t i = 0; i < s.units.size(); ++i) {
+        const UnitState& u = s.units[i];
+        if (u.loc != loc || (mode == 1 && (u.flags & kInside)) || (mode == 2 && !(u.flags & kInside)))
+            continue;
+        if (s.nationSide[d.unitTypes[u.type].nationality] == side && f(static_cast<int>(i)))
+            return;
+    }
+}
+
+std::vector<int> unitsWhere(const GameState& s, int loc, int side, const GameData& d, int mode) {
     std::vector<int> out;
-    for (size_t i = 0; i < s.units.size(); ++i)
-        if (s.units[i].loc == loc && onBoard(loc) && unitSide(d, s, static_cast<int>(i)) == side)
-            out.push_back(static_cast<int>(i));
+    forUnitsAt(s, loc, side, d, mode, [&](int u) {
+        out.push_back(u);
+        return false;
+    });
     return out;
+}
+
+bool anyUnitWhere(const GameState& s, int loc, int side, const GameData& d, int mode) {
+    bool any = false;
+    forUnitsAt(s, loc, side, d, mode, [&](int) { return any = true; });
+    return any;
+}
+} // namespace
+
+std::vector<int> unitsAt(const GameState& s, int loc, int side, const GameData& d) {
+    return unitsWhere(s, loc, side, d, 0);
 }
 
 std::vector<int> leadersAt(const GameState& s, int loc, int side, const GameData& d) {
@@ -109,19 +136,31 @@ std::vector<int> leadersAt(const GameState& s, int loc, int side, const GameData
 }
 
 std::vector<int> unitsOutside(const GameState& s, int loc, int side, const GameData& d) {
-    std::vector<int> out;
-    for (int u : unitsAt(s, loc, side, d))
-        if (!(s.units[u].flags & kInside))
-            out.push_back(u);
-    return out;
+    return unitsWhere(s, loc, side, d, 1);
 }
 
 std::vector<int> unitsInside(const GameState& s, int loc, int side, const GameData& d) {
-    std::vector<int> out;
-    for (int u : unitsAt(s, loc, side, d))
-        if (s.units[u].flags & kInside)
-            out.push_back(u);
-    return out;
+    return unitsWhere(s, loc, side, d, 2);
+}
+
+bool anyUnitsAt(const GameState& s, int loc, int side, const GameData& d) {
+    return anyUnitWhere(s, loc, side, d, 0);
+}
+
+bool anyUnitsOutside(const GameState& s, int loc, int side, const GameData& d) {
+    return anyUnitWhere(s, loc, side, d, 1);
+}
+
+bool anyUnitsInside(const GameState& s, int loc, int side, const GameData& d) {
+    return anyUnitWhere(s, loc, side, d, 2);
+}
+
+bool anyLeadersAt(const GameState& s, int loc, int side, const GameData& d) {
+    for (size_t i = 0; i < s.leaders.size(); ++i)
+        if (s.leaders[i].loc == loc && s.leaders[i].status == LeaderStatus::InPlay &&
+            s.nationSide[d.leaders[i].nationality] == side)
+            return true;
+    return false;
 }
 
 int cfSum(const GameData& d, const GameState& s, const std::vector<int>& units) {
@@ -132,7 +171,7 @@ int cfSum(const GameData& d, const GameState& s, const std::vector<int>& units) 
 }
 
 bool hasEnemyUnits(const GameData& d, const GameState& s, int city, int side) {
-    return !unitsAt(s, city, other(side), d).empty();
+    return anyUnitsAt(s, city, other(side), d);
 }
 
 int siegeLevel(const GameData& d, const GameState& s, int city) {
@@ -164,7 +203,7 @@ QString leaderName(const GameData& d, int leader) {
 
 int locSide(const GameData& d, const GameState& s, int loc) {
     for (int side : {kCatholic, kProtestant})
-        if (!unitsAt(s, loc, side, d).empty() || !leadersAt(s, loc, side, d).empty())
+        if (anyUnitsAt(s, loc, side, d) || anyLeadersAt(s, loc, side, d))
             return side;
     return kNone;
 }
