@@ -36,6 +36,7 @@
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTreeWidget>
 #include <QtTest>
 
@@ -341,6 +342,18 @@ class TestGui : public QObject {
         passCover(w, kProtestant);
         checkMapMatchesEngine(w);
         QVERIFY(w.grab().save(shot(QStringLiteral("window-round2.png"))));
+
+        // Game ▸ Save writes a .tyw (model/save) that another controller replays to the same state.
+        {
+            QTemporaryDir tmp;
+            const QString file = tmp.filePath(QStringLiteral("hotseat.tyw"));
+            QString error;
+            QVERIFY2(gc->save(file, &error), qPrintable(error));
+            GameController other(d);
+            QVERIFY2(other.load(file, &error), qPrintable(error));
+            QVERIFY(other.state() == gc->state());
+            QCOMPARE(other.game().actions(), gc->game().actions());
+        }
 
         // The log filter keeps a side's lines (and the general ones).
         w.logPanel()->filter()->setCurrentIndex(1);

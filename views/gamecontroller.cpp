@@ -1,7 +1,9 @@
 #include "gamecontroller.h"
 
 #include "describe.h"
-#include "savegame.h"
+#include "save/savefile.h"
+
+#include <QJsonArray>
 
 namespace wp {
 
@@ -126,53 +128,29 @@ bool GameController::save(const QString& file, QString* error) {
                 "This game was started from a constructed position, which cannot be saved yet.");
         return false;
     }
-    SaveData sd;
-    sd.scenario = m_game->scenario();
-    sd.options = optionList(m_game->options());
-    sd.seed = m_game->seed();
-    sd.seats = {seatId(m_seats[0]), seatId(m_seats[1])};
-    sd.actions = m_game->actions();
-    sd.fingerprint = m_data->fingerprint;
-    if (!writeSave(file, sd, error))
+    // The .tyw format of model/save (docs/saves.md): gzip of JSON, the action log and its hash chain.
+    save::SaveGame g = save::fromGame(*m_game);
+    g.extra.insert(QStringLiteral("seats"), QJsonArray{seatId(m_seats[0]), seatId(m_seats[1])});
+    if (!save::writeFile(file, g, error))
         return false;
     m_file = file;
     return true;
 }
 
 bool GameController::load(const QString& file, QString* error) {
-    SaveData sd;
-    if (!readSave(file, sd, error))
+    const std::optional<save::SaveGame> g = save::readFile(file, error);
+    if (!g)
         return false;
-    if (!sd.fingerprint.isEmpty() && sd.fingerprint != m_data->fingerprint) {
-        if (error)
-            *error =
-                QStringLiteral("%1 was saved with different game data (fingerprint %2, this copy has %3). "
-                               "Restore the data files it was played with, or start a new game.")
-                    .arg(file, QString::fromLatin1(sd.fingerprint.left(12)),
-                         QString::fromLatin1(m_data->fingerprint.left(12)));
+    auto game = std::make_unique<Game>(m_data);
+    if (!save::replay(*g, file, *game, error)) // the fingerprint, then every action through the engine
         return false;
-    }
-    NewGameSetup setup;
-    setup.scenario = sd.scenario;
-    setup.seed = sd.seed;
-    for (const QString& o : sd.options)
-        if (!setOption(setup.options, o, error))
-            return false;
-    auto g = std::make_unique<Game>(m_data);
-    if (!g->start(setup.scenario, setup.options, setup.seed, error))
-        return false;
-    for (qsizetype i = 0; i < sd.actions.size(); ++i) {
-        ApplyResult r = g->play(sd.actions[i]);
-        if (!r.ok) {
-            if (error)
-                *error = QStringLiteral("%1: action %2 (“%3”) cannot be replayed: %4")
-                             .arg(file)
-                             .arg(i + 1)
-                             .arg(sd.actions[i], r.error);
-            return false;
-        }
-    }
-    m_game = std::move(g);
+    m_game = std::move(game);
+    m_seats[0] = m_seats[1] = SeatKind::Human;
+    const QJsonArray seats = g->extra.value(QStringLiteral("seats")).toArray();
+    for (int side = 0; side < 2 && side < seats.size(); ++side)
+        for (SeatKind k : {SeatKind::Human, SeatKind::Computer, SeatKind::Remote})
+            if (seats[side].toString() == seatId(k))
+                m_seats[side] = k;
     m_replayable = true;
     m_file = file;
     refresh();
