@@ -252,6 +252,26 @@ int fuzzCommand(const QStringList& args) {
     out() << "elapsed: " << QString::number(elapsed, 'f', 2) << " s on " << workers << " thread"
           << (workers == 1 ? "" : "s") << " (" << QString::number(games / elapsed, 'f', 1)
           << " games/s with checks and replay; slowest game " << QString::number(slowest, 'f', 2) << " s)\n";
+    // Issue 5: which card events the run reached (played as an Event, a combat card, or by 8.64).
+    {
+        std::vector<bool> reached;
+        for (const Game& g : played) {
+            reached.resize(std::max(reached.size(), g.result.events.size()), false);
+            for (size_t ci = 0; ci < g.result.events.size(); ++ci)
+                if (g.result.events[ci])
+                    reached[ci] = true;
+        }
+        QStringList never;
+        int count = 0;
+        for (qsizetype ci = 0; ci < engine.data().cards.size(); ++ci) {
+            if (static_cast<size_t>(ci) < reached.size() && reached[static_cast<size_t>(ci)])
+                ++count;
+            else
+                never << engine.data().cards[ci].id;
+        }
+        out() << "events: " << count << " of " << engine.data().cards.size() << " played at least once"
+              << (never.isEmpty() ? QString() : QStringLiteral("; never: ") + never.join(' ')) << "\n";
+    }
     if (!saveDir.isEmpty() && failures)
         QDir().mkpath(saveDir);
     for (const Game& g : played) {

@@ -351,6 +351,23 @@ class TestRulesMovement : public QObject {
         QCOMPARE(f.s.leaders[f.leader("piccolomini")].status, LeaderStatus::Dead);
         QCOMPARE(f.s.leaders[f.leader("enkevoort")].status, LeaderStatus::Dead);
     }
+
+    // 11.22: a leader standing outside a fortress without troops is caught even though his garrison is
+    // inside (it does not stand with him).
+    void leaderOutsideHisFortressIsCaught() {
+        Rules f;
+        QVERIFY(f.newGame());
+        f.clearBoard();
+        f.placeLeader("gallas", "vienna");
+        f.place("imperial", UnitKind::Militia, "vienna", 1, 2, true); // inside
+        const auto m = f.place("protestant", UnitKind::Militia, "znaim");
+        f.setActive(kProtestant);
+        QVERIFY(f.act(QStringLiteral("free u%1").arg(m[0])));
+        QVERIFY(f.act("move vienna"));
+        if (f.legal("react out")) // 11.23: the Catholic keeps Gallas outside
+            QVERIFY(f.act("react out"));
+        QVERIFY2(f.logged("11.22 Gallas is caught without troops at Vienna"), qPrintable(f.logText(f.log)));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestRulesMovement)

@@ -647,8 +647,13 @@ bool wallensteinLeadsAt(const Ctx& c, int city, int side) {
 
 void catchLoneLeaders(Ctx& c, int city, int side) {
     // A replacement leader (12.42) takes the lost leader's place and is caught in his turn.
-    while (anyUnitsAt(c.s, city, side, c.d) && !anyUnitsAt(c.s, city, other(side), c.d)) {
-        const std::vector<int> caught = leadersAt(c.s, city, other(side), c.d);
+    // Leaders inside a fortress are out of reach; those outside are caught when no unit of theirs stands
+    // outside with them (their garrison inside does not protect them).
+    while (anyUnitsOutside(c.s, city, side, c.d) && !anyUnitsOutside(c.s, city, other(side), c.d)) {
+        std::vector<int> caught;
+        for (int l : leadersAt(c.s, city, other(side), c.d))
+            if (!(c.s.leaders[l].flags & kInside))
+                caught.push_back(l);
         if (caught.empty())
             break;
         for (int l : caught) {

@@ -578,6 +578,12 @@ RandomGameResult playRandomGame(const Engine& engine, const RandomGameSpec& spec
             }
         }
         const size_t pick = chooseRandomAction(d, s, legal, spec.policy, chooser);
+        if (const Action& a = legal[pick];
+            a.card >= 0 && ((a.kind == ActionKind::PlayCard && a.use == CardUse::Event) ||
+                            a.kind == ActionKind::CombatCard)) {
+            r.events.resize(static_cast<size_t>(d.cards.size()), false);
+            r.events[static_cast<size_t>(a.card)] = true;
+        }
         if (record)
             r.actionTexts << formatAction(d, s, legal[pick]);
         const ApplyResult ar = engine.applyListed(s, legal, pick); // the replay below checks each action
@@ -596,6 +602,10 @@ RandomGameResult playRandomGame(const Engine& engine, const RandomGameSpec& spec
             }
         }
     }
+    r.events.resize(static_cast<size_t>(d.cards.size()), false);
+    for (size_t ci = 0; ci < s.eventPlayed.size() && ci < r.events.size(); ++ci)
+        if (s.eventPlayed[ci])
+            r.events[ci] = true; // 8.64 "unless discarded" events too
     r.finished = s.gameOver;
     r.winner = s.winner;
     r.result = s.result;

@@ -52,6 +52,8 @@ struct RandomGameResult {
     QString failure;         // what went wrong
     int failureIndex = -1;   // 0-based index of the action at or after which it went wrong; -1: set-up
     QStringList actionTexts; // the actions in notation, with keepActions or on failure
+    // Per card: its event took effect in this game (played as an Event or as a combat card, or 8.64).
+    std::vector<bool> events;
 };
 
 // Plays one game choosing among the legal actions by the policy. Deterministic in the spec.
