@@ -513,6 +513,26 @@ class TestRulesCombat : public QObject {
                 QCOMPARE(f.s.units[u].loc, static_cast<int16_t>(f.box("up")));
         QCOMPARE(f.s.leaders[f.leader("spinola")].loc, static_cast<int16_t>(f.box("up")));
     }
+
+    // 11.22, 12.54: a beaten army retreating into a city where an enemy leader stands alone eliminates him.
+    void retreatCatchesALoneLeader() {
+        Rules f;
+        QVERIFY(f.newGame());
+        f.clearBoard();
+        f.placeLeader("tilly", "weiden");
+        f.place("bavarian", UnitKind::Militia, "weiden", 4);
+        f.placeLeader("anhalt", "eger"); // Weiden's only other neighbour
+        f.placeLeader("mansfeld", "amberg");
+        const auto mercs = f.place("protestant", UnitKind::Mercenary, "amberg", 2);
+        f.setActive(kProtestant);
+        QVERIFY(f.activate("mansfeld"));
+        QVERIFY(f.pickUp(mercs));
+        QVERIFY(f.act("move weiden"));
+        f.dice({9, 0, 9, 0, 9, 0});
+        QVERIFY2(f.runUntil([&] { return f.logged(QStringLiteral("12.5 Catholic forces retreat")); }),
+                 qPrintable(f.error));
+        QVERIFY2(f.logged("11.22 Anhalt is caught without troops at Eger"), qPrintable(f.logText(f.log)));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestRulesCombat)

@@ -231,6 +231,7 @@ void retreatPieces(Ctx& c, CombatFrame& f, int side, int to) {
     c.say(QStringLiteral("12.5 %1 forces retreat %2 -> %3")
               .arg(sideName(side), cityName(c.d, from), cityName(c.d, to)),
           side);
+    catchLoneLeaders(c, to, side); // 11.22: a retreating army eliminates lone enemy leaders where it arrives
     const bool hasUnits = anyUnitsAt(c.s, to, side, c.d);
     // 12.54: retreat into a Neutral Area violates its neutrality; into an unoccupied enemy city gains it.
     if (hasUnits && !dest.independent && dest.area >= 0 && c.s.areas[dest.area].neutral)
