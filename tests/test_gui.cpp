@@ -242,8 +242,9 @@ class TestGui : public QObject {
                                       list->visualItemRect(list->item(i)).center());
             QTest::mouseClick(dlg->findChild<QCheckBox*>(QStringLiteral("randomSeed")), Qt::LeftButton);
             dlg->findChild<QSpinBox*>(QStringLiteral("seed"))->setValue(1);
-            // The computer and remote seats are offered but not yet available.
-            QVERIFY(!qobject_cast<QStandardItemModel*>(dlg->seat(0)->model())->item(1)->isEnabled());
+            // The computer seat is available; the remote (PBEM) seat is offered but not yet available.
+            QVERIFY(qobject_cast<QStandardItemModel*>(dlg->seat(0)->model())->item(1)->isEnabled());
+            QVERIFY(!qobject_cast<QStandardItemModel*>(dlg->seat(0)->model())->item(2)->isEnabled());
             QTest::mouseClick(dlg->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok),
                               Qt::LeftButton);
         });
@@ -387,6 +388,37 @@ class TestGui : public QObject {
         QCOMPARE(w.cardBrowser()->list()->count(), 110);
         w.cardBrowser()->grab().save(shot(QStringLiteral("card-browser.png")));
         w.cardBrowser()->hide();
+    }
+
+    // Issue 8: a Computer seat. The Catholic is the computer (the priority bot): after the Protestant's
+    // card round it plays its own on a worker thread, through the engine's legal actions, while the window
+    // shows only the human's hand.
+    void computerSeat() {
+        MainWindow w(d);
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        NewGameSetup setup;
+        setup.scenario = QStringLiteral("early-war");
+        setup.seed = 5;
+        setup.seats[kCatholic] = SeatKind::Computer;
+        setup.computerBot = QStringLiteral("priority");
+        QVERIFY(w.startGame(setup));
+        GameController* gc = w.controller();
+        QCOMPARE(gc->actor(), kProtestant);
+        const Action* aid = nullptr;
+        for (const Action& a : gc->legal())
+            if (a.kind == ActionKind::PlayCard && a.use == CardUse::Aid && !aid)
+                aid = &a;
+        QVERIFY(aid);
+        const Action play = *aid;
+        playTreeItem(w.prompt(), w.prompt()->itemFor(play));
+        QTRY_VERIFY_WITH_TIMEOUT(gc->state().roundsUsed[kCatholic] == 1 && gc->actor() == kProtestant &&
+                                     !gc->computerThinking(),
+                                 30000);
+        QVERIFY(!gc->computerReasons().isEmpty());
+        settle();
+        QVERIFY(w.grab().save(shot(QStringLiteral("window-vs-computer.png"))));
     }
 
     void battleDialog() {

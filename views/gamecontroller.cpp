@@ -1,9 +1,12 @@
 #include "gamecontroller.h"
 
+#include "ai/player.h"
 #include "describe.h"
 #include "save/savefile.h"
 
 #include <QJsonArray>
+#include <QThread>
+#include <QTimer>
 
 namespace wp {
 
@@ -23,6 +26,11 @@ QString seatId(SeatKind k) {
 
 GameController::GameController(std::shared_ptr<const GameData> data, QObject* parent)
     : QObject(parent), m_data(std::move(data)) {}
+
+GameController::~GameController() {
+    if (m_aiCancel)
+        *m_aiCancel = true; // a decision under way stops at its next iteration; its result is dropped
+}
 
 QString GameController::describe(const Action& a) const {
     return m_game ? describeAction(*m_data, state(), a) : QString();
@@ -60,6 +68,62 @@ QString GameController::phaseName(const GameState& s) {
 
 void GameController::refresh() {
     m_legal = m_game ? m_game->legalActions() : std::vector<Action>{};
+    ++m_aiTicket; // a decision under way is for the old state: it will not be played
+    if (m_aiCancel)
+        *m_aiCancel = true;
+    QTimer::singleShot(0, this, &GameController::runComputerIfDue);
+}
+
+void GameController::setUpComputers(const QString& bot, quint64 seed) {
+    for (int side : {0, 1}) {
+        m_ai[side].reset();
+        if (m_seats[side] != SeatKind::Computer)
+            continue;
+        QString error;
+        std::unique_ptr<ai::Bot> b = ai::makeBot(bot, seed + static_cast<quint64>(side), &error);
+        if (!b) // an unknown bot name: the priority bot always exists
+            b = ai::makeBot(QStringLiteral("priority"), seed, &error);
+        m_ai[side] = std::make_shared<ai::AiPlayer>(side, std::move(b));
+    }
+}
+
+QStringList GameController::computerReasons() const {
+    QStringList out;
+    for (int side : {0, 1})
+        if (m_ai[side])
+            out << m_ai[side]->recentReasons(20);
+    return out;
+}
+
+void GameController::runComputerIfDue() {
+    if (!m_game || m_aiRunning || state().gameOver)
+        return;
+    const int side = actor();
+    if (side < 0 || side > 1 || m_seats[side] != SeatKind::Computer || !m_ai[side])
+        return;
+    // The view is built here, on the thread that owns the game; the worker only reads its own copy.
+    auto player = m_ai[side];
+    auto view = std::make_shared<ai::SideView>(player->viewOf(m_game->engine(), state()));
+    auto result = std::make_shared<ai::Decision>();
+    m_aiCancel = std::make_shared<std::atomic<bool>>(false);
+    ai::Controls controls;
+    controls.cancel = m_aiCancel.get();
+    auto cancel = m_aiCancel; // kept alive by the worker
+    const quint64 ticket = m_aiTicket;
+    QThread* worker = QThread::create(
+        [player, view, result, controls, cancel] { *result = player->decide(*view, controls); });
+    m_aiRunning = true;
+    emit computerThinkingChanged(true);
+    connect(worker, &QThread::finished, worker, &QObject::deleteLater);
+    connect(worker, &QThread::finished, this, [this, result, ticket] {
+        m_aiRunning = false;
+        emit computerThinkingChanged(false);
+        if (ticket == m_aiTicket && m_game) // nothing changed while it thought (no undo, load, new game)
+            submit(result->action);
+        else
+            runComputerIfDue();
+    });
+    worker->start();
 }
 
 bool GameController::start(const NewGameSetup& setup, QString* error) {
@@ -70,6 +134,7 @@ bool GameController::start(const NewGameSetup& setup, QString* error) {
     m_seats[0] = setup.seats[0];
     m_seats[1] = setup.seats[1];
     m_coverHands = setup.coverHands;
+    setUpComputers(setup.computerBot, setup.seed);
     m_replayable = true;
     m_file.clear();
     refresh();
@@ -83,6 +148,8 @@ void GameController::startFrom(const GameState& s, const QString& scenario, cons
     m_game = std::make_unique<Game>(m_data);
     m_game->startFrom(s, scenario, options, seed);
     m_seats[0] = m_seats[1] = SeatKind::Human;
+    m_ai[0].reset();
+    m_ai[1].reset();
     m_replayable = false;
     m_file.clear();
     refresh();
@@ -151,6 +218,7 @@ bool GameController::load(const QString& file, QString* error) {
         for (SeatKind k : {SeatKind::Human, SeatKind::Computer, SeatKind::Remote})
             if (seats[side].toString() == seatId(k))
                 m_seats[side] = k;
+    setUpComputers(QStringLiteral("search"), m_game->seed());
     m_replayable = true;
     m_file = file;
     refresh();

@@ -1,11 +1,13 @@
 // The game behind the window: a rules::Game, the seat of each side, the log's turn headers, saving. Every
 // change of state goes through submit() (a legal action, Game::play) or undo() (Game::undo); views only
-// read. Seats (design principle 4): a side is played by a human here, the computer or a remote player;
-// only the first exists today.
+// read. Seats (design principle 4): a side is played by a human here, the computer (model/ai, thinking on a
+// worker thread) or a remote player (PBEM: not yet in the GUI).
 #pragma once
 
 #include "data/gamedata.h"
 #include "rules/game.h"
+
+#include <atomic>
 
 #include <QObject>
 #include <QStringList>
@@ -13,6 +15,9 @@
 #include <optional>
 
 namespace wp {
+namespace ai {
+class AiPlayer;
+}
 
 enum class SeatKind { Human, Computer, Remote };
 QString seatId(SeatKind k);
@@ -23,12 +28,15 @@ struct NewGameSetup {
     quint64 seed = 1;
     SeatKind seats[2] = {SeatKind::Human, SeatKind::Human};
     bool coverHands = true; // hotseat: a cover screen between the players
+    QString computerBot =
+        QStringLiteral("search"); // model/ai bot for Computer seats ("priority", "search:3")
 };
 
 class GameController : public QObject {
     Q_OBJECT
   public:
     explicit GameController(std::shared_ptr<const GameData> data, QObject* parent = nullptr);
+    ~GameController() override;
 
     const GameData& data() const { return *m_data; }
     std::shared_ptr<const GameData> dataPtr() const { return m_data; }
@@ -59,11 +67,15 @@ class GameController : public QObject {
 
     static QString phaseName(const rules::GameState& s);
 
+    bool computerThinking() const { return m_aiRunning; }
+    QStringList computerReasons() const; // the computer seats' recent decisions with their reasons
+
   signals:
     void gameStarted();
     void changed(); // after any change of state
     void actionPlayed(const rules::Action& a,
                       qsizetype logBefore); // after submit(), with the log size before
+    void computerThinkingChanged(bool thinking);
 
   private:
     std::shared_ptr<const GameData> m_data;
@@ -73,7 +85,15 @@ class GameController : public QObject {
     bool m_coverHands = true;
     bool m_replayable = false;
     QString m_file;
+    // Computer seats: one AI player per side; a decision runs on a worker thread on a copy of the side's
+    // view and is played only if the game has not changed meanwhile (m_aiTicket).
+    std::shared_ptr<ai::AiPlayer> m_ai[2];
+    bool m_aiRunning = false;
+    quint64 m_aiTicket = 0;
+    std::shared_ptr<std::atomic<bool>> m_aiCancel;
     void refresh();
+    void setUpComputers(const QString& bot, quint64 seed);
+    void runComputerIfDue();
 };
 
 } // namespace wp

@@ -401,6 +401,8 @@ void MainWindow::updateHand() {
     int side = m_gc->actor();
     if (side < 0)
         side = s.activeSide;
+    if (m_gc->isHumanHere(0) != m_gc->isHumanHere(1)) // against the computer: only the human's own hand
+        side = m_gc->isHumanHere(0) ? 0 : 1;
     QList<int> cards;
     for (int16_t c : s.hand[side])
         cards << c;

@@ -89,13 +89,11 @@ NewGameDialog::NewGameDialog(const GameData& gameData, QWidget* parent) : QDialo
         m_seats[side]->setObjectName(side == 0 ? QStringLiteral("seatCatholic")
                                                : QStringLiteral("seatProtestant"));
         m_seats[side]->addItem(QStringLiteral("Human, at this computer"), static_cast<int>(SeatKind::Human));
-        m_seats[side]->addItem(QStringLiteral("Computer (coming soon)"),
-                               static_cast<int>(SeatKind::Computer));
+        m_seats[side]->addItem(QStringLiteral("Computer"), static_cast<int>(SeatKind::Computer));
         m_seats[side]->addItem(QStringLiteral("Remote player by e-mail (coming soon)"),
                                static_cast<int>(SeatKind::Remote));
         // Seats that do not exist yet are shown, and disabled.
         if (auto* model = qobject_cast<QStandardItemModel*>(m_seats[side]->model())) {
-            model->item(1)->setEnabled(false);
             model->item(2)->setEnabled(false);
         }
         auto* label = new QLabel(theme::sideName(side), seatBox);
@@ -103,6 +101,14 @@ NewGameDialog::NewGameDialog(const GameData& gameData, QWidget* parent) : QDialo
             QStringLiteral("QLabel { color: %1; font-weight: bold; }").arg(theme::sideColor(side).name()));
         seatLay->addRow(label, m_seats[side]);
     }
+    m_computer = new QComboBox(seatBox);
+    m_computer->setObjectName(QStringLiteral("computerStrength"));
+    m_computer->addItem(QStringLiteral("Quick (priority list)"), QStringLiteral("priority"));
+    m_computer->addItem(QStringLiteral("Normal (search)"), QStringLiteral("search"));
+    m_computer->addItem(QStringLiteral("Strong (deeper search)"), QStringLiteral("search:3"));
+    m_computer->setCurrentIndex(1);
+    m_computer->setToolTip(QStringLiteral("How the computer plays its seats (docs/ai.md)"));
+    seatLay->addRow(QStringLiteral("Computer plays"), m_computer);
     m_cover = new QCheckBox(QStringLiteral("Hide each hand behind a cover between players"), seatBox);
     m_cover->setObjectName(QStringLiteral("coverHands"));
     m_cover->setChecked(QSettings().value(QStringLiteral("game/coverHands"), true).toBool());
@@ -164,6 +170,7 @@ NewGameSetup NewGameDialog::setup() const {
     for (int side : {0, 1})
         s.seats[side] = static_cast<SeatKind>(m_seats[side]->currentData().toInt());
     s.coverHands = m_cover->isChecked();
+    s.computerBot = m_computer->currentData().toString();
     return s;
 }
 

@@ -33,6 +33,7 @@ class NewGameDialog : public QDialog {
     QSpinBox* m_seed;
     QCheckBox* m_randomSeed;
     QComboBox* m_seats[2];
+    QComboBox* m_computer = nullptr; // the computer seats' strength (a model/ai bot)
     QCheckBox* m_cover;
     void showAbout();
 };

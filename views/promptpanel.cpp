@@ -199,6 +199,15 @@ void PromptPanel::refresh() {
         emit highlightsChanged();
         return;
     }
+    if (actor >= 0 && gc->seat(actor) == SeatKind::Computer) {
+        // The computer decides on a worker thread (GameController); nothing here acts for it.
+        m_banner->setText(QStringLiteral("%1 · the computer").arg(sideName(actor)));
+        m_prompt->setText(QStringLiteral("The computer is thinking: %1").arg(gc->game().prompt()));
+        m_allToggle->setVisible(false);
+        m_all->setVisible(false);
+        emit highlightsChanged();
+        return;
+    }
     QString title = theme::sideName(actor);
     if (!s.frames.empty())
         if (const auto* t = std::get_if<TurnFrame>(&s.frames.back()); t && t->phase == Phase::Action)
