@@ -26,7 +26,7 @@ namespace wp::cli {
 namespace {
 
 const char* kFuzzUsage =
-    R"(usage: westphalia-cli fuzz [--games N] [--seed S] [--scenario ID|all] [--option KEY=VALUE]...
+    R"(usage: westphalia-cli fuzz [--games N] [--seed S] [--scenario ID|all] [--option KEY=VALUE]... [--all-options]
                           [--max-actions M] [--jobs J] [--save-failures DIR] [--data DIR]
 
 Plays N complete games choosing uniformly among the legal actions. After every action it checks the
@@ -39,6 +39,7 @@ each game it replays the game from its action texts and compares the final state
   --scenario ID|all   one scenario, or all of them in turn (default all)
   --option KEY=VALUE  an optional rule (19.x) on or off, e.g. 19.2a=on (repeatable; an unknown key
                       lists the known ones)
+  --all-options       every optional rule on at once (the same as --option all=on)
   --policy P          how the random player chooses: uniform (every legal action alike, the default),
                       aggressive (weighted towards attacks, sieges, events and moves into enemy cities:
                       many more battles), or mixed (the two in turn, game by game)
@@ -99,7 +100,9 @@ int fuzzCommand(const QStringList& args) {
     const QString gamesText = ap.value(QStringLiteral("--games"));
     const QString seedText = ap.value(QStringLiteral("--seed"));
     const QString scenarioArg = ap.value(QStringLiteral("--scenario"));
-    const QStringList optionArgs = allValues(ap, QStringLiteral("--option"));
+    QStringList optionArgs = allValues(ap, QStringLiteral("--option"));
+    if (ap.flag(QStringLiteral("--all-options"))) // every optional rule on at once (issue 4)
+        optionArgs << QStringLiteral("all=on");
     const QString maxText = ap.value(QStringLiteral("--max-actions"));
     const QString policyArg = ap.value(QStringLiteral("--policy"));
     const QString jobsText = ap.value(QStringLiteral("--jobs"));

@@ -1,5 +1,6 @@
 // Generic choices: foraging (11.16), overstacking (10.22), the card kept at the end of the Action Phase,
 // and the choices card events ask for.
+#include "rules/economy.h"
 #include "rules/events.h"
 #include "rules/internal.h"
 
@@ -74,12 +75,7 @@ void choiceApply(Ctx& c, const Action& a) {
     switch (f.purpose) {
     case kChooseForage: {
         if (f.data < 0) {
-            CityState& cs = c.s.cities[a.target];
-            cs.pillage++;
-            c.say(QStringLiteral("11.16 foraging: %1 is now at Pillage-%2")
-                      .arg(cityName(c.d, a.target))
-                      .arg(cs.pillage),
-                  f.actor);
+            addPillage(c, a.target, 1, QStringLiteral("11.16 foraging,")); // with the 15.24 Area VP effect
         } else {
             UnitState& u = c.s.units[a.target];
             c.say(
