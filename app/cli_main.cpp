@@ -42,6 +42,7 @@ Commands:
   cards coverage [--side S] [--missing] [--json] [--strict]
                                           every card's event: implemented and tested, totals per side
   tactical tvbd --scenario FILE [--seed N] [--auto] [--log] [--actions FILE] [--legal]
+  tactical tercios --scenario FILE [--seed N] [--auto] [--log] [--actions FILE] [--legal] [--bench N]
                                           a Tilly's Very Bad Day battle: replay or auto-resolve
   battle export|validate ... --rules tvbd  a campaign battle as a TVBD scenario; check a scenario
   save verify FILE... | save replay FILE [--to N] [--state-json] | save bench

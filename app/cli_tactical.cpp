@@ -1,6 +1,9 @@
 // westphalia-cli tactical tvbd: load a battle scenario, replay actions or auto-resolve, print log and result.
 #include "cli_util.h"
 #include "tactical/tactical_game.h"
+#include "tactical/tercios.h"
+
+#include <QElapsedTimer>
 
 #include <QFile>
 
@@ -31,14 +34,196 @@ QString sideResult(const wp::tactical::BattleState& s, const wp::tactical::AutoR
         .arg(r.commandersLost[side]);
 }
 
+const char* kTerciosUsage =
+    R"(usage: westphalia-cli tactical tercios --scenario FILE [--seed N] [--auto] [--log]
+           [--actions FILE] [--legal] [--policy simple|random] [--games N] [--bench N]
+           [--view A|B]
+  Loads a Brevis Editio: Tercios battle scenario (JSON, docs/tercios.md).
+  --auto            both sides played by the policy to the end; prints the result
+  --actions FILE    apply these actions (one per line, docs/tercios.md notation) first
+  --legal           print the legal actions at the end
+  --log             print the battle log
+  --view A|B        print the units as that side sees them (the other side's cards hidden)
+  --games N         with --auto: resolve N battles (seeds S, S+1, ...) and print win rates
+  --bench N         auto-resolve N battles and print battles per second
+)";
+
+int terciosCommand(const QStringList& args) {
+    using namespace wp::tactical;
+    ArgParser p(args, kTerciosUsage);
+    if (p.helpRequested()) {
+        out() << kTerciosUsage;
+        return 0;
+    }
+    const QString scenario = p.value(QStringLiteral("--scenario"));
+    const QString seedText = p.value(QStringLiteral("--seed"));
+    const QString actionsFile = p.value(QStringLiteral("--actions"));
+    const QString policyName = p.value(QStringLiteral("--policy"));
+    const QString gamesText = p.value(QStringLiteral("--games"));
+    const QString benchText = p.value(QStringLiteral("--bench"));
+    const QString viewText = p.value(QStringLiteral("--view"));
+    const bool autoPlay = p.flag(QStringLiteral("--auto"));
+    const bool showLog = p.flag(QStringLiteral("--log"));
+    const bool showLegal = p.flag(QStringLiteral("--legal"));
+    QString problem;
+    bool ok = true;
+    quint64 seed = 1;
+    if (!seedText.isEmpty()) {
+        seed = seedText.toULongLong(&ok);
+        if (!ok)
+            problem = QStringLiteral("--seed '%1' is not a non-negative whole number").arg(seedText);
+    }
+    int games = 1;
+    if (!gamesText.isEmpty()) {
+        games = gamesText.toInt(&ok);
+        if (!ok || games < 1 || games > 100000)
+            problem = QStringLiteral("--games '%1' must be 1..100000").arg(gamesText);
+    }
+    int bench = 0;
+    if (!benchText.isEmpty()) {
+        bench = benchText.toInt(&ok);
+        if (!ok || bench < 1 || bench > 100000)
+            problem = QStringLiteral("--bench '%1' must be 1..100000").arg(benchText);
+    }
+    int view = -1;
+    if (!viewText.isEmpty()) {
+        if (viewText.compare(QLatin1String("A"), Qt::CaseInsensitive) == 0)
+            view = 0;
+        else if (viewText.compare(QLatin1String("B"), Qt::CaseInsensitive) == 0)
+            view = 1;
+        else
+            problem = QStringLiteral("--view '%1' is not A or B").arg(viewText);
+    }
+    bool random = false;
+    if (policyName == QLatin1String("random"))
+        random = true;
+    else if (!policyName.isEmpty() && policyName != QLatin1String("simple"))
+        problem = QStringLiteral("--policy '%1' is not simple or random").arg(policyName);
+    if (scenario.isEmpty() && problem.isEmpty())
+        problem = QStringLiteral("--scenario FILE is needed");
+    if (!p.finish(problem))
+        return 2;
+
+    QString error;
+    const TerciosRules* rules = defaultTerciosRules(&error);
+    if (!rules) {
+        err() << "westphalia-cli: " << error << "\n";
+        return 1;
+    }
+    TerciosState start;
+    if (!loadTerciosScenario(scenario, *rules, &start, &error)) {
+        err() << "westphalia-cli: " << error << "\n";
+        return 1;
+    }
+    TerciosEngine engine(*rules);
+
+    if (bench > 0 || games > 1) {
+        if (games > 1 && !autoPlay) {
+            err() << "westphalia-cli: --games needs --auto\n";
+            return 2;
+        }
+        const int n = bench > 0 ? bench : games;
+        int wins[3] = {0, 0, 0}, unfinished = 0;
+        double turns = 0, actions = 0;
+        QElapsedTimer timer;
+        timer.start();
+        for (int g = 0; g < n; ++g) {
+            TerciosGame game(engine, start, seed + quint64(g));
+            const AutoResult r = autoResolve(game, random, seed + quint64(g));
+            if (r.winner < 0)
+                ++unfinished;
+            else
+                ++wins[r.winner];
+            turns += r.turns;
+            actions += r.actions;
+        }
+        const double secs = std::max(1e-9, double(timer.nsecsElapsed()) / 1e9);
+        out() << "battles: " << n << "\n";
+        for (int side = 0; side < 2; ++side)
+            out() << start.sideName[side] << " wins: " << wins[side] << " ("
+                  << QString::number(100.0 * wins[side] / n, 'f', 1) << "%)\n";
+        out() << "draws: " << wins[2] << "\nunfinished: " << unfinished
+              << "\naverage turns: " << QString::number(turns / n, 'f', 2)
+              << "\naverage actions: " << QString::number(actions / n, 'f', 1) << "\n";
+        if (bench > 0)
+            out() << "time: " << QString::number(secs, 'f', 3)
+                  << " s\nbattles per second: " << QString::number(n / secs, 'f', 1)
+                  << "\nms per battle: " << QString::number(1000.0 * secs / n, 'f', 2) << "\n";
+        return unfinished ? 1 : 0;
+    }
+
+    TerciosGame game(engine, start, seed);
+    if (!actionsFile.isEmpty()) {
+        QFile f(actionsFile);
+        if (!f.open(QIODevice::ReadOnly | QIODevice::Text)) {
+            err() << "westphalia-cli: " << actionsFile << ": cannot open: " << f.errorString() << "\n";
+            return 1;
+        }
+        int lineNo = 0;
+        while (!f.atEnd()) {
+            ++lineNo;
+            const QString line = QString::fromUtf8(f.readLine()).trimmed();
+            if (line.isEmpty() || line.startsWith(QLatin1Char('#')))
+                continue;
+            if (!game.applyText(line, &error)) {
+                err() << "westphalia-cli: " << actionsFile << ":" << lineNo << ": " << error << "\n";
+                return 1;
+            }
+        }
+    }
+    AutoResult r = summarize(game.state());
+    if (autoPlay)
+        r = autoResolve(game, random, seed);
+    const TerciosState& s = game.state();
+    if (showLog)
+        for (const QString& l : s.log)
+            out() << l << "\n";
+    if (view >= 0) {
+        const TerciosState v = viewFor(s, view);
+        out() << "as seen by " << s.sideName[view] << ":\n";
+        for (const TUnit& u : v.units)
+            out() << "  " << u.id << " " << s.sideName[u.side] << " " << u.profile << " at ("
+                  << QString::number(u.pose.c.x, 'f', 1) << ", " << QString::number(u.pose.c.y, 'f', 1)
+                  << ") facing " << QString::number(u.pose.facing, 'f', 0) << " wear " << u.wear
+                  << (u.disordered ? " disordered" : "") << (u.onTable() ? "" : " destroyed") << " card "
+                  << cardName(u.card) << (u.activated ? " activated" : "") << "\n";
+    }
+    if (s.over()) {
+        out() << "result: "
+              << (s.winner == 2 ? QStringLiteral("draw") : s.sideName[s.winner] + QStringLiteral(" wins"))
+              << " (" << s.level << ")\n";
+        out() << "reason: " << s.resultReason << "\n";
+    } else {
+        out() << "result: not finished\n"
+              << "to act: " << s.sideName[engine.actor(s)] << ": " << engine.prompt(s) << "\n";
+        if (autoPlay) {
+            err() << "westphalia-cli: the policy did not finish the battle: " << r.reason << "\n";
+            return 1;
+        }
+    }
+    out() << "turn: " << s.turn << "\n";
+    for (int side = 0; side < 2; ++side)
+        out() << s.sideName[side] << ": score " << s.score[side] << ", units lost " << s.destroyed[side]
+              << "\n";
+    out() << "actions: " << game.actions().size() << "\n";
+    if (showLegal && !s.over())
+        for (const TcAction& a : engine.legalActions(s))
+            out() << "  " << actionText(s, a) << "\n";
+    return 0;
+}
+
 } // namespace
 
 int tacticalCommand(const QStringList& argsIn) {
     using namespace wp::tactical;
     QStringList args = argsIn;
+    if (!args.isEmpty() && args.first() == QLatin1String("tercios"))
+        return terciosCommand(args.mid(1));
     if (args.isEmpty() ||
         (args.first() != QLatin1String("tvbd") && !args.first().startsWith(QLatin1String("--")))) {
-        err() << "westphalia-cli tactical: the only ruleset so far is 'tvbd'\n\n" << kTacticalUsage;
+        err() << "westphalia-cli tactical: the rulesets are 'tvbd' and 'tercios'\n\n"
+              << kTacticalUsage << "\n"
+              << kTerciosUsage;
         return 2;
     }
     if (args.first() == QLatin1String("tvbd"))

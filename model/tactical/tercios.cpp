@@ -1,0 +1,1649 @@
+// The Tercios rules engine: values and modifiers, geometry predicates, shooting, melee, Break Checks,
+// and the turn sequence with secret orders, initiative, alternate activation and reactions. Log lines cite
+// the seed's lines ("Tercios L382") or the decisions of docs/tercios.md ("G17").
+#include "tercios.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace wp::tactical {
+
+namespace {
+
+QString diceText(const QList<int>& d) {
+    QStringList t;
+    for (int x : d)
+        t << QString::number(x);
+    return QLatin1Char('[') + t.join(QLatin1Char(',')) + QLatin1Char(']');
+}
+
+int countAtLeast(const QList<int>& d, int target) {
+    return int(std::count_if(d.begin(), d.end(), [&](int x) { return x >= target; }));
+}
+
+Vec2 unit(Vec2 v) {
+    const double l = v.length();
+    return l > 1e-12 ? v * (1.0 / l) : Vec2{1, 0};
+}
+
+double headingOf(Vec2 v) {
+    return normDeg(std::atan2(v.y, v.x) * 180.0 / kPi);
+}
+
+double segSegDistance(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
+    auto orient = [](Vec2 p, Vec2 q, Vec2 r) { return (q - p).cross(r - p); };
+    const double d1 = orient(a, b, c), d2 = orient(a, b, d), d3 = orient(c, d, a), d4 = orient(c, d, b);
+    if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0)))
+        return 0;
+    return std::min({segmentDistance(a, c, d), segmentDistance(b, c, d), segmentDistance(c, a, b),
+                     segmentDistance(d, a, b)});
+}
+
+double segPolyDistance(const Polygon& poly, Vec2 a, Vec2 b) {
+    if (contains(poly, a) || contains(poly, b) || segmentCrosses(poly, a, b))
+        return 0;
+    double best = 1e300;
+    for (qsizetype i = 0; i < poly.size(); ++i)
+        best = std::min(best, segSegDistance(a, b, poly[i], poly[(i + 1) % poly.size()]));
+    return best;
+}
+
+Vec2 centroid(const Polygon& p) {
+    Vec2 c;
+    for (const Vec2& v : p)
+        c = c + v;
+    return p.isEmpty() ? c : c * (1.0 / double(p.size()));
+}
+
+Vec2 round2(Vec2 v) {
+    return {std::round(v.x * 100.0) / 100.0, std::round(v.y * 100.0) / 100.0};
+}
+
+} // namespace
+
+// ---- values
+// ------------------------------------------------------------------------------------------------
+
+const TProfile& TerciosEngine::profile(const TerciosState& s, int u) const {
+    return r.profiles.find(s.units[u].profile).value();
+}
+
+bool TerciosEngine::has(const TerciosState& s, int u, TRule rule) const {
+    unsigned rules = profile(s, u).rules;
+    if (s.units[u].classic)
+        rules &= ~unsigned(RSquares | RExtendedArc); // Tercios L1066
+    return (rules & rule) != 0;
+}
+
+int TerciosEngine::shootBase(const TerciosState& s, int u) const {
+    const TProfile& p = profile(s, u);
+    return s.units[u].classic ? p.classicShoot : p.shoot;
+}
+
+int TerciosEngine::speed(const TerciosState& s, int u, Card order, bool difficult) const {
+    int net = 0;
+    if (order == Card::Assault)
+        net += 1; // Tercios L356
+    if (order == Card::Run)
+        net += 2; // Tercios L364
+    if (difficult)
+        net -= 1; // Tercios L479
+    return modifiedValue(profile(s, u).speed, net);
+}
+
+int TerciosEngine::shootDice(const TerciosState& s, int u, bool readyOrder, bool reaction) const {
+    int net = 0;
+    if (readyOrder)
+        net -= 1; // Tercios L350, L402
+    if (reaction)
+        net += 1; // Firearms (Tercios L816): every missile weapon is a firearm
+    if (weary(s, u))
+        net -= 1; // Tercios L292
+    return modifiedValue(shootBase(s, u), net);
+}
+
+int TerciosEngine::meleeDice(const TerciosState& s, int u, int enemy, bool assault, bool flanked,
+                             bool chargedByHorse) const {
+    int net = 0;
+    if (assault)
+        net += 1; // Tercios L356
+    if (weary(s, u))
+        net -= 1; // Tercios L292
+    if (flanked)
+        net -= 1; // Tercios L621
+    if (allCentresIn(s, s.units[u].pose, FHeight) && !allCentresIn(s, s.units[enemy].pose, FHeight))
+        net += 1; // Tercios L706 (G31)
+    if (has(s, u, RPikes) && !s.units[u].disordered && chargedByHorse)
+        net += 1; // Pikes (Tercios L812)
+    if (has(s, u, RHalberds) && s.units[enemy].disordered)
+        net += 1; // Halberds (Tercios L814)
+    return modifiedValue(profile(s, u).melee, net);
+}
+
+int TerciosEngine::courageDice(const TerciosState& s, int u, bool vsShooting, bool flanked,
+                               bool charged) const {
+    const TUnit& x = s.units[u];
+    int net = 0;
+    if (x.disordered)
+        net -= 1; // Tercios L294
+    if (flanked)
+        net -= 1; // Tercios L621
+    const unsigned f = x.building >= 0 ? unsigned(FCovered | FProtected) : featuresAt(s, centre(x.pose, 0));
+    if (vsShooting && (f & FCovered))
+        net += 1; // Tercios L580
+    if (charged && (f & FProtected))
+        net += 1; // Tercios L708 (G32)
+    if (x.resistSerial == s.serial)
+        net += 1; // Resist! reaction (Tercios L428, G22)
+    return modifiedValue(profile(s, u).courage, net);
+}
+
+int TerciosEngine::disciplineDice(const TerciosState& s, int u, int net) const {
+    return modifiedValue(profile(s, u).discipline, net);
+}
+
+// ---- geometry
+// ------------------------------------------------------------------------------------------------
+
+Vec2 TerciosEngine::centre(const Pose& p, int which) const {
+    switch (which) {
+    case 1:
+        return p.c - p.right() * (p.w / 2);
+    case -1:
+        return p.c + p.right() * (p.w / 2);
+    case 2:
+        return p.c - p.forward() * (p.d / 2);
+    default:
+        return p.c + p.forward() * (p.d / 2);
+    }
+}
+
+QList<Vec2> TerciosEngine::centres(const Pose& p) const {
+    return {centre(p, 0), centre(p, 1), centre(p, -1), centre(p, 2)};
+}
+
+unsigned TerciosEngine::featuresAt(const TerciosState& s, Vec2 p) const {
+    unsigned f = 0;
+    for (const TTerrain& t : s.terrain) {
+        if (t.type == QLatin1String("Building"))
+            continue; // only its occupant is "in" a building (G55)
+        if (t.linear ? distance(t.poly, p) <= 0.6 : contains(t.poly, p))
+            f |= t.features;
+    }
+    return f;
+}
+
+unsigned TerciosEngine::pathFeatures(const TerciosState& s, Vec2 a, Vec2 b) const {
+    unsigned f = 0;
+    bool crossing = false; // a Bridge or Ford on the path: the river does not count (Tercios L1469)
+    for (const TTerrain& t : s.terrain)
+        if ((t.type == QLatin1String("Bridge") || t.type == QLatin1String("Ford")) &&
+            segPolyDistance(t.poly, a, b) == 0)
+            crossing = true;
+    for (const TTerrain& t : s.terrain) {
+        if (t.type == QLatin1String("Building") || (crossing && t.type == QLatin1String("River")))
+            continue;
+        if (segPolyDistance(t.poly, a, b) == 0)
+            f |= t.features;
+    }
+    return f;
+}
+
+bool TerciosEngine::allCentresIn(const TerciosState& s, const Pose& p, unsigned feature) const {
+    for (const Vec2& c : centres(p))
+        if (!(featuresAt(s, c) & feature))
+            return false;
+    return true;
+}
+
+bool TerciosEngine::lineClear(const TerciosState& s, Vec2 a, Vec2 b, int self, int target, bool sight) const {
+    // Obstacles: other units (Tercios L453, L509) and Impassable (moves) or Hidden (sight) terrain.
+    QList<Polygon> near;
+    for (qsizetype i = 0; i < s.units.size(); ++i) {
+        if (int(i) == self || int(i) == target || !s.units[i].onTable())
+            continue;
+        const Polygon poly = s.units[i].pose.polygon();
+        const double d = segPolyDistance(poly, a, b);
+        if (d == 0)
+            return false;
+        if (d < 3)
+            near << poly;
+    }
+    for (qsizetype i = 0; i < s.terrain.size(); ++i) {
+        const TTerrain& t = s.terrain[i];
+        const bool blocks = sight ? (t.features & FHidden) != 0 : (t.features & FImpassable) != 0;
+        if (!blocks)
+            continue;
+        if (t.type == QLatin1String("Building") && ((self >= 0 && s.units[self].building == int(i)) ||
+                                                    (target >= 0 && s.units[target].building == int(i))))
+            continue;
+        if (sight && !t.linear) {
+            bool inside = self >= 0 && contains(t.poly, centre(s.units[self].pose, 0));
+            if (target >= 0)
+                for (const Vec2& c : centres(s.units[target].pose))
+                    inside = inside || contains(t.poly, c);
+            if (inside)
+                continue; // G28: the shooter or the target is inside that piece (Tercios L578)
+        }
+        const double d = segPolyDistance(t.poly, a, b);
+        if (d == 0)
+            return false;
+        if (d < 3)
+            near << t.poly;
+    }
+    // The 3" gap (Tercios L455, L509; G27): the line may not pass between two obstacles closer than 3".
+    const Vec2 dir = b - a;
+    for (qsizetype i = 0; i < near.size(); ++i)
+        for (qsizetype j = i + 1; j < near.size(); ++j) {
+            const double si = dir.cross(centroid(near[i]) - a), sj = dir.cross(centroid(near[j]) - a);
+            if ((si > 0) == (sj > 0))
+                continue;
+            if (distance(near[i], near[j], 3.0) < 3.0)
+                return false;
+        }
+    return true;
+}
+
+bool TerciosEngine::lineOfSight(const TerciosState& s, int u, int t, int source) const {
+    const Pose& p = s.units[u].pose;
+    const Vec2 from = centre(p, source);
+    const Vec2 out = source == 0 ? p.forward() : source == 1 ? p.right() * -1.0 : p.right();
+    for (const Vec2& c : centres(s.units[t].pose))
+        if ((c - from).dot(out) > 1e-9 && lineClear(s, from, c, u, t, true))
+            return true;
+    return false;
+}
+
+bool TerciosEngine::canShoot(const TerciosState& s, int u, Card order, bool reaction) const {
+    (void)reaction;
+    if (shootBase(s, u) <= 0 || profile(s, u).weapon.isEmpty())
+        return false;
+    if (has(s, u, RDragoon) && order != Card::Fire)
+        return false; // Dragoon (Tercios L778)
+    return true;
+}
+
+QList<ShotOption> TerciosEngine::shotOptions(const TerciosState& s, int u) const {
+    QList<ShotOption> out;
+    const TUnit& x = s.units[u];
+    const double range = profile(s, u).range;
+    QList<int> sources{0};
+    if (has(s, u, RExtendedArc))
+        sources << 1 << -1; // Tercios L774
+    for (qsizetype t = 0; t < s.units.size(); ++t) {
+        const TUnit& y = s.units[t];
+        if (y.side == x.side || !y.onTable())
+            continue;
+        for (int src : sources) {
+            const Pose& p = x.pose;
+            const Vec2 from = centre(p, src);
+            const Vec2 outN = src == 0 ? p.forward() : src == 1 ? p.right() * -1.0 : p.right();
+            bool ok = false;
+            // A visible Centre within range (Tercios L515-519; G25 measures from the chosen Centre).
+            for (const Vec2& c : centres(y.pose))
+                if ((c - from).dot(outN) > 1e-9 && (c - from).length() <= range + 1e-9 &&
+                    lineClear(s, from, c, u, int(t), true)) {
+                    ok = true;
+                    break;
+                }
+            if (ok) {
+                out << ShotOption{int(t), src};
+                break;
+            }
+        }
+    }
+    return out;
+}
+
+bool TerciosEngine::enemyInSight(const TerciosState& s, int u) const {
+    for (qsizetype t = 0; t < s.units.size(); ++t)
+        if (s.units[t].side != s.units[u].side && s.units[t].onTable() && lineOfSight(s, u, int(t), 0))
+            return true;
+    return false;
+}
+
+bool TerciosEngine::isFlankCharge(const TerciosState& s, const Pose& chargerStart, int t) const {
+    const TUnit& y = s.units[t];
+    if (has(s, t, RSquares) || y.building >= 0)
+        return false; // Tercios L742, L1473
+    // G15: the charger's Front Centre starts behind the line through the target's front edge.
+    return y.pose.toLocal(centre(chargerStart, 0)).x < y.pose.d / 2 - 1e-6;
+}
+
+bool TerciosEngine::blockedPose(const TerciosState& s, int u, const Pose& p, bool allowContactWith,
+                                int with) const {
+    for (const Vec2& c : p.corners())
+        if (c.x < -1e-6 || c.y < -1e-6 || c.x > s.tableW + 1e-6 || c.y > s.tableD + 1e-6)
+            return true;
+    const Polygon poly = p.polygon();
+    for (qsizetype i = 0; i < s.units.size(); ++i) {
+        const TUnit& y = s.units[i];
+        if (int(i) == u || !y.onTable())
+            continue;
+        const Polygon other = y.pose.polygon();
+        if (overlaps(poly, other))
+            return true;
+        // G54: no voluntary move ends within 1" of an enemy, except a charge into contact.
+        if (y.side != s.units[u].side && !(allowContactWith && int(i) == with) &&
+            distance(poly, other, 1.0) < 1.0 - 1e-6)
+            return true;
+    }
+    for (const TTerrain& t : s.terrain)
+        if ((t.features & FImpassable) && overlaps(poly, t.poly))
+            return true;
+    return false;
+}
+
+std::optional<Pose> TerciosEngine::checkMove(const TerciosState& s, int u, Vec2 to, Card order,
+                                             QString* why) const {
+    auto no = [&](const QString& w) -> std::optional<Pose> {
+        if (why)
+            *why = w;
+        return std::nullopt;
+    };
+    const TUnit& x = s.units[u];
+    const Vec2 from = centre(x.pose, 0);
+    const Vec2 v = to - from;
+    const double len = v.length();
+    if (len < 0.05)
+        return no(QStringLiteral("the destination is the Front Centre"));
+    if (v.dot(x.pose.forward()) < -1e-9)
+        return no(QStringLiteral("a turn of more than 90 degrees (Tercios L446)"));
+    if (x.building >= 0)
+        return no(QStringLiteral("leaving buildings is not supported (docs/tercios.md G55)"));
+    if (!lineClear(s, from, to, u, -1, false))
+        return no(QStringLiteral(
+            "the line crosses a unit, impassable terrain or a gap under 3\" (Tercios L444, L455)"));
+    const unsigned f = pathFeatures(s, from, to) | featuresAt(s, from);
+    const bool difficult = (f & (FDifficult | FVeryDifficult)) != 0;
+    const int sp = speed(s, u, order, difficult);
+    if (len > sp + 1e-6)
+        return no(QStringLiteral("%1\" is beyond Speed %2 (Tercios L448%3)")
+                      .arg(len, 0, 'f', 2)
+                      .arg(sp)
+                      .arg(difficult ? QStringLiteral(", Difficult L479") : QString()));
+    Pose p = x.pose;
+    p.facing = headingOf(v);
+    p.c = to - p.forward() * (p.d / 2);
+    if (blockedPose(s, u, p))
+        return no(QStringLiteral(
+            "the unit would overlap, leave the table or end within 1\" of an enemy (Tercios L467, G54)"));
+    return p;
+}
+
+QList<Vec2> TerciosEngine::candidateMoves(const TerciosState& s, int u, Card order) const {
+    QList<Vec2> out;
+    const TUnit& x = s.units[u];
+    const int sp = speed(s, u, order, false);
+    if (sp <= 0)
+        return out;
+    const Vec2 from = centre(x.pose, 0);
+    auto tryDir = [&](Vec2 dir, double maxLen) {
+        for (double k : {1.0, 0.75, 0.5, 0.25}) {
+            const Vec2 to = round2(from + dir * (maxLen * k));
+            if (checkMove(s, u, to, order)) {
+                for (const Vec2& o : out)
+                    if ((o - to).length() < 0.3)
+                        return;
+                out << to;
+                return;
+            }
+        }
+    };
+    const Vec2 f = x.pose.forward(), rt = x.pose.right();
+    tryDir(f, sp);
+    tryDir(unit(f + rt), sp);
+    tryDir(unit(f - rt), sp);
+    tryDir(rt, sp / 2.0);
+    tryDir(rt * -1.0, sp / 2.0);
+    // Toward the nearest enemies, stopping short of them.
+    QList<std::pair<double, int>> enemies;
+    for (qsizetype t = 0; t < s.units.size(); ++t)
+        if (s.units[t].side != x.side && s.units[t].onTable())
+            enemies << std::pair{distance(x.pose.polygon(), s.units[t].pose.polygon()), int(t)};
+    std::sort(enemies.begin(), enemies.end());
+    for (qsizetype i = 0; i < enemies.size() && i < 2; ++i) {
+        const Vec2 c = s.units[enemies[i].second].pose.c;
+        const Vec2 d = c - from;
+        if (d.dot(f) <= 0)
+            continue;
+        tryDir(unit(d), std::min<double>(sp, std::max(0.5, d.length() - 3.0)));
+    }
+    return out;
+}
+
+bool TerciosEngine::canFace(const TerciosState& s, int u, int dir) const {
+    Pose p = s.units[u].pose;
+    p.facing = normDeg(p.facing + (dir == 2 ? 180 : dir * 90));
+    for (const Vec2& c : p.corners())
+        if (c.x < -1e-6 || c.y < -1e-6 || c.x > s.tableW + 1e-6 || c.y > s.tableD + 1e-6)
+            return false;
+    const Polygon poly = p.polygon();
+    for (qsizetype i = 0; i < s.units.size(); ++i)
+        if (int(i) != u && s.units[i].onTable() && overlaps(poly, s.units[i].pose.polygon()))
+            return false;
+    for (const TTerrain& t : s.terrain)
+        if ((t.features & FImpassable) && overlaps(poly, t.poly))
+            return false;
+    return true;
+}
+
+double TerciosEngine::nearestEnemy(const TerciosState& s, int u, const Pose& p) const {
+    double best = 1e9;
+    const Polygon poly = p.polygon();
+    for (const TUnit& y : s.units)
+        if (y.side != s.units[u].side && y.onTable())
+            best = std::min(best, distance(poly, y.pose.polygon()));
+    return best;
+}
+
+std::optional<ChargePath> TerciosEngine::chargePath(const TerciosState& s, int u, int t, Card order) const {
+    const TUnit& x = s.units[u];
+    const TUnit& y = s.units[t];
+    if (!x.onTable() || !y.onTable() || profile(s, u).speed <= 0 || x.building >= 0)
+        return std::nullopt;
+    const Vec2 from = centre(x.pose, 0);
+    QList<Vec2> targets = centres(y.pose);
+    std::sort(targets.begin(), targets.end(),
+              [&](Vec2 a, Vec2 b) { return (a - from).length() < (b - from).length(); });
+    const Polygon tp = y.pose.polygon();
+    for (const Vec2& c : targets) {
+        const Vec2 v = c - from;
+        const double len = v.length();
+        if (len < 1e-6 || v.dot(x.pose.forward()) < -1e-9)
+            continue; // G13: the 90-degree pivot
+        if (!lineClear(s, from, c, u, t, true) || !lineClear(s, from, c, u, t, false))
+            continue; // Tercios L603-607
+        const Vec2 dir = unit(v);
+        Pose p = x.pose;
+        p.facing = headingOf(v);
+        auto at = [&](double d) {
+            Pose q = p;
+            q.c = from + dir * d - q.forward() * (q.d / 2);
+            return q;
+        };
+        // Sweep to the first contact (G14).
+        double lo = 0, hi = -1;
+        for (double d = 0; d <= len + 1e-9; d += 0.25) {
+            const Pose q = at(std::min(d, len));
+            const Polygon qp = q.polygon();
+            if (overlaps(qp, tp) || distance(qp, tp, 0.1) <= kContactEps) {
+                hi = std::min(d, len);
+                break;
+            }
+            lo = std::min(d, len);
+        }
+        if (hi < 0)
+            hi = len;
+        for (int k = 0; k < 30 && hi - lo > 1e-4; ++k) {
+            const double mid = (lo + hi) / 2;
+            const Polygon qp = at(mid).polygon();
+            if (overlaps(qp, tp) || distance(qp, tp, 0.1) <= kContactEps)
+                hi = mid;
+            else
+                lo = mid;
+        }
+        const Pose end = at(lo);
+        const unsigned f = pathFeatures(s, from, centre(end, 0)) | featuresAt(s, from);
+        const bool difficult = (f & (FDifficult | FVeryDifficult)) != 0;
+        if (lo > speed(s, u, order, difficult) + 1e-6)
+            continue;
+        // The charger's base may not end overlapping another unit or impassable terrain (Tercios L467).
+        bool blocked = false;
+        const Polygon ep = end.polygon();
+        for (const Vec2& corner : end.corners())
+            if (corner.x < -1e-6 || corner.y < -1e-6 || corner.x > s.tableW + 1e-6 ||
+                corner.y > s.tableD + 1e-6)
+                blocked = true;
+        for (qsizetype i = 0; i < s.units.size() && !blocked; ++i)
+            if (int(i) != u && int(i) != t && s.units[i].onTable() && overlaps(ep, s.units[i].pose.polygon()))
+                blocked = true;
+        for (const TTerrain& tt : s.terrain)
+            if ((tt.features & FImpassable) && overlaps(ep, tt.poly))
+                blocked = true;
+        if (blocked)
+            continue;
+        ChargePath cp;
+        cp.end = end;
+        cp.length = lo;
+        cp.flank = isFlankCharge(s, x.pose, t);
+        cp.veryDifficult = (f & FVeryDifficult) != 0;
+        return cp;
+    }
+    return std::nullopt;
+}
+
+// ---- resolution
+// ----------------------------------------------------------------------------------------------
+
+bool TerciosEngine::orderCheck(TerciosState& s, int u, int net, const QString& why) const {
+    const int n = disciplineDice(s, u, net);
+    const QList<int> d = s.rollDice(n);
+    const bool pass = countAtLeast(d, 5) >= 1;
+    s.note(QStringLiteral("Tercios L382 %1 check: %2 Discipline %3 dice %4: %5")
+               .arg(why, s.units[u].id)
+               .arg(n)
+               .arg(diceText(d), pass ? QStringLiteral("passed") : QStringLiteral("failed")));
+    return pass;
+}
+
+void TerciosEngine::destroy(TerciosState& s, int u, int enemySide, const QString& why) const {
+    TUnit& x = s.units[u];
+    if (!x.onTable())
+        return;
+    x.status = TStatus::Destroyed;
+    if (x.building >= 0)
+        s.terrain[x.building].occupant = -1;
+    x.building = -1;
+    const int pts = profile(s, u).score;
+    s.score[enemySide] += pts;
+    s.destroyed[x.side] += 1;
+    s.groupQueue.removeAll(u);
+    s.pending.reactors.removeAll(u);
+    s.note(QStringLiteral("%1: %2 is destroyed; %3 scores %4 (Tercios L1511; now %5-%6)")
+               .arg(why, x.id, s.sideName[enemySide])
+               .arg(pts)
+               .arg(s.score[0])
+               .arg(s.score[1]));
+}
+
+bool TerciosEngine::breakCheck(TerciosState& s, int u, int enemySide) const {
+    TUnit& x = s.units[u];
+    const int st = stamina(s, u);
+    const int bp = x.wear - st;
+    const int disc = profile(s, u).discipline; // the original Discipline (Tercios L560)
+    if (bp > disc) {
+        s.note(QStringLiteral(
+                   "Tercios L562 break check: %1 has %2 Break Points, more than Discipline %3: failed")
+                   .arg(x.id)
+                   .arg(bp)
+                   .arg(disc));
+        destroy(s, u, enemySide, QStringLiteral("Tercios L566"));
+        return false;
+    }
+    const QList<int> d = s.rollDice(disc);
+    const int sixes = countAtLeast(d, 6);
+    if (sixes >= bp) {
+        x.wear = st;
+        s.note(QStringLiteral("Tercios L562 break check: %1 needs %2 six(es), rolls %3: passed, Wear back to "
+                              "%4 (Weary, L568)")
+                   .arg(x.id)
+                   .arg(bp)
+                   .arg(diceText(d))
+                   .arg(st));
+        return true;
+    }
+    s.note(QStringLiteral("Tercios L562 break check: %1 needs %2 six(es), rolls %3: failed")
+               .arg(x.id)
+               .arg(bp)
+               .arg(diceText(d)));
+    destroy(s, u, enemySide, QStringLiteral("Tercios L566"));
+    return false;
+}
+
+void TerciosEngine::addWear(TerciosState& s, int u, int n, int enemySide, const QString& why) const {
+    if (n <= 0 || !s.units[u].onTable())
+        return;
+    TUnit& x = s.units[u];
+    x.wear += n;
+    s.note(QStringLiteral("%1: %2 takes %3 Wear (now %4 of Stamina %5)")
+               .arg(why, x.id)
+               .arg(n)
+               .arg(x.wear)
+               .arg(stamina(s, u)));
+    if (x.wear > stamina(s, u))
+        breakCheck(s, u, enemySide);
+}
+
+void TerciosEngine::resolveShot(TerciosState& s, int u, int t, bool readyOrder, bool reaction,
+                                int source) const {
+    const TProfile& p = profile(s, u);
+    const TProfile& q = profile(s, t);
+    const int n = shootDice(s, u, readyOrder, reaction);
+    const int def = p.gun ? q.defArt : q.defSalvo; // Tercios L527
+    const QList<int> d = s.rollDice(n);
+    const int hits = countAtLeast(d, def);
+    s.note(QStringLiteral("Tercios L525 %1 shoots %2%3%4: %5 dice %6 vs %7 Defence %8: %9 hit(s)")
+               .arg(s.units[u].id, s.units[t].id,
+                    source ? QStringLiteral(" from its %1 Centre (L774)")
+                                 .arg(source == 1 ? QStringLiteral("left") : QStringLiteral("right"))
+                           : QString(),
+                    reaction ? QStringLiteral(" (reaction, Firearms+)") : QString())
+               .arg(n)
+               .arg(diceText(d), p.gun ? QStringLiteral("Artillery") : QStringLiteral("Salvo"))
+               .arg(def)
+               .arg(hits));
+    if (hits == 0)
+        return; // Tercios L529
+    const int cn = courageDice(s, t, true, false, false);
+    const int need = p.gun ? 6 : 4; // Tercios L536
+    const QList<int> rd = s.rollDice(cn);
+    const int cancels = std::min(hits, countAtLeast(rd, need));
+    const int succ = countAtLeast(rd, need);
+    s.note(QStringLiteral("Tercios L531 %1 resists: Courage %2 dice %3 at %4+: %5 cancelled")
+               .arg(s.units[t].id)
+               .arg(cn)
+               .arg(diceText(rd))
+               .arg(need)
+               .arg(cancels));
+    if (succ == 0 && !s.units[t].disordered) {
+        s.units[t].disordered = true;
+        s.note(QStringLiteral("Tercios L542 %1 is Disordered (no success)").arg(s.units[t].id));
+    }
+    addWear(s, t, hits - cancels, s.units[u].side, QStringLiteral("Tercios L546"));
+}
+
+void TerciosEngine::resistOrder(TerciosState& s, int u) const {
+    TUnit& x = s.units[u];
+    if (x.wear <= 1) {
+        s.note(QStringLiteral("Tercios L372 %1 Resist!: no effect (Wear %2; the last marker stays, G10)")
+                   .arg(x.id)
+                   .arg(x.wear));
+        return;
+    }
+    const int n = disciplineDice(s, u, 0);
+    const QList<int> d = s.rollDice(n);
+    const int fives = countAtLeast(d, 5);
+    if (fives == 0) {
+        s.note(QStringLiteral("Tercios L372 %1 Resist!: Discipline %2 dice %3: failed")
+                   .arg(x.id)
+                   .arg(n)
+                   .arg(diceText(d)));
+        return;
+    }
+    const int remove = has(s, u, RLarge) ? fives : 1; // Large (Tercios L746)
+    const int before = x.wear;
+    x.wear = std::max(1, x.wear - remove);
+    s.note(QStringLiteral("Tercios L372 %1 Resist!: Discipline %2 dice %3: Wear %4 -> %5%6")
+               .arg(x.id)
+               .arg(n)
+               .arg(diceText(d))
+               .arg(before)
+               .arg(x.wear)
+               .arg(has(s, u, RLarge) ? QStringLiteral(" (Large, one per 5+, L746)") : QString()));
+}
+
+double TerciosEngine::slide(TerciosState& s, int u, Vec2 dir, double dist) const {
+    TUnit& x = s.units[u];
+    const Vec2 d = unit(dir);
+    double done = 0;
+    const double step = 0.1;
+    while (done < dist - 1e-9) {
+        const double inc = std::min(step, dist - done);
+        Pose p = x.pose;
+        p.c = p.c + d * inc;
+        bool blocked = false;
+        for (const Vec2& c : p.corners())
+            if (c.x < -1e-6 || c.y < -1e-6 || c.x > s.tableW + 1e-6 || c.y > s.tableD + 1e-6)
+                blocked = true; // G36: the table edge stops the move
+        const Polygon np = p.polygon(), op = x.pose.polygon();
+        for (qsizetype i = 0; i < s.units.size() && !blocked; ++i) {
+            if (int(i) == u || !s.units[i].onTable())
+                continue;
+            const Polygon other = s.units[i].pose.polygon();
+            const double after = distance(np, other, 2.0);
+            if (after < 1.0 && after < distance(op, other, 2.0) - 1e-9)
+                blocked = true; // stops 1" short of units (G36)
+        }
+        for (const TTerrain& t : s.terrain)
+            if (!blocked && (t.features & FImpassable) && distance(np, t.poly, 2.0) < 1.0 &&
+                distance(np, t.poly, 2.0) < distance(op, t.poly, 2.0) - 1e-9)
+                blocked = true;
+        if (blocked)
+            break;
+        x.pose = p;
+        done += inc;
+    }
+    return done;
+}
+
+void TerciosEngine::faceTowards(TerciosState& s, int u, Vec2 p) const {
+    const Vec2 to = p - s.units[u].pose.c;
+    int best = 0;
+    double bestDot = to.dot(s.units[u].pose.forward());
+    for (int dir : {1, -1, 2}) {
+        const Vec2 f = dirDeg(s.units[u].pose.facing + (dir == 2 ? 180 : dir * 90));
+        if (to.dot(f) > bestDot + 1e-9 && canFace(s, u, dir)) {
+            bestDot = to.dot(f);
+            best = dir;
+        }
+    }
+    if (best) {
+        s.units[u].pose.facing = normDeg(s.units[u].pose.facing + (best == 2 ? 180 : best * 90));
+        s.note(QStringLiteral("Tercios L461 %1 changes facing (%2)")
+                   .arg(s.units[u].id, best == 2   ? QStringLiteral("back")
+                                       : best == 1 ? QStringLiteral("left")
+                                                   : QStringLiteral("right")));
+    }
+}
+
+int TerciosEngine::melee(TerciosState& s, int a, int d, bool flank, bool counter) const {
+    const bool aHorse = type(s, a) == TType::Horse, dHorse = type(s, d) == TType::Horse;
+    const int aDice = meleeDice(s, a, d, true, false, counter && dHorse);
+    const int dDice = meleeDice(s, d, a, counter, flank, aHorse);
+    const int aSide = s.units[a].side, dSide = s.units[d].side;
+    s.note(QStringLiteral("Tercios L594 melee: %1 (Melee %2) against %3 (Melee %4)%5%6")
+               .arg(s.units[a].id)
+               .arg(aDice)
+               .arg(s.units[d].id)
+               .arg(dDice)
+               .arg(flank ? QStringLiteral(", flank charge (L617)") : QString(),
+                    counter ? QStringLiteral(", countercharge (L406)") : QString()));
+    // The rounds are simultaneous (Tercios L629): both pools are fixed before any roll.
+    auto round = [&](int roller, int target, int dice, bool targetFlanked, bool targetCharged,
+                     int* zeroSucc) {
+        const bool horse = type(s, roller) == TType::Horse;
+        const int def = horse ? profile(s, target).defCav : profile(s, target).defInf; // Tercios L633, L788
+        const QList<int> rd = s.rollDice(dice);
+        const int hits = countAtLeast(rd, def);
+        s.note(QStringLiteral("Tercios L633 %1 rolls %2 vs %3 Defence %4: %5 hit(s)")
+                   .arg(s.units[roller].id, diceText(rd),
+                        horse ? QStringLiteral("Cavalry") : QStringLiteral("Infantry"))
+                   .arg(def)
+                   .arg(hits));
+        *zeroSucc = 0;
+        if (hits == 0)
+            return 0; // G33: no Resist roll without hits
+        const int cn = courageDice(s, target, false, targetFlanked, targetCharged);
+        const QList<int> cd = s.rollDice(cn);
+        const int succ = countAtLeast(cd, 5);
+        s.note(QStringLiteral("Tercios L638 %1 resists: Courage %2 dice %3 at 5+: %4 cancelled")
+                   .arg(s.units[target].id)
+                   .arg(cn)
+                   .arg(diceText(cd))
+                   .arg(std::min(succ, hits)));
+        if (succ == 0) {
+            *zeroSucc = 1;
+            if (!s.units[target].disordered) {
+                s.units[target].disordered = true;
+                s.note(QStringLiteral("Tercios L642 %1 is Disordered (no success)").arg(s.units[target].id));
+            }
+        }
+        return std::max(0, hits - succ);
+    };
+    int dZero = 0, aZero = 0;
+    const int wearOnD = round(a, d, aDice, flank, true, &dZero);
+    const int wearOnA = round(d, a, dDice, false, counter, &aZero);
+    // Wear first, then the winner, then the Break Checks, then the moves (G34).
+    s.units[d].wear += wearOnD;
+    s.units[a].wear += wearOnA;
+    if (wearOnD)
+        s.note(QStringLiteral("Tercios L646 %1 takes %2 Wear (now %3)")
+                   .arg(s.units[d].id)
+                   .arg(wearOnD)
+                   .arg(s.units[d].wear));
+    if (wearOnA)
+        s.note(QStringLiteral("Tercios L646 %1 takes %2 Wear (now %3)")
+                   .arg(s.units[a].id)
+                   .arg(wearOnA)
+                   .arg(s.units[a].wear));
+    const int result = wearOnD > wearOnA ? 1 : wearOnA > wearOnD ? -1 : 0;
+    const int winner = result > 0 ? a : result < 0 ? d : -1;
+    const int loser = result > 0 ? d : result < 0 ? a : -1;
+    s.note(result == 0 ? QStringLiteral("Tercios L676 draw (%1-%2)").arg(wearOnD).arg(wearOnA)
+                       : QStringLiteral("Tercios L652 %1 wins (%2-%3)")
+                             .arg(s.units[winner].id)
+                             .arg(std::max(wearOnD, wearOnA))
+                             .arg(std::min(wearOnD, wearOnA)));
+    if (s.units[d].wear > stamina(s, d))
+        breakCheck(s, d, aSide);
+    if (s.units[a].wear > stamina(s, a))
+        breakCheck(s, a, dSide);
+    auto disengage = [&](int u, int enemy, bool flanked) {
+        if (!s.units[u].onTable())
+            return;
+        if (flanked) // Tercios L660: a flank-charged unit first faces its enemy
+            faceTowards(s, u, s.units[enemy].pose.c);
+        const double got = slide(s, u, s.units[u].pose.forward() * -1.0, 3.0);
+        s.note(QStringLiteral("Tercios L658 %1 disengages %2\"").arg(s.units[u].id).arg(got, 0, 'f', 1));
+        if (got < 3.0 - 1e-6)
+            addWear(s, u, 1, s.units[enemy].side, QStringLiteral("Tercios L662 blocked disengage"));
+    };
+    if (result == 0) {
+        disengage(a, d, false); // Tercios L676: the charger disengages
+    } else {
+        const bool shameful = loser == d ? dZero : aZero;
+        const bool loserFlanked = loser == d && flank;
+        if (s.units[loser].onTable()) {
+            if (type(s, loser) == TType::Artillery) {
+                destroy(s, loser, s.units[winner].side, QStringLiteral("Tercios L790 No Escape"));
+            } else if (shameful) {
+                if (type(s, winner) == TType::Horse && s.units[winner].onTable() &&
+                    type(s, loser) != TType::Horse) {
+                    destroy(s, loser, s.units[winner].side, QStringLiteral("Tercios L768 Pursuit"));
+                    const double got =
+                        slide(s, winner, s.units[winner].pose.forward(), profile(s, winner).speed);
+                    s.note(QStringLiteral("Tercios L768 %1 pursues %2\" straight ahead")
+                               .arg(s.units[winner].id)
+                               .arg(got, 0, 'f', 1));
+                } else {
+                    if (loserFlanked)
+                        faceTowards(s, loser, s.units[winner].pose.c);
+                    const double want = 2.0 * profile(s, loser).speed; // G35
+                    const double got = slide(s, loser, s.units[loser].pose.forward() * -1.0, want);
+                    TUnit& l = s.units[loser];
+                    l.pose.facing = normDeg(l.pose.facing + 180);
+                    l.disordered = true;
+                    s.note(QStringLiteral("Tercios L670 %1 suffers a Shameful Defeat: retreats %2\", turns "
+                                          "about, Disordered")
+                               .arg(l.id)
+                               .arg(got, 0, 'f', 1));
+                    if (got < want - 1e-6)
+                        addWear(s, loser, 1, s.units[winner].side,
+                                QStringLiteral("Tercios L674 blocked retreat"));
+                }
+            } else {
+                disengage(loser, winner, loserFlanked);
+            }
+        }
+        if (s.units[winner].onTable() && nearestEnemy(s, winner, s.units[winner].pose) < 1.0 - 1e-6) {
+            slide(s, winner, s.units[winner].pose.forward() * -1.0, 1.0); // G38
+            s.note(QStringLiteral("Tercios L666 %1 steps back to keep its distance").arg(s.units[winner].id));
+        }
+    }
+    return result;
+}
+
+// ---- the sequence
+// ------------------------------------------------------------------------------------------
+
+void TerciosEngine::start(TerciosState& s) const {
+    int cropRoll = 0;
+    for (TTerrain& t : s.terrain) {
+        const TTerrainType& tt = r.terrain[t.type];
+        if (tt.roll.isEmpty() || t.roll)
+            continue;
+        if (tt.rollAll && cropRoll) {
+            t.roll = cropRoll;
+        } else {
+            t.roll = s.roll();
+            if (tt.rollAll)
+                cropRoll = t.roll;
+            s.note(
+                QStringLiteral("Tercios %1 %2 roll %3")
+                    .arg(t.type == QLatin1String("River") ? QStringLiteral("L1485") : QStringLiteral("L1475"),
+                         t.type)
+                    .arg(t.roll));
+        }
+        t.features = tt.roll[t.roll - 1];
+    }
+    beginTurn(s);
+}
+
+void TerciosEngine::beginTurn(TerciosState& s) const {
+    ++s.turn;
+    for (TUnit& u : s.units) {
+        u.card = Card::None;
+        u.group = -1;
+        u.revealed = false;
+        u.activated = false;
+    }
+    s.phase = TPhase::Planning;
+    s.stepSide = 0;
+    s.note(QStringLiteral("Turn %1: planning, each side assigns its order cards face down (Tercios L319)")
+               .arg(s.turn));
+    // A side with nothing to order passes the planning at once.
+    for (int side = 0; side < 2; ++side) {
+        bool any = false;
+        for (const TUnit& u : s.units)
+            any = any || (u.side == s.stepSide && u.onTable());
+        if (any)
+            return;
+        s.stepSide = 1;
+    }
+}
+
+void TerciosEngine::startActivation(TerciosState& s, int u) const {
+    TUnit& x = s.units[u];
+    ++s.serial;
+    s.activeUnit = u;
+    s.readyDone.clear();
+    s.mobilityUsed = false;
+    s.activationStopped = false;
+    s.triggered.clear();
+    s.pending = TPending{};
+    x.activated = true;
+    x.revealed = true;
+    s.note(
+        QStringLiteral("Tercios L334 %1 activates %2: %3!").arg(s.sideName[x.side], x.id, cardName(x.card)));
+    if (x.card == Card::Resist) {
+        resistOrder(s, u); // the Order Check is the Resist test (G10)
+        finishActivation(s);
+        return;
+    }
+    if (!steady(s, u) && !orderCheck(s, u, 0, QStringLiteral("order"))) {
+        s.note(QStringLiteral("Tercios L380 %1 loses its order").arg(x.id));
+        finishActivation(s);
+        return;
+    }
+    switch (x.card) {
+    case Card::Ready:
+        s.phase = TPhase::Ready;
+        break;
+    case Card::Run:
+        s.phase = TPhase::Run;
+        break;
+    case Card::Fire:
+        s.phase = TPhase::Fire;
+        break;
+    case Card::Assault:
+        if (!enemyInSight(s, u)) {
+            s.note(
+                QStringLiteral("Tercios L358 %1 sees no enemy: the Assault! does nothing (T26)").arg(x.id));
+            finishActivation(s);
+            return;
+        }
+        s.phase = TPhase::Assault;
+        break;
+    default:
+        finishActivation(s);
+    }
+}
+
+void TerciosEngine::finishActivation(TerciosState& s) const {
+    s.pending = TPending{};
+    s.activeUnit = -1;
+    s.shotTarget = -1;
+    checkEnd(s, false);
+    if (s.over())
+        return;
+    while (!s.groupQueue.isEmpty()) {
+        const int next = s.groupQueue.takeFirst();
+        if (s.units[next].onTable() && !s.units[next].activated) {
+            startActivation(s, next); // Brigade: the next unit of the group, same slot (Tercios L750)
+            return;
+        }
+    }
+    auto hasUnits = [&](int side) {
+        for (const TUnit& u : s.units)
+            if (u.side == side && u.onTable() && !u.activated)
+                return true;
+        return false;
+    };
+    if (!hasUnits(0) && !hasUnits(1)) {
+        endOfTurn(s);
+        return;
+    }
+    if (hasUnits(1 - s.current))
+        s.current = 1 - s.current; // Tercios L334
+    s.phase = TPhase::Activate;
+}
+
+void TerciosEngine::afterAction(TerciosState& s) const {
+    if (s.over())
+        return;
+    const int u = s.activeUnit;
+    if (u < 0 || !s.units[u].onTable() || s.activationStopped || s.resume != TPhase::Ready ||
+        s.readyDone.size() >= 2) {
+        finishActivation(s);
+        return;
+    }
+    s.phase = TPhase::Ready;
+}
+
+void TerciosEngine::endOfTurn(TerciosState& s) const {
+    checkEnd(s, true);
+    if (!s.over())
+        beginTurn(s);
+}
+
+void TerciosEngine::checkEnd(TerciosState& s, bool turnEnd) const {
+    if (s.over())
+        return;
+    bool alive[2] = {false, false};
+    for (const TUnit& u : s.units)
+        if (u.onTable())
+            alive[u.side] = true;
+    const int adv = std::abs(s.score[0] - s.score[1]);
+    const int lead = s.score[0] > s.score[1] ? 0 : s.score[1] > s.score[0] ? 1 : 2;
+    auto finish = [&](int winner, const QString& level, const QString& why) {
+        s.phase = TPhase::Over;
+        s.winner = winner;
+        s.level = level;
+        s.resultReason = why;
+        s.note(QStringLiteral("Game over: %1").arg(why));
+    };
+    const QString scoreText =
+        QStringLiteral("%1 %2 - %3 %4").arg(s.sideName[0]).arg(s.score[0]).arg(s.sideName[1]).arg(s.score[1]);
+    if (!alive[0] || !alive[1]) {
+        // G51: an army wiped out ends the battle at once; the level is the best row its advantage meets.
+        if (!alive[0] && !alive[1]) {
+            finish(2, QStringLiteral("Draw"),
+                   QStringLiteral("both armies destroyed (%1), a draw (G51)").arg(scoreText));
+            return;
+        }
+        const int w = alive[0] ? 0 : 1;
+        QString level = QStringLiteral("Pyrrhic");
+        for (const auto& row : r.endTable)
+            if (adv >= row.adv && row.adv > 0) {
+                level = row.level;
+                break;
+            }
+        finish(w, level,
+               QStringLiteral("turn %1: the army of %2 is destroyed (%3): %4 wins a %5 victory (G51)")
+                   .arg(s.turn)
+                   .arg(s.sideName[1 - w], scoreText, s.sideName[w], level));
+        return;
+    }
+    if (!turnEnd)
+        return;
+    const bool last = s.turn >= s.turnLimit;
+    for (const auto& row : r.endTable) {
+        const bool thisRow = row.turn == s.turn || (last && &row == &r.endTable.last());
+        if (!thisRow)
+            continue;
+        if (last && lead == 2) {
+            finish(2, QStringLiteral("Draw"),
+                   QStringLiteral("end of turn %1, %2: a draw (G51)").arg(s.turn).arg(scoreText));
+            return;
+        }
+        if (adv >= row.adv && (adv > 0 || last)) {
+            finish(
+                lead, row.level,
+                QStringLiteral("end of turn %1, %2: advantage %3 >= %4, %5 wins a %6 victory (Tercios L1517)")
+                    .arg(s.turn)
+                    .arg(scoreText)
+                    .arg(adv)
+                    .arg(row.adv)
+                    .arg(s.sideName[lead], row.level));
+            return;
+        }
+    }
+    if (last)
+        finish(lead, QStringLiteral("Pyrrhic"),
+               QStringLiteral("end of turn %1, %2 (turn limit)").arg(s.turn).arg(scoreText));
+    else if (s.turn >= 5)
+        s.note(QStringLiteral("Tercios L1517 end of turn %1, %2: the battle goes on")
+                   .arg(s.turn)
+                   .arg(scoreText));
+}
+
+int TerciosEngine::actor(const TerciosState& s) const {
+    switch (s.phase) {
+    case TPhase::Planning:
+    case TPhase::Initiative:
+        return s.stepSide;
+    case TPhase::Activate:
+        return s.current;
+    case TPhase::Reaction:
+        return s.pending.reactors.isEmpty() ? -1 : s.units[s.pending.reactors.first()].side;
+    case TPhase::Over:
+        return -1;
+    default:
+        return s.activeUnit >= 0 ? s.units[s.activeUnit].side : -1;
+    }
+}
+
+QString TerciosEngine::prompt(const TerciosState& s) const {
+    const QString unitId = s.activeUnit >= 0 ? s.units[s.activeUnit].id : QString();
+    switch (s.phase) {
+    case TPhase::Planning:
+        return QStringLiteral("turn %1: assign an order card to each unit (Tercios L319)").arg(s.turn);
+    case TPhase::Initiative:
+        return QStringLiteral("you won the initiative: choose who activates first (Tercios L330)");
+    case TPhase::Activate:
+        return QStringLiteral("activate one unit (Tercios L334)");
+    case TPhase::Ready:
+        return QStringLiteral("%1 Ready!: an action (%2 done) or done (Tercios L350)")
+            .arg(unitId)
+            .arg(s.readyDone.size());
+    case TPhase::Assault:
+        return QStringLiteral("%1 Assault!: charge a target or move toward one (Tercios L356)").arg(unitId);
+    case TPhase::Run:
+        return QStringLiteral("%1 Run!: move (Tercios L364)").arg(unitId);
+    case TPhase::Fire:
+        return QStringLiteral("%1 Fire!: choose a target (Tercios L368)").arg(unitId);
+    case TPhase::Caracole:
+        return QStringLiteral("%1: caracole back or not (Tercios L776)").arg(unitId);
+    case TPhase::Reaction:
+        return s.pending.reactors.isEmpty()
+                   ? QString()
+                   : QStringLiteral("%1 may react to %2 (Tercios L390)")
+                         .arg(s.units[s.pending.reactors.first()].id,
+                              s.pending.charger >= 0
+                                  ? QStringLiteral("the charge of ") + s.units[s.pending.charger].id
+                                  : s.units[s.pending.mover].id);
+    case TPhase::Over:
+        return s.resultReason;
+    }
+    return {};
+}
+
+QList<TcAction> TerciosEngine::legalActions(const TerciosState& s) const {
+    QList<TcAction> out;
+    auto add = [&](TcAction::Kind k, int u, int t = -1, int dir = 0) {
+        TcAction a;
+        a.kind = k;
+        a.unit = u;
+        a.target = t;
+        a.dir = dir;
+        out << a;
+    };
+    const int u = s.activeUnit;
+    switch (s.phase) {
+    case TPhase::Planning:
+        for (qsizetype i = 0; i < s.units.size(); ++i) {
+            const TUnit& x = s.units[i];
+            if (x.side != s.stepSide || !x.onTable() || x.card != Card::None)
+                continue;
+            for (int c = 1; c <= 5; ++c) {
+                TcAction a;
+                a.kind = TcAction::Order;
+                a.unit = int(i);
+                a.card = Card(c);
+                out << a;
+            }
+            if (has(s, int(i), RBrigade))
+                for (qsizetype j = 0; j < s.units.size(); ++j) {
+                    const TUnit& y = s.units[j];
+                    if (j != i && y.regiment == x.regiment && y.onTable() && y.card != Card::None &&
+                        y.group < 0 && has(s, int(j), RBrigade)) {
+                        TcAction a;
+                        a.kind = TcAction::Order;
+                        a.unit = int(i);
+                        a.target = int(j);
+                        out << a;
+                    }
+                }
+        }
+        break;
+    case TPhase::Initiative:
+        add(TcAction::First, -1, 0);
+        add(TcAction::First, -1, 1);
+        break;
+    case TPhase::Activate:
+        for (qsizetype i = 0; i < s.units.size(); ++i)
+            if (s.units[i].side == s.current && s.units[i].onTable() && !s.units[i].activated)
+                add(TcAction::Activate, int(i));
+        break;
+    case TPhase::Ready:
+    case TPhase::Run: {
+        const bool ready = s.phase == TPhase::Ready;
+        const Card order = ready ? Card::Ready : Card::Run;
+        if (type(s, u) == TType::Horse && !s.mobilityUsed && s.readyDone.isEmpty())
+            for (int d : {1, -1, 2})
+                if (canFace(s, u, d)) {
+                    add(TcAction::Face, u, -1, d);
+                    out.last().mobility = true; // Mobility (Tercios L764)
+                }
+        const bool moveOk = !s.readyDone.contains(QStringLiteral("move")) &&
+                            !(has(s, u, RSquares) && s.readyDone.contains(QStringLiteral("face")));
+        if (moveOk)
+            for (const Vec2& to : candidateMoves(s, u, order)) {
+                add(TcAction::Move, u);
+                out.last().to = to;
+            }
+        if (ready) {
+            if (!s.readyDone.contains(QStringLiteral("face")))
+                for (int d : {1, -1, 2})
+                    if (canFace(s, u, d))
+                        add(TcAction::Face, u, -1, d);
+            if (!s.readyDone.contains(QStringLiteral("fire")) && canShoot(s, u, Card::Ready, false))
+                for (const ShotOption& o : shotOptions(s, u))
+                    add(TcAction::Fire, u, o.target, o.source);
+            if (!s.readyDone.contains(QStringLiteral("reorganize")) && s.units[u].disordered)
+                add(TcAction::Reorganize, u);
+        }
+        add(TcAction::Done, u);
+        break;
+    }
+    case TPhase::Fire:
+        if (canShoot(s, u, Card::Fire, false))
+            for (const ShotOption& o : shotOptions(s, u))
+                add(TcAction::Fire, u, o.target, o.source);
+        add(TcAction::Done, u);
+        break;
+    case TPhase::Caracole:
+        add(TcAction::Caracole, u);
+        add(TcAction::Done, u);
+        break;
+    case TPhase::Assault: {
+        for (qsizetype t = 0; t < s.units.size(); ++t)
+            if (s.units[t].side != s.units[u].side && chargePath(s, u, int(t)))
+                add(TcAction::Charge, u, int(t));
+        if (out.isEmpty()) {
+            for (qsizetype t = 0; t < s.units.size(); ++t)
+                if (s.units[t].side != s.units[u].side && s.units[t].onTable() &&
+                    lineOfSight(s, u, int(t), 0))
+                    add(TcAction::Approach, u, int(t));
+            add(TcAction::Done, u);
+        }
+        break;
+    }
+    case TPhase::Reaction: {
+        if (s.pending.reactors.isEmpty())
+            break;
+        const int x = s.pending.reactors.first();
+        const TUnit& ru = s.units[x];
+        const int trig = s.pending.charger >= 0 ? s.pending.charger : s.pending.mover;
+        const bool charge = s.pending.charger >= 0;
+        if (!ru.activated && ru.card != Card::None) {
+            switch (ru.card) {
+            case Card::Ready:
+                if (canShoot(s, x, Card::Ready, true))
+                    add(TcAction::React, x, -1, 0);
+                add(TcAction::React, x, -1, 1);
+                break;
+            case Card::Fire:
+                if (canShoot(s, x, Card::Fire, true))
+                    add(TcAction::React, x);
+                break;
+            case Card::Assault:
+                if (charge || chargePath(s, x, trig))
+                    add(TcAction::React, x);
+                break;
+            case Card::Run:
+                if (profile(s, x).speed > 0)
+                    add(TcAction::React, x);
+                break;
+            case Card::Resist:
+                add(TcAction::React, x);
+                break;
+            default:
+                break;
+            }
+        }
+        // Evasion (Tercios L766): Horse, against a charge, whatever its card and even after activating.
+        if (charge && type(s, x) == TType::Horse && !(ru.card == Card::Run && !ru.activated))
+            add(TcAction::React, x, -1, 2);
+        add(TcAction::Decline, x);
+        break;
+    }
+    case TPhase::Over:
+        break;
+    }
+    return out;
+}
+
+void TerciosEngine::offerMoveReactions(TerciosState& s, int mover) const {
+    // Tercios L390: an enemy within 3" of a unit's Front Centre interacts with it (G17: at the end of the
+    // move, each unit once per activation).
+    s.pending = TPending{};
+    s.pending.mover = mover;
+    const Polygon mp = s.units[mover].pose.polygon();
+    for (qsizetype i = 0; i < s.units.size(); ++i) {
+        const TUnit& y = s.units[i];
+        if (y.side == s.units[mover].side || !y.onTable() || y.activated || y.card == Card::None ||
+            s.triggered.contains(int(i)))
+            continue;
+        if (distance(mp, centre(y.pose, 0)) <= 3.0 + 1e-9) {
+            s.pending.reactors << int(i);
+            s.triggered << int(i);
+        }
+    }
+    if (!s.pending.reactors.isEmpty()) {
+        s.phase = TPhase::Reaction;
+        return;
+    }
+    afterAction(s);
+}
+
+void TerciosEngine::doMove(TerciosState& s, int u, Vec2 to, Card order) const {
+    const Vec2 from = centre(s.units[u].pose, 0);
+    const std::optional<Pose> p = checkMove(s, u, to, order);
+    if (!p)
+        return;
+    const unsigned f = pathFeatures(s, from, to) | featuresAt(s, from);
+    s.units[u].pose = *p;
+    s.note(QStringLiteral("Tercios L440 %1 moves %2\" to (%3, %4)%5")
+               .arg(s.units[u].id)
+               .arg((to - from).length(), 0, 'f', 1)
+               .arg(to.x, 0, 'f', 1)
+               .arg(to.y, 0, 'f', 1)
+               .arg((f & (FDifficult | FVeryDifficult)) ? QStringLiteral(" through Difficult terrain (L479)")
+                                                        : QString()));
+    if ((f & FVeryDifficult) && !has(s, u, RLight) && !s.units[u].disordered) {
+        s.units[u].disordered = true;
+        s.note(QStringLiteral("Tercios L481 %1 is Disordered by Very Difficult terrain").arg(s.units[u].id));
+    }
+}
+
+void TerciosEngine::approach(TerciosState& s, int u, int t) const {
+    const TUnit& x = s.units[u];
+    const Vec2 from = centre(x.pose, 0);
+    Vec2 best = s.units[t].pose.c;
+    for (const Vec2& c : centres(s.units[t].pose))
+        if ((c - from).length() < (best - from).length())
+            best = c;
+    Vec2 dir = unit(best - from);
+    if (dir.dot(x.pose.forward()) < 0) { // G12 within the 90-degree pivot
+        const Vec2 rt = x.pose.right();
+        dir = dir.dot(rt) >= 0 ? rt : rt * -1.0;
+    }
+    const int sp = speed(s, u, Card::Assault, false);
+    const double maxLen = std::min<double>(sp, (best - from).length());
+    for (double d = maxLen; d > 0.2; d -= 0.25) {
+        const Vec2 to = round2(from + dir * d);
+        if (checkMove(s, u, to, Card::Assault)) {
+            s.note(QStringLiteral("Tercios L358 %1 cannot reach: moves as close as possible to %2 (G12)")
+                       .arg(x.id, s.units[t].id));
+            doMove(s, u, to, Card::Assault);
+            return;
+        }
+    }
+    s.note(QStringLiteral("Tercios L358 %1 cannot move closer to %2 (G12)").arg(x.id, s.units[t].id));
+}
+
+void TerciosEngine::declareCharge(TerciosState& s, int u, int t, bool interception) const {
+    s.pending = TPending{};
+    s.pending.mover = u;
+    s.pending.charger = u;
+    s.pending.target = t;
+    s.pending.interception = interception;
+    s.pending.flank = isFlankCharge(s, s.units[u].pose, t);
+    s.note(QStringLiteral("Tercios L596 %1 declares a charge on %2%3")
+               .arg(s.units[u].id, s.units[t].id,
+                    s.pending.flank ? QStringLiteral(" (flank charge, L617)") : QString()));
+    const TUnit& y = s.units[t];
+    const bool canReact = (!y.activated && y.card != Card::None) || type(s, t) == TType::Horse;
+    if (canReact && !s.triggered.contains(t)) {
+        s.triggered << t;
+        s.pending.reactors << t;
+        s.phase = TPhase::Reaction;
+        return;
+    }
+    resolveCharge(s);
+}
+
+void TerciosEngine::resolveCharge(TerciosState& s) const {
+    const int c = s.pending.charger, t = s.pending.target;
+    const bool counter = s.pending.counter;
+    const QList<int> fire = s.pending.fireAtContact;
+    if (s.units[c].onTable() && s.units[t].onTable()) {
+        const bool flank = !counter && isFlankCharge(s, s.units[c].pose, t);
+        if (const auto path = chargePath(s, c, t)) {
+            s.units[c].pose = path->end;
+            s.note(QStringLiteral("Tercios L601 %1 charges %2\" into contact with %3")
+                       .arg(s.units[c].id)
+                       .arg(path->length, 0, 'f', 1)
+                       .arg(s.units[t].id));
+            if (path->veryDifficult && !has(s, c, RLight) && !s.units[c].disordered) {
+                s.units[c].disordered = true;
+                s.note(QStringLiteral("Tercios L698 %1 is Disordered charging through Very Difficult terrain")
+                           .arg(s.units[c].id));
+            }
+            for (int x : fire) // G18: reaction fire at contact
+                if (s.units[x].onTable() && s.units[c].onTable())
+                    resolveShot(s, x, c, s.units[x].card == Card::Ready, true);
+            if (s.units[c].onTable() && s.units[t].onTable())
+                melee(s, c, t, flank, counter);
+        } else {
+            approach(s, c, t);
+        }
+    }
+    s.pending = TPending{};
+    afterAction(s);
+}
+
+void TerciosEngine::react(TerciosState& s, int x, int dir) const {
+    TUnit& ru = s.units[x];
+    const bool charge = s.pending.charger >= 0;
+    const int trig = charge ? s.pending.charger : s.pending.mover;
+    const bool evasion = dir == 2;
+    int net = 0;
+    if (charge && x == s.pending.target && s.pending.flank)
+        net -= 1; // Tercios L621
+    if (evasion && type(s, trig) == TType::Foot)
+        net += 1; // Tercios L766
+    const bool hadCard = !ru.activated;
+    const Card card = evasion ? Card::Run : ru.card;
+    ru.activated = true;
+    if (!orderCheck(s, x, net, evasion ? QStringLiteral("evasion") : QStringLiteral("reaction"))) {
+        s.note(QStringLiteral("Tercios L396 %1 fails to react%2")
+                   .arg(ru.id, hadCard ? QStringLiteral(" and loses its order") : QString()));
+        return;
+    }
+    if (hadCard) {
+        ru.revealed = true;
+        for (TUnit& o : s.units) // Brigade: the shared card is revealed (Tercios L754)
+            if (ru.group >= 0 && o.group == ru.group)
+                o.revealed = true;
+    }
+    s.note(QStringLiteral("Tercios L398 %1 reacts%2")
+               .arg(ru.id, evasion ? QStringLiteral(" with Evasion (L766)")
+                                   : QStringLiteral(" with ") + cardName(card) + QLatin1Char('!')));
+    switch (card) {
+    case Card::Ready:
+        if (dir == 1)
+            faceTowards(s, x, centre(s.units[trig].pose, 0)); // G23
+        else if (charge)
+            s.pending.fireAtContact << x;
+        else
+            resolveShot(s, x, trig, true, true);
+        break;
+    case Card::Fire:
+        if (charge)
+            s.pending.fireAtContact << x;
+        else
+            resolveShot(s, x, trig, false, true);
+        break;
+    case Card::Assault:
+        if (charge && x == s.pending.target) {
+            s.pending.counter = true; // countercharge (Tercios L406, G19)
+            faceTowards(s, x, centre(s.units[trig].pose, 0));
+        } else if (const auto path = chargePath(s, x, trig)) {
+            // Interception (Tercios L410-412, G20): the interceptor is the attacker.
+            const bool flank = isFlankCharge(s, ru.pose, trig);
+            s.units[x].pose = path->end;
+            s.note(QStringLiteral("Tercios L410 %1 intercepts %2").arg(ru.id, s.units[trig].id));
+            const int res = melee(s, x, trig, flank, false);
+            if (res > 0 || !s.units[trig].onTable()) {
+                s.activationStopped = true;
+                s.note(QStringLiteral("Tercios L412 the activation of %1 stops here").arg(s.units[trig].id));
+            }
+        }
+        break;
+    case Card::Run: {
+        // Escape (Tercios L414-418, G21): turn directly away and move up to 2x Speed.
+        const Vec2 away = s.units[x].pose.c - centre(s.units[trig].pose, 0);
+        s.units[x].pose.facing = headingOf(away);
+        const double want = 2.0 * profile(s, x).speed;
+        const double got = slide(s, x, s.units[x].pose.forward(), want);
+        s.note(QStringLiteral("Tercios L416 %1 escapes %2\"").arg(ru.id).arg(got, 0, 'f', 1));
+        if (got < profile(s, x).speed - 1e-6)
+            addWear(s, x, 1, s.units[trig].side, QStringLiteral("G21 escape cut short"));
+        break;
+    }
+    case Card::Resist:
+        ru.resistSerial = s.serial; // Tercios L428, G22
+        break;
+    default:
+        break;
+    }
+}
+
+bool TerciosEngine::apply(TerciosState& s, const TcAction& in, QString* error) const {
+    TcAction a = in;
+    if (a.kind == TcAction::Move)
+        a.to = round2(a.to);
+    const QList<TcAction> legal = legalActions(s);
+    bool ok = legal.contains(a);
+    if (!ok && a.kind == TcAction::Move && (s.phase == TPhase::Ready || s.phase == TPhase::Run) &&
+        a.unit == s.activeUnit) {
+        // Any legal destination, not only the listed ones (Tercios L440-448).
+        const bool moveOk = !s.readyDone.contains(QStringLiteral("move")) &&
+                            !(has(s, a.unit, RSquares) && s.readyDone.contains(QStringLiteral("face")));
+        QString why;
+        if (moveOk && checkMove(s, a.unit, a.to, s.phase == TPhase::Ready ? Card::Ready : Card::Run, &why))
+            ok = true;
+        else if (error) {
+            *error = QStringLiteral("'%1' is not legal: %2")
+                         .arg(actionText(s, a), moveOk ? why : QStringLiteral("no move now"));
+            return false;
+        }
+    }
+    if (!ok) {
+        if (error)
+            *error = QStringLiteral("'%1' is not legal now (%2)").arg(actionText(s, a), prompt(s));
+        return false;
+    }
+    switch (a.kind) {
+    case TcAction::Order: {
+        TUnit& x = s.units[a.unit];
+        if (a.target >= 0) {
+            x.card = s.units[a.target].card;
+            x.group = a.target;
+            s.units[a.target].group = a.target;
+            s.note(QStringLiteral("Tercios L752 %1 shares the order card of %2 (Brigade, announced)")
+                       .arg(x.id, s.units[a.target].id));
+        } else {
+            x.card = a.card;
+            s.note(
+                QStringLiteral("Tercios L319 %1 assigns an order card to %2").arg(s.sideName[x.side], x.id));
+        }
+        bool more = false;
+        for (const TUnit& y : s.units)
+            more = more || (y.side == s.stepSide && y.onTable() && y.card == Card::None);
+        if (!more) {
+            bool other = false;
+            for (const TUnit& y : s.units)
+                other = other || (y.side == 1 && y.onTable() && y.card == Card::None);
+            if (s.stepSide == 0 && other) {
+                s.stepSide = 1;
+            } else {
+                // Initiative (Tercios L328-332): 1D6 each, re-roll ties (G6: Commander rank first).
+                for (;;) {
+                    const int ra = s.roll(), rb = s.roll();
+                    s.note(QStringLiteral("Tercios L328 initiative: %1 rolls %2, %3 rolls %4")
+                               .arg(s.sideName[0])
+                               .arg(ra)
+                               .arg(s.sideName[1])
+                               .arg(rb));
+                    if (ra != rb) {
+                        s.stepSide = ra > rb ? 0 : 1;
+                        break;
+                    }
+                    if (s.rank[0] != s.rank[1]) {
+                        s.stepSide = s.rank[0] > s.rank[1] ? 0 : 1;
+                        s.note(QStringLiteral("Tercios L330 tie: the higher-ranked Commander wins"));
+                        break;
+                    }
+                }
+                s.phase = TPhase::Initiative;
+            }
+        }
+        break;
+    }
+    case TcAction::First:
+        s.current = a.target;
+        s.note(QStringLiteral("Tercios L332 %1 chooses: %2 activates first")
+                   .arg(s.sideName[s.stepSide], s.sideName[a.target]));
+        s.phase = TPhase::Activate;
+        {
+            bool any = false;
+            for (const TUnit& y : s.units)
+                any = any || (y.side == s.current && y.onTable());
+            if (!any)
+                s.current = 1 - s.current;
+        }
+        break;
+    case TcAction::Activate: {
+        s.groupQueue.clear();
+        const int g = s.units[a.unit].group;
+        if (g >= 0)
+            for (qsizetype i = 0; i < s.units.size(); ++i)
+                if (int(i) != a.unit && s.units[i].group == g && s.units[i].onTable() &&
+                    !s.units[i].activated)
+                    s.groupQueue << int(i);
+        startActivation(s, a.unit);
+        break;
+    }
+    case TcAction::Move: {
+        const Card order = s.phase == TPhase::Ready ? Card::Ready : Card::Run;
+        if (s.phase == TPhase::Ready)
+            s.readyDone << QStringLiteral("move");
+        s.resume = s.phase == TPhase::Ready ? TPhase::Ready : TPhase::Activate;
+        doMove(s, a.unit, a.to, order);
+        offerMoveReactions(s, a.unit);
+        break;
+    }
+    case TcAction::Face: {
+        TUnit& x = s.units[a.unit];
+        x.pose.facing = normDeg(x.pose.facing + (a.dir == 2 ? 180 : a.dir * 90));
+        if (a.mobility) {
+            s.mobilityUsed = true;
+            s.note(QStringLiteral("Tercios L764 %1 makes its free facing change (Mobility)").arg(x.id));
+        } else {
+            s.readyDone << QStringLiteral("face");
+            s.note(QStringLiteral("Tercios L461 %1 changes facing").arg(x.id));
+        }
+        if (!a.mobility) {
+            s.resume = TPhase::Ready;
+            afterAction(s);
+        }
+        break;
+    }
+    case TcAction::Fire: {
+        const bool ready = s.phase == TPhase::Ready;
+        if (ready)
+            s.readyDone << QStringLiteral("fire");
+        resolveShot(s, a.unit, a.target, ready, false, a.dir);
+        s.resume = ready ? TPhase::Ready : TPhase::Activate;
+        if (s.units[a.unit].onTable() && has(s, a.unit, RCaracole)) {
+            s.phase = TPhase::Caracole; // G24
+            break;
+        }
+        afterAction(s);
+        break;
+    }
+    case TcAction::Reorganize:
+        s.units[a.unit].disordered = false;
+        s.readyDone << QStringLiteral("reorganize");
+        s.note(QStringLiteral("Tercios L350 %1 reorganizes: no longer Disordered").arg(s.units[a.unit].id));
+        {
+            s.resume = TPhase::Ready;
+            afterAction(s);
+        }
+        break;
+    case TcAction::Caracole:
+        if (orderCheck(s, a.unit, 0, QStringLiteral("caracole"))) {
+            const double got =
+                slide(s, a.unit, s.units[a.unit].pose.forward() * -1.0, profile(s, a.unit).speed);
+            s.note(QStringLiteral("Tercios L776 %1 caracoles %2\" straight back")
+                       .arg(s.units[a.unit].id)
+                       .arg(got, 0, 'f', 1));
+        }
+        afterAction(s);
+        break;
+    case TcAction::Done:
+        if (s.phase == TPhase::Caracole) {
+            afterAction(s);
+            break;
+        }
+        finishActivation(s);
+        break;
+    case TcAction::Charge:
+        s.resume = TPhase::Activate;
+        declareCharge(s, a.unit, a.target, false);
+        break;
+    case TcAction::Approach:
+        s.resume = TPhase::Activate;
+        approach(s, a.unit, a.target);
+        offerMoveReactions(s, a.unit);
+        break;
+    case TcAction::React:
+    case TcAction::Decline: {
+        s.pending.reactors.removeAll(a.unit);
+        if (a.kind == TcAction::React)
+            react(s, a.unit, a.dir);
+        else
+            s.note(QStringLiteral("%1 does not react").arg(s.units[a.unit].id));
+        checkEnd(s, false);
+        if (s.over())
+            break;
+        if (!s.pending.reactors.isEmpty())
+            break;
+        if (s.pending.charger >= 0)
+            resolveCharge(s);
+        else {
+            s.pending = TPending{};
+            afterAction(s);
+        }
+        break;
+    }
+    }
+    checkEnd(s, false);
+    return true;
+}
+
+} // namespace wp::tactical

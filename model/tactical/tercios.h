@@ -1,0 +1,395 @@
+// The Brevis Editio: Tercios engine (seed 004; digest tercios-digest.md; decisions in docs/tercios.md) on
+// the shared tactical table: the geometry services of geometry.h, the state's RNG (rules/rng.h), a value
+// state replayed from (scenario, seed) plus an ordered action list, legal actions at every decision and
+// rule-numbered log lines ("Tercios L552"). Distances are in inches.
+#pragma once
+
+#include "geometry.h"
+#include "rules/rng.h"
+
+#include <QHash>
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace wp::tactical {
+
+struct AutoResult; // tactical_game.h
+
+// ---- static rules data (resources/tactical/tercios.json) ------------------------------------------------
+enum class TType { Foot, Horse, Artillery };
+enum TRule : unsigned {
+    RLarge = 1u << 0,
+    RSquares = 1u << 1,
+    RExtendedArc = 1u << 2,
+    RLight = 1u << 3,
+    RBrigade = 1u << 4,
+    RCaracole = 1u << 5,
+    RDragoon = 1u << 6,
+    RPikes = 1u << 7,
+    RHalberds = 1u << 8,
+};
+enum TFeature : unsigned {
+    FDifficult = 1u << 0,
+    FVeryDifficult = 1u << 1,
+    FImpassable = 1u << 2,
+    FHidden = 1u << 3,
+    FCovered = 1u << 4,
+    FHeight = 1u << 5,
+    FProtected = 1u << 6,
+};
+enum class Value { Speed, Melee, Shoot, Discipline, Courage };
+
+struct TProfile {
+    QString id, name;
+    TType type = TType::Foot;
+    bool company = false; // Foot company (scores 1); other Foot are squadrons (G52)
+    int speed = 0, melee = 0, shoot = 0, discipline = 0, courage = 0, stamina = 1;
+    int defInf = 4, defCav = 4, defSalvo = 4, defArt = 4;
+    QString weapon; // the missile weapon ("" for none)
+    double range = 0;
+    bool gun = false;
+    unsigned rules = 0;
+    double baseW = 3.15, baseD = 1.57; // inches
+    int score = 1;
+    bool classicOption = false; // Tercio option: no Squares / Ext. Arc, Shoot 4, Foot base (L1066)
+    int classicShoot = 0;
+    double classicW = 0, classicD = 0;
+    QString source;
+};
+
+struct TRegimentDef {
+    QString id, name, cat; // cat: Foot, Horse, BattleGroup, Artillery
+    int cost = 0, slotCount = 1;
+    QList<QStringList> units; // per slot: the allowed profiles ("-" = may be dropped)
+    QString rule;             // "swedish1" / "swedishAll": dropping the Musketeers pays for the upgrades
+    bool classicOption = false;
+    QStringList factions; // empty = open to all (G46)
+    QString source;
+};
+
+struct TTerrainType {
+    unsigned features = 0;
+    QList<unsigned> roll; // 6 entries when the features are rolled (Cropland, River)
+    bool rollAll = false; // one roll for every piece of this type (Cropland)
+};
+
+struct TerciosRules {
+    double tableW = 72, tableD = 48;
+    int turnLimit = 8;
+    QHash<QString, TProfile> profiles;
+    QStringList profileOrder;
+    QList<TRegimentDef> regiments;
+    QHash<QString, QList<int>> catLimits; // cat -> {min, max}
+    int pointsMin = 7, pointsMax = 12;
+    QStringList factions;
+    QHash<QString, TTerrainType> terrain;
+    struct EndRow {
+        int turn, adv;
+        QString level;
+    };
+    QList<EndRow> endTable;
+    const TRegimentDef* regiment(const QString& id) const;
+};
+
+bool loadTerciosRules(const QString& path, TerciosRules* out, QString* error);
+const TerciosRules* defaultTerciosRules(QString* error = nullptr);
+
+// ---- the value modifiers (Tercios L222-262, L1537-1553) -------------------------------------------------
+// net = increases - decreases. A base of 0 stays 0 (G3).
+int modifiedValue(int base, int net);
+
+// ---- army building (Tercios L818-1037) ------------------------------------------------------------------
+struct ArmyRegiment {
+    QString def;         // regiment id
+    QStringList units;   // the chosen profile of each unit, in slot order ("-" for a dropped slot)
+    QList<bool> classic; // per unit: the Tercio classic option
+};
+struct ArmyList {
+    QString faction;
+    int pointsLimit = 12;
+    QList<ArmyRegiment> regiments;
+};
+// Problems (empty when legal): points, category limits, artillery slots, units per regiment, factions.
+QStringList armyProblems(const TerciosRules& r, const ArmyList& a);
+int armyCost(const TerciosRules& r, const ArmyList& a);
+
+// ---- battle state --------------------------------------------------------------------------------------
+enum class Card { None, Ready, Assault, Run, Fire, Resist, Hidden };
+QString cardName(Card c);
+std::optional<Card> cardFromName(const QString& s);
+
+struct TTerrain {
+    QString id, type;
+    unsigned features = 0;
+    Polygon poly;
+    bool linear = false; // walls, fences: features apply when touching (G29)
+    int occupant = -1;   // buildings
+    bool large = false;  // buildings
+    int roll = 0;        // the d6 that set the features (Cropland, River); 0 = none or not yet rolled
+};
+
+enum class TStatus { OnTable, Destroyed };
+
+struct TUnit {
+    QString id, name, profile;
+    int side = 0;
+    int regiment = -1;
+    bool classic = false;
+    Pose pose;
+    int wear = 0;
+    bool disordered = false;
+    TStatus status = TStatus::OnTable;
+    int building = -1; // index of the terrain piece it occupies
+    // per turn
+    Card card = Card::None;
+    int group = -1;        // Brigade: units sharing one card carry the index of the first unit (L748-756)
+    bool revealed = false; // the card has been shown to the opponent
+    bool activated = false;
+    // per activation
+    int resistSerial = -1; // Resist! reaction: Courage+ during this activation serial (G22)
+    bool onTable() const { return status == TStatus::OnTable; }
+};
+
+struct TRegiment {
+    QString id, def, name;
+    int side = 0;
+    QList<int> units;
+};
+
+enum class TPhase {
+    Planning,   // stepSide assigns order cards
+    Initiative, // the initiative winner chooses who activates first
+    Activate,   // the current side picks a unit
+    Ready,      // the active unit chooses Ready! actions
+    Assault,    // the active unit chooses a charge target or an approach
+    Run,        // the active unit chooses its Run! move
+    Fire,       // the active unit chooses a target
+    Caracole,   // after a shot: caracole or not
+    Reaction,   // the reacting side decides for the units in `reactors`
+    Over
+};
+
+// The charge or move that reactions interrupt (Tercios L390-432).
+struct TPending {
+    int mover = -1;   // the enemy unit whose activation is interrupted
+    int charger = -1; // >= 0: a declared charge by `charger` on `target`
+    int target = -1;
+    bool flank = false;
+    bool interception = false;
+    QList<int> reactors;      // units still to decide (reacting side)
+    QList<int> fireAtContact; // reacting units whose fire is resolved at contact (G18)
+    bool counter = false;     // the target countercharges
+};
+
+struct TerciosState {
+    QString title;
+    double tableW = 72, tableD = 48;
+    QString sideName[2] = {QStringLiteral("A"), QStringLiteral("B")};
+    QString faction[2];
+    int attacker = 0;
+    int turnLimit = 8;
+    int pointsLimit = 12; // the army-building limit the lists were built to (Tercios L822)
+    int rank[2] = {0, 0}; // highest Commander rank (initiative tie-break, L330); 0 = none
+    QList<TTerrain> terrain;
+    QList<TRegiment> regiments;
+    QList<TUnit> units;
+    QStringList notes;
+
+    int turn = 0;
+    TPhase phase = TPhase::Planning;
+    int stepSide = 0;      // Planning: who assigns; Initiative: the winner
+    int current = 0;       // whose alternation it is (Activate)
+    int activeUnit = -1;   // the unit acting now
+    QList<int> groupQueue; // Brigade units still to act in this slot
+    int serial = 0;        // activation counter (Resist! reactions)
+    QStringList readyDone; // Ready! actions taken this activation ("move", "face", "fire", "reorganize")
+    bool mobilityUsed = false;
+    bool activationStopped = false; // an interception won: the activation ends (L420)
+    int shotTarget = -1;            // the last shot (Caracole)
+    TPending pending;
+    TPhase resume =
+        TPhase::Activate; // the phase to go back to after a reaction (Ready, or Activate = finish)
+    QList<int> triggered; // units already offered a reaction in this activation (G17)
+
+    int score[2] = {0, 0};
+    int destroyed[2] = {0, 0}; // units lost by each side
+    int winner = -1;           // 0/1, 2 draw
+    QString level;             // Decisive, Clear, Fair, Pyrrhic, Draw
+    QString resultReason;
+
+    wp::rules::Rng rng;
+    quint64 rolls = 0;
+    QList<int> scripted; // tests: dice used before the RNG
+    QStringList log;
+
+    bool over() const { return phase == TPhase::Over; }
+    int indexOf(const QString& id) const;
+    int roll();
+    QList<int> rollDice(int n);
+    void note(const QString& line) { log << line; }
+};
+
+// Scenario (docs/tercios.md "Scenario format"): errors name file, JSON path and problem.
+bool loadTerciosScenario(const QString& path, const TerciosRules& rules, TerciosState* out, QString* error);
+bool terciosScenarioFromJson(const QJsonObject& root, const QString& fileName, const TerciosRules& rules,
+                             TerciosState* out, QString* error);
+// The army list of one side as stored in the state (for the validator).
+ArmyList armyOf(const TerciosState& s, int side, int pointsLimit);
+
+// What one side may see: the opponent's unrevealed cards become Card::Hidden (Brigade sharing stays
+// visible: it is announced, L752), the scripted dice and the RNG are cleared.
+TerciosState viewFor(const TerciosState& s, int side);
+
+// ---- actions ---------------------------------------------------------------------------------------------
+struct TcAction {
+    enum Kind {
+        Order,      // unit, card (or shareWith)
+        First,      // side activates first
+        Activate,   // unit
+        Move,       // unit to `to` (Front Centre)
+        Face,       // unit turns: dir 1 left, -1 right, 2 back; mobility = Horse's free Face
+        Fire,       // unit shoots target; dir = source Centre (0 front, 1 left, -1 right)
+        Reorganize, // unit
+        Charge,     // unit charges target
+        Approach,   // unit moves as close as possible to target (Assault! out of reach, G12)
+        Caracole,   // unit
+        Done,       // unit ends its activation (or declines a Caracole)
+        React,      // unit reacts with its card; Ready!: dir 0 fire / 1 face
+        Decline     // unit does not react
+    } kind = Done;
+    int unit = -1;
+    int target = -1;
+    Card card = Card::None;
+    int dir = 0;
+    bool mobility = false;
+    Vec2 to;
+    bool operator==(const TcAction&) const = default;
+};
+
+QString actionText(const TerciosState& s, const TcAction& a);
+bool parseAction(const TerciosState& s, const QString& text, TcAction* out, QString* error);
+
+// ---- the engine ------------------------------------------------------------------------------------------
+struct ChargePath {
+    Pose end; // the charger at contact
+    double length = 0;
+    bool flank = false;
+    bool veryDifficult = false;
+};
+
+struct ShotOption {
+    int target = -1;
+    int source = 0; // 0 Front Centre, 1 Left, -1 Right (Extended Arc)
+};
+
+class TerciosEngine {
+  public:
+    explicit TerciosEngine(const TerciosRules& rules) : r(rules) {}
+    const TerciosRules& rules() const { return r; }
+
+    void start(TerciosState& s) const; // terrain rolls, turn 1 planning
+    int actor(const TerciosState& s) const;
+    QString prompt(const TerciosState& s) const;
+    QList<TcAction> legalActions(const TerciosState& s) const;
+    bool apply(TerciosState& s, const TcAction& a, QString* error = nullptr) const;
+
+    // ---- services (public for tests, AI and views) ----
+    const TProfile& profile(const TerciosState& s, int u) const;
+    TType type(const TerciosState& s, int u) const { return profile(s, u).type; }
+    bool has(const TerciosState& s, int u, TRule rule) const;
+    int stamina(const TerciosState& s, int u) const { return profile(s, u).stamina; }
+    bool weary(const TerciosState& s, int u) const { return s.units[u].wear >= stamina(s, u); }
+    bool steady(const TerciosState& s, int u) const { return s.units[u].wear == 0; }
+    int shootBase(const TerciosState& s, int u) const;
+    // Modified values for the situations of the rules.
+    int speed(const TerciosState& s, int u, Card order, bool difficult) const;
+    int shootDice(const TerciosState& s, int u, bool readyOrder, bool reaction) const;
+    int meleeDice(const TerciosState& s, int u, int enemy, bool assault, bool flanked,
+                  bool chargedByHorse) const;
+    int courageDice(const TerciosState& s, int u, bool vsShooting, bool flanked, bool charged) const;
+    int disciplineDice(const TerciosState& s, int u, int net) const;
+    Vec2 centre(const Pose& p, int which) const; // 0 front, 1 left, -1 right, 2 rear
+    QList<Vec2> centres(const Pose& p) const;
+    unsigned featuresAt(const TerciosState& s, Vec2 p) const;
+    unsigned pathFeatures(const TerciosState& s, Vec2 a, Vec2 b) const;
+    bool allCentresIn(const TerciosState& s, const Pose& p, unsigned feature) const;
+    bool lineClear(const TerciosState& s, Vec2 a, Vec2 b, int self, int target, bool sight) const;
+    bool lineOfSight(const TerciosState& s, int u, int t, int source = 0) const;
+    QList<ShotOption> shotOptions(const TerciosState& s, int u) const;
+    bool canShoot(const TerciosState& s, int u, Card order, bool reaction) const;
+    bool enemyInSight(const TerciosState& s, int u) const;
+    std::optional<ChargePath> chargePath(const TerciosState& s, int u, int t,
+                                         Card order = Card::Assault) const;
+    bool isFlankCharge(const TerciosState& s, const Pose& chargerStart, int t) const;
+    // The pose after a voluntary move of the Front Centre to `to`, or nullopt with the reason.
+    std::optional<Pose> checkMove(const TerciosState& s, int u, Vec2 to, Card order,
+                                  QString* why = nullptr) const;
+    QList<Vec2> candidateMoves(const TerciosState& s, int u, Card order) const;
+    bool canFace(const TerciosState& s, int u, int dir) const;
+    double nearestEnemy(const TerciosState& s, int u, const Pose& p) const;
+
+    // Resolution steps (public for constructed-position tests). They roll dice from the state.
+    bool orderCheck(TerciosState& s, int u, int net, const QString& why) const; // L376-386
+    void resolveShot(TerciosState& s, int u, int t, bool readyOrder, bool reaction, int source = 0) const;
+    void addWear(TerciosState& s, int u, int n, int enemySide, const QString& why) const;
+    bool breakCheck(TerciosState& s, int u, int enemySide) const; // L552-572; false = destroyed
+    void resistOrder(TerciosState& s, int u) const;               // L372, L746
+    // Melee between an attacker (the charger) and a defender already in contact (L590-712): +1 the attacker
+    // won, -1 the defender won, 0 a draw.
+    int melee(TerciosState& s, int a, int d, bool flank, bool counter) const;
+    void destroy(TerciosState& s, int u, int enemySide, const QString& why) const;
+    // Moves straight back (positive dist) or forward, stopping 1" short of obstacles (G36). Returns the
+    // distance covered.
+    double slide(TerciosState& s, int u, Vec2 dir, double dist) const;
+    void endOfTurn(TerciosState& s) const;
+    void checkEnd(TerciosState& s, bool turnEnd) const;
+
+  private:
+    void beginTurn(TerciosState& s) const;
+    void startActivation(TerciosState& s, int u) const;
+    void finishActivation(TerciosState& s) const;
+    void afterAction(TerciosState& s) const;
+    void declareCharge(TerciosState& s, int u, int t, bool interception) const;
+    void resolveCharge(TerciosState& s) const;
+    void offerMoveReactions(TerciosState& s, int mover) const;
+    void react(TerciosState& s, int u, int dir) const;
+    void faceTowards(TerciosState& s, int u, Vec2 p) const;
+    bool blockedPose(const TerciosState& s, int u, const Pose& p, bool allowContactWith = false,
+                     int with = -1) const;
+    void doMove(TerciosState& s, int u, Vec2 to, Card order) const;
+    void approach(TerciosState& s, int u, int t) const;
+    const TerciosRules& r;
+};
+
+// ---- game: log, undo, auto-resolve (shared AutoResult of tactical_game.h) -------------------------------
+class TerciosGame {
+  public:
+    TerciosGame(const TerciosEngine& engine, const TerciosState& scenario, quint64 seed);
+    const TerciosState& state() const { return m_state; }
+    const QList<TcAction>& actions() const { return m_actions; }
+    QStringList actionTexts() const { return m_texts; }
+    bool apply(const TcAction& a, QString* error = nullptr);
+    bool applyText(const QString& text, QString* error = nullptr);
+    bool canUndo() const { return !m_undo.isEmpty(); }
+    bool undo();
+    const TerciosEngine& engine() const { return m_engine; }
+
+  private:
+    const TerciosEngine& m_engine;
+    TerciosState m_state;
+    QList<TcAction> m_actions;
+    QStringList m_texts;
+    QList<std::pair<TerciosState, qsizetype>> m_undo;
+};
+
+// A simple policy for either side (always one of engine.legalActions(s)); random = uniformly random.
+TcAction chooseTerciosAction(const TerciosEngine& engine, const TerciosState& s, bool random,
+                             wp::rules::Rng& rng);
+AutoResult summarize(const TerciosState& s);
+AutoResult autoResolve(TerciosGame& game, bool random, quint64 policySeed, int maxActions = 20000);
+
+} // namespace wp::tactical

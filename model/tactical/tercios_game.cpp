@@ -1,0 +1,199 @@
+// A Tercios battle as (scenario, seed) plus an ordered action list with undo back to the last die roll or
+// change of player (design principles 3), a simple policy for either side and auto-resolve.
+#include "tactical_game.h"
+#include "tercios.h"
+
+#include <algorithm>
+
+namespace wp::tactical {
+
+TerciosGame::TerciosGame(const TerciosEngine& engine, const TerciosState& scenario, quint64 seed)
+    : m_engine(engine), m_state(scenario) {
+    m_state.rng.reseed(seed);
+    m_state.note(QStringLiteral("seed %1").arg(seed));
+    m_engine.start(m_state);
+}
+
+bool TerciosGame::apply(const TcAction& a, QString* error) {
+    TerciosState before = m_state;
+    const quint64 rolls = m_state.rolls;
+    const int actor = m_engine.actor(m_state);
+    const QString text = actionText(m_state, a);
+    if (!m_engine.apply(m_state, a, error))
+        return false;
+    m_actions << a;
+    m_texts << text;
+    if (m_state.rolls != rolls || m_engine.actor(m_state) != actor)
+        m_undo.clear(); // a die was rolled or the player changed: no undo past this point
+    else
+        m_undo << std::pair{std::move(before), m_actions.size() - 1};
+    return true;
+}
+
+bool TerciosGame::applyText(const QString& text, QString* error) {
+    TcAction a;
+    if (!parseAction(m_state, text, &a, error))
+        return false;
+    return apply(a, error);
+}
+
+bool TerciosGame::undo() {
+    if (m_undo.isEmpty())
+        return false;
+    auto [st, n] = m_undo.takeLast();
+    m_state = std::move(st);
+    m_actions.resize(n);
+    m_texts.resize(n);
+    return true;
+}
+
+// ---- policy --------------------------------------------------------------------------------------------
+
+namespace {
+
+// The card a unit gets in planning: charge what it can reach, shoot what it can hit, rest when worn and
+// safe, otherwise get ready (move and shoot).
+Card planCard(const TerciosEngine& e, const TerciosState& s, int u) {
+    const TUnit& x = s.units[u];
+    const TProfile& p = e.profile(s, u);
+    const double near = e.nearestEnemy(s, u, x.pose);
+    if (x.wear >= 2 && near > 10)
+        return Card::Resist;
+    if (p.type == TType::Artillery)
+        return Card::Fire;
+    for (qsizetype t = 0; t < s.units.size(); ++t)
+        if (s.units[t].side != x.side && s.units[t].onTable() && e.chargePath(s, u, int(t))) {
+            if (p.melee >= 3 && !e.weary(s, u))
+                return Card::Assault;
+            break;
+        }
+    if (e.canShoot(s, u, Card::Fire, false) && !e.shotOptions(s, u).isEmpty())
+        return Card::Fire;
+    if (p.type == TType::Horse && near < 2 * p.speed && p.melee >= 3)
+        return Card::Assault;
+    return Card::Ready;
+}
+
+TcAction simple(const TerciosEngine& e, const TerciosState& s, const QList<TcAction>& legal) {
+    auto first = [&](TcAction::Kind k) -> std::optional<TcAction> {
+        for (const TcAction& a : legal)
+            if (a.kind == k)
+                return a;
+        return std::nullopt;
+    };
+    switch (s.phase) {
+    case TPhase::Planning: {
+        const int u = legal.first().unit;
+        const Card c = planCard(e, s, u);
+        for (const TcAction& a : legal)
+            if (a.unit == u && a.target < 0 && a.card == c)
+                return a;
+        return legal.first();
+    }
+    case TPhase::Initiative:
+        for (const TcAction& a : legal)
+            if (a.target == s.stepSide)
+                return a;
+        return legal.first();
+    case TPhase::Activate: {
+        // Units that can shoot or charge now first, then the rest.
+        for (const TcAction& a : legal) {
+            const TUnit& x = s.units[a.unit];
+            if ((x.card == Card::Fire || x.card == Card::Ready) && e.canShoot(s, a.unit, x.card, false) &&
+                !e.shotOptions(s, a.unit).isEmpty())
+                return a;
+            if (x.card == Card::Assault)
+                for (qsizetype t = 0; t < s.units.size(); ++t)
+                    if (s.units[t].side != x.side && e.chargePath(s, a.unit, int(t)))
+                        return a;
+        }
+        return legal.first();
+    }
+    case TPhase::Ready:
+    case TPhase::Run: {
+        if (auto f = first(TcAction::Fire))
+            return *f;
+        if (auto r = first(TcAction::Reorganize))
+            return *r;
+        const int u = s.activeUnit;
+        const double now = e.nearestEnemy(s, u, s.units[u].pose);
+        const bool shooter = e.canShoot(s, u, Card::Fire, false);
+        if (!(shooter && now < e.profile(s, u).range * 0.8)) {
+            double bestScore = 0.5;
+            std::optional<TcAction> best;
+            for (const TcAction& a : legal) {
+                if (a.kind != TcAction::Move)
+                    continue;
+                const auto p = e.checkMove(s, u, a.to, s.phase == TPhase::Ready ? Card::Ready : Card::Run);
+                if (!p)
+                    continue;
+                const double after = std::max(2.0, e.nearestEnemy(s, u, *p));
+                if (now - after > bestScore) {
+                    bestScore = now - after;
+                    best = a;
+                }
+            }
+            if (best)
+                return *best;
+        }
+        return *first(TcAction::Done);
+    }
+    case TPhase::Fire:
+    case TPhase::Assault:
+        return legal.first(); // the first target (fire / charge / approach), else done
+    case TPhase::Caracole:
+        return e.weary(s, s.activeUnit) ? legal.first() : *first(TcAction::Done);
+    case TPhase::Reaction:
+        return legal.first(); // react when the card allows it
+    case TPhase::Over:
+        break;
+    }
+    return legal.first();
+}
+
+} // namespace
+
+TcAction chooseTerciosAction(const TerciosEngine& engine, const TerciosState& s, bool random,
+                             wp::rules::Rng& rng) {
+    const QList<TcAction> legal = engine.legalActions(s);
+    if (legal.isEmpty())
+        return {};
+    if (random)
+        return legal[rng.below(int(legal.size()))];
+    return simple(engine, s, legal);
+}
+
+AutoResult summarize(const TerciosState& s) {
+    AutoResult r;
+    r.winner = s.over() ? s.winner : -1;
+    r.turns = s.turn;
+    for (int side = 0; side < 2; ++side) {
+        r.lost[side] = s.destroyed[side];
+        r.eliminated[side] = s.destroyed[side];
+    }
+    r.reason = s.over() ? s.resultReason : QStringLiteral("not finished");
+    return r;
+}
+
+AutoResult autoResolve(TerciosGame& game, bool random, quint64 policySeed, int maxActions) {
+    wp::rules::Rng rng(policySeed ^ 0x7e3c105ULL);
+    int n = 0;
+    while (!game.state().over() && n < maxActions) {
+        const TcAction a = chooseTerciosAction(game.engine(), game.state(), random, rng);
+        QString error;
+        if (!game.apply(a, &error)) {
+            AutoResult r = summarize(game.state());
+            r.reason = QStringLiteral("policy chose an illegal action: ") + error;
+            r.actions = n;
+            return r;
+        }
+        ++n;
+    }
+    AutoResult r = summarize(game.state());
+    r.actions = n;
+    if (!game.state().over())
+        r.reason = QStringLiteral("action cap reached");
+    return r;
+}
+
+} // namespace wp::tactical
