@@ -21,5 +21,6 @@ int battleCommand(const QStringList& args);   // cli_battle.cpp (issue 9)
 int tournamentCommand(const QStringList& args);
 int saveCommand(const QStringList& args); // cli_save.cpp (issue 7)
 int pbemCommand(const QStringList& args); // cli_pbem.cpp (issue 7)
+int battleLinkCommand(const QStringList& args); // cli_linked.cpp (issue 12)
 
 } // namespace wp::cli

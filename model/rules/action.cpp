@@ -64,6 +64,41 @@ ChooseKind chooseKind(const GameState& s) {
     return ChooseKind::Other;
 }
 
+// Issue 12: the linked-battle decisions (Choose actions whose target is a kBattle* code, state.h).
+QString battleChoiceText(const GameData& d, const Action& a) {
+    switch (a.target) {
+    case kBattleCrt:
+        return QStringLiteral("battle crt");
+    case kBattleTvbd:
+        return QStringLiteral("battle tvbd");
+    case kBattleTercios:
+        return QStringLiteral("battle tercios");
+    case kBattleAccept:
+        return QStringLiteral("battle accept");
+    case kBattleDecline:
+        return QStringLiteral("battle decline");
+    case kBattleConfirm:
+        return QStringLiteral("battle confirm");
+    case kBattleDispute:
+        return QStringLiteral("battle dispute");
+    case kBattleLeadersDone:
+        return QStringLiteral("battle-leader done");
+    case kBattleWonByAttacker:
+    case kBattleWonByDefender:
+        if (a.counts.size() == 2)
+            return QStringLiteral("battle-result %1 %2 %3")
+                .arg(a.target == kBattleWonByAttacker ? "attacker" : "defender")
+                .arg(a.counts[0])
+                .arg(a.counts[1]);
+        break;
+    default:
+        if (a.target >= kLeaderBase && a.target - kLeaderBase < d.leaders.size())
+            return QStringLiteral("battle-leader %1").arg(d.leaders[a.target - kLeaderBase].id);
+        break;
+    }
+    return QStringLiteral("choose %1").arg(a.target);
+}
+
 } // namespace
 
 QString formatAction(const GameData& d, const GameState& s, const Action& a) {
@@ -122,6 +157,8 @@ QString formatAction(const GameData& d, const GameState& s, const Action& a) {
         return a.target == -2 ? QStringLiteral("retreat inside")
                               : QStringLiteral("retreat %1").arg(locId(d, a.target));
     case ActionKind::Choose:
+        if (!s.frames.empty() && std::holds_alternative<CombatFrame>(s.frames.back()))
+            return battleChoiceText(d, a); // issue 12
         switch (chooseKind(s)) {
         case ChooseKind::City:
             return QStringLiteral("choose %1").arg(locId(d, a.target));
@@ -296,6 +333,39 @@ std::optional<Action> parseAction(const GameData& d, const GameState& s, const Q
             a.target = -2;
         else if (!needArgs(1) || !loc(w[1], &a.target))
             return fail(QStringLiteral("'retreat' needs a city id or 'inside'"));
+    } else if (verb == QLatin1String("battle")) {
+        // issue 12: "battle crt|tvbd|tercios|accept|decline|confirm|dispute"
+        static const QStringList words{"crt", "tvbd", "tercios", "accept", "decline", "confirm", "dispute"};
+        const int i = needArgs(1) && w.size() == 2 ? static_cast<int>(words.indexOf(w[1])) : -1;
+        if (i < 0)
+            return fail(QStringLiteral("'battle' needs one of crt, tvbd, tercios, accept, decline, confirm, "
+                                       "dispute"));
+        a.kind = ActionKind::Choose;
+        a.target = static_cast<int16_t>(kBattleCrt - i);
+    } else if (verb == QLatin1String("battle-result")) {
+        // issue 12: "battle-result attacker|defender LA LD" (the winner, then the Loss Number the attacker
+        // and the defender take)
+        bool okA = false, okD = false;
+        const int la = w.size() == 4 ? w[2].toInt(&okA) : -1;
+        const int ld = w.size() == 4 ? w[3].toInt(&okD) : -1;
+        if (w.size() != 4 || (w[1] != QLatin1String("attacker") && w[1] != QLatin1String("defender")) ||
+            !okA || !okD || la < 0 || ld < 0 || la > 99 || ld > 99)
+            return fail(QStringLiteral("'battle-result' needs the winner (attacker or defender) and two Loss "
+                                       "Numbers 0-99: battle-result attacker 3 1"));
+        a.kind = ActionKind::Choose;
+        a.target = w[1] == QLatin1String("attacker") ? kBattleWonByAttacker : kBattleWonByDefender;
+        a.counts = {static_cast<int8_t>(la), static_cast<int8_t>(ld)};
+    } else if (verb == QLatin1String("battle-leader")) {
+        // issue 12: "battle-leader ID" (a leader lost on the table) | "battle-leader done"
+        if (w.size() != 2)
+            return fail(QStringLiteral("'battle-leader' needs a leader id or 'done'"));
+        a.kind = ActionKind::Choose;
+        if (w[1] == QLatin1String("done"))
+            a.target = kBattleLeadersDone;
+        else if (d.leader(w[1]) >= 0)
+            a.target = static_cast<int16_t>(kLeaderBase + d.leader(w[1]));
+        else
+            return fail(QStringLiteral("unknown leader '%1'").arg(w[1]));
     } else if (verb == QLatin1String("choose")) {
         if (!needArgs(1))
             return fail(QStringLiteral("'choose' needs an option"));

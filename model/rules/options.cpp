@@ -30,6 +30,9 @@ const OptionDef kOptions[] = {
     {"19.11", "wallenstein-enemies", &GameOptions::wallenstein_enemies},
 };
 
+// Issue 12: where regular battles are resolved (docs/linked-battles.md). Not an on/off rule.
+const char* const kBattleValues[] = {"crt", "tvbd", "tercios", "ask"};
+
 } // namespace
 
 bool setOption(GameOptions& o, const QString& keyValue, QString* error) {
@@ -37,6 +40,16 @@ bool setOption(GameOptions& o, const QString& keyValue, QString* error) {
     const QString value = keyValue.contains(QLatin1Char('='))
                               ? keyValue.section(QLatin1Char('='), 1).trimmed()
                               : QStringLiteral("on");
+    if (key == QLatin1String("battles")) {
+        for (int i = 0; i < 4; ++i)
+            if (value == QLatin1String(kBattleValues[i])) {
+                o.battles = static_cast<int8_t>(i);
+                return true;
+            }
+        if (error)
+            *error = QStringLiteral("option battles: value '%1' is not crt, tvbd, tercios or ask").arg(value);
+        return false;
+    }
     bool on;
     if (value == QLatin1String("on") || value == QLatin1String("1") || value == QLatin1String("true"))
         on = true;
@@ -61,8 +74,8 @@ bool setOption(GameOptions& o, const QString& keyValue, QString* error) {
         QStringList known;
         for (const OptionDef& d : kOptions)
             known << QLatin1String(d.rule);
-        *error =
-            QStringLiteral("unknown option '%1' (known: %2, all)").arg(key, known.join(QLatin1String(", ")));
+        *error = QStringLiteral("unknown option '%1' (known: %2, all, battles=crt|tvbd|tercios|ask)")
+                     .arg(key, known.join(QLatin1String(", ")));
     }
     return false;
 }
@@ -72,6 +85,8 @@ QStringList optionList(const GameOptions& o) {
     for (const OptionDef& d : kOptions)
         if (o.*(d.field))
             l << QStringLiteral("%1=on").arg(QLatin1String(d.rule));
+    if (o.battles > 0 && o.battles < 4) // the default (crt) is not listed: saves stay as they were
+        l << QStringLiteral("battles=%1").arg(QLatin1String(kBattleValues[o.battles]));
     return l;
 }
 

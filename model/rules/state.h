@@ -133,6 +133,21 @@ struct ActivationFrame { // 8.3, 10.12, 11.x: an activated leader (or a Free Act
     bool operator==(const ActivationFrame&) const = default;
 };
 
+// Issue 12, linked battles: where a regular battle is resolved (GameOptions::battles, CombatFrame::table).
+enum BattleRules : int8_t { kBattlesCrt = 0, kBattlesTvbd = 1, kBattlesTercios = 2, kBattlesAsk = 3 };
+// The linked-battle decisions are Choose actions in a CombatFrame (notation in action.cpp,
+// docs/actions.md): these are their targets; a leader lost on the table is kLeaderBase + leader.
+constexpr int16_t kBattleCrt = -20;           // "battle crt": the CRT (ask mode, the attacker)
+constexpr int16_t kBattleTvbd = -21;          // "battle tvbd": ask for Tilly's Very Bad Day
+constexpr int16_t kBattleTercios = -22;       // "battle tercios": ask for Brevis Editio Tercios
+constexpr int16_t kBattleAccept = -23;        // "battle accept": the defender agrees to the table
+constexpr int16_t kBattleDecline = -24;       // "battle decline": the defender keeps the CRT
+constexpr int16_t kBattleConfirm = -25;       // "battle confirm": the defender confirms the entered result
+constexpr int16_t kBattleDispute = -26;       // "battle dispute": the defender refuses it (entered again)
+constexpr int16_t kBattleLeadersDone = -27;   // "battle-leader done": no more leaders lost
+constexpr int16_t kBattleWonByAttacker = -30; // "battle-result attacker LA LD" (counts = {LA, LD})
+constexpr int16_t kBattleWonByDefender = -31; // "battle-result defender LA LD"
+
 struct CombatFrame { // 12.x; filled in by combat.cpp
     int16_t city = -1;
     int8_t attacker = kCatholic;
@@ -148,6 +163,12 @@ struct CombatFrame { // 12.x; filled in by combat.cpp
     int8_t winner = kNone;
     int16_t attackerFrom = -1;
     bool oddsNoDefenderLoss = false; // 12.4: resolved at odds of 1-4 or less
+    // ---- issue 12: linked battles (docs/linked-battles.md)
+    int8_t table = 0;                      // BattleRules: where this battle is resolved (0 = the CRT)
+    bool tableResult = false;              // the result was entered from the table (winner below)
+    int8_t tableWinner = kNone;            // the winner reported from the table
+    std::vector<int16_t> tableLeadersLost; // campaign leaders lost on the table
+    // ---- end issue 12
     bool operator==(const CombatFrame&) const = default;
 };
 
@@ -198,6 +219,7 @@ struct GameOptions {
     bool richelieu_aid = false;        // 19.10
     bool wallenstein_enemies = false;  // 19.11
     // ---- end issue 4
+    int8_t battles = 0; // issue 12: BattleRules (battles=crt|tvbd|tercios|ask), docs/linked-battles.md
     bool operator==(const GameOptions&) const = default;
 };
 

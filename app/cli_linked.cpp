@@ -1,0 +1,346 @@
+// westphalia-cli battle-link (issue 12, docs/linked-battles.md): a campaign battle that went to the table
+// comes back as the engine's table-result actions — auto-resolved in TVBD, or from a hand-entered form —
+// and the balance measurement of the mapping against the Combat Results Table (also `battle calibrate`).
+#include "cli_game.h"
+
+#include "battle/linked.h"
+#include "rules/action.h"
+#include "rules/state.h"
+#include "tactical/battle.h"
+
+#include <QFile>
+
+#include <algorithm>
+#include <cmath>
+#include <variant>
+
+namespace wp::cli {
+
+namespace {
+
+const char* kLinkUsage =
+    R"(usage: westphalia-cli battle-link auto --scenario ID|POSITION [--option K=V]... [--seed N] --actions FILE
+                                   [--rules tvbd] [--log]
+       westphalia-cli battle-link form --scenario ID|POSITION [--option K=V]... [--seed N] --actions FILE
+                                   --form FILE
+       westphalia-cli battle-link calibrate --rules tvbd|tercios [--games N] [--seed S]
+                                   [--scale X] [--routed-weight W] [--loser-min M] [--sweep]
+       westphalia-cli battle calibrate ...   (the same as battle-link calibrate)
+  auto       replays the actions (docs/actions.md, one a line) up to a battle waiting for its table
+             result (option battles=tvbd|tercios|ask), exports it, auto-resolves it with the seed the
+             game state gives (linkedBattleSeed: the other player gets the same battle) and prints the
+             result and the actions to append ("battle-result ...", "battle-leader ...")
+  form       the same from a hand-entered result (docs/linked-battles.md "The form")
+  calibrate  N battles between random forces, each by the CRT and auto-resolved on the table with the
+             mapping; prints the winners and Loss Numbers side by side (--sweep: several scales)
+)";
+
+bool number(const QString& text, const char* name, double lo, double hi, double* out, QString* problem) {
+    if (text.isEmpty())
+        return true;
+    bool ok = false;
+    const double v = text.toDouble(&ok);
+    if (!ok || v < lo || v > hi) {
+        *problem = QStringLiteral("%1 '%2' must be a number from %3 to %4")
+                       .arg(QLatin1String(name), text)
+                       .arg(lo)
+                       .arg(hi);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+// Replays the actions file from the set-up until a battle waits for its table result.
+int replayToTable(const rules::Engine& engine, rules::GameState& s, const QString& file, QString* error) {
+    auto waiting = [&] {
+        if (s.frames.empty() || !std::holds_alternative<rules::CombatFrame>(s.frames.back()))
+            return false;
+        for (const rules::Action& a : engine.legalActions(s))
+            if (a.kind == rules::ActionKind::Choose &&
+                (a.target == rules::kBattleWonByAttacker || a.target == rules::kBattleWonByDefender))
+                return true;
+        return false;
+    };
+    QFile f(file);
+    if (!f.open(QIODevice::ReadOnly | QIODevice::Text)) {
+        *error = QStringLiteral("cannot read %1: %2").arg(file, f.errorString());
+        return 1;
+    }
+    const QStringList lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'));
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        const QString text = lines[i].section(QLatin1Char('#'), 0, 0).trimmed();
+        if (text.isEmpty())
+            continue;
+        const QString where = QStringLiteral("%1:%2").arg(file).arg(i + 1);
+        QString why;
+        const auto a = rules::parseAction(engine.data(), s, text, &why);
+        if (!a) {
+            *error = QStringLiteral("%1: cannot read '%2': %3").arg(where, text, why);
+            return 1;
+        }
+        const rules::ApplyResult r = engine.apply(s, *a);
+        if (!r.ok) {
+            *error = QStringLiteral("%1: illegal action '%2': %3").arg(where, text, r.error);
+            return 1;
+        }
+    }
+    if (!waiting()) {
+        *error =
+            QStringLiteral("%1: after the actions no battle waits for a table result (%2); the game needs "
+                           "the option battles=tvbd, tercios or ask")
+                .arg(file, engine.prompt(s));
+        return 1;
+    }
+    return 0;
+}
+
+void printTable(const battle::TableResult& t) {
+    static const char* who[2] = {"attacker", "defender"};
+    out() << "table result: "
+          << (t.winner == 0   ? "the attacker wins"
+              : t.winner == 1 ? "the defender wins"
+              : t.winner == 2 ? "draw"
+                              : "not finished")
+          << (t.reason.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(t.reason)) << "\n";
+    for (int i = 0; i < 2; ++i)
+        out() << "  " << who[i] << ": " << t.sides[i].units << " units, " << t.sides[i].destroyed
+              << " destroyed, " << t.sides[i].routed << " routed, " << t.sides[i].remaining << " remaining"
+              << (t.sides[i].leadersLost.isEmpty()
+                      ? QString()
+                      : QStringLiteral("; lost: ") + t.sides[i].leadersLost.join(", "))
+              << "\n";
+}
+
+int resultCommand(ArgParser& p, bool autoMode) {
+    GameSetup setup;
+    setup.scenario = p.value(QStringLiteral("--scenario"));
+    setup.options = allValues(p, QStringLiteral("--option"));
+    const QString seedText = p.value(QStringLiteral("--seed"));
+    const QString actions = p.value(QStringLiteral("--actions"));
+    const QString rulesName = autoMode ? p.value(QStringLiteral("--rules")) : QString();
+    const QString formFile = autoMode ? QString() : p.value(QStringLiteral("--form"));
+    const bool showLog = autoMode && p.flag(QStringLiteral("--log"));
+    QString problem;
+    if (!seedText.isEmpty()) {
+        bool ok = false;
+        setup.seed = seedText.toULongLong(&ok);
+        if (!ok)
+            problem = QStringLiteral("--seed '%1' is not a non-negative whole number").arg(seedText);
+    }
+    if (problem.isEmpty() && setup.scenario.isEmpty())
+        problem = QStringLiteral("--scenario ID|POSITION is needed");
+    if (problem.isEmpty() && actions.isEmpty())
+        problem = QStringLiteral("--actions FILE is needed (the campaign up to the battle)");
+    if (problem.isEmpty() && !autoMode && formFile.isEmpty())
+        problem = QStringLiteral("--form FILE is needed");
+    if (!p.finish(problem))
+        return 2;
+    LoadResult data;
+    if (!loadData({}, data))
+        return 1;
+    const rules::Engine engine(data.data);
+    rules::GameState s;
+    QString error;
+    int rc = startGame(engine, setup, s, nullptr, &error);
+    if (rc == 0)
+        rc = replayToTable(engine, s, actions, &error);
+    if (rc != 0) {
+        err() << "westphalia-cli battle-link: " << error << "\n";
+        return rc;
+    }
+    const auto& f = std::get<rules::CombatFrame>(s.frames.back());
+    const QString table =
+        f.table == rules::kBattlesTercios ? QStringLiteral("tercios") : QStringLiteral("tvbd");
+    battle::LinkedResult res;
+    battle::TableResult tr;
+    if (autoMode) {
+        const QString r = rulesName.isEmpty() ? table : rulesName;
+        const quint64 seed = battle::linkedBattleSeed(s);
+        tactical::BattleState end;
+        if (!battle::autoResolveLinked(*data.data, s, r, seed, battle::LinkMapping{}, &res, &tr, &error,
+                                       &end)) {
+            err() << "westphalia-cli battle-link: " << error << "\n";
+            return 1;
+        }
+        if (showLog)
+            for (const QString& l : end.log)
+                out() << "  | " << l << "\n";
+        out() << "battle seed: " << seed << "\n";
+    } else {
+        QFile ff(formFile);
+        if (!ff.open(QIODevice::ReadOnly | QIODevice::Text)) {
+            err() << "westphalia-cli battle-link: cannot read " << formFile << ": " << ff.errorString()
+                  << "\n";
+            return 1;
+        }
+        if (!battle::parseTableForm(QString::fromUtf8(ff.readAll()), formFile, &tr, &error) ||
+            !battle::mapResult(*data.data, s, tr, battle::LinkMapping{}, &res, &error)) {
+            err() << "westphalia-cli battle-link: " << error << "\n";
+            return 1;
+        }
+    }
+    printTable(tr);
+    out() << "mapping: " << res.why << "\n";
+    out() << "actions (then the defender's 'battle confirm'):\n";
+    for (const QString& a : res.actions(*data.data))
+        out() << a << "\n";
+    return 0;
+}
+
+struct Stats {
+    double attackerWins = 0;
+    double meanLoss[2] = {0, 0};
+    double sdLoss[2] = {0, 0};
+    double meanWinnerLoss = 0, meanLoserLoss = 0;
+    int hist[2][6] = {}; // Loss Number 0, 1-2, 3-4, 5-7, 8-10, 11+
+};
+
+int bucket(int loss) {
+    return loss == 0 ? 0 : loss <= 2 ? 1 : loss <= 4 ? 2 : loss <= 7 ? 3 : loss <= 10 ? 4 : 5;
+}
+
+Stats stats(const QList<battle::CalibrationSample>& samples, bool crt, const battle::LinkMapping& m) {
+    Stats st;
+    const double n = static_cast<double>(std::max<qsizetype>(1, samples.size()));
+    double sq[2] = {0, 0};
+    for (const battle::CalibrationSample& smp : samples) {
+        bool attWins = smp.crtAttackerWins;
+        int loss[2] = {smp.crtLoss[0], smp.crtLoss[1]};
+        if (!crt)
+            battle::mapNumbers(smp.table, smp.capacity, smp.tieToAttacker, m, &attWins, loss);
+        st.attackerWins += attWins ? 1 : 0;
+        for (int i = 0; i < 2; ++i) {
+            st.meanLoss[i] += loss[i];
+            sq[i] += double(loss[i]) * loss[i];
+            st.hist[i][bucket(loss[i])]++;
+        }
+        st.meanWinnerLoss += attWins ? loss[0] : loss[1];
+        st.meanLoserLoss += attWins ? loss[1] : loss[0];
+    }
+    st.attackerWins /= n;
+    st.meanWinnerLoss /= n;
+    st.meanLoserLoss /= n;
+    for (int i = 0; i < 2; ++i) {
+        st.meanLoss[i] /= n;
+        st.sdLoss[i] = std::sqrt(std::max(0.0, sq[i] / n - st.meanLoss[i] * st.meanLoss[i]));
+    }
+    return st;
+}
+
+QString pct(double x) {
+    return QString::number(100.0 * x, 'f', 1) + QLatin1Char('%');
+}
+QString num(double x) {
+    return QString::number(x, 'f', 2);
+}
+
+int calibrateCommand(ArgParser& p) {
+    const QString rulesName = p.value(QStringLiteral("--rules"));
+    const QString gamesText = p.value(QStringLiteral("--games"));
+    const QString seedText = p.value(QStringLiteral("--seed"));
+    battle::LinkMapping m;
+    QString problem;
+    number(p.value(QStringLiteral("--scale")), "--scale", 0, 10, &m.scale, &problem);
+    number(p.value(QStringLiteral("--routed-weight")), "--routed-weight", 0, 1, &m.routedWeight, &problem);
+    number(p.value(QStringLiteral("--loser-min")), "--loser-min", 0, 20, &m.loserMinimum, &problem);
+    const bool sweep = p.flag(QStringLiteral("--sweep"));
+    int games = 200;
+    quint64 seed = 1;
+    if (!gamesText.isEmpty()) {
+        bool ok = false;
+        games = gamesText.toInt(&ok);
+        if (!ok || games < 1 || games > 100000)
+            problem = QStringLiteral("--games '%1' must be 1..100000").arg(gamesText);
+    }
+    if (!seedText.isEmpty()) {
+        bool ok = false;
+        seed = seedText.toULongLong(&ok);
+        if (!ok)
+            problem = QStringLiteral("--seed '%1' is not a non-negative whole number").arg(seedText);
+    }
+    if (problem.isEmpty() && rulesName != QLatin1String("tvbd") && rulesName != QLatin1String("tercios"))
+        problem = QStringLiteral("--rules tvbd|tercios is needed");
+    if (!p.finish(problem))
+        return 2;
+    LoadResult data;
+    if (!loadData({}, data))
+        return 1;
+    const rules::Engine engine(data.data);
+    QList<battle::CalibrationSample> samples;
+    QString error;
+    if (!battle::calibrate(engine, rulesName, games, seed, m, &samples, &error)) {
+        err() << "westphalia-cli battle calibrate: " << error << "\n";
+        return 1;
+    }
+    int draws = 0, unfinished = 0;
+    double cfA = 0, cfD = 0;
+    const double total = static_cast<double>(samples.size());
+    for (const auto& smp : samples) {
+        draws += smp.table.winner == 2;
+        unfinished += smp.table.winner < 0;
+        cfA += smp.attackerCf;
+        cfD += smp.defenderCf;
+    }
+    out() << "battles: " << samples.size() << " (random forces at Leipzig, seed " << seed << "; mean CF "
+          << num(cfA / total) << " attacking, " << num(cfD / total) << " defending)\n";
+    out() << "table: " << rulesName << ", auto-resolved (simple policy); draws " << draws << ", unfinished "
+          << unfinished << " (both go by 12.28's tie rule)\n";
+    out() << "mapping: scale " << m.scale << ", routed weight " << m.routedWeight << ", loser minimum "
+          << m.loserMinimum << "\n\n";
+    const Stats c = stats(samples, true, m), t = stats(samples, false, m);
+    auto row = [](const QString& name, const QString& a, const QString& b) {
+        out() << name.leftJustified(34) << a.rightJustified(10) << b.rightJustified(10) << "\n";
+    };
+    row(QString(), QStringLiteral("CRT"), rulesName.toUpper());
+    row(QStringLiteral("attacker wins"), pct(c.attackerWins), pct(t.attackerWins));
+    row(QStringLiteral("mean Loss Number, attacker"), num(c.meanLoss[0]), num(t.meanLoss[0]));
+    row(QStringLiteral("mean Loss Number, defender"), num(c.meanLoss[1]), num(t.meanLoss[1]));
+    row(QStringLiteral("sd Loss Number, attacker"), num(c.sdLoss[0]), num(t.sdLoss[0]));
+    row(QStringLiteral("sd Loss Number, defender"), num(c.sdLoss[1]), num(t.sdLoss[1]));
+    row(QStringLiteral("mean Loss Number, winner"), num(c.meanWinnerLoss), num(t.meanWinnerLoss));
+    row(QStringLiteral("mean Loss Number, loser"), num(c.meanLoserLoss), num(t.meanLoserLoss));
+    static const char* buckets[6] = {"0", "1-2", "3-4", "5-7", "8-10", "11+"};
+    for (int i = 0; i < 2; ++i)
+        for (int b = 0; b < 6; ++b)
+            row(QStringLiteral("Loss Number %1, %2")
+                    .arg(QLatin1String(buckets[b]), i == 0 ? "attacker" : "defender"),
+                pct(c.hist[i][b] / total), pct(t.hist[i][b] / total));
+    if (sweep) {
+        out() << "\nsweep (same battles, other mappings): scale, routed weight -> attacker wins, mean loss "
+                 "attacker/defender, winner/loser\n";
+        for (double sc : {0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.2})
+            for (double rw : {0.25, 0.5, 0.75}) {
+                battle::LinkMapping k = m;
+                k.scale = sc;
+                k.routedWeight = rw;
+                const Stats x = stats(samples, false, k);
+                out() << "  " << QString::number(sc, 'f', 2) << ", " << QString::number(rw, 'f', 2) << " -> "
+                      << pct(x.attackerWins) << ", " << num(x.meanLoss[0]) << "/" << num(x.meanLoss[1])
+                      << ", " << num(x.meanWinnerLoss) << "/" << num(x.meanLoserLoss) << "\n";
+            }
+    }
+    return 0;
+}
+
+} // namespace
+
+int battleLinkCommand(const QStringList& args) {
+    ArgParser p(args, kLinkUsage);
+    if (p.helpRequested()) {
+        out() << kLinkUsage;
+        return 0;
+    }
+    const QString sub = p.positional();
+    if (sub == QLatin1String("auto"))
+        return resultCommand(p, true);
+    if (sub == QLatin1String("form"))
+        return resultCommand(p, false);
+    if (sub == QLatin1String("calibrate"))
+        return calibrateCommand(p);
+    p.finish(sub.isEmpty() ? QStringLiteral("a subcommand is needed: auto, form or calibrate")
+                           : QStringLiteral("unknown subcommand '%1' (auto, form, calibrate)").arg(sub));
+    return 2;
+}
+
+} // namespace wp::cli

@@ -1,0 +1,431 @@
+// Linked battles (issue 12): tabletop result -> the campaign engine's table-result decision.
+#include "battle/linked.h"
+
+#include "battle/export.h"
+#include "rules/engine.h"
+#include "rules/internal.h"
+#include "rules/state.h"
+#include "tactical/tactical_game.h"
+#include "tactical/tvbd.h"
+
+#include <QRegularExpression>
+
+#include <algorithm>
+#include <cmath>
+
+namespace wp::battle {
+
+using namespace wp::rules;
+
+namespace {
+
+const CombatFrame* topCombat(const GameState& s) {
+    return s.frames.empty() ? nullptr : std::get_if<CombatFrame>(&s.frames.back());
+}
+
+bool tieGoesToAttacker(const GameData& d, const GameState& s, const CombatFrame& f) {
+    // 12.28: ties go to the army led by a Dynamic leader (only one), else to the defender.
+    const bool dynA = f.attackCommander >= 0 && isDynamic(d, s, f.attackCommander);
+    const bool dynD = f.defendCommander >= 0 && isDynamic(d, s, f.defendCommander);
+    return dynA && !dynD;
+}
+
+// The TVBD ruleset and the export mapping, loaded once per process from the data directory.
+struct TvbdFiles {
+    const wp::tactical::TvbdRules* rules = nullptr;
+    TvbdMapping mapping;
+    QString error;
+};
+const TvbdFiles& tvbdFiles() {
+    static const TvbdFiles files = [] {
+        TvbdFiles f;
+        f.rules = wp::tactical::defaultTvbdRules(&f.error);
+        if (f.rules && !loadMapping(defaultMappingPath(), &f.mapping, &f.error))
+            f.rules = nullptr;
+        return f;
+    }();
+    return files;
+}
+
+// Exports and auto-resolves the combat on top of `s` in TVBD; the end state in *end.
+bool runTvbd(const GameData& d, const GameState& s, quint64 seed, wp::tactical::BattleState* end,
+             QString* error) {
+    const TvbdFiles& files = tvbdFiles();
+    if (!files.rules) {
+        *error = files.error;
+        return false;
+    }
+    BattleInput in;
+    if (!inputFromState(d, s, &in, error))
+        return false;
+    const QJsonObject o = exportTvbd(in, files.mapping, *files.rules, seed);
+    wp::tactical::BattleState start;
+    if (!wp::tactical::scenarioFromJson(o, QStringLiteral("linked battle"), *files.rules, &start, error))
+        return false;
+    const wp::tactical::TvbdEngine engine(*files.rules);
+    wp::tactical::TacticalGame game(engine, start, seed);
+    wp::tactical::autoResolve(game, wp::tactical::Policy::Simple, seed);
+    *end = game.state();
+    return true;
+}
+
+} // namespace
+
+QStringList LinkedResult::actions(const GameData& d) const {
+    QStringList out;
+    out << QStringLiteral("battle-result %1 %2 %3")
+               .arg(attackerWins ? QStringLiteral("attacker") : QStringLiteral("defender"))
+               .arg(lossNumber[0])
+               .arg(lossNumber[1]);
+    for (int l : leadersLost)
+        out << QStringLiteral("battle-leader %1").arg(d.leaders[l].id);
+    out << QStringLiteral("battle-leader done");
+    return out;
+}
+
+int lossCapacity(const GameData& d, const GameState& s, int campaignSide) {
+    const CombatFrame* f = topCombat(s);
+    if (!f)
+        return 0;
+    int cap = 0;
+    for (int16_t u : campaignSide == f->attacker ? f->attackUnits : f->defendUnits)
+        if (s.units[u].loc >= 0 && s.units[u].steps > 0)
+            cap += d.unitTypes[s.units[u].type].lf * s.units[u].steps;
+    return std::min(cap, 99); // as the engine's table-result decision (combat.cpp)
+}
+
+void mapNumbers(const TableResult& table, const int capacity[2], bool tieToAttacker, const LinkMapping& m,
+                bool* attackerWins, int lossNumber[2]) {
+    *attackerWins = table.winner == 0 || ((table.winner == 2 || table.winner < 0) && tieToAttacker);
+    for (int i = 0; i < 2; ++i) {
+        const TableSide& t = table.sides[i];
+        const int units = t.units > 0 ? t.units : t.destroyed + t.routed + t.remaining;
+        double frac = units > 0 ? (t.destroyed + m.routedWeight * t.routed) / units : 0.0;
+        frac = std::clamp(frac, 0.0, 1.0);
+        // a side destroyed to the last unit loses everything (12.31 then eliminates it)
+        const bool wiped = units > 0 && t.destroyed >= units;
+        int loss = wiped ? capacity[i] : static_cast<int>(std::lround(m.scale * frac * capacity[i]));
+        lossNumber[i] = std::clamp(loss, 0, capacity[i]);
+    }
+    const int loser = *attackerWins ? 1 : 0;
+    const int floor = std::min(capacity[loser], static_cast<int>(std::lround(m.loserMinimum)));
+    lossNumber[loser] = std::max(lossNumber[loser], floor);
+}
+
+bool mapResult(const GameData& d, const GameState& s, const TableResult& table, const LinkMapping& mapping,
+               LinkedResult* out, QString* error) {
+    const CombatFrame* f = topCombat(s);
+    if (!f) {
+        *error = QStringLiteral("no combat is being resolved (the top frame is not a combat)");
+        return false;
+    }
+    const int cap[2] = {lossCapacity(d, s, f->attacker), lossCapacity(d, s, other(f->attacker))};
+    LinkedResult r;
+    mapNumbers(table, cap, tieGoesToAttacker(d, s, *f), mapping, &r.attackerWins, r.lossNumber);
+    for (int i = 0; i < 2; ++i)
+        for (const QString& id : table.sides[i].leadersLost) {
+            const int l = d.leader(id);
+            const bool inBattle =
+                l >= 0 &&
+                (std::find(f->attackLeaders.begin(), f->attackLeaders.end(), l) != f->attackLeaders.end() ||
+                 std::find(f->defendLeaders.begin(), f->defendLeaders.end(), l) != f->defendLeaders.end());
+            if (!inBattle) {
+                *error =
+                    QStringLiteral("leader '%1' is not in the battle at %2").arg(id, d.cities[f->city].name);
+                return false;
+            }
+            if (!r.leadersLost.contains(l))
+                r.leadersLost << l;
+        }
+    const QString winner = table.winner == 0   ? QStringLiteral("the attacker won")
+                           : table.winner == 1 ? QStringLiteral("the defender won")
+                           : table.winner == 2 ? QStringLiteral("a draw (12.28 tie rule)")
+                                               : QStringLiteral("unfinished (12.28 tie rule)");
+    r.why = QStringLiteral("%1; attacker %2 of %3 units destroyed, %4 routed -> Loss Number %5 of %6; "
+                           "defender %7 of %8 destroyed, %9 routed -> Loss Number %10 of %11")
+                .arg(winner)
+                .arg(table.sides[0].destroyed)
+                .arg(table.sides[0].units)
+                .arg(table.sides[0].routed)
+                .arg(r.lossNumber[0])
+                .arg(cap[0])
+                .arg(table.sides[1].destroyed)
+                .arg(table.sides[1].units)
+                .arg(table.sides[1].routed)
+                .arg(r.lossNumber[1])
+                .arg(cap[1]);
+    *out = r;
+    return true;
+}
+
+TableResult tableResultFromTvbd(const GameData& d, const GameState& s, const wp::tactical::BattleState& end) {
+    using wp::tactical::UnitStatus;
+    using wp::tactical::UnitType;
+    TableResult t;
+    t.winner = end.over() ? end.winner : -1;
+    t.reason = end.resultReason;
+    const CombatFrame* f = topCombat(s);
+    for (const wp::tactical::Unit& u : end.units) {
+        const int side = u.side == 0 ? 0 : 1; // the export's side 0 is the campaign attacker
+        TableSide& ts = t.sides[side];
+        if (u.type == UnitType::Commander) {
+            if (u.status != UnitStatus::Casualty || !f)
+                continue;
+            // The export names a Commander "<leader name> (battle N...)" (docs/battle-export.md).
+            for (int16_t l : side == 0 ? f->attackLeaders : f->defendLeaders)
+                if (u.name.startsWith(d.leaders[l].name + QStringLiteral(" (")))
+                    ts.leadersLost << d.leaders[l].id;
+            continue;
+        }
+        const int w = u.large ? 2 : 1;
+        ts.units += w;
+        if (u.status == UnitStatus::Eliminated)
+            ts.destroyed += w;
+        else if (u.status == UnitStatus::Routed)
+            ts.routed += w;
+        else
+            ts.remaining += w; // on the table, or pursuing off it (it comes back)
+    }
+    return t;
+}
+
+quint64 linkedBattleSeed(const GameState& s) {
+    Rng r = s.rng; // a copy: the game's generator is not advanced
+    const quint64 hi = r.next(), lo = r.next();
+    const CombatFrame* f = topCombat(s);
+    return ((hi << 32) | lo) ^ (f ? static_cast<quint64>(f->city) * 0x9e3779b97f4a7c15ULL : 0);
+}
+
+bool autoResolveLinked(const GameData& d, const GameState& s, const QString& rules, quint64 seed,
+                       const LinkMapping& mapping, LinkedResult* out, TableResult* table, QString* error,
+                       wp::tactical::BattleState* tactical) {
+    if (rules != QLatin1String("tvbd")) {
+        *error = rules == QLatin1String("tercios")
+                     ? QStringLiteral("the Tercios engine is not available yet: enter the result by hand")
+                     : QStringLiteral("unknown ruleset '%1' (tvbd, tercios)").arg(rules);
+        return false;
+    }
+    wp::tactical::BattleState end;
+    if (!runTvbd(d, s, seed, &end, error))
+        return false;
+    const TableResult t = tableResultFromTvbd(d, s, end);
+    if (table)
+        *table = t;
+    if (tactical)
+        *tactical = end;
+    return mapResult(d, s, t, mapping, out, error);
+}
+
+bool parseTableForm(const QString& text, const QString& fileName, TableResult* out, QString* error) {
+    TableResult t;
+    t.reason = QStringLiteral("entered by hand");
+    bool haveWinner = false, haveSide[2] = {false, false};
+    const QStringList lines = text.split(QLatin1Char('\n'));
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        const QString line = lines[i].section(QLatin1Char('#'), 0, 0).simplified();
+        if (line.isEmpty())
+            continue;
+        auto fail = [&](const QString& why) {
+            *error = QStringLiteral("%1:%2: %3").arg(fileName).arg(i + 1).arg(why);
+            return false;
+        };
+        const QStringList w = line.split(QLatin1Char(' '));
+        if (w[0] == QLatin1String("winner")) {
+            static const QStringList values{"attacker", "defender", "draw"};
+            const int v = w.size() == 2 ? static_cast<int>(values.indexOf(w[1])) : -1;
+            if (v < 0)
+                return fail(QStringLiteral("'winner' needs attacker, defender or draw"));
+            t.winner = v;
+            haveWinner = true;
+        } else if (w[0] == QLatin1String("attacker") || w[0] == QLatin1String("defender")) {
+            const int side = w[0] == QLatin1String("attacker") ? 0 : 1;
+            TableSide& ts = t.sides[side];
+            for (qsizetype k = 1; k < w.size(); k += 2) {
+                const QString& key = w[k];
+                if (key == QLatin1String("lost")) {
+                    for (qsizetype m = k + 1; m < w.size(); ++m)
+                        ts.leadersLost << w[m];
+                    if (k + 1 >= w.size())
+                        return fail(QStringLiteral("'lost' needs leader ids"));
+                    break;
+                }
+                bool ok = false;
+                const int n = k + 1 < w.size() ? w[k + 1].toInt(&ok) : -1;
+                if (!ok || n < 0 || n > 999)
+                    return fail(QStringLiteral("'%1' needs a whole number 0-999").arg(key));
+                if (key == QLatin1String("units"))
+                    ts.units = n;
+                else if (key == QLatin1String("destroyed"))
+                    ts.destroyed = n;
+                else if (key == QLatin1String("routed"))
+                    ts.routed = n;
+                else if (key == QLatin1String("remaining"))
+                    ts.remaining = n;
+                else
+                    return fail(
+                        QStringLiteral("unknown field '%1' (units, destroyed, routed, remaining, lost)")
+                            .arg(key));
+            }
+            if (ts.units == 0)
+                ts.units = ts.destroyed + ts.routed + ts.remaining;
+            if (ts.units == 0)
+                return fail(QStringLiteral("%1: the number of units is missing").arg(w[0]));
+            if (ts.destroyed + ts.routed > ts.units)
+                return fail(QStringLiteral("%1: %2 destroyed and %3 routed of only %4 units")
+                                .arg(w[0])
+                                .arg(ts.destroyed)
+                                .arg(ts.routed)
+                                .arg(ts.units));
+            if (ts.remaining == 0)
+                ts.remaining = ts.units - ts.destroyed - ts.routed;
+            haveSide[side] = true;
+        } else {
+            return fail(QStringLiteral("unknown line '%1' (winner, attacker, defender)").arg(w[0]));
+        }
+    }
+    if (!haveWinner || !haveSide[0] || !haveSide[1]) {
+        *error = QStringLiteral("%1: the form needs a 'winner' line and an 'attacker' and a 'defender' line")
+                     .arg(fileName);
+        return false;
+    }
+    *out = t;
+    return true;
+}
+
+bool calibrate(const Engine& engine, const QString& rules, int games, quint64 seed,
+               const LinkMapping& mapping, QList<CalibrationSample>* out, QString* error) {
+    Q_UNUSED(mapping);
+    if (rules != QLatin1String("tvbd")) {
+        *error = rules == QLatin1String("tercios")
+                     ? QStringLiteral("the Tercios engine is not available yet")
+                     : QStringLiteral("unknown ruleset '%1' (tvbd, tercios)").arg(rules);
+        return false;
+    }
+    const GameData& d = engine.data();
+    GameState base;
+    if (!engine.newGame(base, QStringLiteral("campaign"), GameOptions{}, seed, error))
+        return false;
+    const int city = d.city(QStringLiteral("leipzig")), from = d.city(QStringLiteral("torgau"));
+    if (city < 0 || from < 0) {
+        *error = QStringLiteral("the map has no Leipzig or Torgau");
+        return false;
+    }
+    // An empty board in the Action Phase.
+    for (UnitState& u : base.units)
+        if (u.loc != kRemoved)
+            u = UnitState{u.type, kPool, 0, 0};
+    for (LeaderState& l : base.leaders)
+        l = LeaderState{};
+    base.frames.clear();
+    base.frames.push_back(TurnFrame{Phase::Action, 0});
+    for (int side : {kCatholic, kProtestant}) {
+        for (int16_t c : base.hand[side])
+            base.cardPlace[c] = CardPlace::Unplayed;
+        base.hand[side].clear();
+    }
+    // Who may fight: nationalities with unit types and leaders.
+    std::vector<int> nats[2];
+    for (qsizetype n = 0; n < d.nationalities.size(); ++n) {
+        bool units = false, leaders = false;
+        for (const UnitType& t : d.unitTypes)
+            units = units || t.nationality == n;
+        for (const Leader& l : d.leaders)
+            leaders = leaders || (l.nationality == n && !l.replacement && l.optionalRule.isEmpty());
+        if (units && leaders)
+            nats[sideIndex(d.nationalities[n].side)].push_back(static_cast<int>(n));
+    }
+    Rng rng(seed ^ 0x5bd1e995ULL);
+    static const QRegularExpression lossRe(
+        QStringLiteral("^12\\.26 (Catholic|Protestant): .*Loss Number (\\d+)$"));
+    static const QRegularExpression winRe(QStringLiteral("^12\\.28 (Catholic|Protestant) wins"));
+    out->clear();
+    for (int g = 0; g < games; ++g) {
+        GameState s = base;
+        s.turn = static_cast<int8_t>(1 + rng.below(14));
+        const int att = rng.below(2);
+        std::vector<int16_t> units[2];
+        std::vector<int16_t> leaders[2];
+        for (int side : {att, other(att)}) {
+            const int nat = nats[side][static_cast<size_t>(rng.below(static_cast<int>(nats[side].size())))];
+            const int n = 1 + rng.below(8);
+            for (int k = 0; k < n; ++k) {
+                // a random kind this nationality has in the pool
+                std::vector<int> free;
+                for (size_t u = 0; u < s.units.size(); ++u)
+                    if (s.units[u].loc == kPool && d.unitTypes[s.units[u].type].nationality == nat)
+                        free.push_back(static_cast<int>(u));
+                if (free.empty())
+                    break;
+                const int u = free[static_cast<size_t>(rng.below(static_cast<int>(free.size())))];
+                s.units[u].loc = static_cast<int16_t>(city);
+                s.units[u].steps = static_cast<uint8_t>(rng.below(4) == 0 ? 1 : 2);
+                units[side].push_back(static_cast<int16_t>(u));
+            }
+            std::vector<int> cand;
+            for (qsizetype l = 0; l < d.leaders.size(); ++l)
+                if (d.leaders[l].nationality == nat && !d.leaders[l].replacement &&
+                    d.leaders[l].optionalRule.isEmpty() && s.leaders[l].status == LeaderStatus::NotEntered)
+                    cand.push_back(static_cast<int>(l));
+            const int nl = cand.empty() ? 0 : 1 + (rng.below(3) == 0 ? 1 : 0);
+            for (int k = 0; k < nl && !cand.empty(); ++k) {
+                const size_t i = static_cast<size_t>(rng.below(static_cast<int>(cand.size())));
+                s.leaders[cand[i]] = LeaderState{static_cast<int16_t>(city), LeaderStatus::InPlay, 0};
+                leaders[side].push_back(static_cast<int16_t>(cand[i]));
+                cand.erase(cand.begin() + static_cast<std::ptrdiff_t>(i));
+            }
+        }
+        if (units[att].empty() || units[other(att)].empty()) {
+            --g; // a nationality without units in the pool: draw again
+            continue;
+        }
+        {
+            Ctx c{d, s, nullptr};
+            startCombat(c, city, att, units[att], leaders[att],
+                        leaders[att].empty() ? -1 : leaders[att].front(), from, false, false);
+        }
+        CalibrationSample smp;
+        const CombatFrame& f = std::get<CombatFrame>(s.frames.back());
+        smp.attackerCf = cfSum(d, s, std::vector<int>(f.attackUnits.begin(), f.attackUnits.end()));
+        smp.defenderCf = cfSum(d, s, std::vector<int>(f.defendUnits.begin(), f.defendUnits.end()));
+        smp.capacity[0] = lossCapacity(d, s, att);
+        smp.capacity[1] = lossCapacity(d, s, other(att));
+        smp.tieToAttacker = tieGoesToAttacker(d, s, f);
+
+        // The CRT: the engine itself (no combat cards), answering every decision with its first option.
+        {
+            GameState crt = s;
+            crt.rng.reseed(seed * 1000003ULL + static_cast<quint64>(g));
+            Log log;
+            for (int k = 0; k < 60 && crt.frames.size() > 1 && !crt.gameOver; ++k) {
+                const auto legal = engine.legalActions(crt);
+                if (legal.empty() || !engine.apply(crt, legal.front(), &log).ok)
+                    break;
+            }
+            int found = 0;
+            for (const LogLine& l : log) {
+                if (const auto m = lossRe.match(l.text); m.hasMatch()) {
+                    const int side = m.captured(1) == QLatin1String("Catholic") ? kCatholic : kProtestant;
+                    // the Loss Number a side's roll gives is taken by the other side
+                    smp.crtLoss[side == att ? 1 : 0] = m.captured(2).toInt();
+                    ++found;
+                } else if (const auto w = winRe.match(l.text); w.hasMatch()) {
+                    smp.crtAttackerWins =
+                        (w.captured(1) == QLatin1String("Catholic") ? kCatholic : kProtestant) == att;
+                }
+            }
+            if (found != 2) {
+                *error = QStringLiteral("battle %1: the CRT did not resolve").arg(g + 1);
+                return false;
+            }
+        }
+        // The table: the same forces exported and auto-resolved.
+        wp::tactical::BattleState end;
+        if (!runTvbd(d, s, seed * 7919ULL + static_cast<quint64>(g), &end, error))
+            return false;
+        smp.table = tableResultFromTvbd(d, s, end);
+        out->append(smp);
+    }
+    return true;
+}
+
+} // namespace wp::battle

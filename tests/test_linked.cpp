@@ -1,0 +1,397 @@
+// Linked battles (issue 12, docs/linked-battles.md): the battles= option, the engine's stop after both
+// sides' combat cards (12.23) with the tabletop result as the decision, then 12.31 losses, 12.4 leaders,
+// 12.28 winner and 12.5 retreat as after a CRT result; the result mapping of model/battle/linked.
+#include "rules_fixture.h"
+
+#include "battle/linked.h"
+#include "rules/game.h"
+#include "rules/invariants.h"
+#include "save/pbem.h"
+#include "save/savefile.h"
+
+#include <QProcess>
+#include <QTemporaryDir>
+
+using namespace wp;
+using namespace wp::rules;
+using namespace wp::rules::test;
+
+namespace {
+
+QString unitList(const std::vector<int16_t>& units) {
+    QStringList p;
+    for (int16_t u : units)
+        p << QStringLiteral("u%1").arg(u);
+    return p.join(QLatin1Char(' '));
+}
+
+GameOptions battlesOption(const QString& value) {
+    GameOptions o;
+    QString error;
+    if (!setOption(o, QStringLiteral("battles=") + value, &error))
+        qFatal("%s", qPrintable(error));
+    return o;
+}
+
+int lossCap(const Rules& f, const std::vector<int16_t>& units) {
+    int cap = 0;
+    for (int16_t u : units)
+        cap += f.d().unitTypes[f.s.units[u].type].lf * f.s.units[u].steps;
+    return cap;
+}
+
+} // namespace
+
+class TestLinked : public QObject {
+    Q_OBJECT
+
+    struct Battle {
+        std::vector<int16_t> army, defenders;
+    };
+
+    // Tilly with two Bavarian Mercenaries attacks Mansfeld's two Mercenaries at Landshut from Munich, up
+    // to the point after both sides' combat cards (12.23; none played here).
+    // One step of a unit of the side's army: its Loss Factor (12.31).
+    static int stepLf(const Rules& f, const std::vector<int16_t>& units) {
+        return f.d().unitTypes[f.s.units[units.front()].type].lf;
+    }
+
+    static bool landshut(Rules& f, const QString& battles, Battle* b, std::initializer_list<int> dice = {}) {
+        if (!f.newGame(QStringLiteral("campaign"), battlesOption(battles)))
+            return false;
+        f.dice(dice);
+        f.clearBoard();
+        f.placeLeader("tilly", "munich");
+        b->army = f.place("bavarian", UnitKind::Mercenary, "munich", 2);
+        f.placeLeader("mansfeld", "landshut");
+        b->defenders = f.place("protestant", UnitKind::Mercenary, "landshut", 2);
+        f.setHand(kCatholic, {});
+        f.setHand(kProtestant, {});
+        f.setActive(kCatholic);
+        return f.activate("tilly") && f.pickUp(b->army) && f.act("move landshut") &&
+               f.act("attack " + unitList(b->army)) && f.act("pass") && f.act("pass");
+    }
+
+  private slots:
+    void initTestCase() { QVERIFY(rulesData()); }
+
+    // The option: battles=crt|tvbd|tercios|ask; the default (crt) is not listed, so every existing save and
+    // PBEM start file reads and replays as before; a bad value is refused with its name.
+    void option() {
+        GameOptions o;
+        QCOMPARE(o.battles, int8_t(kBattlesCrt));
+        QVERIFY(optionList(o).isEmpty());
+        QString error;
+        for (const char* v : {"tvbd", "tercios", "ask", "crt"}) {
+            QVERIFY(setOption(o, QStringLiteral("battles=%1").arg(QLatin1String(v)), &error));
+            GameOptions back;
+            for (const QString& kv : optionList(o))
+                QVERIFY(setOption(back, kv, &error));
+            QCOMPARE(back, o);
+        }
+        QVERIFY(optionList(o).isEmpty());
+        QVERIFY(setOption(o, QStringLiteral("battles=tvbd"), &error));
+        QCOMPARE(optionList(o), QStringList{QStringLiteral("battles=tvbd")});
+        QVERIFY(setOption(o, QStringLiteral("all=on"), &error)); // every optional rule, not the battles
+        QCOMPARE(o.battles, int8_t(kBattlesTvbd));
+        QVERIFY(!setOption(o, QStringLiteral("battles=dice"), &error));
+        QVERIFY(error.contains("battles") && error.contains("dice"));
+    }
+
+    // 12.26: with the default the CRT rolls at once, as before (two combat dice, then leader losses).
+    void defaultRollsTheCrt() {
+        Rules f;
+        Battle b;
+        QVERIFY(landshut(f, QStringLiteral("crt"), &b, {5, 5, 0, 0}));
+        QVERIFY(f.logged("Loss Number"));
+        QVERIFY(!f.logged("linked battle"));
+        QVERIFY(f.s.forcedDice.size() <= 2); // both combat dice rolled
+    }
+
+    // 12.23 then the table: the engine stops in a decision of the attacker listing every result (winner x
+    // attacker's Loss Number x defender's Loss Number, up to eliminating each force).
+    void stopsAfterTheCombatCards() {
+        Rules f;
+        Battle b;
+        QVERIFY(landshut(f, QStringLiteral("tvbd"), &b, {7, 7, 7}));
+        QVERIFY(f.combat());
+        QCOMPARE(f.e.actor(f.s), kCatholic);
+        QVERIFY(f.e.prompt(f.s).contains("battle-result"));
+        QVERIFY(f.e.prompt(f.s).contains("Tilly's Very Bad Day"));
+        const int capA = lossCap(f, b.army), capD = lossCap(f, b.defenders);
+        QVERIFY(capA > 0 && capD > 0);
+        QCOMPARE(f.legalActions().size(), size_t(2 * (capA + 1) * (capD + 1)));
+        QVERIFY(f.legal("battle-result attacker 0 0"));
+        QVERIFY(f.legal(QStringLiteral("battle-result defender %1 %2").arg(capA).arg(capD)));
+        QVERIFY(!f.legal(QStringLiteral("battle-result defender %1 0").arg(capA + 1)));
+        QVERIFY(f.logged("linked battle: the battle at Landshut goes to the table"));
+        QCOMPARE(f.s.forcedDice.size(), size_t(3)); // no CRT roll
+    }
+
+    // 12.31, 12.28, 12.5 after a table result: the Loss Numbers are allocated by the owners, the reported
+    // winner holds the field and the loser retreats; no die is rolled for combat or leaders (12.41: the
+    // table decided who fell).
+    void resultGoesBackIntoTheCampaign() {
+        Rules f;
+        Battle b;
+        QVERIFY(landshut(f, QStringLiteral("tvbd"), &b, {7, 7, 7}));
+        const int la = stepLf(f, b.army), ld = 2 * stepLf(f, b.defenders);
+        QVERIFY(f.act(QStringLiteral("battle-result attacker %1 %2").arg(la).arg(ld)));
+        QCOMPARE(f.e.actor(f.s), kCatholic);
+        QVERIFY(f.act("battle-leader done"));
+        QCOMPARE(f.e.actor(f.s), kProtestant); // the defender confirms
+        QVERIFY(f.e.prompt(f.s).contains("Catholic wins"));
+        QVERIFY(f.act("battle confirm"));
+        QVERIFY(f.logged(QStringLiteral("12.26 (linked battle) Protestant confirms: Loss Number %1 for the "
+                                        "attacker, %2")
+                             .arg(la)
+                             .arg(ld)));
+        QVERIFY(f.runUntil([&] { return !f.combat(); }));
+        QVERIFY(f.logged(QStringLiteral("12.31 Catholic takes %1 of Loss Number %1").arg(la)));
+        QVERIFY(f.logged(QStringLiteral("12.31 Protestant takes %1 of Loss Number %1").arg(ld)));
+        int stepsLeft = 0;
+        for (int16_t u : b.army)
+            stepsLeft += f.s.units[u].steps;
+        QCOMPARE(stepsLeft, 3); // one step of four lost
+        QVERIFY(f.logged("12.28 Catholic wins the battle at Landshut"));
+        QVERIFY(f.logged("12.5 Protestant forces retreat Landshut"));
+        QCOMPARE(f.s.forcedDice.size(), size_t(3));
+        QCOMPARE(f.s.leaders[f.leader("tilly")].status, LeaderStatus::InPlay);
+        QCOMPARE(f.s.leaders[f.leader("mansfeld")].status, LeaderStatus::InPlay);
+        QVERIFY(f.s.leaders[f.leader("mansfeld")].loc != f.city("landshut"));
+    }
+
+    // 12.28 on the table: the side that holds the field wins even with the higher Loss Number taken by
+    // the other; 12.53: the beaten attacker goes back to where he came from.
+    void tableWinnerOverridesTheLossNumbers() {
+        Rules f;
+        Battle b;
+        QVERIFY(landshut(f, QStringLiteral("tvbd"), &b));
+        QVERIFY(f.act("battle-result defender 1 3"));
+        QVERIFY(f.act("battle-leader done"));
+        QVERIFY(f.act("battle confirm"));
+        QVERIFY(f.runUntil([&] { return !f.combat(); }));
+        QVERIFY(f.logged("12.28 Protestant wins the battle at Landshut"));
+        for (int16_t u : b.army)
+            if (f.s.units[u].loc >= 0)
+                QCOMPARE(f.s.units[u].loc, f.city("munich"));
+        QCOMPARE(f.s.leaders[f.leader("tilly")].loc, f.city("munich"));
+    }
+
+    // 12.41-12.42 from the table: the leaders reported lost are eliminated (with their replacement if
+    // they have one); the others stay without a roll. 12.43: a force eliminated by its Loss Number loses
+    // its leaders as after the CRT.
+    void leadersLostOnTheTable() {
+        Rules f;
+        Battle b;
+        QVERIFY(landshut(f, QStringLiteral("tvbd"), &b, {7, 7, 7}));
+        QVERIFY(f.act("battle-result attacker 0 1"));
+        QVERIFY(!f.legal("battle-leader pappenheim")); // not in this battle
+        QVERIFY(f.act("battle-leader mansfeld"));
+        QVERIFY(!f.legal("battle-leader mansfeld")); // once
+        QVERIFY(f.act("battle-leader done"));
+        QVERIFY(f.e.prompt(f.s).contains("leaders lost: Mansfeld"));
+        QVERIFY(f.act("battle confirm"));
+        QVERIFY(f.runUntil([&] { return !f.combat(); }));
+        QCOMPARE(f.s.leaders[f.leader("mansfeld")].status, LeaderStatus::Dead);
+        QVERIFY(f.logged("12.41 (lost on the table)"));
+        QCOMPARE(f.s.leaders[f.leader("tilly")].status, LeaderStatus::InPlay);
+        QCOMPARE(f.s.forcedDice.size(), size_t(3));
+
+        Rules g;
+        QVERIFY(landshut(g, QStringLiteral("tvbd"), &b));
+        QVERIFY(g.act(QStringLiteral("battle-result attacker 0 %1").arg(lossCap(g, b.defenders))));
+        QVERIFY(g.act("battle-leader done"));
+        QVERIFY(g.act("battle confirm"));
+        QVERIFY(g.runUntil([&] { return !g.combat(); }));
+        for (int16_t u : b.defenders)
+            QCOMPARE(g.s.units[u].loc, kPool);
+        QCOMPARE(g.s.leaders[g.leader("mansfeld")].status, LeaderStatus::Dead);
+        QVERIFY(g.logged("12.43"));
+    }
+
+    // A disputed result goes back to the attacker, who enters it again (PBEM: the defender's next file).
+    void disputedResult() {
+        Rules f;
+        Battle b;
+        QVERIFY(landshut(f, QStringLiteral("tercios"), &b));
+        QVERIFY(f.e.prompt(f.s).contains("Tercios"));
+        QVERIFY(f.act("battle-result attacker 0 4"));
+        QVERIFY(f.act("battle-leader mansfeld"));
+        QVERIFY(f.act("battle-leader done"));
+        QVERIFY(f.act("battle dispute"));
+        QCOMPARE(f.e.actor(f.s), kCatholic);
+        QVERIFY(f.logged("Protestant disputes the result"));
+        QVERIFY(f.legal("battle-result defender 1 0"));
+        QVERIFY(f.act("battle-result defender 1 0"));
+        QVERIFY(f.act("battle-leader done"));
+        QVERIFY(!f.e.prompt(f.s).contains("Mansfeld"));
+        QVERIFY(f.act("battle confirm"));
+        QVERIFY(f.runUntil([&] { return !f.combat(); }));
+        QVERIFY(f.logged("12.28 Protestant wins the battle at Landshut"));
+        QCOMPARE(f.s.leaders[f.leader("mansfeld")].status, LeaderStatus::InPlay);
+    }
+
+    // battles=ask: the attacker may ask for the table, the defender decides; otherwise the CRT (12.26).
+    void askBattleByBattle() {
+        {
+            Rules f;
+            Battle b;
+            QVERIFY(landshut(f, QStringLiteral("ask"), &b, {5, 5, 0, 0}));
+            QCOMPARE(f.e.actor(f.s), kCatholic);
+            QCOMPARE(f.legalTexts(), (QStringList{"battle crt", "battle tvbd", "battle tercios"}));
+            QVERIFY(f.act("battle crt"));
+            QVERIFY(f.logged("Loss Number", f.last)); // rolled at once
+        }
+        {
+            Rules f;
+            Battle b;
+            QVERIFY(landshut(f, QStringLiteral("ask"), &b, {5, 5, 0, 0}));
+            QVERIFY(f.act("battle tvbd"));
+            QCOMPARE(f.e.actor(f.s), kProtestant);
+            QCOMPARE(f.legalTexts(), (QStringList{"battle accept", "battle decline"}));
+            QVERIFY(f.act("battle decline"));
+            QVERIFY(f.logged("Protestant declines", f.last));
+            QVERIFY(f.logged("Loss Number", f.last));
+        }
+        {
+            Rules f;
+            Battle b;
+            QVERIFY(landshut(f, QStringLiteral("ask"), &b, {5, 5, 0, 0}));
+            QVERIFY(f.act("battle tercios"));
+            QVERIFY(f.act("battle accept"));
+            QCOMPARE(f.e.actor(f.s), kCatholic);
+            QVERIFY(f.e.prompt(f.s).contains("Tercios"));
+            QVERIFY(f.legal("battle-result attacker 2 2"));
+            QCOMPARE(f.s.forcedDice.size(), size_t(4));
+        }
+    }
+
+    // docs/actions.md: the notation of the linked-battle decisions reads back to the same action, and bad
+    // forms are refused with a message.
+    void notation() {
+        Rules f;
+        Battle b;
+        QVERIFY(landshut(f, QStringLiteral("tvbd"), &b));
+        for (const QString& t :
+             {QStringLiteral("battle-result attacker 3 1"), QStringLiteral("battle-result defender 0 12")}) {
+            QString error;
+            const auto a = parseAction(f.d(), f.s, t, &error);
+            QVERIFY2(a.has_value(), qPrintable(error));
+            QCOMPARE(formatAction(f.d(), f.s, *a), t);
+        }
+        QVERIFY(f.act("battle-result attacker 1 1"));
+        for (const QString& t :
+             {QStringLiteral("battle-leader tilly"), QStringLiteral("battle-leader done")}) {
+            const auto a = parseAction(f.d(), f.s, t, nullptr);
+            QVERIFY(a.has_value());
+            QCOMPARE(formatAction(f.d(), f.s, *a), t);
+        }
+        QString error;
+        for (const char* bad :
+             {"battle-result winner 1 1", "battle-result attacker 1", "battle-result attacker x 1",
+              "battle-result attacker -1 0", "battle-leader nobody", "battle maybe", "battle"})
+            QVERIFY2(!parseAction(f.d(), f.s, QLatin1String(bad), &error), bad);
+    }
+
+    // The fuzzer (random games, invariants after every action, every legal action's notation parsed back,
+    // each game replayed from its notation) with every battle on the table, and battle by battle.
+    void fuzzWithLinkedBattles() {
+        for (const char* v : {"tvbd", "ask"}) {
+            QProcess p;
+            p.start(QStringLiteral(WESTPHALIA_CLI),
+                    {"fuzz", "--games", "6", "--seed", "12", "--policy", "aggressive", "--scenario",
+                     "campaign", "--option", QStringLiteral("battles=%1").arg(QLatin1String(v)),
+                     "--max-actions", "1500"});
+            QVERIFY(p.waitForFinished(120000));
+            const QString outText = QString::fromUtf8(p.readAllStandardOutput());
+            QVERIFY2(p.exitCode() == 0, qPrintable(outText + p.readAllStandardError()));
+            QVERIFY(outText.contains("failed: 0"));
+        }
+    }
+
+    // Saves (docs/saves.md): the option is written as battles=tvbd and a game with linked battles replays
+    // from the file to the same state.
+    void saveRoundTrip() {
+        Game g(rulesData());
+        QString error;
+        QVERIFY(g.start(QStringLiteral("campaign"), battlesOption(QStringLiteral("tvbd")), 5, &error));
+        Rng pick(5);
+        int table = 0;
+        for (int i = 0; i < 3000 && !g.state().gameOver && table < 2; ++i) {
+            const auto legal = g.legalActions();
+            QVERIFY(!legal.empty());
+            const size_t k = chooseRandomAction(g.data(), g.state(), legal, RandomPolicy::Aggressive, pick);
+            if (formatAction(g.data(), g.state(), legal[k]) == QLatin1String("battle confirm"))
+                ++table;
+            QVERIFY(g.play(legal[k]).ok);
+        }
+        QVERIFY(table > 0);
+        const save::SaveGame sg = save::fromGame(g);
+        QVERIFY(sg.options.contains(QStringLiteral("battles=tvbd")));
+        QVERIFY(!sg.actions.filter(QStringLiteral("battle-result")).isEmpty());
+        const auto back = save::parse(save::serialize(sg), QStringLiteral("linked.tyw"), &error);
+        QVERIFY2(back.has_value(), qPrintable(error));
+        Game r(rulesData());
+        QVERIFY2(save::replay(*back, QStringLiteral("linked.tyw"), r, &error), qPrintable(error));
+        QCOMPARE(r.options().battles, int8_t(kBattlesTvbd));
+        QVERIFY(r.state() == g.state());
+    }
+
+    // PBEM (docs/pbem.md): the option is agreed in the start exchange (the guest's game has it), and a
+    // battle fought on the table travels in the turn files: the attacker's result, then the defender's
+    // confirmation in his own file, each verified by the receiver's replay.
+    void pbemLinkedBattle() {
+        QTemporaryDir tmp;
+        const QString dirs[2] = {tmp.filePath("catholic"), tmp.filePath("protestant")};
+        QString error;
+        QByteArray startFile, joinFile;
+        {
+            save::PbemSession host(rulesData());
+            QVERIFY2(host.create(QStringLiteral("campaign"), {QStringLiteral("battles=tvbd")}, kCatholic,
+                                 save::DiceMode::Sealed, &startFile, &error),
+                     qPrintable(error));
+            QVERIFY(host.saveTo(dirs[0], &error));
+            save::PbemSession guest(rulesData());
+            QVERIFY2(guest.join(startFile, "start.pbem", &joinFile, &error), qPrintable(error));
+            QVERIFY(guest.saveTo(dirs[1], &error));
+            save::PbemSession h(rulesData());
+            QVERIFY(h.loadFrom(dirs[0], &error));
+            QVERIFY2(h.importFile(joinFile, "join.pbem", &error), qPrintable(error));
+            QVERIFY(h.saveTo(dirs[0], &error));
+        }
+        Rng pick(17);
+        bool confirmedRemotely = false;
+        for (int file = 0; file < 400 && !confirmedRemotely; ++file) {
+            save::PbemSession a(rulesData()), b(rulesData());
+            QVERIFY(a.loadFrom(dirs[0], &error) && b.loadFrom(dirs[1], &error));
+            const int sender = a.myBall() ? 0 : 1;
+            save::PbemSession& s = sender == 0 ? a : b;
+            save::PbemSession& r = sender == 0 ? b : a;
+            if (s.state().gameOver)
+                break;
+            while (s.canPlay()) {
+                const auto legal = s.legalActions();
+                QVERIFY(s.play(legal[chooseRandomAction(*rulesData(), s.state(), legal,
+                                                        RandomPolicy::Aggressive, pick)])
+                            .ok);
+            }
+            QByteArray bytes;
+            QString name;
+            QVERIFY2(s.exportFile(&bytes, &name, false, &error), qPrintable(error));
+            QVERIFY2(r.importFile(bytes, name, &error), qPrintable(error));
+            QVERIFY(r.started());
+            QCOMPARE(r.state().options.battles, int8_t(kBattlesTvbd)); // agreed in the start exchange
+            QCOMPARE(s.state().options.battles, int8_t(kBattlesTvbd));
+            QVERIFY(s.saveTo(dirs[sender], &error) && r.saveTo(dirs[1 - sender], &error));
+            // the receiver has replayed a confirmation made in the sender's file
+            const QStringList all = r.allActions();
+            const qsizetype confirm = all.lastIndexOf(QStringLiteral("battle confirm"));
+            confirmedRemotely = confirm > 0 && !all.filter(QStringLiteral("battle-result")).isEmpty();
+        }
+        QVERIFY(confirmedRemotely);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLinked)
+#include "test_linked.moc"
