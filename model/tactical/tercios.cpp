@@ -357,7 +357,7 @@ std::optional<Pose> TerciosEngine::checkMove(const TerciosState& s, int u, Vec2 
     const unsigned f = pathFeatures(s, from, to) | featuresAt(s, from);
     const bool difficult = (f & (FDifficult | FVeryDifficult)) != 0;
     const int sp = speed(s, u, order, difficult);
-    if (len > sp + 1e-6)
+    if (len > sp + 0.01) // destinations are given in hundredths of an inch
         return no(QStringLiteral("%1\" is beyond Speed %2 (Tercios L448%3)")
                       .arg(len, 0, 'f', 2)
                       .arg(sp)

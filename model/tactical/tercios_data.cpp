@@ -697,8 +697,9 @@ QString actionText(const TerciosState& s, const TcAction& a) {
     case TcAction::Done:
         return QStringLiteral("done %1").arg(id(a.unit));
     case TcAction::React:
-        return a.dir == 1 ? QStringLiteral("react %1 face").arg(id(a.unit))
-                          : QStringLiteral("react %1").arg(id(a.unit));
+        return a.dir == 1   ? QStringLiteral("react %1 face").arg(id(a.unit))
+               : a.dir == 2 ? QStringLiteral("react %1 evade").arg(id(a.unit))
+                            : QStringLiteral("react %1").arg(id(a.unit));
     case TcAction::Decline:
         return QStringLiteral("decline %1").arg(id(a.unit));
     }
@@ -785,7 +786,12 @@ bool parseAction(const TerciosState& s, const QString& text, TcAction* out, QStr
         a.kind = TcAction::React;
         if (!unitAt(1, &a.unit))
             return false;
-        a.dir = w.value(2).toLower() == QLatin1String("face") ? 1 : 0;
+        const QString how = w.value(2).toLower();
+        a.dir = how == QLatin1String("face") ? 1 : how == QLatin1String("evade") ? 2 : 0;
+        if (!how.isEmpty() && a.dir == 0) {
+            *error = QStringLiteral("'%1': react UNIT [face|evade]").arg(text);
+            return false;
+        }
     } else if (k == QLatin1String("move")) {
         a.kind = TcAction::Move;
         if (!unitAt(1, &a.unit))

@@ -1,0 +1,905 @@
+// Brevis Editio: Tercios engine (issue 11): the test vectors of tercios-digest.md §12 (each naming its
+// line in the seed, "Tercios L552"), the example armies of §7.3 in the validator, the scenario loader,
+// hidden orders, replay, undo and auto-resolve. Positions are built directly on the state; dice are
+// scripted through TerciosState::scripted.
+#include "tactical/tactical_game.h"
+#include "tactical/tercios.h"
+
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+using namespace wp::tactical;
+
+namespace {
+
+const QString kExample = QStringLiteral(WESTPHALIA_SOURCE_DIR "/scenarios/battles/tercios-example.json");
+
+struct Pos {
+    TerciosState s;
+    const TerciosRules& r;
+    explicit Pos(const TerciosRules& rules) : r(rules) {
+        s.tableW = 72;
+        s.tableD = 48;
+        s.faction[0] = QStringLiteral("Spanish");
+        s.faction[1] = QStringLiteral("Swedish");
+        s.turn = 1;
+        s.phase = TPhase::Activate;
+    }
+    int add(int side, const QString& profile, double x, double y, double facing, int wear = 0) {
+        TUnit u;
+        u.id = QStringLiteral("%1%2").arg(side ? QLatin1Char('B') : QLatin1Char('A')).arg(s.units.size());
+        u.side = side;
+        u.profile = profile;
+        const TProfile& p = r.profiles[profile];
+        u.pose = Pose{{x, y}, facing, p.baseW, p.baseD};
+        u.wear = wear;
+        TRegiment reg;
+        reg.id = u.id;
+        reg.side = side;
+        reg.units << int(s.units.size());
+        u.regiment = int(s.regiments.size());
+        s.regiments << reg;
+        s.units << u;
+        return int(s.units.size()) - 1;
+    }
+    void terrain(const QString& type, const Polygon& poly, unsigned features) {
+        TTerrain t;
+        t.id = type;
+        t.type = type;
+        t.features = features;
+        t.poly = convexHull(poly);
+        s.terrain << t;
+    }
+    // A unit of side `side` placed in contact in front of unit `u` (facing it).
+    int addInFront(int side, const QString& profile, int u) {
+        const Pose& p = s.units[u].pose;
+        const TProfile& q = r.profiles[profile];
+        const Vec2 c = p.c + p.forward() * (p.d / 2 + q.baseD / 2);
+        return add(side, profile, c.x, c.y, normDeg(p.facing + 180));
+    }
+};
+
+const TerciosRules& rules() {
+    QString error;
+    const TerciosRules* r = defaultTerciosRules(&error);
+    if (!r)
+        qFatal("%s", qPrintable(error));
+    return *r;
+}
+
+bool logHas(const TerciosState& s, const QString& text) {
+    for (const QString& l : s.log)
+        if (l.contains(text))
+            return true;
+    return false;
+}
+
+TcAction act(TcAction::Kind k, int unit, int target = -1) {
+    TcAction a;
+    a.kind = k;
+    a.unit = unit;
+    a.target = target;
+    return a;
+}
+
+TcAction orderAct(int unit, Card c) {
+    TcAction a = act(TcAction::Order, unit);
+    a.card = c;
+    return a;
+}
+
+ArmyRegiment reg(const QString& def, const QStringList& units) {
+    ArmyRegiment a;
+    a.def = def;
+    a.units = units;
+    return a;
+}
+
+} // namespace
+
+class TestTercios : public QObject {
+    Q_OBJECT
+  private slots:
+    // ---- data ----
+    void profilesLoad() {
+        // Tercios L1041-1451 and the summary table L1632-1650: 19 profiles.
+        const TerciosRules& r = rules();
+        QCOMPARE(r.profiles.size(), 19);
+        const TProfile& hg = r.profiles[QStringLiteral("HeavyGun")];
+        QCOMPARE(hg.courage, 3); // L1650, the line sed -n misses
+        QCOMPARE(hg.range, 36.0);
+        QCOMPARE(r.profiles[QStringLiteral("Cuirassiers")].speed, 7);
+        QCOMPARE(r.regiments.size(), 17); // L860-1037
+        for (const TProfile& p : r.profiles)
+            QVERIFY2(p.source.startsWith(QStringLiteral("Tercios L")), qPrintable(p.id));
+    }
+    void pikemenDefences() {
+        // X3 (Tercios L270-272): pikemen have a high Cavalry and a low Artillery Defence.
+        const TerciosRules& r = rules();
+        for (const char* id : {"TercioViejo", "Tercio", "ClassicSquadron", "RawSquadron"}) {
+            QCOMPARE(r.profiles[QLatin1String(id)].defCav, 5);
+            QCOMPARE(r.profiles[QLatin1String(id)].defArt, 3);
+        }
+        for (const char* id : {"ReformedBattalion", "ModernSquadron", "VeteranModernSquadron"})
+            QCOMPARE(r.profiles[QLatin1String(id)].defArt, 4);
+    }
+    void badRulesFile() { checkBadRulesFile(); }
+    void modifierTable() {
+        // X2 / T1 (Tercios L250-262, L1537-1553).
+        const int inc1[] = {1, 3, 4, 6, 7, 9, 10, 12, 13, 15};
+        const int dec1[] = {1, 1, 2, 2, 3, 3, 4, 4, 5, 5};
+        for (int b = 1; b <= 10; ++b) {
+            QCOMPARE(modifiedValue(b, 1), inc1[b - 1]);
+            QCOMPARE(modifiedValue(b, 2), 2 * b);
+            QCOMPARE(modifiedValue(b, 3), 2 * b);
+            QCOMPARE(modifiedValue(b, 0), b);
+            QCOMPARE(modifiedValue(b, -1), dec1[b - 1]);
+            QCOMPARE(modifiedValue(b, -2), 1);
+        }
+        QCOMPARE(modifiedValue(4, 1), 6);
+        QCOMPARE(modifiedValue(4, -1), 2);
+        QCOMPARE(modifiedValue(5, 1 - 2), 3);
+        QCOMPARE(modifiedValue(0, -2), 0); // G3 zeroStaysZero
+        QCOMPARE(modifiedValue(0, 2), 0);
+    }
+    void speeds() {
+        // T2 (Tercios L356, L364, L479): Horse Speed 8.
+        Pos p(rules());
+        const int h = p.add(0, QStringLiteral("ModernCavalry"), 10, 10, 90);
+        TerciosEngine e(rules());
+        QCOMPARE(e.speed(p.s, h, Card::Run, false), 16);
+        QCOMPARE(e.speed(p.s, h, Card::Run, true), 12);
+        QCOMPARE(e.speed(p.s, h, Card::Assault, false), 12);
+        QCOMPARE(e.speed(p.s, h, Card::Assault, true), 8);
+    }
+    void meleeValues() {
+        // T3 (Tercios L292, L356, L621): Tercio Viejo under Assault!: 7, Weary 5, Weary and Flanked 3.
+        Pos p(rules());
+        const int tv = p.add(0, QStringLiteral("TercioViejo"), 20, 10, 90);
+        const int en = p.add(1, QStringLiteral("ClassicSquadron"), 20, 30, 270);
+        TerciosEngine e(rules());
+        QCOMPARE(e.meleeDice(p.s, tv, en, true, false, false), 7);
+        p.s.units[tv].wear = 5;
+        QCOMPARE(e.meleeDice(p.s, tv, en, true, false, false), 5);
+        QCOMPARE(e.meleeDice(p.s, tv, en, true, true, false), 3);
+    }
+    void shootValues() {
+        // T4 (Tercios L350, L402, L816, L292): Musketeers Shoot 3.
+        Pos p(rules());
+        const int m = p.add(0, QStringLiteral("MusketeersCompany"), 20, 10, 90);
+        TerciosEngine e(rules());
+        QCOMPARE(e.shootDice(p.s, m, true, false), 2);
+        QCOMPARE(e.shootDice(p.s, m, false, false), 3);
+        QCOMPARE(e.shootDice(p.s, m, true, true), 3);
+        QCOMPARE(e.shootDice(p.s, m, false, true), 4);
+        p.s.units[m].wear = 2;
+        QCOMPARE(e.shootDice(p.s, m, false, false), 2);
+    }
+    void shootingCancelled() {
+        // T5 (Tercios L525-546): Musketeers [4,2,6] vs Salvo 4 -> 2 hits; the Tercio resists [4,1,3,5] at 4+.
+        Pos p(rules());
+        const int m = p.add(0, QStringLiteral("MusketeersCompany"), 20, 10, 90);
+        const int t = p.add(1, QStringLiteral("Tercio"), 20, 18, 270);
+        TerciosEngine e(rules());
+        p.s.scripted = {4, 2, 6, 4, 1, 3, 5};
+        e.resolveShot(p.s, m, t, false, false);
+        QCOMPARE(p.s.units[t].wear, 0);
+        QVERIFY(!p.s.units[t].disordered);
+        QVERIFY(p.s.scripted.isEmpty());
+        QVERIFY(logHas(p.s, QStringLiteral("2 hit(s)")));
+    }
+    void shootingArtillery() {
+        // T6 (Tercios L527, L536, L542): Light Guns [3,5] vs Art 3 -> 2 hits; Courage 4 needs 6s [1,2,3,5].
+        Pos p(rules());
+        const int g = p.add(0, QStringLiteral("LightGunsBattery"), 20, 10, 90);
+        const int c = p.add(1, QStringLiteral("ClassicSquadron"), 20, 24, 270);
+        TerciosEngine e(rules());
+        QVERIFY(!e.shotOptions(p.s, g).isEmpty());
+        p.s.scripted = {3, 5, 1, 2, 3, 5};
+        e.resolveShot(p.s, g, c, false, false);
+        QCOMPARE(p.s.units[c].wear, 2);
+        QVERIFY(p.s.units[c].disordered);
+    }
+    void breakCheck() {
+        // T7 (Tercios L552-572): Modern Squadron Wear 3 takes 2 -> BP 2; [6,6,1,2] passes, [6,3,2,1] fails.
+        for (int pass = 0; pass < 2; ++pass) {
+            Pos p(rules());
+            const int m = p.add(1, QStringLiteral("ModernSquadron"), 20, 30, 270, 3);
+            TerciosEngine e(rules());
+            p.s.scripted = pass == 0 ? QList<int>{6, 6, 1, 2} : QList<int>{6, 3, 2, 1};
+            e.addWear(p.s, m, 2, 0, QStringLiteral("test"));
+            if (pass == 0) {
+                QVERIFY(p.s.units[m].onTable());
+                QCOMPARE(p.s.units[m].wear, 3);
+                QVERIFY(e.weary(p.s, m));
+                QCOMPARE(p.s.score[0], 0);
+            } else {
+                QVERIFY(!p.s.units[m].onTable());
+                QCOMPARE(p.s.score[0], 2);
+            }
+        }
+    }
+    void breakCheckAutomatic() {
+        // T8 (Tercios L562): Light Horse Stamina 2, Discipline 2, Wear 2 takes 3 -> BP 3 > 2: destroyed, no
+        // roll.
+        Pos p(rules());
+        const int l = p.add(1, QStringLiteral("LightHorse"), 20, 30, 270, 2);
+        TerciosEngine e(rules());
+        const quint64 rolls = p.s.rolls;
+        e.addWear(p.s, l, 3, 0, QStringLiteral("test"));
+        QVERIFY(!p.s.units[l].onTable());
+        QCOMPARE(p.s.rolls, rolls);
+        QCOMPARE(p.s.score[0], 1);
+    }
+    void meleeCuirassiersPikes() {
+        // T9 (Tercios L594-676, L812): Cuirassiers charge a Pike Company frontally.
+        Pos p(rules());
+        const int pike = p.add(1, QStringLiteral("PikeCompany"), 36, 24, 270);
+        const int cu = p.addInFront(0, QStringLiteral("Cuirassiers"), pike);
+        TerciosEngine e(rules());
+        QCOMPARE(e.meleeDice(p.s, cu, pike, true, false, false), 6);
+        QCOMPARE(e.meleeDice(p.s, pike, cu, false, false, true), 4);
+        const double y0 = p.s.units[cu].pose.c.y;
+        const double f0 = p.s.units[cu].pose.facing;
+        p.s.scripted = {5, 6, 2, 1, 3, 5, 5, 2, 1, 4, 4, 1, 6, 1, 2, 3, 4};
+        const int res = e.melee(p.s, cu, pike, false, false);
+        QVERIFY(p.s.scripted.isEmpty());
+        QCOMPARE(res, -1); // the Pike wins 3 to 2
+        QCOMPARE(p.s.units[pike].wear, 2);
+        QCOMPARE(p.s.units[cu].wear, 3);
+        QVERIFY(e.weary(p.s, cu));
+        QVERIFY(p.s.units[cu].disordered);
+        QVERIFY(p.s.units[cu].onTable());            // no pursuit: the winner is Foot
+        QCOMPARE(p.s.units[cu].pose.c.y, y0 - 14.0); // Retreat 2 x 7" (L672)
+        QCOMPARE(normDeg(p.s.units[cu].pose.facing - f0), 180.0);
+    }
+    void meleePikesDisordered() {
+        // T10 (Tercios L812): a Disordered Pike Company loses its bonus against Horse.
+        Pos p(rules());
+        const int pike = p.add(1, QStringLiteral("PikeCompany"), 36, 24, 270);
+        const int cu = p.addInFront(0, QStringLiteral("Cuirassiers"), pike);
+        TerciosEngine e(rules());
+        p.s.units[pike].disordered = true;
+        QCOMPARE(e.meleeDice(p.s, pike, cu, false, false, true), 3);
+    }
+    void halberds() {
+        // T11 (Tercios L814): Halberdiers against a Disordered unit: Melee 4.
+        Pos p(rules());
+        const int h = p.add(0, QStringLiteral("HalberdiersCompany"), 36, 20, 90);
+        const int en = p.addInFront(1, QStringLiteral("ClassicSquadron"), h);
+        TerciosEngine e(rules());
+        QCOMPARE(e.meleeDice(p.s, h, en, false, false, false), 3);
+        p.s.units[en].disordered = true;
+        QCOMPARE(e.meleeDice(p.s, h, en, false, false, false), 4);
+    }
+    void meleeDraw() {
+        // T12 (Tercios L676): both cause 1 Wear: the charger disengages 3", no Retreat.
+        Pos p(rules());
+        const int d = p.add(1, QStringLiteral("ClassicSquadron"), 36, 24, 270);
+        const int a = p.addInFront(0, QStringLiteral("ClassicSquadron"), d);
+        TerciosEngine e(rules());
+        const Vec2 a0 = p.s.units[a].pose.c, d0 = p.s.units[d].pose.c;
+        p.s.scripted = {4, 1, 1, 1, 1, 1, 1, 1, 1, 1, 4, 1, 1, 1, 1, 1, 1, 1};
+        QCOMPARE(e.melee(p.s, a, d, false, false), 0);
+        QCOMPARE(p.s.units[a].wear, 1);
+        QCOMPARE(p.s.units[d].wear, 1);
+        QVERIFY(p.s.units[a].disordered && p.s.units[d].disordered);
+        QCOMPARE((p.s.units[a].pose.c - a0).length(), 3.0);
+        QCOMPARE(p.s.units[d].pose.c, d0);
+        QCOMPARE(p.s.units[a].pose.facing, 90.0); // disengaged, not retreated
+    }
+    void pursuit() {
+        // T13 (Tercios L768): Modern Cavalry beats Musketeers that had no Resist success: destroyed, Horse 8"
+        // on.
+        Pos p(rules());
+        const int m = p.add(1, QStringLiteral("MusketeersCompany"), 36, 24, 270);
+        const int h = p.addInFront(0, QStringLiteral("ModernCavalry"), m);
+        TerciosEngine e(rules());
+        const double y0 = p.s.units[h].pose.c.y;
+        p.s.scripted = {3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+        QCOMPARE(e.melee(p.s, h, m, false, false), 1);
+        QVERIFY(!p.s.units[m].onTable());
+        QCOMPARE(p.s.score[0], 1);
+        QVERIFY(std::abs(p.s.units[h].pose.c.y - (y0 + 8.0)) < 1e-6);
+    }
+    void noEscape() {
+        // T20 (Tercios L790): Artillery that loses a melee is destroyed.
+        Pos p(rules());
+        const int g = p.add(1, QStringLiteral("MediumGun"), 36, 24, 270);
+        const int a = p.addInFront(0, QStringLiteral("ClassicSquadron"), g);
+        TerciosEngine e(rules());
+        p.s.scripted = {3, 3, 1, 1, 1, 1, 5, 1, 1, 1};
+        QCOMPARE(e.melee(p.s, a, g, false, false), 1);
+        QVERIFY(!p.s.units[g].onTable());
+        QCOMPARE(p.s.score[0], 1);
+    }
+    void resistOrder() {
+        // T14 (Tercios L372, L746; G10).
+        Pos p(rules());
+        const int t = p.add(0, QStringLiteral("Tercio"), 20, 10, 90, 4);
+        const int c = p.add(0, QStringLiteral("ClassicSquadron"), 30, 10, 90, 1);
+        const int rb = p.add(0, QStringLiteral("ReformedBattalion"), 40, 10, 90, 3);
+        TerciosEngine e(rules());
+        p.s.scripted = {5, 6, 5, 2, 1};
+        e.resistOrder(p.s, t);
+        QCOMPARE(p.s.units[t].wear, 1);
+        p.s.units[t].wear = 3;
+        p.s.scripted = {5, 5, 6, 1, 1};
+        e.resistOrder(p.s, t);
+        QCOMPARE(p.s.units[t].wear, 1);
+        const quint64 rolls = p.s.rolls;
+        e.resistOrder(p.s, c);
+        QCOMPARE(p.s.units[c].wear, 1);
+        QCOMPARE(p.s.rolls, rolls);
+        p.s.scripted = {5, 1, 1, 1};
+        e.resistOrder(p.s, rb);
+        QCOMPARE(p.s.units[rb].wear, 2);
+    }
+    void orderCheck() {
+        // T15 (Tercios L376-386, L396).
+        Pos p(rules());
+        const int m = p.add(0, QStringLiteral("MusketeersCompany"), 20, 10, 90, 1);
+        const int en = p.add(1, QStringLiteral("ClassicSquadron"), 20, 40, 270);
+        TerciosEngine e(rules());
+        p.s.scripted = {4, 4, 5};
+        QVERIFY(e.orderCheck(p.s, m, 0, QStringLiteral("order")));
+        p.s.scripted = {1, 2, 4};
+        QVERIFY(!e.orderCheck(p.s, m, 0, QStringLiteral("order")));
+        // Through the sequence: a failed check loses the order and the unit counts as activated.
+        p.s.units[m].card = Card::Fire;
+        p.s.units[en].card = Card::Fire;
+        p.s.current = 0;
+        p.s.scripted = {1, 2, 4};
+        QVERIFY(e.apply(p.s, act(TcAction::Activate, m)));
+        QVERIFY(p.s.units[m].activated);
+        QVERIFY(logHas(p.s, QStringLiteral("loses its order")));
+        QCOMPARE(p.s.current, 1);
+        // A Steady unit activates with no roll.
+        const quint64 rolls = p.s.rolls;
+        QVERIFY(e.apply(p.s, act(TcAction::Activate, en)));
+        QCOMPARE(p.s.rolls, rolls);
+        QCOMPARE(p.s.phase, TPhase::Fire);
+    }
+    void steadyReactionRolls() {
+        // T15 (Tercios L396): a Steady unit reacting must roll.
+        Pos p(rules());
+        const int a = p.add(0, QStringLiteral("Cuirassiers"), 36, 14, 90);
+        const int d = p.add(1, QStringLiteral("ClassicSquadron"), 36, 20, 270);
+        TerciosEngine e(rules());
+        p.s.units[a].card = Card::Assault;
+        p.s.units[d].card = Card::Resist;
+        p.s.current = 0;
+        QVERIFY(e.apply(p.s, act(TcAction::Activate, a)));
+        QCOMPARE(p.s.phase, TPhase::Assault);
+        QVERIFY(e.apply(p.s, act(TcAction::Charge, a, d)));
+        QCOMPARE(p.s.phase, TPhase::Reaction);
+        QCOMPARE(e.actor(p.s), 1);
+        const quint64 rolls = p.s.rolls;
+        p.s.scripted = {5, 1, 1, 1}; // the reaction check, then the melee dice
+        p.s.scripted << QList<int>{1, 1, 1, 1, 1, 1} << QList<int>{1, 1, 1, 1};
+        QVERIFY(e.apply(p.s, act(TcAction::React, d)));
+        QVERIFY(p.s.rolls >= rolls + 4);
+        QVERIFY(logHas(p.s, QStringLiteral("reaction check: B1")));
+        QVERIFY(logHas(p.s, QStringLiteral("Tercios L594 melee")));
+    }
+    void endOfGame() {
+        // T16-T18 (Tercios L1517-1531, G51).
+        const TerciosEngine e(rules());
+        {
+            Pos p(rules());
+            p.add(0, QStringLiteral("Tercio"), 20, 10, 90);
+            p.add(1, QStringLiteral("Tercio"), 20, 40, 270);
+            p.s.turn = 5;
+            p.s.score[0] = 6;
+            p.s.score[1] = 1;
+            e.checkEnd(p.s, true);
+            QVERIFY(p.s.over());
+            QCOMPARE(p.s.winner, 0);
+            QCOMPARE(p.s.level, QStringLiteral("Decisive"));
+        }
+        {
+            Pos p(rules());
+            p.add(0, QStringLiteral("Tercio"), 20, 10, 90);
+            p.add(1, QStringLiteral("Tercio"), 20, 40, 270);
+            p.s.turn = 5;
+            p.s.score[0] = 4;
+            e.checkEnd(p.s, true);
+            QVERIFY(!p.s.over());
+            p.s.turn = 6;
+            p.s.score[1] = 1;
+            e.checkEnd(p.s, true);
+            QVERIFY(p.s.over());
+            QCOMPARE(p.s.level, QStringLiteral("Clear"));
+        }
+        {
+            Pos p(rules());
+            p.add(0, QStringLiteral("Tercio"), 20, 10, 90);
+            p.add(1, QStringLiteral("Tercio"), 20, 40, 270);
+            p.s.turn = 8;
+            p.s.score[0] = 3;
+            p.s.score[1] = 3;
+            e.checkEnd(p.s, true);
+            QVERIFY(p.s.over());
+            QCOMPARE(p.s.winner, 2);
+        }
+    }
+    void scoring() {
+        // T19 (Tercios L1511-1515, G52).
+        Pos p(rules());
+        const TerciosEngine e(rules());
+        const QStringList ids = {QStringLiteral("Tercio"), QStringLiteral("ReformedBattalion"),
+                                 QStringLiteral("MusketeersCompany"), QStringLiteral("Cuirassiers"),
+                                 QStringLiteral("MediumGun")};
+        const int expect[] = {2, 2, 1, 1, 1};
+        for (int i = 0; i < ids.size(); ++i) {
+            const int u = p.add(1, ids[i], 8 + 12 * i, 40, 270);
+            const int before = p.s.score[0];
+            e.destroy(p.s, u, 0, QStringLiteral("test"));
+            QCOMPARE(p.s.score[0] - before, expect[i]);
+        }
+    }
+    void flank() {
+        // T21 (Tercios L617-625, L742, L1473).
+        Pos p(rules());
+        const TerciosEngine e(rules());
+        const int sq = p.add(1, QStringLiteral("Tercio"), 20, 24, 270);
+        const int cl = p.add(1, QStringLiteral("ClassicSquadron"), 50, 24, 270);
+        const int bu = p.add(1, QStringLiteral("MusketeersCompany"), 60, 10, 270);
+        p.s.units[bu].building = 0;
+        Pose behind = p.s.units[sq].pose;
+        behind.c = p.s.units[sq].pose.c + Vec2{0, 8};
+        behind.facing = 270;
+        QVERIFY(!e.isFlankCharge(p.s, behind, sq));
+        Pose behindCl = behind;
+        behindCl.c = p.s.units[cl].pose.c + Vec2{0, 8};
+        QVERIFY(e.isFlankCharge(p.s, behindCl, cl));
+        Pose front = behindCl;
+        front.c = p.s.units[cl].pose.c - Vec2{0, 8};
+        QVERIFY(!e.isFlankCharge(p.s, front, cl));
+        Pose behindBu = behind;
+        behindBu.c = p.s.units[bu].pose.c + Vec2{0, 8};
+        QVERIFY(!e.isFlankCharge(p.s, behindBu, bu));
+        QCOMPARE(e.meleeDice(p.s, cl, sq, false, true, false), 2); // Melee-
+        QCOMPARE(e.courageDice(p.s, cl, false, true, true), 2);    // Courage-
+        QCOMPARE(e.disciplineDice(p.s, cl, -1), 2);                // Discipline- to react
+    }
+    void initiative() {
+        // T22 (Tercios L328-332): [3 vs 3] re-rolled, [2 vs 5]: B wins and chooses.
+        Pos p(rules());
+        const int a = p.add(0, QStringLiteral("Tercio"), 20, 10, 90);
+        const int b = p.add(1, QStringLiteral("Tercio"), 20, 40, 270);
+        const TerciosEngine e(rules());
+        p.s.phase = TPhase::Planning;
+        p.s.stepSide = 0;
+        QVERIFY(e.apply(p.s, orderAct(a, Card::Fire)));
+        QCOMPARE(e.actor(p.s), 1);
+        p.s.scripted = {3, 3, 2, 5};
+        QVERIFY(e.apply(p.s, orderAct(b, Card::Ready)));
+        QCOMPARE(p.s.phase, TPhase::Initiative);
+        QCOMPARE(e.actor(p.s), 1);
+        QVERIFY(p.s.scripted.isEmpty());
+        TcAction first = act(TcAction::First, -1);
+        first.target = 0;
+        QVERIFY(e.apply(p.s, first));
+        QCOMPARE(p.s.current, 0);
+        QCOMPARE(p.s.phase, TPhase::Activate);
+    }
+    void alternation() {
+        // T23 (Tercios L334-336): A 5 units, B 3, A first, no reactions: A B A B A B A A.
+        Pos p(rules());
+        for (int i = 0; i < 5; ++i)
+            p.add(0, QStringLiteral("Tercio"), 8 + 12 * i, 8, 90);
+        for (int i = 0; i < 3; ++i)
+            p.add(1, QStringLiteral("Tercio"), 8 + 12 * i, 42, 270);
+        const TerciosEngine e(rules());
+        for (TUnit& u : p.s.units)
+            u.card = Card::Resist; // Steady: no roll, nothing to do
+        p.s.current = 0;
+        QString order;
+        for (int k = 0; k < 8; ++k) {
+            const int side = e.actor(p.s);
+            order += side ? QLatin1Char('B') : QLatin1Char('A');
+            const QList<TcAction> legal = e.legalActions(p.s);
+            QVERIFY(!legal.isEmpty());
+            QCOMPARE(legal.first().kind, TcAction::Activate);
+            QVERIFY(e.apply(p.s, legal.first()));
+        }
+        QCOMPARE(order, QStringLiteral("ABABABAA"));
+        QCOMPARE(p.s.turn, 2); // the turn ended and the next planning began
+        QCOMPARE(p.s.phase, TPhase::Planning);
+    }
+    void armyValidator() {
+        // T24 (Tercios L818-1037, digest §7.3).
+        const TerciosRules& r = rules();
+        ArmyList a7;
+        a7.faction = QStringLiteral("Spanish");
+        a7.pointsLimit = 7;
+        a7.regiments = {reg(QStringLiteral("Tercios"), {QStringLiteral("Tercio"), QStringLiteral("Tercio")}),
+                        reg(QStringLiteral("CuirassiersRegiment"),
+                            {QStringLiteral("Cuirassiers"), QStringLiteral("Cuirassiers")}),
+                        reg(QStringLiteral("LightHorseRegiment"),
+                            {QStringLiteral("LightHorse"), QStringLiteral("LightHorse")}),
+                        reg(QStringLiteral("LightArtillery"), {QStringLiteral("LightGunsBattery")})};
+        QVERIFY2(armyProblems(r, a7).isEmpty(), qPrintable(armyProblems(r, a7).join(QLatin1Char('\n'))));
+        QCOMPARE(armyCost(r, a7), 7);
+        const ArmyRegiment swedish =
+            reg(QStringLiteral("SwedishBrigade"),
+                {QStringLiteral("ModernSquadron"), QStringLiteral("ModernSquadron"),
+                 QStringLiteral("ModernSquadron"), QStringLiteral("MusketeersCompany")});
+        const ArmyRegiment reformed =
+            reg(QStringLiteral("ReformedBrigade"),
+                {QStringLiteral("ReformedBattalion"), QStringLiteral("ReformedBattalion"),
+                 QStringLiteral("ReformedBattalion")});
+        ArmyList a12;
+        a12.faction = QStringLiteral("Swedish");
+        a12.pointsLimit = 12;
+        a12.regiments = {swedish, reformed,
+                         reg(QStringLiteral("ModernCavalryRegiment"),
+                             {QStringLiteral("ModernCavalry"), QStringLiteral("ModernCavalry")}),
+                         reg(QStringLiteral("LightHorseRegiment"),
+                             {QStringLiteral("LightHorse"), QStringLiteral("LightHorse")}),
+                         reg(QStringLiteral("HeavyArtillery"), {QStringLiteral("HeavyGun")})};
+        QVERIFY2(armyProblems(r, a12).isEmpty(), qPrintable(armyProblems(r, a12).join(QLatin1Char('\n'))));
+        QCOMPARE(armyCost(r, a12), 12);
+        ArmyList a13 = a12;
+        a13.regiments = {
+            swedish, reformed,
+            reg(QStringLiteral("ModernCavalryRegiment"),
+                {QStringLiteral("ModernCavalry"), QStringLiteral("ModernCavalry")}),
+            reg(QStringLiteral("DragoonsRegiment"), {QStringLiteral("Dragoons")}),
+            reg(QStringLiteral("MediumArtillery"),
+                {QStringLiteral("MediumGun"), QStringLiteral("MediumGun"), QStringLiteral("PikeCompany")})};
+        QStringList pr = armyProblems(r, a13);
+        QCOMPARE(pr.size(), 1);
+        QVERIFY(pr.first().contains(QStringLiteral("cost 13")));
+        ArmyList art = a7;
+        art.pointsLimit = 12;
+        art.regiments << reg(
+            QStringLiteral("MediumArtillery"),
+            {QStringLiteral("MediumGun"), QStringLiteral("MediumGun"), QStringLiteral("HalberdiersCompany")});
+        pr = armyProblems(r, art);
+        QCOMPARE(pr.size(), 1);
+        QVERIFY(pr.first().contains(QStringLiteral("Artillery Battery slots: 3")));
+        ArmyList noFoot = a7;
+        noFoot.regiments.removeFirst();
+        pr = armyProblems(r, noFoot);
+        QCOMPARE(pr.size(), 1);
+        QVERIFY(pr.first().contains(QStringLiteral("Foot Regiments: 0")));
+        ArmyList fourFoot = a12;
+        fourFoot.pointsLimit = 40;
+        fourFoot.regiments << reformed << reformed;
+        QVERIFY(
+            armyProblems(r, fourFoot).join(QLatin1Char(' ')).contains(QStringLiteral("Foot Regiments: 4")));
+        ArmyList twoBg = a12;
+        twoBg.pointsLimit = 40;
+        twoBg.regiments << reg(QStringLiteral("SupportDetachments"),
+                               {QStringLiteral("FootArquebusiers"), QStringLiteral("FootArquebusiers")})
+                        << reg(QStringLiteral("SupportDetachments"),
+                               {QStringLiteral("FootArquebusiers"), QStringLiteral("HalberdiersCompany")});
+        QVERIFY(armyProblems(r, twoBg)
+                    .join(QLatin1Char(' '))
+                    .contains(QStringLiteral("BattleGroup Regiments: 2")));
+        ArmyList fourHorse = a12;
+        fourHorse.pointsLimit = 40;
+        fourHorse.regiments << reg(QStringLiteral("DragoonsRegiment"), {QStringLiteral("Dragoons")})
+                            << reg(QStringLiteral("DragoonsRegiment"), {QStringLiteral("Dragoons")});
+        QVERIFY(
+            armyProblems(r, fourHorse).join(QLatin1Char(' ')).contains(QStringLiteral("Horse Regiments: 4")));
+        // G45: the Swedish Brigade upgrades one Squadron only when the Musketeers are dropped.
+        ArmyList up = a12;
+        up.regiments[0] = reg(QStringLiteral("SwedishBrigade"),
+                              {QStringLiteral("VeteranModernSquadron"), QStringLiteral("ModernSquadron"),
+                               QStringLiteral("ModernSquadron")});
+        QVERIFY(armyProblems(r, up).isEmpty());
+        up.regiments[0].units << QStringLiteral("MusketeersCompany");
+        QVERIFY(!armyProblems(r, up).isEmpty());
+        // G46: the Veteran Spanish Regiment is Spanish only.
+        ArmyList f = a12;
+        f.regiments[0] = reg(QStringLiteral("VeteranSpanish"),
+                             {QStringLiteral("TercioViejo"), QStringLiteral("TercioViejo")});
+        QVERIFY(armyProblems(r, f)
+                    .join(QLatin1Char(' '))
+                    .contains(QStringLiteral("not open to faction Swedish")));
+    }
+    void dragoons() {
+        // T25 (Tercios L778): Dragoons shoot only under Fire!.
+        Pos p(rules());
+        const int d = p.add(0, QStringLiteral("Dragoons"), 20, 10, 90);
+        const TerciosEngine e(rules());
+        QVERIFY(!e.canShoot(p.s, d, Card::Ready, false));
+        QVERIFY(!e.canShoot(p.s, d, Card::Ready, true));
+        QVERIFY(e.canShoot(p.s, d, Card::Fire, false));
+        QVERIFY(e.canShoot(p.s, d, Card::Fire, true));
+    }
+    void assaultNoSight() {
+        // T26 (Tercios L358): an Assault! with no enemy in sight does nothing and counts as activated.
+        Pos p(rules());
+        const int a = p.add(0, QStringLiteral("Cuirassiers"), 20, 30, 90);
+        const int b = p.add(1, QStringLiteral("ClassicSquadron"), 20, 10, 90); // behind it
+        const TerciosEngine e(rules());
+        p.s.units[a].card = Card::Assault;
+        p.s.units[b].card = Card::Resist;
+        p.s.current = 0;
+        QVERIFY(e.apply(p.s, act(TcAction::Activate, a)));
+        QVERIFY(p.s.units[a].activated);
+        QCOMPARE(p.s.phase, TPhase::Activate);
+        QCOMPARE(p.s.current, 1);
+        QVERIFY(logHas(p.s, QStringLiteral("does nothing")));
+    }
+    void forest() {
+        // T27 (Tercios L479-481, L744): Musketeers (Light) through a Forest: Speed 3, not Disordered;
+        // a Classic Squadron: Speed 2 and Disordered.
+        Pos p(rules());
+        p.terrain(QStringLiteral("Forest"), {{10, 12}, {60, 12}, {60, 30}, {10, 30}},
+                  FVeryDifficult | FCovered | FHidden);
+        const int m = p.add(0, QStringLiteral("MusketeersCompany"), 20, 10, 90);
+        const int c = p.add(0, QStringLiteral("ClassicSquadron"), 40, 10, 90);
+        p.add(1, QStringLiteral("Tercio"), 40, 44, 270);
+        const TerciosEngine e(rules());
+        const Vec2 mf = e.centre(p.s.units[m].pose, 0), cf = e.centre(p.s.units[c].pose, 0);
+        QVERIFY(e.checkMove(p.s, m, mf + Vec2{0, 3}, Card::Ready));
+        QVERIFY(!e.checkMove(p.s, m, mf + Vec2{0, 3.5}, Card::Ready));
+        QVERIFY(e.checkMove(p.s, c, cf + Vec2{0, 2}, Card::Ready));
+        QVERIFY(!e.checkMove(p.s, c, cf + Vec2{0, 2.5}, Card::Ready));
+        for (int u : {m, c}) {
+            p.s.units[u].card = Card::Ready;
+            p.s.current = 0;
+            p.s.phase = TPhase::Activate;
+            QVERIFY(e.apply(p.s, act(TcAction::Activate, u)));
+            TcAction mv = act(TcAction::Move, u);
+            mv.to = e.centre(p.s.units[u].pose, 0) + Vec2{0, u == m ? 3.0 : 2.0};
+            QString err;
+            QVERIFY2(e.apply(p.s, mv, &err), qPrintable(err));
+            QCOMPARE(p.s.units[u].disordered, u == c);
+            p.s.units[u].activated = false;
+        }
+    }
+    void terrainRolls() {
+        // T28 (Tercios L1475): one Cropland roll for every field; T29 (L1485): a flow roll per river.
+        const TerciosRules& r = rules();
+        QJsonObject o =
+            QJsonDocument::fromJson(
+                R"({"format":"westphalia-tercios-scenario","sides":[{"faction":"Spanish"},{"faction":"Swedish"}],
+          "terrain":[{"type":"Cropland","polygon":[[2,20],[8,20],[8,26]]},{"type":"Cropland","polygon":[[62,20],[68,20],[68,26]]},
+                     {"type":"River","line":[[0,30],[20,30]]},{"type":"River","line":[[30,30],[50,30]]},{"type":"River","line":[[52,30],[72,30]]}],
+          "regiments":[{"side":0,"def":"Tercios","units":[{"id":"a","profile":"Tercio","x":20,"y":5}]},
+                       {"side":1,"def":"Tercios","units":[{"id":"b","profile":"Tercio","x":20,"y":43}]}]})")
+                .object();
+        TerciosState s;
+        QString err;
+        QVERIFY2(terciosScenarioFromJson(o, QStringLiteral("t.json"), r, &s, &err), qPrintable(err));
+        s.scripted = {6, 1, 3, 5};
+        TerciosEngine(r).start(s);
+        QCOMPARE(s.terrain[0].features, unsigned(FCovered | FHidden | FVeryDifficult));
+        QCOMPARE(s.terrain[1].features, unsigned(FCovered | FHidden | FVeryDifficult));
+        QCOMPARE(s.terrain[2].features, unsigned(FDifficult));
+        QCOMPARE(s.terrain[3].features, unsigned(FVeryDifficult));
+        QCOMPARE(s.terrain[4].features, unsigned(FImpassable));
+    }
+    void statistics() {
+        // T30 (Tercios L382, L562): an Order Check with 4 dice passes ~0.802; a Break Check with 5 dice
+        // needing 2 sixes ~0.196. Measured on the state's RNG.
+        Pos p(rules());
+        const int u = p.add(0, QStringLiteral("ReformedBattalion"), 20, 10, 90);
+        const TerciosEngine e(rules());
+        p.s.rng.reseed(7);
+        const int n = 20000;
+        int pass = 0, br = 0;
+        for (int i = 0; i < n; ++i) {
+            const QList<int> d = p.s.rollDice(4);
+            pass += std::any_of(d.begin(), d.end(), [](int x) { return x >= 5; });
+            const QList<int> b = p.s.rollDice(5);
+            br += std::count(b.begin(), b.end(), 6) >= 2;
+        }
+        QVERIFY(std::abs(double(pass) / n - 0.802) < 0.015);
+        QVERIFY(std::abs(double(br) / n - 0.196) < 0.015);
+        // ... and the engine's check uses that pool.
+        QCOMPARE(e.disciplineDice(p.s, u, 0), 4);
+    }
+    void horseFaceMoveFace() {
+        // X4 (Tercios L764): Horse under Ready!: Face (free, Mobility), Move, Face.
+        Pos p(rules());
+        const int h = p.add(0, QStringLiteral("Cuirassiers"), 36, 10, 90);
+        p.add(1, QStringLiteral("ClassicSquadron"), 36, 44, 270);
+        const TerciosEngine e(rules());
+        p.s.units[h].card = Card::Ready;
+        p.s.current = 0;
+        QVERIFY(e.apply(p.s, act(TcAction::Activate, h)));
+        TcAction turn = act(TcAction::Face, h);
+        turn.dir = 1;
+        turn.mobility = true;
+        QVERIFY(e.apply(p.s, turn));
+        QCOMPARE(p.s.units[h].pose.facing, 180.0);
+        QCOMPARE(p.s.phase, TPhase::Ready);
+        TcAction mv = act(TcAction::Move, h);
+        mv.to = e.centre(p.s.units[h].pose, 0) + Vec2{-5, 0};
+        QString err;
+        QVERIFY2(e.apply(p.s, mv, &err), qPrintable(err));
+        QCOMPARE(p.s.phase, TPhase::Ready);
+        TcAction face = act(TcAction::Face, h);
+        face.dir = -1;
+        QVERIFY(e.apply(p.s, face));
+        QCOMPARE(p.s.units[h].pose.facing, 90.0);
+        QVERIFY(p.s.units[h].activated);
+        QCOMPARE(p.s.phase, TPhase::Activate); // two Ready actions: the activation is over
+        // Squares (L742): a Tercio that faces cannot then move.
+        Pos q(rules());
+        const int t = q.add(0, QStringLiteral("Tercio"), 36, 10, 90);
+        q.add(1, QStringLiteral("ClassicSquadron"), 36, 44, 270);
+        q.s.units[t].card = Card::Ready;
+        q.s.current = 0;
+        QVERIFY(e.apply(q.s, act(TcAction::Activate, t)));
+        TcAction f2 = act(TcAction::Face, t);
+        f2.dir = 1;
+        QVERIFY(e.apply(q.s, f2));
+        for (const TcAction& a : e.legalActions(q.s))
+            QVERIFY(a.kind != TcAction::Move);
+    }
+    void chargeFlow() {
+        // Tercios L596-612, L617: an Assault! activation charges into contact; the target's reaction window.
+        Pos p(rules());
+        const int a = p.add(0, QStringLiteral("Cuirassiers"), 36, 10, 90);
+        const int d = p.add(1, QStringLiteral("ClassicSquadron"), 36, 18, 270);
+        const int far = p.add(1, QStringLiteral("ClassicSquadron"), 6, 44, 270); // keeps the turn going
+        const TerciosEngine e(rules());
+        p.s.units[a].card = Card::Assault;
+        p.s.units[d].card = Card::Fire;
+        p.s.units[far].card = Card::Resist;
+        p.s.current = 0;
+        QVERIFY(e.apply(p.s, act(TcAction::Activate, a)));
+        const QList<TcAction> legal = e.legalActions(p.s);
+        QCOMPARE(legal.size(), 1);
+        QCOMPARE(legal.first().kind, TcAction::Charge);
+        QVERIFY(e.apply(p.s, legal.first()));
+        QCOMPARE(p.s.phase, TPhase::Reaction);
+        // The target fires at contact (G18): a passed check [5,1,1,1], then its volley and the melee.
+        p.s.scripted = {5, 1, 1, 1};
+        QVERIFY(e.apply(p.s, act(TcAction::React, d)));
+        QVERIFY(logHas(p.s, QStringLiteral("(reaction, Firearms+)")));
+        QVERIFY(logHas(p.s, QStringLiteral("into contact with B1")));
+        QVERIFY(p.s.units[d].activated);
+        QVERIFY(p.s.units[a].activated);
+    }
+    void hiddenOrders() {
+        // Tercios L319, L366: cards are secret until revealed; each side's view hides the other's.
+        TerciosState s;
+        QString err;
+        QVERIFY2(loadTerciosScenario(kExample, rules(), &s, &err), qPrintable(err));
+        const TerciosEngine e(rules());
+        TerciosGame game(e, s, 3);
+        wp::rules::Rng rng(1);
+        while (game.state().phase == TPhase::Planning)
+            QVERIFY(game.apply(chooseTerciosAction(e, game.state(), false, rng)));
+        const TerciosState& st = game.state();
+        const TerciosState va = viewFor(st, 0), vb = viewFor(st, 1);
+        for (qsizetype i = 0; i < st.units.size(); ++i) {
+            QVERIFY(st.units[i].card != Card::Hidden && st.units[i].card != Card::None);
+            QCOMPARE(va.units[i].card, st.units[i].side == 0 ? st.units[i].card : Card::Hidden);
+            QCOMPARE(vb.units[i].card, st.units[i].side == 1 ? st.units[i].card : Card::Hidden);
+        }
+        for (const QString& l : st.log) // the log never names an unrevealed card
+            QVERIFY2(!l.contains(QStringLiteral("Assault")) && !l.contains(QStringLiteral("Resist")),
+                     qPrintable(l));
+        // Once a unit activates, its card is revealed to both.
+        while (game.state().phase != TPhase::Activate)
+            QVERIFY(game.apply(chooseTerciosAction(e, game.state(), false, rng)));
+        const int who = e.legalActions(game.state()).first().unit;
+        QVERIFY(game.apply(act(TcAction::Activate, who)));
+        QCOMPARE(viewFor(game.state(), 1 - game.state().units[who].side).units[who].card,
+                 game.state().units[who].card);
+    }
+    void scenarioErrors() {
+        const TerciosRules& r = rules();
+        auto load = [&](const char* json) {
+            TerciosState s;
+            QString err;
+            const bool ok = terciosScenarioFromJson(QJsonDocument::fromJson(json).object(),
+                                                    QStringLiteral("bad.json"), r, &s, &err);
+            return ok ? QString() : err;
+        };
+        QString e1 = load(
+            R"({"format":"westphalia-tercios-scenario","sides":[{"faction":"Spanish"},{"faction":"Swedish"}],
+            "regiments":[{"side":0,"def":"Tercios","units":[{"id":"a","profile":"Tercioo","x":20,"y":5}]}]})");
+        QVERIFY2(
+            e1.contains(QStringLiteral("bad.json: regiments[0].units[0].profile: unknown profile 'Tercioo'")),
+            qPrintable(e1));
+        QString e2 = load(
+            R"({"format":"westphalia-tercios-scenario","sides":[{"faction":"Danish"},{"faction":"Swedish"}]})");
+        QVERIFY2(e2.contains(QStringLiteral("sides[0].faction")), qPrintable(e2));
+        QString e3 = load(
+            R"({"format":"westphalia-tercios-scenario","sides":[{"faction":"Spanish"},{"faction":"Swedish"}],
+            "regiments":[{"side":0,"def":"Tercios","units":[{"id":"a","profile":"Tercio","x":71,"y":5}]},
+                         {"side":1,"def":"Tercios","units":[{"id":"b","profile":"Tercio","x":20,"y":40}]}]})");
+        QVERIFY2(e3.contains(QStringLiteral("regiments[0].units[0]: the base of a is off the")),
+                 qPrintable(e3));
+        QString e4 = load(
+            R"({"format":"westphalia-tercios-scenario","sides":[{"faction":"Spanish"},{"faction":"Swedish"}],
+            "terrain":[{"type":"Swamp","polygon":[[1,1],[2,1],[2,2]]}]})");
+        QVERIFY2(e4.contains(QStringLiteral("terrain[0].type: unknown terrain type 'Swamp'")),
+                 qPrintable(e4));
+    }
+    void exampleScenario() {
+        TerciosState s;
+        QString err;
+        QVERIFY2(loadTerciosScenario(kExample, rules(), &s, &err), qPrintable(err));
+        for (int side = 0; side < 2; ++side) {
+            const QStringList pr = armyProblems(rules(), armyOf(s, side, s.pointsLimit));
+            QVERIFY2(pr.isEmpty(), qPrintable(pr.join(QLatin1Char('\n'))));
+        }
+    }
+    void replayAndUndo() {
+        // Design principles 3: the state is the replay of the action list.
+        TerciosState s;
+        QString err;
+        QVERIFY2(loadTerciosScenario(kExample, rules(), &s, &err), qPrintable(err));
+        const TerciosEngine e(rules());
+        TerciosGame game(e, s, 11);
+        const AutoResult r = autoResolve(game, false, 11);
+        QVERIFY2(game.state().over(), qPrintable(r.reason));
+        TerciosGame again(e, s, 11);
+        for (const QString& t : game.actionTexts())
+            QVERIFY2(again.applyText(t, &err), qPrintable(t + QStringLiteral(": ") + err));
+        QCOMPARE(again.state().log, game.state().log);
+        QCOMPARE(again.state().score[0], game.state().score[0]);
+        // Undo in planning (no die rolled, same player).
+        TerciosGame g2(e, s, 5);
+        const int before = int(g2.state().log.size());
+        QVERIFY(g2.applyText(QStringLiteral("order A1a assault"), &err));
+        QVERIFY(g2.canUndo());
+        QVERIFY(g2.undo());
+        QCOMPARE(int(g2.state().log.size()), before);
+        QCOMPARE(g2.state().units[0].card, Card::None);
+        QVERIFY(!g2.applyText(QStringLiteral("order B1a fire"), &err)); // not B's turn to plan
+    }
+    void autoResolveSmoke() {
+        // Many seeds, both policies: every battle ends; invariants hold after the battle.
+        TerciosState s;
+        QString err;
+        QVERIFY2(loadTerciosScenario(kExample, rules(), &s, &err), qPrintable(err));
+        const TerciosEngine e(rules());
+        for (int seed = 1; seed <= 12; ++seed) {
+            TerciosGame game(e, s, quint64(seed));
+            const AutoResult r = autoResolve(game, seed % 3 == 0, quint64(seed));
+            const TerciosState& st = game.state();
+            QVERIFY2(st.over(), qPrintable(r.reason));
+            QVERIFY(st.turn >= 1 && st.turn <= st.turnLimit);
+            int scored[2] = {0, 0};
+            for (qsizetype i = 0; i < st.units.size(); ++i) {
+                const TUnit& u = st.units[i];
+                if (u.onTable()) {
+                    QVERIFY(u.wear >= 0 && u.wear <= e.stamina(st, int(i)));
+                    for (const Vec2& c : u.pose.corners())
+                        QVERIFY(c.x > -0.01 && c.y > -0.01 && c.x < st.tableW + 0.01 &&
+                                c.y < st.tableD + 0.01);
+                } else
+                    scored[1 - u.side] += rules().profiles[u.profile].score;
+            }
+            QCOMPARE(scored[0], st.score[0]);
+            QCOMPARE(scored[1], st.score[1]);
+            QVERIFY(r.winner >= 0);
+        }
+    }
+
+  private:
+    void checkBadRulesFile() {
+        // A broken rules file: the error names the file and the JSON path.
+        const QString path = QDir::temp().filePath(
+            QStringLiteral("tercios-bad-%1.json").arg(QCoreApplication::applicationPid()));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"profiles":{"X":{"type":"Foot","values":[1,2,3],"def":[1,2,3,4]}}})");
+        f.close();
+        TerciosRules r;
+        QString err;
+        QVERIFY(!loadTerciosRules(path, &r, &err));
+        QVERIFY2(err.contains(path + QStringLiteral(": profiles.X.values: six numbers are needed")),
+                 qPrintable(err));
+        QFile::remove(path);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTercios)
+#include "test_tercios.moc"
