@@ -66,7 +66,8 @@ int main(int argc, char** argv) {
                                QStringLiteral("FILE"));
     QCommandLineOption scenarioOpt(QStringLiteral("scenario"),
                                    QStringLiteral("Start a game of this scenario."), QStringLiteral("ID"));
-    QCommandLineOption openOpt(QStringLiteral("open"), QStringLiteral("Open a saved game (.tyw)."),
+    QCommandLineOption openOpt(QStringLiteral("open"),
+                               QStringLiteral("Open a saved game (.tyw) or import a turn file (.pbem)."),
                                QStringLiteral("FILE"));
     QCommandLineOption benchOpt(
         QStringLiteral("bench"),
@@ -77,7 +78,8 @@ int main(int argc, char** argv) {
     parser.addOption(scenarioOpt);
     parser.addOption(openOpt);
     parser.addOption(benchOpt);
-    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("A saved game to open."),
+    parser.addPositionalArgument(QStringLiteral("file"),
+                                 QStringLiteral("A saved game (.tyw) or turn file (.pbem) to open."),
                                  QStringLiteral("[file]"));
     parser.process(app);
     const bool headless = parser.isSet(shotOpt) || parser.isSet(benchOpt);
@@ -109,10 +111,22 @@ int main(int argc, char** argv) {
     QString file = parser.value(openOpt);
     if (file.isEmpty() && !parser.positionalArguments().isEmpty())
         file = parser.positionalArguments().front();
-    if (!file.isEmpty())
-        w.openFile(file);
-    else
+    // After a crash (the last session did not close cleanly and left its autosave), offer to resume.
+    bool resumed = false;
+    if (!headless && file.isEmpty() && !parser.isSet(scenarioOpt) && wp::MainWindow::crashedBefore() &&
+        QMessageBox::question(nullptr, QStringLiteral("Westphalia — resume?"),
+                              QStringLiteral("Westphalia did not close properly last time. Resume the game "
+                                             "where it stopped (saved after its last action)?"),
+                              QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes) == QMessageBox::Yes)
+        resumed = w.resumeAutosave();
+    if (!resumed && !file.isEmpty()) {
+        if (!w.openAny(file) && !w.controller()->hasGame() && !w.controller()->isPbem())
+            w.showScenario(QStringLiteral("campaign"));
+    } else if (!resumed) {
         w.showScenario(parser.isSet(scenarioOpt) ? parser.value(scenarioOpt) : QStringLiteral("campaign"));
+    }
+    if (!headless)
+        w.setAutosave(true); // after every action, to QStandardPaths::AppDataLocation
 
     if (parser.isSet(benchOpt)) {
         bool first = true;

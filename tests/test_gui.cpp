@@ -3,6 +3,7 @@
 // the map), a battle and a siege from constructed positions with their dialogs. The odds the dialogs show
 // are checked against the engine itself, die by die. Screenshots are saved in gui-shots/ next to the test
 // binary, for a person to look at.
+#include "battleexportdialog.h"
 #include "cardbrowser.h"
 #include "combatdialog.h"
 #include "coverwidget.h"
@@ -14,9 +15,13 @@
 #include "mainwindow.h"
 #include "mapview.h"
 #include "newgamedialog.h"
+#include "pbempanel.h"
 #include "promptpanel.h"
 #include "recordspanel.h"
+#include "replaybar.h"
 #include "rules_fixture.h"
+#include "save/pbem.h"
+#include "save/savefile.h"
 #include "siegedialog.h"
 #include "theme.h"
 
@@ -25,10 +30,16 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QDockWidget>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QLabel>
 #include <QListView>
 #include <QListWidget>
+#include <QMessageBox>
+#include <QMimeData>
 #include <QProcess>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QRadioButton>
 #include <QRegularExpression>
@@ -37,6 +48,8 @@
 #include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QTextBrowser>
+#include <QToolButton>
 #include <QTreeWidget>
 #include <QtTest>
 
@@ -418,7 +431,55 @@ class TestGui : public QObject {
                                  30000);
         QVERIFY(!gc->computerReasons().isEmpty());
         settle();
+        // The Computer dock lists its decisions with their reasons, as the AI gives them.
+        QVERIFY(w.computerDock()->isVisible() || !w.computerDock()->isHidden());
+        QStringList shown;
+        for (int i = 0; i < w.computerReasons()->count(); ++i)
+            shown << w.computerReasons()->item(i)->text();
+        QCOMPARE(shown, gc->computerReasons());
+        QVERIFY(!w.computerProgress()->isVisible());
+        QVERIFY(!w.hurryButton()->isVisible());
+        w.computerDock()->raise();
+        settle();
         QVERIFY(w.grab().save(shot(QStringLiteral("window-vs-computer.png"))));
+    }
+
+    // 8: the search bot thinks on a worker thread with a progress bar and "Decide now", which stops the
+    // search and plays the best move found so far.
+    void computerDecideNow() {
+        MainWindow w(d);
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        NewGameSetup setup;
+        setup.scenario = QStringLiteral("early-war");
+        setup.seed = 9;
+        setup.seats[kCatholic] = SeatKind::Computer;
+        setup.computerBot = QStringLiteral("search:5"); // up to 10 s a decision unless hurried
+        QVERIFY(w.startGame(setup));
+        GameController* gc = w.controller();
+        const Action* aid = nullptr;
+        for (const Action& a : gc->legal())
+            if (a.kind == ActionKind::PlayCard && a.use == CardUse::Aid && !aid)
+                aid = &a;
+        QVERIFY(aid);
+        const Action play = *aid;
+        playTreeItem(w.prompt(), w.prompt()->itemFor(play));
+        QTRY_VERIFY_WITH_TIMEOUT(gc->computerThinking(), 5000);
+        QVERIFY(w.computerProgress()->isVisible());
+        QVERIFY(w.hurryButton()->isVisible());
+        settle();
+        QVERIFY(w.grab().save(shot(QStringLiteral("computer-thinking.png"))));
+        QElapsedTimer t;
+        t.start();
+        click(w.hurryButton());
+        QTRY_VERIFY_WITH_TIMEOUT(!gc->computerThinking(), 10000);
+        settle();
+        QVERIFY2(t.elapsed() < 3000, qPrintable(QStringLiteral("%1 ms after Decide now").arg(t.elapsed())));
+        // Its move was played (the Catholic round used), the window is the human's again.
+        QTRY_COMPARE_WITH_TIMEOUT(static_cast<int>(gc->state().roundsUsed[kCatholic]), 1, 5000);
+        // (it may be thinking about its next decision of the same round: the button shows exactly then)
+        QCOMPARE(w.hurryButton()->isVisible(), gc->computerThinking());
     }
 
     void battleDialog() {
@@ -550,6 +611,52 @@ class TestGui : public QObject {
         }
         QVERIFY(dlg->grab().save(shot(QStringLiteral("combat-dialog.png"))));
 
+        // Export battle (issue 9): the combat about to be resolved as a TVBD scenario, from the dialog.
+        {
+            click(dlg->exportButton());
+            BattleExportDialog* ex = w.findChild<BattleExportDialog*>();
+            QVERIFY(ex && ex->isVisible());
+            const QJsonObject o = ex->scenario();
+            QVERIFY2(ex->error().isEmpty(), qPrintable(ex->error()));
+            QCOMPARE(o.value(QStringLiteral("campaign")).toObject().value(QStringLiteral("city")).toString(),
+                     gd.cities[to].name);
+            // Both sides' commands, the attacker's units as many as the Catholic's 4 Mercenaries plus
+            // commanders, and the terrain shown in the summary.
+            int units[2] = {0, 0}, commanders[2] = {0, 0};
+            for (const auto& c : o.value(QStringLiteral("commands")).toArray())
+                for (const auto& u : c.toObject().value(QStringLiteral("units")).toArray()) {
+                    const int side = c.toObject().value(QStringLiteral("side")).toInt();
+                    ++(u.toObject().value(QStringLiteral("type")).toString() == QLatin1String("Commander")
+                           ? commanders[side]
+                           : units[side]);
+                }
+            QVERIFY(units[0] >= 4 && units[1] >= 3);
+            QVERIFY(commanders[0] >= 1 && commanders[1] >= 1);
+            const QString summary = ex->summary()->toPlainText();
+            QVERIFY(summary.contains(gd.cities[to].name));
+            QVERIFY(summary.contains(QStringLiteral("Terrain")));
+            const QJsonArray terrain = o.value(QStringLiteral("terrain")).toArray();
+            QVERIFY(!terrain.isEmpty());
+            QVERIFY(
+                summary.contains(terrain.first().toObject().contains(QStringLiteral("name"))
+                                     ? terrain.first().toObject().value(QStringLiteral("name")).toString()
+                                     : terrain.first().toObject().value(QStringLiteral("type")).toString()));
+            QVERIFY(ex->grab().save(shot(QStringLiteral("battle-export.png"))));
+            QTemporaryDir tmp;
+            QString error;
+            QVERIFY2(ex->writeTo(tmp.filePath(QStringLiteral("b.json")), &error), qPrintable(error));
+            QFile f(tmp.filePath(QStringLiteral("b.json")));
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            QCOMPARE(QJsonDocument::fromJson(f.readAll()).object(), o);
+            // Another terrain: the same armies, another seed.
+            click(ex->terrainButton());
+            QCOMPARE(ex->scenario().value(QStringLiteral("commands")), o.value(QStringLiteral("commands")));
+            QVERIFY(ex->scenario().value(QStringLiteral("seed")) != o.value(QStringLiteral("seed")));
+            ex->hide();
+            // Nothing in the game changed.
+            QVERIFY(std::holds_alternative<CombatFrame>(gc->state().frames.back()));
+        }
+
         // The attacker declines combat cards in the dialog; the defender's turn to decide comes behind the
         // cover.
         Action pass;
@@ -661,6 +768,224 @@ class TestGui : public QObject {
         click(dlg->rollButton());
         QVERIFY(!dlg->resultLabel()->text().isEmpty());
         QVERIFY(dlg->grab().save(shot(QStringLiteral("siege-result.png"))));
+    }
+
+    // Issue 7 in the window: a game by e-mail between two windows, each with its own session directory
+    // (its own secrets): start file, join, turn files exported and imported (one by a drop on the
+    // window), the verification shown, the step-through of the opponent's actions forward and back, and
+    // refusals (a replayed old file, a file that is not one) shown with their reason.
+    void pbemTwoWindows() {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        auto path = [&](const QString& n) { return tmp.filePath(n); };
+        MainWindow host(d), guest(d);
+        for (MainWindow* w : {&host, &guest}) {
+            w->resize(1600, 1000);
+            w->show();
+            QVERIFY(QTest::qWaitForWindowExposed(w));
+        }
+        // The Protestant player (who acts first in Early War) creates the game.
+        QVERIFY(host.newPbemGame(QStringLiteral("early-war"), kProtestant, save::DiceMode::Open,
+                                 path(QStringLiteral("host")), path(QStringLiteral("start.pbem"))));
+        QVERIFY(QFile::exists(path(QStringLiteral("start.pbem"))));
+        QVERIFY(QFile::exists(path(QStringLiteral("host/session.json"))));
+        QVERIFY(host.pbemDock()->isVisible());
+        QVERIFY(!host.controller()->hasGame()); // not until the start files are exchanged
+        QVERIFY(host.pbemPanel()->statusLabel()->text().contains(QStringLiteral("waiting")));
+        QVERIFY(guest.joinPbemGame(path(QStringLiteral("start.pbem")), path(QStringLiteral("guest")),
+                                   path(QStringLiteral("join.pbem"))));
+        QCOMPARE(guest.controller()->pbem()->mySide(), kCatholic);
+        // The guest's secrets are in its own directory only.
+        QFile hostSession(path(QStringLiteral("host/session.json"))),
+            guestSession(path(QStringLiteral("guest/session.json")));
+        QVERIFY(hostSession.open(QIODevice::ReadOnly) && guestSession.open(QIODevice::ReadOnly));
+        QVERIFY(hostSession.readAll() != guestSession.readAll());
+
+        TurnImport r = host.importTurnFile(path(QStringLiteral("join.pbem")));
+        QVERIFY2(r.ok, qPrintable(r.error));
+        // The host holds both nonces now: the game is set up in his copy; the guest's waits for his file.
+        QVERIFY(host.controller()->hasGame());
+        QVERIFY(!guest.controller()->hasGame());
+        QVERIFY(guest.pbemPanel()->statusLabel()->text().contains(QStringLiteral("waiting")));
+        // Each window shows only its own hand.
+        QCOMPARE(host.controller()->actor(), kProtestant);
+        QVERIFY(!host.controller()->legal().empty());
+        QCOMPARE(host.controller()->seat(kCatholic), SeatKind::Remote);
+        QList<int> hostHand;
+        for (int16_t c : host.controller()->state().hand[kProtestant])
+            hostHand << c;
+        QCOMPARE(host.hand()->view()->cards(), hostHand);
+
+        // The host plays his round through the Orders panel: a card for Foreign Aid (no dice).
+        const Action* aid = nullptr;
+        for (const Action& a : host.controller()->legal())
+            if (a.kind == ActionKind::PlayCard && a.use == CardUse::Aid && !aid)
+                aid = &a;
+        QVERIFY(aid);
+        const Action hostPlay = *aid;
+        const int aidBefore = host.controller()->state().aidPoints[kProtestant];
+        playTreeItem(host.prompt(), host.prompt()->itemFor(hostPlay));
+        QCOMPARE(static_cast<int>(host.controller()->state().roundsUsed[kProtestant]), 1);
+        QVERIFY(host.controller()->pbemMustExport()); // the decision passed to the Catholic player
+        QVERIFY(host.controller()->legal().empty());
+        QVERIFY(host.logPanel()->model()->rowCount() > 0);
+        QVERIFY(host.grab().save(shot(QStringLiteral("pbem-export.png"))));
+        const QString expectedName = host.controller()->pbem()->nextFileName();
+        QVERIFY2(expectedName.contains(QStringLiteral("-t1-protestant-s3")), qPrintable(expectedName));
+        QVERIFY(host.exportTurnTo(path(expectedName)));
+        QVERIFY(QFile::exists(path(QStringLiteral("host/outbox/")) + expectedName));
+        QVERIFY(!host.controller()->pbemMustExport());
+
+        // The guest imports it: verified, and the step-through starts before the Protestant's card.
+        r = guest.importTurnFile(path(expectedName));
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QCOMPARE(r.fromSide, kProtestant);
+        QCOMPARE(r.seq, 3);
+        QVERIFY(guest.controller()->hasGame());
+        QVERIFY(guest.controller()->legal().size() > 0);
+        QList<int> guestHand;
+        for (int16_t c : guest.controller()->state().hand[kCatholic])
+            guestHand << c;
+        QCOMPARE(guest.hand()->view()->cards(), guestHand);
+        QVERIFY(r.actions >= 1);
+        QVERIFY(guest.pbemPanel()->outcomeLabel()->text().contains(QStringLiteral("Verified")));
+        QVERIFY(guest.pbemPanel()->outcomeLabel()->text().contains(QStringLiteral("Protestant")));
+        QVERIFY(guest.pbemPanel()->happened()->count() >= r.actions);
+        QCOMPARE(save::publicDigest(host.controller()->state()),
+                 save::publicDigest(guest.controller()->state()));
+        ReplayBar* bar = guest.replayBar();
+        QVERIFY(bar->isVisible());
+        QCOMPARE(bar->count(), r.actions + 1);
+        QCOMPARE(bar->position(), 0);
+        QVERIFY(guest.inPast());
+        QVERIFY(!guest.findChild<QDockWidget*>(QStringLiteral("ordersDock"))->isEnabled());
+        // Before the card: the records show no Protestant round used and the old aid.
+        QCOMPARE(guest.records()->shown().rounds[kProtestant], 0);
+        QCOMPARE(guest.records()->shown().aid[kProtestant], aidBefore);
+        QVERIFY(guest.grab().save(shot(QStringLiteral("pbem-step-through.png"))));
+        while (bar->position() < bar->count() - 1)
+            click(bar->forwardButton());
+        QVERIFY(!guest.inPast());
+        QCOMPARE(guest.records()->shown().rounds[kProtestant], 1);
+        QCOMPARE(guest.records()->shown().aid[kProtestant],
+                 guest.controller()->state().aidPoints[kProtestant]);
+        click(bar->backButton());
+        QVERIFY(guest.inPast());
+        QCOMPARE(bar->position(), bar->count() - 2);
+        click(bar->presentButton());
+        QVERIFY(!guest.inPast());
+        QVERIFY(guest.findChild<QDockWidget*>(QStringLiteral("ordersDock"))->isEnabled());
+        QVERIFY(!guest.controller()->legal().empty()); // now the Catholic decides
+
+        // Refusals: the same file again (a replayed old file), and a file that is not one.
+        const auto before = save::publicDigest(guest.controller()->state());
+        r = guest.importTurnFile(path(expectedName));
+        QVERIFY(!r.ok);
+        QVERIFY2(r.error.contains(QStringLiteral("old file")) || r.error.contains(QStringLiteral("replayed")),
+                 qPrintable(r.error));
+        QVERIFY(guest.pbemPanel()->outcomeLabel()->text().contains(QStringLiteral("Refused")));
+        QVERIFY(guest.pbemPanel()->outcomeLabel()->text().contains(r.error.toHtmlEscaped()));
+        auto* refused = guest.findChild<QMessageBox*>(QStringLiteral("importRefused"));
+        QVERIFY(refused && refused->isVisible());
+        QVERIFY(refused->grab().save(shot(QStringLiteral("pbem-refused.png"))));
+        QVERIFY(guest.grab().save(shot(QStringLiteral("pbem-refused-window.png"))));
+        refused->close();
+        QCOMPARE(save::publicDigest(guest.controller()->state()), before);
+        {
+            QFile junk(path(QStringLiteral("junk.pbem")));
+            QVERIFY(junk.open(QIODevice::WriteOnly));
+            junk.write("this is not a turn file");
+        }
+        r = guest.importTurnFile(path(QStringLiteral("junk.pbem")));
+        QVERIFY(!r.ok);
+        QVERIFY(!r.error.isEmpty());
+        QCOMPARE(save::publicDigest(guest.controller()->state()), before);
+        settle();
+        for (auto* box : guest.findChildren<QMessageBox*>())
+            box->close();
+
+        // The guest answers; the host receives the file by a drop on his window.
+        const Action* gAid = nullptr;
+        for (const Action& a : guest.controller()->legal())
+            if (a.kind == ActionKind::PlayCard && a.use == CardUse::Aid && !gAid)
+                gAid = &a;
+        QVERIFY(gAid);
+        const Action guestPlay = *gAid;
+        playTreeItem(guest.prompt(), guest.prompt()->itemFor(guestPlay));
+        QVERIFY(guest.controller()->pbemMustExport());
+        const QString answer = path(guest.controller()->pbem()->nextFileName());
+        QVERIFY(guest.exportTurnTo(answer));
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(answer)});
+        QDragEnterEvent enter(QPoint(400, 400), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&host, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(400, 400), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&host, &drop);
+        settle();
+        QVERIFY2(host.lastImport().ok, qPrintable(host.lastImport().error));
+        QCOMPARE(host.lastImport().fromSide, kCatholic);
+        QCOMPARE(static_cast<int>(host.controller()->state().roundsUsed[kCatholic]), 1);
+        QCOMPARE(save::publicDigest(host.controller()->state()),
+                 save::publicDigest(guest.controller()->state()));
+        QVERIFY(host.replayBar()->isVisible());
+
+        // Opened again from its directory (a new window), the game is the same.
+        MainWindow again(d);
+        QVERIFY(again.openPbemGame(path(QStringLiteral("host"))));
+        QCOMPARE(save::publicDigest(again.controller()->state()),
+                 save::publicDigest(host.controller()->state()));
+        QVERIFY(again.logPanel()->model()->rowCount() > 0);
+    }
+
+    // Issue 7: autosave after every action to the application-data location; a session that ended
+    // without a clean close is offered for resuming, and resumes where it stopped.
+    void autosaveAndResume() {
+        QFile::remove(MainWindow::autosavePath());
+        QSettings().remove(QStringLiteral("session/running"));
+        QVERIFY(!MainWindow::crashedBefore());
+        QStringList played;
+        {
+            MainWindow w(d);
+            w.setAutosave(true);
+            w.showScenario(QStringLiteral("early-war"));
+            GameController* gc = w.controller();
+            QVERIFY(QFile::exists(MainWindow::autosavePath()));
+            const Action* aid = nullptr;
+            for (const Action& a : gc->legal())
+                if (a.kind == ActionKind::PlayCard && a.use == CardUse::Aid && !aid)
+                    aid = &a;
+            QVERIFY(aid);
+            const Action play = *aid;
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            playTreeItem(w.prompt(), w.prompt()->itemFor(play));
+            played = gc->game().actions();
+            QVERIFY(!played.isEmpty());
+            QString error;
+            auto saved = save::readFile(MainWindow::autosavePath(), &error);
+            QVERIFY2(saved, qPrintable(error));
+            QCOMPARE(saved->actions, played); // written after the action
+            // The window goes away without closing (a crash): the flag stays.
+        }
+        QVERIFY(MainWindow::crashedBefore());
+        MainWindow w(d);
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.resumeAutosave());
+        QCOMPARE(w.controller()->game().actions(), played);
+        QVERIFY(w.controller()->fileName().isEmpty()); // Save asks where; the autosave stays the autosave
+        // Loading shows what happened since the last turn of the player now to decide.
+        QVERIFY(w.replayBar()->hasSteps());
+        QVERIFY(w.replayBar()->count() >= 2);
+        if (w.cover()->isVisible())
+            click(w.cover()->continueButton());
+        settle();
+        QVERIFY(w.grab().save(shot(QStringLiteral("resume-step-through.png"))));
+        w.setAutosave(true);
+        w.close();
+        QVERIFY(!MainWindow::crashedBefore());
     }
 
     void screenshotCommand() {

@@ -150,7 +150,12 @@ CombatDialog::CombatDialog(GameController* controller, QWidget* parent) : QDialo
     m_close = new QPushButton(QStringLiteral("Close"), this);
     m_close->setObjectName(QStringLiteral("closeBattle"));
     connect(m_close, &QPushButton::clicked, this, &QDialog::hide);
+    m_export = new QPushButton(QStringLiteral("Export battle…"), this);
+    m_export->setObjectName(QStringLiteral("exportBattle"));
+    m_export->setToolTip(QStringLiteral("This battle as a scenario for Tilly's Very Bad Day (miniatures)"));
+    connect(m_export, &QPushButton::clicked, this, &CombatDialog::exportBattle);
     auto* bottom = new QHBoxLayout();
+    bottom->addWidget(m_export);
     bottom->addStretch(1);
     bottom->addWidget(m_close);
     lay->addLayout(bottom);
@@ -238,7 +243,7 @@ bool CombatDialog::refresh() {
     }
     const GameState& s = gc->state();
     const GameData& d = gc->data();
-    const auto& log = gc->game().log();
+    const auto& log = gc->log();
     const CombatFrame* f = nullptr;
     if (!s.frames.empty())
         f = std::get_if<CombatFrame>(&s.frames.back());
@@ -265,6 +270,7 @@ bool CombatDialog::refresh() {
             m_logTo = static_cast<qsizetype>(log.size());
         m_inBattle = false;
     }
+    m_export->setEnabled(m_inBattle); // the combat about to be resolved
     if (!m_seen)
         return false;
 

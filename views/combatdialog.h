@@ -48,10 +48,12 @@ class CombatDialog : public QDialog {
     QAbstractButton* buttonFor(const rules::Action& a) const;
     QList<QRadioButton*> lossChoices() const { return m_lossRadios; }
     QPushButton* takeLossesButton() const { return m_takeLosses; }
+    QPushButton* exportButton() const { return m_export; }
     QLabel* resultLabel() const { return m_result; }
 
   signals:
     void submitAction(const rules::Action& a);
+    void exportBattle(); // "Export battle…": the window opens the export for the combat on top
 
   private:
     GameController* gc;
@@ -69,6 +71,7 @@ class CombatDialog : public QDialog {
     QWidget* m_decision;
     QVBoxLayout* m_decisionLayout;
     QPushButton* m_close;
+    QPushButton* m_export = nullptr;
     QPushButton* m_takeLosses = nullptr;
     QList<QRadioButton*> m_lossRadios;
     QList<QPair<QAbstractButton*, rules::Action>> m_buttons;

@@ -4,7 +4,10 @@
 #include "describe.h"
 #include "save/savefile.h"
 
+#include <QDir>
 #include <QJsonArray>
+#include <QJsonDocument>
+#include <QRegularExpression>
 #include <QThread>
 #include <QTimer>
 
@@ -66,8 +69,18 @@ QString GameController::phaseName(const GameState& s) {
     return {};
 }
 
+const Log& GameController::log() const {
+    static const Log empty;
+    if (m_pbem)
+        return m_pbemLog;
+    return m_game ? m_game->log() : empty;
+}
+
 void GameController::refresh() {
-    m_legal = m_game ? m_game->legalActions() : std::vector<Action>{};
+    if (m_pbem)
+        m_legal = m_pbem->legalActions(); // empty unless this side may act now
+    else
+        m_legal = m_game ? m_game->legalActions() : std::vector<Action>{};
     ++m_aiTicket; // a decision under way is for the old state: it will not be played
     if (m_aiCancel)
         *m_aiCancel = true;
@@ -106,12 +119,15 @@ void GameController::runComputerIfDue() {
     auto view = std::make_shared<ai::SideView>(player->viewOf(m_game->engine(), state()));
     auto result = std::make_shared<ai::Decision>();
     m_aiCancel = std::make_shared<std::atomic<bool>>(false);
+    m_aiProgress = std::make_shared<std::atomic<double>>(0.0);
     ai::Controls controls;
     controls.cancel = m_aiCancel.get();
+    controls.progress = [progress = m_aiProgress](double f) { progress->store(f); };
     auto cancel = m_aiCancel; // kept alive by the worker
     const quint64 ticket = m_aiTicket;
+    auto progress = m_aiProgress; // kept alive by the worker
     QThread* worker = QThread::create(
-        [player, view, result, controls, cancel] { *result = player->decide(*view, controls); });
+        [player, view, result, controls, cancel, progress] { *result = player->decide(*view, controls); });
     m_aiRunning = true;
     emit computerThinkingChanged(true);
     connect(worker, &QThread::finished, worker, &QObject::deleteLater);
@@ -126,11 +142,19 @@ void GameController::runComputerIfDue() {
     worker->start();
 }
 
+void GameController::hurryComputer() {
+    if (m_aiRunning && m_aiCancel)
+        *m_aiCancel = true; // the ticket stays: the best move found so far is played
+}
+
 bool GameController::start(const NewGameSetup& setup, QString* error) {
     auto g = std::make_unique<Game>(m_data);
     if (!g->start(setup.scenario, setup.options, setup.seed, error))
         return false;
     m_game = std::move(g);
+    m_pbem.reset();
+    m_pbemDir.clear();
+    m_pbemLog.clear();
     m_seats[0] = setup.seats[0];
     m_seats[1] = setup.seats[1];
     m_coverHands = setup.coverHands;
@@ -147,6 +171,9 @@ void GameController::startFrom(const GameState& s, const QString& scenario, cons
                                quint64 seed) {
     m_game = std::make_unique<Game>(m_data);
     m_game->startFrom(s, scenario, options, seed);
+    m_pbem.reset();
+    m_pbemDir.clear();
+    m_pbemLog.clear();
     m_seats[0] = m_seats[1] = SeatKind::Human;
     m_ai[0].reset();
     m_ai[1].reset();
@@ -165,7 +192,45 @@ bool GameController::submit(const Action& a, QString* error) {
             *error = QStringLiteral("That is not a legal action now.");
         return false;
     }
-    const qsizetype before = static_cast<qsizetype>(m_game->log().size());
+    const qsizetype before = static_cast<qsizetype>(log().size());
+    if (m_pbem) {
+        // This side's action goes into the session (which re-seeds the dice from the committed
+        // randomness); the window's game is then the session's view again.
+        const GameState was = m_pbem->state();
+        const QString text = formatAction(*m_data, was, a);
+        const int side = m_pbem->mySide();
+        bool sealed = false;
+        ApplyResult r = m_pbem->play(a, &sealed);
+        if (!r.ok) {
+            if (error)
+                *error = r.error;
+            return false;
+        }
+        if (sealed) {
+            m_pbemLog.push_back({QStringLiteral("%1 — its dice are sealed: the opponent's copy rolls them "
+                                                "with randomness you cannot know, and his file brings the "
+                                                "result")
+                                     .arg(text),
+                                 static_cast<int8_t>(side)});
+        } else {
+            // The log lines: the same action on a copy; its lines are shown only if the copy ended in
+            // the same public state (no dice, or the same dice), else just the action.
+            GameState copy = was;
+            Log lines;
+            const bool same = m_game->engine().apply(copy, a, &lines).ok &&
+                              save::publicDigest(copy) == save::publicDigest(m_pbem->state());
+            m_pbemLog.push_back({text, static_cast<int8_t>(side)});
+            if (same)
+                m_pbemLog.insert(m_pbemLog.end(), lines.begin(), lines.end());
+        }
+        QString saveError;
+        if (!m_pbem->saveTo(m_pbemDir, &saveError) && error)
+            *error = saveError; // played, but not kept on disk: the window says so
+        syncPbem();
+        emit actionPlayed(a, before);
+        emit changed();
+        return saveError.isEmpty();
+    }
     ApplyResult r = m_game->play(a);
     if (!r.ok) {
         if (error)
@@ -204,6 +269,15 @@ bool GameController::save(const QString& file, QString* error) {
     return true;
 }
 
+bool GameController::autosave(const QString& file, QString* error) {
+    if (!m_game || !m_replayable || m_pbem)
+        return false;
+    save::SaveGame g = save::fromGame(*m_game);
+    g.extra.insert(QStringLiteral("seats"), QJsonArray{seatId(m_seats[0]), seatId(m_seats[1])});
+    QDir().mkpath(QFileInfo(file).absolutePath());
+    return save::writeFile(file, g, error);
+}
+
 bool GameController::load(const QString& file, QString* error) {
     const std::optional<save::SaveGame> g = save::readFile(file, error);
     if (!g)
@@ -212,6 +286,9 @@ bool GameController::load(const QString& file, QString* error) {
     if (!save::replay(*g, file, *game, error)) // the fingerprint, then every action through the engine
         return false;
     m_game = std::move(game);
+    m_pbem.reset();
+    m_pbemDir.clear();
+    m_pbemLog.clear();
     m_seats[0] = m_seats[1] = SeatKind::Human;
     const QJsonArray seats = g->extra.value(QStringLiteral("seats")).toArray();
     for (int side = 0; side < 2 && side < seats.size(); ++side)
@@ -223,6 +300,152 @@ bool GameController::load(const QString& file, QString* error) {
     m_file = file;
     refresh();
     emit gameStarted();
+    emit changed();
+    return true;
+}
+
+// ---- play by e-mail
+
+void GameController::syncPbem() {
+    m_ai[0].reset();
+    m_ai[1].reset();
+    const int me = m_pbem->mySide();
+    m_seats[me] = SeatKind::Human;
+    m_seats[1 - me] = SeatKind::Remote;
+    m_coverHands = false;
+    m_replayable = false;
+    m_file.clear();
+    if (m_pbem->started()) {
+        const GameState& v = m_pbem->state();
+        auto g = std::make_unique<Game>(m_data);
+        g->startFrom(v, v.scenario, {}, 0);
+        m_game = std::move(g);
+    } else {
+        m_game.reset(); // the start files are still being exchanged
+    }
+    refresh();
+}
+
+bool GameController::newPbem(const QString& scenario, const QStringList& options, int side,
+                             save::DiceMode dice, const QString& dir, QByteArray* startFile, QString* error) {
+    auto session = std::make_unique<save::PbemSession>(m_data);
+    if (!session->create(scenario, options, side, dice, startFile, error))
+        return false;
+    if (!QDir().mkpath(dir) || !session->saveTo(dir, error)) {
+        if (error && error->isEmpty())
+            *error = QStringLiteral("%1: cannot create the directory").arg(dir);
+        return false;
+    }
+    m_pbem = std::move(session);
+    m_pbemDir = dir;
+    m_pbemLog.clear();
+    syncPbem();
+    emit gameStarted();
+    emit changed();
+    return true;
+}
+
+bool GameController::joinPbem(const QByteArray& startFile, const QString& name, const QString& dir,
+                              QByteArray* joinFile, QString* error) {
+    auto session = std::make_unique<save::PbemSession>(m_data);
+    if (!session->join(startFile, name, joinFile, error))
+        return false;
+    if (!QDir().mkpath(dir) || !session->saveTo(dir, error)) {
+        if (error && error->isEmpty())
+            *error = QStringLiteral("%1: cannot create the directory").arg(dir);
+        return false;
+    }
+    m_pbem = std::move(session);
+    m_pbemDir = dir;
+    m_pbemLog.clear();
+    syncPbem();
+    emit gameStarted();
+    emit changed();
+    return true;
+}
+
+bool GameController::openPbem(const QString& dir, QString* error) {
+    auto session = std::make_unique<save::PbemSession>(m_data);
+    if (!session->loadFrom(dir, error))
+        return false;
+    Log log;
+    if (session->started()) {
+        // The log so far: every resolved action, in words of the notation, by its author.
+        std::vector<GameState> states;
+        QStringList texts;
+        QString why;
+        if (session->stepStates(0, &states, &texts, &why)) {
+            const Engine& e = session->engine();
+            for (int k = 0; k < texts.size() && k < static_cast<int>(states.size()); ++k)
+                log.push_back({texts[k], static_cast<int8_t>(e.actor(states[static_cast<size_t>(k)]))});
+        }
+        for (const QString& p : session->pendingActions())
+            log.push_back({p + QStringLiteral("   (not sent yet)"), static_cast<int8_t>(session->mySide())});
+    }
+    m_pbem = std::move(session);
+    m_pbemDir = dir;
+    m_pbemLog = std::move(log);
+    syncPbem();
+    emit gameStarted();
+    emit changed();
+    return true;
+}
+
+TurnImport GameController::importTurn(const QByteArray& bytes, const QString& name) {
+    TurnImport r;
+    r.file = name;
+    if (!m_pbem) {
+        r.error = QStringLiteral("No game by e-mail is open.");
+        return r;
+    }
+    // Who wrote it and its number, for the report (the session checks everything itself).
+    QByteArray raw;
+    QString why;
+    if (save::gzipDecompress(bytes, &raw, &why)) {
+        const QJsonObject o = QJsonDocument::fromJson(raw).object();
+        const QString from = o.value(QStringLiteral("from")).toString();
+        r.fromSide = from == QLatin1String("catholic")     ? kCatholic
+                     : from == QLatin1String("protestant") ? kProtestant
+                                                           : o.value(QStringLiteral("from")).toInt(-1);
+        r.seq = o.value(QStringLiteral("seq")).toInt();
+    }
+    const int before = static_cast<int>(m_pbem->allActions().size());
+    r.fromAction = before;
+    QString error;
+    if (!m_pbem->importFile(bytes, name, &error, &r.happened)) {
+        r.error = error;
+        r.status = m_pbem->status();
+        return r;
+    }
+    r.ok = true;
+    r.actions = static_cast<int>(m_pbem->allActions().size()) - before;
+    if (!m_pbem->saveTo(m_pbemDir, &error))
+        r.error = QStringLiteral("The file was verified and imported, but the session could not be kept: %1")
+                      .arg(error);
+    static const QRegularExpression head(QStringLiteral("^\\s*\\d+ \\((Catholic|Protestant)\\): "));
+    for (const QString& line : std::as_const(r.happened)) {
+        const auto m = head.match(line);
+        int8_t side = kNone;
+        if (m.hasMatch())
+            side = m.captured(1) == QLatin1String("Catholic") ? kCatholic : kProtestant;
+        m_pbemLog.push_back({line.trimmed(), side});
+    }
+    r.status = m_pbem->status();
+    syncPbem();
+    emit changed();
+    return r;
+}
+
+bool GameController::exportTurn(QByteArray* bytes, QString* fileName, bool reveal, QString* error) {
+    if (!m_pbem) {
+        *error = QStringLiteral("No game by e-mail is open.");
+        return false;
+    }
+    if (!m_pbem->exportFile(bytes, fileName, reveal, error))
+        return false;
+    if (!m_pbem->saveTo(m_pbemDir, error))
+        return false;
+    syncPbem();
     emit changed();
     return true;
 }

@@ -1,13 +1,16 @@
 // The game behind the window: a rules::Game, the seat of each side, the log's turn headers, saving. Every
 // change of state goes through submit() (a legal action, Game::play) or undo() (Game::undo); views only
 // read. Seats (design principle 4): a side is played by a human here, the computer (model/ai, thinking on a
-// worker thread) or a remote player (PBEM: not yet in the GUI).
+// worker thread) or a remote player by e-mail (a save::PbemSession: the game is this side's view of it, and
+// this side's actions go through PbemSession::play; the opponent's come in verified turn files).
 #pragma once
 
 #include "data/gamedata.h"
 #include "rules/game.h"
 
 #include <atomic>
+
+#include "save/pbem.h"
 
 #include <QObject>
 #include <QStringList>
@@ -18,6 +21,19 @@ namespace wp {
 namespace ai {
 class AiPlayer;
 }
+
+// What became of a turn file the window imported (PBEM): shown to the player as it is.
+struct TurnImport {
+    bool ok = false;
+    QString file;         // the file's name
+    QString error;        // a refusal: what is wrong, in words (nothing was imported)
+    int fromSide = -1;    // who wrote it
+    int seq = 0;          // its sequence number
+    int fromAction = 0;   // the first action it resolves (the step-through starts there)
+    int actions = 0;      // how many actions it resolved here
+    QStringList happened; // the opponent's actions with their dice and log lines
+    QString status;       // the session's status afterwards
+};
 
 enum class SeatKind { Human, Computer, Remote };
 QString seatId(SeatKind k);
@@ -44,6 +60,7 @@ class GameController : public QObject {
     const rules::Game& game() const { return *m_game; }
     const rules::GameState& state() const { return m_game->state(); }
     const std::vector<rules::Action>& legal() const { return m_legal; }
+    const rules::Log& log() const; // the engine's log (a PBEM game: as this copy saw it)
     int actor() const { return m_game ? m_game->actor() : -1; }
     bool isHumanHere(int side) const { return side >= 0 && side <= 1 && m_seats[side] == SeatKind::Human; }
     SeatKind seat(int side) const { return m_seats[side]; }
@@ -51,6 +68,7 @@ class GameController : public QObject {
     void setCoverHands(bool on) { m_coverHands = on; }
     bool replayable() const { return m_replayable; } // started from a scenario: can be saved
     QString fileName() const { return m_file; }
+    void forgetFileName() { m_file.clear(); } // the next save asks where (a resumed autosave)
     QString describe(const rules::Action& a) const;
 
     bool start(const NewGameSetup& setup, QString* error);
@@ -64,10 +82,34 @@ class GameController : public QObject {
 
     bool save(const QString& file, QString* error);
     bool load(const QString& file, QString* error);
+    // The autosave (issue 7): the game as a .tyw in `file`, written atomically; nothing for PBEM games
+    // (their session directory is written after every action) or constructed positions.
+    bool autosave(const QString& file, QString* error);
+
+    // ---- play by e-mail (model/save/pbem.h; the session directory holds this side's secrets)
+    bool isPbem() const { return m_pbem != nullptr; }
+    const save::PbemSession* pbem() const { return m_pbem.get(); }
+    QString pbemDir() const { return m_pbemDir; }
+    // Creates a game as host in `dir`: *startFile is the file for the opponent.
+    bool newPbem(const QString& scenario, const QStringList& options, int side, save::DiceMode dice,
+                 const QString& dir, QByteArray* startFile, QString* error);
+    // Joins the game of a start file in `dir` (a new directory): *joinFile is the answer.
+    bool joinPbem(const QByteArray& startFile, const QString& name, const QString& dir, QByteArray* joinFile,
+                  QString* error);
+    bool openPbem(const QString& dir, QString* error);
+    TurnImport importTurn(const QByteArray& bytes, const QString& name);
+    // The next file: this side's actions since its last file (`reveal`: with the deck secret, at the end).
+    bool exportTurn(QByteArray* bytes, QString* fileName, bool reveal, QString* error);
+    QString pbemStatus() const { return m_pbem ? m_pbem->status() : QString(); }
+    bool pbemMustExport() const { return m_pbem && m_pbem->mustExport(); }
 
     static QString phaseName(const rules::GameState& s);
 
     bool computerThinking() const { return m_aiRunning; }
+    // Asks the computer to decide now: the search stops and plays the best move found so far.
+    void hurryComputer();
+    // How far the decision under way is, 0..1 (the search bot's iterations; written by the worker).
+    double computerProgress() const { return m_aiProgress ? m_aiProgress->load() : 0.0; }
     QStringList computerReasons() const; // the computer seats' recent decisions with their reasons
 
   signals:
@@ -91,7 +133,14 @@ class GameController : public QObject {
     bool m_aiRunning = false;
     quint64 m_aiTicket = 0;
     std::shared_ptr<std::atomic<bool>> m_aiCancel;
+    std::shared_ptr<std::atomic<double>> m_aiProgress;
+    // PBEM
+    std::unique_ptr<save::PbemSession> m_pbem;
+    QString m_pbemDir;
+    rules::Log m_pbemLog;
     void refresh();
+    void syncPbem(); // the window's game is the session's view
+    bool startPbemView(QString* error);
     void setUpComputers(const QString& bot, quint64 seed);
     void runComputerIfDue();
 };

@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "battleexportdialog.h"
 #include "cardbrowser.h"
 #include "combatdialog.h"
 #include "coverwidget.h"
@@ -8,27 +9,42 @@
 #include "logdock.h"
 #include "mapview.h"
 #include "newgamedialog.h"
+#include "pbempanel.h"
 #include "promptpanel.h"
 #include "recordspanel.h"
+#include "replaybar.h"
 #include "rules/internal.h"
+#include "save/savefile.h"
 #include "siegedialog.h"
 #include "theme.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDateTime>
+#include <QDir>
 #include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
+#include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QSaveFile>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
+#include <QToolButton>
+#include <QVBoxLayout>
 
 namespace wp {
 
@@ -42,9 +58,18 @@ MainWindow::MainWindow(std::shared_ptr<const GameData> gameData, QWidget* parent
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
     m_gc = new GameController(m_data, this);
 
-    m_map = new MapView(*m_data, this);
+    // The centre: the step-through bar (hidden unless stepping) above the map.
+    auto* centre = new QWidget(this);
+    auto* centreLay = new QVBoxLayout(centre);
+    centreLay->setContentsMargins(0, 0, 0, 0);
+    centreLay->setSpacing(0);
+    m_replay = new ReplayBar(centre);
+    m_map = new MapView(*m_data, centre);
     m_map->setObjectName(QStringLiteral("mapView"));
-    setCentralWidget(m_map);
+    centreLay->addWidget(m_replay);
+    centreLay->addWidget(m_map, 1);
+    setCentralWidget(centre);
+    setAcceptDrops(true);
 
     m_prompt = new PromptPanel(m_gc, this);
     m_prompt->setObjectName(QStringLiteral("promptPanel"));
@@ -88,12 +113,55 @@ MainWindow::MainWindow(std::shared_ptr<const GameData> gameData, QWidget* parent
     resizeDocks({m_promptDock, m_recordsDock}, {330, 360}, Qt::Horizontal);
     resizeDocks({m_handDock}, {250}, Qt::Vertical);
 
+    // Play by e-mail: where the exchange stands; shown for PBEM games.
+    m_pbemPanel = new PbemPanel(m_gc, this);
+    m_pbemPanel->setObjectName(QStringLiteral("pbemPanel"));
+    m_pbemDock = new QDockWidget(QStringLiteral("By E-mail"), this);
+    m_pbemDock->setObjectName(QStringLiteral("pbemDock"));
+    m_pbemDock->setWidget(m_pbemPanel);
+    addDockWidget(Qt::LeftDockWidgetArea, m_pbemDock);
+    splitDockWidget(m_promptDock, m_pbemDock, Qt::Vertical);
+    m_pbemDock->hide();
+
+    // The computer's decisions and its reasons (model/ai); shown when a seat is the computer's.
+    m_reasons = new QListWidget(this);
+    m_reasons->setObjectName(QStringLiteral("computerReasons"));
+    m_reasons->setWordWrap(true);
+    m_reasons->setAlternatingRowColors(true);
+    m_computerDock = new QDockWidget(QStringLiteral("Computer"), this);
+    m_computerDock->setObjectName(QStringLiteral("computerDock"));
+    m_computerDock->setWidget(m_reasons);
+    addDockWidget(Qt::RightDockWidgetArea, m_computerDock);
+    tabifyDockWidget(m_logDock, m_computerDock);
+    m_logDock->raise();
+    m_computerDock->hide();
+
     m_combat = new CombatDialog(m_gc, this);
     m_siege = new SiegeDialog(m_gc, this);
     m_inspector = new StackInspector(*m_data, this);
     m_cover = new CoverWidget(this);
 
     m_statusTurn = new QLabel(this);
+    m_aiBar = new QProgressBar(this);
+    m_aiBar->setObjectName(QStringLiteral("computerProgress"));
+    m_aiBar->setRange(0, 100);
+    m_aiBar->setMaximumWidth(180);
+    m_aiBar->setFormat(QStringLiteral("computer thinking %p%"));
+    m_aiBar->hide();
+    m_hurry = new QToolButton(this);
+    m_hurry->setObjectName(QStringLiteral("hurryComputer"));
+    m_hurry->setText(QStringLiteral("Decide now"));
+    m_hurry->setToolTip(
+        QStringLiteral("Stop the computer's search and play the best move it has found so far"));
+    m_hurry->hide();
+    m_aiTimer = new QTimer(this);
+    m_aiTimer->setInterval(120);
+    connect(m_aiTimer, &QTimer::timeout, this,
+            [this]() { m_aiBar->setValue(static_cast<int>(m_gc->computerProgress() * 100.0)); });
+    connect(m_hurry, &QToolButton::clicked, m_gc, &GameController::hurryComputer);
+    connect(m_gc, &GameController::computerThinkingChanged, this, &MainWindow::onComputerThinking);
+    statusBar()->addPermanentWidget(m_aiBar);
+    statusBar()->addPermanentWidget(m_hurry);
     statusBar()->addPermanentWidget(m_statusTurn);
     statusBar()->addPermanentWidget(
         new QLabel(QStringLiteral("data %1").arg(QString::fromLatin1(m_data->fingerprint.left(12))), this));
@@ -101,9 +169,20 @@ MainWindow::MainWindow(std::shared_ptr<const GameData> gameData, QWidget* parent
     buildMenus();
 
     connect(m_gc, &GameController::changed, this, &MainWindow::onChanged);
+    connect(m_gc, &GameController::actionPlayed, this, [this]() { autosaveNow(); });
+    connect(m_gc, &GameController::gameStarted, this, [this]() {
+        m_replay->clear();
+        autosaveNow();
+    });
+    connect(m_replay, &ReplayBar::positionChanged, this, &MainWindow::onChanged);
+    connect(m_replay, &ReplayBar::closed, this, &MainWindow::onChanged);
+    connect(m_pbemPanel, &PbemPanel::exportRequested, this, &MainWindow::exportTurn);
+    connect(m_pbemPanel, &PbemPanel::importRequested, this, &MainWindow::importTurn);
+    connect(m_pbemPanel, &PbemPanel::stepRequested, this, &MainWindow::stepThroughLastImport);
     connect(m_prompt, &PromptPanel::submitAction, this, &MainWindow::submit);
     connect(m_combat, &CombatDialog::submitAction, this, &MainWindow::submit);
     connect(m_siege, &SiegeDialog::submitAction, this, &MainWindow::submit);
+    connect(m_combat, &CombatDialog::exportBattle, this, &MainWindow::showBattleExport);
     connect(m_prompt, &PromptPanel::highlightsChanged, this,
             [this]() { m_map->setHighlights(m_prompt->highlights()); });
     connect(m_prompt, &PromptPanel::openCombat, this, [this]() {
@@ -143,6 +222,27 @@ void MainWindow::buildMenus() {
     m_saveAs = game->addAction(QStringLiteral("Save &As…"), this, &MainWindow::saveGameAs);
     m_saveAs->setShortcut(QKeySequence::SaveAs);
     game->addSeparator();
+    QMenu* mail = game->addMenu(QStringLiteral("Play by &E-mail"));
+    mail->addAction(QStringLiteral("&New Game by E-mail…"), this, &MainWindow::newPbem);
+    mail->addAction(QStringLiteral("&Join a Game (start file)…"), this, &MainWindow::joinPbem);
+    mail->addAction(QStringLiteral("&Open a Game by E-mail…"), this, &MainWindow::openPbem);
+    mail->addSeparator();
+    QAction* imp = mail->addAction(QStringLiteral("&Import Turn…"), this, &MainWindow::importTurn);
+    imp->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+    m_exportTurn = mail->addAction(QStringLiteral("&Export Turn…"), this, &MainWindow::exportTurn);
+    m_exportTurn->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_exportFinal = mail->addAction(QStringLiteral("Export the &Final File (reveal my secret)…"), this,
+                                    &MainWindow::exportFinalTurn);
+    m_verifyPbem = mail->addAction(QStringLiteral("&Verify the Whole Game"), this, &MainWindow::verifyPbem);
+    game->addSeparator();
+    m_stepAction = game->addAction(QStringLiteral("&What Happened Since My Last Turn"), this, [this]() {
+        if (!(m_gc->isPbem() ? stepThroughLastImport() : stepThroughSinceLastTurn()))
+            statusBar()->showMessage(QStringLiteral("Nothing to step through"), 4000);
+    });
+    m_stepAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_H));
+    m_exportBattle = game->addAction(QStringLiteral("Export &Battle…"), this, &MainWindow::showBattleExport);
+    m_exportBattle->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
+    game->addSeparator();
     QAction* quit = game->addAction(QStringLiteral("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 
@@ -163,7 +263,7 @@ void MainWindow::buildMenus() {
     view->addSeparator();
     view->addAction(QStringLiteral("All &Cards…"), this, &MainWindow::showCardBrowser);
     view->addSeparator();
-    for (QDockWidget* dw : {m_promptDock, m_recordsDock, m_handDock, m_logDock})
+    for (QDockWidget* dw : {m_promptDock, m_recordsDock, m_handDock, m_logDock, m_pbemDock, m_computerDock})
         view->addAction(dw->toggleViewAction());
 
     QMenu* help = menuBar()->addMenu(QStringLiteral("&Help"));
@@ -175,6 +275,21 @@ void MainWindow::buildMenus() {
                 .arg(QCoreApplication::applicationVersion(), m_data->dataDir.toHtmlEscaped(),
                      QString::fromLatin1(m_data->fingerprint.left(16))));
     });
+    help->addAction(QStringLiteral("&Keys"), this, [this]() {
+        QMessageBox::information(
+            this, QStringLiteral("Keys"),
+            QStringLiteral(
+                "<table>"
+                "<tr><td><b>Ctrl+N / Ctrl+O / Ctrl+S</b></td><td>new, open, save</td></tr>"
+                "<tr><td><b>Ctrl+Z</b></td><td>undo (while the rules allow)</td></tr>"
+                "<tr><td><b>Ctrl+I / Ctrl+E</b></td><td>import / export a turn file (by e-mail)</td></tr>"
+                "<tr><td><b>Ctrl+H</b></td><td>step through what happened since your last turn</td></tr>"
+                "<tr><td><b>← → Home End</b></td><td>while stepping: back, forward, first, the "
+                "present</td></tr>"
+                "<tr><td><b>Ctrl+B</b></td><td>export the battle about to be fought</td></tr>"
+                "<tr><td><b>+ / − / 0</b></td><td>zoom in, out, fit the map</td></tr>"
+                "<tr><td><b>F11</b></td><td>full screen</td></tr></table>"));
+    });
 
     QToolBar* tb = addToolBar(QStringLiteral("Game"));
     tb->setObjectName(QStringLiteral("gameToolBar"));
@@ -183,6 +298,11 @@ void MainWindow::buildMenus() {
     tb->addAction(nw);
     tb->addAction(op);
     tb->addAction(m_save);
+    tb->addSeparator();
+    tb->addAction(imp);
+    tb->addAction(m_exportTurn);
+    imp->setIconText(QStringLiteral("Import Turn"));
+    m_exportTurn->setIconText(QStringLiteral("Export Turn"));
     tb->addSeparator();
     tb->addAction(m_undo);
     tb->addSeparator();
@@ -256,6 +376,7 @@ bool MainWindow::openFile(const QString& file) {
     QString error;
     m_lastActor = -1;
     m_cover->hide();
+    m_replay->clear();
     if (!m_gc->load(file, &error)) {
         QMessageBox::warning(this, QStringLiteral("Cannot open the game"), error);
         return false;
@@ -263,6 +384,7 @@ bool MainWindow::openFile(const QString& file) {
     m_revealed = -1;
     m_lastActor = -1;
     onChanged();
+    stepThroughSinceLastTurn(); // what happened since the last turn of the player to decide, if anything
     if (handsHidden() && m_gc->actor() >= 0)
         m_cover->showFor(m_gc->actor(),
                          QStringLiteral("The game %1 is loaded.").arg(QFileInfo(file).fileName()));
@@ -361,6 +483,8 @@ void MainWindow::showEvent(QShowEvent* e) {
 
 void MainWindow::closeEvent(QCloseEvent* e) {
     QSettings st;
+    if (m_autosave)
+        st.setValue(QStringLiteral("session/running"), false); // a clean close: no offer to resume
     st.setValue(QStringLiteral("window/geometry"), saveGeometry());
     st.setValue(QStringLiteral("window/state"), saveState());
     QMainWindow::closeEvent(e);
@@ -373,6 +497,8 @@ void MainWindow::submit(const Action& a) {
 }
 
 void MainWindow::onLocClicked(int loc) {
+    if (inPast())
+        return; // the step-through is read-only
     m_prompt->handleLocClick(loc);
 }
 
@@ -380,6 +506,10 @@ void MainWindow::onStackClicked(int index) {
     const MapState& s = m_map->state();
     if (index < 0 || index >= s.stacks.size())
         return;
+    if (inPast()) {
+        m_inspector->showStack(s.stacks[index], &m_replay->state());
+        return;
+    }
     // A stack standing on a legal target: the click plays it (the stack is in the way of the space).
     if (m_prompt->handleLocClick(s.stacks[index].loc()))
         return;
@@ -387,6 +517,10 @@ void MainWindow::onStackClicked(int index) {
 }
 
 void MainWindow::updateMap() {
+    if (inPast()) {
+        m_map->setState(MapState::fromGame(*m_data, m_replay->state())); // no targets: read-only
+        return;
+    }
     MapState ms = m_gc->hasGame() ? MapState::fromGame(*m_data, m_gc->state()) : MapState{};
     ms.highlights = m_prompt->highlights();
     m_map->setState(ms);
@@ -432,22 +566,49 @@ void MainWindow::onChanged() {
     if (!m_gc->coverHands())
         m_revealed = actor;
 
+    const bool past = inPast();
     m_prompt->setHidden(handsHidden());
+    m_promptDock->setEnabled(!past);
     updateMap();
-    m_records->setState(has ? &m_gc->state() : nullptr, actor);
+    if (past)
+        m_records->setState(&m_replay->state(), m_gc->game().engine().actor(m_replay->state()));
+    else
+        m_records->setState(has ? &m_gc->state() : nullptr, actor);
     updateHand();
     if (has)
-        m_log->setLog(m_gc->game().log(), m_gc->state().firstTurn);
-    m_undo->setEnabled(m_gc->canUndo());
+        m_log->setLog(m_gc->log(), m_gc->state().firstTurn);
+    m_undo->setEnabled(m_gc->canUndo() && !past);
     m_save->setEnabled(has && m_gc->replayable());
     m_saveAs->setEnabled(has && m_gc->replayable());
+    const bool pbem = m_gc->isPbem();
+    m_exportTurn->setEnabled(pbem && m_gc->pbem()->myBall() && !m_gc->pbem()->canPlay());
+    m_exportFinal->setEnabled(pbem && m_gc->pbem()->myBall() && !m_gc->pbem()->iRevealed());
+    m_verifyPbem->setEnabled(pbem && m_gc->pbem()->opponentRevealed() && m_gc->pbem()->iRevealed());
+    m_pbemPanel->refresh();
+    if (pbem)
+        showPbemDock();
+    const bool computer = m_gc->seat(0) == SeatKind::Computer || m_gc->seat(1) == SeatKind::Computer;
+    if (computer && !m_computerDock->isVisible())
+        m_computerDock->show();
+    if (computer || m_reasons->count()) {
+        const QStringList reasons = m_gc->computerReasons();
+        if (reasons.size() != m_reasons->count() ||
+            (m_reasons->count() && m_reasons->item(m_reasons->count() - 1)->text() != reasons.back())) {
+            m_reasons->clear();
+            m_reasons->addItems(reasons);
+            m_reasons->scrollToBottom();
+        }
+    }
+    m_exportBattle->setEnabled(!past && m_combat->inBattle() && !handsHidden());
 
     // The battle dialog follows the combat on top of the stack; it stays open to show the result.
     const bool wasInBattle = m_combat->inBattle();
     const bool inBattle = m_combat->refresh();
     if (wasInBattle && !inBattle)
         m_battleResultPending = true;
-    if ((inBattle || m_battleResultPending) && !handsHidden()) {
+    if (past) {
+        m_combat->hide();
+    } else if ((inBattle || m_battleResultPending) && !handsHidden()) {
         m_combat->show();
         m_combat->raise();
         m_battleResultPending = false;
@@ -462,15 +623,543 @@ void MainWindow::onChanged() {
                            .arg(sc ? sc->name : s.scenario)
                            .arg(s.turn)
                            .arg(theme::turnYears(s.turn)));
-        m_statusTurn->setText(QStringLiteral("Turn %1 · %2 · VP %3 · %4 to decide")
-                                  .arg(s.turn)
-                                  .arg(GameController::phaseName(s))
-                                  .arg(s.vp)
-                                  .arg(actor >= 0 ? theme::sideName(actor) : QStringLiteral("nobody")));
+        if (m_gc->isPbem() && !m_gc->legal().size() && !s.gameOver)
+            m_statusTurn->setText(QStringLiteral("Turn %1 · VP %2 · %3")
+                                      .arg(s.turn)
+                                      .arg(s.vp)
+                                      .arg(m_gc->pbemMustExport()
+                                               ? QStringLiteral("export your turn file")
+                                               : QStringLiteral("waiting for your opponent's file")));
+        else
+            m_statusTurn->setText(QStringLiteral("Turn %1 · %2 · VP %3 · %4 to decide")
+                                      .arg(s.turn)
+                                      .arg(GameController::phaseName(s))
+                                      .arg(s.vp)
+                                      .arg(actor >= 0 ? theme::sideName(actor) : QStringLiteral("nobody")));
         if (s.gameOver)
             statusBar()->showMessage(s.result);
+    } else if (m_gc->isPbem()) {
+        setWindowTitle(
+            QStringLiteral("Westphalia — game by e-mail %1 (starting)").arg(m_gc->pbem()->gameId().left(8)));
+        m_statusTurn->setText(m_gc->pbemMustExport()
+                                  ? QStringLiteral("export your file: the game starts with it")
+                                  : QStringLiteral("waiting for your opponent's file"));
     } else {
         m_statusTurn->setText(QStringLiteral("No game"));
+    }
+}
+
+// ---- the step-through
+
+bool MainWindow::inPast() const {
+    return m_replay->inPast() && m_gc->hasGame();
+}
+
+bool MainWindow::stepThroughLastImport() {
+    if (!m_gc->isPbem() || !m_gc->hasGame() || !m_lastImport.ok || m_lastImport.actions <= 0)
+        return false;
+    std::vector<GameState> states;
+    QStringList texts;
+    QString error;
+    if (!m_gc->pbem()->stepStates(m_lastImport.fromAction, &states, &texts, &error)) {
+        statusBar()->showMessage(QStringLiteral("Cannot step through: %1").arg(error), 6000);
+        return false;
+    }
+    QList<int> sides;
+    const Engine& e = m_gc->game().engine();
+    for (int k = 0; k < texts.size() && k < static_cast<int>(states.size()); ++k)
+        sides << e.actor(states[static_cast<size_t>(k)]);
+    m_replay->setSteps(std::move(states), texts, sides, m_lastImport.fromAction,
+                       QStringLiteral("What happened since your last file"));
+    return true;
+}
+
+bool MainWindow::stepThroughSinceLastTurn() {
+    if (!m_gc->hasGame() || m_gc->isPbem() || !m_gc->replayable())
+        return false;
+    const Game& g = m_gc->game();
+    const int n = static_cast<int>(g.actions().size());
+    const int me = g.actor();
+    if (n == 0 || me < 0)
+        return false;
+    // The positions of the last actions only (a long game holds thousands): enough for a turn.
+    const int window = 400;
+    save::SaveGame sg = save::fromGame(g);
+    save::StepReplay rp;
+    QString error;
+    if (!rp.open(m_gc->dataPtr(), sg, QStringLiteral("this game"), &error, std::max(0, n - window)))
+        return false;
+    const Engine& e = g.engine();
+    // Walk back over the player's own actions in progress, then over the other side's: the step-through
+    // starts with the first of those.
+    int p = n - 1;
+    auto actorAt = [&](int pos) {
+        rp.seek(pos);
+        return e.actor(rp.state());
+    };
+    while (p >= rp.first() && actorAt(p) == me)
+        --p;
+    if (p < rp.first())
+        return false; // nothing by anyone else in sight
+    while (p >= rp.first() && actorAt(p) != me)
+        --p;
+    const int from = p + 1;
+    std::vector<GameState> states;
+    QStringList texts;
+    QList<int> sides;
+    for (int k = from; k <= n; ++k) {
+        rp.seek(k);
+        states.push_back(rp.state());
+        if (k > from) {
+            texts << rp.actionBefore();
+            sides << e.actor(states[states.size() - 2]);
+        }
+    }
+    m_replay->setSteps(
+        std::move(states), texts, sides, from,
+        QStringLiteral("What happened since the %1 player's last turn").arg(theme::sideName(me)));
+    return true;
+}
+
+// ---- autosave
+
+QString MainWindow::autosavePath() {
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
+           QStringLiteral("/autosave.tyw");
+}
+
+void MainWindow::setAutosave(bool on) {
+    m_autosave = on;
+    QSettings().setValue(QStringLiteral("session/running"), on);
+    if (on)
+        autosaveNow();
+}
+
+bool MainWindow::crashedBefore() {
+    return QSettings().value(QStringLiteral("session/running"), false).toBool() &&
+           QFile::exists(autosavePath());
+}
+
+bool MainWindow::resumeAutosave() {
+    if (!QFile::exists(autosavePath()))
+        return false;
+    if (!openFile(autosavePath()))
+        return false;
+    m_gc->forgetFileName(); // Ctrl+S asks where: the autosave is not the player's file
+    statusBar()->showMessage(QStringLiteral("Resumed the game from the autosave"), 6000);
+    return true;
+}
+
+void MainWindow::autosaveNow() {
+    if (!m_autosave || !m_gc->hasGame() || !m_gc->replayable() || m_gc->isPbem())
+        return;
+    QString error;
+    if (!m_gc->autosave(autosavePath(), &error)) {
+        if (error != m_autosaveError) // said once, not after every action
+            statusBar()->showMessage(QStringLiteral("Autosave failed: %1").arg(error), 8000);
+        m_autosaveError = error;
+    } else {
+        m_autosaveError.clear();
+    }
+}
+
+// ---- the computer
+
+void MainWindow::onComputerThinking(bool thinking) {
+    m_aiBar->setValue(0);
+    m_aiBar->setVisible(thinking);
+    m_hurry->setVisible(thinking);
+    if (thinking)
+        m_aiTimer->start();
+    else
+        m_aiTimer->stop();
+    onChanged();
+}
+
+// ---- the battle export
+
+BattleExportDialog* MainWindow::battleExport() {
+    if (!m_battleExport)
+        m_battleExport = new BattleExportDialog(this);
+    if (m_gc->hasGame())
+        m_battleExport->setBattle(*m_data, m_gc->state(),
+                                  m_gc->game().seed() + static_cast<quint64>(m_gc->game().actions().size()));
+    return m_battleExport;
+}
+
+void MainWindow::showBattleExport() {
+    BattleExportDialog* d = battleExport();
+    d->show();
+    d->raise();
+}
+
+// ---- play by e-mail
+
+void MainWindow::showPbemDock() {
+    if (m_pbemDock->isVisible())
+        return;
+    m_pbemDock->show();
+    resizeDocks({m_promptDock, m_pbemDock}, {380, 520}, Qt::Vertical);
+}
+
+QString MainWindow::pbemRoot() {
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/pbem");
+}
+
+QString MainWindow::pbemOutDir() const {
+    return QSettings()
+        .value(QStringLiteral("files/pbemDir"),
+               QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
+        .toString();
+}
+
+namespace {
+
+bool writeBytes(const QString& path, const QByteArray& bytes, QString* error) {
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit()) {
+        *error = QStringLiteral("%1: cannot write: %2").arg(path, f.errorString());
+        return false;
+    }
+    return true;
+}
+
+// The header of a PBEM file: its game, sequence number and author, or an empty object.
+QJsonObject pbemHeader(const QByteArray& bytes) {
+    QByteArray raw;
+    QString why;
+    if (!save::gzipDecompress(bytes, &raw, &why))
+        return {};
+    const QJsonObject o = QJsonDocument::fromJson(raw).object();
+    if (o.value(QStringLiteral("format")).toString() != QLatin1String("westphalia-pbem"))
+        return {};
+    return o;
+}
+
+} // namespace
+
+bool MainWindow::newPbemGame(const QString& scenario, int side, save::DiceMode dice, const QString& dir,
+                             const QString& startFileOut) {
+    QByteArray start;
+    QString error;
+    m_replay->clear();
+    m_cover->hide();
+    m_combat->hide();
+    m_lastActor = -1;
+    m_lastImport = {};
+    if (!m_gc->newPbem(scenario, {}, side, dice, dir, &start, &error) ||
+        !writeBytes(dir + QStringLiteral("/outbox/") + QFileInfo(startFileOut).fileName(), start, &error) ||
+        !writeBytes(startFileOut, start, &error)) {
+        QMessageBox::warning(this, QStringLiteral("Cannot create the game by e-mail"), error);
+        return false;
+    }
+    m_revealed = side;
+    m_pbemPanel->showMessage(
+        QStringLiteral("<p>The start file <b>%1</b> is written. Send it to your opponent; "
+                       "import his answer when it comes.</p>")
+            .arg(startFileOut.toHtmlEscaped()));
+    showPbemDock();
+    m_pbemDock->raise();
+    onChanged();
+    return true;
+}
+
+bool MainWindow::joinPbemGame(const QString& startFile, const QString& dir, const QString& joinFileOut) {
+    QFile f(startFile);
+    QString error;
+    if (!f.open(QIODevice::ReadOnly)) {
+        QMessageBox::warning(this, QStringLiteral("Cannot join the game"),
+                             QStringLiteral("%1: cannot read: %2").arg(startFile, f.errorString()));
+        return false;
+    }
+    QByteArray answer;
+    m_replay->clear();
+    m_cover->hide();
+    m_combat->hide();
+    m_lastActor = -1;
+    m_lastImport = {};
+    if (!m_gc->joinPbem(f.readAll(), QFileInfo(startFile).fileName(), dir, &answer, &error) ||
+        !writeBytes(dir + QStringLiteral("/outbox/") + QFileInfo(joinFileOut).fileName(), answer, &error) ||
+        !writeBytes(joinFileOut, answer, &error)) {
+        QMessageBox::warning(this, QStringLiteral("Cannot join the game"), error);
+        return false;
+    }
+    m_revealed = m_gc->pbem()->mySide();
+    m_pbemPanel->showMessage(
+        QStringLiteral("<p>You joined. Send <b>%1</b> to your opponent; his first turn file "
+                       "starts the game.</p>")
+            .arg(joinFileOut.toHtmlEscaped()));
+    showPbemDock();
+    m_pbemDock->raise();
+    onChanged();
+    return true;
+}
+
+bool MainWindow::openPbemGame(const QString& dir) {
+    QString error;
+    m_replay->clear();
+    m_cover->hide();
+    m_combat->hide();
+    m_lastActor = -1;
+    m_lastImport = {};
+    if (!m_gc->openPbem(dir, &error)) {
+        QMessageBox::warning(this, QStringLiteral("Cannot open the game by e-mail"), error);
+        return false;
+    }
+    m_revealed = m_gc->pbem()->mySide();
+    m_pbemPanel->showMessage({});
+    showPbemDock();
+    onChanged();
+    return true;
+}
+
+QString MainWindow::findPbemSession(const QString& gameId) const {
+    if (m_gc->isPbem() && m_gc->pbem()->gameId() == gameId)
+        return m_gc->pbemDir();
+    const QDir root(pbemRoot());
+    for (const QString& sub : root.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        QFile f(root.filePath(sub) + QStringLiteral("/session.json"));
+        if (!f.open(QIODevice::ReadOnly))
+            continue;
+        const QByteArray text = f.readAll();
+        if (text.contains(gameId.toLatin1())) {
+            save::PbemSession probe(m_data);
+            QString why;
+            if (probe.loadFrom(root.filePath(sub), &why) && probe.gameId() == gameId)
+                return root.filePath(sub);
+        }
+    }
+    return {};
+}
+
+TurnImport MainWindow::importTurnFile(const QString& file) {
+    TurnImport r;
+    r.file = QFileInfo(file).fileName();
+    QFile f(file);
+    if (!f.open(QIODevice::ReadOnly)) {
+        r.error = QStringLiteral("%1: cannot read: %2").arg(file, f.errorString());
+        showImportOutcome(r);
+        return r;
+    }
+    const QByteArray bytes = f.readAll();
+    const QJsonObject head = pbemHeader(bytes);
+    const QString game = head.value(QStringLiteral("game")).toString();
+    // The file's own game: the session open now, or another one kept under pbemRoot().
+    if (!game.isEmpty() && (!m_gc->isPbem() || m_gc->pbem()->gameId() != game)) {
+        const QString dir = findPbemSession(game);
+        if (!dir.isEmpty()) {
+            if (!openPbemGame(dir))
+                return r;
+        } else if (head.value(QStringLiteral("seq")).toInt() == 1) {
+            r.error = QStringLiteral("This is the start file of a game that is not on this computer: join it "
+                                     "with Game ▸ Play by E-mail ▸ Join a Game.");
+            showImportOutcome(r);
+            return r;
+        } else {
+            r.error =
+                QStringLiteral("This file belongs to game %1, which is not on this computer (no session "
+                               "under %2).")
+                    .arg(game.left(8), pbemRoot());
+            showImportOutcome(r);
+            return r;
+        }
+    }
+    if (!m_gc->isPbem()) {
+        r.error = head.isEmpty() ? QStringLiteral("%1 is not a Westphalia play-by-e-mail file (not gzip of "
+                                                  "a 'westphalia-pbem' JSON object).")
+                                       .arg(r.file)
+                                 : QStringLiteral("No game by e-mail is open.");
+        showImportOutcome(r);
+        return r;
+    }
+    m_replay->clear();
+    r = m_gc->importTurn(bytes, r.file);
+    showImportOutcome(r);
+    if (r.ok && r.actions > 0)
+        stepThroughLastImport();
+    return r;
+}
+
+void MainWindow::showImportOutcome(const TurnImport& r) {
+    m_lastImport = r;
+    m_pbemPanel->showImport(r);
+    showPbemDock();
+    m_pbemDock->raise();
+    if (r.ok) {
+        statusBar()->showMessage(
+            QStringLiteral("Verified and imported %1: %2 action(s)").arg(r.file).arg(r.actions), 8000);
+        return;
+    }
+    statusBar()->showMessage(QStringLiteral("Refused %1").arg(r.file), 8000);
+    // Said clearly, without stopping anything: a window that stays until read.
+    auto* box = new QMessageBox(QMessageBox::Warning, QStringLiteral("Turn file refused"),
+                                QStringLiteral("%1 was not imported.\n\n%2").arg(r.file, r.error),
+                                QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("importRefused"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}
+
+bool MainWindow::exportTurnTo(const QString& file, bool reveal) {
+    QByteArray bytes;
+    QString name, error;
+    if (!m_gc->exportTurn(&bytes, &name, reveal, &error)) {
+        QMessageBox::warning(this, QStringLiteral("Cannot export the turn"), error);
+        return false;
+    }
+    // The session's own copy first (never lost), then where the player asked.
+    if (!writeBytes(m_gc->pbemDir() + QStringLiteral("/outbox/") + name, bytes, &error) ||
+        !writeBytes(file, bytes, &error)) {
+        QMessageBox::warning(this, QStringLiteral("Cannot write the turn file"),
+                             QStringLiteral("%1\n\nA copy is in %2/outbox.").arg(error, m_gc->pbemDir()));
+        return false;
+    }
+    m_pbemPanel->showMessage(
+        QStringLiteral("<p>Wrote <b>%1</b>. Send it to your opponent.</p>").arg(file.toHtmlEscaped()));
+    statusBar()->showMessage(QStringLiteral("Wrote %1").arg(file), 8000);
+    onChanged();
+    return true;
+}
+
+void MainWindow::newPbem() {
+    NewPbemDialog dlg(*m_data, this);
+    if (dlg.exec() != QDialog::Accepted)
+        return;
+    const QString stamp = QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss"));
+    const QString dir = pbemRoot() + QLatin1Char('/') + stamp + QLatin1Char('-') +
+                        (dlg.side() == 0 ? "catholic" : "protestant");
+    QString file =
+        QFileDialog::getSaveFileName(this, QStringLiteral("Save the start file for your opponent"),
+                                     pbemOutDir() + QStringLiteral("/%1-start.pbem").arg(dlg.scenario()),
+                                     QStringLiteral("Westphalia e-mail files (*.pbem)"));
+    if (file.isEmpty())
+        return;
+    if (!file.endsWith(QLatin1String(".pbem")))
+        file += QStringLiteral(".pbem");
+    QSettings().setValue(QStringLiteral("files/pbemDir"), QFileInfo(file).absolutePath());
+    newPbemGame(dlg.scenario(), dlg.side(), dlg.dice(), dir, file);
+}
+
+void MainWindow::joinPbem() {
+    const QString start =
+        QFileDialog::getOpenFileName(this, QStringLiteral("The start file your opponent sent"), pbemOutDir(),
+                                     QStringLiteral("Westphalia e-mail files (*.pbem);;All files (*)"));
+    if (start.isEmpty())
+        return;
+    QSettings().setValue(QStringLiteral("files/pbemDir"), QFileInfo(start).absolutePath());
+    QFile f(start);
+    QJsonObject head;
+    if (f.open(QIODevice::ReadOnly))
+        head = pbemHeader(f.readAll());
+    const QString game = head.value(QStringLiteral("game")).toString().left(8);
+    const QString dir = pbemRoot() + QLatin1Char('/') + (game.isEmpty() ? QStringLiteral("game") : game) +
+                        QStringLiteral("-joined");
+    QString file = QFileDialog::getSaveFileName(this, QStringLiteral("Save your answer for your opponent"),
+                                                pbemOutDir() + QStringLiteral("/%1-join-s2.pbem").arg(game),
+                                                QStringLiteral("Westphalia e-mail files (*.pbem)"));
+    if (file.isEmpty())
+        return;
+    if (!file.endsWith(QLatin1String(".pbem")))
+        file += QStringLiteral(".pbem");
+    joinPbemGame(start, dir, file);
+}
+
+void MainWindow::openPbem() {
+    const QString dir =
+        QFileDialog::getExistingDirectory(this, QStringLiteral("The game's session directory"), pbemRoot());
+    if (!dir.isEmpty())
+        openPbemGame(dir);
+}
+
+void MainWindow::importTurn() {
+    const QString file =
+        QFileDialog::getOpenFileName(this, QStringLiteral("Import your opponent's file"), pbemOutDir(),
+                                     QStringLiteral("Westphalia e-mail files (*.pbem);;All files (*)"));
+    if (file.isEmpty())
+        return;
+    QSettings().setValue(QStringLiteral("files/pbemDir"), QFileInfo(file).absolutePath());
+    importTurnFile(file);
+}
+
+void MainWindow::exportTurn() {
+    if (!m_gc->isPbem())
+        return;
+    QString file =
+        QFileDialog::getSaveFileName(this, QStringLiteral("Export your turn file"),
+                                     pbemOutDir() + QLatin1Char('/') + m_gc->pbem()->nextFileName(),
+                                     QStringLiteral("Westphalia e-mail files (*.pbem)"));
+    if (file.isEmpty())
+        return;
+    if (!file.endsWith(QLatin1String(".pbem")))
+        file += QStringLiteral(".pbem");
+    QSettings().setValue(QStringLiteral("files/pbemDir"), QFileInfo(file).absolutePath());
+    exportTurnTo(file, false);
+}
+
+void MainWindow::exportFinalTurn() {
+    if (!m_gc->isPbem())
+        return;
+    if (!m_gc->state().gameOver &&
+        QMessageBox::question(
+            this, QStringLiteral("End the game by agreement?"),
+            QStringLiteral("The game is not over. Revealing your secret shows your opponent "
+                           "your hand and your draw pile, and ends the game by agreement. "
+                           "Reveal it?")) != QMessageBox::Yes)
+        return;
+    QString file =
+        QFileDialog::getSaveFileName(this, QStringLiteral("Export your final file"),
+                                     pbemOutDir() + QLatin1Char('/') + m_gc->pbem()->nextFileName(),
+                                     QStringLiteral("Westphalia e-mail files (*.pbem)"));
+    if (file.isEmpty())
+        return;
+    if (!file.endsWith(QLatin1String(".pbem")))
+        file += QStringLiteral(".pbem");
+    exportTurnTo(file, true);
+}
+
+void MainWindow::verifyPbem() {
+    if (!m_gc->isPbem())
+        return;
+    QString report;
+    const bool ok = m_gc->pbem()->verifyGame(&report);
+    QMessageBox box(
+        ok ? QMessageBox::Information : QMessageBox::Warning,
+        ok ? QStringLiteral("The whole game is verified") : QStringLiteral("The game does not verify"),
+        ok ? QStringLiteral("Every action was replayed with both players' true hands and draw piles.")
+           : QStringLiteral("A problem was found."),
+        QMessageBox::Ok, this);
+    box.setDetailedText(report);
+    box.setInformativeText(report.left(600));
+    box.exec();
+}
+
+bool MainWindow::openAny(const QString& file) {
+    if (file.endsWith(QLatin1String(".pbem"), Qt::CaseInsensitive))
+        return importTurnFile(file).ok;
+    return openFile(file);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
+    for (const QUrl& u : e->mimeData()->urls()) {
+        const QString f = u.toLocalFile();
+        if (f.endsWith(QLatin1String(".pbem"), Qt::CaseInsensitive) ||
+            f.endsWith(QLatin1String(".tyw"), Qt::CaseInsensitive)) {
+            e->acceptProposedAction();
+            return;
+        }
+    }
+}
+
+void MainWindow::dropEvent(QDropEvent* e) {
+    for (const QUrl& u : e->mimeData()->urls()) {
+        const QString f = u.toLocalFile();
+        if (!f.isEmpty()) {
+            e->acceptProposedAction();
+            // after the drop returns: the import may open windows
+            QTimer::singleShot(0, this, [this, f]() { openAny(f); });
+            return;
+        }
     }
 }
 

@@ -12,6 +12,10 @@
 class QAction;
 class QLabel;
 class QDockWidget;
+class QListWidget;
+class QProgressBar;
+class QToolButton;
+class QTimer;
 
 namespace wp {
 
@@ -25,6 +29,9 @@ class SiegeDialog;
 class StackInspector;
 class CoverWidget;
 class CardBrowser;
+class ReplayBar;
+class PbemPanel;
+class BattleExportDialog;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -43,6 +50,14 @@ class MainWindow : public QMainWindow {
     StackInspector* inspector() const { return m_inspector; }
     CoverWidget* cover() const { return m_cover; }
     CardBrowser* cardBrowser();
+    ReplayBar* replayBar() const { return m_replay; }
+    PbemPanel* pbemPanel() const { return m_pbemPanel; }
+    QDockWidget* pbemDock() const { return m_pbemDock; }
+    QListWidget* computerReasons() const { return m_reasons; }
+    QDockWidget* computerDock() const { return m_computerDock; }
+    QProgressBar* computerProgress() const { return m_aiBar; }
+    QToolButton* hurryButton() const { return m_hurry; }
+    BattleExportDialog* battleExport(); // the dialog for the combat about to be resolved
 
     // Starts a new game of the scenario (both sides human here, seed 1): the CLI's --scenario, tests.
     void showScenario(const QString& id);
@@ -51,6 +66,30 @@ class MainWindow : public QMainWindow {
     void startPosition(const rules::GameState& s, const QString& scenario,
                        const rules::GameOptions& options = {}, quint64 seed = 1);
     bool openFile(const QString& file);
+    // A file given on the command line or dropped on the window: a save (.tyw) is opened, a PBEM file
+    // (.pbem) is imported into its game's session (a start file of a game not yet here is joined).
+    bool openAny(const QString& file);
+
+    // ---- play by e-mail (the session directories live under pbemRoot(); tests give their own)
+    static QString pbemRoot();
+    bool newPbemGame(const QString& scenario, int side, save::DiceMode dice, const QString& dir,
+                     const QString& startFileOut);
+    bool joinPbemGame(const QString& startFile, const QString& dir, const QString& joinFileOut);
+    bool openPbemGame(const QString& dir);
+    TurnImport importTurnFile(const QString& file); // verified; the outcome is shown in the e-mail panel
+    bool exportTurnTo(const QString& file, bool reveal = false);
+    const TurnImport& lastImport() const { return m_lastImport; }
+    // The step-through: the opponent's actions of the last file imported, or, in a loaded save, the
+    // actions since the last turn of the player now to decide. False when there is nothing to show.
+    bool stepThroughLastImport();
+    bool stepThroughSinceLastTurn();
+    bool inPast() const; // the map shows a past position of the step-through: nothing can be played
+
+    // ---- autosave (after every action) and resuming after a crash
+    static QString autosavePath(); // QStandardPaths::AppDataLocation/autosave.tyw
+    void setAutosave(bool on);     // on: marks the session running (cleared by a clean close)
+    static bool crashedBefore();   // the last session did not close cleanly and left an autosave
+    bool resumeAutosave();
     // Restores the dock layout saved in QSettings (not done by the constructor, so tests and screenshots
     // get the default layout).
     void restoreLayout();
@@ -63,10 +102,20 @@ class MainWindow : public QMainWindow {
     void undo();
     void toggleFullScreen();
     void showCardBrowser();
+    void newPbem();
+    void joinPbem();
+    void openPbem();
+    void importTurn();
+    void exportTurn();
+    void exportFinalTurn();
+    void verifyPbem();
+    void showBattleExport();
 
   protected:
     void closeEvent(QCloseEvent* e) override;
     void showEvent(QShowEvent* e) override;
+    void dragEnterEvent(QDragEnterEvent* e) override;
+    void dropEvent(QDropEvent* e) override;
 
   private:
     std::shared_ptr<const GameData> m_data;
@@ -88,6 +137,23 @@ class MainWindow : public QMainWindow {
     QAction* m_undo = nullptr;
     QAction* m_save = nullptr;
     QAction* m_saveAs = nullptr;
+    QAction* m_exportTurn = nullptr;
+    QAction* m_exportFinal = nullptr;
+    QAction* m_verifyPbem = nullptr;
+    QAction* m_exportBattle = nullptr;
+    QAction* m_stepAction = nullptr;
+    ReplayBar* m_replay = nullptr;
+    PbemPanel* m_pbemPanel = nullptr;
+    QDockWidget* m_pbemDock = nullptr;
+    QListWidget* m_reasons = nullptr;
+    QDockWidget* m_computerDock = nullptr;
+    QProgressBar* m_aiBar = nullptr;
+    QToolButton* m_hurry = nullptr;
+    QTimer* m_aiTimer = nullptr;
+    BattleExportDialog* m_battleExport = nullptr;
+    TurnImport m_lastImport;
+    bool m_autosave = false;
+    QString m_autosaveError;
     QLabel* m_statusTurn = nullptr;
     int m_lastActor = -1;
     int m_revealed = -1; // the side whose hand may be shown now
@@ -102,6 +168,12 @@ class MainWindow : public QMainWindow {
     void onLocClicked(int loc);
     void onStackClicked(int index);
     bool handsHidden() const;
+    void onComputerThinking(bool thinking);
+    void autosaveNow();
+    void showImportOutcome(const TurnImport& r);
+    void showPbemDock();
+    QString findPbemSession(const QString& gameId) const;
+    QString pbemOutDir() const;
 };
 
 } // namespace wp

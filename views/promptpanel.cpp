@@ -179,10 +179,12 @@ void PromptPanel::refresh() {
     m_locActions.clear();
     m_all->clear();
     if (!gc->hasGame()) {
-        m_banner->setStyleSheet(bannerStyle(-1));
-        m_banner->setText(QStringLiteral("Westphalia"));
-        m_prompt->setText(
-            QStringLiteral("Start a new game with Game ▸ New Game (Ctrl+N), or open a saved one."));
+        m_banner->setStyleSheet(bannerStyle(gc->isPbem() ? gc->pbem()->mySide() : -1));
+        m_banner->setText(gc->isPbem() ? QStringLiteral("By e-mail · starting")
+                                       : QStringLiteral("Westphalia"));
+        m_prompt->setText(gc->isPbem() ? gc->pbemStatus()
+                                       : QStringLiteral("Start a new game with Game ▸ New Game (Ctrl+N), or "
+                                                        "open a saved one."));
         m_allToggle->setVisible(false);
         m_all->setVisible(false);
         emit highlightsChanged();
@@ -194,6 +196,21 @@ void PromptPanel::refresh() {
     if (s.gameOver) {
         m_banner->setText(QStringLiteral("Game over"));
         m_prompt->setText(s.result);
+        m_allToggle->setVisible(false);
+        m_all->setVisible(false);
+        emit highlightsChanged();
+        return;
+    }
+    if (gc->isPbem() && gc->legal().empty()) {
+        // Not this copy's decision now: the file must go, or the opponent's is awaited.
+        const int me = gc->pbem()->mySide();
+        m_banner->setStyleSheet(bannerStyle(me));
+        m_banner->setText(QStringLiteral("%1 · by e-mail").arg(theme::sideName(me)));
+        m_prompt->setText((gc->pbemMustExport()
+                               ? QStringLiteral("Export your turn file (Ctrl+E) and send it.\n\n")
+                               : QStringLiteral("Waiting for your opponent's file: import it with Ctrl+I or "
+                                                "drop it on the window.\n\n")) +
+                          QStringLiteral("Next: %1").arg(actor >= 0 ? gc->game().prompt() : QString()));
         m_allToggle->setVisible(false);
         m_all->setVisible(false);
         emit highlightsChanged();

@@ -99,7 +99,7 @@ void SiegeDialog::open(int city, const Action& assault) {
     m_roll->setEnabled(true);
     m_roll->setVisible(true);
     m_cancel->setText(QStringLiteral("Not now"));
-    m_logFrom = static_cast<qsizetype>(gc->game().log().size());
+    m_logFrom = static_cast<qsizetype>(gc->log().size());
     show();
     raise();
 }
@@ -107,7 +107,7 @@ void SiegeDialog::open(int city, const Action& assault) {
 void SiegeDialog::roll() {
     emit submitAction(m_assault);
     // The result, from the log lines the roll wrote.
-    const auto& log = gc->game().log();
+    const auto& log = gc->log();
     QStringList lines;
     QString verdict;
     for (qsizetype i = m_logFrom; i < static_cast<qsizetype>(log.size()); ++i) {

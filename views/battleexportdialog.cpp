@@ -1,0 +1,292 @@
+#include "battleexportdialog.h"
+
+#include "data/gamedata.h"
+#include "rules/state.h"
+#include "tactical/tvbd.h"
+#include "theme.h"
+
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QMap>
+#include <QMessageBox>
+#include <QPainter>
+#include <QPainterPath>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+namespace wp {
+
+namespace {
+
+QPointF pt(const QJsonValue& v) {
+    const QJsonArray a = v.toArray();
+    return {a.at(0).toDouble(), a.at(1).toDouble()};
+}
+
+QColor terrainColor(const QString& type) {
+    if (type.contains(QLatin1String("ill")))
+        return QColor(0xc8, 0xb0, 0x80);
+    if (type.contains(QLatin1String("wood")) || type.contains(QLatin1String("forest")))
+        return QColor(0x6f, 0x94, 0x5a);
+    if (type.contains(QLatin1String("marsh")) || type.contains(QLatin1String("river")) ||
+        type.contains(QLatin1String("stream")))
+        return QColor(0x7d, 0xa7, 0xc4);
+    if (type.contains(QLatin1String("town")) || type.contains(QLatin1String("village")))
+        return QColor(0xa0, 0x60, 0x50);
+    if (type.contains(QLatin1String("road")))
+        return QColor(0x8a, 0x74, 0x55);
+    return QColor(0xd8, 0xcc, 0x8a); // fields and anything else
+}
+
+} // namespace
+
+TablePreview::TablePreview(QWidget* parent) : QWidget(parent) {
+    setMinimumSize(360, 240);
+}
+
+void TablePreview::setScenario(const QJsonObject& o) {
+    m_o = o;
+    update();
+}
+
+void TablePreview::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.fillRect(rect(), theme::parchmentDark());
+    if (m_o.isEmpty())
+        return;
+    // The table's extent: the deployment zones and everything placed on it.
+    QRectF box(0, 0, 1, 1);
+    const QJsonObject dep = m_o.value(QStringLiteral("deployment")).toObject();
+    const QPointF z0 = pt(dep.value(QStringLiteral("side0"))), z1 = pt(dep.value(QStringLiteral("side1")));
+    const QPointF cz = pt(dep.value(QStringLiteral("centreZone")));
+    box = box.united(QRectF(0, 0, cz.y() + cz.x(), std::max(z0.y(), z1.y())));
+    const QJsonArray terrain = m_o.value(QStringLiteral("terrain")).toArray();
+    const QJsonArray commands = m_o.value(QStringLiteral("commands")).toArray();
+    for (const auto& c : commands)
+        for (const auto& u : c.toObject().value(QStringLiteral("units")).toArray()) {
+            const QJsonObject uo = u.toObject();
+            box = box.united(QRectF(uo.value(QStringLiteral("x")).toDouble(),
+                                    uo.value(QStringLiteral("y")).toDouble(), 1, 1));
+        }
+    const QRectF area = QRectF(rect()).adjusted(10, 10, -10, -10);
+    const double scale = std::min(area.width() / box.width(), area.height() / box.height());
+    p.translate(area.center() - QPointF(box.width() * scale / 2, box.height() * scale / 2));
+    p.scale(scale, scale);
+    p.fillRect(QRectF(0, 0, box.width(), box.height()), QColor(0xe9, 0xe2, 0xb8));
+    // deployment zones in each side's tint
+    p.fillRect(QRectF(0, z0.x(), box.width(), z0.y() - z0.x()), QColor(0xd0, 0x40, 0x40, 40));
+    p.fillRect(QRectF(0, z1.x(), box.width(), z1.y() - z1.x()), QColor(0x40, 0x60, 0xd0, 40));
+    for (const auto& t : terrain) {
+        const QJsonObject to = t.toObject();
+        const QString shape = to.value(QStringLiteral("shape")).toString();
+        const QColor col = terrainColor(to.value(QStringLiteral("type")).toString());
+        p.setPen(QPen(col.darker(140), 0.15));
+        p.setBrush(col);
+        if (shape == QLatin1String("ellipse")) {
+            p.drawEllipse(pt(to.value(QStringLiteral("centre"))), to.value(QStringLiteral("rx")).toDouble(),
+                          to.value(QStringLiteral("ry")).toDouble());
+        } else if (shape == QLatin1String("rect")) {
+            const QPointF c = pt(to.value(QStringLiteral("centre")));
+            const double w = to.value(QStringLiteral("w")).toDouble(),
+                         d = to.value(QStringLiteral("d")).toDouble();
+            p.drawRect(QRectF(c.x() - w / 2, c.y() - d / 2, w, d));
+        } else {
+            QPainterPath path;
+            const QJsonArray pts = to.value(QStringLiteral("points")).toArray();
+            for (int i = 0; i < pts.size(); ++i)
+                i == 0 ? path.moveTo(pt(pts[i])) : path.lineTo(pt(pts[i]));
+            p.setBrush(Qt::NoBrush);
+            p.setPen(QPen(col, to.value(QStringLiteral("type")).toString().contains(QLatin1String("road"))
+                                   ? 0.35
+                                   : 0.8));
+            p.drawPath(path);
+        }
+    }
+    for (const auto& c : commands) {
+        const QJsonObject co = c.toObject();
+        const QColor col = theme::sideColor(co.value(QStringLiteral("side")).toInt());
+        for (const auto& u : co.value(QStringLiteral("units")).toArray()) {
+            const QJsonObject uo = u.toObject();
+            const QPointF at(uo.value(QStringLiteral("x")).toDouble(),
+                             uo.value(QStringLiteral("y")).toDouble());
+            p.setPen(QPen(col.darker(150), 0.1));
+            p.setBrush(col);
+            if (uo.value(QStringLiteral("type")).toString() == QLatin1String("Commander"))
+                p.drawEllipse(at, 0.5, 0.5);
+            else
+                p.drawRect(QRectF(at.x() - 1.1, at.y() - 0.4, 2.2, 0.8));
+        }
+    }
+}
+
+BattleExportDialog::BattleExportDialog(QWidget* parent) : QDialog(parent) {
+    setWindowTitle(QStringLiteral("Export the battle"));
+    setObjectName(QStringLiteral("battleExportDialog"));
+    auto* lay = new QVBoxLayout(this);
+    m_title = new QLabel(this);
+    m_title->setFont(theme::serif(14, true));
+    m_title->setWordWrap(true);
+    lay->addWidget(m_title);
+    auto* row = new QHBoxLayout();
+    m_preview = new TablePreview(this);
+    row->addWidget(m_preview, 1);
+    m_summary = new QTextBrowser(this);
+    m_summary->setObjectName(QStringLiteral("battleSummary"));
+    m_summary->setMinimumWidth(380);
+    row->addWidget(m_summary, 1);
+    lay->addLayout(row, 1);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    m_terrain = buttons->addButton(QStringLiteral("Another terrain"), QDialogButtonBox::ActionRole);
+    m_save = buttons->addButton(QStringLiteral("Save TVBD scenario (JSON)…"), QDialogButtonBox::AcceptRole);
+    m_save->setProperty("primary", true);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(m_save, &QPushButton::clicked, this, &BattleExportDialog::saveAs);
+    connect(m_terrain, &QPushButton::clicked, this, [this]() {
+        ++m_seed;
+        generate();
+    });
+    lay->addWidget(buttons);
+    resize(1000, 560);
+}
+
+bool BattleExportDialog::setBattle(const GameData& d, const rules::GameState& s, quint64 seed) {
+    m_seed = seed;
+    m_out = {};
+    m_error.clear();
+    if (!battle::inputFromState(d, s, &m_in, &m_error)) {
+        m_title->setText(QStringLiteral("No battle to export"));
+        m_summary->setPlainText(m_error);
+        m_preview->setScenario({});
+        m_save->setEnabled(false);
+        m_terrain->setEnabled(false);
+        return false;
+    }
+    generate();
+    return m_error.isEmpty();
+}
+
+void BattleExportDialog::generate() {
+    const tactical::TvbdRules* rules = tactical::defaultTvbdRules(&m_error);
+    battle::TvbdMapping mapping;
+    if (!rules || !battle::loadMapping(battle::defaultMappingPath(), &mapping, &m_error)) {
+        m_title->setText(QStringLiteral("The battle cannot be exported"));
+        m_summary->setPlainText(m_error +
+                                QStringLiteral("\n\nCheck the game data with 'westphalia-cli data check'."));
+        m_save->setEnabled(false);
+        return;
+    }
+    m_error.clear();
+    m_out = battle::exportTvbd(m_in, mapping, *rules, m_seed);
+    tactical::BattleState st;
+    QString why;
+    if (!tactical::scenarioFromJson(m_out, QStringLiteral("export"), *rules, &st, &why))
+        m_error = QStringLiteral("internal error: the export does not load: %1").arg(why);
+    m_title->setText(QStringLiteral("%1 — Tilly's Very Bad Day v2.0, %2 table")
+                         .arg(m_in.title, m_out.value(QStringLiteral("size")).toString()));
+    m_preview->setScenario(m_out);
+
+    QString html;
+    const QJsonObject camp = m_out.value(QStringLiteral("campaign")).toObject();
+    html +=
+        QStringLiteral("<p><b>%1</b>, %2%3 (Area %4), seed %5</p>")
+            .arg(camp.value(QStringLiteral("city")).toString().toHtmlEscaped())
+            .arg(camp.value(QStringLiteral("year")).toInt())
+            .arg(camp.value(QStringLiteral("fortress")).toBool() ? QStringLiteral(", a fortress") : QString())
+            .arg(camp.value(QStringLiteral("area")).toString().toHtmlEscaped())
+            .arg(m_seed);
+    const QJsonArray sides = m_out.value(QStringLiteral("sides")).toArray();
+    const int attacker = m_out.value(QStringLiteral("attacker")).toInt();
+    for (int side = 0; side < 2; ++side) {
+        html +=
+            QStringLiteral("<h3 style='color:%1'>%2 %3</h3><p>%4 campaign unit(s), %5 leader(s)%6</p><ul>")
+                .arg(side == 0 ? QStringLiteral("#9b1c1c") : QStringLiteral("#1c3f8f"))
+                .arg(sides.at(side).toObject().value(QStringLiteral("name")).toString().toHtmlEscaped())
+                .arg(side == attacker ? QStringLiteral("(attacks)") : QStringLiteral("(defends)"))
+                .arg(m_in.sides[side].units.size())
+                .arg(m_in.sides[side].leaders.size())
+                .arg(m_in.sides[side].cards.isEmpty()
+                         ? QString()
+                         : QStringLiteral("; cards played: ") +
+                               m_in.sides[side].cards.join(QStringLiteral(", ")).toHtmlEscaped());
+        for (const auto& c : m_out.value(QStringLiteral("commands")).toArray()) {
+            const QJsonObject co = c.toObject();
+            if (co.value(QStringLiteral("side")).toInt() != side)
+                continue;
+            QMap<QString, int> kinds;
+            for (const auto& u : co.value(QStringLiteral("units")).toArray()) {
+                const QJsonObject uo = u.toObject();
+                const QString q = uo.value(QStringLiteral("quality")).toString();
+                kinds[uo.value(QStringLiteral("type")).toString() +
+                      (q.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(q))]++;
+            }
+            QStringList parts;
+            for (auto it = kinds.begin(); it != kinds.end(); ++it)
+                parts << QStringLiteral("%1 %2").arg(it.value()).arg(it.key());
+            html += QStringLiteral("<li><b>%1</b>: %2</li>")
+                        .arg(co.value(QStringLiteral("name")).toString().toHtmlEscaped(),
+                             parts.join(QStringLiteral(", ")).toHtmlEscaped());
+        }
+        html += QStringLiteral("</ul>");
+    }
+    html += QStringLiteral("<h3>Terrain</h3><ul>");
+    for (const auto& t : m_out.value(QStringLiteral("terrain")).toArray()) {
+        const QJsonObject to = t.toObject();
+        html += QStringLiteral("<li>%1</li>")
+                    .arg((to.contains(QStringLiteral("name")) ? to.value(QStringLiteral("name")).toString()
+                                                              : to.value(QStringLiteral("type")).toString())
+                             .toHtmlEscaped());
+    }
+    html += QStringLiteral("</ul><h3>Notes and special rules</h3><ul>");
+    for (const auto& n : m_out.value(QStringLiteral("notes")).toArray())
+        html += QStringLiteral("<li>%1</li>").arg(n.toString().toHtmlEscaped());
+    html += QStringLiteral("</ul>");
+    if (!m_error.isEmpty())
+        html += QStringLiteral("<p style='color:#a01010'>%1</p>").arg(m_error.toHtmlEscaped());
+    m_summary->setHtml(html);
+    m_save->setEnabled(m_error.isEmpty());
+    m_terrain->setEnabled(true);
+}
+
+bool BattleExportDialog::writeTo(const QString& file, QString* error) const {
+    if (m_out.isEmpty()) {
+        *error = QStringLiteral("there is no battle to export");
+        return false;
+    }
+    QSaveFile f(file);
+    if (!f.open(QIODevice::WriteOnly) || f.write(QJsonDocument(m_out).toJson(QJsonDocument::Indented)) < 0 ||
+        !f.commit()) {
+        *error = QStringLiteral("%1: cannot write: %2").arg(file, f.errorString());
+        return false;
+    }
+    return true;
+}
+
+void BattleExportDialog::saveAs() {
+    const QString dir = QSettings()
+                            .value(QStringLiteral("files/lastDir"),
+                                   QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
+                            .toString();
+    QString name = m_in.title.isEmpty() ? QStringLiteral("battle") : m_in.title;
+    name.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9]+")), QStringLiteral("-"));
+    const QString file =
+        QFileDialog::getSaveFileName(this, QStringLiteral("Save the TVBD scenario"),
+                                     dir + QLatin1Char('/') + name.toLower() + QStringLiteral(".tvbd.json"),
+                                     QStringLiteral("TVBD scenarios (*.json)"));
+    if (file.isEmpty())
+        return;
+    QString error;
+    if (!writeTo(file, &error))
+        QMessageBox::warning(this, QStringLiteral("Cannot save the battle"), error);
+}
+
+} // namespace wp

@@ -1,0 +1,63 @@
+// Export battle (issue 9): the combat about to be resolved as a Tilly's Very Bad Day v2.0 scenario
+// (model/battle exportTvbd), with a preview of what was generated — both sides' commands and units, the
+// terrain drawn on the table, the special rules — and "Save JSON…". "Another terrain" changes the seed.
+#pragma once
+
+#include "battle/export.h"
+
+#include <QDialog>
+#include <QJsonObject>
+
+class QLabel;
+class QPushButton;
+class QTextBrowser;
+class QSpinBox;
+
+namespace wp {
+namespace rules {
+struct GameState;
+}
+struct GameData;
+
+class TablePreview : public QWidget {
+    Q_OBJECT
+  public:
+    explicit TablePreview(QWidget* parent = nullptr);
+    void setScenario(const QJsonObject& o);
+    QSize sizeHint() const override { return {460, 320}; }
+
+  protected:
+    void paintEvent(QPaintEvent*) override;
+
+  private:
+    QJsonObject m_o;
+};
+
+class BattleExportDialog : public QDialog {
+    Q_OBJECT
+  public:
+    explicit BattleExportDialog(QWidget* parent = nullptr);
+    // The combat on top of the state's frame stack. False (and the reason shown) when there is none.
+    bool setBattle(const GameData& d, const rules::GameState& s, quint64 seed);
+    bool writeTo(const QString& file, QString* error) const; // the JSON, atomically
+    const QJsonObject& scenario() const { return m_out; }
+    QString error() const { return m_error; }
+    QTextBrowser* summary() const { return m_summary; }
+    QPushButton* saveButton() const { return m_save; }
+    QPushButton* terrainButton() const { return m_terrain; }
+
+  private:
+    battle::BattleInput m_in;
+    QJsonObject m_out;
+    QString m_error;
+    quint64 m_seed = 1;
+    QLabel* m_title;
+    TablePreview* m_preview;
+    QTextBrowser* m_summary;
+    QPushButton* m_save;
+    QPushButton* m_terrain;
+    void generate();
+    void saveAs();
+};
+
+} // namespace wp
