@@ -43,9 +43,10 @@ EventDef valTellineOpen(const char* id) {
         c.s.valTellineOpen = true;
         if (!c.s.aidSources[kCatholic].contains(QStringLiteral("spain")))
             c.s.aidSources[kCatholic] << QStringLiteral("spain");
-        c.say(QStringLiteral("14.4 %1: the Val Telline Passes are open; Spanish Aid is received again")
-                  .arg(QLatin1String(id)),
-              side);
+        WP_SAY(c,
+               QStringLiteral("14.4 %1: the Val Telline Passes are open; Spanish Aid is received again")
+                   .arg(QLatin1String(id)),
+               side);
     };
     return d;
 }
@@ -68,7 +69,7 @@ EventDef c2() {
     d.apply = [](Ctx& c, int) {
         const int u = englishUnit(c);
         eliminateUnit(c, u, true, QStringLiteral("17.E.3 C2 England withdraws its troops:"));
-        c.say(QStringLiteral("17.E.3 English Aid continues as before"));
+        WP_SAY(c, QStringLiteral("17.E.3 English Aid continues as before"));
     };
     return d;
 }
@@ -77,7 +78,8 @@ EventDef c2() {
 EventDef c5() {
     EventDef d;
     d.apply = [](Ctx& c, int side) {
-        c.say(
+        WP_SAY(
+            c,
             QStringLiteral("8.65 C5: Spain is at war with England: -2 English Aid Points on every Protestant "
                            "AID card until P20"),
             side);
@@ -108,7 +110,8 @@ EventDef c12() {
     });
     d.apply = [](Ctx& c, int side) {
         c.s.electorate = static_cast<int8_t>(areaIdx(c.d, QStringLiteral("bavaria")));
-        c.say(
+        WP_SAY(
+            c,
             QStringLiteral("5.142 C12: the Lower Palatinate ceases to be an Electorate; Bavaria becomes one"),
             side);
         updateElectors(c); // 5.141: a majority or all-Electors award at once
@@ -120,9 +123,11 @@ EventDef c12() {
 EventDef c16() {
     EventDef d;
     d.apply = [](Ctx& c, int side) {
-        c.say(QStringLiteral("8.65 C16: +2 Spanish Aid Points on every Catholic AID card for the rest of the "
-                             "game (while the Val Telline Passes are open)"),
-              side);
+        WP_SAY(
+            c,
+            QStringLiteral("8.65 C16: +2 Spanish Aid Points on every Catholic AID card for the rest of the "
+                           "game (while the Val Telline Passes are open)"),
+            side);
     };
     return d;
 }
@@ -140,9 +145,11 @@ EventDef c19() {
     });
     d.apply = [](Ctx& c, int side) {
         c.s.imperialBavarianBan = false;
-        c.say(QStringLiteral("17.A.2 C19: Imperial and Bavarian leaders and units may stack together for the "
-                             "rest of the game (Imperial leaders still may not recruit in Bavaria, 17.A.3)"),
-              side);
+        WP_SAY(
+            c,
+            QStringLiteral("17.A.2 C19: Imperial and Bavarian leaders and units may stack together for the "
+                           "rest of the game (Imperial leaders still may not recruit in Bavaria, 17.A.3)"),
+            side);
     };
     return d;
 }
@@ -157,7 +164,7 @@ EventDef c22() {
         if (n >= 4)
             addVp(c, 1, QStringLiteral("C22 the Catholic controls %1 Electors:").arg(n));
         else
-            c.say(QStringLiteral("C22 the Catholic controls %1 Electors: no VP").arg(n), side);
+            WP_SAY(c, QStringLiteral("C22 the Catholic controls %1 Electors: no VP").arg(n), side);
     };
     return d;
 }
@@ -172,7 +179,7 @@ EventDef c36() {
     });
     d.apply = [](Ctx& c, int side) {
         c.s.aidSources[kProtestant].removeAll(QStringLiteral("france"));
-        c.say(QStringLiteral("14.3 C36: the Huguenots revolt: no French Aid Points until P2"), side);
+        WP_SAY(c, QStringLiteral("14.3 C36: the Huguenots revolt: no French Aid Points until P2"), side);
     };
     return d;
 }
@@ -182,9 +189,10 @@ EventDef c40() {
     EventDef d;
     d.apply = [](Ctx& c, int side) {
         c.s.aidSources[kProtestant].removeAll(QStringLiteral("england"));
-        c.say(QStringLiteral(
-                  "17.E.1 C40: English Aid ends permanently; P6 may no longer be played as an Event"),
-              side);
+        WP_SAY(c,
+               QStringLiteral(
+                   "17.E.1 C40: English Aid ends permanently; P6 may no longer be played as an Event"),
+               side);
     };
     return d;
 }
@@ -194,10 +202,11 @@ EventDef c42() {
     EventDef d;
     d.apply = [](Ctx& c, int side) {
         setEffect(c, QStringLiteral("noaid.france.C42"), 1, c.s.turn + 1);
-        c.say(QStringLiteral("C42 Richelieu dies: no French Aid Points for the rest of turn %1 and turn %2")
-                  .arg(c.s.turn)
-                  .arg(c.s.turn + 1),
-              side);
+        WP_SAY(c,
+               QStringLiteral("C42 Richelieu dies: no French Aid Points for the rest of turn %1 and turn %2")
+                   .arg(c.s.turn)
+                   .arg(c.s.turn + 1),
+               side);
     };
     return d;
 }
@@ -208,11 +217,12 @@ EventDef c43() {
     d.apply = [](Ctx& c, int side) {
         addVp(c, 1, QStringLiteral("C43 Louis XIII dies:"));
         setEffect(c, QStringLiteral("norecruit.french.C43"), 1, c.s.turn + 1);
-        c.say(QStringLiteral(
-                  "C43 the regency: French leaders may not recruit for the rest of turn %1 and turn %2")
-                  .arg(c.s.turn)
-                  .arg(c.s.turn + 1),
-              side);
+        WP_SAY(c,
+               QStringLiteral(
+                   "C43 the regency: French leaders may not recruit for the rest of turn %1 and turn %2")
+                   .arg(c.s.turn)
+                   .arg(c.s.turn + 1),
+               side);
     };
     return d;
 }
@@ -225,11 +235,12 @@ EventDef c44() {
         c.s.pope = QStringLiteral("innocent-x");
         if (!c.s.aidSources[kCatholic].contains(QStringLiteral("pope")))
             c.s.aidSources[kCatholic] << QStringLiteral("pope");
-        c.say(QStringLiteral(
-                  "17.P.1 C44: Innocent X becomes Pope (was %1); Papal Aid is received from the next "
-                  "AID card on")
-                  .arg(before.isEmpty() ? QStringLiteral("none") : before),
-              side);
+        WP_SAY(c,
+               QStringLiteral(
+                   "17.P.1 C44: Innocent X becomes Pope (was %1); Papal Aid is received from the next "
+                   "AID card on")
+                   .arg(before.isEmpty() ? QStringLiteral("none") : before),
+               side);
     };
     return d;
 }
@@ -247,7 +258,8 @@ EventDef c54() {
             }
             mixed = fr && sw;
         }
-        c.say(QStringLiteral("17.F.5 C54: French and Swedish units may not stack together until P38"), side);
+        WP_SAY(c, QStringLiteral("17.F.5 C54: French and Swedish units may not stack together until P38"),
+               side);
         if (!mixed)
             return;
         // 17.F.5: until the end of the Protestant's next Card Round (his first of next turn if this was
@@ -257,12 +269,13 @@ EventDef c54() {
         const int round = last ? 1 : c.s.roundsUsed[kProtestant] + 1;
         c.s.markers[QStringLiteral("C54.graceTurn")] = turn;
         c.s.markers[QStringLiteral("C54.graceRound")] = round;
-        c.say(QStringLiteral(
-                  "17.F.5 mixed French-Swedish stacks must separate by the end of the Protestant's round "
-                  "%1 of turn %2, else 10.22 applies")
-                  .arg(round)
-                  .arg(turn),
-              side);
+        WP_SAY(c,
+               QStringLiteral(
+                   "17.F.5 mixed French-Swedish stacks must separate by the end of the Protestant's round "
+                   "%1 of turn %2, else 10.22 applies")
+                   .arg(round)
+                   .arg(turn),
+               side);
     };
     return d;
 }
@@ -291,10 +304,11 @@ EventDef spinolaBesieges(const char* id) {
         if (dutchWarOver(c.s))
             return;
         c.s.markers[QStringLiteral("%1.respond").arg(QLatin1String(id))] = c.s.turn;
-        c.say(QStringLiteral(
-                  "16.251 the Protestant must Respond with an army of a leader and 3 units in the UP by "
-                  "the end of the turn, or the marker moves one more box up"),
-              kProtestant);
+        WP_SAY(c,
+               QStringLiteral(
+                   "16.251 the Protestant must Respond with an army of a leader and 3 units in the UP by "
+                   "the end of the turn, or the marker moves one more box up"),
+               kProtestant);
         dutchSiegeResponse(c); // an army already there Responds at once
     };
     return d;
@@ -345,10 +359,11 @@ void c11Move(Ctx& c, int ldr, const std::vector<int16_t>& units) {
         names << QStringLiteral("u%1").arg(u);
     }
     c.s.spinolaInUp = true;
-    c.say(QStringLiteral("16.21 C11: %1 go to the UP for good (16.24; 5.15 is satisfied)%2")
-              .arg(names.join(QLatin1Char(' ')),
-                   ldr < 0 ? QStringLiteral(" under a subordinate leader (16.21(3))") : QString()),
-          kCatholic);
+    WP_SAY(c,
+           QStringLiteral("16.21 C11: %1 go to the UP for good (16.24; 5.15 is satisfied)%2")
+               .arg(names.join(QLatin1Char(' ')),
+                    ldr < 0 ? QStringLiteral(" under a subordinate leader (16.21(3))") : QString()),
+           kCatholic);
     std::sort(from.begin(), from.end());
     from.erase(std::unique(from.begin(), from.end()), from.end());
     for (int loc : from)
@@ -505,10 +520,11 @@ void c23Place(Ctx& c, int city) {
     placeLeader(c, ci, city, QStringLiteral("17.Sp.3 C23:"));
     placeFromPool(c, QStringLiteral("spanish"), UnitKind::Veteran, 4, city, QStringLiteral("17.Sp.3 C23:"));
     setEffect(c, QStringLiteral("cardinalInfante"), 1, c.s.turn + 1);
-    c.say(QStringLiteral(
-              "17.Sp.3 the Cardinal Infante's army must reach the Spanish Zone by the end of turn %1")
-              .arg(c.s.turn + 1),
-          kCatholic);
+    WP_SAY(c,
+           QStringLiteral(
+               "17.Sp.3 the Cardinal Infante's army must reach the Spanish Zone by the end of turn %1")
+               .arg(c.s.turn + 1),
+           kCatholic);
     checkStacking(c, city, kCatholic);
 }
 
@@ -552,8 +568,8 @@ EventDef c13() {
         const bool inUp = c.s.leaders[a].loc == upLoc(c.d);
         const int16_t loc = c.s.leaders[a].loc;
         c.s.leaders[a] = LeaderState{kRemoved, LeaderStatus::Removed, 0};
-        c.say(QStringLiteral("C13 Anhalt deserts at %1 and leaves the game").arg(cityName(c.d, loc)),
-              kCatholic);
+        WP_SAY(c, QStringLiteral("C13 Anhalt deserts at %1 and leaves the game").arg(cityName(c.d, loc)),
+               kCatholic);
         if (inUp)
             upLeaderless(c, card(c, "C13")); // 16.22 a-c
     };
@@ -575,7 +591,8 @@ EventDef c21() {
         const int k = leader(c, "christian-iv");
         const bool inUp = c.s.leaders[k].loc == upLoc(c.d);
         c.s.leaders[k] = LeaderState{kRemoved, LeaderStatus::Removed, 0};
-        c.say(QStringLiteral("C21 Christian IV leaves the war with all Danish units (17.D.3)"), kCatholic);
+        WP_SAY(c, QStringLiteral("C21 Christian IV leaves the war with all Danish units (17.D.3)"),
+               kCatholic);
         for (size_t u = 0; u < c.s.units.size(); ++u)
             if (natOf(c.d, c.s, static_cast<int>(u)) == QLatin1String("danish") &&
                 c.s.units[u].loc != kRemoved) {
@@ -713,8 +730,10 @@ EventDef c33() {
                 units.push_back(u);
         if (units.empty())
             return;
-        c.say(QStringLiteral("C33 Croats: the beaten %1 army loses one more step").arg(sideName(other(side))),
-              side);
+        WP_SAY(
+            c,
+            QStringLiteral("C33 Croats: the beaten %1 army loses one more step").arg(sideName(other(side))),
+            side);
         takeStepLosses(c, other(side), units, 1, false, -1, QStringLiteral("C33"));
     };
     return d;

@@ -171,11 +171,12 @@ void commonApply(Ctx& c, const Action& a) {
         const int city = a.target;
         const bool fallback = f.count == 0; // no pillaged city held an enemy stack
         const int steps = fallback ? 1 : (c.s.cities[city].pillage >= 2 ? 2 : 1);
-        c.say(QStringLiteral("%1 Famine & Plague strikes the %2 stack at %3: %4 step%5")
-                  .arg(id, sideName(other(side)), cityName(c.d, city))
-                  .arg(steps)
-                  .arg(steps > 1 ? "s" : ""),
-              side);
+        WP_SAY(c,
+               QStringLiteral("%1 Famine & Plague strikes the %2 stack at %3: %4 step%5")
+                   .arg(id, sideName(other(side)), cityName(c.d, city))
+                   .arg(steps)
+                   .arg(steps > 1 ? "s" : ""),
+               side);
         const int cardIdx = f.data;
         c.s.frames.pop_back();
         stepLosses(c, other(side), cardIdx, stackAt(c.d, c.s, city, other(side)), steps, false,
@@ -190,9 +191,10 @@ void commonApply(Ctx& c, const Action& a) {
         for (int u : stackAt(c.d, c.s, city, other(side)))
             if (kindOf(c.d, c.s, u) == UnitKind::Mercenary)
                 mercs.push_back(u);
-        c.say(QStringLiteral("%1 Mutiny: the %2 Mercenaries at %3 loot as if Unpaid (15.2)")
-                  .arg(id, sideName(other(side)), cityName(c.d, city)),
-              side);
+        WP_SAY(c,
+               QStringLiteral("%1 Mutiny: the %2 Mercenaries at %3 loot as if Unpaid (15.2)")
+                   .arg(id, sideName(other(side)), cityName(c.d, city)),
+               side);
         lootRoll(c, cardIdx, city, mercs, QStringLiteral("15.224"));
         return;
     }
@@ -204,7 +206,7 @@ void commonApply(Ctx& c, const Action& a) {
     }
     case kCodeRecovery: {
         if (a.kind == ActionKind::Pass) {
-            c.say(QStringLiteral("%1 Recovery ends").arg(id), side);
+            WP_SAY(c, QStringLiteral("%1 Recovery ends").arg(id), side);
             c.s.frames.pop_back();
             return;
         }
@@ -228,7 +230,8 @@ void commonApply(Ctx& c, const Action& a) {
                 c.s.leaders[l].loc = i16(to);
                 c.s.leaders[l].flags = 0;
             }
-        c.say(
+        WP_SAY(
+            c,
             QStringLiteral("8.66 the Saxons at %1 return to %2").arg(cityName(c.d, from), cityName(c.d, to)),
             side);
         if (isCity(i16(from)))
@@ -239,8 +242,8 @@ void commonApply(Ctx& c, const Action& a) {
         const int u = a.target;
         c.s.frames.pop_back();
         UnitState& us = c.s.units[u];
-        c.say(QStringLiteral("16.252 the responding army loses a step: %1").arg(unitLabel(c.d, c.s, u)),
-              side);
+        WP_SAY(c, QStringLiteral("16.252 the responding army loses a step: %1").arg(unitLabel(c.d, c.s, u)),
+               side);
         us.steps = static_cast<uint8_t>(us.steps - 1);
         if (us.steps == 0)
             eliminateUnit(c, u, false, QStringLiteral("16.252"));
@@ -257,9 +260,10 @@ void commonApply(Ctx& c, const Action& a) {
                 c.s.units[u].loc = a.target;
                 c.s.units[u].flags = 0;
             }
-            c.say(QStringLiteral("16.22b the leaderless Protestant army leaves the UP for %1")
-                      .arg(cityName(c.d, a.target)),
-                  kProtestant);
+            WP_SAY(c,
+                   QStringLiteral("16.22b the leaderless Protestant army leaves the UP for %1")
+                       .arg(cityName(c.d, a.target)),
+                   kProtestant);
             checkStacking(c, a.target, kProtestant);
         }
         return;
@@ -302,8 +306,9 @@ void finishCommon(Ctx& c) {
     }
     case kCodePlaceLeader:
         if (f.extra.size() > 4)
-            c.say(QStringLiteral("9.23 %1: %2 has no place to enter").arg(id, leaderName(c.d, f.extra[4])),
-                  f.actor);
+            WP_SAY(c,
+                   QStringLiteral("9.23 %1: %2 has no place to enter").arg(id, leaderName(c.d, f.extra[4])),
+                   f.actor);
         return;
     default:
         return;
@@ -325,9 +330,10 @@ void runCommon(Ctx& c) {
             // skip leaders without a place (logged), finish when the queue is empty
             while (f.extra.size() > 4 &&
                    leaderPlaces(c, f.actor, f.extra[4], decodePlacement(c.d, f.extra)).empty()) {
-                c.say(QStringLiteral("9.23 %1: %2 has no place to enter")
-                          .arg(cardOf(c, f).id, leaderName(c.d, f.extra[4])),
-                      f.actor);
+                WP_SAY(c,
+                       QStringLiteral("9.23 %1: %2 has no place to enter")
+                           .arg(cardOf(c, f).id, leaderName(c.d, f.extra[4])),
+                       f.actor);
                 f.extra.erase(f.extra.begin() + 4);
             }
             done = f.extra.size() <= 4;
@@ -566,8 +572,8 @@ void placeLeader(Ctx& c, int leader, int loc, const QString& rule) {
     ls.status = LeaderStatus::InPlay;
     ls.loc = i16(loc);
     ls.flags = 0;
-    c.say(QStringLiteral("%1 %2 enters at %3").arg(rule, leaderName(c.d, leader), cityName(c.d, loc)),
-          leaderSide(c.d, c.s, leader));
+    WP_SAY(c, QStringLiteral("%1 %2 enters at %3").arg(rule, leaderName(c.d, leader), cityName(c.d, loc)),
+           leaderSide(c.d, c.s, leader));
 }
 
 int placeNewLeaders(Ctx& c, int side, int cardIdx, const std::vector<int>& leaders, const Placement& p) {
@@ -577,9 +583,10 @@ int placeNewLeaders(Ctx& c, int side, int cardIdx, const std::vector<int>& leade
         if (l < 0)
             continue;
         if (c.s.leaders[l].status != LeaderStatus::NotEntered) {
-            c.say(QStringLiteral("9.21 %1 is already in the game and does not arrive again")
-                      .arg(leaderName(c.d, l)),
-                  side);
+            WP_SAY(c,
+                   QStringLiteral("9.21 %1 is already in the game and does not arrive again")
+                       .arg(leaderName(c.d, l)),
+                   side);
             continue;
         }
         extra.push_back(i16(l));
@@ -617,15 +624,15 @@ std::vector<int> placeFromPool(Ctx& c, const QString& nat, UnitKind kind, int co
     }
     const int nid = natIdx(c.d, nat);
     const QString natName = nid >= 0 ? c.d.nationalities[nid].name : nat;
-    c.say(QStringLiteral("%1 %2 %3 %4 unit%5 placed at %6%7")
-              .arg(rule)
-              .arg(placed.size())
-              .arg(natName, kindName(kind))
-              .arg(placed.size() == 1 ? "" : "s")
-              .arg(cityName(c.d, loc))
-              .arg(static_cast<int>(placed.size()) < count
-                       ? QStringLiteral(" (the counter mix has no more, 8.412)")
-                       : QString()));
+    WP_SAY(c, QStringLiteral("%1 %2 %3 %4 unit%5 placed at %6%7")
+                  .arg(rule)
+                  .arg(placed.size())
+                  .arg(natName, kindName(kind))
+                  .arg(placed.size() == 1 ? "" : "s")
+                  .arg(cityName(c.d, loc))
+                  .arg(static_cast<int>(placed.size()) < count
+                           ? QStringLiteral(" (the counter mix has no more, 8.412)")
+                           : QString()));
     if (!placed.empty() && isCity(i16(loc)))
         catchLoneLeaders(c, loc, unitSide(c.d, c.s, placed.front()));
     return placed;
@@ -663,9 +670,10 @@ void areaEntersWar(Ctx& c, int area, const QString& rule) {
             cs.marker = kNone;
         }
         as.control = kProt;
-        c.say(QStringLiteral("%1 %2 enters the war on the Protestant side (no neutrality violation)")
-                  .arg(rule, ar.name),
-              kProtestant);
+        WP_SAY(c,
+               QStringLiteral("%1 %2 enters the war on the Protestant side (no neutrality violation)")
+                   .arg(rule, ar.name),
+               kProtestant);
         for (int city : ar.cities)
             endSiegeOfOwnCity(c, city);
         addVp(c, -ar.vp, QStringLiteral("9.13 %1 to Protestant:").arg(ar.name));
@@ -862,9 +870,10 @@ void saxonySwitches(Ctx& c, int toSide, int cardIdx, const QString& rule) {
             groups.push_back(loc);
     }
     c.s.nationSide[sax] = static_cast<int8_t>(toSide);
-    c.say(QStringLiteral("%1 Saxony switches sides: John George and the Saxon units are now %2")
-              .arg(rule, sideName(toSide)),
-          toSide);
+    WP_SAY(c,
+           QStringLiteral("%1 Saxony switches sides: John George and the Saxon units are now %2")
+               .arg(rule, sideName(toSide)),
+           toSide);
     // sieges between the Saxons and their new friends end (8.66)
     for (int16_t loc : locs) {
         if (!isCity(loc))
@@ -873,7 +882,7 @@ void saxonySwitches(Ctx& c, int toSide, int cardIdx, const QString& rule) {
         if (cs.siege == 0 || std::find(groups.begin(), groups.end(), loc) != groups.end())
             continue;
         if (!anyUnitsAt(c.s, loc, other(cs.sieger), c.d) || !anyUnitsOutside(c.s, loc, cs.sieger, c.d)) {
-            c.say(QStringLiteral("8.66 the siege of %1 ends").arg(cityName(c.d, loc)), toSide);
+            WP_SAY(c, QStringLiteral("8.66 the siege of %1 ends").arg(cityName(c.d, loc)), toSide);
             cs.siege = 0;
             cs.sieger = kNone;
         }
@@ -907,7 +916,7 @@ void saxonySwitches(Ctx& c, int toSide, int cardIdx, const QString& rule) {
 void upLeaderless(Ctx& c, int cardIdx) {
     if (upUnits(c.d, c.s, kProtestant).empty() || !upLeaders(c.d, c.s, kProtestant).empty())
         return;
-    c.say(QStringLiteral("16.22 the Protestant army in the UP has lost its leader"), kProtestant);
+    WP_SAY(c, QStringLiteral("16.22 the Protestant army in the UP has lost its leader"), kProtestant);
     pushChoice(c, kProtestant, cardIdx, kCodeUpLeaderless, {});
     runCommon(c);
 }
@@ -938,8 +947,9 @@ void dutchSiegeResponse(Ctx& c) {
         if (!c.s.markers.contains(respondKey(card)))
             continue;
         c.s.markers.remove(respondKey(card));
-        c.say(QStringLiteral("16.251 the Protestant army in the UP Responds to %1").arg(QLatin1String(card)),
-              kProtestant);
+        WP_SAY(c,
+               QStringLiteral("16.251 the Protestant army in the UP Responds to %1").arg(QLatin1String(card)),
+               kProtestant);
         pushChoice(c, kProtestant, cardIdx(c.d, QLatin1String(card)), kCodeUpResponseStep, {});
         runCommon(c);
     }

@@ -5,7 +5,7 @@
 // conditions (9.5).
 //
 // Conventions
-// - Everything lives in wp::rules::ev. Functions taking `Ctx&` change the state and log with c.say(),
+// - Everything lives in wp::rules::ev. Functions taking `Ctx&` change the state and log with WP_SAY(c, ),
 //   citing the rule ("9.21 Wallenstein enters at Vienna").
 // - Choices: an event pushes a ChoiceFrame with purpose kChooseEventBase + code and data = the card
 //   index, so the registry routes the choice back to that card's EventDef. Codes 0..899 are the card's

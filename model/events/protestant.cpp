@@ -69,7 +69,7 @@ QString warEntryCheck(const Ctx& c, bool inWar, const QString& nation, const QSt
 
 void startWarEntry(Ctx& c, const QString& nation, const QString& rule) {
     c.s.warEntryThisTurn = true;
-    c.say(QStringLiteral("9.11 %1 enters the war (%2)").arg(nation, rule), kProt);
+    WP_SAY(c, QStringLiteral("9.11 %1 enters the war (%2)").arg(nation, rule), kProt);
 }
 
 // Places a leader (if he has not entered yet) and units from the counter mix at `loc`.
@@ -80,7 +80,8 @@ void placeArmy(Ctx& c, const QStringList& leaders, const QString& nat, UnitKind 
         if (l < 0)
             continue;
         if (c.s.leaders[l].status != LeaderStatus::NotEntered) {
-            c.say(QStringLiteral("%1 %2 has already entered the game").arg(rule, leaderName(c.d, l)), kProt);
+            WP_SAY(c, QStringLiteral("%1 %2 has already entered the game").arg(rule, leaderName(c.d, l)),
+                   kProt);
             continue;
         }
         ev::placeLeader(c, l, loc, rule);
@@ -111,9 +112,10 @@ EventDef valTellineClosed() {
     d.apply = [](Ctx& c, int) {
         c.s.valTellineOpen = false;
         c.s.aidSources[kCath].removeAll(prot::kSpain);
-        c.say(QStringLiteral("14.4 the Val Telline Passes are Closed: no Spanish Aid until a Val Telline "
-                             "Passes Open Event (C1, C38)"),
-              kProt);
+        WP_SAY(c,
+               QStringLiteral("14.4 the Val Telline Passes are Closed: no Spanish Aid until a Val Telline "
+                              "Passes Open Event (C1, C38)"),
+               kProt);
     };
     return d;
 }
@@ -127,12 +129,14 @@ EventDef threeMusketeers() {
             if (donorEligible(c.d, c.s, kProt, prot::kFrance) &&
                 !c.s.aidSources[kProt].contains(prot::kFrance)) {
                 c.s.aidSources[kProt].append(prot::kFrance);
-                c.say(QStringLiteral("14.3 French Aid is received again from the next AID card on"), kProt);
+                WP_SAY(c, QStringLiteral("14.3 French Aid is received again from the next AID card on"),
+                       kProt);
             }
         } else {
-            c.say(QStringLiteral("19.9 La Rochelle falls: the Huguenot revolt (C36) may no longer be played "
-                                 "as an Event"),
-                  kProt);
+            WP_SAY(c,
+                   QStringLiteral("19.9 La Rochelle falls: the Huguenot revolt (C36) may no longer be played "
+                                  "as an Event"),
+                   kProt);
         }
     };
     // 19.9 (optional): until the Event is played, a repeating Combat card for a Protestant army with French
@@ -154,17 +158,18 @@ EventDef gregoryXV() {
     });
     d.apply = [](Ctx& c, int) {
         if (!c.s.pope.isEmpty() && c.s.pope != prot::kPaulV) {
-            c.say(QStringLiteral("17.P.1 no effect: the Pope is already %1").arg(c.s.pope), kProt);
+            WP_SAY(c, QStringLiteral("17.P.1 no effect: the Pope is already %1").arg(c.s.pope), kProt);
             return;
         }
         c.s.pope = prot::kGregoryXV;
         // 17.P.1: the interregnum; the economy reads the reminder (donorEligible): no Papal Aid before it.
         c.s.markers.insert(prot::mk::papalAidResumes, c.s.turn + 2);
-        c.say(QStringLiteral("17.P.1 Gregory XV becomes Pope: no Papal Aid for the rest of turn %1 and in "
-                             "turn %2")
-                  .arg(c.s.turn)
-                  .arg(c.s.turn + 1),
-              kProt);
+        WP_SAY(c,
+               QStringLiteral("17.P.1 Gregory XV becomes Pope: no Papal Aid for the rest of turn %1 and in "
+                              "turn %2")
+                   .arg(c.s.turn)
+                   .arg(c.s.turn + 1),
+               kProt);
     };
     return d;
 }
@@ -179,13 +184,14 @@ EventDef urbanVIII() {
     });
     d.apply = [](Ctx& c, int) {
         if (c.s.pope == prot::kUrbanVIII || c.s.pope == prot::kInnocentX) {
-            c.say(QStringLiteral("17.P.1 no effect: the Pope is already %1").arg(c.s.pope), kProt);
+            WP_SAY(c, QStringLiteral("17.P.1 no effect: the Pope is already %1").arg(c.s.pope), kProt);
             return;
         }
         c.s.pope = prot::kUrbanVIII;
         c.s.aidSources[kCath].removeAll(prot::kPope);
         c.s.markers.remove(prot::mk::papalAidResumes);
-        c.say(QStringLiteral("17.P.2 Urban VIII becomes Pope: Papal Aid ends until Innocent X (C44)"), kProt);
+        WP_SAY(c, QStringLiteral("17.P.2 Urban VIII becomes Pope: Papal Aid ends until Innocent X (C44)"),
+               kProt);
     };
     return d;
 }
@@ -195,10 +201,12 @@ EventDef ottomanRaids() {
     EventDef d;
     d.apply = [](Ctx& c, int) {
         c.s.markers.insert(prot::mk::austriaUnpaidP8, c.s.turn);
-        c.say(QStringLiteral("15.12 Turkish raids: in the Pay Phase of turn %1 Imperial units in Austria are "
-                             "not Locally Paid")
-                  .arg(c.s.turn),
-              kProt);
+        WP_SAY(
+            c,
+            QStringLiteral("15.12 Turkish raids: in the Pay Phase of turn %1 Imperial units in Austria are "
+                           "not Locally Paid")
+                .arg(c.s.turn),
+            kProt);
     };
     return d;
 }
@@ -209,11 +217,12 @@ EventDef ferdinandIII() {
     d.apply = [](Ctx& c, int) {
         const int through = std::max(c.s.markers.value(prot::mk::austriaUnpaidP21), c.s.turn + 1);
         c.s.markers.insert(prot::mk::austriaUnpaidP21, through);
-        c.say(QStringLiteral("15.12 Ferdinand III succeeds as Emperor: in the Pay Phases of turns %1 and %2 "
-                             "Imperial units in Austria are not Locally Paid")
-                  .arg(c.s.turn)
-                  .arg(c.s.turn + 1),
-              kProt);
+        WP_SAY(c,
+               QStringLiteral("15.12 Ferdinand III succeeds as Emperor: in the Pay Phases of turns %1 and %2 "
+                              "Imperial units in Austria are not Locally Paid")
+                   .arg(c.s.turn)
+                   .arg(c.s.turn + 1),
+               kProt);
     };
     return d;
 }
@@ -224,13 +233,15 @@ EventDef richelieu() {
     d.apply = [](Ctx& c, int) {
         GameState& s = c.s;
         if (prot::catholicEffectOn(c.d, s, QStringLiteral("C36"))) {
-            c.say(
+            WP_SAY(
+                c,
                 QStringLiteral("14.3 Richelieu is Chief Minister, but the Huguenots revolt (C36): French Aid "
                                "starts when P2 is played"),
                 kProt);
         } else if (!s.aidSources[kProt].contains(prot::kFrance)) {
             s.aidSources[kProt].append(prot::kFrance);
-            c.say(
+            WP_SAY(
+                c,
                 QStringLiteral("14.3 Richelieu becomes Chief Minister: French Aid is received from the next "
                                "AID card on"),
                 kProt);
@@ -279,10 +290,11 @@ EventDef treatyOfUlm() {
     EventDef d;
     d.apply = [](Ctx& c, int) {
         c.s.markers.insert(prot::mk::treatyOfUlm, c.s.turn);
-        c.say(QStringLiteral("Treaty of Ulm: for the rest of turn %1 Catholic units may not enter a Neutral "
-                             "Area or a Neutral Independent City")
-                  .arg(c.s.turn),
-              kProt);
+        WP_SAY(c,
+               QStringLiteral("Treaty of Ulm: for the rest of turn %1 Catholic units may not enter a Neutral "
+                              "Area or a Neutral Independent City")
+                   .arg(c.s.turn),
+               kProt);
     };
     return d;
 }
@@ -326,7 +338,8 @@ EventDef treasureFleet() {
     EventDef d;
     d.apply = [](Ctx& c, int) {
         c.s.markers.insert(prot::mk::treasureFleet, c.s.turn + 1);
-        c.say(
+        WP_SAY(
+            c,
             QStringLiteral("8.65 the Dutch capture the Spanish treasure fleet: -3 Spain Aid Points on every "
                            "Catholic AID card through turn %1")
                 .arg(c.s.turn + 1),
@@ -347,7 +360,7 @@ EventDef sackOfMagdeburg() {
     d.apply = [](Ctx& c, int) {
         const int m = c.d.city(QStringLiteral("magdeburg"));
         c.s.cities[m].pillage = 2;
-        c.say(QStringLiteral("15.2 the Sack of Magdeburg: Magdeburg is at Pillage-2"), kProt);
+        WP_SAY(c, QStringLiteral("15.2 the Sack of Magdeburg: Magdeburg is at Pillage-2"), kProt);
         addVp(c, -2, QStringLiteral("5.12 the Sack of Magdeburg:"));
     };
     return d;
@@ -375,7 +388,7 @@ EventDef recaptureBreda() {
     d.apply = [](Ctx& c, int) {
         const bool army = !ev::upLeaders(c.d, c.s, kProt).empty() && ev::upUnits(c.d, c.s, kProt).size() >= 3;
         if (army)
-            c.say(QStringLiteral("16.12 a Protestant army is in the United Provinces: two boxes"), kProt);
+            WP_SAY(c, QStringLiteral("16.12 a Protestant army is in the United Provinces: two boxes"), kProt);
         moveDutchWar(c, army ? -2 : -1, QStringLiteral("9.31 P27:"));
     };
     return d;
@@ -386,13 +399,15 @@ EventDef battleOfTheDowns() {
     EventDef d;
     d.apply = [](Ctx& c, int) {
         if (dutchWarOver(c.s))
-            c.say(QStringLiteral("9.31 the Dutch War has ended: the marker does not move"), kProt);
+            WP_SAY(c, QStringLiteral("9.31 the Dutch War has ended: the marker does not move"), kProt);
         else
             moveDutchWar(c, -1, QStringLiteral("9.31 P43:"));
         c.s.markers.insert(prot::mk::downs, 1);
-        c.say(QStringLiteral("8.65 the Spanish fleet is destroyed: -2 Spain Aid Points on every Catholic AID "
-                             "card for the rest of the game"),
-              kProt);
+        WP_SAY(
+            c,
+            QStringLiteral("8.65 the Spanish fleet is destroyed: -2 Spain Aid Points on every Catholic AID "
+                           "card for the rest of the game"),
+            kProt);
     };
     return d;
 }
@@ -416,14 +431,15 @@ EventDef portugal() {
         const auto vets = spanishVeterans(c);
         if (vets.empty()) {
             c.s.markers.insert(prot::mk::portugal, 1);
-            c.say(
+            WP_SAY(
+                c,
                 QStringLiteral("8.65 Portugal revolts and Spain has no Veteran to send: -2 Spain Aid Points "
                                "on every Catholic AID card for the rest of the game"),
                 kProt);
             return;
         }
-        c.say(QStringLiteral("Portugal revolts: the Catholic removes a Spanish Veteran unit permanently"),
-              kProt);
+        WP_SAY(c, QStringLiteral("Portugal revolts: the Catholic removes a Spanish Veteran unit permanently"),
+               kProt);
         choose(c, kCath, QStringLiteral("P42"), kCodeVeteran, vets, removeVeteran);
     };
     d.choiceApply = [](Ctx& c, const ChoiceFrame&, const Action& a) {
@@ -455,9 +471,10 @@ EventDef areaLeader(const QString& cardId, const QString& areaId, const QString&
         const int area = ev::areaIdx(c.d, areaId);
         if (!enterOnlyWithoutP3 || !ev::eventDone(c.d, c.s, QStringLiteral("P3"))) {
             if (enterOnlyWithoutP3)
-                c.say(QStringLiteral("9.13 P29 is played before P3: %1 enters the war as with P3")
-                          .arg(areaName(c, areaId)),
-                      kProt);
+                WP_SAY(c,
+                       QStringLiteral("9.13 P29 is played before P3: %1 enters the war as with P3")
+                           .arg(areaName(c, areaId)),
+                       kProt);
             ev::areaEntersWar(c, area, QStringLiteral("9.13"));
         }
         choose(c, kProt, cardId, kCodePlace, ev::areaCitiesFreeOf(c.d, c.s, area, kCath), place);
@@ -499,7 +516,7 @@ EventDef englandIntervenes() {
         return QString();
     });
     d.apply = [place](Ctx& c, int) {
-        c.say(QStringLiteral("17.E.2 England intervenes (not a War Entry Event, 9.12)"), kProt);
+        WP_SAY(c, QStringLiteral("17.E.2 England intervenes (not a War Entry Event, 9.12)"), kProt);
         choose(c, kProt, QStringLiteral("P6"), kCodePlace, englishCities(c), place);
     };
     d.choiceApply = [place](Ctx& c, const ChoiceFrame&, const Action& a) {
@@ -528,7 +545,8 @@ EventDef denmark() {
             static_cast<int>(ev::poolUnits(c.d, c.s, QStringLiteral("danish"), UnitKind::Mercenary).size());
         placeArmy(c, {QStringLiteral("christian-iv")}, QStringLiteral("danish"), UnitKind::Mercenary, danes,
                   box, QStringLiteral("17.D.3"));
-        c.say(
+        WP_SAY(
+            c,
             QStringLiteral("17.D.3 Christian IV and the Danish army enter the map from Denmark by a separate "
                            "Activation, through Rendsburg or Kiel"),
             kProt);
@@ -606,7 +624,8 @@ EventDef france() {
         if (occupied < c.d.areas[lorraine].control) {
             ev::areaEntersWar(c, lorraine, QStringLiteral("17.F.4"));
         } else {
-            c.say(
+            WP_SAY(
+                c,
                 QStringLiteral("17.F.4 %1 Lorraine cities are Catholic-occupied: Lorraine does not enter the "
                                "war, its other cities turn Protestant")
                     .arg(occupied),
@@ -617,7 +636,7 @@ EventDef france() {
                     setCityControl(c, city, kProt, QStringLiteral("17.F.4"));
         }
         choose(c, kProt, QStringLiteral("P17"), kCodePlace, laForceCities(c), placeLaForce);
-        c.say(QStringLiteral("8.12 the Apocalypse cards are added at the next Card Draw Phase"), kProt);
+        WP_SAY(c, QStringLiteral("8.12 the Apocalypse cards are added at the next Card Draw Phase"), kProt);
     };
     d.choiceApply = [](Ctx& c, const ChoiceFrame&, const Action& a) {
         popOwn(c);
@@ -660,12 +679,13 @@ void landSwedes(Ctx& c, int16_t city) {
     const QString rule = QStringLiteral("17.Sw.1");
     placeArmy(c, swedishLeaders(), QStringLiteral("swedish"), UnitKind::Veteran, 6, city, rule);
     c.s.swedishBase = city;
-    c.say(QStringLiteral("17.Sw.1 %1 is the Swedish Base").arg(cityName(c.d, city)), kProt);
+    WP_SAY(c, QStringLiteral("17.Sw.1 %1 is the Swedish Base").arg(cityName(c.d, city)), kProt);
     const int area = c.d.cities[city].area;
     if (area >= 0 && c.s.areas[area].neutral) {
-        c.say(QStringLiteral("9.13 the Swedish landing violates the neutrality of %1")
-                  .arg(c.d.areas[area].name),
-              kProt);
+        WP_SAY(c,
+               QStringLiteral("9.13 the Swedish landing violates the neutrality of %1")
+                   .arg(c.d.areas[area].name),
+               kProt);
         violateNeutrality(c, area, kProt);
     }
     if (!anyUnitsOutside(c.s, city, kCath, c.d)) {
@@ -674,9 +694,10 @@ void landSwedes(Ctx& c, int16_t city) {
     }
     // 17.Sw.1: every port is Catholic-occupied: the army attacks from the Sweden box; it is eliminated if
     // it must retreat (no space to retreat to), its leaders with it (12.43).
-    c.say(QStringLiteral("17.Sw.1 the Swedish army must fight its way onto the map at %1")
-              .arg(cityName(c.d, city)),
-          kProt);
+    WP_SAY(c,
+           QStringLiteral("17.Sw.1 the Swedish army must fight its way onto the map at %1")
+               .arg(cityName(c.d, city)),
+           kProt);
     std::vector<int16_t> units, leaders;
     for (int u : unitsOutside(c.s, city, kProt, c.d))
         units.push_back(static_cast<int16_t>(u));
@@ -835,7 +856,7 @@ EventDef heilbronn() {
     d.apply = [](Ctx& c, int) {
         const auto places = lesliePlaces(c);
         if (places.empty()) {
-            c.say(QStringLiteral("9.23 Leslie cannot be placed"), kProt);
+            WP_SAY(c, QStringLiteral("9.23 Leslie cannot be placed"), kProt);
             heilbronnRecruit(c);
             return;
         }
@@ -850,7 +871,7 @@ EventDef heilbronn() {
 
 // P50: Bridge of Boats: a leader activates as with a 3-point ACT card, his units +2 MA.
 void bridgeActivate(Ctx& c, int16_t piece) {
-    c.say(QStringLiteral("Bridge of Boats: every unit of the army has +2 MA in this Activation"), kProt);
+    WP_SAY(c, QStringLiteral("Bridge of Boats: every unit of the army has +2 MA in this Activation"), kProt);
     startActivation(c, kProt, piece - kLeaderBase, cardOf(c, QStringLiteral("P50")));
 }
 

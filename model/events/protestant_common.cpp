@@ -41,9 +41,10 @@ void endCatholicEffect(Ctx& c, const QString& cardId, const QString& rule) {
         if (k.startsWith(prefix))
             c.s.markers.remove(k);
     c.s.markers.insert(cardId + QStringLiteral(".ended"), 1);
-    c.say(QStringLiteral("%1 %2 \"%3\" is no longer in effect")
-              .arg(rule, cardId, c.d.cards[c.d.card(cardId)].title),
-          kProtestant);
+    WP_SAY(c,
+           QStringLiteral("%1 %2 \"%3\" is no longer in effect")
+               .arg(rule, cardId, c.d.cards[c.d.card(cardId)].title),
+           kProtestant);
 }
 
 std::vector<int16_t> activatableLeaders(const Ctx& c, int side, int value) {

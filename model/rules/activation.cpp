@@ -219,12 +219,13 @@ void finish(Ctx& c) {
         for (int16_t city : f.visited)
             if (isCity(city) && !contains(options, city) && !c.d.cities[city].offmap)
                 options.push_back(city);
-        c.say(QStringLiteral("11.16 %1 units moved: %2 must forage %3 pillage level%4")
-                  .arg(moved)
-                  .arg(sideName(f.side))
-                  .arg(levels)
-                  .arg(levels > 1 ? "s" : ""),
-              f.side);
+        WP_SAY(c,
+               QStringLiteral("11.16 %1 units moved: %2 must forage %3 pillage level%4")
+                   .arg(moved)
+                   .arg(sideName(f.side))
+                   .arg(levels)
+                   .arg(levels > 1 ? "s" : ""),
+               f.side);
         ChoiceFrame ch;
         ch.actor = f.side;
         ch.purpose = kChooseForage;
@@ -262,10 +263,11 @@ void startActivation(Ctx& c, int side, int leader, int cardIdx) {
     std::stable_partition(f.leaders.begin(), f.leaders.end(), [&](int16_t l) { return l == leader; });
     f.leadership = static_cast<int8_t>(std::min(8, lr));
     f.visited.push_back(f.at);
-    c.say(QStringLiteral("8.3 %1 activates %2 at %3 (leadership %4)")
-              .arg(sideName(side), leaderName(c.d, leader), cityName(c.d, f.at))
-              .arg(f.leadership),
-          side);
+    WP_SAY(c,
+           QStringLiteral("8.3 %1 activates %2 at %3 (leadership %4)")
+               .arg(sideName(side), leaderName(c.d, leader), cityName(c.d, f.at))
+               .arg(f.leadership),
+           side);
     c.s.frames.push_back(f);
 }
 
@@ -277,14 +279,14 @@ void startFreeAction(Ctx& c, int side, int16_t piece) {
         const int l = piece - kLeaderBase;
         f.leaders.push_back(static_cast<int16_t>(l));
         f.at = c.s.leaders[l].loc;
-        c.say(QStringLiteral("8.32 %1 moves the lone leader %2").arg(sideName(side), leaderName(c.d, l)),
-              side);
+        WP_SAY(c, QStringLiteral("8.32 %1 moves the lone leader %2").arg(sideName(side), leaderName(c.d, l)),
+               side);
     } else {
         f.freeUnit = piece;
         f.units.push_back(piece);
         f.joinedAt.push_back(0);
         f.at = c.s.units[piece].loc;
-        c.say(QStringLiteral("8.32 %1 moves %2").arg(sideName(side), unitLabel(c.d, c.s, piece)), side);
+        WP_SAY(c, QStringLiteral("8.32 %1 moves %2").arg(sideName(side), unitLabel(c.d, c.s, piece)), side);
     }
     f.leadership = 1;
     f.visited.push_back(f.at);
@@ -446,13 +448,15 @@ void activationApply(Ctx& c, const Action& a) {
                 c.s.units[u].flags |= kInside;
             for (int l : leadersAt(c.s, city, enemy, c.d))
                 c.s.leaders[l].flags |= kInside;
-            c.say(QStringLiteral("11.23 %1 forces at %2 withdraw inside the fortress")
-                      .arg(sideName(enemy), cityName(c.d, city)),
-                  enemy);
+            WP_SAY(c,
+                   QStringLiteral("11.23 %1 forces at %2 withdraw inside the fortress")
+                       .arg(sideName(enemy), cityName(c.d, city)),
+                   enemy);
         } else {
-            c.say(QStringLiteral("11.23 %1 forces at %2 stay outside the fortress")
-                      .arg(sideName(enemy), cityName(c.d, city)),
-                  enemy);
+            WP_SAY(c,
+                   QStringLiteral("11.23 %1 forces at %2 stay outside the fortress")
+                       .arg(sideName(enemy), cityName(c.d, city)),
+                   enemy);
         }
         resolveArrival(c);
         return;
@@ -475,11 +479,13 @@ void activationApply(Ctx& c, const Action& a) {
         // 11.15/13.14: besiegers leaving may drop the force below the Siege Level
         if (isCity(static_cast<int16_t>(from)))
             checkSiegeMaintained(c, from);
-        c.say(QStringLiteral("%1 %2 moves %3 -> %4 (%5 MP used)")
-                  .arg(isBox(static_cast<int16_t>(to)) || isBox(static_cast<int16_t>(from)) ? "16.2" : "11.1",
-                       sideName(f.side), cityName(c.d, from), cityName(c.d, to))
-                  .arg(f.mpUsed),
-              f.side);
+        WP_SAY(
+            c,
+            QStringLiteral("%1 %2 moves %3 -> %4 (%5 MP used)")
+                .arg(isBox(static_cast<int16_t>(to)) || isBox(static_cast<int16_t>(from)) ? "16.2" : "11.1",
+                     sideName(f.side), cityName(c.d, from), cityName(c.d, to))
+                .arg(f.mpUsed),
+            f.side);
         if (isBox(static_cast<int16_t>(to))) {
             f.enteredUp = true;
             // 16.24: Spinola's army (Spinola or a Spanish leader, 3+ Spanish units) stays for good.
@@ -491,7 +497,8 @@ void activationApply(Ctx& c, const Action& a) {
                 spanishLeader |= nat(c.d, c.d.leaders[l].nationality) == QLatin1String("spanish");
             if (f.side == kCatholic && spanishLeader && spanish >= 3) {
                 c.s.spinolaInUp = true;
-                c.say(QStringLiteral("16.24 Spinola's army enters the United Provinces for good"), f.side);
+                WP_SAY(c, QStringLiteral("16.24 Spinola's army enters the United Provinces for good"),
+                       f.side);
             }
             return;
         }
@@ -529,11 +536,11 @@ void activationApply(Ctx& c, const Action& a) {
         const int16_t p = a.list.front();
         if (isLeaderPiece(p)) {
             f.leaders.push_back(static_cast<int16_t>(p - kLeaderBase)); // 11.15: no LR for movement
-            c.say(QStringLiteral("11.15 picks up %1").arg(leaderName(c.d, p - kLeaderBase)), f.side);
+            WP_SAY(c, QStringLiteral("11.15 picks up %1").arg(leaderName(c.d, p - kLeaderBase)), f.side);
         } else {
             f.units.push_back(p);
             f.joinedAt.push_back(f.mpUsed);
-            c.say(QStringLiteral("11.15 picks up %1").arg(unitLabel(c.d, c.s, p)), f.side);
+            WP_SAY(c, QStringLiteral("11.15 picks up %1").arg(unitLabel(c.d, c.s, p)), f.side);
         }
         return;
     }
@@ -543,15 +550,17 @@ void activationApply(Ctx& c, const Action& a) {
             const int l = p - kLeaderBase;
             f.leaders.erase(std::find(f.leaders.begin(), f.leaders.end(), l));
             c.s.leaders[l].flags |= kDropped;
-            c.say(QStringLiteral("11.14 drops off %1 at %2").arg(leaderName(c.d, l), cityName(c.d, f.at)),
-                  f.side);
+            WP_SAY(c, QStringLiteral("11.14 drops off %1 at %2").arg(leaderName(c.d, l), cityName(c.d, f.at)),
+                   f.side);
         } else {
             auto it = std::find(f.units.begin(), f.units.end(), p);
             f.joinedAt.erase(f.joinedAt.begin() + (it - f.units.begin()));
             f.units.erase(it);
             c.s.units[p].flags |= kDropped;
-            c.say(QStringLiteral("11.14 drops off %1 at %2").arg(unitLabel(c.d, c.s, p), cityName(c.d, f.at)),
-                  f.side);
+            WP_SAY(
+                c,
+                QStringLiteral("11.14 drops off %1 at %2").arg(unitLabel(c.d, c.s, p), cityName(c.d, f.at)),
+                f.side);
         }
         return;
     }
@@ -626,9 +635,11 @@ bool activationAuto(Ctx& c) {
 void eliminateUnit(Ctx& c, int unit, bool permanently, const QString& rule) {
     UnitState& u = c.s.units[unit];
     const int loc = u.loc;
-    c.say(QStringLiteral("%1 %2 is eliminated%3")
-              .arg(rule, unitLabel(c.d, c.s, unit), permanently ? QStringLiteral(" permanently") : QString()),
-          unitSide(c.d, c.s, unit));
+    WP_SAY(
+        c,
+        QStringLiteral("%1 %2 is eliminated%3")
+            .arg(rule, unitLabel(c.d, c.s, unit), permanently ? QStringLiteral(" permanently") : QString()),
+        unitSide(c.d, c.s, unit));
     u.loc = permanently ? kRemoved : kPool; // 12.33: eliminated units may be recruited again
     u.steps = 0;
     u.flags = 0;
@@ -657,9 +668,10 @@ void catchLoneLeaders(Ctx& c, int city, int side) {
         if (caught.empty())
             break;
         for (int l : caught) {
-            c.say(QStringLiteral("11.22 %1 is caught without troops at %2 and eliminated")
-                      .arg(leaderName(c.d, l), cityName(c.d, city)),
-                  side);
+            WP_SAY(c,
+                   QStringLiteral("11.22 %1 is caught without troops at %2 and eliminated")
+                       .arg(leaderName(c.d, l), cityName(c.d, city)),
+                   side);
             killLeader(c, l, QStringLiteral("11.22"));
         }
     }
@@ -674,7 +686,8 @@ void killLeader(Ctx& c, int leader, const QString& rule) {
     ls.status = LeaderStatus::Dead;
     ls.loc = kRemoved;
     ls.flags = 0;
-    c.say(QStringLiteral("%1 %2 is lost").arg(rule, leaderName(c.d, leader)), leaderSide(c.d, c.s, leader));
+    WP_SAY(c, QStringLiteral("%1 %2 is lost").arg(rule, leaderName(c.d, leader)),
+           leaderSide(c.d, c.s, leader));
     const int r = c.d.leaders[leader].reverse;
     if (r < 0 || rule == QLatin1String("12.43"))
         return; // 12.43: a lost army's leader brings no replacement
@@ -685,24 +698,24 @@ void killLeader(Ctx& c, int leader, const QString& rule) {
         rs.status = LeaderStatus::InPlay;
         rs.loc = loc;
         rs.flags = inside;
-        c.say(QStringLiteral("12.42 %1 replaces %2 at %3")
-                  .arg(leaderName(c.d, r), leaderName(c.d, leader), cityName(c.d, loc)));
+        WP_SAY(c, QStringLiteral("12.42 %1 replaces %2 at %3")
+                      .arg(leaderName(c.d, r), leaderName(c.d, leader), cityName(c.d, loc)));
     } else if (rs.status == LeaderStatus::InPlay) {
         const int r2 = c.d.leaders[r].reverse;
         const int16_t rLoc = rs.loc;
         const uint8_t rInside = rs.flags & kInside;
         rs.loc = loc;
         rs.flags = inside;
-        c.say(QStringLiteral("12.42 %1 replaces %2 at %3")
-                  .arg(leaderName(c.d, r), leaderName(c.d, leader), cityName(c.d, loc)));
+        WP_SAY(c, QStringLiteral("12.42 %1 replaces %2 at %3")
+                      .arg(leaderName(c.d, r), leaderName(c.d, leader), cityName(c.d, loc)));
         if (r2 >= 0 && c.s.leaders[r2].status == LeaderStatus::NotEntered) {
             c.s.leaders[r2].status = LeaderStatus::InPlay;
             c.s.leaders[r2].loc = rLoc;
             c.s.leaders[r2].flags = rInside;
-            c.say(QStringLiteral("12.42 %1's counter flips: %2 takes his place at %3")
-                      .arg(leaderName(c.d, r), leaderName(c.d, r2), cityName(c.d, rLoc)));
+            WP_SAY(c, QStringLiteral("12.42 %1's counter flips: %2 takes his place at %3")
+                          .arg(leaderName(c.d, r), leaderName(c.d, r2), cityName(c.d, rLoc)));
         } else {
-            c.say(QStringLiteral("12.42 %1 leaves %2").arg(leaderName(c.d, r), cityName(c.d, rLoc)));
+            WP_SAY(c, QStringLiteral("12.42 %1 leaves %2").arg(leaderName(c.d, r), cityName(c.d, rLoc)));
         }
     }
 }
@@ -719,12 +732,13 @@ void checkStacking(Ctx& c, int city, int side) {
     for (int u : units)
         ch.options.push_back(static_cast<int16_t>(u));
     ch.count = static_cast<int16_t>(excess);
-    c.say(QStringLiteral("10.22 %1 has %2 units at %3: %4 must be eliminated")
-              .arg(sideName(side))
-              .arg(units.size())
-              .arg(cityName(c.d, city))
-              .arg(excess),
-          side);
+    WP_SAY(c,
+           QStringLiteral("10.22 %1 has %2 units at %3: %4 must be eliminated")
+               .arg(sideName(side))
+               .arg(units.size())
+               .arg(cityName(c.d, city))
+               .arg(excess),
+           side);
     c.s.frames.push_back(ch);
 }
 

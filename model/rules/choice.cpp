@@ -78,7 +78,8 @@ void choiceApply(Ctx& c, const Action& a) {
             addPillage(c, a.target, 1, QStringLiteral("11.16 foraging,")); // with the 15.24 Area VP effect
         } else {
             UnitState& u = c.s.units[a.target];
-            c.say(
+            WP_SAY(
+                c,
                 QStringLiteral("11.161 foraging not met: %1 loses a step").arg(unitLabel(c.d, c.s, a.target)),
                 f.actor);
             if (--u.steps == 0)
@@ -106,7 +107,7 @@ void choiceApply(Ctx& c, const Action& a) {
         for (int16_t ci : hand)
             if (ci != a.target)
                 discardCard(c, side, ci, false);
-        c.say(QStringLiteral("6.D %1 holds one card").arg(sideName(side)), side);
+        WP_SAY(c, QStringLiteral("6.D %1 holds one card").arg(sideName(side)), side);
         c.s.frames.pop_back();
         return;
     }

@@ -19,13 +19,6 @@ enum CombatStep : int8_t {
     kAftermath, // 12.4 leader loss, 12.28 winner (automatic)
     kRetreat,   // 12.5
     kFinished,
-    // issue 12, linked battles (docs/linked-battles.md): after both sides' combat cards (12.23), instead of
-    // the CRT roll (12.26), the result comes from the tabletop.
-    kAskTable, // battles=ask: the attacker asks for the table ("battle tvbd|tercios") or not ("battle crt")
-    kAnswerTable,  // battles=ask: the defender agrees ("battle accept") or keeps the CRT ("battle decline")
-    kTableResult,  // the attacker enters the winner and each side's Loss Number ("battle-result ...")
-    kTableLeaders, // the attacker enters the leaders lost on the table ("battle-leader ID", "... done")
-    kTableConfirm, // the defender confirms ("battle confirm") or disputes ("battle dispute") the result
 };
 
 CombatFrame& top(GameState& s) {
@@ -60,26 +53,6 @@ int commanderOf(const GameData& d, const GameState& s, const std::vector<int16_t
         if (best < 0 || score(l) > score(best))
             best = l;
     return best;
-}
-
-// Issue 12: the largest Loss Number a table result may give `side`: enough to eliminate every unit it
-// brought to the battle (12.31 then removes all of them).
-int tableLossCap(const GameData& d, const GameState& s, const CombatFrame& f, int side) {
-    int cap = 0;
-    for (int u : alive(s, unitsOf(f, side)))
-        cap += d.unitTypes[s.units[u].type].lf * s.units[u].steps;
-    return std::min(cap, 99);
-}
-
-Action battleChoice(int16_t target) {
-    Action a;
-    a.kind = ActionKind::Choose;
-    a.target = target;
-    return a;
-}
-
-QString tableRulesName(int table) {
-    return table == kBattlesTercios ? QStringLiteral("Tercios") : QStringLiteral("Tilly's Very Bad Day");
 }
 
 int combatCardsPlayed(const CombatFrame& f, int side) {
@@ -212,9 +185,10 @@ void retreatPieces(Ctx& c, CombatFrame& f, int side, int to) {
             c.s.units[u].flags |= kInside;
         for (int l : leaders)
             c.s.leaders[l].flags |= kInside;
-        c.say(QStringLiteral("12.52 %1 forces retreat inside the fortress of %2")
-                  .arg(sideName(side), cityName(c.d, from)),
-              side);
+        WP_SAY(c,
+               QStringLiteral("12.52 %1 forces retreat inside the fortress of %2")
+                   .arg(sideName(side), cityName(c.d, from)),
+               side);
         return;
     }
     if (to < 0) {
@@ -235,9 +209,10 @@ void retreatPieces(Ctx& c, CombatFrame& f, int side, int to) {
             c.s.leaders[l].loc = static_cast<int16_t>(to);
             c.s.leaders[l].flags &= static_cast<uint8_t>(~kInside);
         }
-        c.say(QStringLiteral("12.53 %1 retreats %2 -> %3")
-                  .arg(sideName(side), cityName(c.d, from), cityName(c.d, to)),
-              side);
+        WP_SAY(c,
+               QStringLiteral("12.53 %1 retreats %2 -> %3")
+                   .arg(sideName(side), cityName(c.d, from), cityName(c.d, to)),
+               side);
         checkSiegeMaintained(c, from);
         return;
     }
@@ -255,9 +230,10 @@ void retreatPieces(Ctx& c, CombatFrame& f, int side, int to) {
         c.s.leaders[l].loc = static_cast<int16_t>(to);
         c.s.leaders[l].flags &= static_cast<uint8_t>(~kInside);
     }
-    c.say(QStringLiteral("12.5 %1 forces retreat %2 -> %3")
-              .arg(sideName(side), cityName(c.d, from), cityName(c.d, to)),
-          side);
+    WP_SAY(c,
+           QStringLiteral("12.5 %1 forces retreat %2 -> %3")
+               .arg(sideName(side), cityName(c.d, from), cityName(c.d, to)),
+           side);
     catchLoneLeaders(c, to, side); // 11.22: a retreating army eliminates lone enemy leaders where it arrives
     const bool hasUnits = anyUnitsAt(c.s, to, side, c.d);
     // 12.54: retreat into a Neutral Area violates its neutrality; into an unoccupied enemy city gains it.
@@ -292,13 +268,14 @@ void startCombat(Ctx& c, int city, int attacker, const std::vector<int16_t>& att
             f.defendLeaders.push_back(static_cast<int16_t>(l));
     f.defendCommander = static_cast<int16_t>(commanderOf(c.d, c.s, f.defendLeaders));
     f.step = kCardsAttacker;
-    c.say(QStringLiteral("12.2 battle at %1: %2 attacks with %3 CF, %4 defends with %5 CF%6")
-              .arg(cityName(c.d, city), sideName(attacker))
-              .arg(cfSum(c.d, c.s, std::vector<int>(attackUnits.begin(), attackUnits.end())))
-              .arg(sideName(def))
-              .arg(cfSum(c.d, c.s, std::vector<int>(f.defendUnits.begin(), f.defendUnits.end())))
-              .arg(sally ? QStringLiteral(" (sally, 13.17)") : QString()),
-          attacker);
+    WP_SAY(c,
+           QStringLiteral("12.2 battle at %1: %2 attacks with %3 CF, %4 defends with %5 CF%6")
+               .arg(cityName(c.d, city), sideName(attacker))
+               .arg(cfSum(c.d, c.s, std::vector<int>(attackUnits.begin(), attackUnits.end())))
+               .arg(sideName(def))
+               .arg(cfSum(c.d, c.s, std::vector<int>(f.defendUnits.begin(), f.defendUnits.end())))
+               .arg(sally ? QStringLiteral(" (sally, 13.17)") : QString()),
+           attacker);
     c.s.frames.push_back(f);
 }
 
@@ -309,8 +286,6 @@ int combatActor(const GameState&, const CombatFrame& f) {
         return f.attacker;
     case kCardsDefender:
     case kLossDefender:
-    case kAnswerTable:
-    case kTableConfirm:
         return defenderOf(f);
     case kRetreat:
         return other(f.winner);
@@ -380,37 +355,6 @@ std::vector<Action> combatLegal(const Ctx& c, const CombatFrame& f) {
         }
         return out;
     }
-    case kAskTable:
-        return {battleChoice(kBattleCrt), battleChoice(kBattleTvbd), battleChoice(kBattleTercios)};
-    case kAnswerTable:
-        return {battleChoice(kBattleAccept), battleChoice(kBattleDecline)};
-    case kTableResult: {
-        // Every result the table can give: the winner and each side's Loss Number, from none to the
-        // elimination of the whole force (12.31 then allocates it as after a CRT result).
-        const int att = f.attacker, def = defenderOf(f);
-        const int capA = tableLossCap(c.d, c.s, f, att), capD = tableLossCap(c.d, c.s, f, def);
-        out.reserve(static_cast<size_t>(2 * (capA + 1) * (capD + 1)));
-        for (int16_t w : {kBattleWonByAttacker, kBattleWonByDefender})
-            for (int la = 0; la <= capA; ++la)
-                for (int ld = 0; ld <= capD; ++ld) {
-                    Action a = battleChoice(w);
-                    a.counts = {static_cast<int8_t>(la), static_cast<int8_t>(ld)};
-                    out.push_back(a);
-                }
-        return out;
-    }
-    case kTableLeaders: {
-        out.push_back(battleChoice(kBattleLeadersDone));
-        for (const auto* leaders : {&f.attackLeaders, &f.defendLeaders})
-            for (int16_t l : *leaders)
-                if (c.s.leaders[l].status == LeaderStatus::InPlay &&
-                    std::find(f.tableLeadersLost.begin(), f.tableLeadersLost.end(), l) ==
-                        f.tableLeadersLost.end())
-                    out.push_back(battleChoice(static_cast<int16_t>(kLeaderBase + l)));
-        return out;
-    }
-    case kTableConfirm:
-        return {battleChoice(kBattleConfirm), battleChoice(kBattleDispute)};
     default:
         return out;
     }
@@ -430,9 +374,10 @@ void combatApply(Ctx& c, const Action& a) {
         h.erase(std::remove(h.begin(), h.end(), a.card), h.end());
         c.s.cardPlace[a.card] = CardPlace::InCombat;
         f.cards[side].push_back(a.card);
-        c.say(QStringLiteral("12.23 %1 plays %2 \"%3\"")
-                  .arg(sideName(side), c.d.cards[a.card].id, c.d.cards[a.card].title),
-              side);
+        WP_SAY(c,
+               QStringLiteral("12.23 %1 plays %2 \"%3\"")
+                   .arg(sideName(side), c.d.cards[a.card].id, c.d.cards[a.card].title),
+               side);
         return;
     }
     case kLossAttacker:
@@ -448,14 +393,15 @@ void combatApply(Ctx& c, const Action& a) {
                 eliminateUnit(c, u, false, QStringLiteral("12.32"));
             } else {
                 us.steps = static_cast<uint8_t>(us.steps - steps);
-                c.say(QStringLiteral("12.32 %1 is reduced").arg(unitLabel(c.d, c.s, u)), side);
+                WP_SAY(c, QStringLiteral("12.32 %1 is reduced").arg(unitLabel(c.d, c.s, u)), side);
             }
         }
-        c.say(QStringLiteral("12.31 %1 takes %2 of Loss Number %3")
-                  .arg(sideName(side))
-                  .arg(taken)
-                  .arg(f.lossNumber[side]),
-              side);
+        WP_SAY(c,
+               QStringLiteral("12.31 %1 takes %2 of Loss Number %3")
+                   .arg(sideName(side))
+                   .arg(taken)
+                   .arg(f.lossNumber[side]),
+               side);
         f.step = static_cast<int8_t>(f.step + 1);
         return;
     }
@@ -465,82 +411,6 @@ void combatApply(Ctx& c, const Action& a) {
         retreatPieces(c, f, loser, a.target);
         return;
     }
-    case kAskTable:
-        if (a.target == kBattleCrt) {
-            f.table = -1;
-            f.step = kResolve;
-            c.say(QStringLiteral("12.26 %1 keeps the battle at %2 on the Combat Results Table")
-                      .arg(sideName(f.attacker), cityName(c.d, f.city)),
-                  f.attacker);
-        } else {
-            f.table = a.target == kBattleTercios ? kBattlesTercios : kBattlesTvbd;
-            f.step = kAnswerTable;
-            c.say(QStringLiteral("linked battle: %1 asks to fight the battle at %2 on the table (%3)")
-                      .arg(sideName(f.attacker), cityName(c.d, f.city), tableRulesName(f.table)),
-                  f.attacker);
-        }
-        return;
-    case kAnswerTable:
-        if (a.target == kBattleAccept) {
-            f.step = kTableResult;
-            c.say(QStringLiteral("linked battle: %1 agrees; the battle at %2 goes to the table (%3)")
-                      .arg(sideName(defenderOf(f)), cityName(c.d, f.city), tableRulesName(f.table)),
-                  defenderOf(f));
-        } else {
-            f.table = -1;
-            f.step = kResolve;
-            c.say(QStringLiteral("linked battle: %1 declines; the Combat Results Table decides (12.26)")
-                      .arg(sideName(defenderOf(f))),
-                  defenderOf(f));
-        }
-        return;
-    case kTableResult: {
-        const int att = f.attacker, def = defenderOf(f);
-        f.tableWinner = static_cast<int8_t>(a.target == kBattleWonByAttacker ? att : def);
-        f.lossNumber[att] = a.counts[0];
-        f.lossNumber[def] = a.counts[1];
-        f.tableLeadersLost.clear();
-        f.step = kTableLeaders;
-        c.say(QStringLiteral("linked battle at %1 (%2): %3 reports %4 the winner, Loss Number %5 for %6 and "
-                             "%7 for %8")
-                  .arg(cityName(c.d, f.city), tableRulesName(f.table), sideName(att), sideName(f.tableWinner))
-                  .arg(f.lossNumber[att])
-                  .arg(sideName(att))
-                  .arg(f.lossNumber[def])
-                  .arg(sideName(def)),
-              att);
-        return;
-    }
-    case kTableLeaders:
-        if (a.target == kBattleLeadersDone) {
-            f.step = kTableConfirm;
-            return;
-        }
-        f.tableLeadersLost.push_back(static_cast<int16_t>(a.target - kLeaderBase));
-        c.say(QStringLiteral("linked battle: %1 reports %2 lost on the table")
-                  .arg(sideName(f.attacker), leaderName(c.d, a.target - kLeaderBase)),
-              f.attacker);
-        return;
-    case kTableConfirm:
-        if (a.target == kBattleDispute) {
-            c.say(QStringLiteral("linked battle: %1 disputes the result; %2 enters it again")
-                      .arg(sideName(defenderOf(f)), sideName(f.attacker)),
-                  defenderOf(f));
-            f.lossNumber[0] = f.lossNumber[1] = 0;
-            f.tableWinner = kNone;
-            f.tableLeadersLost.clear();
-            f.step = kTableResult;
-            return;
-        }
-        f.tableResult = true;
-        f.step = kLossAttacker; // 12.31 as after a CRT result
-        c.say(QStringLiteral("12.26 (linked battle) %1 confirms: Loss Number %2 for the attacker, %3 for the "
-                             "defender")
-                  .arg(sideName(defenderOf(f)))
-                  .arg(f.lossNumber[f.attacker])
-                  .arg(f.lossNumber[defenderOf(f)]),
-              defenderOf(f));
-        return;
     default:
         return;
     }
@@ -564,19 +434,6 @@ bool combatAuto(Ctx& c) {
         }
         return false;
     case kResolve: {
-        // Issue 12: a linked battle stops here, after both sides' combat cards (12.23).
-        if (f.table == 0 && c.s.options.battles != kBattlesCrt) {
-            if (c.s.options.battles == kBattlesAsk) {
-                f.step = kAskTable;
-            } else {
-                f.table = c.s.options.battles;
-                f.step = kTableResult;
-                c.say(QStringLiteral("linked battle: the battle at %1 goes to the table (%2)")
-                          .arg(cityName(c.d, f.city), tableRulesName(f.table)),
-                      f.attacker);
-            }
-            return true;
-        }
         // 12.22-12.26
         int strength[2], drm[2], column[2];
         for (int side : {att, def}) {
@@ -604,21 +461,22 @@ bool combatAuto(Ctx& c) {
         }
         f.oddsNoDefenderLoss = strength[att] * 4 <= strength[def];
         for (int side : {att, def}) {
-            const int r = c.roll(QStringLiteral("12.26 combat at %1").arg(cityName(c.d, f.city)), side);
+            const int r = WP_ROLL(c, QStringLiteral("12.26 combat at %1").arg(cityName(c.d, f.city)), side);
             const int modified = std::clamp(r + drm[side], 0, 11); // 12.26
             const int loss = c.d.tables.crtLoss(column[side], modified);
             f.roll[side] = static_cast<int8_t>(r);
             f.lossNumber[other(side)] = static_cast<int8_t>(loss);
-            c.say(QStringLiteral("12.26 %1: %2 CF on column %3, roll %4 %5%6 = %7: Loss Number %8")
-                      .arg(sideName(side))
-                      .arg(strength[side])
-                      .arg(c.d.tables.crtColumns[column[side]].label)
-                      .arg(r)
-                      .arg(drm[side] >= 0 ? "+" : "")
-                      .arg(drm[side])
-                      .arg(modified)
-                      .arg(loss),
-                  side);
+            WP_SAY(c,
+                   QStringLiteral("12.26 %1: %2 CF on column %3, roll %4 %5%6 = %7: Loss Number %8")
+                       .arg(sideName(side))
+                       .arg(strength[side])
+                       .arg(c.d.tables.crtColumns[column[side]].label)
+                       .arg(r)
+                       .arg(drm[side] >= 0 ? "+" : "")
+                       .arg(drm[side])
+                       .arg(modified)
+                       .arg(loss),
+                   side);
         }
         f.step = kLossAttacker;
         return true;
@@ -630,8 +488,6 @@ bool combatAuto(Ctx& c) {
         const bool dynA = f.attackCommander >= 0 && isDynamic(c.d, c.s, f.attackCommander);
         const bool dynD = f.defendCommander >= 0 && isDynamic(c.d, c.s, f.defendCommander);
         int winner = byAtt > byDef ? att : byDef > byAtt ? def : (dynA && !dynD) ? att : def;
-        if (f.tableResult) // issue 12: the table says who holds the field
-            winner = f.tableWinner;
         const bool attAlive = !alive(c.s, f.attackUnits).empty() || anyUnitsOutside(c.s, f.city, att, c.d);
         const bool defAlive = !alive(c.s, f.defendUnits).empty();
         if (winner == att && !attAlive && defAlive)
@@ -653,22 +509,17 @@ bool combatAuto(Ctx& c) {
                     killLeader(c, l, QStringLiteral("12.43"));
                     continue;
                 }
-                if (f.tableResult) { // issue 12: the table decided who fell; no 12.41 roll
-                    if (std::find(f.tableLeadersLost.begin(), f.tableLeadersLost.end(), l) !=
-                        f.tableLeadersLost.end())
-                        killLeader(c, l, QStringLiteral("12.41 (lost on the table)"));
-                    continue;
-                }
                 if (side == def && f.oddsNoDefenderLoss)
                     continue;
                 const int r =
-                    c.roll(QStringLiteral("12.41 leader loss for %1").arg(leaderName(c.d, l)), side);
+                    WP_ROLL(c, QStringLiteral("12.41 leader loss for %1").arg(leaderName(c.d, l)), side);
                 if (r >= c.d.leaders[l].loss)
                     killLeader(c, l, QStringLiteral("12.41"));
             }
         }
-        c.say(QStringLiteral("12.28 %1 wins the battle at %2").arg(sideName(winner), cityName(c.d, f.city)),
-              winner);
+        WP_SAY(c,
+               QStringLiteral("12.28 %1 wins the battle at %2").arg(sideName(winner), cityName(c.d, f.city)),
+               winner);
         // 7.1: three boxes when an army led by Wallenstein wins as attacker.
         if (winner == att && f.attackCommander >= 0 &&
             c.d.leaders[f.attackCommander].id == QLatin1String("wallenstein") &&
@@ -684,8 +535,7 @@ bool combatAuto(Ctx& c) {
                     killLeader(c, l, QStringLiteral("12.43"));
         return true;
     }
-    case kRetreat:
-    case kTableLeaders: {
+    case kRetreat: {
         const auto legal = combatLegal(c, f);
         if (legal.size() == 1) {
             combatApply(c, legal.front());
@@ -717,46 +567,6 @@ bool combatAuto(Ctx& c) {
     }
 }
 
-// Issue 12: the prompt of a linked-battle decision (engine.cpp); empty for the other combat steps.
-QString combatTablePrompt(const GameData& d, const GameState& s, const CombatFrame& f) {
-    const QString who = sideName(combatActor(s, f));
-    const QString where = cityName(d, f.city);
-    switch (f.step) {
-    case kAskTable:
-        return QStringLiteral(
-                   "%1: battle at %2 — ask to fight it on the table (battle tvbd | battle tercios) "
-                   "or keep the Combat Results Table (battle crt)")
-            .arg(who, where);
-    case kAnswerTable:
-        return QStringLiteral("%1: the attacker asks to fight the battle at %2 on the table (%3) — battle "
-                              "accept | battle decline (the CRT decides)")
-            .arg(who, where, tableRulesName(f.table));
-    case kTableResult:
-        return QStringLiteral("%1: enter the result of the battle at %2 fought on the table (%3): "
-                              "battle-result attacker|defender LA LD (the winner, the Loss Numbers the "
-                              "attacker and the defender take)")
-            .arg(who, where, tableRulesName(f.table));
-    case kTableLeaders:
-        return QStringLiteral(
-                   "%1: the leaders lost on the table at %2: battle-leader ID, then battle-leader done")
-            .arg(who, where);
-    case kTableConfirm: {
-        QStringList lost;
-        for (int16_t l : f.tableLeadersLost)
-            lost << leaderName(d, l);
-        return QStringLiteral(
-                   "%1: confirm the table result at %2 — %3 wins, Loss Number %4 for the attacker and "
-                   "%5 for the defender, leaders lost: %6 (battle confirm | battle dispute)")
-            .arg(who, where, sideName(f.tableWinner))
-            .arg(f.lossNumber[f.attacker])
-            .arg(f.lossNumber[defenderOf(f)])
-            .arg(lost.isEmpty() ? QStringLiteral("none") : lost.join(QStringLiteral(", ")));
-    }
-    default:
-        return {};
-    }
-}
-
 bool canOverrun(const GameData& d, const GameState& s, const ActivationFrame& f, int city) {
     if (f.leader < 0 || f.freeAction || f.units.empty())
         return false;
@@ -775,9 +585,10 @@ void doOverrun(Ctx& c, int city) {
     ActivationFrame& f = std::get<ActivationFrame>(c.s.frames.back());
     f.mpUsed++; // 12.62: one more MP
     const int enemy = other(f.side);
-    c.say(QStringLiteral("12.62 %1 overruns the %2 units at %3")
-              .arg(sideName(f.side), sideName(enemy), cityName(c.d, city)),
-          f.side);
+    WP_SAY(c,
+           QStringLiteral("12.62 %1 overruns the %2 units at %3")
+               .arg(sideName(f.side), sideName(enemy), cityName(c.d, city)),
+           f.side);
     for (int u : unitsOutside(c.s, city, enemy, c.d))
         eliminateUnit(c, u, false, QStringLiteral("12.62"));
     // 11.22: enemy leaders left without troops are eliminated (no leader-loss roll in an overrun, 12.41).

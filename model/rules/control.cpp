@@ -3,6 +3,8 @@
 
 #include <QJsonArray>
 
+#include <algorithm>
+
 namespace wp::rules {
 
 namespace {
@@ -17,7 +19,7 @@ void addVp(Ctx& c, int delta, const QString& why) {
     if (delta == 0)
         return;
     c.s.vp = static_cast<int16_t>(c.s.vp + delta);
-    c.say(QStringLiteral("%1 VP %2%3 -> %4").arg(why).arg(delta > 0 ? "+" : "").arg(delta).arg(c.s.vp));
+    WP_SAY(c, QStringLiteral("%1 VP %2%3 -> %4").arg(why).arg(delta > 0 ? "+" : "").arg(delta).arg(c.s.vp));
 }
 
 void violateNeutrality(Ctx& c, int area, int side) {
@@ -39,7 +41,7 @@ void endSiegeOfOwnCity(Ctx& c, int city) {
         const int side = cs.sieger;
         cs.siege = 0;
         cs.sieger = kNone;
-        c.say(QStringLiteral("13.1 the siege of %1 ends").arg(c.d.cities[city].name), side);
+        WP_SAY(c, QStringLiteral("13.1 the siege of %1 ends").arg(c.d.cities[city].name), side);
     }
 }
 
@@ -69,11 +71,12 @@ void recheckAreaControl(Ctx& c, int area, const QString& rule) {
             }
         as.control = static_cast<int8_t>(side);
         as.neutral = false;
-        c.say(QStringLiteral("%1 %2 gains control of %3 (%4 of %5 cities)")
-                  .arg(rule, sideName(side), ar.name)
-                  .arg(held)
-                  .arg(ar.control),
-              side);
+        WP_SAY(c,
+               QStringLiteral("%1 %2 gains control of %3 (%4 of %5 cities)")
+                   .arg(rule, sideName(side), ar.name)
+                   .arg(held)
+                   .arg(ar.control),
+               side);
         // 5.12: the VP value changes hands once per change of control.
         Q_UNUSED(before);
         addVp(c, vpSign(side) * ar.vp, QStringLiteral("5.12 %1 to %2:").arg(ar.name, sideName(side)));
@@ -103,7 +106,7 @@ void setCityControl(Ctx& c, int city, int side, const QString& rule) {
     cs.marker = static_cast<int8_t>(side);
     if (!ct.independent && ct.area >= 0 && c.s.areas[ct.area].control == side)
         cs.marker = kNone; // implied by the Area's Control Box (3.13)
-    c.say(QStringLiteral("%1 %2 takes control of %3").arg(rule, sideName(side), ct.name), side);
+    WP_SAY(c, QStringLiteral("%1 %2 takes control of %3").arg(rule, sideName(side), ct.name), side);
     endSiegeOfOwnCity(c, city);
     if (ct.independent || ct.france) {
         // 5.12: an Independent City's VP change hands with it.
@@ -157,7 +160,7 @@ void endGame(Ctx& c, int winner, const QString& result) {
     c.s.result = result;
     c.s.frames.clear();
     c.s.frames.push_back(TurnFrame{Phase::GameOver, 0});
-    c.say(QStringLiteral("Game over: %1").arg(result));
+    WP_SAY(c, QStringLiteral("Game over: %1").arg(result));
 }
 
 namespace {
@@ -278,11 +281,95 @@ static bool applyEntries(Ctx& c, const QJsonArray& entries, const QString& when,
     return false;
 }
 
+namespace {
+// A victory test of the scenario language compiled once, for the conditions checked after every step: the
+// common tests become a comparison of one number; the others keep their JSON and go through victoryTest.
+struct CompiledTest {
+    enum Kind { VpAtLeast, VpAtMost, WallensteinAtLeast, All, Any, Not, Json } kind = Json;
+    int value = 0;
+    QJsonObject json;
+    std::vector<CompiledTest> parts;
+};
+
+CompiledTest compileTest(const QJsonObject& t) {
+    CompiledTest out;
+    auto parts = [&](const char* key, CompiledTest::Kind kind) {
+        out.kind = kind;
+        for (const QJsonValue& v : t.value(QLatin1String(key)).toArray())
+            out.parts.push_back(compileTest(v.toObject()));
+    };
+    if (t.size() != 1 || t.contains(QLatin1String("always"))) {
+        out.json = t; // victoryTest gives the first matching key its meaning
+    } else if (t.contains(QLatin1String("vpAtLeast"))) {
+        out.kind = CompiledTest::VpAtLeast;
+        out.value = t.value(QLatin1String("vpAtLeast")).toInt();
+    } else if (t.contains(QLatin1String("vpAtMost"))) {
+        out.kind = CompiledTest::VpAtMost;
+        out.value = t.value(QLatin1String("vpAtMost")).toInt();
+    } else if (t.contains(QLatin1String("wallensteinTrackAtLeast"))) {
+        out.kind = CompiledTest::WallensteinAtLeast;
+        out.value = t.value(QLatin1String("wallensteinTrackAtLeast")).toInt();
+    } else if (t.contains(QLatin1String("all"))) {
+        parts("all", CompiledTest::All);
+    } else if (t.contains(QLatin1String("any"))) {
+        parts("any", CompiledTest::Any);
+    } else if (t.contains(QLatin1String("not"))) {
+        out.kind = CompiledTest::Not;
+        out.parts.push_back(compileTest(t.value(QLatin1String("not")).toObject()));
+    } else {
+        out.json = t;
+    }
+    return out;
+}
+
+bool passes(const GameData& d, const GameState& s, const CompiledTest& t) {
+    switch (t.kind) {
+    case CompiledTest::VpAtLeast:
+        return s.vp >= t.value;
+    case CompiledTest::VpAtMost:
+        return s.vp <= t.value;
+    case CompiledTest::WallensteinAtLeast:
+        return s.wallensteinTrack >= t.value;
+    case CompiledTest::All:
+        return std::all_of(t.parts.begin(), t.parts.end(),
+                           [&](const CompiledTest& p) { return passes(d, s, p); });
+    case CompiledTest::Any:
+        return std::any_of(t.parts.begin(), t.parts.end(),
+                           [&](const CompiledTest& p) { return passes(d, s, p); });
+    case CompiledTest::Not:
+        return !passes(d, s, t.parts.front());
+    case CompiledTest::Json:
+        break;
+    }
+    return victoryTest(d, s, t.json);
+}
+} // namespace
+
 bool checkImmediateVictory(Ctx& c) {
     if (c.s.gameOver)
         return true;
     const Scenario* sc = c.d.scenario(c.s.scenario);
-    return sc && !sc->immediateVictory.isEmpty() && applyEntries(c, sc->immediateVictory, QString());
+    if (!sc || sc->immediateVictory.isEmpty())
+        return false;
+    // Compiled once per scenario and thread (the data never changes while loaded; the fingerprint guards
+    // against another data set loaded at the same address).
+    struct Compiled {
+        const Scenario* scenario = nullptr;
+        QByteArray fingerprint;
+        std::vector<CompiledTest> tests;
+    };
+    thread_local Compiled compiled;
+    if (compiled.scenario != sc || compiled.fingerprint != c.d.fingerprint) {
+        compiled.scenario = sc;
+        compiled.fingerprint = c.d.fingerprint;
+        compiled.tests.clear();
+        for (const QJsonValue& v : sc->immediateVictory)
+            compiled.tests.push_back(compileTest(v.toObject().value(QLatin1String("test")).toObject()));
+    }
+    for (size_t i = 0; i < compiled.tests.size(); ++i)
+        if (passes(c.d, c.s, compiled.tests[i])) // the entry decides the game: applyEntries reports it
+            return applyEntries(c, QJsonArray{sc->immediateVictory.at(qsizetype(i))}, QString());
+    return false;
 }
 
 void checkEndOfTurnVictory(Ctx& c) {

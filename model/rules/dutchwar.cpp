@@ -14,7 +14,7 @@ void moveDutchWar(Ctx& c, int delta, const QString& rule) {
     const int from = s.dutchWar;
     const int to = std::clamp(from + delta, -3, 5);
     s.dutchWar = static_cast<int8_t>(to);
-    c.say(QStringLiteral("%1 Dutch War marker %2 -> %3").arg(rule).arg(from).arg(to));
+    WP_SAY(c, QStringLiteral("%1 Dutch War marker %2 -> %3").arg(rule).arg(from).arg(to));
     // 16.13: effects on entering the boxes (passing through counts as entering, one box at a time)
     const int step = to > from ? 1 : -1;
     for (int box = from + step; box != to + step; box += step) {
@@ -37,8 +37,8 @@ void moveDutchWar(Ctx& c, int delta, const QString& rule) {
             // the war ends: Dutch aid ends, armies in the UP are eliminated
             s.aidSources[kProtestant].removeAll(QStringLiteral("up"));
             const int up = c.d.box(QStringLiteral("up"));
-            c.say(QStringLiteral(
-                "16.13 the Dutch War ends (+5): Dutch aid ends, armies in the UP are eliminated"));
+            WP_SAY(c, QStringLiteral(
+                          "16.13 the Dutch War ends (+5): Dutch aid ends, armies in the UP are eliminated"));
             if (up >= 0)
                 for (int side : {kCatholic, kProtestant}) {
                     for (int u : unitsAt(s, kBoxBase + up, side, c.d))
@@ -55,8 +55,10 @@ void moveDutchWar(Ctx& c, int delta, const QString& rule) {
                 addVp(c, -3, QStringLiteral("16.13 Dutch War -3 box:"));
             }
             const int up = c.d.box(QStringLiteral("up"));
-            c.say(QStringLiteral(
-                "16.13 the Dutch War ends (-3): Dutch aid +3, a Catholic army in the UP is eliminated"));
+            WP_SAY(
+                c,
+                QStringLiteral(
+                    "16.13 the Dutch War ends (-3): Dutch aid +3, a Catholic army in the UP is eliminated"));
             if (up >= 0) {
                 for (int u : unitsAt(s, kBoxBase + up, kCatholic, c.d))
                     eliminateUnit(c, u, false, QStringLiteral("16.13"));

@@ -37,12 +37,13 @@ void recountAid(Ctx& c) {
         s.aidPoints[side] = static_cast<int8_t>(std::clamp(s.aidPoints[side] + delta, 0, 99));
         if (side == kProtestant)
             s.aidSwedish = std::min(s.aidSwedish, s.aidPoints[side]);
-        c.say(QStringLiteral("19.4a %1's AID cards of this turn are re-counted: %2%3 Aid Points (total %4)")
-                  .arg(sideName(side))
-                  .arg(delta > 0 ? "+" : "")
-                  .arg(delta)
-                  .arg(s.aidPoints[side]),
-              side);
+        WP_SAY(c,
+               QStringLiteral("19.4a %1's AID cards of this turn are re-counted: %2%3 Aid Points (total %4)")
+                   .arg(sideName(side))
+                   .arg(delta > 0 ? "+" : "")
+                   .arg(delta)
+                   .arg(s.aidPoints[side]),
+               side);
     }
 }
 
@@ -80,8 +81,9 @@ void placeWallenstein(Ctx& c, int city) {
     const int w = c.d.leader(QStringLiteral("wallenstein"));
     c.s.leaders[w] = LeaderState{static_cast<int16_t>(city), LeaderStatus::InPlay, 0};
     c.s.wallensteinUses |= 2;
-    c.say(QStringLiteral("7.22 Wallenstein is recalled and joins the army at %1").arg(cityName(c.d, city)),
-          kCatholic);
+    WP_SAY(c,
+           QStringLiteral("7.22 Wallenstein is recalled and joins the army at %1").arg(cityName(c.d, city)),
+           kCatholic);
 }
 
 } // namespace
@@ -204,8 +206,9 @@ int aidCardPoints(const Ctx& c, int side, int card) {
         parts << QStringLiteral("%1 %2%3").arg(it.key()).arg(v).arg(
             donorEligible(c.d, s, side, it.key()) ? QString() : QStringLiteral(" (not eligible)"));
     }
-    c.say(QStringLiteral("14.2 %1 from %2: %3").arg(sideName(side), cd.id, parts.join(QLatin1String(", "))),
-          side);
+    WP_SAY(c,
+           QStringLiteral("14.2 %1 from %2: %3").arg(sideName(side), cd.id, parts.join(QLatin1String(", "))),
+           side);
     s.aidCards[side].push_back(static_cast<int16_t>(card));
     s.aidFromCards[side] = static_cast<int16_t>(s.aidFromCards[side] + total);
     if (side == kProtestant)
@@ -219,12 +222,13 @@ void receiveAidPoints(Ctx& c, int side, int points, const QString& donor, const 
     // 17.Sw.1: French and Swedish points may pay Swedish units; English, Dutch and Savoyard may not.
     if (side == kProtestant && (donor == QLatin1String("france") || donor == QLatin1String("sweden")))
         s.aidSwedish = static_cast<int8_t>(std::min(99, s.aidSwedish + points));
-    c.say(QStringLiteral("%1 %2 receives %3 Aid Points from %4 (total %5)")
-              .arg(rule, sideName(side))
-              .arg(points)
-              .arg(donor)
-              .arg(s.aidPoints[side]),
-          side);
+    WP_SAY(c,
+           QStringLiteral("%1 %2 receives %3 Aid Points from %4 (total %5)")
+               .arg(rule, sideName(side))
+               .arg(points)
+               .arg(donor)
+               .arg(s.aidPoints[side]),
+           side);
 }
 
 // ---------------------------------------------------------------- Wallenstein (7)
@@ -265,11 +269,12 @@ void wallensteinApply(Ctx& c, const Action& a) {
         s.leaders[w] = LeaderState{kAside, LeaderStatus::Aside, 0};
         s.wallensteinUses |= 1;
         s.wallensteinTrack = static_cast<int8_t>(s.wallensteinTrack - cut);
-        c.say(QStringLiteral("7.21 Wallenstein is dismissed (from %1): track -%2 -> %3")
-                  .arg(cityName(c.d, from))
-                  .arg(cut)
-                  .arg(s.wallensteinTrack),
-              kCatholic);
+        WP_SAY(c,
+               QStringLiteral("7.21 Wallenstein is dismissed (from %1): track -%2 -> %3")
+                   .arg(cityName(c.d, from))
+                   .arg(cut)
+                   .arg(s.wallensteinTrack),
+               kCatholic);
         if (isCity(from))
             checkSiegeMaintained(c, from);
         return;
@@ -291,9 +296,10 @@ void wallensteinApply(Ctx& c, const Action& a) {
     case 2: {
         const int16_t from = s.leaders[w].loc;
         s.leaders[w] = LeaderState{kRemoved, LeaderStatus::Removed, 0};
-        c.say(QStringLiteral("7.23 Wallenstein is assassinated (at %1) and leaves the game")
-                  .arg(cityName(c.d, from)),
-              kCatholic);
+        WP_SAY(c,
+               QStringLiteral("7.23 Wallenstein is assassinated (at %1) and leaves the game")
+                   .arg(cityName(c.d, from)),
+               kCatholic);
         return;
     }
     default:
@@ -310,17 +316,18 @@ void advanceWallenstein(Ctx& c, int boxes, const QString& why) {
     if (s.options.wallenstein_ambition && from >= 16) {
         // 19.6: in the last five spaces, a roll of 9+ (+1 at 30-34 VP, +2 at 35+) moves one box more.
         const int drm = s.vp >= 35 ? 2 : s.vp >= 30 ? 1 : 0;
-        const int r = c.roll(QStringLiteral("19.6 Wallenstein's Ambition, DRM %1").arg(drm), kCatholic);
+        const int r = WP_ROLL(c, QStringLiteral("19.6 Wallenstein's Ambition, DRM %1").arg(drm), kCatholic);
         if (r + drm >= 9)
             extra = 1;
     }
     s.wallensteinTrack = static_cast<int8_t>(std::min(20, from + boxes + extra));
-    c.say(QStringLiteral("7.1 %1: Wallenstein track %2 -> %3%4")
-              .arg(why)
-              .arg(from)
-              .arg(s.wallensteinTrack)
-              .arg(extra ? QStringLiteral(" (19.6 one box more)") : QString()),
-          kCatholic);
+    WP_SAY(c,
+           QStringLiteral("7.1 %1: Wallenstein track %2 -> %3%4")
+               .arg(why)
+               .arg(from)
+               .arg(s.wallensteinTrack)
+               .arg(extra ? QStringLiteral(" (19.6 one box more)") : QString()),
+           kCatholic);
 }
 
 bool canTryWallensteinEnemies(const Ctx& c, int side) {
@@ -333,21 +340,22 @@ void tryWallensteinEnemies(Ctx& c, int side, int card) {
     GameState& s = c.s;
     s.enemiesTurn = s.turn;
     discardCard(c, side, card, false);
-    c.say(QStringLiteral("19.11 Wallenstein's Enemies: the Protestant discards %1").arg(c.d.cards[card].id),
-          side);
-    const int r = c.roll(QStringLiteral("19.11 Wallenstein's Enemies"), kCatholic);
+    WP_SAY(c,
+           QStringLiteral("19.11 Wallenstein's Enemies: the Protestant discards %1").arg(c.d.cards[card].id),
+           side);
+    const int r = WP_ROLL(c, QStringLiteral("19.11 Wallenstein's Enemies"), kCatholic);
     if (r + s.wallensteinTrack >= 26) {
         const int w = c.d.leader(QStringLiteral("wallenstein"));
         const int16_t from = s.leaders[w].loc;
         s.leaders[w] = LeaderState{kRemoved, LeaderStatus::Removed, 0};
-        c.say(QStringLiteral("19.11 %1 + %2 >= 26: Wallenstein is assassinated at %3")
-                  .arg(r)
-                  .arg(s.wallensteinTrack)
-                  .arg(cityName(c.d, from)));
+        WP_SAY(c, QStringLiteral("19.11 %1 + %2 >= 26: Wallenstein is assassinated at %3")
+                      .arg(r)
+                      .arg(s.wallensteinTrack)
+                      .arg(cityName(c.d, from)));
         if (isCity(from))
             checkSiegeMaintained(c, from);
     } else {
-        c.say(QStringLiteral("19.11 %1 + %2 < 26: Wallenstein survives").arg(r).arg(s.wallensteinTrack));
+        WP_SAY(c, QStringLiteral("19.11 %1 + %2 < 26: Wallenstein survives").arg(r).arg(s.wallensteinTrack));
     }
 }
 
@@ -356,13 +364,14 @@ void tryWallensteinEnemies(Ctx& c, int side, int card) {
 void upIntervention(Ctx& c, int side, int card) {
     const int value = c.d.cards[card].value;
     if (dutchWarOver(c.s)) {
-        c.say(QStringLiteral("19.5 the Dutch War is over: no effect"), side);
+        WP_SAY(c, QStringLiteral("19.5 the Dutch War is over: no effect"), side);
         return;
     }
-    const int r = c.roll(QStringLiteral("19.5 United Provinces Increased Intervention"), side);
+    const int r = WP_ROLL(c, QStringLiteral("19.5 United Provinces Increased Intervention"), side);
     const int m = side == kCatholic ? r + value : r - value;
-    c.say(QStringLiteral("19.5 %1 %2 %3 = %4").arg(r).arg(side == kCatholic ? "+" : "-").arg(value).arg(m),
-          side);
+    WP_SAY(c,
+           QStringLiteral("19.5 %1 %2 %3 = %4").arg(r).arg(side == kCatholic ? "+" : "-").arg(value).arg(m),
+           side);
     if (m > 9)
         moveDutchWar(c, 1, QStringLiteral("19.5"));
     else if (m < 0)
@@ -380,7 +389,8 @@ void payFreeAction(Ctx& c, int side) {
     s.aidPoints[side] = static_cast<int8_t>(std::max(0, s.aidPoints[side] - 1));
     if (side == kProtestant)
         s.aidSwedish = std::min(s.aidSwedish, s.aidPoints[side]);
-    c.say(QStringLiteral("19.4c the Free Action costs 1 Aid Point (%1 left)").arg(s.aidPoints[side]), side);
+    WP_SAY(c, QStringLiteral("19.4c the Free Action costs 1 Aid Point (%1 left)").arg(s.aidPoints[side]),
+           side);
 }
 
 // ---------------------------------------------------------------- the economy's decisions

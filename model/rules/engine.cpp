@@ -10,8 +10,6 @@
 
 namespace wp::rules {
 
-QString combatTablePrompt(const GameData& d, const GameState& s, const CombatFrame& f); // combat.cpp
-
 namespace {
 
 int combatActorOf(const GameState& s, const CombatFrame& f);
@@ -243,7 +241,7 @@ bool Engine::newGame(GameState& s, const QString& scenarioId, const GameOptions&
     s.interventionAdded =
         sc->decks.contains(Deck::Intervention) || !sc->laterDecks.contains(Deck::Intervention);
     s.apocalypseAdded = sc->decks.contains(Deck::Apocalypse) || !sc->laterDecks.contains(Deck::Apocalypse);
-    c.say(QStringLiteral("%1 (%2): turn %3, VP %4").arg(sc->name, sc->rule).arg(s.turn).arg(s.vp));
+    WP_SAY(c, QStringLiteral("%1 (%2): turn %3, VP %4").arg(sc->name, sc->rule).arg(s.turn).arg(s.vp));
     scenarioStartExtras(c, *sc);
     s.frames.push_back(TurnFrame{Phase::Wallenstein, 0});
     advance(c);
@@ -276,6 +274,7 @@ std::vector<Action> Engine::legalActions(const GameState& s) const {
     if (s.gameOver || s.frames.empty())
         return {};
     Ctx c{*m_data, const_cast<GameState&>(s), nullptr};
+    const PieceIndexScope pieces(s, *m_data); // s does not change while the actions are listed
     return frameLegal(c);
 }
 
@@ -341,11 +340,8 @@ QString Engine::prompt(const GameState& s) const {
                  cityName(d, a->at))
             .arg(a->mpUsed);
     }
-    if (const auto* cb = std::get_if<CombatFrame>(&f)) {
-        if (QString t = combatTablePrompt(d, s, *cb); !t.isEmpty()) // issue 12: linked battles
-            return t;
+    if (const auto* cb = std::get_if<CombatFrame>(&f))
         return QStringLiteral("%1: battle at %2").arg(who, cityName(d, cb->city));
-    }
     if (const auto* sg = std::get_if<SiegeFrame>(&f))
         return QStringLiteral("%1: siege of %2").arg(who, cityName(d, sg->city));
     const auto& ch = std::get<ChoiceFrame>(f);

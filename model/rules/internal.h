@@ -22,6 +22,12 @@ struct Ctx {
     int roll(const QString& why, int side = kNone); // d10, logged, forced dice first
 };
 
+// Log a line: the text is built only when a log is kept (the AI, the fuzzer and replays keep none, and
+// formatting dominated their time). WP_SAY(c, text[, side]) is an expression, usable anywhere a call is.
+#define WP_SAY(ctx, ...) ((ctx).log ? (ctx).say(__VA_ARGS__) : void())
+// A die roll whose reason is built only when a log is kept.
+#define WP_ROLL(ctx, why, ...) (ctx).roll((ctx).log ? QString(why) : QString(), __VA_ARGS__)
+
 // ---- state queries (state.cpp)
 int effectiveCityControl(const GameData& d, const GameState& s, int city); // kCath, kProt or kNone
 int areaControl(const GameState& s, int area);                             // kCath, kProt or kNone
@@ -41,6 +47,20 @@ bool anyUnitsAt(const GameState& s, int loc, int side, const GameData& d);
 bool anyUnitsOutside(const GameState& s, int loc, int side, const GameData& d);
 bool anyUnitsInside(const GameState& s, int loc, int side, const GameData& d);
 bool anyLeadersAt(const GameState& s, int loc, int side, const GameData& d);
+// While one lives, the piece queries above answer for `s` from an index of where its pieces are, instead of
+// scanning every counter. Only for code that does not change `s` while the scope lasts (listing legal
+// actions).
+class PieceIndexScope {
+  public:
+    PieceIndexScope(const GameState& s, const GameData& d);
+    ~PieceIndexScope();
+    PieceIndexScope(const PieceIndexScope&) = delete;
+    PieceIndexScope& operator=(const PieceIndexScope&) = delete;
+
+  private:
+    const GameState* m_previous;
+    const GameData* m_previousData;
+};
 int cfSum(const GameData& d, const GameState& s, const std::vector<int>& units);
 bool hasEnemyUnits(const GameData& d, const GameState& s, int city, int side);
 int siegeLevel(const GameData& d, const GameState& s, int city); // 13.13; 0 if not a fortress

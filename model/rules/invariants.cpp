@@ -565,7 +565,13 @@ RandomGameResult playRandomGame(const Engine& engine, const RandomGameSpec& spec
     Rng chooser = chooserRng(spec.seed);
     const bool record = spec.verifyReplay || spec.keepActions;
     while (!s.gameOver && r.actions < spec.maxActions) {
+        const GameState before = spec.checkInvariants ? s : GameState{};
         const std::vector<Action> legal = engine.legalActions(s);
+        if (spec.checkInvariants && !(before == s)) { // listing the legal actions must not change the state
+            fail(r.actions - 1,
+                 QStringLiteral("listing the legal actions changed the state: %1").arg(engine.prompt(s)));
+            break;
+        }
         if (legal.empty()) {
             fail(r.actions - 1, QStringLiteral("no legal action: %1").arg(engine.prompt(s)));
             break;

@@ -184,9 +184,10 @@ bool canMoveSwedishBase(const GameData& d, const GameState& s) {
 }
 
 void moveSwedishBase(Ctx& c, int city) {
-    c.say(QStringLiteral("17.Sw.1 the Swedish Base moves %1 -> %2")
-              .arg(cityName(c.d, c.s.swedishBase), cityName(c.d, city)),
-          kProtestant);
+    WP_SAY(c,
+           QStringLiteral("17.Sw.1 the Swedish Base moves %1 -> %2")
+               .arg(cityName(c.d, c.s.swedishBase), cityName(c.d, city)),
+           kProtestant);
     c.s.swedishBase = static_cast<int16_t>(city);
     c.s.markers[QStringLiteral("17.Sw.1.moved")] = c.s.turn;
 }
@@ -234,9 +235,9 @@ void nationalEffects(Ctx& c) {
                                          s.leaders[gabor].status == LeaderStatus::Removed);
         if (lost || allCatholic) {
             s.hungaryRebellion = false;
-            c.say(QStringLiteral("17.H.5 the Hungarian Rebellion ends (%1)")
-                      .arg(lost ? QStringLiteral("Bethlen Gabor is lost")
-                                : QStringLiteral("the Catholic holds every city of Hungary")));
+            WP_SAY(c, QStringLiteral("17.H.5 the Hungarian Rebellion ends (%1)")
+                          .arg(lost ? QStringLiteral("Bethlen Gabor is lost")
+                                    : QStringLiteral("the Catholic holds every city of Hungary")));
             for (size_t u = 0; u < s.units.size(); ++u)
                 if (unitNatId(c.d, s, static_cast<int>(u)) == QLatin1String("hungarian") &&
                     s.units[u].loc != kRemoved) {
@@ -262,9 +263,10 @@ void nationalEffects(Ctx& c) {
                 s.units[u].loc != kRemoved) {
                 const int16_t loc = s.units[u].loc;
                 if (loc >= 0)
-                    c.say(QStringLiteral("17.D.3 %1 leaves the game with King Christian")
-                              .arg(unitLabel(c.d, s, static_cast<int>(u))),
-                          kProtestant);
+                    WP_SAY(c,
+                           QStringLiteral("17.D.3 %1 leaves the game with King Christian")
+                               .arg(unitLabel(c.d, s, static_cast<int>(u))),
+                           kProtestant);
                 s.units[u] = UnitState{s.units[u].type, kRemoved, 0, 0};
                 if (isCity(loc))
                     checkSiegeMaintained(c, loc);
@@ -275,7 +277,8 @@ void nationalEffects(Ctx& c) {
         const int cl = cardinalLeader(c.d, s);
         if (cl >= 0 && inSpanishZone(c.d, s.leaders[cl].loc)) {
             clearEffect(c, QStringLiteral("cardinalInfante"));
-            c.say(QStringLiteral("17.Sp.32 the Cardinal Infante's army reaches the Spanish Zone"), kCatholic);
+            WP_SAY(c, QStringLiteral("17.Sp.32 the Cardinal Infante's army reaches the Spanish Zone"),
+                   kCatholic);
         } else {
             // 17.Sp.31: Spanish units outside the Zone not with the Cardinal (or his replacement) are lost.
             for (size_t u = 0; u < s.units.size(); ++u) {
@@ -300,9 +303,10 @@ void cardinalDeadline(Ctx& c) {
     nationalEffects(c); // reached this round?
     if (effect(s, key) <= 0)
         return;
-    c.say(QStringLiteral(
-              "17.Sp.3 the Cardinal Infante's army has not reached the Spanish Zone: it is eliminated"),
-          kCatholic);
+    WP_SAY(c,
+           QStringLiteral(
+               "17.Sp.3 the Cardinal Infante's army has not reached the Spanish Zone: it is eliminated"),
+           kCatholic);
     for (size_t u = 0; u < s.units.size(); ++u)
         if (s.units[u].loc >= 0 && unitNatId(c.d, s, static_cast<int>(u)) == QLatin1String("spanish") &&
             !inSpanishZone(c.d, s.units[u].loc))

@@ -108,7 +108,8 @@ bool interchangeable(const GameState& s, const std::vector<int>& units) {
 
 void loseStep(Ctx& c, int unit, bool permanent) {
     UnitState& u = c.s.units[unit];
-    c.say(QStringLiteral("15.222 %1 loses a step").arg(unitLabel(c.d, c.s, unit)), unitSide(c.d, c.s, unit));
+    WP_SAY(c, QStringLiteral("15.222 %1 loses a step").arg(unitLabel(c.d, c.s, unit)),
+           unitSide(c.d, c.s, unit));
     u.steps = static_cast<uint8_t>(u.steps - 1);
     if (u.steps == 0)
         eliminateUnit(c, unit, permanent, permanent ? QStringLiteral("15.224") : QStringLiteral("15.222"));
@@ -128,10 +129,11 @@ void advanceLosses(Ctx& c) {
         if (f.count <= 0 || cand.empty()) {
             const int side = f.actor, city = f.city;
             if (f.count > 0)
-                c.say(QStringLiteral("15.222 no unit left to take %1 more step loss%2")
-                          .arg(f.count)
-                          .arg(f.count > 1 ? "es" : ""),
-                      side);
+                WP_SAY(c,
+                       QStringLiteral("15.222 no unit left to take %1 more step loss%2")
+                           .arg(f.count)
+                           .arg(f.count > 1 ? "es" : ""),
+                       side);
             c.s.frames.pop_back();
             if (city >= 0)
                 eco::placeLeadersAlone(c, side, city);
@@ -225,11 +227,12 @@ void payUnit(Ctx& c, int unit) {
     }
     s.aidPoints[side] = static_cast<int8_t>(s.aidPoints[side] - rate);
     s.units[unit].flags &= static_cast<uint8_t>(~kUnpaid);
-    c.say(QStringLiteral("15.13 %1 pays %2 (%3 AP, %4 left)")
-              .arg(sideName(side), unitLabel(c.d, s, unit))
-              .arg(rate)
-              .arg(s.aidPoints[side]),
-          side);
+    WP_SAY(c,
+           QStringLiteral("15.13 %1 pays %2 (%3 AP, %4 left)")
+               .arg(sideName(side), unitLabel(c.d, s, unit))
+               .arg(rate)
+               .arg(s.aidPoints[side]),
+           side);
 }
 
 // 15.12, 15.133, 16.21: who is paid locally, who is Unpaid until paid with Aid Points.
@@ -254,15 +257,16 @@ void markPay(Ctx& c) {
         }
     }
     for (int side : {kProtestant, kCatholic})
-        c.say(QStringLiteral(
-                  "15.12 %1: %2 units paid locally, %3 to pay with %4 Aid Points or loot, %5 besieged "
-                  "(Unpaid, 15.133)")
-                  .arg(sideName(side))
-                  .arg(local[side])
-                  .arg(toPay[side])
-                  .arg(s.aidPoints[side])
-                  .arg(besieged[side]),
-              side);
+        WP_SAY(c,
+               QStringLiteral(
+                   "15.12 %1: %2 units paid locally, %3 to pay with %4 Aid Points or loot, %5 besieged "
+                   "(Unpaid, 15.133)")
+                   .arg(sideName(side))
+                   .arg(local[side])
+                   .arg(toPay[side])
+                   .arg(s.aidPoints[side])
+                   .arg(besieged[side]),
+               side);
 }
 
 int lootDrm(const Ctx& c, int city, int side, const std::vector<int>& units, int p0, QStringList* why) {
@@ -323,12 +327,13 @@ void lootCity(Ctx& c, int city, std::vector<LootRoll> rolls, const QString& rule
     for (LootRoll& r : rolls) {
         QStringList why;
         const int drm = lootDrm(c, city, r.side, r.units, p0, &why);
-        const int die = c.roll(QStringLiteral("%1 Loot Table, %2 unit%3 at %4")
-                                   .arg(rule)
-                                   .arg(r.units.size())
-                                   .arg(r.units.size() == 1 ? "" : "s")
-                                   .arg(cityName(c.d, city)),
-                               r.side);
+        const int die = WP_ROLL(c,
+                                QStringLiteral("%1 Loot Table, %2 unit%3 at %4")
+                                    .arg(rule)
+                                    .arg(r.units.size())
+                                    .arg(r.units.size() == 1 ? "" : "s")
+                                    .arg(cityName(c.d, city)),
+                                r.side);
         const RollBand* b = eco::tableLookup(c.d.tables.loot, die + drm);
         const int levels = b ? b->result.value(QStringLiteral("pillage")).toInt() : 0;
         const int steps = b ? b->result.value(QStringLiteral("steps")).toInt() : 0;
@@ -336,26 +341,27 @@ void lootCity(Ctx& c, int city, std::vector<LootRoll> rolls, const QString& rule
         const int unfulfilled = std::max(0, reached - 2);
         r.after = std::min(2, reached);
         r.steps = steps + unfulfilled;
-        c.say(QStringLiteral("15.21 %1 %2 = %3: %4%5")
-                  .arg(die)
-                  .arg(why.join(QLatin1Char(' ')))
-                  .arg(die + drm)
-                  .arg(b ? b->result.value(QStringLiteral("label")).toString() : QStringLiteral("?"))
-                  .arg(unfulfilled ? QStringLiteral(
-                                         "; %1 Pillage level%2 unfulfilled: %3 step loss%4 in all (15.221)")
-                                         .arg(unfulfilled)
-                                         .arg(unfulfilled > 1 ? "s" : "")
-                                         .arg(r.steps)
-                                         .arg(r.steps > 1 ? "es" : "")
-                                   : QString()),
-              r.side);
+        WP_SAY(c,
+               QStringLiteral("15.21 %1 %2 = %3: %4%5")
+                   .arg(die)
+                   .arg(why.join(QLatin1Char(' ')))
+                   .arg(die + drm)
+                   .arg(b ? b->result.value(QStringLiteral("label")).toString() : QStringLiteral("?"))
+                   .arg(unfulfilled ? QStringLiteral(
+                                          "; %1 Pillage level%2 unfulfilled: %3 step loss%4 in all (15.221)")
+                                          .arg(unfulfilled)
+                                          .arg(unfulfilled > 1 ? "s" : "")
+                                          .arg(r.steps)
+                                          .arg(r.steps > 1 ? "es" : "")
+                                    : QString()),
+               r.side);
     }
     int final = p0;
     for (const LootRoll& r : rolls)
         final = std::max(final, r.after);
     if (final != p0) {
         c.s.cities[city].pillage = static_cast<int8_t>(final);
-        c.say(QStringLiteral("15.211 %1 is now at Pillage-%2").arg(cityName(c.d, city)).arg(final));
+        WP_SAY(c, QStringLiteral("15.211 %1 is now at Pillage-%2").arg(cityName(c.d, city)).arg(final));
         reconcileAreas(c);
     }
     for (const LootRoll& r : rolls)
@@ -484,10 +490,10 @@ int addPillage(Ctx& c, int city, int levels, const QString& rule) {
     const int before = cs.pillage;
     const int after = std::clamp(before + levels, 0, 2);
     cs.pillage = static_cast<int8_t>(after);
-    c.say(QStringLiteral("%1 %2: Pillage-%3 -> Pillage-%4")
-              .arg(rule, cityName(c.d, city))
-              .arg(before)
-              .arg(after));
+    WP_SAY(c, QStringLiteral("%1 %2: Pillage-%3 -> Pillage-%4")
+                  .arg(rule, cityName(c.d, city))
+                  .arg(before)
+                  .arg(after));
     reconcileAreas(c);
     return before + levels - after;
 }
@@ -497,7 +503,7 @@ void recoverPillage(Ctx& c, int city, const QString& rule) {
     if (cs.pillage <= 0)
         return;
     cs.pillage = static_cast<int8_t>(cs.pillage - 1);
-    c.say(QStringLiteral("%1 %2 recovers to Pillage-%3").arg(rule, cityName(c.d, city)).arg(cs.pillage));
+    WP_SAY(c, QStringLiteral("%1 %2 recovers to Pillage-%3").arg(rule, cityName(c.d, city)).arg(cs.pillage));
     reconcileAreas(c);
 }
 
@@ -566,9 +572,9 @@ void reconcileAreas(Ctx& c) {
                           .arg(ar.name, dev ? QStringLiteral("is devastated (every city at Pillage-2)")
                                             : QStringLiteral("recovers from devastation")));
             else
-                c.say(QStringLiteral("15.24 %1 %2")
-                          .arg(ar.name, dev ? QStringLiteral("is devastated (VP value -1)")
-                                            : QStringLiteral("recovers its VP value")));
+                WP_SAY(c, QStringLiteral("15.24 %1 %2")
+                              .arg(ar.name, dev ? QStringLiteral("is devastated (VP value -1)")
+                                                : QStringLiteral("recovers its VP value")));
         }
     }
     // 9.41: the records of whose city a revolt broke out in go with the revolt.
@@ -604,11 +610,12 @@ void takeStepLosses(Ctx& c, int side, const std::vector<int>& units, int steps, 
                     const QString& rule) {
     if (steps <= 0 || units.empty())
         return;
-    c.say(QStringLiteral("%1 %2 takes %3 step loss%4 (15.223: Mercenaries, then Militia, then Veterans)")
-              .arg(rule, sideName(side))
-              .arg(steps)
-              .arg(steps > 1 ? "es" : ""),
-          side);
+    WP_SAY(c,
+           QStringLiteral("%1 %2 takes %3 step loss%4 (15.223: Mercenaries, then Militia, then Veterans)")
+               .arg(rule, sideName(side))
+               .arg(steps)
+               .arg(steps > 1 ? "es" : ""),
+           side);
     ChoiceFrame f;
     f.actor = static_cast<int8_t>(side);
     f.purpose = kStepLoss;
@@ -646,7 +653,8 @@ void placeLeadersAlone(Ctx& c, int side, int city) {
     }
     if (options.empty()) {
         for (int l : leaders) {
-            c.say(QStringLiteral("15.225 no friendly city for %1: eliminated").arg(leaderName(c.d, l)), side);
+            WP_SAY(c, QStringLiteral("15.225 no friendly city for %1: eliminated").arg(leaderName(c.d, l)),
+                   side);
             killLeader(c, l, QStringLiteral("12.43"));
         }
         return;
@@ -715,18 +723,20 @@ void payApply(Ctx& c, const Action& a) {
         c.s.frames.pop_back();
         for (int16_t l : leaders)
             c.s.leaders[l] = LeaderState{a.target, LeaderStatus::InPlay, 0};
-        c.say(QStringLiteral("15.225 the leaders left alone at %1 go to %2")
-                  .arg(cityName(c.d, from), cityName(c.d, a.target)),
-              f.actor);
+        WP_SAY(c,
+               QStringLiteral("15.225 the leaders left alone at %1 go to %2")
+                   .arg(cityName(c.d, from), cityName(c.d, a.target)),
+               f.actor);
         return;
     }
     case kRecoverPillage: {
         if (a.kind == ActionKind::Pass) {
-            c.say(QStringLiteral("15.251 %1 leaves %2 recovery level%3 unused")
-                      .arg(sideName(f.actor))
-                      .arg(f.count)
-                      .arg(f.count > 1 ? "s" : ""),
-                  f.actor);
+            WP_SAY(c,
+                   QStringLiteral("15.251 %1 leaves %2 recovery level%3 unused")
+                       .arg(sideName(f.actor))
+                       .arg(f.count)
+                       .arg(f.count > 1 ? "s" : ""),
+                   f.actor);
             c.s.frames.pop_back();
             return;
         }
@@ -772,16 +782,17 @@ bool payPhase(Ctx& c) {
                     s.aidPoints[side] = static_cast<int8_t>(
                         std::clamp(s.aidPoints[side] + total - s.aidFromCards[side], 0, 99));
                     s.aidFromCards[side] = static_cast<int16_t>(total);
-                    c.say(QStringLiteral(
-                              "19.4a %1's AID cards re-counted with this turn's events: %2 Aid Points")
-                              .arg(sideName(side))
-                              .arg(s.aidPoints[side]),
-                          side);
+                    WP_SAY(c,
+                           QStringLiteral(
+                               "19.4a %1's AID cards re-counted with this turn's events: %2 Aid Points")
+                               .arg(sideName(side))
+                               .arg(s.aidPoints[side]),
+                           side);
                 }
             }
             s.aidSwedish = std::min(s.aidSwedish, s.aidPoints[kProtestant]);
         }
-        c.say(QStringLiteral("6.E Pay Phase: the Pay Segment (15.1)"));
+        WP_SAY(c, QStringLiteral("6.E Pay Phase: the Pay Segment (15.1)"));
         markPay(c);
         eco::setTurnStep(s, 1);
         return true;
@@ -798,7 +809,7 @@ bool payPhase(Ctx& c) {
         return true;
     }
     if (step == 3)
-        c.say(QStringLiteral("6.E the Loot Segment (15.2)"));
+        WP_SAY(c, QStringLiteral("6.E the Loot Segment (15.2)"));
     if (step >= 3 && step < 3 + cities) {
         const int city = step - 3;
         eco::setTurnStep(s, step + 1);
@@ -850,14 +861,15 @@ bool recoveryPhase(Ctx& c) {
     if (step == 1 || step == 2) {
         const int side = step == 1 ? kProtestant : kCatholic;
         eco::setTurnStep(s, step + 1);
-        const int r = c.roll(QStringLiteral("15.25 Pillage Recovery"), side);
+        const int r = WP_ROLL(c, QStringLiteral("15.25 Pillage Recovery"), side);
         const int levels = s.truce ? std::max(1, r) : std::max(1, (r + 1) / 2);
-        c.say(QStringLiteral("15.25 %1 may recover %2 Pillage level%3%4")
-                  .arg(sideName(side))
-                  .arg(levels)
-                  .arg(levels > 1 ? "s" : "")
-                  .arg(s.truce ? QStringLiteral(" (5.32 Truce: not halved)") : QString()),
-              side);
+        WP_SAY(c,
+               QStringLiteral("15.25 %1 may recover %2 Pillage level%3%4")
+                   .arg(sideName(side))
+                   .arg(levels)
+                   .arg(levels > 1 ? "s" : "")
+                   .arg(s.truce ? QStringLiteral(" (5.32 Truce: not halved)") : QString()),
+               side);
         if (!recoveryOptions(c.d, s, side).empty()) {
             ChoiceFrame f;
             f.actor = static_cast<int8_t>(side);
@@ -891,11 +903,12 @@ void actionPhaseCheckpoint(Ctx& c) {
             (loc ? yes : no)++;
         }
         s.markers[key] = s.turn;
-        c.say(QStringLiteral("19.3 %1's LoC established after the sixth round: %2 units with, %3 without")
-                  .arg(sideName(side))
-                  .arg(yes)
-                  .arg(no),
-              side);
+        WP_SAY(c,
+               QStringLiteral("19.3 %1's LoC established after the sixth round: %2 units with, %3 without")
+                   .arg(sideName(side))
+                   .arg(yes)
+                   .arg(no),
+               side);
     }
 }
 

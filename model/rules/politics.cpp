@@ -216,7 +216,8 @@ std::vector<int> distancesFrom(const GameData& d, const std::vector<int>& source
 // 5.32: the withdrawn pieces go to friendly cities as close as possible to their Supply Base.
 void withdraw(Ctx& c, int side, const std::vector<int>& cities, const QString& what) {
     GameState& s = c.s;
-    c.say(QStringLiteral("5.32 %1 withdraws every unit and leader from %2").arg(sideName(side), what), side);
+    WP_SAY(c, QStringLiteral("5.32 %1 withdraws every unit and leader from %2").arg(sideName(side), what),
+           side);
     std::vector<int> units, leaders;
     for (int city : cities) {
         for (int u : unitsAt(s, city, side, c.d))
@@ -259,7 +260,7 @@ void withdraw(Ctx& c, int side, const std::vector<int>& cities, const QString& w
         }
         s.units[u].loc = static_cast<int16_t>(to);
         s.units[u].flags &= static_cast<uint8_t>(~kInside);
-        c.say(QStringLiteral("5.32 %1 -> %2").arg(unitLabel(c.d, s, u), cityName(c.d, to)), side);
+        WP_SAY(c, QStringLiteral("5.32 %1 -> %2").arg(unitLabel(c.d, s, u), cityName(c.d, to)), side);
     }
     for (int l : leaders) {
         const int16_t from = s.leaders[l].loc;
@@ -267,12 +268,12 @@ void withdraw(Ctx& c, int side, const std::vector<int>& cities, const QString& w
         const int to = destination(c.d.leaders[l].nationality, false, {l});
         if (to < 0) {
             s.leaders[l].loc = from;
-            c.say(QStringLiteral("5.32 no friendly city for %1").arg(leaderName(c.d, l)), side);
+            WP_SAY(c, QStringLiteral("5.32 no friendly city for %1").arg(leaderName(c.d, l)), side);
             killLeader(c, l, QStringLiteral("12.43"));
             continue;
         }
         s.leaders[l] = LeaderState{static_cast<int16_t>(to), LeaderStatus::InPlay, 0};
-        c.say(QStringLiteral("5.32 %1 -> %2").arg(leaderName(c.d, l), cityName(c.d, to)), side);
+        WP_SAY(c, QStringLiteral("5.32 %1 -> %2").arg(leaderName(c.d, l), cityName(c.d, to)), side);
     }
     for (int city : cities)
         checkSiegeMaintained(c, city);
@@ -285,7 +286,7 @@ void pushWithdrawal(Ctx& c, int withdrawer) {
     f.kind = static_cast<int8_t>(withdrawer);
     f.count = 2;
     if (withdrawOptions(c.d, c.s, withdrawer, -1).empty()) {
-        c.say(QStringLiteral("5.32 %1 has nothing to withdraw").arg(sideName(withdrawer)), withdrawer);
+        WP_SAY(c, QStringLiteral("5.32 %1 has nothing to withdraw").arg(sideName(withdrawer)), withdrawer);
         return;
     }
     c.s.frames.push_back(f);
@@ -293,7 +294,7 @@ void pushWithdrawal(Ctx& c, int withdrawer) {
 
 void truce(Ctx& c) {
     GameState& s = c.s;
-    c.say(QStringLiteral("5.32 Truce: the turn ends; every Siege marker is removed"));
+    WP_SAY(c, QStringLiteral("5.32 Truce: the turn ends; every Siege marker is removed"));
     for (CityState& cs : s.cities) {
         cs.siege = 0;
         cs.sieger = kNone;
@@ -332,14 +333,14 @@ void resolvePeace(Ctx& c, int offerer) {
         drm += eco::tableDrm(t, QStringLiteral("protestant-all-electors"), -1);
         why << QStringLiteral("-1 the Protestant holds every Elector");
     }
-    const int r = c.roll(QStringLiteral("5.31 Peace Negotiation"), offerer);
+    const int r = WP_ROLL(c, QStringLiteral("5.31 Peace Negotiation"), offerer);
     const RollBand* b = eco::tableLookup(t, r + drm);
     const QString res = b ? b->result.value(QStringLiteral("result")).toString() : QStringLiteral("TRUCE");
-    c.say(QStringLiteral("5.32 %1%2 = %3: %4 — %5")
-              .arg(r)
-              .arg(why.isEmpty() ? QString() : QStringLiteral(" ") + why.join(QLatin1Char(' ')))
-              .arg(r + drm)
-              .arg(res, t.extra.value(QStringLiteral("results")).toObject().value(res).toString()));
+    WP_SAY(c, QStringLiteral("5.32 %1%2 = %3: %4 — %5")
+                  .arg(r)
+                  .arg(why.isEmpty() ? QString() : QStringLiteral(" ") + why.join(QLatin1Char(' ')))
+                  .arg(r + drm)
+                  .arg(res, t.extra.value(QStringLiteral("results")).toObject().value(res).toString()));
     if (res == QLatin1String("PMV")) {
         endGame(c, kProtestant, QStringLiteral("Protestant Minor Victory (5.32 peace, VP %1)").arg(s.vp));
     } else if (res == QLatin1String("CMV")) {
@@ -354,14 +355,14 @@ void resolvePeace(Ctx& c, int offerer) {
         // high roller withdraws first; re-roll ties
         int first = kNone;
         for (int guard = 0; guard < 50 && first == kNone; ++guard) {
-            const int p = c.roll(QStringLiteral("5.32 Both Withdraw: who withdraws first"), kProtestant);
-            const int k = c.roll(QStringLiteral("5.32 Both Withdraw: who withdraws first"), kCatholic);
+            const int p = WP_ROLL(c, QStringLiteral("5.32 Both Withdraw: who withdraws first"), kProtestant);
+            const int k = WP_ROLL(c, QStringLiteral("5.32 Both Withdraw: who withdraws first"), kCatholic);
             if (p != k)
                 first = p > k ? kProtestant : kCatholic;
         }
         if (first == kNone)
             first = kProtestant;
-        c.say(QStringLiteral("5.32 %1 withdraws first").arg(sideName(first)));
+        WP_SAY(c, QStringLiteral("5.32 %1 withdraws first").arg(sideName(first)));
         pushWithdrawal(c, other(first)); // resolved second
         pushWithdrawal(c, first);
     }
@@ -409,7 +410,7 @@ void placeRevolt(Ctx& c, int city, const QString& rule) {
     cs.marker = kNone; // 9.42: the city becomes Neutral
     if (!ct.independent && ct.area >= 0)
         c.s.markers[QStringLiteral("9.41.") + ct.id] = before; // whose city it was (9.41)
-    c.say(QStringLiteral("%1 a Peasant Revolt breaks out at %2").arg(rule, ct.name));
+    WP_SAY(c, QStringLiteral("%1 a Peasant Revolt breaks out at %2").arg(rule, ct.name));
     if ((ct.independent || ct.france) && ct.vp > 0 && before != kNone) {
         // interpretation of 9.42 ("Neutral for all game purposes"): its controller loses its VP while it
         // lasts
@@ -427,7 +428,7 @@ void removeRevolt(Ctx& c, int city, int side, const QString& rule) {
     if (!cs.revolt)
         return;
     cs.revolt = false;
-    c.say(QStringLiteral("%1 the Peasant Revolt at %2 is over").arg(rule, cityName(c.d, city)));
+    WP_SAY(c, QStringLiteral("%1 the Peasant Revolt at %2 is over").arg(rule, cityName(c.d, city)));
     if (side != kNone)
         setCityControl(c, city, side, rule);
     const City& ct = c.d.cities[city];
@@ -456,13 +457,14 @@ bool revoltPhase(Ctx& c) {
         if (!s.cities[city].revolt)
             return true;
         const int roller = spreadRoller(c.d, s, city);
-        const int r = c.roll(
-            QStringLiteral("9.44 spread of the Peasant Revolt at %1").arg(cityName(c.d, city)), roller);
+        const int r = WP_ROLL(
+            c, QStringLiteral("9.44 spread of the Peasant Revolt at %1").arg(cityName(c.d, city)), roller);
         if (r > 1)
             return true;
         const std::vector<int16_t> options = spreadOptions(c.d, s, city);
         if (options.empty()) {
-            c.say(QStringLiteral("9.44 no city meets the conditions: the revolt does not spread"), roller);
+            WP_SAY(c, QStringLiteral("9.44 no city meets the conditions: the revolt does not spread"),
+                   roller);
             return true;
         }
         if (options.size() == 1) {
@@ -496,12 +498,13 @@ bool canOfferPeace(const Ctx& c, int side) {
 }
 
 void offerPeace(Ctx& c, int side) {
-    c.say(QStringLiteral("5.3 %1 offers peace (VP %2); the %3 %4 accept")
-              .arg(sideName(side))
-              .arg(c.s.vp)
-              .arg(sideName(other(side)),
-                   mustAccept(c.d, c.s, side) ? QStringLiteral("must") : QStringLiteral("may")),
-          side);
+    WP_SAY(c,
+           QStringLiteral("5.3 %1 offers peace (VP %2); the %3 %4 accept")
+               .arg(sideName(side))
+               .arg(c.s.vp)
+               .arg(sideName(other(side)),
+                    mustAccept(c.d, c.s, side) ? QStringLiteral("must") : QStringLiteral("may")),
+           side);
     ChoiceFrame f;
     f.actor = static_cast<int8_t>(other(side));
     f.purpose = kPeaceAnswer;
@@ -528,7 +531,7 @@ bool recoverySetup(Ctx& c) {
     const QString rule = p.value(QStringLiteral("rule")).toString(QStringLiteral("18.24"));
     const QString nextKey = QStringLiteral("setup.pillage.next");
     if (s.setupPillage < 0) {
-        const int r = c.roll(QStringLiteral("%1 Pillage markers at set-up").arg(rule), kProtestant);
+        const int r = WP_ROLL(c, QStringLiteral("%1 Pillage markers at set-up").arg(rule), kProtestant);
         int n = 0;
         for (const QJsonValue& v : p.value(QStringLiteral("table")).toArray()) {
             const QJsonObject o = v.toObject();
@@ -539,18 +542,18 @@ bool recoverySetup(Ctx& c) {
         s.markers[nextKey] = p.value(QStringLiteral("first")).toString() == QLatin1String("catholic")
                                  ? kCatholic
                                  : kProtestant;
-        c.say(QStringLiteral("%1 %2 Pillage placements, the players alternate, %3 first")
-                  .arg(rule)
-                  .arg(n)
-                  .arg(sideName(s.markers[nextKey])));
+        WP_SAY(c, QStringLiteral("%1 %2 Pillage placements, the players alternate, %3 first")
+                      .arg(rule)
+                      .arg(n)
+                      .arg(sideName(s.markers[nextKey])));
         return true;
     }
     if (s.setupPillage > 0) {
         const std::vector<int16_t> options = setupPillageOptions(c.d, s);
         if (options.empty()) {
-            c.say(QStringLiteral("%1 no location can take another Pillage marker (%2 left unplaced)")
-                      .arg(rule)
-                      .arg(s.setupPillage));
+            WP_SAY(c, QStringLiteral("%1 no location can take another Pillage marker (%2 left unplaced)")
+                          .arg(rule)
+                          .arg(s.setupPillage));
             s.setupPillage = 0;
             return true;
         }
@@ -619,12 +622,12 @@ void politicsApply(Ctx& c, const Action& a) {
         const int offerer = f.kind;
         c.s.frames.pop_back();
         if (a.kind == ActionKind::Decline) {
-            c.say(QStringLiteral("5.31 %1 declines the offer of peace").arg(sideName(other(offerer))),
-                  other(offerer));
+            WP_SAY(c, QStringLiteral("5.31 %1 declines the offer of peace").arg(sideName(other(offerer))),
+                   other(offerer));
             return;
         }
-        c.say(QStringLiteral("5.31 %1 accepts the offer of peace").arg(sideName(other(offerer))),
-              other(offerer));
+        WP_SAY(c, QStringLiteral("5.31 %1 accepts the offer of peace").arg(sideName(other(offerer))),
+               other(offerer));
         resolvePeace(c, offerer);
         return;
     }

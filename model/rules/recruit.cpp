@@ -222,18 +222,20 @@ void place(Ctx& c, int full, int reduced) {
     if (placed > 0 && !inside)
         catchLoneLeaders(c, city, leaderSide(c.d, c.s, leader)); // 11.22
     const int lost = f.steps - 2 * full - reduced;
-    c.say(QStringLiteral("8.411 %1 raises %2 full-strength and %3 reduced %4 %5 at %6%7")
-              .arg(leaderName(c.d, leader))
-              .arg(full)
-              .arg(reduced)
-              .arg(c.d.nationalities[c.d.unitTypes[type].nationality].name,
-                   unitKindId(c.d.unitTypes[type].kind))
-              .arg(cityName(c.d, city))
-              .arg(lost > 0 ? QStringLiteral(" (%1 step%2 not received: counter mix or stacking, 8.412/8.42)")
-                                  .arg(lost)
-                                  .arg(lost > 1 ? "s" : "")
-                            : QString()),
-          f.actor);
+    WP_SAY(c,
+           QStringLiteral("8.411 %1 raises %2 full-strength and %3 reduced %4 %5 at %6%7")
+               .arg(leaderName(c.d, leader))
+               .arg(full)
+               .arg(reduced)
+               .arg(c.d.nationalities[c.d.unitTypes[type].nationality].name,
+                    unitKindId(c.d.unitTypes[type].kind))
+               .arg(cityName(c.d, city))
+               .arg(lost > 0
+                        ? QStringLiteral(" (%1 step%2 not received: counter mix or stacking, 8.412/8.42)")
+                              .arg(lost)
+                              .arg(lost > 1 ? "s" : "")
+                        : QString()),
+           f.actor);
     if (placed > 0 && c.d.leaders[leader].id == QLatin1String("wallenstein"))
         advanceWallenstein(
             c, placed, QStringLiteral("Wallenstein raises %1 unit%2").arg(placed).arg(placed > 1 ? "s" : ""));
@@ -244,22 +246,24 @@ void rollAttempt(Ctx& c) {
     f.extra.push_back(f.leader); // 8.4: the attempt counts against the leader
     QStringList why;
     const int drm = recruitDrm(c, f.leader, f.flag, &why);
-    const int r = c.roll(QStringLiteral("8.41 %1 recruits %2 at %3")
-                             .arg(leaderName(c.d, f.leader), f.kind == 2 ? "Militia" : "Mercenaries",
-                                  cityName(c.d, c.s.leaders[f.leader].loc)),
-                         f.actor);
+    const int r = WP_ROLL(c,
+                          QStringLiteral("8.41 %1 recruits %2 at %3")
+                              .arg(leaderName(c.d, f.leader), f.kind == 2 ? "Militia" : "Mercenaries",
+                                   cityName(c.d, c.s.leaders[f.leader].loc)),
+                          f.actor);
     const RollBand* b = eco::tableLookup(c.d.tables.recruit, r + drm);
     const int steps = b ? b->result.value(QStringLiteral("steps")).toInt() : 0;
     ChoiceFrame& g = top(c.s);
     g.steps = static_cast<int8_t>(steps);
     g.purpose = kRecruitSteps;
-    c.say(QStringLiteral("8.41 %1%2 = %3: %4 step%5")
-              .arg(r)
-              .arg(why.isEmpty() ? QString() : QStringLiteral(" ") + why.join(QLatin1Char(' ')))
-              .arg(r + drm)
-              .arg(steps)
-              .arg(steps == 1 ? "" : "s"),
-          f.actor);
+    WP_SAY(c,
+           QStringLiteral("8.41 %1%2 = %3: %4 step%5")
+               .arg(r)
+               .arg(why.isEmpty() ? QString() : QStringLiteral(" ") + why.join(QLatin1Char(' ')))
+               .arg(r + drm)
+               .arg(steps)
+               .arg(steps == 1 ? "" : "s"),
+           f.actor);
 }
 
 // Runs the automatic steps of the recruitment on top of the stack up to the next decision.
@@ -322,14 +326,14 @@ bool canRecruit(const Ctx& c, int side, int card) {
 
 static void beginRecruitment(Ctx& c, ChoiceFrame f) {
     if (recruiters(c, f.actor, &f).empty()) {
-        c.say(QStringLiteral("8.4 no leader of %1 can recruit now").arg(sideName(f.actor)), f.actor);
+        WP_SAY(c, QStringLiteral("8.4 no leader of %1 can recruit now").arg(sideName(f.actor)), f.actor);
         return;
     }
     if (c.s.options.aid_recruit) {
         if (c.s.aidPoints[f.actor] >= 1)
             f.purpose = kRecruitAp;
         else
-            c.say(QStringLiteral("19.4b no Aid Point to spend: the recruiting rolls get -1"), f.actor);
+            WP_SAY(c, QStringLiteral("19.4b no Aid Point to spend: the recruiting rolls get -1"), f.actor);
     }
     c.s.frames.push_back(std::move(f));
     advanceRecruit(c);
@@ -341,11 +345,12 @@ void startRecruitment(Ctx& c, int side, int card) {
     f.purpose = kRecruitLeader;
     f.data = static_cast<int16_t>(card);
     f.count = static_cast<int16_t>(c.d.cards[card].value); // 8.4: attempts = the card's value
-    c.say(QStringLiteral("8.4 %1 may make %2 recruitment attempt%3")
-              .arg(sideName(side))
-              .arg(f.count)
-              .arg(f.count == 1 ? "" : "s"),
-          side);
+    WP_SAY(c,
+           QStringLiteral("8.4 %1 may make %2 recruitment attempt%3")
+               .arg(sideName(side))
+               .arg(f.count)
+               .arg(f.count == 1 ? "" : "s"),
+           side);
     beginRecruitment(c, std::move(f));
 }
 
@@ -358,11 +363,12 @@ void startRecruitAttempts(Ctx& c, int side, int attempts, const QStringList& lea
     for (const QString& n : leaderNationalities)
         if (c.d.nationality(n) >= 0)
             f.options.push_back(static_cast<int16_t>(c.d.nationality(n)));
-    c.say(QStringLiteral("%1 %2 may make %3 recruitment attempt%4")
-              .arg(rule, sideName(side))
-              .arg(attempts)
-              .arg(attempts == 1 ? "" : "s"),
-          side);
+    WP_SAY(c,
+           QStringLiteral("%1 %2 may make %3 recruitment attempt%4")
+               .arg(rule, sideName(side))
+               .arg(attempts)
+               .arg(attempts == 1 ? "" : "s"),
+           side);
     beginRecruitment(c, std::move(f));
 }
 
@@ -409,23 +415,26 @@ void recruitApply(Ctx& c, const Action& a) {
             c.s.aidPoints[f.actor] = static_cast<int8_t>(c.s.aidPoints[f.actor] - 1);
             if (f.actor == kProtestant)
                 c.s.aidSwedish = std::min(c.s.aidSwedish, c.s.aidPoints[f.actor]);
-            c.say(QStringLiteral("19.4b %1 spends 1 Aid Point on recruiting (%2 left)")
-                      .arg(sideName(f.actor))
-                      .arg(c.s.aidPoints[f.actor]),
-                  f.actor);
+            WP_SAY(c,
+                   QStringLiteral("19.4b %1 spends 1 Aid Point on recruiting (%2 left)")
+                       .arg(sideName(f.actor))
+                       .arg(c.s.aidPoints[f.actor]),
+                   f.actor);
         } else {
-            c.say(QStringLiteral("19.4b %1 spends no Aid Point: the recruiting rolls get -1")
-                      .arg(sideName(f.actor)),
-                  f.actor);
+            WP_SAY(c,
+                   QStringLiteral("19.4b %1 spends no Aid Point: the recruiting rolls get -1")
+                       .arg(sideName(f.actor)),
+                   f.actor);
         }
         break;
     case kRecruitLeader:
         if (a.kind == ActionKind::Pass) {
-            c.say(QStringLiteral("8.4 %1 stops recruiting (%2 attempt%3 unused)")
-                      .arg(sideName(f.actor))
-                      .arg(f.count)
-                      .arg(f.count == 1 ? "" : "s"),
-                  f.actor);
+            WP_SAY(c,
+                   QStringLiteral("8.4 %1 stops recruiting (%2 attempt%3 unused)")
+                       .arg(sideName(f.actor))
+                       .arg(f.count)
+                       .arg(f.count == 1 ? "" : "s"),
+                   f.actor);
             c.s.frames.pop_back();
             return;
         }

@@ -130,10 +130,11 @@ void drawCard(Ctx& c, int side) {
         for (int16_t p : pile)
             c.s.cardPlace[p] = CardPlace::Unplayed;
         shuffle(c, pile);
-        c.say(QStringLiteral("8.1 %1 reshuffles the Played pile (%2 cards)")
-                  .arg(sideName(side))
-                  .arg(pile.size()),
-              side);
+        WP_SAY(c,
+               QStringLiteral("8.1 %1 reshuffles the Played pile (%2 cards)")
+                   .arg(sideName(side))
+                   .arg(pile.size()),
+               side);
         c.randomness = true;
     }
     if (pile.empty())
@@ -148,7 +149,7 @@ void discardCard(Ctx& c, int side, int cardIdx, bool removeIfAsterisk) {
     removeFromHand(c.s, side, cardIdx);
     if (removeIfAsterisk && card(c, cardIdx).mark == CardMark::Asterisk) {
         c.s.cardPlace[cardIdx] = CardPlace::Removed; // 8.62
-        c.say(QStringLiteral("8.62 %1 is removed from the game").arg(card(c, cardIdx).id), side);
+        WP_SAY(c, QStringLiteral("8.62 %1 is removed from the game").arg(card(c, cardIdx).id), side);
         return;
     }
     c.s.cardPlace[cardIdx] = CardPlace::Played;
@@ -242,7 +243,7 @@ void turnApply(Ctx& c, const Action& a) {
         const int side = f.step == 0 ? kProtestant : kCatholic;
         if (a.kind == ActionKind::Choose) {
             discardCard(c, side, a.target, false);
-            c.say(QStringLiteral("6.G %1 discards %2").arg(sideName(side), card(c, a.target).id), side);
+            WP_SAY(c, QStringLiteral("6.G %1 discards %2").arg(sideName(side), card(c, a.target).id), side);
         }
         f.step++;
         return;
@@ -251,18 +252,19 @@ void turnApply(Ctx& c, const Action& a) {
     const int round = s.roundsUsed[side] + 1;
     switch (a.kind) {
     case ActionKind::Pass:
-        c.say(QStringLiteral("%1 round %2: no card and nothing to move").arg(sideName(side)).arg(round),
-              side);
+        WP_SAY(c, QStringLiteral("%1 round %2: no card and nothing to move").arg(sideName(side)).arg(round),
+               side);
         endRound(c);
         return;
     case ActionKind::OfferPeace:
-        c.say(QStringLiteral("8.323 %1 round %2: Free Action to offer peace").arg(sideName(side)).arg(round),
-              side);
+        WP_SAY(c,
+               QStringLiteral("8.323 %1 round %2: Free Action to offer peace").arg(sideName(side)).arg(round),
+               side);
         endRound(c);
         offerPeace(c, side);
         return;
     case ActionKind::FreeAction:
-        c.say(QStringLiteral("8.32 %1 round %2: Free Action").arg(sideName(side)).arg(round), side);
+        WP_SAY(c, QStringLiteral("8.32 %1 round %2: Free Action").arg(sideName(side)).arg(round), side);
         endRound(c);
         payFreeAction(c, side); // 19.4c
         if (a.target == kFreeSwedishBase) {
@@ -280,13 +282,14 @@ void turnApply(Ctx& c, const Action& a) {
         }
         removeFromHand(s, side, a.card);
         c.s.cardPlace[a.card] = CardPlace::Played;
-        c.say(QStringLiteral("%1 round %2: plays %3 \"%4\" (%5) as %6")
-                  .arg(sideName(side))
-                  .arg(round)
-                  .arg(cd.id, cd.title)
-                  .arg(cd.value)
-                  .arg(cardUseName(a.use).toUpper()),
-              side);
+        WP_SAY(c,
+               QStringLiteral("%1 round %2: plays %3 \"%4\" (%5) as %6")
+                   .arg(sideName(side))
+                   .arg(round)
+                   .arg(cd.id, cd.title)
+                   .arg(cd.value)
+                   .arg(cardUseName(a.use).toUpper()),
+               side);
         endRound(c);
         if (a.use == CardUse::Event) {
             s.eventPlayed[a.card] = true;
@@ -304,7 +307,7 @@ void turnApply(Ctx& c, const Action& a) {
         }
         if (cd.unlessDiscarded && !s.eventPlayed[a.card]) {
             if (const EventDef* ev = EventRegistry::instance().find(cd.id); ev && ev->apply) {
-                c.say(QStringLiteral("8.64 the event of %1 takes effect").arg(cd.id), side);
+                WP_SAY(c, QStringLiteral("8.64 the event of %1 takes effect").arg(cd.id), side);
                 s.eventPlayed[a.card] = true;
                 ev->apply(c, side);
             }
@@ -313,11 +316,12 @@ void turnApply(Ctx& c, const Action& a) {
             const int pts = aidFrom(c, side, a.card);
             s.aidPoints[side] = static_cast<int8_t>(std::min(99, s.aidPoints[side] + pts));
             s.aidCardPlayed[side] = true;
-            c.say(QStringLiteral("14.1 %1 receives %2 Foreign Aid Points (total %3)")
-                      .arg(sideName(side))
-                      .arg(pts)
-                      .arg(s.aidPoints[side]),
-                  side);
+            WP_SAY(c,
+                   QStringLiteral("14.1 %1 receives %2 Foreign Aid Points (total %3)")
+                       .arg(sideName(side))
+                       .arg(pts)
+                       .arg(s.aidPoints[side]),
+                   side);
         } else if (a.use == CardUse::Act) {
             startActivation(c, side, a.target, a.card);
         } else if (a.use == CardUse::Rec) {
@@ -355,9 +359,9 @@ bool turnAuto(Ctx& c) {
         // 8.11: Intervention cards at VP >= 30 or turn 7; 8.12: Apocalypse after P17.
         if (!s.interventionAdded && (s.vp >= 30 || s.turn >= 7)) {
             s.interventionAdded = true;
-            c.say(QStringLiteral("8.11 the Intervention cards are added (VP %1, turn %2)")
-                      .arg(s.vp)
-                      .arg(s.turn));
+            WP_SAY(c, QStringLiteral("8.11 the Intervention cards are added (VP %1, turn %2)")
+                          .arg(s.vp)
+                          .arg(s.turn));
             addDeck(c, Deck::Intervention);
             c.randomness = true;
             // 5.15: Spinola's army not in the UP when the Intervention cards are added: -3 VP (once).
@@ -382,7 +386,7 @@ bool turnAuto(Ctx& c) {
         const int p17 = c.d.card(QStringLiteral("P17"));
         if (!s.apocalypseAdded && p17 >= 0 && s.eventPlayed[p17]) {
             s.apocalypseAdded = true;
-            c.say(QStringLiteral("8.12 the Apocalypse cards are added"));
+            WP_SAY(c, QStringLiteral("8.12 the Apocalypse cards are added"));
             addDeck(c, Deck::Apocalypse);
             c.randomness = true;
         }
@@ -393,13 +397,13 @@ bool turnAuto(Ctx& c) {
                 drawCard(c, side);
                 ++drawn;
             }
-            c.say(QStringLiteral("6.C %1 draws %2 cards").arg(sideName(side)).arg(drawn), side);
+            WP_SAY(c, QStringLiteral("6.C %1 draws %2 cards").arg(sideName(side)).arg(drawn), side);
         }
         c.randomness = true;
         f.phase = Phase::Action;
         s.roundsUsed[0] = s.roundsUsed[1] = 0;
         s.activeSide = kProtestant;
-        c.say(QStringLiteral("6.D Action Phase of turn %1").arg(s.turn));
+        WP_SAY(c, QStringLiteral("6.D Action Phase of turn %1").arg(s.turn));
         return true;
     }
     case Phase::Action:
@@ -475,10 +479,10 @@ bool turnAuto(Ctx& c) {
         s.warEntryThisTurn = false;
         for (UnitState& u : s.units)
             u.flags &= static_cast<uint8_t>(~kUnpaid);
-        c.say(QStringLiteral("6.G Turn %1 begins (%2-%3)")
-                  .arg(s.turn)
-                  .arg(1618 + 2 * s.turn)
-                  .arg(1619 + 2 * s.turn));
+        WP_SAY(c, QStringLiteral("6.G Turn %1 begins (%2-%3)")
+                      .arg(s.turn)
+                      .arg(1618 + 2 * s.turn)
+                      .arg(1619 + 2 * s.turn));
         f.phase = Phase::Wallenstein;
         f.step = 0;
         return true;

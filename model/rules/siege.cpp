@@ -46,11 +46,12 @@ void placeSiege(Ctx& c, int city, int side) {
     CityState& cs = c.s.cities[city];
     cs.siege = 1;
     cs.sieger = static_cast<int8_t>(side);
-    c.say(QStringLiteral("13.13 %1 besieges %2 (siege level %3, besiegers %4 CF)")
-              .arg(sideName(side), cityName(c.d, city))
-              .arg(siegeLevel(c.d, c.s, city))
-              .arg(cfSum(c.d, c.s, besiegers(c.d, c.s, city, side))),
-          side);
+    WP_SAY(c,
+           QStringLiteral("13.13 %1 besieges %2 (siege level %3, besiegers %4 CF)")
+               .arg(sideName(side), cityName(c.d, city))
+               .arg(siegeLevel(c.d, c.s, city))
+               .arg(cfSum(c.d, c.s, besiegers(c.d, c.s, city, side))),
+           side);
 }
 
 void checkSiegeMaintained(Ctx& c, int city) {
@@ -65,11 +66,12 @@ void checkSiegeMaintained(Ctx& c, int city) {
     // 13.14/13.26: below the Siege Level the Siege (and any Continued Siege) marker is removed.
     cs.siege = 0;
     cs.sieger = kNone;
-    c.say(QStringLiteral("13.14 the siege of %1 is lifted (%2 CF against siege level %3)")
-              .arg(cityName(c.d, city))
-              .arg(cf)
-              .arg(level),
-          side);
+    WP_SAY(c,
+           QStringLiteral("13.14 the siege of %1 is lifted (%2 CF against siege level %3)")
+               .arg(cityName(c.d, city))
+               .arg(cf)
+               .arg(level),
+           side);
 }
 
 int siegeDrm(const GameData& d, const GameState& s, int city, int side, bool endPhase) {
@@ -126,7 +128,7 @@ void siegeApply(Ctx& c, const Action& a) {
     SiegeFrame& f = top(c.s);
     const int city = f.city;
     UnitState& u = c.s.units[a.target];
-    c.say(QStringLiteral("13.25 natural 0: %1 loses a step").arg(unitLabel(c.d, c.s, a.target)), f.side);
+    WP_SAY(c, QStringLiteral("13.25 natural 0: %1 loses a step").arg(unitLabel(c.d, c.s, a.target)), f.side);
     c.s.frames.pop_back();
     if (--u.steps == 0)
         eliminateUnit(c, a.target, false, QStringLiteral("13.25"));
@@ -143,7 +145,7 @@ bool siegeAuto(Ctx& c) {
         c.s.frames.pop_back();
         return true;
     }
-    const int natural = c.roll(QStringLiteral("13.24 siege combat at %1").arg(cityName(c.d, city)), side);
+    const int natural = WP_ROLL(c, QStringLiteral("13.24 siege combat at %1").arg(cityName(c.d, city)), side);
     const int drm = siegeDrm(c.d, c.s, city, side, f.endPhase);
     const RollTable& t = c.d.tables.siege;
     const int modified = std::clamp(natural + drm, t.rollMin, t.rollMax);
@@ -156,14 +158,15 @@ bool siegeAuto(Ctx& c) {
         const RollBand* b = t.lookup(modified);
         success = b && b->result.value(QStringLiteral("result")).toString() == QLatin1String("success");
     }
-    c.say(QStringLiteral("13.24 siege of %1: roll %2, DRM %3%4, modified %5: %6")
-              .arg(cityName(c.d, city))
-              .arg(natural)
-              .arg(drm >= 0 ? "+" : "")
-              .arg(drm)
-              .arg(modified)
-              .arg(success ? "Successful" : "Unsuccessful"),
-          side);
+    WP_SAY(c,
+           QStringLiteral("13.24 siege of %1: roll %2, DRM %3%4, modified %5: %6")
+               .arg(cityName(c.d, city))
+               .arg(natural)
+               .arg(drm >= 0 ? "+" : "")
+               .arg(drm)
+               .arg(modified)
+               .arg(success ? "Successful" : "Unsuccessful"),
+           side);
     if (success) {
         // 13.24: the fortress is captured; enemy units inside are eliminated.
         c.s.frames.pop_back();
@@ -181,7 +184,8 @@ bool siegeAuto(Ctx& c) {
     // 13.26: the next Continued Siege marker, up to +3.
     if (cs.siege < 4)
         cs.siege++;
-    c.say(QStringLiteral("13.26 %1: Continued Siege +%2").arg(cityName(c.d, city)).arg(cs.siege - 1), side);
+    WP_SAY(c, QStringLiteral("13.26 %1: Continued Siege +%2").arg(cityName(c.d, city)).arg(cs.siege - 1),
+           side);
     if (natural == 0 && !besiegers(c.d, c.s, city, side).empty()) {
         f.step = kSiegeStepLoss;
         return true;

@@ -1,6 +1,8 @@
 #include "rules/economy.h"
 #include "rules/internal.h"
 
+#include <cstring>
+
 namespace wp::rules {
 
 QString sideName(int side) {
@@ -36,7 +38,7 @@ int Ctx::roll(const QString& why, int side) {
         r = s.rng.d10();
     }
     randomness = true;
-    say(QStringLiteral("%1 rolls %2 (%3)").arg(sideName(side)).arg(r).arg(why), side);
+    WP_SAY(*this, QStringLiteral("%1 rolls %2 (%3)").arg(sideName(side)).arg(r).arg(why), side);
     return r;
 }
 
@@ -92,18 +94,119 @@ static bool onBoard(int loc) {
 }
 
 namespace {
+// Which pieces are where: a per-thread index of the units and leaders of one state, by location and side, in
+// counter order. It is used only inside a PieceIndexScope, while that state cannot change (listing the legal
+// actions takes the state const); elsewhere the queries scan the counters. It is rebuilt when the pieces (or
+// the sides of the nations, or the data) differ from the copy it was built from, so the code that moves
+// pieces needs no bookkeeping.
+struct PieceIndex {
+    const GameData* data = nullptr;
+    QByteArray fingerprint;
+    std::vector<UnitState> units;
+    std::vector<LeaderState> leaders;
+    std::vector<int8_t> nationSide;
+    int cities = 0, slotCount = 0;
+    std::vector<int> unitStart, leaderStart; // per (slot * 2 + side), +1 sentinel
+    std::vector<int16_t> unitList, leaderList;
+
+    int slotOf(int loc) const {
+        if (loc < 0)
+            return -1;
+        if (loc < kBoxBase)
+            return loc < cities ? loc : -1;
+        const int b = cities + (loc - kBoxBase);
+        return b < slotCount ? b : -1;
+    }
+    bool matches(const GameState& s, const GameData& d) const {
+        return data == &d && units.size() == s.units.size() && leaders.size() == s.leaders.size() &&
+               nationSide == s.nationSide && d.fingerprint == fingerprint &&
+               std::memcmp(units.data(), s.units.data(), units.size() * sizeof(UnitState)) == 0 &&
+               std::memcmp(leaders.data(), s.leaders.data(), leaders.size() * sizeof(LeaderState)) == 0;
+    }
+    void build(const GameState& s, const GameData& d) {
+        data = &d;
+        fingerprint = d.fingerprint;
+        units = s.units;
+        leaders = s.leaders;
+        nationSide = s.nationSide;
+        cities = static_cast<int>(d.cities.size());
+        slotCount = cities + static_cast<int>(d.boxes.size());
+        const size_t buckets = static_cast<size_t>(slotCount) * 2;
+        auto bucketOf = [&](int loc, int nationality) {
+            const int slot = slotOf(loc);
+            const int side = s.nationSide[nationality];
+            if (slot < 0 || (side != kCatholic && side != kProtestant))
+                return -1;
+            return slot * 2 + side;
+        };
+        auto fill = [&](std::vector<int>& start, std::vector<int16_t>& list, size_t n, auto&& bucketOfPiece) {
+            start.assign(buckets + 1, 0);
+            for (size_t i = 0; i < n; ++i)
+                if (const int b = bucketOfPiece(i); b >= 0)
+                    ++start[size_t(b) + 1];
+            for (size_t b = 0; b < buckets; ++b)
+                start[b + 1] += start[b];
+            list.assign(size_t(start[buckets]), 0);
+            std::vector<int> next(start.begin(), start.end() - 1);
+            for (size_t i = 0; i < n; ++i)
+                if (const int b = bucketOfPiece(i); b >= 0)
+                    list[size_t(next[size_t(b)]++)] = static_cast<int16_t>(i);
+        };
+        fill(unitStart, unitList, s.units.size(),
+             [&](size_t i) { return bucketOf(s.units[i].loc, d.unitTypes[s.units[i].type].nationality); });
+        fill(leaderStart, leaderList, s.leaders.size(), [&](size_t i) {
+            if (s.leaders[i].status != LeaderStatus::InPlay)
+                return -1;
+            return bucketOf(s.leaders[i].loc, d.leaders[qsizetype(i)].nationality);
+        });
+    }
+};
+
+thread_local PieceIndex tIndex;
+thread_local const GameState* tTrusted = nullptr; // the state the index describes while it cannot change
+
 // mode: 0 all, 1 outside a fortress, 2 inside
 template <class F>
 void forUnitsAt(const GameState& s, int loc, int side, const GameData& d, int mode, F&& f) {
     if (!onBoard(loc))
         return;
-    for (size_t i = 0; i < s.units.size(); ++i) {
-        const UnitState& u = s.units[i];
-        if (u.loc != loc || (mode == 1 && (u.flags & kInside)) || (mode == 2 && !(u.flags & kInside)))
+    const PieceIndex& ix = tIndex;
+    const int slot = &s == tTrusted ? ix.slotOf(loc) : -1;
+    if (slot < 0 || (side != kCatholic && side != kProtestant)) { // not indexed: scan
+        for (size_t i = 0; i < s.units.size(); ++i) {
+            const UnitState& u = s.units[i];
+            if (u.loc != loc || (mode == 1 && (u.flags & kInside)) || (mode == 2 && !(u.flags & kInside)))
+                continue;
+            if (s.nationSide[d.unitTypes[u.type].nationality] == side && f(static_cast<int>(i)))
+                return;
+        }
+        return;
+    }
+    const size_t b = size_t(slot) * 2 + size_t(side);
+    for (int k = ix.unitStart[b]; k < ix.unitStart[b + 1]; ++k) {
+        const int i = ix.unitList[size_t(k)];
+        const UnitState& u = s.units[size_t(i)];
+        if ((mode == 1 && (u.flags & kInside)) || (mode == 2 && !(u.flags & kInside)))
             continue;
-        if (s.nationSide[d.unitTypes[u.type].nationality] == side && f(static_cast<int>(i)))
+        if (f(i))
             return;
     }
+}
+
+template <class F> void forLeadersAt(const GameState& s, int loc, int side, const GameData& d, F&& f) {
+    const PieceIndex& ix = tIndex;
+    const int slot = &s == tTrusted ? ix.slotOf(loc) : -1;
+    if (slot < 0 || (side != kCatholic && side != kProtestant)) { // not indexed: scan
+        for (size_t i = 0; i < s.leaders.size(); ++i)
+            if (s.leaders[i].loc == loc && s.leaders[i].status == LeaderStatus::InPlay &&
+                s.nationSide[d.leaders[qsizetype(i)].nationality] == side && f(static_cast<int>(i)))
+                return;
+        return;
+    }
+    const size_t b = size_t(slot) * 2 + size_t(side);
+    for (int k = ix.leaderStart[b]; k < ix.leaderStart[b + 1]; ++k)
+        if (f(int(ix.leaderList[size_t(k)])))
+            return;
 }
 
 std::vector<int> unitsWhere(const GameState& s, int loc, int side, const GameData& d, int mode) {
@@ -122,16 +225,31 @@ bool anyUnitWhere(const GameState& s, int loc, int side, const GameData& d, int 
 }
 } // namespace
 
+PieceIndexScope::PieceIndexScope(const GameState& s, const GameData& d)
+    : m_previous(tTrusted), m_previousData(tIndex.data) {
+    if (!tIndex.matches(s, d))
+        tIndex.build(s, d);
+    tTrusted = &s;
+}
+
+PieceIndexScope::~PieceIndexScope() {
+    // An enclosing scope's state has not changed (it is const while its scope lasts); the index may describe
+    // another state now.
+    if (m_previous && !tIndex.matches(*m_previous, *m_previousData))
+        tIndex.build(*m_previous, *m_previousData);
+    tTrusted = m_previous;
+}
+
 std::vector<int> unitsAt(const GameState& s, int loc, int side, const GameData& d) {
     return unitsWhere(s, loc, side, d, 0);
 }
 
 std::vector<int> leadersAt(const GameState& s, int loc, int side, const GameData& d) {
     std::vector<int> out;
-    for (size_t i = 0; i < s.leaders.size(); ++i)
-        if (s.leaders[i].loc == loc && s.leaders[i].status == LeaderStatus::InPlay &&
-            s.nationSide[d.leaders[i].nationality] == side)
-            out.push_back(static_cast<int>(i));
+    forLeadersAt(s, loc, side, d, [&](int l) {
+        out.push_back(l);
+        return false;
+    });
     return out;
 }
 
@@ -156,11 +274,9 @@ bool anyUnitsInside(const GameState& s, int loc, int side, const GameData& d) {
 }
 
 bool anyLeadersAt(const GameState& s, int loc, int side, const GameData& d) {
-    for (size_t i = 0; i < s.leaders.size(); ++i)
-        if (s.leaders[i].loc == loc && s.leaders[i].status == LeaderStatus::InPlay &&
-            s.nationSide[d.leaders[i].nationality] == side)
-            return true;
-    return false;
+    bool any = false;
+    forLeadersAt(s, loc, side, d, [&](int) { return any = true; });
+    return any;
 }
 
 int cfSum(const GameData& d, const GameState& s, const std::vector<int>& units) {
