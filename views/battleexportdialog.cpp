@@ -84,8 +84,11 @@ void TablePreview::paintEvent(QPaintEvent*) {
     p.scale(scale, scale);
     p.fillRect(QRectF(0, 0, box.width(), box.height()), QColor(0xe9, 0xe2, 0xb8));
     // deployment zones in each side's tint
-    p.fillRect(QRectF(0, z0.x(), box.width(), z0.y() - z0.x()), QColor(0xd0, 0x40, 0x40, 40));
-    p.fillRect(QRectF(0, z1.x(), box.width(), z1.y() - z1.x()), QColor(0x40, 0x60, 0xd0, 40));
+    QColor tint0 = theme::sideColor(m_attacker), tint1 = theme::sideColor(1 - m_attacker);
+    tint0.setAlpha(40);
+    tint1.setAlpha(40);
+    p.fillRect(QRectF(0, z0.x(), box.width(), z0.y() - z0.x()), tint0);
+    p.fillRect(QRectF(0, z1.x(), box.width(), z1.y() - z1.x()), tint1);
     for (const auto& t : terrain) {
         const QJsonObject to = t.toObject();
         const QString shape = to.value(QStringLiteral("shape")).toString();
@@ -114,7 +117,8 @@ void TablePreview::paintEvent(QPaintEvent*) {
     }
     for (const auto& c : commands) {
         const QJsonObject co = c.toObject();
-        const QColor col = theme::sideColor(co.value(QStringLiteral("side")).toInt());
+        const int side = co.value(QStringLiteral("side")).toInt();
+        const QColor col = theme::sideColor(side == 0 ? m_attacker : 1 - m_attacker);
         for (const auto& u : co.value(QStringLiteral("units")).toArray()) {
             const QJsonObject uo = u.toObject();
             const QPointF at(uo.value(QStringLiteral("x")).toDouble(),
@@ -162,6 +166,11 @@ BattleExportDialog::BattleExportDialog(QWidget* parent) : QDialog(parent) {
 bool BattleExportDialog::setBattle(const GameData& d, const rules::GameState& s, quint64 seed) {
     m_seed = seed;
     m_out = {};
+    m_attacker = 0;
+    if (!s.frames.empty())
+        if (const auto* f = std::get_if<rules::CombatFrame>(&s.frames.back()))
+            m_attacker = f->attacker;
+    m_preview->setAttacker(m_attacker);
     m_error.clear();
     if (!battle::inputFromState(d, s, &m_in, &m_error)) {
         m_title->setText(QStringLiteral("No battle to export"));

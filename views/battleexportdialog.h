@@ -24,6 +24,7 @@ class TablePreview : public QWidget {
   public:
     explicit TablePreview(QWidget* parent = nullptr);
     void setScenario(const QJsonObject& o);
+    void setAttacker(int side) { m_attacker = side; } // the campaign side of TVBD side 0
     QSize sizeHint() const override { return {460, 320}; }
 
   protected:
@@ -31,6 +32,7 @@ class TablePreview : public QWidget {
 
   private:
     QJsonObject m_o;
+    int m_attacker = 0;
 };
 
 class BattleExportDialog : public QDialog {
@@ -51,6 +53,7 @@ class BattleExportDialog : public QDialog {
     QJsonObject m_out;
     QString m_error;
     quint64 m_seed = 1;
+    int m_attacker = 0; // the campaign side attacking (TVBD side 0)
     QLabel* m_title;
     TablePreview* m_preview;
     QTextBrowser* m_summary;

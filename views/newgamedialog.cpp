@@ -90,7 +90,7 @@ NewGameDialog::NewGameDialog(const GameData& gameData, QWidget* parent) : QDialo
                                                : QStringLiteral("seatProtestant"));
         m_seats[side]->addItem(QStringLiteral("Human, at this computer"), static_cast<int>(SeatKind::Human));
         m_seats[side]->addItem(QStringLiteral("Computer"), static_cast<int>(SeatKind::Computer));
-        m_seats[side]->addItem(QStringLiteral("Remote player by e-mail (coming soon)"),
+        m_seats[side]->addItem(QStringLiteral("Remote by e-mail: Game ▸ Play by E-mail"),
                                static_cast<int>(SeatKind::Remote));
         // Seats that do not exist yet are shown, and disabled.
         if (auto* model = qobject_cast<QStandardItemModel*>(m_seats[side]->model())) {
