@@ -5,6 +5,7 @@
 #include "battle/export.h"
 #include "rules/action.h"
 #include "rules/state.h"
+#include "tactical/tercios.h"
 #include "tactical/tvbd.h"
 
 #include <QFile>
@@ -19,15 +20,15 @@ namespace {
 
 const char* kBattleUsage =
     R"(usage: westphalia-cli battle export (--scenario ID|POSITION [--actions FILE] [--combat N] | --input FILE)
-                                   [--seed N] [--battle-seed S] [--mapping FILE] --rules tvbd --out FILE.json
-       westphalia-cli battle validate FILE.json --rules tvbd
+                                   [--seed N] [--battle-seed S] [--mapping FILE] --rules tvbd|tercios --out FILE.json
+       westphalia-cli battle validate FILE.json --rules tvbd|tercios
   export    replays the campaign actions (one per line, docs/actions.md) from the scenario or position
             and exports the N-th combat reached (default the first) as a TVBD battle scenario; or
             exports an explicit battle description (--input, docs/battle-export.md)
   --seed N          the campaign game's seed (default 1); also the battle's unless --battle-seed
   --mapping FILE    the campaign->tactical mapping (default scenarios/battle-mapping.json)
-  validate  loads a TVBD battle scenario and checks both army lists (TVBD 7.3.2, 7.3.3)
-  Only --rules tvbd is implemented (Tercios is not yet).
+  validate  loads a battle scenario and checks both army lists (TVBD 7.3.2, 7.3.3; Tercios L818-1037)
+  --rules tercios   Brevis Editio: Tercios (docs/tercios.md; the mapping's "tercios" section)
 )";
 
 bool readSeed(const QString& text, const char* name, quint64* out, QString* problem) {
@@ -39,6 +40,73 @@ bool readSeed(const QString& text, const char* name, quint64* out, QString* prob
         *problem =
             QStringLiteral("%1 '%2' is not a non-negative whole number").arg(QLatin1String(name), text);
     return ok;
+}
+
+// The Tercios half of the export: the scenario must load and both armies pass the army-building check.
+int writeTercios(const battle::BattleInput& in, const battle::TerciosMapping& mapping, quint64 seed,
+                 const QString& outFile) {
+    QString error;
+    const wp::tactical::TerciosRules* rules = wp::tactical::defaultTerciosRules(&error);
+    if (!rules) {
+        err() << "westphalia-cli battle: " << error << "\n";
+        return 1;
+    }
+    const QJsonObject o = battle::exportTercios(in, mapping, *rules, seed);
+    wp::tactical::TerciosState st;
+    if (!wp::tactical::terciosScenarioFromJson(o, outFile, *rules, &st, &error)) {
+        err() << "westphalia-cli battle: internal error, the export does not load: " << error << "\n";
+        return 1;
+    }
+    for (int side = 0; side < 2; ++side) {
+        const QStringList pr =
+            wp::tactical::armyProblems(*rules, wp::tactical::armyOf(st, side, st.pointsLimit));
+        if (!pr.isEmpty()) {
+            err() << "westphalia-cli battle: internal error, the exported army of " << st.sideName[side]
+                  << " is not legal: " << pr.join(QStringLiteral("; ")) << "\n";
+            return 1;
+        }
+    }
+    QSaveFile f(outFile);
+    if (!f.open(QIODevice::WriteOnly) || f.write(QJsonDocument(o).toJson(QJsonDocument::Indented)) < 0 ||
+        !f.commit()) {
+        err() << "westphalia-cli battle: cannot write " << outFile << ": " << f.errorString() << "\n";
+        return 1;
+    }
+    int units[2] = {0, 0};
+    for (const wp::tactical::TUnit& u : st.units)
+        ++units[u.side];
+    out() << "wrote " << outFile << ": " << in.title << ", Tercios, " << st.sideName[0] << " " << units[0]
+          << " units (" << wp::tactical::armyCost(*rules, wp::tactical::armyOf(st, 0, st.pointsLimit))
+          << " points), " << st.sideName[1] << " " << units[1] << " units ("
+          << wp::tactical::armyCost(*rules, wp::tactical::armyOf(st, 1, st.pointsLimit)) << " points)\n";
+    return 0;
+}
+
+int validateTercios(const QString& file) {
+    QString error;
+    const wp::tactical::TerciosRules* rules = wp::tactical::defaultTerciosRules(&error);
+    if (!rules) {
+        err() << "westphalia-cli battle: " << error << "\n";
+        return 1;
+    }
+    wp::tactical::TerciosState s;
+    if (!wp::tactical::loadTerciosScenario(file, *rules, &s, &error)) {
+        err() << error << "\n";
+        return 1;
+    }
+    int bad = 0;
+    for (int side = 0; side < 2; ++side) {
+        const wp::tactical::ArmyList a = wp::tactical::armyOf(s, side, s.pointsLimit);
+        const QStringList problems = wp::tactical::armyProblems(*rules, a);
+        out() << s.sideName[side] << " (" << s.faction[side] << "): " << a.regiments.size() << " regiments, "
+              << wp::tactical::armyCost(*rules, a) << " of " << s.pointsLimit
+              << " points: " << (problems.isEmpty() ? QStringLiteral("legal") : QStringLiteral("ILLEGAL"))
+              << "\n";
+        for (const QString& pr : problems)
+            out() << "  " << file << ": " << pr << "\n";
+        bad += int(problems.size());
+    }
+    return bad ? 1 : 0;
 }
 
 // Replays the actions until the n-th combat is on top of the frame stack.
@@ -110,10 +178,9 @@ int exportCommand(ArgParser& p) {
         if ((!ok || combat < 1) && problem.isEmpty())
             problem = QStringLiteral("--combat '%1' must be a whole number from 1").arg(combatText);
     }
-    if (problem.isEmpty() && rulesName != QLatin1String("tvbd"))
-        problem = rulesName.isEmpty()
-                      ? QStringLiteral("--rules tvbd is needed")
-                      : QStringLiteral("--rules '%1': only tvbd is implemented").arg(rulesName);
+    if (problem.isEmpty() && rulesName != QLatin1String("tvbd") && rulesName != QLatin1String("tercios"))
+        problem = rulesName.isEmpty() ? QStringLiteral("--rules tvbd|tercios is needed")
+                                      : QStringLiteral("--rules '%1' is not tvbd or tercios").arg(rulesName);
     if (problem.isEmpty() && scenario.isEmpty() == input.isEmpty())
         problem = QStringLiteral("give either --scenario or --input");
     if (problem.isEmpty() && outFile.isEmpty())
@@ -122,14 +189,17 @@ int exportCommand(ArgParser& p) {
         return 2;
 
     QString error;
+    const bool tercios = rulesName == QLatin1String("tercios");
     const wp::tactical::TvbdRules* rules = wp::tactical::defaultTvbdRules(&error);
     if (!rules) {
         err() << "westphalia-cli battle: " << error << "\n";
         return 1;
     }
+    const QString mappingPath = mappingFile.isEmpty() ? battle::defaultMappingPath() : mappingFile;
     battle::TvbdMapping mapping;
-    if (!battle::loadMapping(mappingFile.isEmpty() ? battle::defaultMappingPath() : mappingFile, &mapping,
-                             &error)) {
+    battle::TerciosMapping terciosMapping;
+    if (!(tercios ? battle::loadTerciosMapping(mappingPath, &terciosMapping, &error)
+                  : battle::loadMapping(mappingPath, &mapping, &error))) {
         err() << "westphalia-cli battle: " << error << "\n";
         return 1;
     }
@@ -172,6 +242,8 @@ int exportCommand(ArgParser& p) {
             return rc;
         }
     }
+    if (tercios)
+        return writeTercios(in, terciosMapping, battleSeed, outFile);
     const QJsonObject o = battle::exportTvbd(in, mapping, *rules, battleSeed);
     // The output must load (it always should: the tests cover it); refuse to write one that does not.
     wp::tactical::BattleState st;
@@ -195,14 +267,15 @@ int validateCommand(ArgParser& p) {
     const QString rulesName = p.value(QStringLiteral("--rules"));
     const QString file = p.positional();
     QString problem;
-    if (problem.isEmpty() && rulesName != QLatin1String("tvbd"))
-        problem = rulesName.isEmpty()
-                      ? QStringLiteral("--rules tvbd is needed")
-                      : QStringLiteral("--rules '%1': only tvbd is implemented").arg(rulesName);
+    if (problem.isEmpty() && rulesName != QLatin1String("tvbd") && rulesName != QLatin1String("tercios"))
+        problem = rulesName.isEmpty() ? QStringLiteral("--rules tvbd|tercios is needed")
+                                      : QStringLiteral("--rules '%1' is not tvbd or tercios").arg(rulesName);
     if (problem.isEmpty() && file.isEmpty())
         problem = QStringLiteral("a scenario FILE.json is needed");
     if (!p.finish(problem))
         return 2;
+    if (rulesName == QLatin1String("tercios"))
+        return validateTercios(file);
     QString error;
     const wp::tactical::TvbdRules* rules = wp::tactical::defaultTvbdRules(&error);
     if (!rules) {

@@ -2,13 +2,16 @@
 // line in the seed, "Tercios L552"), the example armies of §7.3 in the validator, the scenario loader,
 // hidden orders, replay, undo and auto-resolve. Positions are built directly on the state; dice are
 // scripted through TerciosState::scripted.
+#include "battle/export.h"
 #include "tactical/tactical_game.h"
 #include "tactical/tercios.h"
 
 #include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSet>
 #include <QTest>
 
 using namespace wp::tactical;
@@ -16,6 +19,44 @@ using namespace wp::tactical;
 namespace {
 
 const QString kExample = QStringLiteral(WESTPHALIA_SOURCE_DIR "/scenarios/battles/tercios-example.json");
+const QString kBattles = QStringLiteral(WESTPHALIA_SOURCE_DIR "/tests/fixtures/battle/");
+
+const TerciosRules& rules();
+
+wp::battle::TerciosMapping terciosMapping() {
+    wp::battle::TerciosMapping m;
+    QString err;
+    if (!wp::battle::loadTerciosMapping(wp::battle::defaultMappingPath(), &m, &err))
+        qFatal("%s", qPrintable(err));
+    return m;
+}
+
+wp::battle::BattleInput battleFixture(const QString& name) {
+    QFile f(kBattles + name);
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("cannot open %s", qPrintable(name));
+    wp::battle::BattleInput in;
+    QString err;
+    if (!wp::battle::inputFromJson(QJsonDocument::fromJson(f.readAll()).object(), name, &in, &err))
+        qFatal("%s", qPrintable(err));
+    return in;
+}
+
+// The exported scenario loads and both armies pass the army-building check; returns the problems.
+QString checkExport(const QJsonObject& o, TerciosState* out = nullptr) {
+    TerciosState s;
+    QString err;
+    if (!terciosScenarioFromJson(o, QStringLiteral("export"), rules(), &s, &err))
+        return err;
+    for (int side = 0; side < 2; ++side) {
+        const QStringList pr = armyProblems(rules(), armyOf(s, side, s.pointsLimit));
+        if (!pr.isEmpty())
+            return QStringLiteral("side %1: %2").arg(side).arg(pr.join(QStringLiteral("; ")));
+    }
+    if (out)
+        *out = s;
+    return {};
+}
 
 struct Pos {
     TerciosState s;
@@ -881,6 +922,142 @@ class TestTercios : public QObject {
             QCOMPARE(scored[1], st.score[1]);
             QVERIFY(r.winner >= 0);
         }
+    }
+
+    // ---- battle export (issue 9, the Tercios half) ----
+    void exportFixtures() {
+        // Breitenfeld-like and White Mountain-like battles: the scenario loads, both armies are legal
+        // (Tercios L818-1037), and it plays to an end.
+        const wp::battle::TerciosMapping m = terciosMapping();
+        for (const char* name : {"breitenfeld.json", "white-mountain.json"}) {
+            const wp::battle::BattleInput in = battleFixture(QLatin1String(name));
+            const QJsonObject o = wp::battle::exportTercios(in, m, rules(), 7);
+            TerciosState s;
+            const QString pr = checkExport(o, &s);
+            QVERIFY2(pr.isEmpty(), qPrintable(QLatin1String(name) + QStringLiteral(": ") + pr));
+            QCOMPARE(s.sideName[0], in.sides[0].name);
+            QCOMPARE(s.attacker, 0);
+            int units[2] = {0, 0};
+            for (const TUnit& u : s.units)
+                ++units[u.side];
+            QVERIFY(units[0] >= 2 && units[1] >= 2);
+            const TerciosEngine e(rules());
+            TerciosGame game(e, s, 7);
+            const AutoResult r = autoResolve(game, false, 7);
+            QVERIFY2(game.state().over(), qPrintable(r.reason));
+        }
+        // Breitenfeld: the Swedes are a Swedish army with a Swedish brigade; Leipzig is a fortress with
+        // a town and walls; the cards are in the notes; Gustavus's rating breaks initiative ties.
+        const QJsonObject o =
+            wp::battle::exportTercios(battleFixture(QStringLiteral("breitenfeld.json")), m, rules(), 7);
+        QCOMPARE(o.value(QStringLiteral("sides"))
+                     .toArray()[0]
+                     .toObject()
+                     .value(QStringLiteral("faction"))
+                     .toString(),
+                 QStringLiteral("Swedish"));
+        QCOMPARE(
+            o.value(QStringLiteral("sides")).toArray()[0].toObject().value(QStringLiteral("rank")).toInt(),
+            3);
+        const QByteArray text = QJsonDocument(o).toJson();
+        QVERIFY(text.contains("SwedishVeteranBrigade") || text.contains("SwedishBrigade"));
+        QVERIFY(text.contains("\"Building\"") && text.contains("city-wall"));
+        QVERIFY(text.contains("Unreliable Troops (played by"));
+        QVERIFY(text.contains("Swedish Firepower (played by"));
+    }
+    void exportDeterministic() {
+        const wp::battle::TerciosMapping m = terciosMapping();
+        const wp::battle::BattleInput in = battleFixture(QStringLiteral("white-mountain.json"));
+        const QByteArray a = QJsonDocument(wp::battle::exportTercios(in, m, rules(), 42)).toJson();
+        const QByteArray b = QJsonDocument(wp::battle::exportTercios(in, m, rules(), 42)).toJson();
+        QCOMPARE(a, b);
+        // Another seed moves the table (orientation, terrain), never the forces.
+        QSet<QByteArray> tables;
+        for (quint64 seed = 1; seed <= 6; ++seed) {
+            const QJsonObject o = wp::battle::exportTercios(in, m, rules(), seed);
+            tables << QJsonDocument(o.value(QStringLiteral("terrain")).toArray()).toJson();
+            QStringList profiles;
+            for (const QJsonValue& r : o.value(QStringLiteral("regiments")).toArray())
+                for (const QJsonValue& u : r.toObject().value(QStringLiteral("units")).toArray())
+                    profiles << u.toObject().value(QStringLiteral("profile")).toString();
+            profiles.sort();
+            static QStringList first;
+            if (seed == 1)
+                first = profiles;
+            QCOMPARE(profiles, first);
+        }
+        QVERIFY(tables.size() > 1);
+    }
+    void exportEveryPairing() {
+        // Issue 9: every pairing of nationalities, 1 to 16 campaign units a side, passes the validator.
+        const wp::battle::TerciosMapping m = terciosMapping();
+        const QStringList nats = {QStringLiteral("spanish"),   QStringLiteral("imperial"),
+                                  QStringLiteral("bavarian"),  QStringLiteral("swedish"),
+                                  QStringLiteral("french"),    QStringLiteral("saxon"),
+                                  QStringLiteral("danish"),    QStringLiteral("protestant"),
+                                  QStringLiteral("hungarian"), QStringLiteral("english")};
+        const QStringList kinds = {QStringLiteral("veteran"), QStringLiteral("mercenary"),
+                                   QStringLiteral("militia")};
+        const QStringList cards = {QStringLiteral("Croats"),
+                                   QStringLiteral("Massed Artillery"),
+                                   QStringLiteral("Field Fortifications"),
+                                   QStringLiteral("Spanish Tercios"),
+                                   QStringLiteral("Cavalry Charge"),
+                                   QStringLiteral("Swedish Firepower"),
+                                   QStringLiteral("Unreliable Troops"),
+                                   QStringLiteral("Surprise Attack"),
+                                   QStringLiteral("Fog")};
+        int checked = 0;
+        for (qsizetype i = 0; i < nats.size(); ++i)
+            for (qsizetype j = i; j < nats.size(); ++j)
+                for (int n = 1; n <= 16; ++n) {
+                    wp::battle::BattleInput in;
+                    in.title = nats[i] + QStringLiteral(" v ") + nats[j];
+                    in.city = QStringLiteral("Somewhere");
+                    in.area = n % 2 ? QStringLiteral("bohemia") : QStringLiteral("brandenburg");
+                    in.year = 1620 + 2 * (n % 14);
+                    in.fortress = n % 5 == 0;
+                    for (int side = 0; side < 2; ++side) {
+                        in.sides[side].name = side ? nats[j] : nats[i];
+                        const int count = side ? 17 - n : n;
+                        for (int u = 0; u < count; ++u)
+                            in.sides[side].units
+                                << wp::battle::ForceUnit{u % 4 == 3 ? nats[j] : (side ? nats[j] : nats[i]),
+                                                         kinds[(u + n) % 3], u % 4 == 1};
+                        in.sides[side].cards << cards[(i + j + n + side) % cards.size()];
+                    }
+                    const QJsonObject o = wp::battle::exportTercios(in, m, rules(), quint64(n));
+                    const QString pr = checkExport(o);
+                    QVERIFY2(pr.isEmpty(), qPrintable(in.title + QStringLiteral(" n=%1: ").arg(n) + pr));
+                    ++checked;
+                }
+        QCOMPARE(checked, 55 * 16);
+    }
+    void exportMappingErrors() {
+        // A broken mapping names the file, the JSON path and the problem.
+        QFile f(wp::battle::defaultMappingPath());
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QJsonObject root = QJsonDocument::fromJson(f.readAll()).object();
+        QJsonObject t = root.value(QStringLiteral("tercios")).toObject();
+        QJsonArray profiles = t.value(QStringLiteral("profiles")).toArray();
+        QJsonObject p0 = profiles[0].toObject();
+        p0.insert(QStringLiteral("veteran"), QStringLiteral("Landsknecht"));
+        profiles[0] = p0;
+        t.insert(QStringLiteral("profiles"), profiles);
+        root.insert(QStringLiteral("tercios"), t);
+        const QString path = QDir::temp().filePath(
+            QStringLiteral("tercios-mapping-%1.json").arg(QCoreApplication::applicationPid()));
+        QFile w(path);
+        QVERIFY(w.open(QIODevice::WriteOnly));
+        w.write(QJsonDocument(root).toJson());
+        w.close();
+        wp::battle::TerciosMapping m;
+        QString err;
+        QVERIFY(!wp::battle::loadTerciosMapping(path, &m, &err));
+        QVERIFY2(err.contains(path +
+                              QStringLiteral(": tercios.profiles[0].veteran: unknown profile 'Landsknecht'")),
+                 qPrintable(err));
+        QFile::remove(path);
     }
 
   private:

@@ -16,6 +16,7 @@ struct GameState;
 } // namespace wp::rules
 namespace wp::tactical {
 struct TvbdRules;
+struct TerciosRules;
 } // namespace wp::tactical
 
 namespace wp::battle {
@@ -70,5 +71,20 @@ bool inputFromJson(const QJsonObject& root, const QString& fileName, BattleInput
 // The rules give the starting resolve (for Unreliable Troops) and the coins reported in the notes.
 QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::tactical::TvbdRules& rules,
                        quint64 seed);
+
+// ---- Brevis Editio: Tercios (issue 11; model/battle/export_tercios.cpp) ----------------------------------
+
+struct TerciosMapping {
+    QJsonObject root; // the "tercios" object of the mapping file
+};
+
+// Loads the "tercios" section of scenarios/battle-mapping.json. Errors name the file, the JSON path, the
+// problem.
+bool loadTerciosMapping(const QString& path, TerciosMapping* out, QString* error);
+
+// The Tercios scenario (docs/tercios.md "Scenario format"; decisions in docs/battle-export.md). Always loads
+// with wp::tactical::terciosScenarioFromJson and both armies pass wp::tactical::armyProblems.
+QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map,
+                          const wp::tactical::TerciosRules& rules, quint64 seed);
 
 } // namespace wp::battle

@@ -1,0 +1,637 @@
+// Battle export to Brevis Editio: Tercios (issue 9, Tercios half; docs/battle-export.md). Every choice is
+// made from the mapping file's "tercios" section or the seed, so the same (battle, mapping, seed) always
+// gives the same JSON, and the result always loads and passes the army-building check (Tercios L818-1037).
+#include "battle/export.h"
+
+#include "rules/rng.h"
+#include "tactical/tercios.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+#include <algorithm>
+#include <cmath>
+
+namespace wp::battle {
+
+using wp::tactical::TerciosRules;
+using wp::tactical::TRegimentDef;
+
+namespace {
+
+struct Chunk { // k campaign units behind one Tercios unit
+    QString nat, kind;
+    bool reduced = false;
+    int first = 0, last = 0; // campaign unit numbers (1-based)
+};
+
+struct Regiment {
+    QString def;
+    QStringList units;
+    QList<int> wear;
+    QString label;
+};
+
+QString natName(const QString& id) {
+    return id.isEmpty() ? id : id.left(1).toUpper() + id.mid(1);
+}
+
+QString byNat(const QJsonObject& o, const QString& nat) {
+    return o.contains(nat) ? o.value(nat).toString() : o.value(QStringLiteral("*")).toString();
+}
+
+double shareOf(const QJsonObject& o, const QString& nat) {
+    return o.contains(nat) ? o.value(nat).toDouble() : o.value(QStringLiteral("*")).toDouble(0.3);
+}
+
+QString majorityNat(const Force& f) {
+    QHash<QString, int> n;
+    QString best;
+    for (const ForceUnit& u : f.units)
+        if (++n[u.nationality] > n.value(best) || best.isEmpty())
+            best = u.nationality;
+    if (best.isEmpty() && !f.leaders.isEmpty())
+        best = f.leaders.first().nationality;
+    return best;
+}
+
+// The regiment that holds a profile (its first slot's first choice), open to the faction.
+const TRegimentDef* regimentFor(const TerciosRules& r, const QString& profile, const QString& faction) {
+    for (const TRegimentDef& d : r.regiments)
+        if (!d.units.isEmpty() && d.units.first().first() == profile &&
+            (d.factions.isEmpty() || d.factions.contains(faction)))
+            return &d;
+    return nullptr;
+}
+
+// G46 fall-backs for a profile whose regiment is closed to the faction.
+QString fitFaction(const TerciosRules& r, QString p, const QString& faction) {
+    for (int guard = 0; guard < 6 && !regimentFor(r, p, faction); ++guard) {
+        if (p == QLatin1String("TercioViejo"))
+            p = QStringLiteral("Tercio");
+        else if (p == QLatin1String("VeteranModernSquadron") || p == QLatin1String("ModernSquadron"))
+            p = QStringLiteral("ReformedBattalion");
+        else
+            p = QStringLiteral("ClassicSquadron");
+    }
+    return p;
+}
+
+QString profileFor(const QJsonArray& table, const QString& nat, const QString& kind, const QString& arm,
+                   int year) {
+    for (const QJsonValue& v : table) {
+        const QJsonObject e = v.toObject();
+        const QString n = e.value(QStringLiteral("nationality")).toString(QStringLiteral("*"));
+        if (n != QLatin1String("*") && n != nat)
+            continue;
+        if (e.value(QStringLiteral("arm")).toString() != arm)
+            continue;
+        if (year < e.value(QStringLiteral("from")).toInt(0) ||
+            year > e.value(QStringLiteral("to")).toInt(9999))
+            continue;
+        return e.value(kind).toString();
+    }
+    return arm == QLatin1String("Horse") ? QStringLiteral("Cuirassiers") : QStringLiteral("ClassicSquadron");
+}
+
+struct SideBuild {
+    QString faction;
+    QList<Regiment> regiments;
+    QStringList notes;
+    int cost = 0;
+};
+
+int catCount(const TerciosRules& r, const QList<Regiment>& regs, const QString& cat) {
+    int n = 0;
+    for (const Regiment& g : regs)
+        if (const TRegimentDef* d = r.regiment(g.def); d && d->cat == cat)
+            n += cat == QLatin1String("Artillery") ? d->slotCount : 1;
+    return n;
+}
+
+bool addRegiment(const TerciosRules& r, QList<Regiment>& regs, const TRegimentDef& d, const QString& label) {
+    const QList<int> lim = r.catLimits.value(d.cat);
+    const int used = catCount(r, regs, d.cat);
+    if (lim.size() == 2 && used + (d.cat == QLatin1String("Artillery") ? d.slotCount : 1) > lim[1])
+        return false;
+    Regiment g;
+    g.def = d.id;
+    g.label = label;
+    for (const QStringList& slot : d.units) {
+        g.units << slot.first();
+        g.wear << 0;
+    }
+    regs << g;
+    return true;
+}
+
+SideBuild buildSide(const Force& f, int k, int year, const QJsonObject& m, const TerciosRules& r,
+                    int pointsLimit, const QList<QJsonObject>& ownCards) {
+    SideBuild b;
+    const QString major = majorityNat(f);
+    b.faction = byNat(m.value(QStringLiteral("factions")).toObject(), major);
+    if (!r.factions.contains(b.faction))
+        b.faction = r.factions.value(0);
+    // Chunks of k consecutive campaign units (§11.5 step 4, option C).
+    QList<Chunk> chunks;
+    for (qsizetype i = 0; i < f.units.size(); i += k) {
+        Chunk c;
+        QHash<QString, int> nat, kind;
+        c.reduced = true;
+        c.first = int(i) + 1;
+        for (qsizetype j = i; j < std::min<qsizetype>(i + k, f.units.size()); ++j) {
+            ++nat[f.units[j].nationality];
+            ++kind[f.units[j].kind];
+            c.reduced = c.reduced && f.units[j].reduced;
+            c.last = int(j) + 1;
+            if (nat[f.units[j].nationality] > nat.value(c.nat) || c.nat.isEmpty())
+                c.nat = f.units[j].nationality;
+            if (kind[f.units[j].kind] > kind.value(c.kind) || c.kind.isEmpty())
+                c.kind = f.units[j].kind;
+        }
+        chunks << c;
+    }
+    const int n = int(chunks.size());
+    const QJsonObject art = m.value(QStringLiteral("artillery")).toObject();
+    int a = std::min(art.value(QStringLiteral("max")).toInt(2),
+                     int(std::lround(double(n) / art.value(QStringLiteral("perUnits")).toDouble(8))));
+    a = std::max(0, std::min(a, n - 1));
+    int h = int(std::lround((n - a) * shareOf(m.value(QStringLiteral("horseShare")).toObject(), major)));
+    h = std::max(0, std::min(h, n - a - 1));
+    // Arms: the guns from the last chunks, the horse spread evenly over the rest (§11.5 step 2).
+    QList<std::pair<QString, Chunk>> wants; // profile, source
+    const int rest = n - a;
+    QHash<QString, QString> upgrades;
+    for (const QJsonObject& c : ownCards)
+        if (c.value(QStringLiteral("effect")).toString() == QLatin1String("upgrade"))
+            upgrades.insert(c.value(QStringLiteral("from")).toString(),
+                            c.value(QStringLiteral("to")).toString());
+    const QJsonArray table = m.value(QStringLiteral("profiles")).toArray();
+    for (int i = 0; i < n; ++i) {
+        QString arm;
+        if (i >= rest)
+            arm = QStringLiteral("Artillery");
+        else
+            arm = (long(i + 1) * h / std::max(1, rest) > long(i) * h / std::max(1, rest))
+                      ? QStringLiteral("Horse")
+                      : QStringLiteral("Foot");
+        QString p = arm == QLatin1String("Artillery")
+                        ? art.value(chunks[i].kind).toString(QStringLiteral("LightGunsBattery"))
+                        : profileFor(table, chunks[i].nat, chunks[i].kind, arm, year);
+        if (!r.profiles.contains(p))
+            p = arm == QLatin1String("Horse") ? QStringLiteral("Cuirassiers")
+                                              : QStringLiteral("ClassicSquadron");
+        if (upgrades.contains(p))
+            p = upgrades.value(p);
+        wants << std::pair{fitFaction(r, p, b.faction), chunks[i]};
+    }
+    // Whole regiments (the catalogue's fixed sizes): per profile, round(count / size), at least one.
+    QStringList order;
+    QHash<QString, QList<Chunk>> by;
+    for (const auto& [p, c] : wants) {
+        if (!by.contains(p))
+            order << p;
+        by[p] << c;
+    }
+    std::stable_sort(order.begin(), order.end(),
+                     [&](const QString& x, const QString& y) { return by[x].size() > by[y].size(); });
+    for (const QString& p : order) {
+        const TRegimentDef* d = regimentFor(r, p, b.faction);
+        if (!d)
+            continue;
+        int size = 0;
+        for (const QStringList& slot : d->units)
+            size +=
+                slot.first() == p || (slot.contains(p) && slot.first() != QLatin1String("MusketeersCompany"))
+                    ? 1
+                    : 0;
+        size = std::max(1, size);
+        const QList<Chunk>& src = by[p];
+        const int count = std::max(1, int(std::lround(double(src.size()) / size)));
+        for (int g = 0; g < count; ++g) {
+            const int from = std::min<int>(int(src.size()) - 1, g * size);
+            const int to = std::min<int>(int(src.size()) - 1, (g + 1) * size - 1);
+            const QString label = QStringLiteral("%1 %2 (campaign units %3-%4)")
+                                      .arg(natName(src[from].nat), src[from].kind)
+                                      .arg(src[from].first)
+                                      .arg(src[to].last);
+            if (!addRegiment(r, b.regiments, *d, label))
+                break;
+            // A reduced campaign unit starts with 1 Wear (§11.5 step 6), never at its Stamina.
+            Regiment& reg = b.regiments.last();
+            for (int u = 0; u < reg.units.size(); ++u) {
+                const int ci = g * size + u;
+                if (ci < src.size() && src[ci].reduced && r.profiles[reg.units[u]].stamina > 1)
+                    reg.wear[u] = 1;
+            }
+        }
+    }
+    if (catCount(r, b.regiments, QStringLiteral("Foot")) == 0) { // Tercios L830: at least one Foot Regiment
+        addRegiment(r, b.regiments, *r.regiment(QStringLiteral("Raw")),
+                    QStringLiteral("levies (a Foot Regiment is required, Tercios L830)"));
+        b.notes << QStringLiteral(
+            "A Raw Regiment was added: every army needs a Foot Regiment (Tercios L830).");
+    }
+    for (const QJsonObject& c : ownCards)
+        if (c.value(QStringLiteral("effect")).toString() == QLatin1String("addRegiment")) {
+            const TRegimentDef* d = r.regiment(c.value(QStringLiteral("regiment")).toString());
+            if (d && (d->factions.isEmpty() || d->factions.contains(b.faction)) &&
+                addRegiment(r, b.regiments, *d, c.value(QStringLiteral("title")).toString()))
+                continue;
+            b.notes << c.value(QStringLiteral("title")).toString() +
+                           QStringLiteral(": no room in the army limits, no effect.");
+        }
+    wp::tactical::ArmyList list;
+    list.faction = b.faction;
+    list.pointsLimit = pointsLimit;
+    for (const Regiment& g : b.regiments) {
+        wp::tactical::ArmyRegiment ar;
+        ar.def = g.def;
+        ar.units = g.units;
+        list.regiments << ar;
+    }
+    b.cost = wp::tactical::armyCost(r, list);
+    return b;
+}
+
+QJsonArray pt(double x, double y) {
+    return QJsonArray{std::round(x * 100) / 100, std::round(y * 100) / 100};
+}
+
+} // namespace
+
+bool loadTerciosMapping(const QString& path, TerciosMapping* out, QString* error) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("%1: cannot open: %2").arg(path, f.errorString());
+        return false;
+    }
+    QJsonParseError pe;
+    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &pe);
+    if (pe.error != QJsonParseError::NoError) {
+        *error = QStringLiteral("%1: offset %2: %3").arg(path).arg(pe.offset).arg(pe.errorString());
+        return false;
+    }
+    auto fail = [&](const QString& where, const QString& what) {
+        *error = QStringLiteral("%1: tercios.%2: %3").arg(path, where, what);
+        return false;
+    };
+    const QJsonObject t = doc.object().value(QStringLiteral("tercios")).toObject();
+    if (t.isEmpty())
+        return fail(QStringLiteral(""), QStringLiteral("the 'tercios' section is missing"));
+    const TerciosRules* rules = wp::tactical::defaultTerciosRules(error);
+    if (!rules)
+        return false;
+    const QJsonArray profiles = t.value(QStringLiteral("profiles")).toArray();
+    if (profiles.isEmpty())
+        return fail(QStringLiteral("profiles"), QStringLiteral("missing or empty"));
+    for (qsizetype i = 0; i < profiles.size(); ++i) {
+        const QJsonObject e = profiles[i].toObject();
+        const QString arm = e.value(QStringLiteral("arm")).toString();
+        if (arm != QLatin1String("Foot") && arm != QLatin1String("Horse"))
+            return fail(QStringLiteral("profiles[%1].arm").arg(i),
+                        QStringLiteral("'%1' is not Foot or Horse").arg(arm));
+        for (const char* k : {"veteran", "mercenary", "militia"})
+            if (!rules->profiles.contains(e.value(QLatin1String(k)).toString()))
+                return fail(QStringLiteral("profiles[%1].%2").arg(i).arg(QLatin1String(k)),
+                            QStringLiteral("unknown profile '%1'").arg(e.value(QLatin1String(k)).toString()));
+    }
+    const QJsonObject art = t.value(QStringLiteral("artillery")).toObject();
+    for (const char* k : {"veteran", "mercenary", "militia"})
+        if (!rules->profiles.contains(art.value(QLatin1String(k)).toString()))
+            return fail(QStringLiteral("artillery.%1").arg(QLatin1String(k)),
+                        QStringLiteral("unknown profile"));
+    const QJsonObject factions = t.value(QStringLiteral("factions")).toObject();
+    for (auto it = factions.begin(); it != factions.end(); ++it)
+        if (it.key() != QLatin1String("source") && !rules->factions.contains(it.value().toString()))
+            return fail(QStringLiteral("factions.") + it.key(),
+                        QStringLiteral("unknown faction '%1'").arg(it.value().toString()));
+    const QJsonObject areas = t.value(QStringLiteral("areas")).toObject();
+    for (auto it = areas.begin(); it != areas.end(); ++it) {
+        if (it.key() == QLatin1String("source"))
+            continue;
+        for (const QJsonValue& v : it.value().toArray())
+            if (!rules->terrain.contains(v.toString()))
+                return fail(QStringLiteral("areas.") + it.key(),
+                            QStringLiteral("unknown terrain type '%1'").arg(v.toString()));
+    }
+    const QJsonObject cards = t.value(QStringLiteral("cards")).toObject();
+    for (auto it = cards.begin(); it != cards.end(); ++it) {
+        const QJsonObject c = it.value().toObject();
+        const QString e = c.value(QStringLiteral("effect")).toString();
+        if (!QStringList{QStringLiteral("note"), QStringLiteral("wear"), QStringLiteral("fortify"),
+                         QStringLiteral("addRegiment"), QStringLiteral("upgrade")}
+                 .contains(e))
+            return fail(QStringLiteral("cards.%1.effect").arg(it.key()),
+                        QStringLiteral("unknown effect '%1'").arg(e));
+        if (e == QLatin1String("addRegiment") &&
+            !rules->regiment(c.value(QStringLiteral("regiment")).toString()))
+            return fail(QStringLiteral("cards.%1.regiment").arg(it.key()),
+                        QStringLiteral("unknown regiment"));
+        if (e == QLatin1String("upgrade") &&
+            (!rules->profiles.contains(c.value(QStringLiteral("from")).toString()) ||
+             !rules->profiles.contains(c.value(QStringLiteral("to")).toString())))
+            return fail(QStringLiteral("cards.%1").arg(it.key()),
+                        QStringLiteral("unknown profile in from/to"));
+    }
+    out->root = t;
+    return true;
+}
+
+QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, const TerciosRules& rules,
+                          quint64 seed) {
+    const QJsonObject& m = map.root;
+    wp::rules::Rng rng(seed ^ 0x7e5c105ULL);
+    const int pointsLimit = m.value(QStringLiteral("pointsLimit"))
+                                .toObject()
+                                .value(QStringLiteral("value"))
+                                .toInt(rules.pointsMax);
+    const QJsonObject cardTable = m.value(QStringLiteral("cards")).toObject();
+    // The cards each side played, resolved to the side they act on.
+    QList<QJsonObject> own[2];
+    QStringList cardNotes;
+    for (int side = 0; side < 2; ++side)
+        for (const QString& title : in.sides[side].cards) {
+            if (!cardTable.contains(title)) {
+                cardNotes << QStringLiteral("%1 (%2): no Tercios effect in the mapping.")
+                                 .arg(title, in.sides[side].name);
+                continue;
+            }
+            QJsonObject c = cardTable.value(title).toObject();
+            c.insert(QStringLiteral("title"), title);
+            const int target =
+                c.value(QStringLiteral("who")).toString() == QLatin1String("enemy") ? 1 - side : side;
+            own[target] << c;
+            cardNotes << QStringLiteral("%1 (played by %2): %3")
+                             .arg(title, in.sides[side].name, c.value(QStringLiteral("note")).toString());
+        }
+    // Scale: the smallest k (campaign units per Tercios unit) with both armies within the points.
+    SideBuild b[2];
+    int k = 1;
+    for (; k <= 64; ++k) {
+        for (int side = 0; side < 2; ++side)
+            b[side] = buildSide(in.sides[side], k, in.year, m, rules, pointsLimit, own[side]);
+        if (b[0].cost <= pointsLimit && b[1].cost <= pointsLimit)
+            break;
+    }
+    // Cards that wear the enemy's units (§11.5 step 6): the first units of the first regiments.
+    for (int side = 0; side < 2; ++side)
+        for (const QJsonObject& c : own[side]) {
+            if (c.value(QStringLiteral("effect")).toString() != QLatin1String("wear"))
+                continue;
+            int left = c.value(QStringLiteral("count")).toInt(1);
+            for (Regiment& g : b[side].regiments)
+                for (int u = 0; u < g.units.size() && left > 0; ++u)
+                    if (g.wear[u] == 0 && rules.profiles[g.units[u]].stamina > 1) {
+                        g.wear[u] = 1;
+                        --left;
+                    }
+        }
+
+    // Orientation (G48: 1-3 the long edges, 4-6 the short edges) and zones (Tercios L1499).
+    const int orient = rng.below(6) + 1;
+    const bool longEdges = orient <= 3;
+    const double W = longEdges ? rules.tableW : rules.tableD; // across
+    const double D = longEdges ? rules.tableD : rules.tableW; // depth, side 0 at 0
+    const double zone = D / 2 - 12;
+    auto toTable = [&](double across, double depth) {
+        return longEdges ? pt(across, depth) : pt(depth, across);
+    };
+
+    // Deployment: per side, first line the foot in the centre with the horse on both flanks, second line
+    // the guns and the battle group; a regiment is never split (6" cohesion, Tercios L1503).
+    QJsonArray regiments;
+    double footSpan[2][2] = {{W, 0}, {W, 0}};
+    for (int side = 0; side < 2; ++side) {
+        struct Block {
+            int reg;
+            double width;
+        };
+        QList<Block> left, centre, right, back;
+        int horse = 0;
+        for (qsizetype gi = 0; gi < b[side].regiments.size(); ++gi) {
+            const Regiment& g = b[side].regiments[gi];
+            const TRegimentDef* d = rules.regiment(g.def);
+            double w = 0;
+            for (const QString& p : g.units)
+                w += rules.profiles[p].baseW + 1.5;
+            const Block blk{int(gi), w};
+            if (d->cat == QLatin1String("Foot"))
+                centre << blk;
+            else if (d->cat == QLatin1String("Horse"))
+                (horse++ % 2 == 0 ? left : right) << blk;
+            else
+                back << blk;
+        }
+        QList<Block> row1;
+        row1 << left << centre << right;
+        auto width = [](const QList<Block>& l) {
+            double s = 0;
+            for (const Block& x : l)
+                s += x.width;
+            return s;
+        };
+        while (width(row1) > W - 2 && row1.size() > 1) { // overflow to the second line, flanks first
+            back.prepend(row1.takeFirst());
+            if (width(row1) > W - 2 && row1.size() > 1)
+                back << row1.takeLast();
+        }
+        QList<QList<Block>> rows{row1, back};
+        for (int ri = 0; ri < rows.size(); ++ri) {
+            const double total = width(rows[ri]);
+            const double squeeze = total > W - 2 ? (W - 2) / total : 1.0;
+            double x = (W - total * squeeze) / 2;
+            for (const Block& blk : rows[ri]) {
+                const Regiment& g = b[side].regiments[blk.reg];
+                const TRegimentDef* d = rules.regiment(g.def);
+                QJsonObject ro;
+                ro.insert(
+                    QStringLiteral("id"),
+                    QStringLiteral("%1%2").arg(side ? QLatin1Char('B') : QLatin1Char('A')).arg(blk.reg + 1));
+                ro.insert(QStringLiteral("side"), side);
+                ro.insert(QStringLiteral("def"), g.def);
+                ro.insert(QStringLiteral("name"), QStringLiteral("%1: %2").arg(d->name, g.label));
+                QJsonArray units;
+                for (qsizetype u = 0; u < g.units.size(); ++u) {
+                    const wp::tactical::TProfile& p = rules.profiles[g.units[u]];
+                    const double step = (p.baseW + 1.5) * squeeze;
+                    const double across0 = x + step / 2;
+                    const double depth0 =
+                        ri == 0 ? zone - 1 - p.baseD / 2 : std::max(p.baseD / 2 + 0.5, zone - 8);
+                    const double across = side == 0 ? across0 : W - across0;
+                    const double depth = side == 0 ? depth0 : D - depth0;
+                    if (ri == 0 && d->cat == QLatin1String("Foot")) {
+                        footSpan[side][0] = std::min(footSpan[side][0], across - p.baseW / 2);
+                        footSpan[side][1] = std::max(footSpan[side][1], across + p.baseW / 2);
+                    }
+                    QJsonObject uo;
+                    uo.insert(QStringLiteral("id"), QStringLiteral("%1%2%3")
+                                                        .arg(side ? QLatin1Char('B') : QLatin1Char('A'))
+                                                        .arg(blk.reg + 1)
+                                                        .arg(QChar(char16_t(u'a' + u))));
+                    uo.insert(QStringLiteral("profile"), g.units[u]);
+                    const QJsonArray xy = toTable(across, depth);
+                    uo.insert(QStringLiteral("x"), xy[0]);
+                    uo.insert(QStringLiteral("y"), xy[1]);
+                    uo.insert(QStringLiteral("facing"),
+                              longEdges ? (side == 0 ? 90 : 270) : (side == 0 ? 0 : 180));
+                    if (g.wear[u])
+                        uo.insert(QStringLiteral("wear"), g.wear[u]);
+                    units << uo;
+                    x += step;
+                }
+                ro.insert(QStringLiteral("units"), units);
+                regiments << ro;
+            }
+        }
+    }
+
+    // Terrain (G49): in the no-man's-land band only, so deployment is never blocked.
+    QJsonArray terrain;
+    struct Box {
+        double a0, a1, d0, d1;
+    };
+    QList<Box> boxes;
+    auto addBox = [&](const QString& type, const Box& bx, const QString& id, bool large = false) {
+        QJsonObject t;
+        t.insert(QStringLiteral("id"), id);
+        t.insert(QStringLiteral("type"), type);
+        if (large)
+            t.insert(QStringLiteral("large"), true);
+        t.insert(QStringLiteral("polygon"), QJsonArray{toTable(bx.a0, bx.d0), toTable(bx.a1, bx.d0),
+                                                       toTable(bx.a1, bx.d1), toTable(bx.a0, bx.d1)});
+        terrain << t;
+        boxes << bx;
+    };
+    auto clear = [&](const Box& bx) {
+        for (const Box& o : boxes)
+            if (bx.a0 < o.a1 + 3 && o.a0 < bx.a1 + 3 && bx.d0 < o.d1 + 3 && o.d0 < bx.d1 + 3)
+                return false; // keep the 3" gaps (Tercios L455)
+        return true;
+    };
+    auto uni = [&](double a, double b2) { return a + (b2 - a) * rng.below(1001) / 1000.0; };
+    // Field Fortifications: a wall in front of the player's first-line foot.
+    for (int side = 0; side < 2; ++side)
+        for (const QJsonObject& c : own[side])
+            if (c.value(QStringLiteral("effect")).toString() == QLatin1String("fortify") &&
+                footSpan[side][1] > footSpan[side][0]) {
+                const double d0 = side == 0 ? zone + 0.4 : D - zone - 0.9;
+                const double a0 = side == 0 ? footSpan[side][0] : footSpan[side][0];
+                addBox(QStringLiteral("Wall"), Box{a0, footSpan[side][1], d0, d0 + 0.5},
+                       QStringLiteral("fortifications%1").arg(side + 1));
+            }
+    // The city: a large building on the defender's side of the no-man's-land, walled if a fortress.
+    {
+        const double a0 = W / 2 - 3 + uni(-8, 8);
+        const Box town{a0, a0 + 6, D - zone - 6, D - zone - 2};
+        if (clear(town)) {
+            addBox(QStringLiteral("Building"), town, in.city.isEmpty() ? QStringLiteral("town") : in.city,
+                   true);
+            if (in.fortress) {
+                const Box wall{town.a0 - 4, town.a1 + 4, town.d0 - 1.5, town.d0 - 1.0};
+                bool ok = true;
+                for (qsizetype i = 0; i + 1 < boxes.size(); ++i)
+                    if (wall.a0 < boxes[i].a1 && boxes[i].a0 < wall.a1 && wall.d0 < boxes[i].d1 &&
+                        boxes[i].d0 < wall.d1)
+                        ok = false;
+                if (ok) {
+                    QJsonObject t;
+                    t.insert(QStringLiteral("id"), QStringLiteral("city-wall"));
+                    t.insert(QStringLiteral("type"), QStringLiteral("Wall"));
+                    t.insert(QStringLiteral("polygon"),
+                             QJsonArray{toTable(wall.a0, wall.d0), toTable(wall.a1, wall.d0),
+                                        toTable(wall.a1, wall.d1), toTable(wall.a0, wall.d1)});
+                    terrain << t;
+                    boxes << wall;
+                }
+            }
+        }
+    }
+    const QJsonObject areas = m.value(QStringLiteral("areas")).toObject();
+    const QJsonArray types = areas.value(in.area).isArray()
+                                 ? areas.value(in.area).toArray()
+                                 : areas.value(QStringLiteral("default")).toArray();
+    const int pieces = 4 + rng.below(5); // G49: 4-8 pieces
+    for (int i = 0, placed = 0; i < pieces && !types.isEmpty(); ++i) {
+        const QString type =
+            i < types.size() ? types[i].toString() : types[rng.below(int(types.size()))].toString();
+        for (int attempt = 0; attempt < 30; ++attempt) {
+            const double w = uni(6, 12), d = uni(6, std::min(12.0, D - 2 * zone - 2));
+            const double a0 = uni(1, W - 1 - w), d0 = uni(zone + 1, D - zone - 1 - d);
+            const Box bx{a0, a0 + w, d0, d0 + d};
+            if (!clear(bx))
+                continue;
+            addBox(type, bx, QStringLiteral("%1%2").arg(type.toLower()).arg(++placed));
+            break;
+        }
+    }
+
+    QJsonObject root;
+    root.insert(QStringLiteral("format"), QStringLiteral("westphalia-tercios-scenario"));
+    root.insert(QStringLiteral("version"), 1);
+    root.insert(QStringLiteral("title"), in.title);
+    root.insert(QStringLiteral("table"),
+                QJsonObject{{QStringLiteral("w"), rules.tableW}, {QStringLiteral("d"), rules.tableD}});
+    root.insert(QStringLiteral("turnLimit"), rules.turnLimit);
+    root.insert(QStringLiteral("pointsLimit"), pointsLimit);
+    root.insert(QStringLiteral("attacker"), 0);
+    root.insert(QStringLiteral("seed"), qint64(seed % 1000000007ULL));
+    QJsonArray sides;
+    QStringList notes;
+    for (int side = 0; side < 2; ++side) {
+        int rank = 0;
+        QStringList leaders;
+        for (const ForceLeader& l : in.sides[side].leaders) {
+            rank = std::max(rank, l.battle);
+            leaders << QStringLiteral("%1 (battle %2, %3 star(s))").arg(l.name).arg(l.battle).arg(l.stars);
+        }
+        sides << QJsonObject{{QStringLiteral("name"), in.sides[side].name},
+                             {QStringLiteral("faction"), b[side].faction},
+                             {QStringLiteral("rank"), rank},
+                             {QStringLiteral("points"), b[side].cost},
+                             {QStringLiteral("campaignUnits"), int(in.sides[side].units.size())}};
+        notes << QStringLiteral(
+                     "%1 (%2): %3 points of %4 (reported for information). Leaders: %5; the highest battle "
+                     "rating breaks initiative ties (Tercios L330, tercios-digest.md 11.5 step 5).")
+                     .arg(in.sides[side].name, b[side].faction)
+                     .arg(b[side].cost)
+                     .arg(pointsLimit)
+                     .arg(leaders.isEmpty() ? QStringLiteral("none") : leaders.join(QStringLiteral(", ")));
+        notes << b[side].notes;
+    }
+    if (k > 1)
+        notes << QStringLiteral(
+                     "Scale: %1 campaign units per Tercios unit, so that both armies fit %2 points.")
+                     .arg(k)
+                     .arg(pointsLimit);
+    notes << QStringLiteral("Deployment along the %1 edges (orientation roll %2, G48); zones %3\" deep, 12\" "
+                            "from the centre line (Tercios L1499).")
+                 .arg(longEdges ? QStringLiteral("long") : QStringLiteral("short"))
+                 .arg(orient)
+                 .arg(zone);
+    notes << QStringLiteral("Units marked with Wear start depleted (a reduced campaign unit or a card; "
+                            "tercios-digest.md 11.5 step 6).");
+    if (in.fortress)
+        notes << QStringLiteral("%1 is a fortress: its walls stand in front of the town.").arg(in.city);
+    notes << cardNotes;
+    root.insert(QStringLiteral("sides"), sides);
+    root.insert(QStringLiteral("terrain"), terrain);
+    root.insert(QStringLiteral("regiments"), regiments);
+    QJsonArray na;
+    for (const QString& n : notes)
+        na << n;
+    root.insert(QStringLiteral("notes"), na);
+    root.insert(QStringLiteral("campaign"), QJsonObject{{QStringLiteral("city"), in.city},
+                                                        {QStringLiteral("area"), in.area},
+                                                        {QStringLiteral("year"), in.year},
+                                                        {QStringLiteral("fortress"), in.fortress},
+                                                        {QStringLiteral("scale"), k}});
+    root.insert(QStringLiteral("deployment"),
+                QJsonObject{{QStringLiteral("orientation"),
+                             longEdges ? QStringLiteral("long") : QStringLiteral("short")},
+                            {QStringLiteral("zoneDepth"), zone}});
+    return root;
+}
+
+} // namespace wp::battle
