@@ -19,6 +19,7 @@
 #include "promptpanel.h"
 #include "recordspanel.h"
 #include "replaybar.h"
+#include "rules/invariants.h"
 #include "rules_fixture.h"
 #include "save/pbem.h"
 #include "save/savefile.h"
@@ -986,6 +987,54 @@ class TestGui : public QObject {
         w.setAutosave(true);
         w.close();
         QVERIFY(!MainWindow::crashedBefore());
+    }
+
+    // Issue 9: a battle of the game's past, found by replaying the log, exported from the window.
+    void pastBattleExport() {
+        MainWindow w(d);
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        NewGameSetup setup;
+        setup.scenario = QStringLiteral("early-war");
+        setup.seed = 3;
+        setup.coverHands = false;
+        QVERIFY(w.startGame(setup));
+        GameController* gc = w.controller();
+        QVERIFY(w.pastBattles().empty());
+        // Random legal play (through the controller, as the Orders panel submits) until a battle is over.
+        Rng pick(11);
+        int battles = 0;
+        QString city;
+        bool inCombat = false;
+        for (int i = 0; i < 4000 && battles == 0 && !gc->state().gameOver; ++i) {
+            const auto& legal = gc->legal();
+            QVERIFY(!legal.empty());
+            const Action a =
+                legal[chooseRandomAction(*d, gc->state(), legal, RandomPolicy::Aggressive, pick)];
+            QVERIFY(gc->submit(a));
+            const auto* f = std::get_if<CombatFrame>(&gc->state().frames.back());
+            if (f && !inCombat)
+                city = d->cities[f->city].name;
+            if (!f && inCombat)
+                ++battles;
+            inCombat = f != nullptr;
+        }
+        QVERIFY2(battles > 0, "no battle in 4000 random actions");
+        const auto past = w.pastBattles();
+        QVERIFY(!past.empty());
+        QVERIFY2(past.back().label.contains(city), qPrintable(past.back().label + " / " + city));
+        QVERIFY(std::holds_alternative<CombatFrame>(past.back().state.frames.back()));
+        BattleExportDialog* ex = w.exportPastBattle(past.back());
+        QVERIFY2(ex->error().isEmpty(), qPrintable(ex->error()));
+        QCOMPARE(ex->scenario()
+                     .value(QStringLiteral("campaign"))
+                     .toObject()
+                     .value(QStringLiteral("city"))
+                     .toString(),
+                 city);
+        QVERIFY(ex->grab().save(shot(QStringLiteral("battle-export-past.png"))));
+        ex->hide();
     }
 
     void screenshotCommand() {

@@ -250,10 +250,12 @@ void BattleExportDialog::generate() {
     html += QStringLiteral("<h3>Terrain</h3><ul>");
     for (const auto& t : m_out.value(QStringLiteral("terrain")).toArray()) {
         const QJsonObject to = t.toObject();
+        QString type = to.value(QStringLiteral("type")).toString();
+        type.replace(QRegularExpression(QStringLiteral("([a-z])([A-Z])")), QStringLiteral("\\1 \\2"));
+        type = type.toLower();
+        const QString name = to.value(QStringLiteral("name")).toString();
         html += QStringLiteral("<li>%1</li>")
-                    .arg((to.contains(QStringLiteral("name")) ? to.value(QStringLiteral("name")).toString()
-                                                              : to.value(QStringLiteral("type")).toString())
-                             .toHtmlEscaped());
+                    .arg((name.isEmpty() ? type : QStringLiteral("%1 (%2)").arg(name, type)).toHtmlEscaped());
     }
     html += QStringLiteral("</ul><h3>Notes and special rules</h3><ul>");
     for (const auto& n : m_out.value(QStringLiteral("notes")).toArray())

@@ -28,6 +28,7 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
@@ -242,6 +243,8 @@ void MainWindow::buildMenus() {
     m_stepAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_H));
     m_exportBattle = game->addAction(QStringLiteral("Export &Battle…"), this, &MainWindow::showBattleExport);
     m_exportBattle->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
+    m_exportPast =
+        game->addAction(QStringLiteral("Export a &Past Battle…"), this, &MainWindow::choosePastBattle);
     game->addSeparator();
     QAction* quit = game->addAction(QStringLiteral("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -567,7 +570,7 @@ void MainWindow::onChanged() {
         m_revealed = actor;
 
     const bool past = inPast();
-    m_prompt->setHidden(handsHidden());
+    m_prompt->setHidden(handsHidden() || past); // the past: no choices offered
     m_promptDock->setEnabled(!past);
     updateMap();
     if (past)
@@ -600,6 +603,7 @@ void MainWindow::onChanged() {
         }
     }
     m_exportBattle->setEnabled(!past && m_combat->inBattle() && !handsHidden());
+    m_exportPast->setEnabled(has && m_gc->replayable() && !pbem);
 
     // The battle dialog follows the combat on top of the stack; it stays open to show the result.
     const bool wasInBattle = m_combat->inBattle();
@@ -785,6 +789,72 @@ BattleExportDialog* MainWindow::battleExport() {
         m_battleExport->setBattle(*m_data, m_gc->state(),
                                   m_gc->game().seed() + static_cast<quint64>(m_gc->game().actions().size()));
     return m_battleExport;
+}
+
+std::vector<MainWindow::PastBattle> MainWindow::pastBattles() const {
+    std::vector<PastBattle> out;
+    if (!m_gc->hasGame() || !m_gc->replayable() || m_gc->isPbem())
+        return out;
+    const Game& g = m_gc->game();
+    Game r(m_data);
+    QString error;
+    if (!r.start(g.scenario(), g.options(), g.seed(), &error))
+        return out;
+    bool was = false;
+    auto check = [&]() {
+        const GameState& s = r.state();
+        const auto* f = s.frames.empty() ? nullptr : std::get_if<CombatFrame>(&s.frames.back());
+        if (f && !was) {
+            out.push_back({QStringLiteral("%1. turn %2 (%3): %4 attack at %5")
+                               .arg(out.size() + 1)
+                               .arg(s.turn)
+                               .arg(theme::turnYears(s.turn))
+                               .arg(theme::sideName(f->attacker))
+                               .arg(f->city >= 0 ? m_data->cities[f->city].name : QString()),
+                           s});
+        } else if (f && f->roll[0] < 0 && f->roll[1] < 0 && !out.empty()) {
+            out.back().state = s; // later, before the dice: with the combat cards played
+        }
+        was = f != nullptr;
+    };
+    check();
+    for (const QString& a : g.actions()) {
+        if (!r.play(a).ok)
+            break;
+        check();
+    }
+    return out;
+}
+
+BattleExportDialog* MainWindow::exportPastBattle(const PastBattle& b) {
+    if (!m_battleExport)
+        m_battleExport = new BattleExportDialog(this);
+    m_battleExport->setBattle(*m_data, b.state, m_gc->game().seed() + static_cast<quint64>(b.state.turn));
+    m_battleExport->show();
+    m_battleExport->raise();
+    return m_battleExport;
+}
+
+void MainWindow::choosePastBattle() {
+    const std::vector<PastBattle> battles = pastBattles();
+    if (battles.empty()) {
+        QMessageBox::information(this, QStringLiteral("Export a past battle"),
+                                 m_gc->replayable() && !m_gc->isPbem()
+                                     ? QStringLiteral("No battle has been fought in this game yet.")
+                                     : QStringLiteral("Past battles can be exported from games that can be "
+                                                      "replayed from their start (not from a constructed "
+                                                      "position or a game by e-mail)."));
+        return;
+    }
+    QStringList labels;
+    for (const PastBattle& b : battles)
+        labels << b.label;
+    bool ok = false;
+    const QString pick = QInputDialog::getItem(this, QStringLiteral("Export a past battle"),
+                                               QStringLiteral("The battles of this game:"), labels,
+                                               static_cast<int>(labels.size()) - 1, false, &ok);
+    if (ok)
+        exportPastBattle(battles[static_cast<size_t>(labels.indexOf(pick))]);
 }
 
 void MainWindow::showBattleExport() {

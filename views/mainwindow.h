@@ -58,6 +58,14 @@ class MainWindow : public QMainWindow {
     QProgressBar* computerProgress() const { return m_aiBar; }
     QToolButton* hurryButton() const { return m_hurry; }
     BattleExportDialog* battleExport(); // the dialog for the combat about to be resolved
+    // The battles fought so far (a game that can be replayed): each at its last position before the dice,
+    // with the combat cards played. Built by replaying the actions.
+    struct PastBattle {
+        QString label; // "1. turn 2, Catholic attack at Leipzig"
+        rules::GameState state;
+    };
+    std::vector<PastBattle> pastBattles() const;
+    BattleExportDialog* exportPastBattle(const PastBattle& b);
 
     // Starts a new game of the scenario (both sides human here, seed 1): the CLI's --scenario, tests.
     void showScenario(const QString& id);
@@ -110,6 +118,7 @@ class MainWindow : public QMainWindow {
     void exportFinalTurn();
     void verifyPbem();
     void showBattleExport();
+    void choosePastBattle();
 
   protected:
     void closeEvent(QCloseEvent* e) override;
@@ -141,6 +150,7 @@ class MainWindow : public QMainWindow {
     QAction* m_exportFinal = nullptr;
     QAction* m_verifyPbem = nullptr;
     QAction* m_exportBattle = nullptr;
+    QAction* m_exportPast = nullptr;
     QAction* m_stepAction = nullptr;
     ReplayBar* m_replay = nullptr;
     PbemPanel* m_pbemPanel = nullptr;
