@@ -202,7 +202,10 @@ bool TerciosEngine::lineClear(const TerciosState& s, Vec2 a, Vec2 b, int self, i
     for (qsizetype i = 0; i < s.units.size(); ++i) {
         if (int(i) == self || int(i) == target || !s.units[i].onTable())
             continue;
-        const Polygon poly = s.units[i].pose.polygon();
+        const Pose& up = s.units[i].pose;
+        if (segmentDistance(up.c, a, b) > 3.0 + 0.5 * std::hypot(up.w, up.d))
+            continue; // too far from the line to block it or narrow a gap
+        const Polygon poly = up.polygon();
         const double d = segPolyDistance(poly, a, b);
         if (d == 0)
             return false;
@@ -274,6 +277,9 @@ QList<ShotOption> TerciosEngine::shotOptions(const TerciosState& s, int u) const
         const TUnit& y = s.units[t];
         if (y.side == x.side || !y.onTable())
             continue;
+        if ((y.pose.c - x.pose.c).length() >
+            range + 0.5 * (std::hypot(x.pose.w, x.pose.d) + std::hypot(y.pose.w, y.pose.d)) + 0.01)
+            continue; // out of range from every Centre
         for (int src : sources) {
             const Pose& p = x.pose;
             const Vec2 from = centre(p, src);
@@ -443,10 +449,12 @@ std::optional<ChargePath> TerciosEngine::chargePath(const TerciosState& s, int u
     if (!x.onTable() || !y.onTable() || profile(s, u).speed <= 0 || x.building >= 0)
         return std::nullopt;
     const Vec2 from = centre(x.pose, 0);
+    const Polygon tp = y.pose.polygon();
+    if (distance(tp, from) > speed(s, u, order, false) + 0.01)
+        return std::nullopt; // out of reach even in the open
     QList<Vec2> targets = centres(y.pose);
     std::sort(targets.begin(), targets.end(),
               [&](Vec2 a, Vec2 b) { return (a - from).length() < (b - from).length(); });
-    const Polygon tp = y.pose.polygon();
     for (const Vec2& c : targets) {
         const Vec2 v = c - from;
         const double len = v.length();
@@ -462,9 +470,10 @@ std::optional<ChargePath> TerciosEngine::chargePath(const TerciosState& s, int u
             q.c = from + dir * d - q.forward() * (q.d / 2);
             return q;
         };
-        // Sweep to the first contact (G14).
-        double lo = 0, hi = -1;
-        for (double d = 0; d <= len + 1e-9; d += 0.25) {
+        // Sweep to the first contact (G14), from a distance at which the bases cannot yet touch.
+        double lo = std::max(0.0, std::min(len, distance(tp, from) - std::hypot(p.w, p.d)));
+        double hi = -1;
+        for (double d = lo; d <= len + 1e-9; d += 0.25) {
             const Pose q = at(std::min(d, len));
             const Polygon qp = q.polygon();
             if (overlaps(qp, tp) || distance(qp, tp, 0.1) <= kContactEps) {
