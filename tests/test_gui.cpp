@@ -931,6 +931,27 @@ class TestGui : public QObject {
                  save::publicDigest(guest.controller()->state()));
         QVERIFY(host.replayBar()->isVisible());
 
+        // The end by agreement: both reveal their secrets; the whole game is then verified with the true
+        // hands and the report shown.
+        QVERIFY(host.exportTurnTo(path(QStringLiteral("final-host.pbem")), true));
+        r = guest.importTurnFile(path(QStringLiteral("final-host.pbem")));
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QVERIFY(guest.exportTurnTo(path(QStringLiteral("final-guest.pbem")), true));
+        r = host.importTurnFile(path(QStringLiteral("final-guest.pbem")));
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QVERIFY(host.controller()->pbem()->opponentRevealed() && host.controller()->pbem()->iRevealed());
+        host.verifyPbem();
+        settle();
+        auto* verified = host.findChild<QMessageBox*>(QStringLiteral("verifyOk"));
+        QVERIFY2(
+            verified,
+            host.findChild<QMessageBox*>(QStringLiteral("verifyFailed"))
+                ? qPrintable(host.findChild<QMessageBox*>(QStringLiteral("verifyFailed"))->detailedText())
+                : "no report");
+        QVERIFY(!verified->detailedText().isEmpty());
+        QVERIFY(verified->grab().save(shot(QStringLiteral("pbem-verified.png"))));
+        verified->close();
+
         // Opened again from its directory (a new window), the game is the same.
         MainWindow again(d);
         QVERIFY(again.openPbemGame(path(QStringLiteral("host"))));

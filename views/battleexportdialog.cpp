@@ -218,7 +218,7 @@ void BattleExportDialog::generate() {
     for (int side = 0; side < 2; ++side) {
         html +=
             QStringLiteral("<h3 style='color:%1'>%2 %3</h3><p>%4 campaign unit(s), %5 leader(s)%6</p><ul>")
-                .arg(side == 0 ? QStringLiteral("#9b1c1c") : QStringLiteral("#1c3f8f"))
+                .arg(theme::sideDark(side == 0 ? m_attacker : 1 - m_attacker).name()) // TVBD side 0 attacks
                 .arg(sides.at(side).toObject().value(QStringLiteral("name")).toString().toHtmlEscaped())
                 .arg(side == attacker ? QStringLiteral("(attacks)") : QStringLiteral("(defends)"))
                 .arg(m_in.sides[side].units.size())

@@ -1193,15 +1193,17 @@ void MainWindow::verifyPbem() {
         return;
     QString report;
     const bool ok = m_gc->pbem()->verifyGame(&report);
-    QMessageBox box(
+    auto* box = new QMessageBox(
         ok ? QMessageBox::Information : QMessageBox::Warning,
         ok ? QStringLiteral("The whole game is verified") : QStringLiteral("The game does not verify"),
         ok ? QStringLiteral("Every action was replayed with both players' true hands and draw piles.")
-           : QStringLiteral("A problem was found."),
+           : QStringLiteral("A problem was found: see the report."),
         QMessageBox::Ok, this);
-    box.setDetailedText(report);
-    box.setInformativeText(report.left(600));
-    box.exec();
+    box->setObjectName(ok ? QStringLiteral("verifyOk") : QStringLiteral("verifyFailed"));
+    box->setDetailedText(report);
+    box->setInformativeText(report.left(600));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
 }
 
 bool MainWindow::openAny(const QString& file) {
