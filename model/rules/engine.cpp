@@ -54,7 +54,7 @@ bool frameAuto(Ctx& c) {
         return siegeAuto(c);
     // a choice with no option left ends (11.161: foraging falls back to step losses first)
     auto& ch = std::get<ChoiceFrame>(c.s.frames.back());
-    if (!choiceLegal(c, ch).empty())
+    if (const PieceIndexScope pieces(c.s, c.d); !choiceLegal(c, ch).empty())
         return false;
     if (ch.purpose == kChooseForage && ch.data < 0) {
         ch.data = 1;

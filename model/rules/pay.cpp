@@ -709,7 +709,7 @@ void payApply(Ctx& c, const Action& a) {
             return;
         }
         payUnit(c, a.target);
-        if (payLegal(c, top(c.s)).empty())
+        if (const PieceIndexScope pieces(c.s, c.d); payLegal(c, top(c.s)).empty())
             c.s.frames.pop_back();
         return;
     case kStepLoss:
@@ -811,8 +811,15 @@ bool payPhase(Ctx& c) {
     if (step == 3)
         WP_SAY(c, QStringLiteral("6.E the Loot Segment (15.2)"));
     if (step >= 3 && step < 3 + cities) {
-        const int city = step - 3;
-        eco::setTurnStep(s, step + 1);
+        // the next city (in city order) with an unpaid unit of a side in the war: one pass over the counters
+        int city = cities;
+        for (const UnitState& u : s.units)
+            if ((u.flags & kUnpaid) && isCity(u.loc) && u.loc >= step - 3 && u.loc < city &&
+                s.nationSide[c.d.unitTypes[u.type].nationality] != kNone)
+                city = u.loc;
+        eco::setTurnStep(s, city + 3 + (city < cities ? 1 : 0));
+        if (city >= cities)
+            return true;
         std::vector<LootRoll> rolls;
         for (int side : {kProtestant, kCatholic}) {
             std::vector<int> units = unpaidAt(c.d, s, city, side);

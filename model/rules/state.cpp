@@ -108,6 +108,7 @@ struct PieceIndex {
     int cities = 0, slotCount = 0;
     std::vector<int> unitStart, leaderStart; // per (slot * 2 + side), +1 sentinel
     std::vector<int16_t> unitList, leaderList;
+    std::vector<int> next; // build's scratch space, kept to spare the allocations
 
     int slotOf(int loc) const {
         if (loc < 0)
@@ -146,8 +147,8 @@ struct PieceIndex {
                     ++start[size_t(b) + 1];
             for (size_t b = 0; b < buckets; ++b)
                 start[b + 1] += start[b];
-            list.assign(size_t(start[buckets]), 0);
-            std::vector<int> next(start.begin(), start.end() - 1);
+            list.resize(size_t(start[buckets]));
+            next.assign(start.begin(), start.end() - 1);
             for (size_t i = 0; i < n; ++i)
                 if (const int b = bucketOfPiece(i); b >= 0)
                     list[size_t(next[size_t(b)]++)] = static_cast<int16_t>(i);
