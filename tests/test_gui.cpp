@@ -958,6 +958,9 @@ class TestGui : public QObject {
         QCOMPARE(save::publicDigest(again.controller()->state()),
                  save::publicDigest(host.controller()->state()));
         QVERIFY(again.logPanel()->model()->rowCount() > 0);
+        // ... and the step-through offers the opponent's last file again.
+        QVERIFY(again.replayBar()->hasSteps());
+        QCOMPARE(again.replayBar()->position(), 0);
     }
 
     // Issue 7: autosave after every action to the application-data location; a session that ended

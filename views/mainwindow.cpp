@@ -29,6 +29,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
@@ -981,6 +982,29 @@ bool MainWindow::openPbemGame(const QString& dir) {
     m_pbemPanel->showMessage({});
     showPbemDock();
     onChanged();
+    // What happened since this side's last file: the opponent's last file, stepped through.
+    const save::PbemSession* ps = m_gc->pbem();
+    const QString mine =
+        ps->mySide() == kCatholic ? QStringLiteral("catholic") : QStringLiteral("protestant");
+    const auto& files = ps->files();
+    for (auto it = files.rbegin(); it != files.rend() && ps->started(); ++it) {
+        if (it->value(QStringLiteral("from")).toString() == mine ||
+            it->value(QStringLiteral("actions")).toArray().isEmpty())
+            continue; // this side's own, or an empty answer
+        const int from = it->value(QStringLiteral("fromAction")).toInt(-1);
+        const int resolved = static_cast<int>(ps->allActions().size());
+        if (from >= 0 && from < resolved) {
+            m_lastImport = {};
+            m_lastImport.ok = true;
+            m_lastImport.file = QStringLiteral("file %1").arg(it->value(QStringLiteral("seq")).toInt());
+            m_lastImport.seq = it->value(QStringLiteral("seq")).toInt();
+            m_lastImport.fromSide = 1 - ps->mySide();
+            m_lastImport.fromAction = from;
+            m_lastImport.actions = resolved - from;
+            stepThroughLastImport();
+        }
+        break;
+    }
     return true;
 }
 
