@@ -208,7 +208,7 @@ class TestTercios : public QObject {
         QCOMPARE(e.meleeDice(p.s, tv, en, true, true, false), 3);
     }
     void shootValues() {
-        // T4 (Tercios L350, L402, L816, L292): Musketeers Shoot 3.
+        // T4 (Tercios L350, L402, L802, L292): Musketeers Shoot 3.
         Pos p(rules());
         const int m = p.add(0, QStringLiteral("MusketeersCompany"), 20, 10, 90);
         TerciosEngine e(rules());
@@ -276,7 +276,7 @@ class TestTercios : public QObject {
         QCOMPARE(p.s.score[0], 1);
     }
     void meleeCuirassiersPikes() {
-        // T9 (Tercios L594-676, L812): Cuirassiers charge a Pike Company frontally.
+        // T9 (Tercios L594-676, L798): Cuirassiers charge a Pike Company frontally.
         Pos p(rules());
         const int pike = p.add(1, QStringLiteral("PikeCompany"), 36, 24, 270);
         const int cu = p.addInFront(0, QStringLiteral("Cuirassiers"), pike);
@@ -298,7 +298,7 @@ class TestTercios : public QObject {
         QCOMPARE(normDeg(p.s.units[cu].pose.facing - f0), 180.0);
     }
     void meleePikesDisordered() {
-        // T10 (Tercios L812): a Disordered Pike Company loses its bonus against Horse.
+        // T10 (Tercios L798): a Disordered Pike Company loses its bonus against Horse.
         Pos p(rules());
         const int pike = p.add(1, QStringLiteral("PikeCompany"), 36, 24, 270);
         const int cu = p.addInFront(0, QStringLiteral("Cuirassiers"), pike);
@@ -307,7 +307,7 @@ class TestTercios : public QObject {
         QCOMPARE(e.meleeDice(p.s, pike, cu, false, false, true), 3);
     }
     void halberds() {
-        // T11 (Tercios L814): Halberdiers against a Disordered unit: Melee 4.
+        // T11 (Tercios L800): Halberdiers against a Disordered unit: Melee 4.
         Pos p(rules());
         const int h = p.add(0, QStringLiteral("HalberdiersCompany"), 36, 20, 90);
         const int en = p.addInFront(1, QStringLiteral("ClassicSquadron"), h);
@@ -671,7 +671,7 @@ class TestTercios : public QObject {
         QVERIFY(logHas(p.s, QStringLiteral("does nothing")));
     }
     void forest() {
-        // T27 (Tercios L479-481, L744): Musketeers (Light) through a Forest: Speed 3, not Disordered;
+        // T27 (Tercios L483-485, L744): Musketeers (Light) through a Forest: Speed 3, not Disordered;
         // a Classic Squadron: Speed 2 and Disordered.
         Pos p(rules());
         p.terrain(QStringLiteral("Forest"), {{10, 12}, {60, 12}, {60, 30}, {10, 30}},

@@ -227,11 +227,11 @@ SideBuild buildSide(const Force& f, int k, int year, const QJsonObject& m, const
             }
         }
     }
-    if (catCount(r, b.regiments, QStringLiteral("Foot")) == 0) { // Tercios L830: at least one Foot Regiment
+    if (catCount(r, b.regiments, QStringLiteral("Foot")) == 0) { // Tercios L841: at least one Foot Regiment
         addRegiment(r, b.regiments, *r.regiment(QStringLiteral("Raw")),
-                    QStringLiteral("levies (a Foot Regiment is required, Tercios L830)"));
+                    QStringLiteral("levies (a Foot Regiment is required, Tercios L841)"));
         b.notes << QStringLiteral(
-            "A Raw Regiment was added: every army needs a Foot Regiment (Tercios L830).");
+            "A Raw Regiment was added: every army needs a Foot Regiment (Tercios L841).");
     }
     for (const QJsonObject& c : ownCards)
         if (c.value(QStringLiteral("effect")).toString() == QLatin1String("addRegiment")) {
@@ -389,7 +389,7 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
                     }
         }
 
-    // Orientation (G48: 1-3 the long edges, 4-6 the short edges) and zones (Tercios L1499).
+    // Orientation (G48: 1-3 the long edges, 4-6 the short edges) and zones (Tercios L1503).
     const int orient = rng.below(6) + 1;
     const bool longEdges = orient <= 3;
     const double W = longEdges ? rules.tableW : rules.tableD; // across
@@ -400,7 +400,7 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
     };
 
     // Deployment: per side, first line the foot in the centre with the horse on both flanks, second line
-    // the guns and the battle group; a regiment is never split (6" cohesion, Tercios L1503).
+    // the guns and the battle group; a regiment is never split (6" cohesion, Tercios L1505).
     QJsonArray regiments;
     double footSpan[2][2] = {{W, 0}, {W, 0}};
     for (int side = 0; side < 2; ++side) {
@@ -606,7 +606,7 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
                      .arg(k)
                      .arg(pointsLimit);
     notes << QStringLiteral("Deployment along the %1 edges (orientation roll %2, G48); zones %3\" deep, 12\" "
-                            "from the centre line (Tercios L1499).")
+                            "from the centre line (Tercios L1503).")
                  .arg(longEdges ? QStringLiteral("long") : QStringLiteral("short"))
                  .arg(orient)
                  .arg(zone);

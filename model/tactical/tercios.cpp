@@ -87,7 +87,7 @@ int TerciosEngine::speed(const TerciosState& s, int u, Card order, bool difficul
     if (order == Card::Run)
         net += 2; // Tercios L364
     if (difficult)
-        net -= 1; // Tercios L479
+        net -= 1; // Tercios L483
     return modifiedValue(profile(s, u).speed, net);
 }
 
@@ -96,7 +96,7 @@ int TerciosEngine::shootDice(const TerciosState& s, int u, bool readyOrder, bool
     if (readyOrder)
         net -= 1; // Tercios L350, L402
     if (reaction)
-        net += 1; // Firearms (Tercios L816): every missile weapon is a firearm
+        net += 1; // Firearms (Tercios L802): every missile weapon is a firearm
     if (weary(s, u))
         net -= 1; // Tercios L292
     return modifiedValue(shootBase(s, u), net);
@@ -114,9 +114,9 @@ int TerciosEngine::meleeDice(const TerciosState& s, int u, int enemy, bool assau
     if (allCentresIn(s, s.units[u].pose, FHeight) && !allCentresIn(s, s.units[enemy].pose, FHeight))
         net += 1; // Tercios L706 (G31)
     if (has(s, u, RPikes) && !s.units[u].disordered && chargedByHorse)
-        net += 1; // Pikes (Tercios L812)
+        net += 1; // Pikes (Tercios L798)
     if (has(s, u, RHalberds) && s.units[enemy].disordered)
-        net += 1; // Halberds (Tercios L814)
+        net += 1; // Halberds (Tercios L800)
     return modifiedValue(profile(s, u).melee, net);
 }
 
@@ -367,7 +367,7 @@ std::optional<Pose> TerciosEngine::checkMove(const TerciosState& s, int u, Vec2 
         return no(QStringLiteral("%1\" is beyond Speed %2 (Tercios L448%3)")
                       .arg(len, 0, 'f', 2)
                       .arg(sp)
-                      .arg(difficult ? QStringLiteral(", Difficult L479") : QString()));
+                      .arg(difficult ? QStringLiteral(", Difficult L483") : QString()));
     Pose p = x.pose;
     p.facing = headingOf(v);
     p.c = to - p.forward() * (p.d / 2);
@@ -1299,11 +1299,11 @@ void TerciosEngine::doMove(TerciosState& s, int u, Vec2 to, Card order) const {
                .arg((to - from).length(), 0, 'f', 1)
                .arg(to.x, 0, 'f', 1)
                .arg(to.y, 0, 'f', 1)
-               .arg((f & (FDifficult | FVeryDifficult)) ? QStringLiteral(" through Difficult terrain (L479)")
+               .arg((f & (FDifficult | FVeryDifficult)) ? QStringLiteral(" through Difficult terrain (L483)")
                                                         : QString()));
     if ((f & FVeryDifficult) && !has(s, u, RLight) && !s.units[u].disordered) {
         s.units[u].disordered = true;
-        s.note(QStringLiteral("Tercios L481 %1 is Disordered by Very Difficult terrain").arg(s.units[u].id));
+        s.note(QStringLiteral("Tercios L485 %1 is Disordered by Very Difficult terrain").arg(s.units[u].id));
     }
 }
 

@@ -342,7 +342,7 @@ QList<int> matchSlots(const TRegimentDef& d, const QStringList& units) {
 QStringList armyProblems(const TerciosRules& r, const ArmyList& a) {
     QStringList problems;
     if (!r.factions.contains(a.faction))
-        problems << QStringLiteral("faction '%1' is not one of %2 (Tercios L840)")
+        problems << QStringLiteral("faction '%1' is not one of %2 (Tercios L826)")
                         .arg(a.faction, r.factions.join(QStringLiteral(", ")));
     QHash<QString, int> count;
     for (qsizetype i = 0; i < a.regiments.size(); ++i) {
@@ -392,19 +392,19 @@ QStringList armyProblems(const TerciosRules& r, const ArmyList& a) {
                                  ? QStringLiteral("Artillery Battery slots")
                                  : it.key() + QStringLiteral(" Regiments");
         if (n < it.value()[0])
-            problems << QStringLiteral("%1: %2, at least %3 needed (Tercios L830)")
+            problems << QStringLiteral("%1: %2, at least %3 needed (Tercios L841)")
                             .arg(what)
                             .arg(n)
                             .arg(it.value()[0]);
         if (n > it.value()[1])
-            problems << QStringLiteral("%1: %2, at most %3 allowed (Tercios L830)")
+            problems << QStringLiteral("%1: %2, at most %3 allowed (Tercios L841)")
                             .arg(what)
                             .arg(n)
                             .arg(it.value()[1]);
     }
     const int cost = armyCost(r, a);
     if (cost > a.pointsLimit)
-        problems << QStringLiteral("cost %1 points is above the limit of %2 (Tercios L822)")
+        problems << QStringLiteral("cost %1 points is above the limit of %2 (Tercios L820)")
                         .arg(cost)
                         .arg(a.pointsLimit);
     return problems;
