@@ -24,7 +24,8 @@ const char* kLinkUsage =
        westphalia-cli battle-link form --scenario ID|POSITION [--option K=V]... [--seed N] --actions FILE
                                    --form FILE
        westphalia-cli battle-link calibrate --rules tvbd|tercios [--games N] [--seed S]
-                                   [--scale X] [--routed-weight W] [--loser-min M] [--sweep]
+                                   [--base B] [--scale X] [--routed-weight W] [--pursuit P]
+                                   [--loser-min M] [--tune]
        westphalia-cli battle calibrate ...   (the same as battle-link calibrate)
   auto       replays the actions (docs/actions.md, one a line) up to a battle waiting for its table
              result (option battles=tvbd|tercios|ask), exports it, auto-resolves it with the seed the
@@ -32,7 +33,7 @@ const char* kLinkUsage =
              result and the actions to append ("battle-result ...", "battle-leader ...")
   form       the same from a hand-entered result (docs/linked-battles.md "The form")
   calibrate  N battles between random forces, each by the CRT and auto-resolved on the table with the
-             mapping; prints the winners and Loss Numbers side by side (--sweep: several scales)
+             mapping; prints the winners and Loss Numbers side by side (--tune: searches the mapping's parameters for the closest fit on the same battles)
 )";
 
 bool number(const QString& text, const char* name, double lo, double hi, double* out, QString* problem) {
@@ -241,10 +242,12 @@ int calibrateCommand(ArgParser& p) {
     const QString seedText = p.value(QStringLiteral("--seed"));
     battle::LinkMapping m;
     QString problem;
+    number(p.value(QStringLiteral("--base")), "--base", 0, 1, &m.base, &problem);
     number(p.value(QStringLiteral("--scale")), "--scale", 0, 10, &m.scale, &problem);
     number(p.value(QStringLiteral("--routed-weight")), "--routed-weight", 0, 1, &m.routedWeight, &problem);
+    number(p.value(QStringLiteral("--pursuit")), "--pursuit", 0, 1, &m.pursuit, &problem);
     number(p.value(QStringLiteral("--loser-min")), "--loser-min", 0, 20, &m.loserMinimum, &problem);
-    const bool sweep = p.flag(QStringLiteral("--sweep"));
+    const bool tune = p.flag(QStringLiteral("--tune"));
     int games = 200;
     quint64 seed = 1;
     if (!gamesText.isEmpty()) {
@@ -286,8 +289,8 @@ int calibrateCommand(ArgParser& p) {
           << num(cfA / total) << " attacking, " << num(cfD / total) << " defending)\n";
     out() << "table: " << rulesName << ", auto-resolved (simple policy); draws " << draws << ", unfinished "
           << unfinished << " (both go by 12.28's tie rule)\n";
-    out() << "mapping: scale " << m.scale << ", routed weight " << m.routedWeight << ", loser minimum "
-          << m.loserMinimum << "\n\n";
+    out() << "mapping: base " << m.base << ", scale " << m.scale << ", routed weight " << m.routedWeight
+          << ", pursuit " << m.pursuit << ", loser minimum " << m.loserMinimum << "\n\n";
     const Stats c = stats(samples, true, m), t = stats(samples, false, m);
     auto row = [](const QString& name, const QString& a, const QString& b) {
         out() << name.leftJustified(34) << a.rightJustified(10) << b.rightJustified(10) << "\n";
@@ -306,19 +309,59 @@ int calibrateCommand(ArgParser& p) {
             row(QStringLiteral("Loss Number %1, %2")
                     .arg(QLatin1String(buckets[b]), i == 0 ? "attacker" : "defender"),
                 pct(c.hist[i][b] / total), pct(t.hist[i][b] / total));
-    if (sweep) {
-        out() << "\nsweep (same battles, other mappings): scale, routed weight -> attacker wins, mean loss "
-                 "attacker/defender, winner/loser\n";
-        for (double sc : {0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.2})
-            for (double rw : {0.25, 0.5, 0.75}) {
-                battle::LinkMapping k = m;
-                k.scale = sc;
-                k.routedWeight = rw;
-                const Stats x = stats(samples, false, k);
-                out() << "  " << QString::number(sc, 'f', 2) << ", " << QString::number(rw, 'f', 2) << " -> "
-                      << pct(x.attackerWins) << ", " << num(x.meanLoss[0]) << "/" << num(x.meanLoss[1])
-                      << ", " << num(x.meanWinnerLoss) << "/" << num(x.meanLoserLoss) << "\n";
-            }
+    if (tune) {
+        // The closest fit on the same battles: the squared differences of the Loss Number bands of both
+        // sides, plus those of the winner's and the loser's mean Loss Number (scaled down).
+        auto distance = [&](const Stats& x) {
+            double d = 0;
+            for (int i = 0; i < 2; ++i)
+                for (int b = 0; b < 6; ++b) {
+                    const double e = (c.hist[i][b] - x.hist[i][b]) / total;
+                    d += e * e;
+                }
+            const double w = c.meanWinnerLoss - x.meanWinnerLoss, l = c.meanLoserLoss - x.meanLoserLoss;
+            return d + (w * w + l * l) / 100.0;
+        };
+        struct Fit {
+            double d;
+            battle::LinkMapping m;
+            Stats st;
+        };
+        QList<Fit> fits;
+        for (int bi = 0; bi <= 10; ++bi)
+            for (int si = 0; si <= 12; ++si)
+                for (double rw : {0.25, 0.5, 0.75, 1.0})
+                    for (int pi = 0; pi <= 12; ++pi)
+                        for (double lm : {0.0, 1.0}) {
+                            battle::LinkMapping k = m;
+                            k.base = 0.025 * bi;
+                            k.scale = 0.25 * si;
+                            k.routedWeight = rw;
+                            k.pursuit = 0.025 * pi;
+                            k.loserMinimum = lm;
+                            const Stats x = stats(samples, false, k);
+                            fits.append(Fit{distance(x), k, x});
+                        }
+        std::sort(fits.begin(), fits.end(), [](const Fit& a, const Fit& b) { return a.d < b.d; });
+        out() << "\ntune (same battles): the closest mappings; distance = squared band differences + mean "
+                 "differences / 100\n";
+        auto show = [&](const Fit& f) {
+            out() << "  base " << f.m.base << ", scale " << f.m.scale << ", routed weight "
+                  << f.m.routedWeight << ", pursuit " << f.m.pursuit << ", loser minimum " << f.m.loserMinimum
+                  << ": distance " << QString::number(f.d, 'f', 4) << "; attacker wins "
+                  << pct(f.st.attackerWins) << ", mean loss attacker/defender " << num(f.st.meanLoss[0])
+                  << "/" << num(f.st.meanLoss[1]) << ", winner/loser " << num(f.st.meanWinnerLoss) << "/"
+                  << num(f.st.meanLoserLoss) << "\n";
+        };
+        for (qsizetype i = 0; i < std::min<qsizetype>(5, fits.size()); ++i)
+            show(fits[i]);
+        // Proportionality: what is lost on the table is lost in the campaign (scale >= 1: half the army
+        // destroyed on the table is at least half the campaign force). The defaults are chosen here.
+        out() << "closest with scale >= 1 (losses on the table carried over at least in proportion):\n";
+        int shown = 0;
+        for (const Fit& f : fits)
+            if (f.m.scale >= 1.0 - 1e-9 && shown++ < 5)
+                show(f);
     }
     return 0;
 }

@@ -8,8 +8,11 @@
 #include "rules/invariants.h"
 #include "save/pbem.h"
 #include "save/savefile.h"
+#include "tactical/battle.h"
 
+#include <QFile>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 
 using namespace wp;
@@ -390,6 +393,207 @@ class TestLinked : public QObject {
             confirmedRemotely = confirm > 0 && !all.filter(QStringLiteral("battle-result")).isEmpty();
         }
         QVERIFY(confirmedRemotely);
+    }
+
+    // docs/linked-battles.md "The mapping": the share of each side's loss capacity, the pursuit and the
+    // loser's minimum, a side wiped out, and 12.28's tie rule for draws and unfinished battles.
+    void mappingArithmetic() {
+        battle::LinkMapping m;
+        m.base = 0.0;
+        m.scale = 1.0;
+        m.routedWeight = 0.5;
+        m.pursuit = 0.0;
+        m.loserMinimum = 1.0;
+        battle::TableResult t;
+        t.winner = 0;
+        t.sides[0] = {10, 2, 2, 6, {}}; // (2 + 0.5 x 2) / 10 = 0.3
+        t.sides[1] = {8, 0, 0, 8, {}};  // nothing lost, but beaten
+        const int cap[2] = {20, 12};
+        bool att = false;
+        int loss[2] = {-1, -1};
+        battle::mapNumbers(t, cap, false, m, &att, loss);
+        QVERIFY(att);
+        QCOMPARE(loss[0], 6);
+        QCOMPARE(loss[1], 1); // the loser's minimum
+        m.pursuit = 0.25;     // the loser: 0 + 0.25 x 12
+        battle::mapNumbers(t, cap, false, m, &att, loss);
+        QCOMPARE(loss[1], 3);
+        QCOMPARE(loss[0], 6); // the winner has no pursuit
+        m.base = 0.1;         // every side: 0.1 x capacity more
+        battle::mapNumbers(t, cap, false, m, &att, loss);
+        QCOMPARE(loss[0], 8);
+        t.sides[1] = {8, 8, 0, 0, {}}; // wiped out: the whole force
+        battle::mapNumbers(t, cap, false, m, &att, loss);
+        QCOMPARE(loss[1], 12);
+        t.winner = 2; // a draw: the defender unless only the attacker is Dynamic-led (12.28)
+        battle::mapNumbers(t, cap, false, m, &att, loss);
+        QVERIFY(!att);
+        battle::mapNumbers(t, cap, true, m, &att, loss);
+        QVERIFY(att);
+        t.winner = -1;
+        battle::mapNumbers(t, cap, false, m, &att, loss);
+        QVERIFY(!att);
+    }
+
+    // A campaign battle sent to TVBD and back, auto-resolved: the export of the battle on top of the
+    // state, the TVBD engine's end state, the mapped result entered and confirmed, then 12.31 with those
+    // Loss Numbers and 12.28 with that winner. The same state gives the same battle (PBEM check).
+    void autoResolvedBackIntoTheCampaign() {
+        Rules f;
+        Battle b;
+        QVERIFY(landshut(f, QStringLiteral("tvbd"), &b));
+        const quint64 seed = battle::linkedBattleSeed(f.s);
+        QCOMPARE(battle::linkedBattleSeed(f.s), seed);
+        battle::LinkedResult res, again;
+        battle::TableResult table;
+        QString error;
+        tactical::BattleState end;
+        QVERIFY2(battle::autoResolveLinked(f.d(), f.s, QStringLiteral("tvbd"), seed, battle::LinkMapping{},
+                                           &res, &table, &error, &end),
+                 qPrintable(error));
+        QVERIFY(end.over());
+        QVERIFY(table.winner >= 0);
+        QVERIFY(table.sides[0].units > 0 && table.sides[1].units > 0);
+        QCOMPARE(table.sides[0].units,
+                 table.sides[0].destroyed + table.sides[0].routed + table.sides[0].remaining);
+        QVERIFY(battle::autoResolveLinked(f.d(), f.s, QStringLiteral("tvbd"), seed, battle::LinkMapping{},
+                                          &again, nullptr, &error));
+        QCOMPARE(again.actions(f.d()), res.actions(f.d()));
+        QVERIFY(!battle::autoResolveLinked(f.d(), f.s, QStringLiteral("napoleon"), seed,
+                                           battle::LinkMapping{}, &again, nullptr, &error));
+        QVERIFY(error.contains("napoleon"));
+        for (const QString& a : res.actions(f.d()))
+            QVERIFY2(f.act(a), qPrintable(a));
+        QVERIFY(f.act("battle confirm"));
+        QVERIFY(f.runUntil([&] { return !f.combat(); }));
+        QVERIFY(f.logged(QStringLiteral("Catholic takes")));
+        QVERIFY(f.logged(QStringLiteral("of Loss Number %1").arg(res.lossNumber[0])));
+        QVERIFY(f.logged(QStringLiteral("of Loss Number %1").arg(res.lossNumber[1])));
+        QVERIFY(f.logged(
+                    QStringLiteral("12.28 %1 wins the battle at Landshut")
+                        .arg(res.attackerWins ? QStringLiteral("Catholic") : QStringLiteral("Protestant"))) ||
+                f.logged(QStringLiteral("12.43"))); // a winner eliminated by its losses loses (12.28)
+    }
+
+    // The form of a real table (docs/linked-battles.md): read, mapped, its leaders checked against the
+    // battle; mistakes name the file and the line.
+    void handEnteredForm() {
+        Rules f;
+        Battle b;
+        QVERIFY(landshut(f, QStringLiteral("tvbd"), &b));
+        battle::TableResult t;
+        QString error;
+        QVERIFY2(battle::parseTableForm(QStringLiteral("# Landshut on the kitchen table\nwinner defender\n"
+                                                       "attacker units 4 destroyed 2 routed 1 lost tilly\n"
+                                                       "defender units 4 destroyed 1\n"),
+                                        QStringLiteral("landshut.txt"), &t, &error),
+                 qPrintable(error));
+        QCOMPARE(t.winner, 1);
+        QCOMPARE(t.sides[0].remaining, 1);
+        QCOMPARE(t.sides[0].leadersLost, QStringList{QStringLiteral("tilly")});
+        battle::LinkedResult res;
+        QVERIFY2(battle::mapResult(f.d(), f.s, t, battle::LinkMapping{}, &res, &error), qPrintable(error));
+        QVERIFY(!res.attackerWins);
+        QVERIFY(res.lossNumber[0] > res.lossNumber[1]);
+        battle::TableResult other;
+        battle::LinkedResult wrong;
+        QVERIFY(
+            battle::parseTableForm(QStringLiteral("winner attacker\nattacker units 2\ndefender units 2 lost "
+                                                  "pappenheim\n"),
+                                   QStringLiteral("f.txt"), &other, &error));
+        QVERIFY(!battle::mapResult(f.d(), f.s, other, battle::LinkMapping{}, &wrong, &error));
+        QVERIFY(error.contains("pappenheim") && error.contains("not in the battle"));
+        const QStringList actions = res.actions(f.d());
+        QCOMPARE(actions.size(), 3);
+        QVERIFY(actions[0].startsWith("battle-result defender"));
+        QCOMPARE(actions[1], QStringLiteral("battle-leader tilly"));
+        for (const QString& a : actions)
+            QVERIFY2(f.act(a), qPrintable(a));
+        QVERIFY(f.act("battle confirm"));
+        QVERIFY(f.runUntil([&] { return !f.combat(); }));
+        QCOMPARE(f.s.leaders[f.leader("tilly")].status, LeaderStatus::Dead);
+        QVERIFY(f.logged("12.28 Protestant wins the battle at Landshut"));
+
+        struct Bad {
+            const char* text;
+            const char* message;
+        };
+        const Bad bad[] = {
+            {"winner nobody\n", "f.txt:1: 'winner' needs"},
+            {"winner attacker\nattacker units 3 destroyed 5\ndefender units 2\n",
+             "f.txt:2: attacker: 5 destroyed"},
+            {"winner attacker\nattacker units x\n", "f.txt:2: 'units' needs a whole number"},
+            {"winner attacker\nattacker units 3 shaken 1\n", "f.txt:2: unknown field 'shaken'"},
+            {"# no result\n", "f.txt: the form needs"},
+            {"winner attacker\nsiege 3\n", "f.txt:2: unknown line 'siege'"},
+        };
+        for (const Bad& k : bad) {
+            QVERIFY(!battle::parseTableForm(QLatin1String(k.text), QStringLiteral("f.txt"), &t, &error));
+            QVERIFY2(error.startsWith(QLatin1String(k.message)), qPrintable(error));
+        }
+    }
+
+    // westphalia-cli battle-link auto|form and battle calibrate (docs/linked-battles.md): a campaign
+    // replayed to its first table battle; the printed actions are legal there.
+    void cli() {
+        Game g(rulesData());
+        QString error;
+        QVERIFY(g.start(QStringLiteral("campaign"), battlesOption(QStringLiteral("tvbd")), 3, &error));
+        Rng pick(3);
+        for (int i = 0; i < 5000 && !g.state().gameOver && !g.prompt().contains("battle-result"); ++i) {
+            const auto legal = g.legalActions();
+            QVERIFY(
+                g.play(legal[chooseRandomAction(g.data(), g.state(), legal, RandomPolicy::Aggressive, pick)])
+                    .ok);
+        }
+        QVERIFY(g.prompt().contains("battle-result"));
+        QTemporaryDir tmp;
+        const QString actions = tmp.filePath("campaign.txt"), form = tmp.filePath("form.txt");
+        {
+            QFile f(actions);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(g.actions().join('\n').toUtf8() + "\n");
+            QFile r(form);
+            QVERIFY(r.open(QIODevice::WriteOnly));
+            r.write("winner attacker\nattacker units 6 destroyed 1\ndefender units 6 destroyed 3 routed 2\n");
+        }
+        auto run = [&](const QStringList& args, int* code) {
+            QProcess p;
+            p.start(QStringLiteral(WESTPHALIA_CLI), args);
+            p.waitForFinished(120000);
+            *code = p.exitCode();
+            return QString::fromUtf8(p.readAllStandardOutput() + p.readAllStandardError());
+        };
+        const QStringList game{"--scenario", "campaign", "--option",  "battles=tvbd",
+                               "--seed",     "3",        "--actions", actions};
+        int code = -1;
+        for (const QString& sub : {QStringLiteral("auto"), QStringLiteral("form")}) {
+            QStringList args = QStringList{"battle-link", sub} + game;
+            if (sub == QLatin1String("form"))
+                args << "--form" << form;
+            const QString text = run(args, &code);
+            QVERIFY2(code == 0, qPrintable(text));
+            const QStringList lines = text.split('\n');
+            const qsizetype at = lines.indexOf(QRegularExpression("^actions .*"));
+            QVERIFY2(at >= 0, qPrintable(text));
+            Game h(rulesData());
+            QVERIFY(h.start(QStringLiteral("campaign"), battlesOption(QStringLiteral("tvbd")), 3, &error));
+            for (const QString& a : g.actions())
+                QVERIFY(h.play(a).ok);
+            for (qsizetype i = at + 1; i < lines.size() && !lines[i].isEmpty(); ++i)
+                QVERIFY2(h.play(lines[i]).ok, qPrintable(lines[i]));
+            QVERIFY(h.play(QStringLiteral("battle confirm")).ok);
+        }
+        QString text = run({"battle", "calibrate", "--rules", "tvbd", "--games", "3", "--seed", "4"}, &code);
+        QVERIFY2(code == 0, qPrintable(text));
+        QVERIFY(text.contains("attacker wins") && text.contains("CRT") && text.contains("TVBD"));
+        text = run({"battle-link", "calibrate", "--rules", "chess"}, &code);
+        QCOMPARE(code, 2);
+        text = run(QStringList{"battle-link", "form"} + game, &code);
+        QCOMPARE(code, 2);
+        QVERIFY(text.contains("--form FILE is needed"));
+        text = run({"battle-link", "auto", "--scenario", "campaign", "--actions", actions}, &code);
+        QCOMPARE(code, 1); // without the option the actions do not even replay (no table step)
     }
 };
 

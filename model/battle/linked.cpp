@@ -97,6 +97,7 @@ int lossCapacity(const GameData& d, const GameState& s, int campaignSide) {
 void mapNumbers(const TableResult& table, const int capacity[2], bool tieToAttacker, const LinkMapping& m,
                 bool* attackerWins, int lossNumber[2]) {
     *attackerWins = table.winner == 0 || ((table.winner == 2 || table.winner < 0) && tieToAttacker);
+    const int loser = *attackerWins ? 1 : 0;
     for (int i = 0; i < 2; ++i) {
         const TableSide& t = table.sides[i];
         const int units = t.units > 0 ? t.units : t.destroyed + t.routed + t.remaining;
@@ -104,10 +105,10 @@ void mapNumbers(const TableResult& table, const int capacity[2], bool tieToAttac
         frac = std::clamp(frac, 0.0, 1.0);
         // a side destroyed to the last unit loses everything (12.31 then eliminates it)
         const bool wiped = units > 0 && t.destroyed >= units;
-        int loss = wiped ? capacity[i] : static_cast<int>(std::lround(m.scale * frac * capacity[i]));
+        const double share = m.base + m.scale * frac + (i == loser ? m.pursuit : 0.0);
+        const int loss = wiped ? capacity[i] : static_cast<int>(std::lround(share * capacity[i]));
         lossNumber[i] = std::clamp(loss, 0, capacity[i]);
     }
-    const int loser = *attackerWins ? 1 : 0;
     const int floor = std::min(capacity[loser], static_cast<int>(std::lround(m.loserMinimum)));
     lossNumber[loser] = std::max(lossNumber[loser], floor);
 }

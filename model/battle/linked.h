@@ -42,9 +42,11 @@ struct TableResult {
 
 // The tunable mapping (docs/linked-battles.md "Mapping"; the defaults are the calibrated values).
 struct LinkMapping {
-    double routedWeight = 0.5; // a routed unit counts this much of a destroyed one
-    double scale = 1.0;        // times the side's loss capacity (every step of its units, 12.31)
-    double loserMinimum = 1.0; // the beaten side takes at least this Loss Number (a CRT loser always does)
+    double base = 0.15;         // a fraction of the loss capacity every side takes in any battle
+    double routedWeight = 0.75; // a routed unit counts this much of a destroyed one
+    double scale = 1.0;         // times the side's loss capacity (every step of its units, 12.31)
+    double pursuit = 0.025;     // a further fraction of the loser's capacity: the pursuit after the battle
+    double loserMinimum = 1.0;  // the beaten side takes at least this Loss Number (a CRT loser always does)
 };
 
 // The campaign result the engine's decision takes.
