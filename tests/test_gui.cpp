@@ -256,9 +256,17 @@ class TestGui : public QObject {
                                       list->visualItemRect(list->item(i)).center());
             QTest::mouseClick(dlg->findChild<QCheckBox*>(QStringLiteral("randomSeed")), Qt::LeftButton);
             dlg->findChild<QSpinBox*>(QStringLiteral("seed"))->setValue(1);
-            // The computer seat is available; the remote (PBEM) seat is offered but not yet available.
+            // The computer and the remote (PBEM) seats are available; by e-mail the other side is the
+            // human here.
             QVERIFY(qobject_cast<QStandardItemModel*>(dlg->seat(0)->model())->item(1)->isEnabled());
-            QVERIFY(!qobject_cast<QStandardItemModel*>(dlg->seat(0)->model())->item(2)->isEnabled());
+            QVERIFY(qobject_cast<QStandardItemModel*>(dlg->seat(0)->model())->item(2)->isEnabled());
+            dlg->seat(1)->setCurrentIndex(1); // Protestant: the computer
+            dlg->seat(0)->setCurrentIndex(dlg->seat(0)->findData(static_cast<int>(SeatKind::Remote)));
+            QCOMPARE(dlg->setup().seats[1], SeatKind::Human);
+            QCOMPARE(dlg->setup().seats[0], SeatKind::Remote);
+            dlg->seat(0)->setCurrentIndex(0);
+            QCOMPARE(dlg->setup().seats[0], SeatKind::Human);
+            QCOMPARE(dlg->setup().seats[1], SeatKind::Human);
             QTest::mouseClick(dlg->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok),
                               Qt::LeftButton);
         });

@@ -373,6 +373,26 @@ void MainWindow::newGame() {
         return;
     const NewGameSetup setup = dlg.setup();
     QSettings().setValue(QStringLiteral("game/coverHands"), setup.coverHands);
+    for (int side : {0, 1})
+        if (setup.seats[side] == SeatKind::Remote) {
+            // By e-mail: this copy plays the other side; the start file goes to the remote player.
+            const int me = 1 - side;
+            const QString stamp = QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss"));
+            QString file = QFileDialog::getSaveFileName(
+                this, QStringLiteral("Save the start file for your opponent"),
+                pbemOutDir() + QStringLiteral("/%1-start.pbem").arg(setup.scenario),
+                QStringLiteral("Westphalia e-mail files (*.pbem)"));
+            if (file.isEmpty())
+                return;
+            if (!file.endsWith(QLatin1String(".pbem")))
+                file += QStringLiteral(".pbem");
+            QSettings().setValue(QStringLiteral("files/pbemDir"), QFileInfo(file).absolutePath());
+            newPbemGame(setup.scenario, me, save::DiceMode::Sealed,
+                        pbemRoot() + QLatin1Char('/') + stamp + QLatin1Char('-') +
+                            (me == kCatholic ? QStringLiteral("catholic") : QStringLiteral("protestant")),
+                        file, rules::optionList(setup.options));
+            return;
+        }
     startGame(setup);
 }
 
@@ -911,7 +931,7 @@ QJsonObject pbemHeader(const QByteArray& bytes) {
 } // namespace
 
 bool MainWindow::newPbemGame(const QString& scenario, int side, save::DiceMode dice, const QString& dir,
-                             const QString& startFileOut) {
+                             const QString& startFileOut, const QStringList& options) {
     QByteArray start;
     QString error;
     m_replay->clear();
@@ -919,7 +939,7 @@ bool MainWindow::newPbemGame(const QString& scenario, int side, save::DiceMode d
     m_combat->hide();
     m_lastActor = -1;
     m_lastImport = {};
-    if (!m_gc->newPbem(scenario, {}, side, dice, dir, &start, &error) ||
+    if (!m_gc->newPbem(scenario, options, side, dice, dir, &start, &error) ||
         !writeBytes(dir + QStringLiteral("/outbox/") + QFileInfo(startFileOut).fileName(), start, &error) ||
         !writeBytes(startFileOut, start, &error)) {
         QMessageBox::warning(this, QStringLiteral("Cannot create the game by e-mail"), error);

@@ -81,7 +81,7 @@ class MainWindow : public QMainWindow {
     // ---- play by e-mail (the session directories live under pbemRoot(); tests give their own)
     static QString pbemRoot();
     bool newPbemGame(const QString& scenario, int side, save::DiceMode dice, const QString& dir,
-                     const QString& startFileOut);
+                     const QString& startFileOut, const QStringList& options = {});
     bool joinPbemGame(const QString& startFile, const QString& dir, const QString& joinFileOut);
     bool openPbemGame(const QString& dir);
     TurnImport importTurnFile(const QString& file); // verified; the outcome is shown in the e-mail panel

@@ -90,17 +90,27 @@ NewGameDialog::NewGameDialog(const GameData& gameData, QWidget* parent) : QDialo
                                                : QStringLiteral("seatProtestant"));
         m_seats[side]->addItem(QStringLiteral("Human, at this computer"), static_cast<int>(SeatKind::Human));
         m_seats[side]->addItem(QStringLiteral("Computer"), static_cast<int>(SeatKind::Computer));
-        m_seats[side]->addItem(QStringLiteral("Remote by e-mail: Game ▸ Play by E-mail"),
-                               static_cast<int>(SeatKind::Remote));
-        // Seats that do not exist yet are shown, and disabled.
-        if (auto* model = qobject_cast<QStandardItemModel*>(m_seats[side]->model())) {
-            model->item(2)->setEnabled(false);
-        }
+        m_seats[side]->addItem(QStringLiteral("Remote player by e-mail"), static_cast<int>(SeatKind::Remote));
+        m_seats[side]->setItemData(
+            2,
+            QStringLiteral("Play by e-mail: you play the other side here, and Start writes "
+                           "the start file to send (Game ▸ Play by E-mail)"),
+            Qt::ToolTipRole);
         auto* label = new QLabel(theme::sideName(side), seatBox);
         label->setStyleSheet(
             QStringLiteral("QLabel { color: %1; font-weight: bold; }").arg(theme::sideColor(side).name()));
         seatLay->addRow(label, m_seats[side]);
     }
+    // By e-mail, the other side is the human here.
+    for (int side : {0, 1})
+        connect(m_seats[side], &QComboBox::currentIndexChanged, this, [this, side](int) {
+            if (m_seats[side]->currentData().toInt() == static_cast<int>(SeatKind::Remote))
+                m_seats[1 - side]->setCurrentIndex(
+                    m_seats[1 - side]->findData(static_cast<int>(SeatKind::Human)));
+            else if (m_seats[1 - side]->currentData().toInt() == static_cast<int>(SeatKind::Remote) &&
+                     m_seats[side]->currentData().toInt() != static_cast<int>(SeatKind::Human))
+                m_seats[1 - side]->setCurrentIndex(0);
+        });
     m_computer = new QComboBox(seatBox);
     m_computer->setObjectName(QStringLiteral("computerStrength"));
     m_computer->addItem(QStringLiteral("Quick (priority list)"), QStringLiteral("priority"));
