@@ -924,6 +924,151 @@ class TestTercios : public QObject {
         }
     }
 
+    void countercharge() {
+        // Tercios L406 (G19): an Assault! reaction to a charge is a countercharge; both have Melee+.
+        Pos p(rules());
+        const int a = p.add(0, QStringLiteral("ClassicSquadron"), 36, 14, 90);
+        const int d = p.add(1, QStringLiteral("ClassicSquadron"), 36, 20, 270);
+        const int far = p.add(1, QStringLiteral("ClassicSquadron"), 6, 44, 270);
+        const TerciosEngine e(rules());
+        p.s.units[a].card = Card::Assault;
+        p.s.units[d].card = Card::Assault;
+        p.s.units[far].card = Card::Resist;
+        p.s.current = 0;
+        QVERIFY(e.apply(p.s, act(TcAction::Activate, a)));
+        QVERIFY(e.apply(p.s, act(TcAction::Charge, a, d)));
+        QCOMPARE(e.actor(p.s), 1);
+        p.s.scripted = {5, 1, 1, 1}; // the reaction check (Discipline 4)
+        QVERIFY(e.apply(p.s, act(TcAction::React, d)));
+        QVERIFY2(logHas(p.s, QStringLiteral("melee: A0 (Melee 6) against B1 (Melee 6), countercharge")),
+                 qPrintable(p.s.log.join(QLatin1Char('\n'))));
+    }
+    void evasion() {
+        // Tercios L766 (G21, G40): Horse evades a Foot charge even after activating, with Discipline+.
+        Pos p(rules());
+        const int a = p.add(0, QStringLiteral("ClassicSquadron"), 36, 14, 90);
+        const int h = p.add(1, QStringLiteral("LightHorse"), 36, 19, 270);
+        const int far = p.add(1, QStringLiteral("ClassicSquadron"), 6, 44, 270);
+        const TerciosEngine e(rules());
+        p.s.units[a].card = Card::Assault;
+        p.s.units[h].activated = true; // already acted this turn
+        p.s.units[far].card = Card::Resist;
+        p.s.current = 0;
+        QVERIFY(e.apply(p.s, act(TcAction::Activate, a)));
+        QVERIFY(e.apply(p.s, act(TcAction::Charge, a, h)));
+        const QList<TcAction> legal = e.legalActions(p.s);
+        QVERIFY(legal.contains(act(TcAction::Decline, h)));
+        TcAction evade = act(TcAction::React, h);
+        evade.dir = 2;
+        QVERIFY(legal.contains(evade));
+        p.s.scripted = {1, 1, 5}; // Discipline 2, Increased to 3 against Foot
+        const double y0 = p.s.units[h].pose.c.y;
+        QVERIFY(e.apply(p.s, evade));
+        QVERIFY(logHas(p.s, QStringLiteral("evasion check: B1 Discipline 3 dice")));
+        QVERIFY(p.s.units[h].pose.c.y > y0 + 15.9); // 2 x Speed 8, straight away
+        QCOMPARE(p.s.units[h].pose.facing, 90.0);
+        QVERIFY(!logHas(p.s, QStringLiteral("Tercios L594 melee")));
+        QVERIFY(logHas(p.s, QStringLiteral("cannot reach: moves as close as possible")));
+    }
+    void reactionToMove() {
+        // Tercios L390, L422 (G17): an enemy ending a move within 3" of the Front Centre triggers a
+        // reaction; a Fire! volley has Shoot+ (Firearms).
+        Pos p(rules());
+        const int m = p.add(0, QStringLiteral("MusketeersCompany"), 36, 20, 90);
+        const int b = p.add(1, QStringLiteral("ClassicSquadron"), 36, 29.5, 270);
+        const TerciosEngine e(rules());
+        p.s.units[m].card = Card::Ready;
+        p.s.units[b].card = Card::Fire;
+        p.s.current = 0;
+        QVERIFY(e.apply(p.s, act(TcAction::Activate, m)));
+        TcAction mv = act(TcAction::Move, m);
+        mv.to = e.centre(p.s.units[m].pose, 0) + Vec2{0, 5};
+        QString err;
+        QVERIFY2(e.apply(p.s, mv, &err), qPrintable(err));
+        QCOMPARE(p.s.phase, TPhase::Reaction);
+        QCOMPARE(e.actor(p.s), 1);
+        p.s.scripted = {5, 1, 1, 1, /* volley: Shoot 3+ = 4 dice */ 1, 1, 1, 1};
+        QVERIFY(e.apply(p.s, act(TcAction::React, b)));
+        QVERIFY(logHas(p.s, QStringLiteral("B1 shoots A0 (reaction, Firearms+): 4 dice")));
+        QVERIFY(p.s.units[b].activated && p.s.units[b].revealed);
+        QCOMPARE(p.s.phase, TPhase::Ready); // the Musketeers may take their second action
+        QCOMPARE(p.s.activeUnit, m);
+    }
+    void interception() {
+        // Tercios L410-412 (G20): an Assault! reaction to a nearby move intercepts; a win stops the mover.
+        Pos p(rules());
+        const int m = p.add(0, QStringLiteral("MusketeersCompany"), 36, 20, 90);
+        const int b = p.add(1, QStringLiteral("ClassicSquadron"), 36, 29.5, 270);
+        const TerciosEngine e(rules());
+        p.s.units[m].card = Card::Ready;
+        p.s.units[b].card = Card::Assault;
+        p.s.current = 0;
+        QVERIFY(e.apply(p.s, act(TcAction::Activate, m)));
+        TcAction mv = act(TcAction::Move, m);
+        mv.to = e.centre(p.s.units[m].pose, 0) + Vec2{0, 5};
+        QVERIFY(e.apply(p.s, mv));
+        QVERIFY(e.legalActions(p.s).contains(act(TcAction::React, b)));
+        // Check [5,1,1,1]; the Squadron (Melee 6) hits twice vs Infantry 3 and the Musketeers (Courage 3)
+        // cancel nothing; they (Melee 2) miss.
+        p.s.scripted = {5, 1, 1, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+        QVERIFY(e.apply(p.s, act(TcAction::React, b)));
+        QVERIFY(logHas(p.s, QStringLiteral("B1 intercepts A0")));
+        QVERIFY(logHas(p.s, QStringLiteral("the activation of A0 stops here")));
+        QVERIFY(!p.s.units[m].onTable() || p.s.activeUnit != m);
+    }
+    void resistReaction() {
+        // Tercios L428 (G22): a Resist! reaction gives Courage+ for the triggering activation.
+        Pos p(rules());
+        const int a = p.add(0, QStringLiteral("ClassicSquadron"), 36, 14, 90);
+        const int d = p.add(1, QStringLiteral("ClassicSquadron"), 36, 20, 270);
+        const int far = p.add(1, QStringLiteral("ClassicSquadron"), 6, 44, 270);
+        const TerciosEngine e(rules());
+        p.s.units[a].card = Card::Assault;
+        p.s.units[d].card = Card::Resist;
+        p.s.units[far].card = Card::Resist;
+        p.s.current = 0;
+        QVERIFY(e.apply(p.s, act(TcAction::Activate, a)));
+        QVERIFY(e.apply(p.s, act(TcAction::Charge, a, d)));
+        p.s.scripted = {5, 1, 1, 1, 4, 4, 1, 1, 1, 1};
+        QVERIFY(e.apply(p.s, act(TcAction::React, d)));
+        QVERIFY2(logHas(p.s, QStringLiteral("B1 resists: Courage 6 dice")),
+                 qPrintable(p.s.log.join(QLatin1Char('\n'))));
+    }
+    void brigade() {
+        // Tercios L748-756 (G16): Brigade units of one regiment share a card and act in one slot.
+        Pos p(rules());
+        const int u1 = p.add(0, QStringLiteral("ReformedBattalion"), 20, 8, 90);
+        const int u2 = p.add(0, QStringLiteral("ReformedBattalion"), 28, 8, 90);
+        const int u3 = p.add(0, QStringLiteral("ReformedBattalion"), 36, 8, 90);
+        const int b = p.add(1, QStringLiteral("ClassicSquadron"), 36, 42, 270);
+        for (int u : {u2, u3}) { // one regiment
+            p.s.units[u].regiment = p.s.units[u1].regiment;
+            p.s.regiments[p.s.units[u1].regiment].units << u;
+        }
+        const TerciosEngine e(rules());
+        p.s.phase = TPhase::Planning;
+        p.s.stepSide = 0;
+        QVERIFY(e.apply(p.s, orderAct(u1, Card::Ready)));
+        QVERIFY(e.legalActions(p.s).contains(act(TcAction::Order, u2, u1)));
+        QVERIFY(!e.legalActions(p.s).contains(act(TcAction::Order, u2, b)));
+        QVERIFY(e.apply(p.s, act(TcAction::Order, u2, u1)));
+        QVERIFY(e.apply(p.s, act(TcAction::Order, u3, u1)));
+        QCOMPARE(p.s.units[u3].card, Card::Ready);
+        p.s.scripted = {6, 1};
+        QVERIFY(e.apply(p.s, orderAct(b, Card::Resist)));
+        TcAction first = act(TcAction::First, -1);
+        first.target = 0;
+        QVERIFY(e.apply(p.s, first));
+        QVERIFY(e.apply(p.s, act(TcAction::Activate, u1)));
+        QVERIFY(e.apply(p.s, act(TcAction::Done, u1)));
+        QCOMPARE(p.s.activeUnit, u2); // same slot: the next unit of the group
+        QCOMPARE(e.actor(p.s), 0);
+        QVERIFY(e.apply(p.s, act(TcAction::Done, u2)));
+        QCOMPARE(p.s.activeUnit, u3);
+        QVERIFY(e.apply(p.s, act(TcAction::Done, u3)));
+        QCOMPARE(e.actor(p.s), 1); // now the other side
+    }
+
     // ---- battle export (issue 9, the Tercios half) ----
     void exportFixtures() {
         // Breitenfeld-like and White Mountain-like battles: the scenario loads, both armies are legal

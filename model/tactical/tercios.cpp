@@ -1146,7 +1146,7 @@ QList<TcAction> TerciosEngine::legalActions(const TerciosState& s) const {
                 for (qsizetype j = 0; j < s.units.size(); ++j) {
                     const TUnit& y = s.units[j];
                     if (j != i && y.regiment == x.regiment && y.onTable() && y.card != Card::None &&
-                        y.group < 0 && has(s, int(j), RBrigade)) {
+                        (y.group < 0 || y.group == int(j)) && has(s, int(j), RBrigade)) {
                         TcAction a;
                         a.kind = TcAction::Order;
                         a.unit = int(i);
