@@ -1019,6 +1019,24 @@ class TestGui : public QObject {
         w.setAutosave(true);
         w.close();
         QVERIFY(!MainWindow::crashedBefore());
+
+        // A save dropped on a window opens it.
+        QTemporaryDir tmp;
+        const QString copy = tmp.filePath(QStringLiteral("dropped.tyw"));
+        QVERIFY(QFile::copy(MainWindow::autosavePath(), copy));
+        MainWindow w3(d);
+        w3.showScenario(QStringLiteral("campaign"));
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(copy)});
+        QDragEnterEvent enter(QPoint(300, 300), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&w3, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(300, 300), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&w3, &drop);
+        settle();
+        QCOMPARE(w3.controller()->game().scenario(), QStringLiteral("early-war"));
+        QCOMPARE(w3.controller()->game().actions(), played);
+        QCOMPARE(w3.controller()->fileName(), copy);
     }
 
     // Issue 9: a battle of the game's past, found by replaying the log, exported from the window.
