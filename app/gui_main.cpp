@@ -84,8 +84,10 @@ int main(int argc, char** argv) {
     parser.process(app);
     const bool headless = parser.isSet(shotOpt) || parser.isSet(benchOpt);
 
+    const double msAtParse = static_cast<double>(sinceMain.nsecsElapsed()) / 1e6;
     const QString dir = wp::findDataDir(parser.value(dataOpt));
     wp::LoadResult r = wp::loadGameData(dir);
+    const double msAtData = static_cast<double>(sinceMain.nsecsElapsed()) / 1e6;
     if (!r.ok()) {
         QString text =
             QStringLiteral("The game data in %1 is invalid, so no game can be started.\n\n").arg(dir);
@@ -106,6 +108,7 @@ int main(int argc, char** argv) {
     }
 
     wp::MainWindow w(r.data);
+    const double msAtWindow = static_cast<double>(sinceMain.nsecsElapsed()) / 1e6;
     if (!headless)
         w.restoreLayout();
     QString file = parser.value(openOpt);
@@ -125,6 +128,7 @@ int main(int argc, char** argv) {
     } else if (!resumed) {
         w.showScenario(parser.isSet(scenarioOpt) ? parser.value(scenarioOpt) : QStringLiteral("campaign"));
     }
+    const double msAtGameStart = static_cast<double>(sinceMain.nsecsElapsed()) / 1e6;
     if (!headless)
         w.setAutosave(true); // after every action, to QStandardPaths::AppDataLocation
 
@@ -136,7 +140,8 @@ int main(int argc, char** argv) {
             first = false;
             const double proc = msSinceProcessStart();
             const double main = static_cast<double>(sinceMain.nsecsElapsed()) / 1e6;
-            QTimer::singleShot(0, &w, [&w, proc, main]() {
+            const double msAtGame = msAtGameStart;
+            QTimer::singleShot(0, &w, [&w, proc, main, msAtParse, msAtData, msAtWindow, msAtGame]() {
                 w.mapView()->fitMap();
                 QCoreApplication::processEvents();
                 QWidget* vp = w.mapView()->viewport();
@@ -162,6 +167,11 @@ int main(int argc, char** argv) {
                                 proc, main);
                 else
                     std::printf("cold start to first painted map frame: %.0f ms since main\n", main);
+                std::printf(
+                    "  of which: application and arguments %.0f ms, game data %.0f ms, window %.0f ms, "
+                    "game start %.0f ms, first paint %.0f ms\n",
+                    msAtParse, msAtData - msAtParse, msAtWindow - msAtData, msAtGame - msAtWindow,
+                    main - msAtGame);
                 std::printf("full map repaint at fit zoom: %.2f ms (map cached), %.2f ms (map redrawn), "
                             "median of 30\n",
                             cached, uncached);
