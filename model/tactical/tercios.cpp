@@ -1118,7 +1118,7 @@ QString TerciosEngine::prompt(const TerciosState& s) const {
     return {};
 }
 
-QList<TcAction> TerciosEngine::legalActions(const TerciosState& s) const {
+QList<TcAction> TerciosEngine::legalActions(const TerciosState& s, bool withMoves) const {
     QList<TcAction> out;
     auto add = [&](TcAction::Kind k, int u, int t = -1, int dir = 0) {
         TcAction a;
@@ -1177,7 +1177,7 @@ QList<TcAction> TerciosEngine::legalActions(const TerciosState& s) const {
                 }
         const bool moveOk = !s.readyDone.contains(QStringLiteral("move")) &&
                             !(has(s, u, RSquares) && s.readyDone.contains(QStringLiteral("face")));
-        if (moveOk)
+        if (moveOk && withMoves)
             for (const Vec2& to : candidateMoves(s, u, order)) {
                 add(TcAction::Move, u);
                 out.last().to = to;
@@ -1465,8 +1465,8 @@ bool TerciosEngine::apply(TerciosState& s, const TcAction& in, QString* error) c
     TcAction a = in;
     if (a.kind == TcAction::Move)
         a.to = round2(a.to);
-    const QList<TcAction> legal = legalActions(s);
-    bool ok = legal.contains(a);
+    const QList<TcAction> legal = legalActions(s, false);
+    bool ok = a.kind != TcAction::Move && legal.contains(a);
     if (!ok && a.kind == TcAction::Move && (s.phase == TPhase::Ready || s.phase == TPhase::Run) &&
         a.unit == s.activeUnit) {
         // Any legal destination, not only the listed ones (Tercios L440-448).

@@ -294,7 +294,8 @@ class TerciosEngine {
     void start(TerciosState& s) const; // terrain rolls, turn 1 planning
     int actor(const TerciosState& s) const;
     QString prompt(const TerciosState& s) const;
-    QList<TcAction> legalActions(const TerciosState& s) const;
+    // withMoves = false leaves out the candidate moves (apply checks any move destination itself).
+    QList<TcAction> legalActions(const TerciosState& s, bool withMoves = true) const;
     bool apply(TerciosState& s, const TcAction& a, QString* error = nullptr) const;
 
     // ---- services (public for tests, AI and views) ----

@@ -16,6 +16,8 @@ TerciosGame::TerciosGame(const TerciosEngine& engine, const TerciosState& scenar
 
 bool TerciosGame::apply(const TcAction& a, QString* error) {
     TerciosState before = m_state;
+    before.log.clear(); // the log only grows: undo truncates it (and the live log is not detached per action)
+    const qsizetype logSize = m_state.log.size();
     const quint64 rolls = m_state.rolls;
     const int actor = m_engine.actor(m_state);
     const QString text = actionText(m_state, a);
@@ -25,8 +27,10 @@ bool TerciosGame::apply(const TcAction& a, QString* error) {
     m_texts << text;
     if (m_state.rolls != rolls || m_engine.actor(m_state) != actor)
         m_undo.clear(); // a die was rolled or the player changed: no undo past this point
-    else
+    else {
+        before.log = QStringList{QString::number(logSize)};
         m_undo << std::pair{std::move(before), m_actions.size() - 1};
+    }
     return true;
 }
 
@@ -41,7 +45,10 @@ bool TerciosGame::undo() {
     if (m_undo.isEmpty())
         return false;
     auto [st, n] = m_undo.takeLast();
+    QStringList log = std::move(m_state.log);
+    log.resize(st.log.value(0).toLongLong());
     m_state = std::move(st);
+    m_state.log = std::move(log);
     m_actions.resize(n);
     m_texts.resize(n);
     return true;
