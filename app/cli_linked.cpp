@@ -20,7 +20,7 @@ namespace {
 
 const char* kLinkUsage =
     R"(usage: westphalia-cli battle-link auto --scenario ID|POSITION [--option K=V]... [--seed N] --actions FILE
-                                   [--rules tvbd] [--log]
+                                   [--rules tvbd|tercios] [--log]
        westphalia-cli battle-link form --scenario ID|POSITION [--option K=V]... [--seed N] --actions FILE
                                    --form FILE
        westphalia-cli battle-link calibrate --rules tvbd|tercios [--games N] [--seed S]
@@ -159,8 +159,8 @@ int resultCommand(ArgParser& p, bool autoMode) {
         const QString r = rulesName.isEmpty() ? table : rulesName;
         const quint64 seed = battle::linkedBattleSeed(s);
         tactical::BattleState end;
-        if (!battle::autoResolveLinked(*data.data, s, r, seed, battle::LinkMapping{}, &res, &tr, &error,
-                                       &end)) {
+        if (!battle::autoResolveLinked(*data.data, s, r, seed, battle::defaultMapping(r), &res, &tr, &error,
+                                       r == QLatin1String("tvbd") ? &end : nullptr)) {
             err() << "westphalia-cli battle-link: " << error << "\n";
             return 1;
         }
@@ -176,7 +176,7 @@ int resultCommand(ArgParser& p, bool autoMode) {
             return 1;
         }
         if (!battle::parseTableForm(QString::fromUtf8(ff.readAll()), formFile, &tr, &error) ||
-            !battle::mapResult(*data.data, s, tr, battle::LinkMapping{}, &res, &error)) {
+            !battle::mapResult(*data.data, s, tr, battle::defaultMapping(table), &res, &error)) {
             err() << "westphalia-cli battle-link: " << error << "\n";
             return 1;
         }
@@ -240,7 +240,7 @@ int calibrateCommand(ArgParser& p) {
     const QString rulesName = p.value(QStringLiteral("--rules"));
     const QString gamesText = p.value(QStringLiteral("--games"));
     const QString seedText = p.value(QStringLiteral("--seed"));
-    battle::LinkMapping m;
+    battle::LinkMapping m = battle::defaultMapping(rulesName);
     QString problem;
     number(p.value(QStringLiteral("--base")), "--base", 0, 1, &m.base, &problem);
     number(p.value(QStringLiteral("--scale")), "--scale", 0, 10, &m.scale, &problem);

@@ -438,29 +438,38 @@ class TestLinked : public QObject {
     // A campaign battle sent to TVBD and back, auto-resolved: the export of the battle on top of the
     // state, the TVBD engine's end state, the mapped result entered and confirmed, then 12.31 with those
     // Loss Numbers and 12.28 with that winner. The same state gives the same battle (PBEM check).
+    void autoResolvedBackIntoTheCampaign_data() {
+        QTest::addColumn<QString>("rules");
+        QTest::newRow("tvbd") << QStringLiteral("tvbd");
+        QTest::newRow("tercios") << QStringLiteral("tercios");
+    }
     void autoResolvedBackIntoTheCampaign() {
+        QFETCH(QString, rules);
         Rules f;
         Battle b;
-        QVERIFY(landshut(f, QStringLiteral("tvbd"), &b));
+        QVERIFY(landshut(f, rules, &b));
+        QVERIFY(
+            f.e.prompt(f.s).contains(rules == QLatin1String("tvbd") ? "Tilly's Very Bad Day" : "Tercios"));
         const quint64 seed = battle::linkedBattleSeed(f.s);
         QCOMPARE(battle::linkedBattleSeed(f.s), seed);
+        const battle::LinkMapping mapping = battle::defaultMapping(rules);
         battle::LinkedResult res, again;
         battle::TableResult table;
         QString error;
         tactical::BattleState end;
-        QVERIFY2(battle::autoResolveLinked(f.d(), f.s, QStringLiteral("tvbd"), seed, battle::LinkMapping{},
-                                           &res, &table, &error, &end),
+        QVERIFY2(battle::autoResolveLinked(f.d(), f.s, rules, seed, mapping, &res, &table, &error,
+                                           rules == QLatin1String("tvbd") ? &end : nullptr),
                  qPrintable(error));
-        QVERIFY(end.over());
+        if (rules == QLatin1String("tvbd"))
+            QVERIFY(end.over());
         QVERIFY(table.winner >= 0);
         QVERIFY(table.sides[0].units > 0 && table.sides[1].units > 0);
         QCOMPARE(table.sides[0].units,
                  table.sides[0].destroyed + table.sides[0].routed + table.sides[0].remaining);
-        QVERIFY(battle::autoResolveLinked(f.d(), f.s, QStringLiteral("tvbd"), seed, battle::LinkMapping{},
-                                          &again, nullptr, &error));
+        QVERIFY(battle::autoResolveLinked(f.d(), f.s, rules, seed, mapping, &again, nullptr, &error));
         QCOMPARE(again.actions(f.d()), res.actions(f.d()));
-        QVERIFY(!battle::autoResolveLinked(f.d(), f.s, QStringLiteral("napoleon"), seed,
-                                           battle::LinkMapping{}, &again, nullptr, &error));
+        QVERIFY(!battle::autoResolveLinked(f.d(), f.s, QStringLiteral("napoleon"), seed, mapping, &again,
+                                           nullptr, &error));
         QVERIFY(error.contains("napoleon"));
         for (const QString& a : res.actions(f.d()))
             QVERIFY2(f.act(a), qPrintable(a));
@@ -584,9 +593,13 @@ class TestLinked : public QObject {
                 QVERIFY2(h.play(lines[i]).ok, qPrintable(lines[i]));
             QVERIFY(h.play(QStringLiteral("battle confirm")).ok);
         }
-        QString text = run({"battle", "calibrate", "--rules", "tvbd", "--games", "3", "--seed", "4"}, &code);
-        QVERIFY2(code == 0, qPrintable(text));
-        QVERIFY(text.contains("attacker wins") && text.contains("CRT") && text.contains("TVBD"));
+        QString text;
+        for (const char* r : {"tvbd", "tercios"}) {
+            text = run({"battle", "calibrate", "--rules", r, "--games", "3", "--seed", "4"}, &code);
+            QVERIFY2(code == 0, qPrintable(text));
+            QVERIFY(text.contains("attacker wins") && text.contains("CRT") &&
+                    text.contains(QString::fromLatin1(r).toUpper()));
+        }
         text = run({"battle-link", "calibrate", "--rules", "chess"}, &code);
         QCOMPARE(code, 2);
         text = run(QStringList{"battle-link", "form"} + game, &code);

@@ -6,6 +6,7 @@
 #include "rules/internal.h"
 #include "rules/state.h"
 #include "tactical/tactical_game.h"
+#include "tactical/tercios.h"
 #include "tactical/tvbd.h"
 
 #include <QRegularExpression>
@@ -67,6 +68,86 @@ bool runTvbd(const GameData& d, const GameState& s, quint64 seed, wp::tactical::
     wp::tactical::autoResolve(game, wp::tactical::Policy::Simple, seed);
     *end = game.state();
     return true;
+}
+
+// The Tercios ruleset and its export mapping, loaded once per process.
+struct TerciosFiles {
+    const wp::tactical::TerciosRules* rules = nullptr;
+    TerciosMapping mapping;
+    QString error;
+};
+const TerciosFiles& terciosFiles() {
+    static const TerciosFiles files = [] {
+        TerciosFiles f;
+        f.rules = wp::tactical::defaultTerciosRules(&f.error);
+        if (f.rules && !loadTerciosMapping(defaultMappingPath(), &f.mapping, &f.error))
+            f.rules = nullptr;
+        return f;
+    }();
+    return files;
+}
+
+// Exports and auto-resolves the combat on top of `s` in Brevis Editio Tercios; the end state in *end.
+bool runTercios(const GameData& d, const GameState& s, quint64 seed, wp::tactical::TerciosState* end,
+                QString* error) {
+    const TerciosFiles& files = terciosFiles();
+    if (!files.rules) {
+        *error = files.error;
+        return false;
+    }
+    BattleInput in;
+    if (!inputFromState(d, s, &in, error))
+        return false;
+    const QJsonObject o = exportTercios(in, files.mapping, *files.rules, seed);
+    wp::tactical::TerciosState start;
+    if (!wp::tactical::terciosScenarioFromJson(o, QStringLiteral("linked battle"), *files.rules, &start,
+                                               error))
+        return false;
+    const wp::tactical::TerciosEngine engine(*files.rules);
+    wp::tactical::TerciosGame game(engine, start, seed);
+    wp::tactical::autoResolve(game, false, seed);
+    *end = game.state();
+    return true;
+}
+
+} // namespace
+
+TableResult tableResultFromTercios(const wp::tactical::TerciosState& end) {
+    TableResult t;
+    t.winner = end.over() ? end.winner : -1;
+    t.reason = end.resultReason;
+    for (const wp::tactical::TUnit& u : end.units) {
+        TableSide& ts = t.sides[u.side == 0 ? 0 : 1]; // the export's side 0 is the campaign attacker
+        ts.units += 1;
+        if (u.status == wp::tactical::TStatus::Destroyed)
+            ts.destroyed += 1;
+        else
+            ts.remaining += 1;
+    }
+    return t;
+}
+
+namespace {
+
+// Runs the ruleset's auto-resolve and reads its end state.
+bool runTable(const GameData& d, const GameState& s, const QString& rules, quint64 seed, TableResult* out,
+              QString* error) {
+    if (rules == QLatin1String("tvbd")) {
+        wp::tactical::BattleState end;
+        if (!runTvbd(d, s, seed, &end, error))
+            return false;
+        *out = tableResultFromTvbd(d, s, end);
+        return true;
+    }
+    if (rules == QLatin1String("tercios")) {
+        wp::tactical::TerciosState end;
+        if (!runTercios(d, s, seed, &end, error))
+            return false;
+        *out = tableResultFromTercios(end);
+        return true;
+    }
+    *error = QStringLiteral("unknown ruleset '%1' (tvbd, tercios)").arg(rules);
+    return false;
 }
 
 } // namespace
@@ -200,21 +281,29 @@ quint64 linkedBattleSeed(const GameState& s) {
 bool autoResolveLinked(const GameData& d, const GameState& s, const QString& rules, quint64 seed,
                        const LinkMapping& mapping, LinkedResult* out, TableResult* table, QString* error,
                        wp::tactical::BattleState* tactical) {
-    if (rules != QLatin1String("tvbd")) {
-        *error = rules == QLatin1String("tercios")
-                     ? QStringLiteral("the Tercios engine is not available yet: enter the result by hand")
-                     : QStringLiteral("unknown ruleset '%1' (tvbd, tercios)").arg(rules);
+    TableResult t;
+    if (rules == QLatin1String("tvbd") && tactical) {
+        if (!runTvbd(d, s, seed, tactical, error))
+            return false;
+        t = tableResultFromTvbd(d, s, *tactical);
+    } else if (!runTable(d, s, rules, seed, &t, error)) {
         return false;
     }
-    wp::tactical::BattleState end;
-    if (!runTvbd(d, s, seed, &end, error))
-        return false;
-    const TableResult t = tableResultFromTvbd(d, s, end);
     if (table)
         *table = t;
-    if (tactical)
-        *tactical = end;
     return mapResult(d, s, t, mapping, out, error);
+}
+
+LinkMapping defaultMapping(const QString& rules) {
+    LinkMapping m; // TVBD's calibrated values
+    if (rules == QLatin1String("tercios")) {
+        m.base = 0.025; // Tercios destroys units outright and more of them: little attrition to add
+        m.scale = 1.0;
+        m.routedWeight = 0.75; // no rout status in Tercios: unused
+        m.pursuit = 0.0;
+        m.loserMinimum = 1.0;
+    }
+    return m;
 }
 
 bool parseTableForm(const QString& text, const QString& fileName, TableResult* out, QString* error) {
@@ -296,10 +385,8 @@ bool parseTableForm(const QString& text, const QString& fileName, TableResult* o
 bool calibrate(const Engine& engine, const QString& rules, int games, quint64 seed,
                const LinkMapping& mapping, QList<CalibrationSample>* out, QString* error) {
     Q_UNUSED(mapping);
-    if (rules != QLatin1String("tvbd")) {
-        *error = rules == QLatin1String("tercios")
-                     ? QStringLiteral("the Tercios engine is not available yet")
-                     : QStringLiteral("unknown ruleset '%1' (tvbd, tercios)").arg(rules);
+    if (rules != QLatin1String("tvbd") && rules != QLatin1String("tercios")) {
+        *error = QStringLiteral("unknown ruleset '%1' (tvbd, tercios)").arg(rules);
         return false;
     }
     const GameData& d = engine.data();
@@ -420,10 +507,8 @@ bool calibrate(const Engine& engine, const QString& rules, int games, quint64 se
             }
         }
         // The table: the same forces exported and auto-resolved.
-        wp::tactical::BattleState end;
-        if (!runTvbd(d, s, seed * 7919ULL + static_cast<quint64>(g), &end, error))
+        if (!runTable(d, s, rules, seed * 7919ULL + static_cast<quint64>(g), &smp.table, error))
             return false;
-        smp.table = tableResultFromTvbd(d, s, end);
         out->append(smp);
     }
     return true;

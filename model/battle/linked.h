@@ -20,7 +20,8 @@ class Engine;
 } // namespace wp::rules
 namespace wp::tactical {
 struct BattleState;
-}
+struct TerciosState;
+} // namespace wp::tactical
 
 namespace wp::battle {
 
@@ -75,13 +76,20 @@ bool mapResult(const GameData& d, const wp::rules::GameState& s, const TableResu
 TableResult tableResultFromTvbd(const GameData& d, const wp::rules::GameState& s,
                                 const wp::tactical::BattleState& end);
 
+// The tabletop result read from the end state of a Tercios battle exported from the combat (units
+// destroyed; Tercios has no rout status and the export gives no Commander casualties: none are lost).
+TableResult tableResultFromTercios(const wp::tactical::TerciosState& end);
+
+// The calibrated mapping of a ruleset ("tvbd", "tercios"; docs/linked-battles.md "Balance").
+LinkMapping defaultMapping(const QString& rules);
+
 // The seed of the auto-resolved battle for the combat on top of `s`: a function of the game state only,
 // so the other player (PBEM) reproduces the same battle and checks the result entered (docs).
 quint64 linkedBattleSeed(const wp::rules::GameState& s);
 
-// Exports the combat on top of `s` (battle export, TVBD), auto-resolves it with the simple policy and maps
-// the end state. `rules` is "tvbd" (or "tercios" once that engine is on main). False with *error when the
-// data files do not load or the ruleset is not available. `tactical` (optional) gets the end state.
+// Exports the combat on top of `s` (battle export) to the ruleset ("tvbd" or "tercios"), auto-resolves it
+// with the engine's simple policy and maps the end state. False with *error when the data files do not load
+// or the ruleset is unknown. `tactical` (optional, TVBD only) gets the TVBD end state.
 bool autoResolveLinked(const GameData& d, const wp::rules::GameState& s, const QString& rules, quint64 seed,
                        const LinkMapping& mapping, LinkedResult* out, TableResult* table, QString* error,
                        wp::tactical::BattleState* tactical = nullptr);
