@@ -54,6 +54,13 @@ int main(int argc, char** argv) {
     if (QStyleFactory::keys().contains(QStringLiteral("Fusion")))
         QApplication::setStyle(QStringLiteral("Fusion"));
     app.setStyleSheet(wp::theme::styleSheet());
+    {
+        // Light (vertical) hinting, as most desktops have it: full TrueType bytecode hinting of every
+        // glyph cost about 80 ms of the first frame (docs/gui.md "Speed").
+        QFont f = QApplication::font();
+        f.setHintingPreference(QFont::PreferVerticalHinting);
+        QApplication::setFont(f);
+    }
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Thirty Years War: Europe in Agony 1618-1648"));

@@ -48,6 +48,7 @@ QFont serif(double pt, bool bold) {
     QFont f(QStringLiteral("DejaVu Serif"));
     f.setPointSizeF(pt);
     f.setBold(bold);
+    f.setHintingPreference(QFont::PreferVerticalHinting); // see docs/gui.md "Speed"
     return f;
 }
 
@@ -55,6 +56,7 @@ QFont sans(double pt, bool bold) {
     QFont f(QStringLiteral("DejaVu Sans"));
     f.setPointSizeF(pt);
     f.setBold(bold);
+    f.setHintingPreference(QFont::PreferVerticalHinting);
     return f;
 }
 
