@@ -793,6 +793,19 @@ class TestGui : public QObject {
             w->show();
             QVERIFY(QTest::qWaitForWindowExposed(w));
         }
+        {
+            // The New Game by E-mail dialog offers every scenario, both sides and both dice modes.
+            NewPbemDialog dlg(*d, &host);
+            QCOMPARE(dlg.scenarioBox()->count(), static_cast<int>(d->scenarios.size()));
+            QCOMPARE(dlg.scenario(), QStringLiteral("campaign"));
+            dlg.sideBox()->setCurrentIndex(1);
+            QCOMPARE(dlg.side(), kProtestant);
+            dlg.diceBox()->setCurrentIndex(1);
+            QCOMPARE(dlg.dice(), save::DiceMode::Open);
+            dlg.show();
+            settle();
+            QVERIFY(dlg.grab().save(shot(QStringLiteral("pbem-new-game.png"))));
+        }
         // The Protestant player (who acts first in Early War) creates the game.
         QVERIFY(host.newPbemGame(QStringLiteral("early-war"), kProtestant, save::DiceMode::Open,
                                  path(QStringLiteral("host")), path(QStringLiteral("start.pbem"))));
