@@ -5,6 +5,9 @@
 
 #include <QElapsedTimer>
 
+#include <thread>
+#include <vector>
+
 #include <QFile>
 
 namespace wp::cli {
@@ -36,8 +39,8 @@ QString sideResult(const wp::tactical::BattleState& s, const wp::tactical::AutoR
 
 const char* kTerciosUsage =
     R"(usage: westphalia-cli tactical tercios --scenario FILE [--seed N] [--auto] [--log]
-           [--actions FILE] [--legal] [--policy simple|random] [--games N] [--bench N]
-           [--view A|B]
+           [--actions FILE] [--legal] [--policy simple|random] [--games N] [--odds N]
+           [--bench N] [--jobs N] [--view A|B]
   Loads a Brevis Editio: Tercios battle scenario (JSON, docs/tercios.md).
   --auto            both sides played by the policy to the end; prints the result
   --actions FILE    apply these actions (one per line, docs/tercios.md notation) first
@@ -45,7 +48,9 @@ const char* kTerciosUsage =
   --log             print the battle log
   --view A|B        print the units as that side sees them (the other side's cards hidden)
   --games N         with --auto: resolve N battles (seeds S, S+1, ...) and print win rates
+  --odds N          the same as --auto --games N: each side's chance of winning
   --bench N         auto-resolve N battles and print battles per second
+  --jobs N          with --games/--odds/--bench: play on N threads (default 1)
 )";
 
 int terciosCommand(const QStringList& args) {
@@ -62,7 +67,9 @@ int terciosCommand(const QStringList& args) {
     const QString gamesText = p.value(QStringLiteral("--games"));
     const QString benchText = p.value(QStringLiteral("--bench"));
     const QString viewText = p.value(QStringLiteral("--view"));
-    const bool autoPlay = p.flag(QStringLiteral("--auto"));
+    const QString oddsText = p.value(QStringLiteral("--odds"));
+    const QString jobsText = p.value(QStringLiteral("--jobs"));
+    bool autoPlay = p.flag(QStringLiteral("--auto"));
     const bool showLog = p.flag(QStringLiteral("--log"));
     const bool showLegal = p.flag(QStringLiteral("--legal"));
     QString problem;
@@ -78,6 +85,18 @@ int terciosCommand(const QStringList& args) {
         games = gamesText.toInt(&ok);
         if (!ok || games < 1 || games > 100000)
             problem = QStringLiteral("--games '%1' must be 1..100000").arg(gamesText);
+    }
+    if (!oddsText.isEmpty()) {
+        games = oddsText.toInt(&ok);
+        autoPlay = true;
+        if (!ok || games < 1 || games > 100000)
+            problem = QStringLiteral("--odds '%1' must be 1..100000").arg(oddsText);
+    }
+    int jobs = 1;
+    if (!jobsText.isEmpty()) {
+        jobs = jobsText.toInt(&ok);
+        if (!ok || jobs < 1 || jobs > 64)
+            problem = QStringLiteral("--jobs '%1' must be 1..64").arg(jobsText);
     }
     int bench = 0;
     if (!benchText.isEmpty()) {
@@ -127,9 +146,21 @@ int terciosCommand(const QStringList& args) {
         double turns = 0, actions = 0;
         QElapsedTimer timer;
         timer.start();
-        for (int g = 0; g < n; ++g) {
-            TerciosGame game(engine, start, seed + quint64(g));
-            const AutoResult r = autoResolve(game, random, seed + quint64(g));
+        QList<AutoResult> results(n);
+        AutoResult* cells = results.data(); // each thread writes its own elements (no detach)
+        auto work = [&, cells](int from) {
+            for (int g = from; g < n; g += jobs) {
+                TerciosGame game(engine, start, seed + quint64(g));
+                cells[g] = autoResolve(game, random, seed + quint64(g));
+            }
+        };
+        std::vector<std::thread> threads;
+        for (int j = 1; j < jobs; ++j)
+            threads.emplace_back(work, j);
+        work(0);
+        for (std::thread& th : threads)
+            th.join();
+        for (const AutoResult& r : results) {
             if (r.winner < 0)
                 ++unfinished;
             else

@@ -18,6 +18,7 @@
 namespace wp::tactical {
 
 struct AutoResult; // tactical_game.h
+enum class Policy; // tactical_game.h
 
 // ---- static rules data (resources/tactical/tercios.json) ------------------------------------------------
 enum class TType { Foot, Horse, Artillery };
@@ -392,5 +393,7 @@ TcAction chooseTerciosAction(const TerciosEngine& engine, const TerciosState& s,
                              wp::rules::Rng& rng);
 AutoResult summarize(const TerciosState& s);
 AutoResult autoResolve(TerciosGame& game, bool random, quint64 policySeed, int maxActions = 20000);
+// The same with the TVBD policy enum (Policy::Random = random, else simple), for callers of both rulesets.
+AutoResult autoResolve(TerciosGame& game, Policy policy, quint64 policySeed, int maxActions = 20000);
 
 } // namespace wp::tactical

@@ -203,4 +203,8 @@ AutoResult autoResolve(TerciosGame& game, bool random, quint64 policySeed, int m
     return r;
 }
 
+AutoResult autoResolve(TerciosGame& game, Policy policy, quint64 policySeed, int maxActions) {
+    return autoResolve(game, policy == Policy::Random, policySeed, maxActions);
+}
+
 } // namespace wp::tactical
