@@ -149,15 +149,23 @@ void PbemPanel::showImport(const TurnImport& r) {
     m_happened->show();
     const QString who = r.fromSide >= 0 ? theme::sideName(r.fromSide) : QStringLiteral("your opponent");
     QString html =
-        QStringLiteral("<p style='color:#1a6b1a'><b>✓ Verified and imported:</b> %1</p>"
-                       "<p>File %2 from the <b>%3</b> player: %4 action(s) replayed through the "
-                       "rules, each legal; the file continues the last one (sequence and hash); the "
-                       "dice checked against both players' committed randomness; the public "
-                       "state matches the sender's.</p>")
-            .arg(r.file.toHtmlEscaped())
-            .arg(r.seq)
-            .arg(who)
-            .arg(r.actions);
+        r.actions > 0
+            ? QStringLiteral("<p style='color:#1a6b1a'><b>✓ Verified and imported:</b> %1</p>"
+                             "<p>File %2 from the <b>%3</b> player: %4 action(s) replayed through the "
+                             "rules, each legal; the file continues the last one (sequence and hash); the "
+                             "dice checked against both players' committed randomness; the public "
+                             "state matches the sender's.</p>")
+                  .arg(r.file.toHtmlEscaped())
+                  .arg(r.seq)
+                  .arg(who)
+                  .arg(r.actions)
+            : QStringLiteral("<p style='color:#1a6b1a'><b>✓ Verified and imported:</b> %1</p>"
+                             "<p>File %2 from the <b>%3</b> player, without actions: it continues the last "
+                             "one (sequence and hash), and its commitments and randomness were "
+                             "accepted.</p>")
+                  .arg(r.file.toHtmlEscaped())
+                  .arg(r.seq)
+                  .arg(who);
     if (!r.error.isEmpty())
         html += QStringLiteral("<p style='color:#a01010'>%1</p>").arg(r.error.toHtmlEscaped());
     m_outcome->setText(html);
