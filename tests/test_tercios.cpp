@@ -871,6 +871,23 @@ class TestTercios : public QObject {
             QVERIFY2(pr.isEmpty(), qPrintable(pr.join(QLatin1Char('\n'))));
         }
     }
+    void shippedScenarios() {
+        // Design principles 5: every shipped Tercios scenario loads, is legal and plays to an end.
+        const QDir dir(QStringLiteral(WESTPHALIA_SOURCE_DIR "/scenarios/battles"));
+        const QStringList files = dir.entryList({QStringLiteral("*tercios*.json")}, QDir::Files);
+        QVERIFY(files.size() >= 3);
+        const TerciosEngine e(rules());
+        for (const QString& f : files) {
+            TerciosState s;
+            QString err;
+            QVERIFY2(loadTerciosScenario(dir.filePath(f), rules(), &s, &err), qPrintable(err));
+            for (int side = 0; side < 2; ++side)
+                QVERIFY2(armyProblems(rules(), armyOf(s, side, s.pointsLimit)).isEmpty(), qPrintable(f));
+            TerciosGame game(e, s, 1);
+            const AutoResult r = autoResolve(game, false, 1);
+            QVERIFY2(game.state().over(), qPrintable(f + QStringLiteral(": ") + r.reason));
+        }
+    }
     void replayAndUndo() {
         // Design principles 3: the state is the replay of the action list.
         TerciosState s;
