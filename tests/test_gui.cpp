@@ -661,6 +661,21 @@ class TestGui : public QObject {
             click(ex->terrainButton());
             QCOMPARE(ex->scenario().value(QStringLiteral("commands")), o.value(QStringLiteral("commands")));
             QVERIFY(ex->scenario().value(QStringLiteral("seed")) != o.value(QStringLiteral("seed")));
+            // The same battle for Brevis Editio: Tercios: it loads and both armies are legal (the dialog
+            // checks with armyProblems and reports any problem as an error).
+            ex->rulesBox()->setCurrentIndex(ex->rulesBox()->findData(QStringLiteral("tercios")));
+            settle();
+            QVERIFY2(ex->error().isEmpty(), qPrintable(ex->error()));
+            QCOMPARE(ex->scenario().value(QStringLiteral("format")).toString(),
+                     QStringLiteral("westphalia-tercios-scenario"));
+            int regiments[2] = {0, 0};
+            for (const auto& reg : ex->scenario().value(QStringLiteral("regiments")).toArray())
+                ++regiments[reg.toObject().value(QStringLiteral("side")).toInt() == 0 ? 0 : 1];
+            QVERIFY(regiments[0] >= 1 && regiments[1] >= 1);
+            QVERIFY(ex->summary()->toPlainText().contains(QStringLiteral("faction")));
+            QVERIFY(ex->saveButton()->isEnabled());
+            QVERIFY(ex->grab().save(shot(QStringLiteral("battle-export-tercios.png"))));
+            ex->rulesBox()->setCurrentIndex(0);
             ex->hide();
             // Nothing in the game changed.
             QVERIFY(std::holds_alternative<CombatFrame>(gc->state().frames.back()));

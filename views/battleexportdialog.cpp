@@ -2,9 +2,11 @@
 
 #include "data/gamedata.h"
 #include "rules/state.h"
+#include "tactical/tercios.h"
 #include "tactical/tvbd.h"
 #include "theme.h"
 
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -58,12 +60,62 @@ void TablePreview::setScenario(const QJsonObject& o) {
     update();
 }
 
+void TablePreview::paintTercios(QPainter& p) {
+    const QJsonObject table = m_o.value(QStringLiteral("table")).toObject();
+    const double w = std::max(1.0, table.value(QStringLiteral("w")).toDouble(72)),
+                 d = std::max(1.0, table.value(QStringLiteral("d")).toDouble(48));
+    const QRectF area = QRectF(rect()).adjusted(10, 10, -10, -10);
+    const double scale = std::min(area.width() / w, area.height() / d);
+    p.translate(area.center() - QPointF(w * scale / 2, d * scale / 2));
+    p.scale(scale, scale);
+    p.fillRect(QRectF(0, 0, w, d), QColor(0xe9, 0xe2, 0xb8));
+    for (const auto& t : m_o.value(QStringLiteral("terrain")).toArray()) {
+        const QJsonObject to = t.toObject();
+        const QColor col = terrainColor(to.value(QStringLiteral("type")).toString().toLower());
+        if (to.contains(QStringLiteral("polygon"))) {
+            QPolygonF poly;
+            for (const auto& v : to.value(QStringLiteral("polygon")).toArray())
+                poly << pt(v);
+            p.setPen(QPen(col.darker(140), 0.2));
+            p.setBrush(col);
+            p.drawPolygon(poly);
+        } else {
+            QPainterPath path;
+            const QJsonArray pts = to.value(QStringLiteral("line")).toArray();
+            for (int i = 0; i < pts.size(); ++i)
+                i == 0 ? path.moveTo(pt(pts[i])) : path.lineTo(pt(pts[i]));
+            p.setBrush(Qt::NoBrush);
+            p.setPen(QPen(col, std::max(0.4, to.value(QStringLiteral("width")).toDouble(0.6))));
+            p.drawPath(path);
+        }
+    }
+    for (const auto& r : m_o.value(QStringLiteral("regiments")).toArray()) {
+        const QJsonObject ro = r.toObject();
+        const int side = ro.value(QStringLiteral("side")).toInt();
+        const QColor col = theme::sideColor(side == 0 ? m_attacker : 1 - m_attacker);
+        for (const auto& u : ro.value(QStringLiteral("units")).toArray()) {
+            const QJsonObject uo = u.toObject();
+            p.save();
+            p.translate(uo.value(QStringLiteral("x")).toDouble(), uo.value(QStringLiteral("y")).toDouble());
+            p.rotate(uo.value(QStringLiteral("facing")).toDouble());
+            p.setPen(QPen(col.darker(150), 0.15));
+            p.setBrush(col);
+            p.drawRect(QRectF(-1.5, -3, 3, 6)); // facing +x: the frontage along y
+            p.restore();
+        }
+    }
+}
+
 void TablePreview::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
     p.fillRect(rect(), theme::parchmentDark());
     if (m_o.isEmpty())
         return;
+    if (m_tercios) {
+        paintTercios(p);
+        return;
+    }
     // The table's extent: the deployment zones and everything placed on it.
     QRectF box(0, 0, 1, 1);
     const QJsonObject dep = m_o.value(QStringLiteral("deployment")).toObject();
@@ -150,6 +202,18 @@ BattleExportDialog::BattleExportDialog(QWidget* parent) : QDialog(parent) {
     row->addWidget(m_summary, 1);
     lay->addLayout(row, 1);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    m_rules = new QComboBox(this);
+    m_rules->setObjectName(QStringLiteral("battleRules"));
+    m_rules->addItem(QStringLiteral("Tilly's Very Bad Day v2.0"), QStringLiteral("tvbd"));
+    m_rules->addItem(QStringLiteral("Brevis Editio: Tercios"), QStringLiteral("tercios"));
+    connect(m_rules, &QComboBox::currentIndexChanged, this, [this](int) {
+        if (!m_in.title.isEmpty() || !m_in.city.isEmpty())
+            generate();
+    });
+    auto* bottom = new QHBoxLayout();
+    bottom->addWidget(new QLabel(QStringLiteral("Rules"), this));
+    bottom->addWidget(m_rules);
+    bottom->addStretch(1);
     m_terrain = buttons->addButton(QStringLiteral("Another terrain"), QDialogButtonBox::ActionRole);
     m_save = buttons->addButton(QStringLiteral("Save TVBD scenario (JSON)…"), QDialogButtonBox::AcceptRole);
     m_save->setProperty("primary", true);
@@ -159,7 +223,8 @@ BattleExportDialog::BattleExportDialog(QWidget* parent) : QDialog(parent) {
         ++m_seed;
         generate();
     });
-    lay->addWidget(buttons);
+    bottom->addWidget(buttons);
+    lay->addLayout(bottom);
     resize(1000, 560);
 }
 
@@ -184,7 +249,104 @@ bool BattleExportDialog::setBattle(const GameData& d, const rules::GameState& s,
     return m_error.isEmpty();
 }
 
+bool BattleExportDialog::tercios() const {
+    return m_rules->currentData().toString() == QLatin1String("tercios");
+}
+
+void BattleExportDialog::generateTercios() {
+    m_preview->setTercios(true);
+    const tactical::TerciosRules* rules = tactical::defaultTerciosRules(&m_error);
+    battle::TerciosMapping mapping;
+    if (!rules || !battle::loadTerciosMapping(battle::defaultMappingPath(), &mapping, &m_error)) {
+        m_title->setText(QStringLiteral("The battle cannot be exported"));
+        m_summary->setPlainText(m_error +
+                                QStringLiteral("\n\nCheck the game data with 'westphalia-cli data check'."));
+        m_save->setEnabled(false);
+        return;
+    }
+    m_error.clear();
+    m_out = battle::exportTercios(m_in, mapping, *rules, m_seed);
+    tactical::TerciosState st;
+    QString why;
+    if (!tactical::terciosScenarioFromJson(m_out, QStringLiteral("export"), *rules, &st, &why)) {
+        m_error = QStringLiteral("internal error: the export does not load: %1").arg(why);
+    } else {
+        for (int side = 0; side < 2; ++side) {
+            const QStringList pr = tactical::armyProblems(*rules, tactical::armyOf(st, side, st.pointsLimit));
+            if (!pr.isEmpty())
+                m_error += QStringLiteral("internal error: army %1 is not legal: %2 ")
+                               .arg(side)
+                               .arg(pr.join(QStringLiteral("; ")));
+        }
+    }
+    const QJsonObject table = m_out.value(QStringLiteral("table")).toObject();
+    m_title->setText(QStringLiteral("%1 — Brevis Editio: Tercios, %2×%3 in table, %4 points a side")
+                         .arg(m_in.title)
+                         .arg(table.value(QStringLiteral("w")).toDouble())
+                         .arg(table.value(QStringLiteral("d")).toDouble())
+                         .arg(m_out.value(QStringLiteral("pointsLimit")).toInt()));
+    m_preview->setScenario(m_out);
+    QString html = QStringLiteral("<p><b>%1</b>, %2 (Area %3), seed %4, %5 turns</p>")
+                       .arg(m_in.city.toHtmlEscaped())
+                       .arg(m_in.year)
+                       .arg(m_in.area.toHtmlEscaped())
+                       .arg(m_seed)
+                       .arg(m_out.value(QStringLiteral("turnLimit")).toInt());
+    const QJsonArray sides = m_out.value(QStringLiteral("sides")).toArray();
+    const int attacker = m_out.value(QStringLiteral("attacker")).toInt();
+    for (int side = 0; side < 2; ++side) {
+        const QJsonObject so = sides.at(side).toObject();
+        html += QStringLiteral("<h3 style='color:%1'>%2 %3</h3><p>faction %4; %5 campaign unit(s)</p><ul>")
+                    .arg(theme::sideDark(side == 0 ? m_attacker : 1 - m_attacker).name())
+                    .arg(so.value(QStringLiteral("name")).toString().toHtmlEscaped())
+                    .arg(side == attacker ? QStringLiteral("(attacks)") : QStringLiteral("(defends)"))
+                    .arg(so.value(QStringLiteral("faction")).toString().toHtmlEscaped())
+                    .arg(m_in.sides[side].units.size());
+        for (const auto& r : m_out.value(QStringLiteral("regiments")).toArray()) {
+            const QJsonObject ro = r.toObject();
+            if (ro.value(QStringLiteral("side")).toInt() != side)
+                continue;
+            QMap<QString, int> kinds;
+            for (const auto& u : ro.value(QStringLiteral("units")).toArray())
+                kinds[u.toObject().value(QStringLiteral("profile")).toString()]++;
+            QStringList parts;
+            for (auto it = kinds.begin(); it != kinds.end(); ++it)
+                parts << QStringLiteral("%1 %2").arg(it.value()).arg(it.key());
+            html += QStringLiteral("<li><b>%1</b> (%2): %3</li>")
+                        .arg(ro.value(QStringLiteral("name")).toString().toHtmlEscaped(),
+                             ro.value(QStringLiteral("def")).toString().toHtmlEscaped(),
+                             parts.join(QStringLiteral(", ")).toHtmlEscaped());
+        }
+        html += QStringLiteral("</ul>");
+    }
+    html += QStringLiteral("<h3>Terrain</h3><ul>");
+    for (const auto& t : m_out.value(QStringLiteral("terrain")).toArray()) {
+        const QJsonObject to = t.toObject();
+        const QString id = to.value(QStringLiteral("id")).toString();
+        html += QStringLiteral("<li>%1</li>")
+                    .arg((to.value(QStringLiteral("type")).toString() +
+                          (id.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(id)))
+                             .toHtmlEscaped());
+    }
+    html += QStringLiteral("</ul><h3>Notes and special rules</h3><ul>");
+    for (const auto& n : m_out.value(QStringLiteral("notes")).toArray())
+        html += QStringLiteral("<li>%1</li>").arg(n.toString().toHtmlEscaped());
+    html += QStringLiteral("</ul>");
+    if (!m_error.isEmpty())
+        html += QStringLiteral("<p style='color:#a01010'>%1</p>").arg(m_error.toHtmlEscaped());
+    m_summary->setHtml(html);
+    m_save->setText(QStringLiteral("Save Tercios scenario (JSON)…"));
+    m_save->setEnabled(m_error.isEmpty());
+    m_terrain->setEnabled(true);
+}
+
 void BattleExportDialog::generate() {
+    if (tercios()) {
+        generateTercios();
+        return;
+    }
+    m_preview->setTercios(false);
+    m_save->setText(QStringLiteral("Save TVBD scenario (JSON)…"));
     const tactical::TvbdRules* rules = tactical::defaultTvbdRules(&m_error);
     battle::TvbdMapping mapping;
     if (!rules || !battle::loadMapping(battle::defaultMappingPath(), &mapping, &m_error)) {
@@ -289,10 +451,13 @@ void BattleExportDialog::saveAs() {
                             .toString();
     QString name = m_in.title.isEmpty() ? QStringLiteral("battle") : m_in.title;
     name.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9]+")), QStringLiteral("-"));
-    const QString file =
-        QFileDialog::getSaveFileName(this, QStringLiteral("Save the TVBD scenario"),
-                                     dir + QLatin1Char('/') + name.toLower() + QStringLiteral(".tvbd.json"),
-                                     QStringLiteral("TVBD scenarios (*.json)"));
+    const QString kind = tercios() ? QStringLiteral("tercios") : QStringLiteral("tvbd");
+    const QString file = QFileDialog::getSaveFileName(
+        this,
+        QStringLiteral("Save the %1 scenario")
+            .arg(tercios() ? QStringLiteral("Tercios") : QStringLiteral("TVBD")),
+        dir + QLatin1Char('/') + name.toLower() + QLatin1Char('.') + kind + QStringLiteral(".json"),
+        QStringLiteral("Battle scenarios (*.json)"));
     if (file.isEmpty())
         return;
     QString error;

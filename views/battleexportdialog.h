@@ -1,6 +1,7 @@
 // Export battle (issue 9): the combat about to be resolved as a Tilly's Very Bad Day v2.0 scenario
-// (model/battle exportTvbd), with a preview of what was generated — both sides' commands and units, the
-// terrain drawn on the table, the special rules — and "Save JSON…". "Another terrain" changes the seed.
+// (model/battle exportTvbd) or a Brevis Editio: Tercios one (exportTercios), with a preview of what was
+// generated — both sides' commands and units, the terrain drawn on the table, the special rules — and "Save
+// JSON…". "Another terrain" changes the seed.
 #pragma once
 
 #include "battle/export.h"
@@ -8,6 +9,8 @@
 #include <QDialog>
 #include <QJsonObject>
 
+class QComboBox;
+class QPainter;
 class QLabel;
 class QPushButton;
 class QTextBrowser;
@@ -25,14 +28,17 @@ class TablePreview : public QWidget {
     explicit TablePreview(QWidget* parent = nullptr);
     void setScenario(const QJsonObject& o);
     void setAttacker(int side) { m_attacker = side; } // the campaign side of TVBD side 0
+    void setTercios(bool on) { m_tercios = on; }      // the Tercios format (inches, regiments)
     QSize sizeHint() const override { return {460, 320}; }
 
   protected:
     void paintEvent(QPaintEvent*) override;
+    void paintTercios(QPainter& p);
 
   private:
     QJsonObject m_o;
     int m_attacker = 0;
+    bool m_tercios = false;
 };
 
 class BattleExportDialog : public QDialog {
@@ -47,6 +53,8 @@ class BattleExportDialog : public QDialog {
     QTextBrowser* summary() const { return m_summary; }
     QPushButton* saveButton() const { return m_save; }
     QPushButton* terrainButton() const { return m_terrain; }
+    QComboBox* rulesBox() const { return m_rules; } // "tvbd" or "tercios"
+    bool tercios() const;
 
   private:
     battle::BattleInput m_in;
@@ -59,7 +67,9 @@ class BattleExportDialog : public QDialog {
     QTextBrowser* m_summary;
     QPushButton* m_save;
     QPushButton* m_terrain;
+    QComboBox* m_rules;
     void generate();
+    void generateTercios();
     void saveAs();
 };
 
