@@ -1005,6 +1005,32 @@ class TestEconomy : public QObject {
         QCOMPARE(int(f.s.units[u[0]].loc), int(kRemoved));
     }
 
+    // 17.D.3, 12.43: King Christian lost in battle takes the Danes with him as soon as his play is over, not
+    // at the next phase: the Danes elsewhere are gone before the opponent's next card round.
+    void nations_17D3_danes_leave_right_after_the_battle() {
+        Rules f;
+        cleanCampaign(f, kProtestant);
+        f.s.nationSide[f.nationality("danish")] = kProtestant;
+        f.placeLeader("christian-iv", "kiel");
+        const auto lone = f.place("danish", UnitKind::Mercenary, "kiel", 1, 1);
+        const auto elsewhere = f.place("danish", UnitKind::Mercenary, "rendsburg", 2);
+        f.placeLeader("tilly", "luebeck");
+        f.place("imperial", UnitKind::Mercenary, "luebeck", 3);
+        f.setHand(kCatholic, {});
+        f.setHand(kProtestant, {});
+        f.dice({0, 9, 5, 5, 5, 5});
+        QVERIFY2(f.activate("christian-iv"), qPrintable(f.error));
+        QVERIFY(f.pickUp(lone));
+        QVERIFY2(f.act("move luebeck"), qPrintable(f.error));
+        QVERIFY2(f.act(QStringLiteral("attack u%1").arg(lone[0])), qPrintable(f.error));
+        QVERIFY(f.runUntil([&] { return !f.combat() && f.s.frames.size() == 1; }));
+        QCOMPARE(f.s.leaders[f.leader("christian-iv")].status, LeaderStatus::Dead); // 12.43
+        QCOMPARE(std::get<TurnFrame>(f.s.frames.front()).phase, Phase::Action);     // no phase hook has run
+        for (int16_t u : elsewhere)
+            QCOMPARE(int(f.s.units[u].loc), int(kRemoved));
+        QVERIFY(f.logged("17.D.3"));
+    }
+
     void nations_17A2_197_tilly_leads_both() {
         Rules f;
         GameOptions o;

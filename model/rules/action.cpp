@@ -27,9 +27,9 @@ QString unitLabel(const GameData& d, const GameState& s, int unit) {
 namespace {
 
 QString locId(const GameData& d, int loc) {
-    if (isBox(static_cast<int16_t>(loc)))
+    if (isBox(static_cast<int16_t>(loc)) && loc - kBoxBase < d.boxes.size()) // unchecked actions too
         return d.boxes[loc - kBoxBase].id;
-    if (loc >= 0 && loc < d.cities.size())
+    if (loc >= 0 && loc < kBoxBase && loc < d.cities.size())
         return d.cities[loc].id;
     return QStringLiteral("?");
 }

@@ -117,9 +117,12 @@ int usableSwedishBase(const GameData& d, const GameState& s);
 std::vector<int> swedishBaseOptions(const GameData& d, const GameState& s); // where a Free Action may move it
 bool canMoveSwedishBase(const GameData& d, const GameState& s); // 17.Sw.1: once a turn, not on P18's
 void moveSwedishBase(Ctx& c, int city);                         // 17.Sw.1 Free Action
-// Checks the lasting national conditions and applies them: Hungary's rebellion (17.H.5), the Danes
-// without Christian IV (17.D.3), the Cardinal Infante's deadline (17.Sp.3, 17.Sp.31). The engine should
-// call it after leader losses and control changes; the phase hooks call it too.
+// The conditions that follow a leader loss or a change of control: the end of Hungary's rebellion (17.H.5)
+// and the Danes leaving with Christian IV (17.D.3). The engine applies them as soon as the play that caused
+// them is over (advance(), whenever only the turn is on the stack: a battle, siege or activation in progress
+// finishes first, so no unit vanishes from under it), and the phase hooks apply them too.
+void leaderLossEffects(Ctx& c);
+// leaderLossEffects and the Cardinal Infante's march (17.Sp.3, 17.Sp.31, checked at the phase hooks).
 void nationalEffects(Ctx& c);
 // 17.Sp.3: the end of the Cardinal Infante's deadline turn (the Peasant Revolt Segment calls it).
 void cardinalDeadline(Ctx& c);

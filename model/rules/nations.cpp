@@ -220,7 +220,7 @@ bool isSupplyBase(const GameData& d, const GameState& s, int nationality, int ci
     return ctl == side;
 }
 
-void nationalEffects(Ctx& c) {
+void leaderLossEffects(Ctx& c) {
     GameState& s = c.s;
     // 17.H.5: Hungary's rebellion ends with Bethlen Gabor's loss or when the Catholic holds every city of
     // Hungary.
@@ -256,11 +256,12 @@ void nationalEffects(Ctx& c) {
     }
     // 17.D.3: if King Christian becomes a casualty, all Danish units leave the game.
     const int christian = c.d.leader(QStringLiteral("christian-iv"));
-    if (christian >= 0 && (s.leaders[christian].status == LeaderStatus::Dead ||
-                           s.leaders[christian].status == LeaderStatus::Removed)) {
+    const int danish = c.d.nationality(QStringLiteral("danish"));
+    if (christian >= 0 && danish >= 0 &&
+        (s.leaders[christian].status == LeaderStatus::Dead ||
+         s.leaders[christian].status == LeaderStatus::Removed)) {
         for (size_t u = 0; u < s.units.size(); ++u)
-            if (unitNatId(c.d, s, static_cast<int>(u)) == QLatin1String("danish") &&
-                s.units[u].loc != kRemoved) {
+            if (c.d.unitTypes[s.units[u].type].nationality == danish && s.units[u].loc != kRemoved) {
                 const int16_t loc = s.units[u].loc;
                 if (loc >= 0)
                     WP_SAY(c,
@@ -272,6 +273,11 @@ void nationalEffects(Ctx& c) {
                     checkSiegeMaintained(c, loc);
             }
     }
+}
+
+void nationalEffects(Ctx& c) {
+    GameState& s = c.s;
+    leaderLossEffects(c);
     // 17.Sp.3/17.Sp.31: the Cardinal Infante's army while it marches to the Spanish Zone.
     if (effect(s, QStringLiteral("cardinalInfante")) > 0) {
         const int cl = cardinalLeader(c.d, s);
