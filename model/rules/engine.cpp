@@ -71,7 +71,7 @@ void advance(Ctx& c) {
         if (c.s.gameOver || c.s.frames.empty())
             return;
         if (c.s.frames.size() == 1) // between plays: a leader lost or a city taken has its national effects
-            leaderLossEffects(c);    // 17.H.5, 17.D.3
+            leaderLossEffects(c);   // 17.H.5, 17.D.3
         if (checkImmediateVictory(c))
             return;
         if (!frameAuto(c))
