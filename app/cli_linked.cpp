@@ -6,6 +6,7 @@
 #include "battle/linked.h"
 #include "rules/action.h"
 #include "rules/state.h"
+#include "save/savefile.h"
 #include "tactical/battle.h"
 
 #include <QFile>
@@ -26,12 +27,15 @@ const char* kLinkUsage =
        westphalia-cli battle-link calibrate --rules tvbd|tercios [--games N] [--seed S]
                                    [--base B] [--scale X] [--routed-weight W] [--pursuit P]
                                    [--loser-min M] [--tune]
+       westphalia-cli battle-link report (--save FILE.tyw | --scenario ID|POSITION [--option K=V]... [--seed N]
+                                   --actions FILE)
        westphalia-cli battle calibrate ...   (the same as battle-link calibrate)
   auto       replays the actions (docs/actions.md, one a line) up to a battle waiting for its table
              result (option battles=tvbd|tercios|ask), exports it, auto-resolves it with the seed the
              game state gives (linkedBattleSeed: the other player gets the same battle) and prints the
              result and the actions to append ("battle-result ...", "battle-leader ...")
   form       the same from a hand-entered result (docs/linked-battles.md "The form")
+  report     every battle of a game: turn, place, attacker, CRT or table, Loss Numbers, winner, leaders
   calibrate  N battles between random forces, each by the CRT and auto-resolved on the table with the
              mapping; prints the winners and Loss Numbers side by side (--tune: searches the mapping's parameters for the closest fit on the same battles)
 )";
@@ -366,6 +370,79 @@ int calibrateCommand(ArgParser& p) {
     return 0;
 }
 
+int reportCommand(ArgParser& p) {
+    const QString saveFile = p.value(QStringLiteral("--save"));
+    GameSetup setup;
+    setup.scenario = p.value(QStringLiteral("--scenario"));
+    setup.options = allValues(p, QStringLiteral("--option"));
+    const QString seedText = p.value(QStringLiteral("--seed"));
+    const QString actionsFile = p.value(QStringLiteral("--actions"));
+    QString problem;
+    if (!seedText.isEmpty()) {
+        bool ok = false;
+        setup.seed = seedText.toULongLong(&ok);
+        if (!ok)
+            problem = QStringLiteral("--seed '%1' is not a non-negative whole number").arg(seedText);
+    }
+    if (problem.isEmpty() && saveFile.isEmpty() == (setup.scenario.isEmpty() || actionsFile.isEmpty()))
+        problem = QStringLiteral("give either --save FILE or --scenario and --actions");
+    if (!p.finish(problem))
+        return 2;
+    LoadResult data;
+    if (!loadData({}, data))
+        return 1;
+    const rules::Engine engine(data.data);
+    rules::GameState s;
+    QStringList actions;
+    QString error;
+    if (!saveFile.isEmpty()) {
+        const auto g = save::readFile(saveFile, &error);
+        if (!g) {
+            err() << "westphalia-cli battle-link: " << error << "\n";
+            return 1;
+        }
+        setup.scenario = g->scenario;
+        setup.options = g->options;
+        setup.seed = g->seed;
+        actions = g->actions;
+    } else {
+        QFile f(actionsFile);
+        if (!f.open(QIODevice::ReadOnly | QIODevice::Text)) {
+            err() << "westphalia-cli battle-link: cannot read " << actionsFile << ": " << f.errorString()
+                  << "\n";
+            return 1;
+        }
+        for (const QString& line : QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'))) {
+            const QString t = line.section(QLatin1Char('#'), 0, 0).trimmed();
+            if (!t.isEmpty())
+                actions << t;
+        }
+    }
+    if (const int rc = startGame(engine, setup, s, nullptr, &error); rc != 0) {
+        err() << "westphalia-cli battle-link: " << error << "\n";
+        return rc;
+    }
+    QList<battle::BattleRecord> battles;
+    if (!battle::battleReport(engine, s, actions, &battles, &error)) {
+        err() << "westphalia-cli battle-link: " << (saveFile.isEmpty() ? actionsFile : saveFile) << ": "
+              << error << "\n";
+        return 1;
+    }
+    out() << "battles: " << battles.size() << "\n";
+    for (const battle::BattleRecord& b : battles) {
+        out() << "#" << b.action + 1 << " turn " << b.turn << ", " << b.city << ": " << b.attacker
+              << " attacks; " << b.resolution << "; Loss Numbers " << b.lossNumber[0] << " (attacker) / "
+              << b.lossNumber[1] << " (defender); "
+              << (b.winner.isEmpty() ? QStringLiteral("not finished") : b.winner + " wins");
+        if (!b.leadersLost.isEmpty())
+            out() << "; leaders lost: " << b.leadersLost.join(QStringLiteral(", "));
+        if (!b.tableResult.isEmpty())
+            out() << "; entered: " << b.tableResult;
+        out() << "\n";
+    }
+    return 0;
+}
+
 } // namespace
 
 int battleLinkCommand(const QStringList& args) {
@@ -381,8 +458,11 @@ int battleLinkCommand(const QStringList& args) {
         return resultCommand(p, false);
     if (sub == QLatin1String("calibrate"))
         return calibrateCommand(p);
-    p.finish(sub.isEmpty() ? QStringLiteral("a subcommand is needed: auto, form or calibrate")
-                           : QStringLiteral("unknown subcommand '%1' (auto, form, calibrate)").arg(sub));
+    if (sub == QLatin1String("report"))
+        return reportCommand(p);
+    p.finish(sub.isEmpty()
+                 ? QStringLiteral("a subcommand is needed: auto, form, report or calibrate")
+                 : QStringLiteral("unknown subcommand '%1' (auto, form, report, calibrate)").arg(sub));
     return 2;
 }
 

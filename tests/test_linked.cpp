@@ -339,6 +339,37 @@ class TestLinked : public QObject {
         QVERIFY2(save::replay(*back, QStringLiteral("linked.tyw"), r, &error), qPrintable(error));
         QCOMPARE(r.options().battles, int8_t(kBattlesTvbd));
         QVERIFY(r.state() == g.state());
+
+        // History: the game report lists the battles, the table ones with their entered result.
+        GameState start;
+        QVERIFY(r.engine().newGame(start, QStringLiteral("campaign"), battlesOption(QStringLiteral("tvbd")),
+                                   5, &error));
+        QList<battle::BattleRecord> battles;
+        QVERIFY2(battle::battleReport(r.engine(), start, g.actions(), &battles, &error), qPrintable(error));
+        int onTable = 0;
+        for (const battle::BattleRecord& b : battles) {
+            QVERIFY(b.action >= 0 && !b.city.isEmpty());
+            QCOMPARE(b.resolution,
+                     QStringLiteral("table: Tilly's Very Bad Day")); // every battle, battles=tvbd
+            if (!b.tableResult.isEmpty()) {
+                ++onTable;
+                QVERIFY(b.tableResult.startsWith("battle-result"));
+                QVERIFY(!b.winner.isEmpty());
+                QVERIFY(b.lossNumber[0] >= 0 && b.lossNumber[1] >= 0);
+                QVERIFY(g.actions()[b.action].startsWith("attack")); // the battle starts with the attack
+            }
+        }
+        QCOMPARE(onTable, table);
+        QTemporaryDir tmp;
+        const QString path = tmp.filePath("linked.tyw");
+        QVERIFY(save::writeFile(path, sg, &error));
+        QProcess p;
+        p.start(QStringLiteral(WESTPHALIA_CLI), {"battle-link", "report", "--save", path});
+        QVERIFY(p.waitForFinished(60000));
+        const QString text = QString::fromUtf8(p.readAllStandardOutput());
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY2(text.contains(QStringLiteral("battles: %1").arg(battles.size())), qPrintable(text));
+        QVERIFY(text.contains("table: Tilly's Very Bad Day") && text.contains("entered: battle-result"));
     }
 
     // PBEM (docs/pbem.md): the option is agreed in the start exchange (the guest's game has it), and a

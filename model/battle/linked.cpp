@@ -382,6 +382,66 @@ bool parseTableForm(const QString& text, const QString& fileName, TableResult* o
     return true;
 }
 
+bool battleReport(const Engine& engine, GameState s, const QStringList& actions, QList<BattleRecord>* out,
+                  QString* error) {
+    static const QRegularExpression startRe(
+        QStringLiteral("^12\\.2 battle at (.+): (Catholic|Protestant) attacks with"));
+    static const QRegularExpression lossRe(
+        QStringLiteral("^12\\.31 (Catholic|Protestant) takes \\d+ of Loss Number (\\d+)"));
+    static const QRegularExpression winRe(QStringLiteral("^12\\.28 (Catholic|Protestant) wins the battle"));
+    static const QRegularExpression tableRe(QStringLiteral("^linked battle at .+ \\((.+)\\): "));
+    static const QRegularExpression lostRe(
+        QStringLiteral("^12\\.4[13](?: \\(lost on the table\\))? (.+) is lost$"));
+    out->clear();
+    qsizetype open = -1; // the battle being fought (index into *out)
+    QStringList pendingTable;
+    for (qsizetype i = 0; i < actions.size(); ++i) {
+        QString why;
+        const auto a = parseAction(engine.data(), s, actions[i], &why);
+        Log log;
+        const ApplyResult r = a ? engine.apply(s, *a, &log) : ApplyResult{};
+        if (!a || !r.ok) {
+            *error = QStringLiteral("action %1 '%2': %3").arg(i + 1).arg(actions[i], a ? r.error : why);
+            return false;
+        }
+        if (actions[i].startsWith(QLatin1String("battle-result")) ||
+            actions[i].startsWith(QLatin1String("battle-leader ")))
+            pendingTable << actions[i];
+        for (const LogLine& l : log) {
+            if (const auto m = startRe.match(l.text); m.hasMatch()) {
+                BattleRecord b;
+                b.action = static_cast<int>(i);
+                b.turn = s.turn;
+                b.city = m.captured(1);
+                b.attacker = m.captured(2);
+                b.resolution = QStringLiteral("CRT");
+                out->append(b);
+                open = out->size() - 1;
+                pendingTable.clear();
+                continue;
+            }
+            if (open < 0)
+                continue;
+            BattleRecord& rec = (*out)[open];
+            if (const auto m = tableRe.match(l.text); m.hasMatch()) {
+                rec.resolution = QStringLiteral("table: ") + m.captured(1);
+            } else if (l.text.startsWith(QLatin1String("12.26 (linked battle)"))) {
+                rec.tableResult = pendingTable.join(QStringLiteral("; "));
+            } else if (const auto m2 = lossRe.match(l.text); m2.hasMatch()) {
+                rec.lossNumber[m2.captured(1) == rec.attacker ? 0 : 1] = m2.captured(2).toInt();
+            } else if (const auto m3 = lostRe.match(l.text); m3.hasMatch()) {
+                rec.leadersLost << m3.captured(1);
+            } else if (const auto m4 = winRe.match(l.text); m4.hasMatch()) {
+                rec.winner = m4.captured(1);
+            }
+        }
+        if (open >= 0 && !(*out)[open].winner.isEmpty() &&
+            (s.frames.empty() || !std::holds_alternative<CombatFrame>(s.frames.back())))
+            open = -1; // the battle is over (a retreat may still follow while it is on top)
+    }
+    return true;
+}
+
 bool calibrate(const Engine& engine, const QString& rules, int games, quint64 seed,
                const LinkMapping& mapping, QList<CalibrationSample>* out, QString* error) {
     Q_UNUSED(mapping);

@@ -98,6 +98,24 @@ bool autoResolveLinked(const GameData& d, const wp::rules::GameState& s, const Q
 // "attacker units N destroyed N routed N", "defender ...", "lost tilly" lines. Errors name the line.
 bool parseTableForm(const QString& text, const QString& fileName, TableResult* out, QString* error);
 
+// ---- history: the campaign's battles (docs/linked-battles.md "Battle report") ---------------------------
+struct BattleRecord {
+    int action = -1; // the index of the action that started the battle (0-based)
+    int turn = 0;
+    QString city;
+    QString attacker;             // "Catholic" / "Protestant"
+    QString resolution;           // "CRT", "table: Tilly's Very Bad Day", "table: Tercios"
+    int lossNumber[2] = {-1, -1}; // [0] the attacker's, [1] the defender's (12.31 lines)
+    QString winner;               // from 12.28
+    QStringList leadersLost;      // "12.41 Tilly is lost" ...
+    QString tableResult;          // the confirmed table-result actions, in notation
+};
+
+// Replays `actions` (notation) from `start` and lists every regular battle with how it was resolved and its
+// outcome, read from the engine's log. False with *error naming the action when one does not apply.
+bool battleReport(const wp::rules::Engine& engine, wp::rules::GameState start, const QStringList& actions,
+                  QList<BattleRecord>* out, QString* error);
+
 // ---- balance (docs/linked-battles.md "Balance") -----------------------------------------------------------
 // The mapping's arithmetic alone: the winner and Loss Numbers from a table result, each side's loss
 // capacity and whether 12.28's tie rule favours the attacker (a Dynamic attacker against a non-Dynamic one).
