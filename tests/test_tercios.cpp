@@ -1011,6 +1011,29 @@ class TestTercios : public QObject {
         QCOMPARE(p.s.phase, TPhase::Ready); // the Musketeers may take their second action
         QCOMPARE(p.s.activeUnit, m);
     }
+    void movePausesForReactions() {
+        // G17 (Tercios L390): a move passing within 3" of a Front Centre pauses there for the reaction,
+        // then goes on to its destination.
+        Pos p(rules());
+        const int m = p.add(0, QStringLiteral("MusketeersCompany"), 36, 10, 90);
+        const int b = p.add(1, QStringLiteral("ClassicSquadron"), 41.5, 12.5, 180);
+        const TerciosEngine e(rules());
+        p.s.units[m].card = Card::Ready;
+        p.s.units[b].card = Card::Fire;
+        p.s.current = 0;
+        QVERIFY(e.apply(p.s, act(TcAction::Activate, m)));
+        TcAction mv = act(TcAction::Move, m);
+        mv.to = e.centre(p.s.units[m].pose, 0) + Vec2{0, 5};
+        QString err;
+        QVERIFY2(e.apply(p.s, mv, &err), qPrintable(err));
+        QCOMPARE(p.s.phase, TPhase::Reaction);
+        const double paused = e.centre(p.s.units[m].pose, 0).y;
+        QVERIFY(paused > 10.8 && paused < mv.to.y - 0.5);
+        QVERIFY(e.apply(p.s, act(TcAction::Decline, b)));
+        QCOMPARE(p.s.phase, TPhase::Ready);
+        QVERIFY(std::abs(e.centre(p.s.units[m].pose, 0).y - mv.to.y) < 0.011);
+        QVERIFY(!p.s.units[b].activated); // it kept its card
+    }
     void interception() {
         // Tercios L410-412 (G20): an Assault! reaction to a nearby move intercepts; a win stops the mover.
         Pos p(rules());

@@ -910,6 +910,7 @@ void TerciosEngine::startActivation(TerciosState& s, int u) const {
     s.mobilityUsed = false;
     s.activationStopped = false;
     s.triggered.clear();
+    s.moveRest = false;
     s.pending = TPending{};
     x.activated = true;
     x.revealed = true;
@@ -982,6 +983,18 @@ void TerciosEngine::afterAction(TerciosState& s) const {
     if (s.over())
         return;
     const int u = s.activeUnit;
+    if (s.moveRest) { // G17: the rest of a paused move, unless an interception stopped it (L412)
+        s.moveRest = false;
+        if (u >= 0 && s.units[u].onTable() && !s.activationStopped) {
+            QString why;
+            if (checkMove(s, u, s.moveTo, s.moveOrder, &why)) {
+                doMove(s, u, s.moveTo, s.moveOrder);
+                offerMoveReactions(s, u);
+                return;
+            }
+            s.note(QStringLiteral("G17 %1 cannot go on: %2").arg(s.units[u].id, why));
+        }
+    }
     if (u < 0 || !s.units[u].onTable() || s.activationStopped || s.resume != TPhase::Ready ||
         s.readyDone.size() >= 2) {
         finishActivation(s);
@@ -1272,8 +1285,7 @@ void TerciosEngine::offerMoveReactions(TerciosState& s, int mover) const {
     const Polygon mp = s.units[mover].pose.polygon();
     for (qsizetype i = 0; i < s.units.size(); ++i) {
         const TUnit& y = s.units[i];
-        if (y.side == s.units[mover].side || !y.onTable() || y.activated || y.card == Card::None ||
-            s.triggered.contains(int(i)))
+        if (!eligibleForMoveReaction(s, mover, int(i)))
             continue;
         if (distance(mp, centre(y.pose, 0)) <= 3.0 + 1e-9) {
             s.pending.reactors << int(i);
@@ -1285,6 +1297,56 @@ void TerciosEngine::offerMoveReactions(TerciosState& s, int mover) const {
         return;
     }
     afterAction(s);
+}
+
+bool TerciosEngine::eligibleForMoveReaction(const TerciosState& s, int mover, int e) const {
+    const TUnit& y = s.units[e];
+    return y.side != s.units[mover].side && y.onTable() && !y.activated && y.card != Card::None &&
+           !s.triggered.contains(e);
+}
+
+void TerciosEngine::voluntaryMove(TerciosState& s, int u, Vec2 to, Card order) const {
+    // G17: the move pauses at the first point where its base comes within 3" of the Front Centre of an
+    // enemy that may react (and was farther at the start); the rest follows after the reactions.
+    const Pose start = s.units[u].pose;
+    const Vec2 from = centre(start, 0);
+    const Vec2 v = to - from;
+    const double len = v.length();
+    Pose p = start;
+    p.facing = headingOf(v);
+    const Vec2 dir = unit(v);
+    QList<int> near;
+    for (qsizetype e = 0; e < s.units.size(); ++e)
+        if (eligibleForMoveReaction(s, u, int(e)) &&
+            distance(start.polygon(), centre(s.units[e].pose, 0)) > 3.0 + 1e-9)
+            near << int(e);
+    double pauseAt = -1;
+    for (double d = 0.25; d < len - 1e-6 && !near.isEmpty() && pauseAt < 0; d += 0.25) {
+        Pose q = p;
+        q.c = from + dir * d - q.forward() * (q.d / 2);
+        const Polygon qp = q.polygon();
+        for (int e : near)
+            if (distance(qp, centre(s.units[e].pose, 0)) <= 3.0 + 1e-9) {
+                pauseAt = d;
+                break;
+            }
+    }
+    if (pauseAt > 0) {
+        Pose q = p;
+        const Vec2 at = round2(from + dir * pauseAt);
+        q.c = at - q.forward() * (q.d / 2);
+        if (!blockedPose(s, u, q)) {
+            doMove(s, u, at, order);
+            s.note(QStringLiteral("G17 %1 pauses: an enemy may react").arg(s.units[u].id));
+            s.moveRest = true;
+            s.moveTo = to;
+            s.moveOrder = order;
+            offerMoveReactions(s, u);
+            return;
+        }
+    }
+    doMove(s, u, to, order);
+    offerMoveReactions(s, u);
 }
 
 void TerciosEngine::doMove(TerciosState& s, int u, Vec2 to, Card order) const {
@@ -1562,8 +1624,7 @@ bool TerciosEngine::apply(TerciosState& s, const TcAction& in, QString* error) c
         if (s.phase == TPhase::Ready)
             s.readyDone << QStringLiteral("move");
         s.resume = s.phase == TPhase::Ready ? TPhase::Ready : TPhase::Activate;
-        doMove(s, a.unit, a.to, order);
-        offerMoveReactions(s, a.unit);
+        voluntaryMove(s, a.unit, a.to, order);
         break;
     }
     case TcAction::Face: {

@@ -213,8 +213,11 @@ struct TerciosState {
     int shotTarget = -1;            // the last shot (Caracole)
     TPending pending;
     TPhase resume =
-        TPhase::Activate; // the phase to go back to after a reaction (Ready, or Activate = finish)
-    QList<int> triggered; // units already offered a reaction in this activation (G17)
+        TPhase::Activate;  // the phase to go back to after a reaction (Ready, or Activate = finish)
+    QList<int> triggered;  // units already offered a reaction in this activation (G17)
+    bool moveRest = false; // a voluntary move paused for reactions (G17): the rest goes to moveTo
+    Vec2 moveTo;
+    Card moveOrder = Card::None;
 
     int score[2] = {0, 0};
     int destroyed[2] = {0, 0}; // units lost by each side
@@ -363,6 +366,8 @@ class TerciosEngine {
     bool blockedPose(const TerciosState& s, int u, const Pose& p, bool allowContactWith = false,
                      int with = -1) const;
     void doMove(TerciosState& s, int u, Vec2 to, Card order) const;
+    void voluntaryMove(TerciosState& s, int u, Vec2 to, Card order) const; // pauses where a reaction is due
+    bool eligibleForMoveReaction(const TerciosState& s, int mover, int e) const;
     void approach(TerciosState& s, int u, int t) const;
     const TerciosRules& r;
 };
