@@ -779,6 +779,24 @@ class TestTercios : public QObject {
         for (const TcAction& a : e.legalActions(q.s))
             QVERIFY(a.kind != TcAction::Move);
     }
+    void angleCorrection() {
+        // X5 (Tercios L467-471): a move that would end overlapping may pivot the base up to 45 degrees.
+        Pos p(rules());
+        const int c = p.add(0, QStringLiteral("ClassicSquadron"), 36, 10, 90);
+        const int f = p.add(0, QStringLiteral("MusketeersCompany"), 39.5, 13.0, 90); // a friend to the right
+        p.add(1, QStringLiteral("Tercio"), 36, 44, 270);
+        const TerciosEngine e(rules());
+        const Vec2 to = e.centre(p.s.units[c].pose, 0) + Vec2{0, 2.5};
+        Pose straight = p.s.units[c].pose;
+        straight.c = to - straight.forward() * (straight.d / 2);
+        QVERIFY(
+            overlaps(straight.polygon(), p.s.units[f].pose.polygon())); // facing straight, it would overlap
+        const auto moved = e.checkMove(p.s, c, to, Card::Ready);
+        QVERIFY(moved);
+        QVERIFY(std::abs(moved->facing - 90.0) > 1 && std::abs(moved->facing - 90.0) <= 45.0 + 1e-9);
+        QVERIFY(!overlaps(moved->polygon(), p.s.units[f].pose.polygon()));
+        QCOMPARE(e.centre(*moved, 0), to);
+    }
     void chargeFlow() {
         // Tercios L596-612, L617: an Assault! activation charges into contact; the target's reaction window.
         Pos p(rules());

@@ -371,10 +371,21 @@ std::optional<Pose> TerciosEngine::checkMove(const TerciosState& s, int u, Vec2 
     Pose p = x.pose;
     p.facing = headingOf(v);
     p.c = to - p.forward() * (p.d / 2);
-    if (blockedPose(s, u, p))
-        return no(QStringLiteral(
-            "the unit would overlap, leave the table or end within 1\" of an enemy (Tercios L467, G54)"));
-    return p;
+    if (!blockedPose(s, u, p))
+        return p;
+    // Angle Correction (Tercios L467-471, X5): pivot the base about its Front Centre up to 45 degrees.
+    const double heading = p.facing;
+    for (int step = 5; step <= 45; step += 5)
+        for (int sign : {1, -1}) {
+            Pose q = p;
+            q.facing = normDeg(heading + sign * step);
+            q.c = to - q.forward() * (q.d / 2);
+            if (!blockedPose(s, u, q))
+                return q;
+        }
+    return no(QStringLiteral(
+        "the unit would overlap, leave the table or end within 1\" of an enemy even with an Angle "
+        "Correction of 45 degrees (Tercios L467-471, G54)"));
 }
 
 QList<Vec2> TerciosEngine::candidateMoves(const TerciosState& s, int u, Card order) const {
