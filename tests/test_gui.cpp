@@ -657,6 +657,27 @@ class TestGui : public QObject {
             QFile f(tmp.filePath(QStringLiteral("b.json")));
             QVERIFY(f.open(QIODevice::ReadOnly));
             QCOMPARE(QJsonDocument::fromJson(f.readAll()).object(), o);
+            // The printable briefing (the table on page 1, then the orders of battle and a roster) and the
+            // table map as SVG.
+            QVERIFY2(ex->writePdf(tmp.filePath(QStringLiteral("b.pdf")), &error), qPrintable(error));
+            QFile pdf(tmp.filePath(QStringLiteral("b.pdf")));
+            QVERIFY(pdf.open(QIODevice::ReadOnly));
+            const QByteArray pdfBytes = pdf.readAll();
+            QVERIFY(pdfBytes.startsWith("%PDF"));
+            QVERIFY2(pdfBytes.count("/Type /Page\n") + pdfBytes.count("/Type /Page\r") +
+                             pdfBytes.count("/Type /Page ") + pdfBytes.count("/Type /Page/") >=
+                         2,
+                     "at least two pages");
+            QVERIFY(!QFile::exists(tmp.filePath(QStringLiteral("b.pdf.part"))));
+            QVERIFY(ex->briefingPage(0, QSize(1169, 827)).save(shot(QStringLiteral("briefing-page1.png"))));
+            QVERIFY(ex->briefingPage(1, QSize(1169, 827)).save(shot(QStringLiteral("briefing-page2.png"))));
+            QVERIFY2(ex->writeSvg(tmp.filePath(QStringLiteral("b.svg")), &error), qPrintable(error));
+            QFile svgFile(tmp.filePath(QStringLiteral("b.svg")));
+            QVERIFY(svgFile.open(QIODevice::ReadOnly));
+            const QByteArray svg = svgFile.readAll();
+            QVERIFY(svg.contains("<svg"));
+            QVERIFY(svg.count("<path") + svg.count("<rect") + svg.count("<polygon") + svg.count("<ellipse") >=
+                    units[0] + units[1]);
             // Another terrain: the same armies, another seed.
             click(ex->terrainButton());
             QCOMPARE(ex->scenario().value(QStringLiteral("commands")), o.value(QStringLiteral("commands")));

@@ -6,6 +6,7 @@
 #include "tactical/tvbd.h"
 #include "theme.h"
 
+#include <QBuffer>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFileDialog>
@@ -17,12 +18,15 @@
 #include <QMessageBox>
 #include <QPainter>
 #include <QPainterPath>
+#include <QPdfWriter>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSaveFile>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QSvgGenerator>
 #include <QTextBrowser>
+#include <QTextDocument>
 #include <QVBoxLayout>
 
 namespace wp {
@@ -60,11 +64,11 @@ void TablePreview::setScenario(const QJsonObject& o) {
     update();
 }
 
-void TablePreview::paintTercios(QPainter& p) {
+void TablePreview::paintTercios(QPainter& p, const QRectF& r) const {
     const QJsonObject table = m_o.value(QStringLiteral("table")).toObject();
     const double w = std::max(1.0, table.value(QStringLiteral("w")).toDouble(72)),
                  d = std::max(1.0, table.value(QStringLiteral("d")).toDouble(48));
-    const QRectF area = QRectF(rect()).adjusted(10, 10, -10, -10);
+    const QRectF area = r.adjusted(10, 10, -10, -10);
     const double scale = std::min(area.width() / w, area.height() / d);
     p.translate(area.center() - QPointF(w * scale / 2, d * scale / 2));
     p.scale(scale, scale);
@@ -89,8 +93,8 @@ void TablePreview::paintTercios(QPainter& p) {
             p.drawPath(path);
         }
     }
-    for (const auto& r : m_o.value(QStringLiteral("regiments")).toArray()) {
-        const QJsonObject ro = r.toObject();
+    for (const auto& reg : m_o.value(QStringLiteral("regiments")).toArray()) {
+        const QJsonObject ro = reg.toObject();
         const int side = ro.value(QStringLiteral("side")).toInt();
         const QColor col = theme::sideColor(side == 0 ? m_attacker : 1 - m_attacker);
         for (const auto& u : ro.value(QStringLiteral("units")).toArray()) {
@@ -108,12 +112,20 @@ void TablePreview::paintTercios(QPainter& p) {
 
 void TablePreview::paintEvent(QPaintEvent*) {
     QPainter p(this);
+    paintOn(p, rect());
+}
+
+void TablePreview::paintOn(QPainter& p, const QRectF& r) const {
+    p.save();
     p.setRenderHint(QPainter::Antialiasing);
-    p.fillRect(rect(), theme::parchmentDark());
-    if (m_o.isEmpty())
+    p.fillRect(r, theme::parchmentDark());
+    if (m_o.isEmpty()) {
+        p.restore();
         return;
+    }
     if (m_tercios) {
-        paintTercios(p);
+        paintTercios(p, r);
+        p.restore();
         return;
     }
     // The table's extent: the deployment zones and everything placed on it.
@@ -130,7 +142,7 @@ void TablePreview::paintEvent(QPaintEvent*) {
             box = box.united(QRectF(uo.value(QStringLiteral("x")).toDouble(),
                                     uo.value(QStringLiteral("y")).toDouble(), 1, 1));
         }
-    const QRectF area = QRectF(rect()).adjusted(10, 10, -10, -10);
+    const QRectF area = r.adjusted(10, 10, -10, -10);
     const double scale = std::min(area.width() / box.width(), area.height() / box.height());
     p.translate(area.center() - QPointF(box.width() * scale / 2, box.height() * scale / 2));
     p.scale(scale, scale);
@@ -183,6 +195,7 @@ void TablePreview::paintEvent(QPaintEvent*) {
                 p.drawRect(QRectF(at.x() - 1.1, at.y() - 0.4, 2.2, 0.8));
         }
     }
+    p.restore();
 }
 
 BattleExportDialog::BattleExportDialog(QWidget* parent) : QDialog(parent) {
@@ -444,6 +457,107 @@ bool BattleExportDialog::writeTo(const QString& file, QString* error) const {
     return true;
 }
 
+int BattleExportDialog::paintBriefing(QPainter& p, const QRect& page, int index) const {
+    QTextDocument doc;
+    doc.setDefaultFont(theme::sans(9));
+    QString html = m_summary->toHtml();
+    html.replace(
+        QStringLiteral("</body>"),
+        QStringLiteral("<h3>Roster and casualties</h3><table border='1' cellpadding='4' "
+                       "width='100%'><tr><th>Unit</th><th>Losses</th><th>Notes</th></tr>%1"
+                       "</table></body>")
+            .arg(QString(QStringLiteral("<tr><td>&nbsp;</td><td></td><td></td></tr>")).repeated(12)));
+    doc.setHtml(html);
+    doc.setPageSize(QSizeF(page.width(), page.height()));
+    const int pages = 1 + doc.pageCount();
+    p.save();
+    p.fillRect(page, Qt::white);
+    if (index == 0) {
+        // Page 1: the title and the table.
+        p.setFont(theme::serif(18, true));
+        p.setPen(theme::ink());
+        const QRect titleRect(page.left(), page.top(), page.width(), page.height() / 10);
+        p.drawText(titleRect, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, m_title->text());
+        m_preview->paintOn(p, QRectF(page.left(), titleRect.bottom() + 10, page.width(),
+                                     page.height() - titleRect.height() - 10));
+    } else if (index < pages) {
+        // The following pages: the orders of battle, terrain, special rules and a casualty roster.
+        const int k = index - 1;
+        p.translate(page.left(), page.top() - k * page.height());
+        doc.drawContents(&p, QRectF(0, k * page.height(), page.width(), page.height()));
+    }
+    p.restore();
+    return pages;
+}
+
+QImage BattleExportDialog::briefingPage(int index, const QSize& size) const {
+    QImage img(size, QImage::Format_RGB32);
+    img.fill(Qt::white);
+    QPainter p(&img);
+    paintBriefing(p, QRect(QPoint(0, 0), size), index);
+    return img;
+}
+
+bool BattleExportDialog::writePdf(const QString& file, QString* error) const {
+    if (m_out.isEmpty()) {
+        *error = QStringLiteral("there is no battle to export");
+        return false;
+    }
+    // Written to a temporary name and renamed, so a failed write leaves no half file under the name.
+    const QString tmp = file + QStringLiteral(".part");
+    {
+        QPdfWriter pdf(tmp);
+        pdf.setPageSize(QPageSize(QPageSize::A4));
+        pdf.setPageOrientation(QPageLayout::Landscape);
+        pdf.setResolution(150);
+        pdf.setTitle(m_title->text());
+        pdf.setCreator(QStringLiteral("Westphalia"));
+        QPainter p;
+        if (!p.begin(&pdf)) {
+            *error = QStringLiteral("%1: cannot write the PDF").arg(file);
+            return false;
+        }
+        const QRect page = p.viewport();
+        const int pages = paintBriefing(p, page, 0);
+        for (int k = 1; k < pages; ++k) {
+            pdf.newPage();
+            paintBriefing(p, page, k);
+        }
+        p.end();
+    }
+    QFile::remove(file);
+    if (!QFile::rename(tmp, file)) {
+        QFile::remove(tmp);
+        *error = QStringLiteral("%1: cannot write the PDF").arg(file);
+        return false;
+    }
+    return true;
+}
+
+bool BattleExportDialog::writeSvg(const QString& file, QString* error) const {
+    if (m_out.isEmpty()) {
+        *error = QStringLiteral("there is no battle to export");
+        return false;
+    }
+    QBuffer buf;
+    buf.open(QIODevice::WriteOnly);
+    {
+        QSvgGenerator svg;
+        svg.setOutputDevice(&buf);
+        svg.setSize(QSize(1200, 800));
+        svg.setViewBox(QRect(0, 0, 1200, 800));
+        svg.setTitle(m_title->text());
+        QPainter p(&svg);
+        m_preview->paintOn(p, QRectF(0, 0, 1200, 800));
+    }
+    QSaveFile f(file);
+    if (!f.open(QIODevice::WriteOnly) || f.write(buf.data()) != buf.data().size() || !f.commit()) {
+        *error = QStringLiteral("%1: cannot write: %2").arg(file, f.errorString());
+        return false;
+    }
+    return true;
+}
+
 void BattleExportDialog::saveAs() {
     const QString dir = QSettings()
                             .value(QStringLiteral("files/lastDir"),
@@ -461,7 +575,12 @@ void BattleExportDialog::saveAs() {
     if (file.isEmpty())
         return;
     QString error;
-    if (!writeTo(file, &error))
+    QString base = file;
+    if (base.endsWith(QLatin1String(".json")))
+        base.chop(5);
+    // The scenario, its printable briefing and the table map, side by side.
+    if (!writeTo(file, &error) || !writePdf(base + QStringLiteral(".pdf"), &error) ||
+        !writeSvg(base + QStringLiteral(".svg"), &error))
         QMessageBox::warning(this, QStringLiteral("Cannot save the battle"), error);
 }
 

@@ -7,6 +7,7 @@
 #include "battle/export.h"
 
 #include <QDialog>
+#include <QImage>
 #include <QJsonObject>
 
 class QComboBox;
@@ -30,10 +31,11 @@ class TablePreview : public QWidget {
     void setAttacker(int side) { m_attacker = side; } // the campaign side of TVBD side 0
     void setTercios(bool on) { m_tercios = on; }      // the Tercios format (inches, regiments)
     QSize sizeHint() const override { return {460, 320}; }
+    void paintOn(QPainter& p, const QRectF& r) const; // the table drawn into r (the widget, a PDF, an SVG)
 
   protected:
     void paintEvent(QPaintEvent*) override;
-    void paintTercios(QPainter& p);
+    void paintTercios(QPainter& p, const QRectF& r) const;
 
   private:
     QJsonObject m_o;
@@ -47,7 +49,11 @@ class BattleExportDialog : public QDialog {
     explicit BattleExportDialog(QWidget* parent = nullptr);
     // The combat on top of the state's frame stack. False (and the reason shown) when there is none.
     bool setBattle(const GameData& d, const rules::GameState& s, quint64 seed);
-    bool writeTo(const QString& file, QString* error) const; // the JSON, atomically
+    bool writeTo(const QString& file, QString* error) const;  // the JSON, atomically
+    bool writePdf(const QString& file, QString* error) const; // a printable briefing (QPdfWriter)
+    bool writeSvg(const QString& file, QString* error) const; // the table map
+    // A page of the briefing drawn as in the PDF (for a look without a PDF viewer).
+    QImage briefingPage(int index, const QSize& size) const;
     const QJsonObject& scenario() const { return m_out; }
     QString error() const { return m_error; }
     QTextBrowser* summary() const { return m_summary; }
@@ -70,6 +76,7 @@ class BattleExportDialog : public QDialog {
     QComboBox* m_rules;
     void generate();
     void generateTercios();
+    int paintBriefing(QPainter& p, const QRect& page, int index) const; // returns the page count
     void saveAs();
 };
 
