@@ -27,6 +27,7 @@ const char* kLinkUsage =
        westphalia-cli battle-link calibrate --rules tvbd|tercios [--games N] [--seed S]
                                    [--base B] [--scale X] [--routed-weight W] [--pursuit P]
                                    [--loser-min M] [--tune]
+       westphalia-cli battle-link verify --scenario ID|POSITION [--option K=V]... [--seed N] --actions FILE
        westphalia-cli battle-link report (--save FILE.tyw | --scenario ID|POSITION [--option K=V]... [--seed N]
                                    --actions FILE)
        westphalia-cli battle calibrate ...   (the same as battle-link calibrate)
@@ -35,6 +36,8 @@ const char* kLinkUsage =
              game state gives (linkedBattleSeed: the other player gets the same battle) and prints the
              result and the actions to append ("battle-result ...", "battle-leader ...")
   form       the same from a hand-entered result (docs/linked-battles.md "The form")
+  verify     replays up to a table result waiting for the defender's confirmation and checks that it is
+             the auto-resolved battle of that position (exit 1 when not)
   report     every battle of a game: turn, place, attacker, CRT or table, Loss Numbers, winner, leaders
   calibrate  N battles between random forces, each by the CRT and auto-resolved on the table with the
              mapping; prints the winners and Loss Numbers side by side (--tune: searches the mapping's parameters for the closest fit on the same battles)
@@ -57,13 +60,17 @@ bool number(const QString& text, const char* name, double lo, double hi, double*
 }
 
 // Replays the actions file from the set-up until a battle waits for its table result.
-int replayToTable(const rules::Engine& engine, rules::GameState& s, const QString& file, QString* error) {
+// Replays the actions file from the set-up until a battle waits for its table result (or, with
+// `confirm`, for the defender's confirmation of it).
+int replayToTable(const rules::Engine& engine, rules::GameState& s, const QString& file, QString* error,
+                  bool confirm = false) {
     auto waiting = [&] {
         if (s.frames.empty() || !std::holds_alternative<rules::CombatFrame>(s.frames.back()))
             return false;
         for (const rules::Action& a : engine.legalActions(s))
-            if (a.kind == rules::ActionKind::Choose &&
-                (a.target == rules::kBattleWonByAttacker || a.target == rules::kBattleWonByDefender))
+            if (a.kind == rules::ActionKind::Choose && (confirm ? a.target == rules::kBattleConfirm
+                                                                : (a.target == rules::kBattleWonByAttacker ||
+                                                                   a.target == rules::kBattleWonByDefender)))
                 return true;
         return false;
     };
@@ -92,9 +99,12 @@ int replayToTable(const rules::Engine& engine, rules::GameState& s, const QStrin
     }
     if (!waiting()) {
         *error =
-            QStringLiteral("%1: after the actions no battle waits for a table result (%2); the game needs "
-                           "the option battles=tvbd, tercios or ask")
-                .arg(file, engine.prompt(s));
+            QStringLiteral("%1: after the actions no battle waits for %2 (%3); the game needs the option "
+                           "battles=tvbd, tercios or ask")
+                .arg(file,
+                     confirm ? QStringLiteral("the confirmation of its table result")
+                             : QStringLiteral("a table result"),
+                     engine.prompt(s));
         return 1;
     }
     return 0;
@@ -117,14 +127,17 @@ void printTable(const battle::TableResult& t) {
               << "\n";
 }
 
-int resultCommand(ArgParser& p, bool autoMode) {
+enum class Mode { Auto, Form, Verify };
+
+int resultCommand(ArgParser& p, Mode mode) {
+    const bool autoMode = mode == Mode::Auto;
     GameSetup setup;
     setup.scenario = p.value(QStringLiteral("--scenario"));
     setup.options = allValues(p, QStringLiteral("--option"));
     const QString seedText = p.value(QStringLiteral("--seed"));
     const QString actions = p.value(QStringLiteral("--actions"));
     const QString rulesName = autoMode ? p.value(QStringLiteral("--rules")) : QString();
-    const QString formFile = autoMode ? QString() : p.value(QStringLiteral("--form"));
+    const QString formFile = mode == Mode::Form ? p.value(QStringLiteral("--form")) : QString();
     const bool showLog = autoMode && p.flag(QStringLiteral("--log"));
     QString problem;
     if (!seedText.isEmpty()) {
@@ -137,7 +150,7 @@ int resultCommand(ArgParser& p, bool autoMode) {
         problem = QStringLiteral("--scenario ID|POSITION is needed");
     if (problem.isEmpty() && actions.isEmpty())
         problem = QStringLiteral("--actions FILE is needed (the campaign up to the battle)");
-    if (problem.isEmpty() && !autoMode && formFile.isEmpty())
+    if (problem.isEmpty() && mode == Mode::Form && formFile.isEmpty())
         problem = QStringLiteral("--form FILE is needed");
     if (!p.finish(problem))
         return 2;
@@ -149,10 +162,20 @@ int resultCommand(ArgParser& p, bool autoMode) {
     QString error;
     int rc = startGame(engine, setup, s, nullptr, &error);
     if (rc == 0)
-        rc = replayToTable(engine, s, actions, &error);
+        rc = replayToTable(engine, s, actions, &error, mode == Mode::Verify);
     if (rc != 0) {
         err() << "westphalia-cli battle-link: " << error << "\n";
         return rc;
+    }
+    if (mode == Mode::Verify) {
+        // The defender's check before "battle confirm": the same battle, auto-resolved here.
+        if (!battle::matchesAutoResolve(*data.data, s, &error)) {
+            out() << "the result entered is NOT the auto-resolved battle: " << error << "\n";
+            return 1;
+        }
+        out() << "the result entered is the auto-resolved battle (seed " << battle::linkedBattleSeed(s)
+              << ")\n";
+        return 0;
     }
     const auto& f = std::get<rules::CombatFrame>(s.frames.back());
     const QString table =
@@ -453,16 +476,19 @@ int battleLinkCommand(const QStringList& args) {
     }
     const QString sub = p.positional();
     if (sub == QLatin1String("auto"))
-        return resultCommand(p, true);
+        return resultCommand(p, Mode::Auto);
     if (sub == QLatin1String("form"))
-        return resultCommand(p, false);
+        return resultCommand(p, Mode::Form);
+    if (sub == QLatin1String("verify"))
+        return resultCommand(p, Mode::Verify);
     if (sub == QLatin1String("calibrate"))
         return calibrateCommand(p);
     if (sub == QLatin1String("report"))
         return reportCommand(p);
-    p.finish(sub.isEmpty()
-                 ? QStringLiteral("a subcommand is needed: auto, form, report or calibrate")
-                 : QStringLiteral("unknown subcommand '%1' (auto, form, report, calibrate)").arg(sub));
+    p.finish(
+        sub.isEmpty()
+            ? QStringLiteral("a subcommand is needed: auto, form, verify, report or calibrate")
+            : QStringLiteral("unknown subcommand '%1' (auto, form, verify, report, calibrate)").arg(sub));
     return 2;
 }
 

@@ -502,8 +502,24 @@ class TestLinked : public QObject {
         QVERIFY(!battle::autoResolveLinked(f.d(), f.s, QStringLiteral("napoleon"), seed, mapping, &again,
                                            nullptr, &error));
         QVERIFY(error.contains("napoleon"));
+        // the one-call form a GUI or a bot uses, and the defender's check before confirming (PBEM)
+        battle::LinkedResult top;
+        QVERIFY2(battle::autoResolveTop(f.d(), f.s, &top, &error), qPrintable(error));
+        QCOMPARE(top.actions(f.d()), res.actions(f.d()));
+        QVERIFY(!battle::matchesAutoResolve(f.d(), f.s, &error)); // nothing entered yet
+        {
+            Rules wrong = f;
+            QVERIFY(wrong.act(QStringLiteral("battle-result %1 %2 %3")
+                                  .arg(res.attackerWins ? "defender" : "attacker")
+                                  .arg(res.lossNumber[0])
+                                  .arg(res.lossNumber[1])));
+            QVERIFY(wrong.act("battle-leader done"));
+            QVERIFY(!battle::matchesAutoResolve(wrong.d(), wrong.s, &error));
+            QVERIFY(error.contains(res.actions(f.d()).front()));
+        }
         for (const QString& a : res.actions(f.d()))
             QVERIFY2(f.act(a), qPrintable(a));
+        QVERIFY2(battle::matchesAutoResolve(f.d(), f.s, &error), qPrintable(error));
         QVERIFY(f.act("battle confirm"));
         QVERIFY(f.runUntil([&] { return !f.combat(); }));
         QVERIFY(f.logged(QStringLiteral("Catholic takes")));
@@ -620,8 +636,24 @@ class TestLinked : public QObject {
             QVERIFY(h.start(QStringLiteral("campaign"), battlesOption(QStringLiteral("tvbd")), 3, &error));
             for (const QString& a : g.actions())
                 QVERIFY(h.play(a).ok);
-            for (qsizetype i = at + 1; i < lines.size() && !lines[i].isEmpty(); ++i)
+            QStringList entered;
+            for (qsizetype i = at + 1; i < lines.size() && !lines[i].isEmpty(); ++i) {
                 QVERIFY2(h.play(lines[i]).ok, qPrintable(lines[i]));
+                entered << lines[i];
+            }
+            // the defender's check (PBEM): the auto-resolved result passes, the form's need not
+            QTemporaryDir t2;
+            QFile both(t2.filePath("entered.txt"));
+            QVERIFY(both.open(QIODevice::WriteOnly));
+            both.write((g.actions() + entered).join('\n').toUtf8() + "\n");
+            both.close();
+            QStringList vargs{"battle-link",  "verify", "--scenario", "campaign",  "--option",
+                              "battles=tvbd", "--seed", "3",          "--actions", both.fileName()};
+            const QString verdict = run(vargs, &code);
+            if (sub == QLatin1String("auto"))
+                QVERIFY2(code == 0 && verdict.contains("is the auto-resolved battle"), qPrintable(verdict));
+            else
+                QVERIFY2(code == 0 || verdict.contains("NOT the auto-resolved battle"), qPrintable(verdict));
             QVERIFY(h.play(QStringLiteral("battle confirm")).ok);
         }
         QString text;

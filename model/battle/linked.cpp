@@ -306,6 +306,40 @@ LinkMapping defaultMapping(const QString& rules) {
     return m;
 }
 
+bool autoResolveTop(const GameData& d, const GameState& s, LinkedResult* out, QString* error) {
+    const CombatFrame* f = topCombat(s);
+    if (!f || f->table <= 0) {
+        *error = QStringLiteral("no battle is waiting for a table result");
+        return false;
+    }
+    const QString rules = f->table == kBattlesTercios ? QStringLiteral("tercios") : QStringLiteral("tvbd");
+    return autoResolveLinked(d, s, rules, linkedBattleSeed(s), defaultMapping(rules), out, nullptr, error);
+}
+
+bool matchesAutoResolve(const GameData& d, const GameState& s, QString* why) {
+    const CombatFrame* f = topCombat(s);
+    if (!f || f->tableWinner == kNone) {
+        *why = QStringLiteral("no table result has been entered");
+        return false;
+    }
+    LinkedResult r;
+    if (!autoResolveTop(d, s, &r, why))
+        return false;
+    const int att = f->attacker, def = other(att);
+    QList<int> entered;
+    for (int16_t l : f->tableLeadersLost)
+        entered << l;
+    std::sort(entered.begin(), entered.end());
+    QList<int> expected = r.leadersLost;
+    std::sort(expected.begin(), expected.end());
+    const bool same = (f->tableWinner == att) == r.attackerWins && f->lossNumber[att] == r.lossNumber[0] &&
+                      f->lossNumber[def] == r.lossNumber[1] && entered == expected;
+    if (!same)
+        *why =
+            QStringLiteral("the auto-resolved battle gives: %1").arg(r.actions(d).join(QStringLiteral("; ")));
+    return same;
+}
+
 bool parseTableForm(const QString& text, const QString& fileName, TableResult* out, QString* error) {
     TableResult t;
     t.reason = QStringLiteral("entered by hand");

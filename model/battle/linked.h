@@ -94,6 +94,17 @@ bool autoResolveLinked(const GameData& d, const wp::rules::GameState& s, const Q
                        const LinkMapping& mapping, LinkedResult* out, TableResult* table, QString* error,
                        wp::tactical::BattleState* tactical = nullptr);
 
+// The one call for a GUI or a bot at the table-result decision: the battle on top of `s` auto-resolved in
+// its ruleset (CombatFrame::table) with linkedBattleSeed(s) and defaultMapping. The actions to play are
+// out->actions(d).
+bool autoResolveTop(const GameData& d, const wp::rules::GameState& s, LinkedResult* out, QString* error);
+
+// The defender's check before "battle confirm" (PBEM): does the result entered (the CombatFrame waiting for
+// the confirmation) equal the auto-resolved battle of this state? The battle is the same for both players:
+// no die is rolled between the stop and the confirmation, so linkedBattleSeed(s) is unchanged. *why says
+// what differs.
+bool matchesAutoResolve(const GameData& d, const wp::rules::GameState& s, QString* why);
+
 // Reads a hand-entered result (the form of docs/linked-battles.md): "winner attacker|defender|draw",
 // "attacker units N destroyed N routed N", "defender ...", "lost tilly" lines. Errors name the line.
 bool parseTableForm(const QString& text, const QString& fileName, TableResult* out, QString* error);
