@@ -906,6 +906,50 @@ class TestTercios : public QObject {
             QVERIFY2(game.state().over(), qPrintable(f + QStringLiteral(": ") + r.reason));
         }
     }
+    void fuzzInvariants() {
+        // Random legal play through whole battles; after every action: a side to act with at least one
+        // legal action, Wear within 0..Stamina on the table, bases on the table, scores = destroyed units.
+        const QDir dir(QStringLiteral(WESTPHALIA_SOURCE_DIR "/scenarios/battles"));
+        const TerciosEngine e(rules());
+        int battles = 0;
+        for (const QString& f : dir.entryList({QStringLiteral("*tercios*.json")}, QDir::Files)) {
+            TerciosState s0;
+            QString err;
+            QVERIFY2(loadTerciosScenario(dir.filePath(f), rules(), &s0, &err), qPrintable(err));
+            for (quint64 seed = 1; seed <= 4; ++seed) {
+                TerciosGame game(e, s0, seed);
+                wp::rules::Rng rng(seed * 7919);
+                int n = 0;
+                while (!game.state().over()) {
+                    const TerciosState& s = game.state();
+                    QVERIFY(++n < 20000);
+                    const int who = e.actor(s);
+                    QVERIFY2(who == 0 || who == 1, qPrintable(e.prompt(s)));
+                    const QList<TcAction> legal = e.legalActions(s);
+                    QVERIFY2(!legal.isEmpty(), qPrintable(e.prompt(s)));
+                    QVERIFY2(game.apply(legal[rng.below(int(legal.size()))], &err), qPrintable(err));
+                    const TerciosState& t = game.state();
+                    int scored[2] = {0, 0};
+                    for (qsizetype i = 0; i < t.units.size(); ++i) {
+                        const TUnit& u = t.units[i];
+                        if (!u.onTable()) {
+                            scored[1 - u.side] += rules().profiles[u.profile].score;
+                            continue;
+                        }
+                        QVERIFY(u.wear >= 0 && u.wear <= e.stamina(t, int(i)));
+                        for (const Vec2& c : u.pose.corners())
+                            QVERIFY(c.x > -0.01 && c.y > -0.01 && c.x < t.tableW + 0.01 &&
+                                    c.y < t.tableD + 0.01);
+                    }
+                    QCOMPARE(scored[0], t.score[0]);
+                    QCOMPARE(scored[1], t.score[1]);
+                }
+                QVERIFY(game.state().turn <= game.state().turnLimit);
+                ++battles;
+            }
+        }
+        QVERIFY(battles >= 12);
+    }
     void replayAndUndo() {
         // Design principles 3: the state is the replay of the action list.
         TerciosState s;
