@@ -19,6 +19,13 @@ enum CombatStep : int8_t {
     kAftermath, // 12.4 leader loss, 12.28 winner (automatic)
     kRetreat,   // 12.5
     kFinished,
+    // issue 12, linked battles (docs/linked-battles.md): after both sides' combat cards (12.23), instead of
+    // the CRT roll (12.26), the result comes from the tabletop.
+    kAskTable, // battles=ask: the attacker asks for the table ("battle tvbd|tercios") or not ("battle crt")
+    kAnswerTable,  // battles=ask: the defender agrees ("battle accept") or keeps the CRT ("battle decline")
+    kTableResult,  // the attacker enters the winner and each side's Loss Number ("battle-result ...")
+    kTableLeaders, // the attacker enters the leaders lost on the table ("battle-leader ID", "... done")
+    kTableConfirm, // the defender confirms ("battle confirm") or disputes ("battle dispute") the result
 };
 
 CombatFrame& top(GameState& s) {
@@ -53,6 +60,26 @@ int commanderOf(const GameData& d, const GameState& s, const std::vector<int16_t
         if (best < 0 || score(l) > score(best))
             best = l;
     return best;
+}
+
+// Issue 12: the largest Loss Number a table result may give `side`: enough to eliminate every unit it
+// brought to the battle (12.31 then removes all of them).
+int tableLossCap(const GameData& d, const GameState& s, const CombatFrame& f, int side) {
+    int cap = 0;
+    for (int u : alive(s, unitsOf(f, side)))
+        cap += d.unitTypes[s.units[u].type].lf * s.units[u].steps;
+    return std::min(cap, 99);
+}
+
+Action battleChoice(int16_t target) {
+    Action a;
+    a.kind = ActionKind::Choose;
+    a.target = target;
+    return a;
+}
+
+QString tableRulesName(int table) {
+    return table == kBattlesTercios ? QStringLiteral("Tercios") : QStringLiteral("Tilly's Very Bad Day");
 }
 
 int combatCardsPlayed(const CombatFrame& f, int side) {
@@ -286,6 +313,8 @@ int combatActor(const GameState&, const CombatFrame& f) {
         return f.attacker;
     case kCardsDefender:
     case kLossDefender:
+    case kAnswerTable:
+    case kTableConfirm:
         return defenderOf(f);
     case kRetreat:
         return other(f.winner);
@@ -355,6 +384,37 @@ std::vector<Action> combatLegal(const Ctx& c, const CombatFrame& f) {
         }
         return out;
     }
+    case kAskTable:
+        return {battleChoice(kBattleCrt), battleChoice(kBattleTvbd), battleChoice(kBattleTercios)};
+    case kAnswerTable:
+        return {battleChoice(kBattleAccept), battleChoice(kBattleDecline)};
+    case kTableResult: {
+        // Every result the table can give: the winner and each side's Loss Number, from none to the
+        // elimination of the whole force (12.31 then allocates it as after a CRT result).
+        const int att = f.attacker, def = defenderOf(f);
+        const int capA = tableLossCap(c.d, c.s, f, att), capD = tableLossCap(c.d, c.s, f, def);
+        out.reserve(static_cast<size_t>(2 * (capA + 1) * (capD + 1)));
+        for (int16_t w : {kBattleWonByAttacker, kBattleWonByDefender})
+            for (int la = 0; la <= capA; ++la)
+                for (int ld = 0; ld <= capD; ++ld) {
+                    Action a = battleChoice(w);
+                    a.counts = {static_cast<int8_t>(la), static_cast<int8_t>(ld)};
+                    out.push_back(a);
+                }
+        return out;
+    }
+    case kTableLeaders: {
+        out.push_back(battleChoice(kBattleLeadersDone));
+        for (const auto* leaders : {&f.attackLeaders, &f.defendLeaders})
+            for (int16_t l : *leaders)
+                if (c.s.leaders[l].status == LeaderStatus::InPlay &&
+                    std::find(f.tableLeadersLost.begin(), f.tableLeadersLost.end(), l) ==
+                        f.tableLeadersLost.end())
+                    out.push_back(battleChoice(static_cast<int16_t>(kLeaderBase + l)));
+        return out;
+    }
+    case kTableConfirm:
+        return {battleChoice(kBattleConfirm), battleChoice(kBattleDispute)};
     default:
         return out;
     }
@@ -411,6 +471,92 @@ void combatApply(Ctx& c, const Action& a) {
         retreatPieces(c, f, loser, a.target);
         return;
     }
+    case kAskTable:
+        if (a.target == kBattleCrt) {
+            f.table = -1;
+            f.step = kResolve;
+            WP_SAY(c,
+                   QStringLiteral("12.26 %1 keeps the battle at %2 on the Combat Results Table")
+                       .arg(sideName(f.attacker), cityName(c.d, f.city)),
+                   f.attacker);
+        } else {
+            f.table = a.target == kBattleTercios ? kBattlesTercios : kBattlesTvbd;
+            f.step = kAnswerTable;
+            WP_SAY(c,
+                   QStringLiteral("linked battle: %1 asks to fight the battle at %2 on the table (%3)")
+                       .arg(sideName(f.attacker), cityName(c.d, f.city), tableRulesName(f.table)),
+                   f.attacker);
+        }
+        return;
+    case kAnswerTable:
+        if (a.target == kBattleAccept) {
+            f.step = kTableResult;
+            WP_SAY(c,
+                   QStringLiteral("linked battle: %1 agrees; the battle at %2 goes to the table (%3)")
+                       .arg(sideName(defenderOf(f)), cityName(c.d, f.city), tableRulesName(f.table)),
+                   defenderOf(f));
+        } else {
+            f.table = -1;
+            f.step = kResolve;
+            WP_SAY(c,
+                   QStringLiteral("linked battle: %1 declines; the Combat Results Table decides (12.26)")
+                       .arg(sideName(defenderOf(f))),
+                   defenderOf(f));
+        }
+        return;
+    case kTableResult: {
+        const int att = f.attacker, def = defenderOf(f);
+        f.tableWinner = static_cast<int8_t>(a.target == kBattleWonByAttacker ? att : def);
+        f.lossNumber[att] = a.counts[0];
+        f.lossNumber[def] = a.counts[1];
+        f.tableLeadersLost.clear();
+        f.step = kTableLeaders;
+        WP_SAY(
+            c,
+            QStringLiteral("linked battle at %1 (%2): %3 reports %4 the winner, Loss Number %5 for %6 and "
+                           "%7 for %8")
+                .arg(cityName(c.d, f.city), tableRulesName(f.table), sideName(att), sideName(f.tableWinner))
+                .arg(f.lossNumber[att])
+                .arg(sideName(att))
+                .arg(f.lossNumber[def])
+                .arg(sideName(def)),
+            att);
+        return;
+    }
+    case kTableLeaders:
+        if (a.target == kBattleLeadersDone) {
+            f.step = kTableConfirm;
+            return;
+        }
+        f.tableLeadersLost.push_back(static_cast<int16_t>(a.target - kLeaderBase));
+        WP_SAY(c,
+               QStringLiteral("linked battle: %1 reports %2 lost on the table")
+                   .arg(sideName(f.attacker), leaderName(c.d, a.target - kLeaderBase)),
+               f.attacker);
+        return;
+    case kTableConfirm:
+        if (a.target == kBattleDispute) {
+            WP_SAY(c,
+                   QStringLiteral("linked battle: %1 disputes the result; %2 enters it again")
+                       .arg(sideName(defenderOf(f)), sideName(f.attacker)),
+                   defenderOf(f));
+            f.lossNumber[0] = f.lossNumber[1] = 0;
+            f.tableWinner = kNone;
+            f.tableLeadersLost.clear();
+            f.step = kTableResult;
+            return;
+        }
+        f.tableResult = true;
+        f.step = kLossAttacker; // 12.31 as after a CRT result
+        WP_SAY(
+            c,
+            QStringLiteral("12.26 (linked battle) %1 confirms: Loss Number %2 for the attacker, %3 for the "
+                           "defender")
+                .arg(sideName(defenderOf(f)))
+                .arg(f.lossNumber[f.attacker])
+                .arg(f.lossNumber[defenderOf(f)]),
+            defenderOf(f));
+        return;
     default:
         return;
     }
@@ -434,6 +580,20 @@ bool combatAuto(Ctx& c) {
         }
         return false;
     case kResolve: {
+        // Issue 12: a linked battle stops here, after both sides' combat cards (12.23).
+        if (f.table == 0 && c.s.options.battles != kBattlesCrt) {
+            if (c.s.options.battles == kBattlesAsk) {
+                f.step = kAskTable;
+            } else {
+                f.table = c.s.options.battles;
+                f.step = kTableResult;
+                WP_SAY(c,
+                       QStringLiteral("linked battle: the battle at %1 goes to the table (%2)")
+                           .arg(cityName(c.d, f.city), tableRulesName(f.table)),
+                       f.attacker);
+            }
+            return true;
+        }
         // 12.22-12.26
         int strength[2], drm[2], column[2];
         for (int side : {att, def}) {
@@ -488,6 +648,8 @@ bool combatAuto(Ctx& c) {
         const bool dynA = f.attackCommander >= 0 && isDynamic(c.d, c.s, f.attackCommander);
         const bool dynD = f.defendCommander >= 0 && isDynamic(c.d, c.s, f.defendCommander);
         int winner = byAtt > byDef ? att : byDef > byAtt ? def : (dynA && !dynD) ? att : def;
+        if (f.tableResult) // issue 12: the table says who holds the field
+            winner = f.tableWinner;
         const bool attAlive = !alive(c.s, f.attackUnits).empty() || anyUnitsOutside(c.s, f.city, att, c.d);
         const bool defAlive = !alive(c.s, f.defendUnits).empty();
         if (winner == att && !attAlive && defAlive)
@@ -507,6 +669,12 @@ bool combatAuto(Ctx& c) {
                     continue;
                 if (!forceLeft) { // 12.43 lost army: no replacement comes into play
                     killLeader(c, l, QStringLiteral("12.43"));
+                    continue;
+                }
+                if (f.tableResult) { // issue 12: the table decided who fell; no 12.41 roll
+                    if (std::find(f.tableLeadersLost.begin(), f.tableLeadersLost.end(), l) !=
+                        f.tableLeadersLost.end())
+                        killLeader(c, l, QStringLiteral("12.41 (lost on the table)"));
                     continue;
                 }
                 if (side == def && f.oddsNoDefenderLoss)
@@ -535,7 +703,8 @@ bool combatAuto(Ctx& c) {
                     killLeader(c, l, QStringLiteral("12.43"));
         return true;
     }
-    case kRetreat: {
+    case kRetreat:
+    case kTableLeaders: {
         const auto legal = combatLegal(c, f);
         if (legal.size() == 1) {
             combatApply(c, legal.front());
@@ -564,6 +733,46 @@ bool combatAuto(Ctx& c) {
     }
     default:
         return false;
+    }
+}
+
+// Issue 12: the prompt of a linked-battle decision (engine.cpp); empty for the other combat steps.
+QString combatTablePrompt(const GameData& d, const GameState& s, const CombatFrame& f) {
+    const QString who = sideName(combatActor(s, f));
+    const QString where = cityName(d, f.city);
+    switch (f.step) {
+    case kAskTable:
+        return QStringLiteral(
+                   "%1: battle at %2 — ask to fight it on the table (battle tvbd | battle tercios) "
+                   "or keep the Combat Results Table (battle crt)")
+            .arg(who, where);
+    case kAnswerTable:
+        return QStringLiteral("%1: the attacker asks to fight the battle at %2 on the table (%3) — battle "
+                              "accept | battle decline (the CRT decides)")
+            .arg(who, where, tableRulesName(f.table));
+    case kTableResult:
+        return QStringLiteral("%1: enter the result of the battle at %2 fought on the table (%3): "
+                              "battle-result attacker|defender LA LD (the winner, the Loss Numbers the "
+                              "attacker and the defender take)")
+            .arg(who, where, tableRulesName(f.table));
+    case kTableLeaders:
+        return QStringLiteral(
+                   "%1: the leaders lost on the table at %2: battle-leader ID, then battle-leader done")
+            .arg(who, where);
+    case kTableConfirm: {
+        QStringList lost;
+        for (int16_t l : f.tableLeadersLost)
+            lost << leaderName(d, l);
+        return QStringLiteral(
+                   "%1: confirm the table result at %2 — %3 wins, Loss Number %4 for the attacker and "
+                   "%5 for the defender, leaders lost: %6 (battle confirm | battle dispute)")
+            .arg(who, where, sideName(f.tableWinner))
+            .arg(f.lossNumber[f.attacker])
+            .arg(f.lossNumber[defenderOf(f)])
+            .arg(lost.isEmpty() ? QStringLiteral("none") : lost.join(QStringLiteral(", ")));
+    }
+    default:
+        return {};
     }
 }
 

@@ -10,6 +10,8 @@
 
 namespace wp::rules {
 
+QString combatTablePrompt(const GameData& d, const GameState& s, const CombatFrame& f); // combat.cpp
+
 namespace {
 
 int combatActorOf(const GameState& s, const CombatFrame& f);
@@ -342,8 +344,11 @@ QString Engine::prompt(const GameState& s) const {
                  cityName(d, a->at))
             .arg(a->mpUsed);
     }
-    if (const auto* cb = std::get_if<CombatFrame>(&f))
+    if (const auto* cb = std::get_if<CombatFrame>(&f)) {
+        if (QString t = combatTablePrompt(d, s, *cb); !t.isEmpty()) // issue 12: linked battles
+            return t;
         return QStringLiteral("%1: battle at %2").arg(who, cityName(d, cb->city));
+    }
     if (const auto* sg = std::get_if<SiegeFrame>(&f))
         return QStringLiteral("%1: siege of %2").arg(who, cityName(d, sg->city));
     const auto& ch = std::get<ChoiceFrame>(f);
