@@ -42,15 +42,9 @@ int benchCommand(const QStringList& args) {
     const QString scenarioArg = ap.value(QStringLiteral("--scenario"));
     const QString seedText = ap.value(QStringLiteral("--seed"));
     const QString dir = ap.value(QStringLiteral("--data"));
-    QString problem;
-    bool ok = true;
-    const int games = gamesText.isEmpty() ? 200 : gamesText.toInt(&ok);
-    if (!ok || games < 1)
-        problem = QStringLiteral("--games %1: expected a whole number >= 1").arg(gamesText);
-    const uint64_t seed0 = seedText.isEmpty() ? 1 : seedText.toULongLong(&ok);
-    if (!ok && problem.isEmpty())
-        problem = QStringLiteral("--seed %1: expected a whole number >= 0").arg(seedText);
-    if (!ap.finish(problem))
+    const int games = static_cast<int>(ap.number(gamesText, QStringLiteral("--games"), 1, 200));
+    const uint64_t seed0 = static_cast<uint64_t>(ap.number(seedText, QStringLiteral("--seed"), 0, 1));
+    if (!ap.finish())
         return 2;
 
     LoadResult data;

@@ -79,21 +79,10 @@ int tournamentCommand(const QStringList& args) {
     const bool withReasons = ap.flag(QStringLiteral("--reasons"));
     const QString dir = ap.value(QStringLiteral("--data"));
     QString problem;
-    auto number = [&](const QString& text, const char* name, qint64 min, qint64 fallback) -> qint64 {
-        if (text.isEmpty())
-            return fallback;
-        bool ok = false;
-        const qint64 v = text.toLongLong(&ok);
-        if ((!ok || v < min) && problem.isEmpty())
-            problem = QStringLiteral("%1 %2: expected a whole number >= %3")
-                          .arg(QLatin1String(name), text)
-                          .arg(min);
-        return ok ? v : fallback;
-    };
-    const int games = static_cast<int>(number(gamesText, "--games", 1, 10));
-    const uint64_t seed0 = static_cast<uint64_t>(number(seedText, "--seed", 0, 1));
-    const int jobs = static_cast<int>(number(jobsText, "--jobs", 1, 1));
-    const int maxActions = static_cast<int>(number(maxText, "--max-actions", 1, 20000));
+    const int games = static_cast<int>(ap.number(gamesText, QStringLiteral("--games"), 1, 10));
+    const uint64_t seed0 = static_cast<uint64_t>(ap.number(seedText, QStringLiteral("--seed"), 0, 1));
+    const int jobs = static_cast<int>(ap.number(jobsText, QStringLiteral("--jobs"), 1, 1));
+    const int maxActions = static_cast<int>(ap.number(maxText, QStringLiteral("--max-actions"), 1, 20000));
     QStringList botSpecs = botsArg.split(QLatin1Char(','), Qt::SkipEmptyParts);
     for (QString& b : botSpecs)
         b = b.trimmed();

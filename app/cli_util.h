@@ -38,6 +38,22 @@ class ArgParser {
         return {};
     }
     bool flag(const QString& name) { return m_args.removeAll(name) > 0; }
+    // A whole number >= min given as `text` for option `name` (the fallback when text is empty); a bad
+    // number is a problem finish() reports, naming the option and the text.
+    qint64 number(const QString& text, const QString& name, qint64 min, qint64 fallback) {
+        if (text.isEmpty())
+            return fallback;
+        bool ok = false;
+        const qint64 v = text.toLongLong(&ok);
+        if (!ok || v < min) {
+            m_problems << QStringLiteral("%1 %2: expected a whole number >= %3").arg(name, text).arg(min);
+            return fallback;
+        }
+        return v;
+    }
+    qint64 number(const QString& name, qint64 min, qint64 fallback) {
+        return number(value(name), name, min, fallback);
+    }
     QString positional() {
         for (qsizetype i = 0; i < m_args.size(); ++i)
             if (!m_args[i].startsWith(QLatin1String("--")))
