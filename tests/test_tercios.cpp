@@ -244,6 +244,45 @@ class TestTercios : public QObject {
         QCOMPARE(p.s.units[c].wear, 2);
         QVERIFY(p.s.units[c].disordered);
     }
+    void odds() {
+        // The exact odds services against the dice (Tercios L525-572, L594-676): a shot and a melee
+        // measured over many rolls of the state's RNG.
+        Pos p(rules());
+        const int m = p.add(0, QStringLiteral("MusketeersCompany"), 20, 10, 90);
+        const int t = p.add(1, QStringLiteral("Tercio"), 20, 18, 270, 4);
+        const TerciosEngine e(rules());
+        const ShotOdds o = e.shotOdds(p.s, m, t, false, false);
+        const int n = 20000;
+        int dis = 0, broken = 0;
+        p.s.rng.reseed(99);
+        for (int i = 0; i < n; ++i) {
+            TerciosState s = p.s;
+            e.resolveShot(s, m, t, false, false);
+            dis += s.units[t].disordered;
+            broken += !s.units[t].onTable();
+            p.s.rng = s.rng;
+        }
+        QVERIFY2(std::abs(dis / double(n) - o.pDisorder) < 0.012, qPrintable(QString::number(o.pDisorder)));
+        QVERIFY2(std::abs(broken / double(n) - o.pBreak) < 0.012, qPrintable(QString::number(o.pBreak)));
+        QVERIFY(o.expectedWear > 0 && o.expectedWear < 3);
+        // Melee: Cuirassiers charging a Pike Company (T9's matchup).
+        Pos q(rules());
+        const int pike = q.add(1, QStringLiteral("PikeCompany"), 36, 24, 270);
+        const int cu = q.addInFront(0, QStringLiteral("Cuirassiers"), pike);
+        const MeleeOdds mo = e.meleeOdds(q.s, cu, pike, false, false);
+        QVERIFY(std::abs(mo.pWin + mo.pDraw + mo.pLose - 1) < 1e-9);
+        int win = 0, lose = 0;
+        q.s.rng.reseed(5);
+        for (int i = 0; i < n; ++i) {
+            TerciosState s = q.s;
+            const int r = e.melee(s, cu, pike, false, false);
+            win += r > 0;
+            lose += r < 0;
+            q.s.rng = s.rng;
+        }
+        QVERIFY2(std::abs(win / double(n) - mo.pWin) < 0.012, qPrintable(QString::number(mo.pWin)));
+        QVERIFY2(std::abs(lose / double(n) - mo.pLose) < 0.012, qPrintable(QString::number(mo.pLose)));
+    }
     void breakCheck() {
         // T7 (Tercios L552-572): Modern Squadron Wear 3 takes 2 -> BP 2; [6,6,1,2] passes, [6,3,2,1] fails.
         for (int pass = 0; pass < 2; ++pass) {

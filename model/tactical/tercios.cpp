@@ -533,6 +533,102 @@ std::optional<ChargePath> TerciosEngine::chargePath(const TerciosState& s, int u
     return std::nullopt;
 }
 
+// ---- odds
+
+namespace {
+
+// P(k successes) for n dice each succeeding with probability p.
+QList<double> binomial(int n, double p) {
+    QList<double> out(n + 1, 0.0);
+    out[0] = 1;
+    for (int i = 0; i < n; ++i)
+        for (int k = i + 1; k >= 0; --k)
+            out[k] = out[k] * (1 - p) + (k > 0 ? out[k - 1] * p : 0);
+    return out;
+}
+
+double pFace(int target) {
+    return target > 6 ? 0 : target < 1 ? 1 : (7.0 - target) / 6.0;
+}
+
+// Distribution of the Wear caused: hits on `dice` at `hitOn`, cancelled by `resist` dice at `resistOn`
+// (no Resist roll without hits); *pDisorder = P(hits > 0 and no Resist success).
+QList<double> wearDistribution(int dice, int hitOn, int resist, int resistOn, double* pDisorder) {
+    const QList<double> h = binomial(dice, pFace(hitOn));
+    const QList<double> c = binomial(resist, pFace(resistOn));
+    QList<double> w(dice + 1, 0.0);
+    *pDisorder = 0;
+    for (int hits = 0; hits <= dice; ++hits) {
+        if (hits == 0) {
+            w[0] += h[0];
+            continue;
+        }
+        for (int k = 0; k <= resist; ++k)
+            w[std::max(0, hits - k)] += h[hits] * c[k];
+        *pDisorder += h[hits] * c[0];
+    }
+    return w;
+}
+
+// P(a Break Check fails) for a unit that ends with `wear` against its Stamina and original Discipline.
+double pBreakFail(int wear, int stamina, int discipline) {
+    const int bp = wear - stamina;
+    if (bp <= 0)
+        return 0;
+    if (bp > discipline)
+        return 1;
+    const QList<double> six = binomial(discipline, 1.0 / 6.0);
+    double pass = 0;
+    for (int k = bp; k <= discipline; ++k)
+        pass += six[k];
+    return 1 - pass;
+}
+
+} // namespace
+
+ShotOdds TerciosEngine::shotOdds(const TerciosState& s, int u, int t, bool readyOrder, bool reaction) const {
+    const TProfile& p = profile(s, u);
+    const TProfile& q = profile(s, t);
+    ShotOdds o;
+    const QList<double> w =
+        wearDistribution(shootDice(s, u, readyOrder, reaction), p.gun ? q.defArt : q.defSalvo,
+                         courageDice(s, t, true, false, false), p.gun ? 6 : 4, &o.pDisorder);
+    for (qsizetype k = 0; k < w.size(); ++k) {
+        o.expectedWear += double(k) * w[k];
+        o.pBreak += w[k] * pBreakFail(s.units[t].wear + int(k), q.stamina, q.discipline);
+    }
+    return o;
+}
+
+MeleeOdds TerciosEngine::meleeOdds(const TerciosState& s, int a, int d, bool flank, bool counter) const {
+    const bool aHorse = type(s, a) == TType::Horse, dHorse = type(s, d) == TType::Horse;
+    const TProfile& pa = profile(s, a);
+    const TProfile& pd = profile(s, d);
+    double dis = 0;
+    const QList<double> onD =
+        wearDistribution(meleeDice(s, a, d, true, false, counter && dHorse), aHorse ? pd.defCav : pd.defInf,
+                         courageDice(s, d, false, flank, true), 5, &dis);
+    const QList<double> onA =
+        wearDistribution(meleeDice(s, d, a, counter, flank, aHorse), dHorse ? pa.defCav : pa.defInf,
+                         courageDice(s, a, false, false, counter), 5, &dis);
+    MeleeOdds o;
+    for (qsizetype i = 0; i < onD.size(); ++i) {
+        o.wearOnTarget += double(i) * onD[i];
+        for (qsizetype j = 0; j < onA.size(); ++j) {
+            const double pr = onD[i] * onA[j];
+            if (i > j)
+                o.pWin += pr;
+            else if (i < j)
+                o.pLose += pr;
+            else
+                o.pDraw += pr;
+        }
+    }
+    for (qsizetype j = 0; j < onA.size(); ++j)
+        o.wearOnAttacker += double(j) * onA[j];
+    return o;
+}
+
 // ---- resolution
 // ----------------------------------------------------------------------------------------------
 

@@ -285,6 +285,17 @@ struct ChargePath {
     bool veryDifficult = false;
 };
 
+// Exact odds of a shot or a melee, for the view, assist mode and the AI (no dice rolled).
+struct ShotOdds {
+    double expectedWear = 0; // on the target
+    double pDisorder = 0;    // the target's Resist roll has no success (after at least one hit)
+    double pBreak = 0;       // the target's Wear goes over its Stamina and it fails the Break Check
+};
+struct MeleeOdds {
+    double pWin = 0, pDraw = 0, pLose = 0; // for the attacker
+    double wearOnTarget = 0, wearOnAttacker = 0;
+};
+
 struct ShotOption {
     int target = -1;
     int source = 0; // 0 Front Centre, 1 Left, -1 Right (Extended Arc)
@@ -336,6 +347,10 @@ class TerciosEngine {
     QList<Vec2> candidateMoves(const TerciosState& s, int u, Card order) const;
     bool canFace(const TerciosState& s, int u, int dir) const;
     double nearestEnemy(const TerciosState& s, int u, const Pose& p) const;
+
+    ShotOdds shotOdds(const TerciosState& s, int u, int t, bool readyOrder, bool reaction) const;
+    // The attacker charges under Assault!; flank and countercharge as in melee().
+    MeleeOdds meleeOdds(const TerciosState& s, int a, int d, bool flank, bool counter) const;
 
     // Resolution steps (public for constructed-position tests). They roll dice from the state.
     bool orderCheck(TerciosState& s, int u, int net, const QString& why) const; // L376-386
