@@ -4,6 +4,7 @@
 #include "ai/bot.h"
 #include "ai/match.h"
 #include "ai/player.h"
+#include "ai/referee.h"
 #include "rules/invariants.h"
 #include "rules_fixture.h"
 
@@ -139,6 +140,46 @@ class TestAi : public QObject {
         const ai::MatchResult m2 = ai::playMatch(e, start, seats2, 20000, false);
         QVERIFY2(m2.ok, qPrintable(m2.error));
         QVERIFY(m2.finished);
+    }
+
+    // Issue 12: with battles on the table, a computer seat enters the auto-resolved tabletop result (not a
+    // result of its own choosing among the thousands listed), names the leaders lost, and the computer
+    // defender confirms it: every "battle-result" the match played is the one autoResolveTop gives.
+    void tableBattlesAreRefereed() {
+        const Engine e(rulesData());
+        GameOptions o;
+        QString error;
+        QVERIFY2(setOption(o, QStringLiteral("battles=tvbd"), &error), qPrintable(error));
+        GameState start;
+        QVERIFY(e.newGame(start, QStringLiteral("campaign"), o, 1, &error));
+        auto p1 = ai::makeBot(QStringLiteral("priority"), 1, nullptr); // the priority list attacks early
+        auto p2 = ai::makeBot(QStringLiteral("priority"), 2, nullptr);
+        ai::Bot* seats[2] = {p1.get(), p2.get()};
+        const ai::MatchResult m = ai::playMatch(e, start, seats, 120, true);
+        QVERIFY2(m.ok, qPrintable(m.error));
+        // replay the match and check each table decision against the referee
+        GameState s = start;
+        int results = 0, confirms = 0;
+        for (const QString& text : m.actionTexts) {
+            const std::optional<Action> a = parseAction(e.data(), s, text, &error);
+            QVERIFY2(a, qPrintable(error));
+            if (text.startsWith(QLatin1String("battle-result"))) {
+                ++results;
+                const std::optional<ai::Decision> ref = ai::tableDecision(e, s, e.actor(s));
+                QVERIFY(ref);
+                QCOMPARE(formatAction(e.data(), s, ref->action), text);
+            }
+            if (text == QLatin1String("battle confirm"))
+                ++confirms;
+            QVERIFY(e.apply(s, *a).ok);
+        }
+        QVERIFY2(results > 0, qPrintable(QStringLiteral("no battle reached the table in %1 actions: %2")
+                                             .arg(m.actions)
+                                             .arg(m.result)));
+        QVERIFY(confirms >= results - 1); // the last may still wait for its confirmation
+        for (const QString& reason : m.reasons[kCatholic] + m.reasons[kProtestant])
+            if (reason.startsWith(QLatin1String("battle-result")))
+                QVERIFY2(reason.contains(QLatin1String("auto-resolved")), qPrintable(reason));
     }
 
     // Root parallelisation: two trees on two threads give one legal action, and with the same seeds the

@@ -1,6 +1,7 @@
 #include "gamecontroller.h"
 
 #include "ai/player.h"
+#include "ai/referee.h"
 #include "describe.h"
 #include "save/savefile.h"
 
@@ -114,6 +115,15 @@ void GameController::runComputerIfDue() {
     const int side = actor();
     if (side < 0 || side > 1 || m_seats[side] != SeatKind::Computer || !m_ai[side])
         return;
+    // The tabletop decisions of linked battles are the referee's, from the real state (model/ai/referee.h).
+    if (const std::optional<ai::Decision> table = ai::tableDecision(m_game->engine(), state(), side)) {
+        const rules::Action action = table->action;
+        QTimer::singleShot(0, this, [this, action, ticket = m_aiTicket] {
+            if (ticket == m_aiTicket && m_game)
+                submit(action);
+        });
+        return;
+    }
     // The view is built here, on the thread that owns the game; the worker only reads its own copy.
     auto player = m_ai[side];
     auto view = std::make_shared<ai::SideView>(player->viewOf(m_game->engine(), state()));

@@ -1,4 +1,5 @@
 #include "ai/match.h"
+#include "ai/referee.h"
 
 #include <QElapsedTimer>
 
@@ -29,11 +30,12 @@ MatchResult playMatch(const Engine& engine, const GameState& start, Bot* bots[2]
             r.error = QStringLiteral("no actor: %1").arg(engine.prompt(s));
             break;
         }
-        const SideView view(engine, s, side); // the bot sees this, never `s`
         QElapsedTimer t;
         t.start();
         const double cpu0 = cpuNow();
-        const Decision dec = bots[side]->decide(view);
+        // the tabletop decisions of linked battles are the referee's, from the real state (referee.h)
+        const std::optional<Decision> table = tableDecision(engine, s, side);
+        const Decision dec = table ? *table : bots[side]->decide(SideView(engine, s, side)); // never `s`
         const double secs = static_cast<double>(t.nsecsElapsed()) / 1e9;
         r.decisionSeconds[side].push_back(secs);
         const double cpu = cpuNow() - cpu0;
