@@ -3,6 +3,7 @@
 #include "describe.h"
 #include "gamecontroller.h"
 #include "rules/internal.h"
+#include "tableresultdialog.h"
 #include "theme.h"
 
 #include <QButtonGroup>
@@ -15,6 +16,7 @@
 #include <QRegularExpression>
 #include <QStyle>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace wp {
 
@@ -237,6 +239,8 @@ bool CombatDialog::refresh() {
     m_buttons.clear();
     m_lossRadios.clear();
     m_takeLosses = nullptr;
+    m_tableResult = nullptr;
+    m_tableCheck = nullptr;
     if (!gc->hasGame()) {
         m_inBattle = false;
         return false;
@@ -382,8 +386,38 @@ void CombatDialog::rebuildDecision() {
                 }
         });
         m_decisionLayout->addWidget(m_takeLosses);
+    } else if (isTableResultDecision(legal)) {
+        // Linked battles: thousands of "battle-result" actions; the tabletop result dialog enters one.
+        head->setText(QStringLiteral("%1: the battle is fought on the table — enter its result")
+                          .arg(theme::sideName(actor)));
+        m_tableResult = new QPushButton(QStringLiteral("Tabletop result…"), m_decision);
+        m_tableResult->setObjectName(QStringLiteral("openTableResult"));
+        m_tableResult->setProperty("primary", true);
+        m_tableResult->setToolTip(
+            QStringLiteral("Auto-resolve the battle on screen, enter the result of a real "
+                           "table, or export the battle"));
+        connect(m_tableResult, &QPushButton::clicked, this, &CombatDialog::openTableResult);
+        m_decisionLayout->addWidget(m_tableResult);
     } else {
-        if (first.kind == ActionKind::Retreat)
+        const bool confirm = std::any_of(legal.begin(), legal.end(), [](const Action& a) {
+            return a.kind == ActionKind::Choose && a.target == kBattleConfirm;
+        });
+        if (confirm) {
+            m_tableCheck = new QLabel(m_decision);
+            m_tableCheck->setObjectName(QStringLiteral("tableCheck"));
+            m_tableCheck->setTextFormat(Qt::RichText);
+            m_tableCheck->setWordWrap(true);
+            m_tableCheck->setText(enteredTableResultHtml(gc->data(), gc->state()));
+            m_decisionLayout->addWidget(m_tableCheck);
+        }
+        if (confirm)
+            head->setText(
+                QStringLiteral("%1: confirm the tabletop result, or dispute it (it is entered again)")
+                    .arg(theme::sideName(actor)));
+        else if (std::all_of(legal.begin(), legal.end(), isTableChoice))
+            head->setText(
+                QStringLiteral("%1: linked battle — %2").arg(theme::sideName(actor), gc->game().prompt()));
+        else if (first.kind == ActionKind::Retreat)
             head->setText(QStringLiteral("%1: retreat (12.5) — or click an orange-ringed space")
                               .arg(theme::sideName(actor)));
         else if (first.kind == ActionKind::Pass || first.kind == ActionKind::CombatCard)
@@ -391,6 +425,7 @@ void CombatDialog::rebuildDecision() {
                 QStringLiteral("%1: play combat cards (12.23, at most two)?").arg(theme::sideName(actor)));
         else
             head->setText(QStringLiteral("%1 decides").arg(theme::sideName(actor)));
+        head->setWordWrap(true);
         auto* row = new QHBoxLayout();
         for (const Action& a : legal) {
             auto* b = new QPushButton(gc->describe(a), m_decision);

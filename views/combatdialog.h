@@ -50,10 +50,15 @@ class CombatDialog : public QDialog {
     QPushButton* takeLossesButton() const { return m_takeLosses; }
     QPushButton* exportButton() const { return m_export; }
     QLabel* resultLabel() const { return m_result; }
+    QPushButton* tableResultButton() const { return m_tableResult; }
+    // Linked battles: the defender's confirmation shows the entered result and whether it is the
+    // auto-resolved battle (battle::matchesAutoResolve); empty at other decisions.
+    QLabel* tableCheckLabel() const { return m_tableCheck; }
 
   signals:
     void submitAction(const rules::Action& a);
-    void exportBattle(); // "Export battle…": the window opens the export for the combat on top
+    void exportBattle();    // "Export battle…": the window opens the export for the combat on top
+    void openTableResult(); // linked battles: the tabletop result dialog (tableresultdialog.h)
 
   private:
     GameController* gc;
@@ -73,6 +78,8 @@ class CombatDialog : public QDialog {
     QPushButton* m_close;
     QPushButton* m_export = nullptr;
     QPushButton* m_takeLosses = nullptr;
+    QPushButton* m_tableResult = nullptr;
+    QLabel* m_tableCheck = nullptr;
     QList<QRadioButton*> m_lossRadios;
     QList<QPair<QAbstractButton*, rules::Action>> m_buttons;
     QString sideHtml(int side) const;

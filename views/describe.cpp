@@ -172,6 +172,42 @@ QString describeAction(const GameData& d, const GameState& s, const Action& a) {
             return QStringLiteral("No retreat possible: the units are eliminated");
         return QStringLiteral("Retreat to %1").arg(cityName(d, a.target));
     case ActionKind::Choose:
+        if (top && std::holds_alternative<CombatFrame>(*top)) { // issue 12: the linked-battle decisions
+            const auto& f = std::get<CombatFrame>(*top);
+            switch (a.target) {
+            case kBattleCrt:
+                return QStringLiteral("Keep the Combat Results Table (12.26)");
+            case kBattleTvbd:
+                return QStringLiteral("Ask for the table: Tilly's Very Bad Day");
+            case kBattleTercios:
+                return QStringLiteral("Ask for the table: Brevis Editio Tercios");
+            case kBattleAccept:
+                return QStringLiteral("Accept: fight it on the table");
+            case kBattleDecline:
+                return QStringLiteral("Decline: the Combat Results Table decides");
+            case kBattleConfirm:
+                return QStringLiteral("Confirm the result");
+            case kBattleDispute:
+                return QStringLiteral("Dispute it (the attacker enters it again)");
+            case kBattleLeadersDone:
+                return QStringLiteral("No more leaders lost");
+            case kBattleWonByAttacker:
+            case kBattleWonByDefender:
+                if (a.counts.size() == 2)
+                    return QStringLiteral(
+                               "The %1 holds the field; Loss Number %2 for the attacker, %3 for the "
+                               "defender")
+                        .arg(sideName(a.target == kBattleWonByAttacker ? f.attacker : 1 - f.attacker))
+                        .arg(a.counts[0])
+                        .arg(a.counts[1]);
+                break;
+            default:
+                if (a.target >= kLeaderBase && a.target - kLeaderBase < d.leaders.size())
+                    return QStringLiteral("%1 was lost on the table")
+                        .arg(d.leaders[a.target - kLeaderBase].name);
+                break;
+            }
+        }
         switch (choiceTarget(s)) {
         case ChoiceTarget::City:
             return cityName(d, a.target);

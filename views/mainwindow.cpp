@@ -16,6 +16,7 @@
 #include "rules/internal.h"
 #include "save/savefile.h"
 #include "siegedialog.h"
+#include "tableresultdialog.h"
 #include "theme.h"
 
 #include <QAction>
@@ -140,6 +141,7 @@ MainWindow::MainWindow(std::shared_ptr<const GameData> gameData, QWidget* parent
 
     m_combat = new CombatDialog(m_gc, this);
     m_siege = new SiegeDialog(m_gc, this);
+    m_tableResult = new TableResultDialog(m_gc, this);
     m_inspector = new StackInspector(*m_data, this);
     m_cover = new CoverWidget(this);
 
@@ -185,6 +187,9 @@ MainWindow::MainWindow(std::shared_ptr<const GameData> gameData, QWidget* parent
     connect(m_combat, &CombatDialog::submitAction, this, &MainWindow::submit);
     connect(m_siege, &SiegeDialog::submitAction, this, &MainWindow::submit);
     connect(m_combat, &CombatDialog::exportBattle, this, &MainWindow::showBattleExport);
+    connect(m_combat, &CombatDialog::openTableResult, this, &MainWindow::showTableResult);
+    connect(m_prompt, &PromptPanel::openTableResult, this, &MainWindow::showTableResult);
+    connect(m_tableResult, &TableResultDialog::exportBattle, this, &MainWindow::showBattleExport);
     connect(m_prompt, &PromptPanel::highlightsChanged, this,
             [this]() { m_map->setHighlights(m_prompt->highlights()); });
     connect(m_prompt, &PromptPanel::openCombat, this, [this]() {
@@ -514,6 +519,13 @@ void MainWindow::closeEvent(QCloseEvent* e) {
     QMainWindow::closeEvent(e);
 }
 
+void MainWindow::showTableResult() {
+    if (!m_tableResult->refresh())
+        return;
+    m_tableResult->show();
+    m_tableResult->raise();
+}
+
 void MainWindow::submit(const Action& a) {
     QString error;
     if (!m_gc->submit(a, &error))
@@ -640,6 +652,14 @@ void MainWindow::onChanged() {
     } else if (inBattle) {
         m_combat->hide();
     }
+    // Linked battles: the tabletop result dialog opens when the attacker here is to enter the result.
+    const bool atTable =
+        has && !past && !handsHidden() && m_gc->isHumanHere(actor) && isTableResultDecision(m_gc->legal());
+    if (atTable && !m_atTableResult)
+        showTableResult();
+    else if (!atTable)
+        m_tableResult->hide();
+    m_atTableResult = atTable;
 
     if (has) {
         const GameState& s = m_gc->state();

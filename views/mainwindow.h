@@ -26,6 +26,7 @@ class HandPanel;
 class LogPanel;
 class CombatDialog;
 class SiegeDialog;
+class TableResultDialog;
 class StackInspector;
 class CoverWidget;
 class CardBrowser;
@@ -47,6 +48,8 @@ class MainWindow : public QMainWindow {
     LogPanel* logPanel() const { return m_log; }
     CombatDialog* combatDialog() const { return m_combat; }
     SiegeDialog* siegeDialog() const { return m_siege; }
+    TableResultDialog* tableResultDialog() const { return m_tableResult; } // linked battles
+    void showTableResult();
     StackInspector* inspector() const { return m_inspector; }
     CoverWidget* cover() const { return m_cover; }
     CardBrowser* cardBrowser();
@@ -136,6 +139,8 @@ class MainWindow : public QMainWindow {
     LogPanel* m_log = nullptr;
     CombatDialog* m_combat = nullptr;
     SiegeDialog* m_siege = nullptr;
+    TableResultDialog* m_tableResult = nullptr;
+    bool m_atTableResult = false; // the table-result decision was on top at the last change
     StackInspector* m_inspector = nullptr;
     CoverWidget* m_cover = nullptr;
     CardBrowser* m_browser = nullptr;

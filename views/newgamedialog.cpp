@@ -67,6 +67,20 @@ NewGameDialog::NewGameDialog(const GameData& gameData, QWidget* parent) : QDialo
     optLay->addWidget(m_opt191);
     optLay->addWidget(m_opt192a);
     optLay->addWidget(m_opt192b);
+    // Issue 12 (docs/linked-battles.md): where regular battles are resolved.
+    auto* battlesRow = new QHBoxLayout();
+    battlesRow->addWidget(new QLabel(QStringLiteral("Battles:"), optBox));
+    m_battles = new QComboBox(optBox);
+    m_battles->setObjectName(QStringLiteral("battles"));
+    m_battles->addItem(QStringLiteral("Combat Results Table"), QStringLiteral("crt"));
+    m_battles->addItem(QStringLiteral("On the table: Tilly's Very Bad Day"), QStringLiteral("tvbd"));
+    m_battles->addItem(QStringLiteral("On the table: Brevis Editio Tercios"), QStringLiteral("tercios"));
+    m_battles->addItem(QStringLiteral("Ask battle by battle (the attacker asks, the defender decides)"),
+                       QStringLiteral("ask"));
+    m_battles->setToolTip(QStringLiteral("Linked battles: a campaign battle fought with miniatures (or "
+                                         "auto-resolved on screen) and its result carried back"));
+    battlesRow->addWidget(m_battles, 1);
+    optLay->addLayout(battlesRow);
     auto* seedRow = new QHBoxLayout();
     m_randomSeed = new QCheckBox(QStringLiteral("Random shuffle and dice"), optBox);
     m_randomSeed->setObjectName(QStringLiteral("randomSeed"));
@@ -175,6 +189,9 @@ NewGameSetup NewGameDialog::setup() const {
         rules::setOption(s.options, QStringLiteral("19.2a=on"), nullptr);
     if (m_opt192b->isChecked())
         rules::setOption(s.options, QStringLiteral("19.2b=on"), nullptr);
+    if (m_battles->currentData().toString() != QLatin1String("crt"))
+        rules::setOption(s.options, QStringLiteral("battles=") + m_battles->currentData().toString(),
+                         nullptr);
     s.seed = m_randomSeed->isChecked() ? QRandomGenerator::global()->generate64() >> 1
                                        : static_cast<quint64>(m_seed->value());
     for (int side : {0, 1})

@@ -22,6 +22,7 @@ class NewGameDialog : public QDialog {
     void setScenario(const QString& id);
     QListWidget* scenarios() const { return m_scenarios; }
     QComboBox* seat(int side) const { return m_seats[side]; }
+    QComboBox* battles() const { return m_battles; } // linked battles (issue 12): battles=...
 
   private:
     const GameData& d;
@@ -30,6 +31,7 @@ class NewGameDialog : public QDialog {
     QCheckBox* m_opt191;
     QCheckBox* m_opt192a;
     QCheckBox* m_opt192b;
+    QComboBox* m_battles = nullptr;
     QSpinBox* m_seed;
     QCheckBox* m_randomSeed;
     QComboBox* m_seats[2];

@@ -3,6 +3,7 @@
 #include "describe.h"
 #include "gamecontroller.h"
 #include "rules/internal.h"
+#include "tableresultdialog.h"
 #include "theme.h"
 
 #include <QCheckBox>
@@ -262,7 +263,16 @@ void PromptPanel::refresh() {
         b->setProperty("primary", true);
         connect(b, &QPushButton::clicked, this, &PromptPanel::openCombat);
         m_bodyLayout->addWidget(b);
-        buildGeneric(QStringLiteral("Decide"));
+        if (isTableResultDecision(legal)) { // linked battles: not thousands of buttons, the dialog
+            m_highlights.insert(std::get<CombatFrame>(top).city, Highlight::Attack);
+            auto* table = new QPushButton(QStringLiteral("Tabletop result…"), m_body);
+            table->setObjectName(QStringLiteral("promptTableResult"));
+            table->setProperty("primary", true);
+            connect(table, &QPushButton::clicked, this, &PromptPanel::openTableResult);
+            m_bodyLayout->addWidget(table);
+        } else {
+            buildGeneric(QStringLiteral("Decide"));
+        }
     } else {
         buildGeneric(QStringLiteral("Choose"));
     }

@@ -49,6 +49,7 @@ class PromptPanel : public QWidget {
     void submitAction(const rules::Action& a);
     void highlightsChanged();
     void openCombat();
+    void openTableResult(); // linked battles: the tabletop result dialog
     void openSiege(int city, const rules::Action& assault);
     void showCard(int card);
 

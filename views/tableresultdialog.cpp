@@ -1,0 +1,389 @@
+#include "tableresultdialog.h"
+
+#include "gamecontroller.h"
+#include "rules/internal.h"
+#include "theme.h"
+
+#include <QComboBox>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace wp {
+
+using namespace rules;
+
+namespace {
+
+const CombatFrame* combatOnTop(const GameState& s) {
+    return s.frames.empty() ? nullptr : std::get_if<CombatFrame>(&s.frames.back());
+}
+
+QString tableRulesTitle(int table) {
+    switch (table) {
+    case kBattlesTvbd:
+        return QStringLiteral("Tilly's Very Bad Day");
+    case kBattlesTercios:
+        return QStringLiteral("Brevis Editio Tercios");
+    default:
+        return QStringLiteral("the table");
+    }
+}
+
+QString leaderNames(const GameData& d, const QList<int>& leaders) {
+    QStringList names;
+    for (int l : leaders)
+        names << d.leaders[l].name.toHtmlEscaped();
+    return names.isEmpty() ? QStringLiteral("none") : names.join(QStringLiteral(", "));
+}
+
+} // namespace
+
+bool isTableChoice(const Action& a) {
+    return a.kind == ActionKind::Choose &&
+           ((a.target <= kBattleCrt && a.target >= kBattleWonByDefender) || a.target >= kLeaderBase);
+}
+
+bool isTableResultDecision(const std::vector<Action>& legal) {
+    return !legal.empty() && std::all_of(legal.begin(), legal.end(), [](const Action& a) {
+        return a.kind == ActionKind::Choose &&
+               (a.target == kBattleWonByAttacker || a.target == kBattleWonByDefender);
+    });
+}
+
+QString enteredTableResultHtml(const GameData& d, const GameState& s, bool* matches) {
+    const CombatFrame* f = combatOnTop(s);
+    if (!f)
+        return {};
+    const int att = f->attacker, def = 1 - att;
+    QStringList lost;
+    for (int16_t l : f->tableLeadersLost)
+        lost << d.leaders[l].name.toHtmlEscaped();
+    QString h = QStringLiteral("<p style='font-size:12pt'><b>%1 reports: the %2 army holds the field.</b></p>"
+                               "<p>Loss Number <b>%3</b> for the attacker (%4), <b>%5</b> for the defender "
+                               "(%6).<br>Leaders lost on the table: %7.</p>")
+                    .arg(theme::sideName(att),
+                         f->tableWinner >= 0 ? theme::sideName(f->tableWinner) : QStringLiteral("?"))
+                    .arg(f->lossNumber[att])
+                    .arg(theme::sideName(att))
+                    .arg(f->lossNumber[def])
+                    .arg(theme::sideName(def))
+                    .arg(lost.isEmpty() ? QStringLiteral("none") : lost.join(QStringLiteral(", ")));
+    QString why;
+    const bool same = battle::matchesAutoResolve(d, s, &why);
+    if (matches)
+        *matches = same;
+    h += same ? QStringLiteral("<p style='color:#206020'><b>✔ This is the auto-resolved battle of this "
+                               "position</b> (the same battle, the same seed).</p>")
+              : QStringLiteral("<p style='color:#a02020'><b>✘ Not the auto-resolved battle</b>: %1<br>"
+                               "<i>A result from a real table differs from it by nature; confirm it if it is "
+                               "what happened on your table.</i></p>")
+                    .arg(why.toHtmlEscaped());
+    return h;
+}
+
+TableResultDialog::TableResultDialog(GameController* controller, QWidget* parent)
+    : QDialog(parent), gc(controller) {
+    setObjectName(QStringLiteral("tableResultDialog"));
+    setWindowTitle(QStringLiteral("Tabletop result"));
+    setModal(false);
+    auto* lay = new QVBoxLayout(this);
+    lay->setContentsMargins(14, 12, 14, 12);
+    lay->setSpacing(8);
+    m_title = new QLabel(this);
+    m_title->setFont(theme::serif(16, true));
+    m_title->setAlignment(Qt::AlignHCenter);
+    lay->addWidget(m_title);
+    m_subtitle = new QLabel(this);
+    m_subtitle->setAlignment(Qt::AlignHCenter);
+    m_subtitle->setWordWrap(true);
+    m_subtitle->setStyleSheet(QStringLiteral("QLabel { color: #6a4a20; }"));
+    lay->addWidget(m_subtitle);
+
+    m_tabs = new QTabWidget(this);
+    // (a) auto-resolve
+    auto* autoPage = new QWidget(m_tabs);
+    auto* autoLay = new QVBoxLayout(autoPage);
+    auto* autoText = new QLabel(
+        QStringLiteral("The battle is exported to the tabletop rules and fought on screen by the tactical "
+                       "engine's auto-resolve. Its seed comes from the position, so the other player can "
+                       "reproduce it and check the result before confirming it."),
+        autoPage);
+    autoText->setWordWrap(true);
+    autoLay->addWidget(autoText);
+    m_auto = new QPushButton(QStringLiteral("Auto-resolve the battle"), autoPage);
+    m_auto->setObjectName(QStringLiteral("autoResolve"));
+    m_auto->setProperty("primary", true);
+    connect(m_auto, &QPushButton::clicked, this, [this]() { autoResolve(); });
+    autoLay->addWidget(m_auto, 0, Qt::AlignLeft);
+    autoLay->addStretch(1);
+    m_tabs->addTab(autoPage, QStringLiteral("Auto-resolve on screen"));
+
+    // (b) a real table
+    auto* formPage = new QWidget(m_tabs);
+    auto* formLay = new QVBoxLayout(formPage);
+    auto* winRow = new QHBoxLayout();
+    winRow->addWidget(new QLabel(QStringLiteral("Who holds the field:"), formPage));
+    m_winner = new QComboBox(formPage);
+    m_winner->setObjectName(QStringLiteral("tableWinner"));
+    winRow->addWidget(m_winner, 1);
+    formLay->addLayout(winRow);
+    auto* grid = new QGridLayout();
+    const char* heads[] = {"destroyed", "routed", "remaining"};
+    grid->addWidget(new QLabel(QStringLiteral("<i>tactical units</i>"), formPage), 0, 0);
+    for (int c = 0; c < 3; ++c)
+        grid->addWidget(new QLabel(QLatin1String(heads[c]), formPage), 0, c + 1, Qt::AlignHCenter);
+    for (int t = 0; t < 2; ++t) {
+        m_sideLabel[t] = new QLabel(formPage);
+        grid->addWidget(m_sideLabel[t], t + 1, 0);
+        for (int c = 0; c < 3; ++c) {
+            auto* sp = new QSpinBox(formPage);
+            sp->setRange(0, 99);
+            sp->setObjectName(
+                QStringLiteral("table%1%2").arg(t == 0 ? "Attacker" : "Defender", QLatin1String(heads[c])));
+            grid->addWidget(sp, t + 1, c + 1);
+            m_spins[t][c] = sp;
+        }
+    }
+    formLay->addLayout(grid);
+    auto* unitsNote = new QLabel(QStringLiteral("A Large Pike+Shot counts 2; Commanders are not counted. The "
+                                                "units at the start are the three columns added."),
+                                 formPage);
+    unitsNote->setWordWrap(true);
+    unitsNote->setStyleSheet(QStringLiteral("QLabel { color: #6a5536; font-size: 8pt; }"));
+    formLay->addWidget(unitsNote);
+    formLay->addWidget(new QLabel(QStringLiteral("Commanders lost (tick each that fell):"), formPage));
+    m_leaders = new QListWidget(formPage);
+    m_leaders->setObjectName(QStringLiteral("tableLeaders"));
+    m_leaders->setMaximumHeight(110);
+    formLay->addWidget(m_leaders);
+    m_map = new QPushButton(QStringLiteral("Show the campaign result"), formPage);
+    m_map->setObjectName(QStringLiteral("mapTableForm"));
+    m_map->setProperty("primary", true);
+    connect(m_map, &QPushButton::clicked, this, [this]() { mapForm(); });
+    formLay->addWidget(m_map, 0, Qt::AlignLeft);
+    m_tabs->addTab(formPage, QStringLiteral("Enter the result of a real table"));
+
+    // (c) the export
+    auto* exportPage = new QWidget(m_tabs);
+    auto* exportLay = new QVBoxLayout(exportPage);
+    auto* exportText = new QLabel(
+        QStringLiteral(
+            "The battle as a scenario for the miniatures rules: set it up on your table, fight it, "
+            "then enter its result in the second tab."),
+        exportPage);
+    exportText->setWordWrap(true);
+    exportLay->addWidget(exportText);
+    m_export = new QPushButton(QStringLiteral("Export the battle…"), exportPage);
+    m_export->setObjectName(QStringLiteral("tableExport"));
+    connect(m_export, &QPushButton::clicked, this, &TableResultDialog::exportBattle);
+    exportLay->addWidget(m_export, 0, Qt::AlignLeft);
+    exportLay->addStretch(1);
+    m_tabs->addTab(exportPage, QStringLiteral("Export the battle"));
+    lay->addWidget(m_tabs);
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this](int) { clearResult(); });
+
+    m_preview = new QLabel(this);
+    m_preview->setObjectName(QStringLiteral("tableResultPreview"));
+    m_preview->setTextFormat(Qt::RichText);
+    m_preview->setWordWrap(true);
+    m_preview->setMinimumHeight(120);
+    m_preview->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_preview->setStyleSheet(
+        QStringLiteral("QLabel { background: #fbf7ee; border: 1px solid #c8b088; border-radius: 6px;"
+                       " padding: 8px; }"));
+    lay->addWidget(m_preview, 1);
+    auto* bottom = new QHBoxLayout();
+    bottom->addStretch(1);
+    auto* close = new QPushButton(QStringLiteral("Close"), this);
+    connect(close, &QPushButton::clicked, this, &QDialog::hide);
+    bottom->addWidget(close);
+    m_submit = new QPushButton(QStringLiteral("Submit this result"), this);
+    m_submit->setObjectName(QStringLiteral("submitTableResult"));
+    m_submit->setProperty("primary", true);
+    connect(m_submit, &QPushButton::clicked, this, [this]() { submitResult(); });
+    bottom->addWidget(m_submit);
+    lay->addLayout(bottom);
+    resize(600, 640);
+    clearResult();
+}
+
+bool TableResultDialog::refresh() {
+    if (!gc->hasGame() || !isTableResultDecision(gc->legal()))
+        return false;
+    const GameData& d = gc->data();
+    const GameState& s = gc->state();
+    const CombatFrame* f = combatOnTop(s);
+    if (!f)
+        return false;
+    const int att = f->attacker, def = 1 - att;
+    const bool fresh = f->city != m_city;
+    m_city = f->city;
+    m_title->setText(QStringLiteral("Battle at %1 — on the table").arg(cityName(d, f->city)));
+    m_subtitle->setText(QStringLiteral("%1 (attacker) against %2 (defender) · %3. %1 enters the result; %2 "
+                                       "confirms or disputes it.")
+                            .arg(theme::sideName(att), theme::sideName(def), tableRulesTitle(f->table)));
+    setWindowTitle(QStringLiteral("Tabletop result — battle at %1").arg(cityName(d, f->city)));
+    if (!fresh)
+        return true;
+    m_winner->clear();
+    m_winner->addItem(QStringLiteral("the attacker (%1)").arg(theme::sideName(att)), 0);
+    m_winner->addItem(QStringLiteral("the defender (%1)").arg(theme::sideName(def)), 1);
+    m_winner->addItem(QStringLiteral("a draw (12.28's tie rule decides)"), 2);
+    for (int t = 0; t < 2; ++t) {
+        const int side = t == 0 ? att : def;
+        m_sideLabel[t]->setText(QStringLiteral("<b style='color:%1'>%2</b> (%3)")
+                                    .arg(theme::sideColor(side).name(), theme::sideName(side),
+                                         t == 0 ? QStringLiteral("attacker") : QStringLiteral("defender")));
+        for (int c = 0; c < 3; ++c)
+            m_spins[t][c]->setValue(0);
+    }
+    m_leaders->clear();
+    for (int t = 0; t < 2; ++t)
+        for (int16_t l : t == 0 ? f->attackLeaders : f->defendLeaders) {
+            auto* it = new QListWidgetItem(
+                QStringLiteral("%1 (%2)").arg(d.leaders[l].name, theme::sideName(t == 0 ? att : def)),
+                m_leaders);
+            it->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
+            it->setCheckState(Qt::Unchecked);
+            it->setData(Qt::UserRole, d.leaders[l].id);
+            it->setData(Qt::UserRole + 1, t);
+        }
+    m_tabs->setCurrentIndex(0);
+    clearResult();
+    return true;
+}
+
+void TableResultDialog::clearResult() {
+    m_pending.reset();
+    m_submit->setEnabled(false);
+    m_preview->setText(QStringLiteral("<i>Auto-resolve the battle, or enter the result of your table: the "
+                                      "campaign result is shown here before you submit it.</i>"));
+}
+
+void TableResultDialog::showError(const QString& error) {
+    m_pending.reset();
+    m_submit->setEnabled(false);
+    m_preview->setText(QStringLiteral("<p style='color:#a02020'><b>%1</b></p>").arg(error.toHtmlEscaped()));
+}
+
+void TableResultDialog::showResult(const battle::LinkedResult& r, const QString& from) {
+    const GameData& d = gc->data();
+    const CombatFrame* f = combatOnTop(gc->state());
+    const int att = f ? f->attacker : 0, def = 1 - att;
+    const int winner = r.attackerWins ? att : def;
+    m_pending = r;
+    m_pendingFrom = from;
+    m_submit->setEnabled(true);
+    m_preview->setText(
+        QStringLiteral(
+            "<p style='font-size:12pt'><b style='color:%1'>The %2 army wins</b> (%3).</p>"
+            "<p>Loss Numbers (12.31): <b>%4</b> for the attacker (%5), <b>%6</b> for the defender "
+            "(%7).<br>Leaders lost: %8.</p><p style='color:#6a5536; font-size:8pt'>%9<br>To enter: "
+            "%10</p>")
+            .arg(theme::sideColor(winner).name(), theme::sideName(winner), from)
+            .arg(r.lossNumber[0])
+            .arg(theme::sideName(att))
+            .arg(r.lossNumber[1])
+            .arg(theme::sideName(def))
+            .arg(leaderNames(d, r.leadersLost), r.why.toHtmlEscaped(),
+                 r.actions(d).join(QStringLiteral("; ")).toHtmlEscaped()));
+}
+
+bool TableResultDialog::autoResolve() {
+    if (!refresh()) {
+        showError(QStringLiteral("The table result is not the decision now."));
+        return false;
+    }
+    battle::LinkedResult r;
+    QString error;
+    if (!battle::autoResolveTop(gc->data(), gc->state(), &r, &error)) {
+        showError(QStringLiteral("The battle could not be auto-resolved: %1").arg(error));
+        return false;
+    }
+    showResult(r, QStringLiteral("auto-resolved on screen"));
+    return true;
+}
+
+bool TableResultDialog::mapForm() {
+    if (!refresh()) {
+        showError(QStringLiteral("The table result is not the decision now."));
+        return false;
+    }
+    const CombatFrame* f = combatOnTop(gc->state());
+    battle::TableResult table;
+    table.winner = m_winner->currentData().toInt();
+    table.reason = QStringLiteral("entered by hand");
+    for (int t = 0; t < 2; ++t) {
+        battle::TableSide& side = table.sides[t];
+        side.destroyed = m_spins[t][Destroyed]->value();
+        side.routed = m_spins[t][Routed]->value();
+        side.remaining = m_spins[t][Remaining]->value();
+        side.units = side.destroyed + side.routed + side.remaining;
+        if (side.units <= 0) {
+            showError(QStringLiteral("Enter the %1's tactical units: destroyed, routed and remaining add up "
+                                     "to the units it had at the start.")
+                          .arg(t == 0 ? QStringLiteral("attacker") : QStringLiteral("defender")));
+            return false;
+        }
+    }
+    for (int i = 0; i < m_leaders->count(); ++i) {
+        const QListWidgetItem* it = m_leaders->item(i);
+        if (it->checkState() == Qt::Checked)
+            table.sides[it->data(Qt::UserRole + 1).toInt()].leadersLost << it->data(Qt::UserRole).toString();
+    }
+    battle::LinkedResult r;
+    QString error;
+    const QString rules =
+        f && f->table == kBattlesTercios ? QStringLiteral("tercios") : QStringLiteral("tvbd");
+    if (!battle::mapResult(gc->data(), gc->state(), table, battle::defaultMapping(rules), &r, &error)) {
+        showError(QStringLiteral("The result cannot be mapped: %1").arg(error));
+        return false;
+    }
+    showResult(r, QStringLiteral("from the table, entered by hand"));
+    return true;
+}
+
+bool TableResultDialog::submitResult(QString* error) {
+    auto fail = [&](const QString& e) {
+        showError(e);
+        if (error)
+            *error = e;
+        return false;
+    };
+    if (!m_pending)
+        return fail(QStringLiteral("Nothing to submit: auto-resolve the battle or enter a result first."));
+    if (!gc->hasGame() || !isTableResultDecision(gc->legal()))
+        return fail(QStringLiteral("The table result is not the decision now."));
+    const GameData& d = gc->data();
+    const QStringList texts = m_pending->actions(d);
+    for (qsizetype i = 0; i < texts.size(); ++i) {
+        QString why;
+        const std::optional<Action> a = parseAction(d, gc->state(), texts[i], &why);
+        const QString where =
+            QStringLiteral("Action %1 of %2, “%3”").arg(i + 1).arg(texts.size()).arg(texts[i]);
+        if (!a)
+            return fail(QStringLiteral("%1 cannot be read: %2").arg(where, why));
+        const auto& legal = gc->legal();
+        if (std::find(legal.begin(), legal.end(), *a) == legal.end())
+            return fail(
+                QStringLiteral("%1 is not a legal action now%2 — the result was not entered completely; "
+                               "enter the rest from the battle dialog.")
+                    .arg(where, i ? QStringLiteral(" (the earlier ones were played)") : QString()));
+        if (!gc->submit(*a, &why))
+            return fail(QStringLiteral("%1 was refused: %2").arg(where, why));
+    }
+    m_pending.reset();
+    m_city = -1;
+    hide();
+    return true;
+}
+
+} // namespace wp

@@ -1,0 +1,87 @@
+// Linked battles (issue 12, docs/linked-battles.md, docs/gui.md): the tabletop result of a campaign battle
+// that went to the table. At the attacker's "battle-result" decision (thousands of legal actions) this
+// dialog offers (a) the battle auto-resolved on screen (battle::autoResolveTop), (b) the result of a real
+// table entered in a form (a battle::TableResult mapped by battle::mapResult) and (c) the battle export.
+// The campaign result is shown before it is submitted; submitting plays LinkedResult::actions one by one
+// through the GameController, each checked against the legal actions of its moment.
+#pragma once
+
+#include "battle/linked.h"
+#include "rules/action.h"
+
+#include <QDialog>
+#include <optional>
+#include <vector>
+
+class QComboBox;
+class QLabel;
+class QListWidget;
+class QPushButton;
+class QSpinBox;
+class QTabWidget;
+
+namespace wp {
+
+class GameController;
+
+// The decision on top is the attacker's entry of a table result ("battle-result ...").
+bool isTableResultDecision(const std::vector<rules::Action>& legal);
+// Any linked-battle decision (ask, result, leaders, confirm): Choose actions with a kBattle* target.
+bool isTableChoice(const rules::Action& a);
+// The defender's confirmation of the result entered: a few lines of rich text (winner, Loss Numbers,
+// leaders lost) and whether it is the auto-resolved battle of this position (matchesAutoResolve).
+QString enteredTableResultHtml(const GameData& d, const rules::GameState& s, bool* matches = nullptr);
+
+class TableResultDialog : public QDialog {
+    Q_OBJECT
+  public:
+    enum Field { Destroyed = 0, Routed = 1, Remaining = 2 };
+    explicit TableResultDialog(GameController* gc, QWidget* parent = nullptr);
+    // Re-reads the battle on top. Returns whether the table result is the decision now.
+    bool refresh();
+
+    // (a) the battle auto-resolved on screen; the result is shown and may be submitted.
+    bool autoResolve();
+    // (b) the form mapped to the campaign result (shown; may be submitted). False with the error shown.
+    bool mapForm();
+    // Plays the result shown (LinkedResult::actions) through the controller. False with *error (also
+    // shown) when one of the actions is not legal at its moment.
+    bool submitResult(QString* error = nullptr);
+    const std::optional<battle::LinkedResult>& pending() const { return m_pending; }
+
+    QTabWidget* tabs() const { return m_tabs; }
+    QPushButton* autoButton() const { return m_auto; }
+    QPushButton* mapButton() const { return m_map; }
+    QPushButton* submitButton() const { return m_submit; }
+    QPushButton* exportButton() const { return m_export; }
+    QComboBox* winnerBox() const { return m_winner; }
+    QSpinBox* spin(int tableSide, Field f) const { return m_spins[tableSide][f]; }
+    QListWidget* leadersList() const { return m_leaders; }
+    QLabel* resultLabel() const { return m_preview; }
+
+  signals:
+    void exportBattle();
+
+  private:
+    GameController* gc;
+    QLabel* m_title;
+    QLabel* m_subtitle;
+    QTabWidget* m_tabs;
+    QPushButton* m_auto;
+    QPushButton* m_map;
+    QPushButton* m_export;
+    QPushButton* m_submit;
+    QComboBox* m_winner;
+    QLabel* m_sideLabel[2];
+    QSpinBox* m_spins[2][3];
+    QListWidget* m_leaders;
+    QLabel* m_preview;
+    std::optional<battle::LinkedResult> m_pending;
+    QString m_pendingFrom; // "auto-resolved" / "from the table"
+    int m_city = -1;
+    void showResult(const battle::LinkedResult& r, const QString& from);
+    void showError(const QString& error);
+    void clearResult();
+};
+
+} // namespace wp
