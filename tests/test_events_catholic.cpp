@@ -59,6 +59,17 @@ QString whyNot(const Rules& f, const QString& card) {
              qPrintable((f).error + QStringLiteral(" / ") + whyNot(f, card)))
 #define ACT(f, text) QVERIFY2((f).act(text), qPrintable((f).error + "\n" + (f).logText((f).last)))
 
+// 9.51: a combat card is never played as an Event outside a combat (the Action Phase), though the card
+// itself may still be used there (ACT, REC or AID, 8.2).
+#define COMBAT_ONLY(f, card)                                                                                 \
+    do {                                                                                                     \
+        QVERIFY2(!canPlay(f, card), qPrintable(QStringLiteral("%1 is playable as an Event").arg(card)));     \
+        bool used_ = false;                                                                                  \
+        for (const QString& t_ : (f).legalTexts())                                                           \
+            used_ |= t_.startsWith(QStringLiteral("play %1 ").arg(card));                                    \
+        QVERIFY2(used_, qPrintable(QStringLiteral("%1 has no use at all").arg(card)));                       \
+    } while (false)
+
 int unitsOf(const Rules& f, const QString& where, const QString& nat, int side) {
     int n = 0;
     for (int u : unitsAt(f.s, f.locOf(where), side, f.d()))
@@ -232,6 +243,25 @@ class TestEventsCatholic : public QObject {
         QCOMPARE(donorPoints(f.d(), f.s, P, "england", 3), 1);
         QCOMPARE(donorPoints(f.d(), f.s, P, "england", 1), 0); // never below 0
     }
+    // C5 has no precondition (always playable as an Event); the second case is its end: P20 (8.65) makes
+    // peace and English Aid returns to the printed value. Played as AID, C5 (not "unless discarded") has
+    // no effect (8.64).
+    void c05_endedByP20() {
+        Rules f;
+        QVERIFY(start(f, {"C5"}));
+        PLAY(f, "C5");
+        QCOMPARE(donorPoints(f.d(), f.s, P, "england", 3), 1);
+        f.setHand(P, {"P20"});
+        f.setActive(P);
+        ACT(f, "play P20 event");
+        QCOMPARE(donorPoints(f.d(), f.s, P, "england", 3), 3);
+        Rules g;
+        QVERIFY(start(g, {"C5"}));
+        ACT(g, "play C5 aid");
+        QVERIFY(!g.logged("8.64"));
+        QVERIFY(!g.s.eventPlayed[g.card("C5")]);
+        QCOMPARE(donorPoints(g.d(), g.s, P, "england", 3), 3);
+    }
 
     // C6 (18.14): +2 VP; only while the Catholic controls Bohemia.
     void c06_edictOfRestitution() {
@@ -278,6 +308,20 @@ class TestEventsCatholic : public QObject {
         f.s.valTellineOpen = false; // only while Spanish Aid is received
         QCOMPARE(donorPoints(f.d(), f.s, C, "spain", 3), 0);
     }
+    // C16 has no precondition: the second case plays it while the Passes are Closed. The event takes effect
+    // (8.65) but gives nothing until a Val Telline Passes Open Event (C38, 14.4) brings Spanish Aid back.
+    void c16_passesClosed() {
+        Rules f;
+        QVERIFY(start(f, {"C16", "C38"}));
+        f.s.valTellineOpen = false;
+        f.s.aidSources[C].removeAll("spain");
+        PLAY(f, "C16");
+        QVERIFY(f.s.eventPlayed[f.card("C16")]);
+        QCOMPARE(donorPoints(f.d(), f.s, C, "spain", 3), 0);
+        f.setActive(C);
+        PLAY(f, "C38");
+        QCOMPARE(donorPoints(f.d(), f.s, C, "spain", 3), 5);
+    }
 
     // C19 (17.A.2): Imperial and Bavarian forces may stack; refused while Wallenstein is on the map.
     void c19_electorMaximilian() {
@@ -310,14 +354,19 @@ class TestEventsCatholic : public QObject {
         PLAY(f, "C22");
         QCOMPARE(f.s.aidPoints[C], int8_t(4));
         QCOMPARE(f.s.vp, vp + 1);
-        // without the majority: the points only
+    }
+    // C22 has no precondition: the second branch, without a majority of the Electors (5.141): Saxony
+    // Protestant leaves the Catholic 3 Electors, so the Aid Points only.
+    void c22_noMajority() {
         Rules g;
         QVERIFY(start(g, {"C22"}));
         g.setAreaControl("saxony", P);
+        QCOMPARE(electorsControlled(g.d(), g.s, C), 3);
         const int vp2 = g.s.vp;
         PLAY(g, "C22");
         QCOMPARE(g.s.aidPoints[C], int8_t(4));
         QCOMPARE(g.s.vp, vp2);
+        QVERIFY(g.logged("no VP"));
     }
 
     // C36 (14.3): no French Aid until P2; refused once P2 was played.
@@ -345,6 +394,24 @@ class TestEventsCatholic : public QObject {
         QVERIFY(!donorEligible(f.d(), f.s, P, "england"));
         QVERIFY(f.logged("17.E.1"));
     }
+    // C40 has no precondition; the second case is its lasting effect: P6 England Intervenes, playable
+    // before, is refused afterwards (17.E.2).
+    void c40_blocksP6() {
+        Rules f;
+        QVERIFY(start(f, {"C40"}));
+        f.setHand(P, {"P6"});
+        f.setActive(P);
+        QVERIFY(f.legal("play P6 event"));
+        f.setActive(C);
+        PLAY(f, "C40");
+        f.setActive(P);
+        QVERIFY(!f.legal("play P6 event"));
+        const EventDef* p6 = EventRegistry::instance().find("P6");
+        QVERIFY(p6 && p6->whyNot);
+        Ctx c{f.d(), f.s, nullptr};
+        const QString why = p6->whyNot(c, P);
+        QVERIFY2(why.contains("17.E.2") && why.contains("C40"), qPrintable(why));
+    }
 
     // C42: no French Aid for the rest of this turn and the next; as AID the event takes effect too (8.64).
     void c42_richelieuDies() {
@@ -357,12 +424,17 @@ class TestEventsCatholic : public QObject {
         QVERIFY(!donorEligible(f.d(), f.s, P, "france"));
         f.s.turn = static_cast<int8_t>(f.s.turn + 1);
         QVERIFY(donorEligible(f.d(), f.s, P, "france"));
+    }
+    // C42 has no precondition; "unless discarded" (8.64): used as AID, the event takes effect as well.
+    void c42_asAid() {
         Rules g;
         QVERIFY(start(g, {"C42"}));
         g.s.eventPlayed[g.card("P9")] = true;
+        QVERIFY(donorEligible(g.d(), g.s, P, "france"));
         ACT(g, "play C42 aid");
         QVERIFY(g.logged("8.64 the event of C42 takes effect"));
         QVERIFY(!donorEligible(g.d(), g.s, P, "france"));
+        QCOMPARE(effect(g.s, "noaid.france.C42"), 1);
     }
 
     // C43: +1 VP; French leaders may not recruit this turn and next (8.64 as well).
@@ -376,10 +448,21 @@ class TestEventsCatholic : public QObject {
         QCOMPARE(effect(f.s, "norecruit.french.C43"), 1);
         f.s.turn = static_cast<int8_t>(f.s.turn + 2);
         QCOMPARE(effect(f.s, "norecruit.french.C43"), 0);
+    }
+    // C43 has no precondition; the second case plays it as an Event: the same VP and regency, through
+    // the next turn only.
+    void c43_asEvent() {
         Rules g;
         QVERIFY(start(g, {"C43"}));
+        const int vp = g.s.vp;
+        QCOMPARE(effect(g.s, "norecruit.french.C43"), 0);
         PLAY(g, "C43");
         QCOMPARE(g.s.vp, vp + 1);
+        QCOMPARE(effect(g.s, "norecruit.french.C43"), 1);
+        g.s.turn = static_cast<int8_t>(g.s.turn + 1);
+        QCOMPARE(effect(g.s, "norecruit.french.C43"), 1);
+        g.s.turn = static_cast<int8_t>(g.s.turn + 1);
+        QCOMPARE(effect(g.s, "norecruit.french.C43"), 0);
     }
 
     // C44 (17.P.1-17.P.2): Innocent X; Papal Aid resumes after Urban VIII.
@@ -391,6 +474,17 @@ class TestEventsCatholic : public QObject {
         PLAY(f, "C44");
         QCOMPARE(f.s.pope, QStringLiteral("innocent-x"));
         QVERIFY(f.s.aidSources[C].contains("pope"));
+        QVERIFY(donorEligible(f.d(), f.s, C, "pope"));
+    }
+    // C44 has no precondition; "unless discarded" (8.64): used as AID, Innocent X still becomes Pope.
+    void c44_asAid() {
+        Rules f;
+        QVERIFY(start(f, {"C44"}, "intervention"));
+        f.s.eventPlayed[f.card("P15")] = true;
+        QVERIFY(!donorEligible(f.d(), f.s, C, "pope"));
+        ACT(f, "play C44 aid");
+        QVERIFY(f.logged("8.64 the event of C44 takes effect"));
+        QCOMPARE(f.s.pope, QStringLiteral("innocent-x"));
         QVERIFY(donorEligible(f.d(), f.s, C, "pope"));
     }
 
@@ -408,6 +502,23 @@ class TestEventsCatholic : public QObject {
         QCOMPARE(f.s.markers.value("C54.graceRound"), 2); // the Protestant's next round
         f.s.eventPlayed[f.card("P38")] = true;            // Oxenstierna ends it
         QVERIFY(mixAllowed(c, {fr[0], sw[0]}, {}));
+    }
+    // C54 has no precondition; the second branch: no mixed stack on the map, so no grace period, but
+    // French and Swedish units may no longer join (17.F.5).
+    void c54_noMixedStack() {
+        Rules f;
+        QVERIFY(start(f, {"C54"}));
+        const auto fr = f.place("french", UnitKind::Mercenary, "erfurt");
+        const auto sw = f.place("swedish", UnitKind::Veteran, "leipzig");
+        {
+            Ctx c{f.d(), f.s, nullptr};
+            QVERIFY(mixAllowed(c, {fr[0], sw[0]}, {}));
+        }
+        PLAY(f, "C54");
+        QVERIFY(!f.s.markers.contains("C54.graceTurn"));
+        QVERIFY(!f.s.markers.contains("C54.graceRound"));
+        Ctx c{f.d(), f.s, nullptr};
+        QVERIFY(!mixAllowed(c, {fr[0], sw[0]}, {}));
     }
 
     // ================================================================ the Dutch War
@@ -1131,6 +1242,14 @@ class TestEventsCatholic : public QObject {
             (play ? with : base) = fire(f, P);
         }
         QVERIFY2(column(base) != column(with), qPrintable(base + " / " + with));
+    }
+    // 9.51: C31 only in a combat, and only for the defender.
+    void c31_refused() {
+        {
+            Rules e;
+            QVERIFY(start(e, {"C31"}));
+            COMBAT_ONLY(e, "C31");
+        }
         // never the attacker's card
         Rules g;
         QVERIFY(start(g, {"C31"}));
@@ -1151,6 +1270,14 @@ class TestEventsCatholic : public QObject {
             (play ? with : base) = fire(f, C);
         }
         QVERIFY2(column(base) != column(with), qPrintable(base + " / " + with));
+    }
+    // 9.51: C32 only in a combat, and only with at least as many units as the enemy.
+    void c32_refused() {
+        {
+            Rules e;
+            QVERIFY(start(e, {"C32"}));
+            COMBAT_ONLY(e, "C32");
+        }
         Rules g;
         QVERIFY(start(g, {"C32"}));
         armies(g);
@@ -1169,6 +1296,14 @@ class TestEventsCatholic : public QObject {
         QCOMPARE(drm(fire(f, C)), 1 + 1); // Bucquoy's Battle rating +1, C33 +1
         const EventDef* ev = EventRegistry::instance().find("C33");
         QVERIFY(ev && ev->afterCombat);
+    }
+    // 9.51: C33 only in a combat, and only for an army with an Imperial unit.
+    void c33_refused() {
+        {
+            Rules e;
+            QVERIFY(start(e, {"C33"}));
+            COMBAT_ONLY(e, "C33");
+        }
         Rules g;
         QVERIFY(start(g, {"C33"}));
         g.placeLeader("tilly", "luetzen");
@@ -1187,6 +1322,14 @@ class TestEventsCatholic : public QObject {
         battle(f, P, "luetzen");
         QVERIFY(cards(f, {}, {"C34"}));
         QCOMPARE(drm(fire(f, P)), 1 - 1); // Mansfeld +1, C34 -1
+    }
+    // 9.51: C34 only in a combat, and only against an army of two or more leaders.
+    void c34_refused() {
+        {
+            Rules e;
+            QVERIFY(start(e, {"C34"}));
+            COMBAT_ONLY(e, "C34");
+        }
         Rules g;
         QVERIFY(start(g, {"C34"}));
         g.placeLeader("mansfeld", "luetzen");
@@ -1217,6 +1360,14 @@ class TestEventsCatholic : public QObject {
         QCOMPARE(ev->combatEffect(c, cf, C).ownDrm, 2);
         cf.attacker = C;
         QCOMPARE(ev->combatEffect(c, cf, C).ownDrm, 1);
+    }
+    // 9.51: C35 only in a combat, and only for an army with a Spanish Veteran.
+    void c35_refused() {
+        {
+            Rules e;
+            QVERIFY(start(e, {"C35"}));
+            COMBAT_ONLY(e, "C35");
+        }
         Rules g;
         QVERIFY(start(g, {"C35"}));
         armies(g);
@@ -1241,6 +1392,14 @@ class TestEventsCatholic : public QObject {
         QCOMPARE(ev->combatEffect(c, cf, C).ownDrm, 2);
         cf.attackCommander = static_cast<int16_t>(f.leader("bucquoy"));
         QCOMPARE(ev->combatEffect(c, cf, C).ownDrm, 1);
+    }
+    // 9.51: C47 only in a combat, and never for an army of Militia only.
+    void c47_refused() {
+        {
+            Rules e;
+            QVERIFY(start(e, {"C47"}));
+            COMBAT_ONLY(e, "C47");
+        }
         Rules g;
         QVERIFY(start(g, {"C47"}));
         g.placeLeader("bucquoy", "luetzen");
@@ -1293,6 +1452,14 @@ class TestEventsCatholic : public QObject {
         battle(f, P, "luetzen");
         QVERIFY(cards(f, {}, {"C49"}));
         QCOMPARE(drm(fire(f, P)), 1 - 1);
+    }
+    // 9.51: C49 only in a combat, and only against Militia or Mercenaries.
+    void c49_refused() {
+        {
+            Rules e;
+            QVERIFY(start(e, {"C49"}));
+            COMBAT_ONLY(e, "C49");
+        }
         Rules g;
         QVERIFY(start(g, {"C49"}));
         g.placeLeader("gustavus-adolphus", "luetzen");
@@ -1312,19 +1479,30 @@ class TestEventsCatholic : public QObject {
         battle(f, P, "luetzen");
         QVERIFY(cards(f, {}, {"C50"}));
         QCOMPARE(drm(fire(f, P)), 1 - 2);
-        Rules g;
-        QVERIFY(start(g, {"C50"}));
-        g.placeLeader("la-force", "luetzen");
-        g.place("french", UnitKind::Mercenary, "luetzen", 4);
-        g.placeLeader("bucquoy", "luetzen");
-        g.place("imperial", UnitKind::Mercenary, "luetzen", 3);
-        g.setHand(P, {"P47"});
-        g.s.franceInWar = true;
-        battle(g, P, "luetzen");
-        if (g.legal("card P47")) {
-            QVERIFY(g.act("card P47"));
+    }
+    // 9.51: C50 only in a combat, only for the defender, and not after Furia Franchese (P47).
+    void c50_refused() {
+        {
+            Rules e;
+            QVERIFY(start(e, {"C50"}));
+            COMBAT_ONLY(e, "C50");
+        }
+        // Furia Franchese (P47) played by the attacker cancels it; without P47 it is playable
+        for (bool furia : {false, true}) {
+            Rules g;
+            QVERIFY(start(g, {"C50"}));
+            g.placeLeader("la-force", "luetzen");
+            g.place("french", UnitKind::Mercenary, "luetzen", 4);
+            g.placeLeader("bucquoy", "luetzen");
+            g.place("imperial", UnitKind::Mercenary, "luetzen", 3);
+            g.setHand(P, {"P47"});
+            g.s.franceInWar = true;
+            battle(g, P, "luetzen");
+            QVERIFY(g.legal("card P47"));
+            if (furia)
+                QVERIFY(g.act("card P47"));
             QVERIFY(g.act("pass"));
-            QVERIFY(!g.legal("card C50")); // Furia Franchese cancels it
+            QCOMPARE(g.legal("card C50"), !furia);
         }
         Rules h;
         QVERIFY(start(h, {"C50"}));

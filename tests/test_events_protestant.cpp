@@ -52,6 +52,17 @@ QString whyNot(const Rules& f, const QString& card) {
 #define PLAY(f, card) QVERIFY2((f).act(QStringLiteral("play %1 event").arg(card)), qPrintable((f).error))
 #define ACT(f, text) QVERIFY2((f).act(text), qPrintable((f).error + "\n" + (f).logText((f).last)))
 
+// 9.51: a combat card is never played as an Event outside a combat (the Action Phase), though the card
+// itself may still be used there (ACT, REC or AID, 8.2).
+#define COMBAT_ONLY(f, card)                                                                                 \
+    do {                                                                                                     \
+        QVERIFY2(!canPlay(f, card), qPrintable(QStringLiteral("%1 is playable as an Event").arg(card)));     \
+        bool used_ = false;                                                                                  \
+        for (const QString& t_ : (f).legalTexts())                                                           \
+            used_ |= t_.startsWith(QStringLiteral("play %1 ").arg(card));                                    \
+        QVERIFY2(used_, qPrintable(QStringLiteral("%1 has no use at all").arg(card)));                       \
+    } while (false)
+
 int unitsOf(const Rules& f, const QString& where, const QString& nat, int side = P) {
     int n = 0;
     for (int u : unitsAt(f.s, f.locOf(where), side, f.d()))
@@ -169,9 +180,13 @@ class TestEventsProtestant : public QObject {
         PLAY(f, "P39");
         QVERIFY(!f.s.valTellineOpen);
         QVERIFY(!f.s.aidSources[C].contains("spain"));
+    }
+    // 14.4: refused while the Passes are Closed.
+    void p39_refused() {
+        Rules f;
+        QVERIFY(start(f, {"P39"}));
+        QVERIFY(canPlay(f, "P39"));
         f.s.valTellineOpen = false;
-        f.setHand(P, {"P39"});
-        f.setActive(P);
         REFUSED(f, "P39", "14.4");
     }
 
@@ -266,6 +281,16 @@ class TestEventsProtestant : public QObject {
         QCOMPARE(f.s.markers.value(prot::mk::austriaUnpaidP8), int(f.s.turn));
         QCOMPARE(f.s.cardPlace[f.card("P8")], CardPlace::Played); // no asterisk: it comes back
     }
+    // P8 has no precondition (always playable as an Event); the second case: used as AID it is not an
+    // "unless discarded" card (8.64), so the raids do not happen.
+    void p8_asAid() {
+        Rules f;
+        QVERIFY(start(f, {"P8"}));
+        ACT(f, "play P8 aid");
+        QVERIFY(!f.logged("8.64"));
+        QVERIFY(!f.s.markers.contains(prot::mk::austriaUnpaidP8));
+        QVERIFY(!f.s.eventPlayed[f.card("P8")]);
+    }
 
     // P21 (15.12): this turn and the next; a dagger card, "unless discarded" (8.64).
     void p21FerdinandIII() {
@@ -278,6 +303,9 @@ class TestEventsProtestant : public QObject {
         f.setHand(P, {"P21"});
         f.setActive(P);
         QVERIFY(!canPlay(f, "P21"));
+    }
+    // P21 has no precondition beyond the dagger; "unless discarded" (8.64): used as AID it takes effect.
+    void p21_asAid() {
         Rules g;
         QVERIFY(start(g, {"P21"}));
         ACT(g, "play P21 aid");
@@ -300,6 +328,10 @@ class TestEventsProtestant : public QObject {
         PLAY(g, "P9");
         QCOMPARE(g.s.aidPoints[P], int8_t(18));
         QCOMPARE(g.s.aidSwedish, int8_t(7)); // French points may pay Swedish units (17.Sw.1)
+    }
+    // P9 has no precondition; the second branch: during the Huguenot revolt (C36) French Aid waits for P2
+    // (14.3, 19.9).
+    void p9_huguenotRevolt() {
         // during the Huguenot revolt (C36) French Aid waits for P2
         Rules h;
         QVERIFY(start(h, {"P9"}));
@@ -332,6 +364,18 @@ class TestEventsProtestant : public QObject {
         QCOMPARE(f.s.aidPoints[P], int8_t(3));
         QCOMPARE(f.s.aidSwedish, int8_t(0));
     }
+    // P19 has no precondition; the second case: used as AID (not "unless discarded", 8.64) the Savoyard
+    // points are not received, only the card's printed aid.
+    void p19_asAid() {
+        Rules f;
+        QVERIFY(start(f, {"P19"}));
+        const int printed = aidCardValue(f.d(), f.s, P, f.card("P19"));
+        ACT(f, "play P19 aid");
+        QCOMPARE(int(f.s.aidPoints[P]), printed); // not printed + 3
+        QVERIFY(!f.logged("8.64"));
+        QVERIFY(!f.logged("14.3 Aid from the Duke of Savoy"));
+        QVERIFY(!f.s.eventPlayed[f.card("P19")]);
+    }
 
     // P11: Treaty of Ulm: a reminder for the rest of the turn.
     void p11TreatyOfUlm() {
@@ -339,6 +383,15 @@ class TestEventsProtestant : public QObject {
         QVERIFY(start(f, {"P11"}));
         PLAY(f, "P11");
         QCOMPARE(f.s.markers.value(prot::mk::treatyOfUlm), int(f.s.turn));
+    }
+    // P11 has no precondition; the second case: used as AID (not "unless discarded", 8.64) it has no
+    // effect.
+    void p11_asAid() {
+        Rules f;
+        QVERIFY(start(f, {"P11"}));
+        ACT(f, "play P11 aid");
+        QVERIFY(!f.logged("8.64"));
+        QVERIFY(!f.s.markers.contains(prot::mk::treatyOfUlm));
     }
 
     // P20 (8.65): ends C5 (Spain at war with England).
@@ -381,6 +434,20 @@ class TestEventsProtestant : public QObject {
         PLAY(f, "P24");
         QCOMPARE(f.s.markers.value(prot::mk::treasureFleet), f.s.turn + 1);
     }
+    // P24 has no precondition; the second case is its effect on the economy (8.65): Spain Aid -3 this
+    // turn and the next, never below 0, then the printed value again.
+    void p24_spainAidMinus3() {
+        Rules f;
+        QVERIFY(start(f, {"P24"}));
+        QCOMPARE(donorPoints(f.d(), f.s, C, "spain", 5), 5);
+        PLAY(f, "P24");
+        QCOMPARE(donorPoints(f.d(), f.s, C, "spain", 5), 2);
+        QCOMPARE(donorPoints(f.d(), f.s, C, "spain", 2), 0);
+        f.s.turn = static_cast<int8_t>(f.s.turn + 1);
+        QCOMPARE(donorPoints(f.d(), f.s, C, "spain", 5), 2);
+        f.s.turn = static_cast<int8_t>(f.s.turn + 1);
+        QCOMPARE(donorPoints(f.d(), f.s, C, "spain", 5), 5);
+    }
 
     // P22: the Sack of Magdeburg: Pillage-2 and -2 VP, only while Magdeburg is Catholic.
     void p22SackOfMagdeburg() {
@@ -421,6 +488,21 @@ class TestEventsProtestant : public QObject {
         f.setActive(P);
         REFUSED(f, "P25", "9.31");
     }
+    // 9.31: P25 and P26 are refused once the Dutch War has ended, at either end of the track.
+    void p25_refused() {
+        Rules f;
+        QVERIFY(start(f, {"P25"}));
+        QVERIFY(canPlay(f, "P25"));
+        f.s.dutchWar = -3;
+        REFUSED(f, "P25", "9.31");
+    }
+    void p26_refused() {
+        Rules f;
+        QVERIFY(start(f, {"P26"}));
+        QVERIFY(canPlay(f, "P26"));
+        f.s.dutchWar = 5;
+        REFUSED(f, "P26", "9.31");
+    }
     // P27: two boxes with a Protestant army (a leader, 3 units) in the UP.
     void p27RecaptureBreda() {
         Rules f;
@@ -433,10 +515,13 @@ class TestEventsProtestant : public QObject {
         g.place("protestant", UnitKind::Mercenary, "up", 3);
         PLAY(g, "P27");
         QCOMPARE(g.s.dutchWar, int8_t(-2));
+    }
+    // 9.31: refused once the Dutch War has ended.
+    void p27_refused() {
+        Rules g;
+        QVERIFY(start(g, {"P27"}));
+        QVERIFY(canPlay(g, "P27"));
         g.s.dutchWar = -3;
-        g.setHand(P, {"P27"});
-        g.setActive(P);
-        g.s.eventPlayed[g.card("P27")] = false;
         REFUSED(g, "P27", "9.31");
     }
     // P43: -1 while the war lasts; Spain Aid -2 for the rest of the game in any case.
@@ -446,12 +531,21 @@ class TestEventsProtestant : public QObject {
         PLAY(f, "P43");
         QCOMPARE(f.s.dutchWar, int8_t(-1));
         QVERIFY(f.s.markers.value(prot::mk::downs));
+    }
+    // P43 has no precondition; the second branch: the Dutch War has ended, the marker stays, Spain Aid is
+    // still -2 for the rest of the game.
+    void p43_warOver() {
         Rules g;
         QVERIFY(start(g, {"P43"}));
         g.s.dutchWar = 5;
+        QCOMPARE(donorPoints(g.d(), g.s, C, "spain", 5), 5);
         PLAY(g, "P43");
         QCOMPARE(g.s.dutchWar, int8_t(5));
+        QVERIFY(g.logged("the marker does not move"));
         QVERIFY(g.s.markers.value(prot::mk::downs));
+        QCOMPARE(donorPoints(g.d(), g.s, C, "spain", 5), 3);
+        g.s.turn = static_cast<int8_t>(g.s.turn + 5);
+        QCOMPARE(donorPoints(g.d(), g.s, C, "spain", 5), 3);
     }
 
     // P42: the Catholic removes a Spanish Veteran permanently; with none, Spain Aid -2.
@@ -466,10 +560,16 @@ class TestEventsProtestant : public QObject {
         ACT(f, QStringLiteral("choose u%1").arg(vets[1]));
         QCOMPARE(f.s.units[vets[1]].loc, kRemoved);
         QVERIFY(!f.s.markers.contains(prot::mk::portugal));
+    }
+    // P42 has no precondition; the second branch: no Spanish Veteran to remove, Spain Aid -2 (8.65).
+    void p42_noVeteran() {
         Rules g;
         QVERIFY(start(g, {"P42"}));
+        QCOMPARE(donorPoints(g.d(), g.s, C, "spain", 5), 5);
         PLAY(g, "P42");
+        QVERIFY(!inEventChoice(g)); // nothing to choose
         QVERIFY(g.s.markers.value(prot::mk::portugal));
+        QCOMPARE(donorPoints(g.d(), g.s, C, "spain", 5), 3);
     }
 
     // ================================================================ Areas joining the Protestants
@@ -951,6 +1051,10 @@ class TestEventsProtestant : public QObject {
         QVERIFY(f.runUntil([&] { return f.inActionPhase(); }));
         QCOMPARE(stepsAt(f, "linz", C), 2);
         QCOMPARE(stepsAt(f, "graz", C), 8);
+    }
+    void famineFamily_refused_data() { famineFamily_data(); }
+    void famineFamily_refused() {
+        QFETCH(QString, card);
         // refused: no Catholic stack in a pillaged city nor one of 4 units
         Rules g;
         QVERIFY(start(g, {card}));
@@ -981,6 +1085,11 @@ class TestEventsProtestant : public QObject {
         QVERIFY(!inEventChoice(f));
         QCOMPARE(f.s.cities[f.city("prague")].pillage, int8_t(0));
         QCOMPARE(f.s.cities[f.city("pilsen")].pillage, int8_t(1));
+    }
+    // 8.63: refused with no pillaged city in a friendly or Neutral Area.
+    void recoveryFamily_refused_data() { recoveryFamily_data(); }
+    void recoveryFamily_refused() {
+        QFETCH(QString, card);
         Rules g;
         QVERIFY(start(g, {card}));
         REFUSED(g, card, "8.63");
@@ -1009,6 +1118,11 @@ class TestEventsProtestant : public QObject {
         QCOMPARE(removed, 1); // 15.224: the reduced Mercenary that lost its step leaves the game
         QCOMPARE(stepsAt(f, "linz", C), 1 + 2); // the other Mercenary and the Veteran
         QCOMPARE(stepsAt(f, "passau", C), 2);
+    }
+    // 15.224: refused with no Catholic stack holding a Mercenary.
+    void mutinyFamily_refused_data() { mutinyFamily_data(); }
+    void mutinyFamily_refused() {
+        QFETCH(QString, card);
         Rules g;
         QVERIFY(start(g, {card}));
         g.place("imperial", UnitKind::Veteran, "linz");
@@ -1030,6 +1144,14 @@ class TestEventsProtestant : public QObject {
         QVERIFY(!f.legal("card C49")); // C49 would be playable against Mercenaries
         ACT(f, "pass");
         QCOMPARE(fire(f, P), QStringLiteral("column 11-14, roll 5 +2")); // Mansfeld 1, P12 +1
+    }
+    // 9.51: P12 only in a combat, and attacker only.
+    void p12_refused() {
+        {
+            Rules e;
+            QVERIFY(start(e, {"P12"}));
+            COMBAT_ONLY(e, "P12");
+        }
         // not for the defender
         Rules g;
         QVERIFY(start(g, {}));
@@ -1050,6 +1172,14 @@ class TestEventsProtestant : public QObject {
         QVERIFY(f.legal("card P13"));
         QVERIFY(cards(f, {"P13"}, {}));
         QCOMPARE(fire(f, C), QStringLiteral("column 11-14, roll 5 +1")); // Tilly 2, P13 -1
+    }
+    // 9.51: P13 only in a combat, and only against an army of two or more leaders.
+    void p13_refused() {
+        {
+            Rules e;
+            QVERIFY(start(e, {"P13"}));
+            COMBAT_ONLY(e, "P13");
+        }
         Rules g;
         QVERIFY(start(g, {"P13"}));
         armies(g); // Bucquoy alone
@@ -1065,6 +1195,14 @@ class TestEventsProtestant : public QObject {
         battle(f, C, "luetzen");
         QVERIFY(cards(f, {}, {"P30"}));
         QCOMPARE(fire(f, C), QStringLiteral("column 7-10, roll 5 +1"));
+    }
+    // 9.51: P30 only in a combat, and defender only.
+    void p30_refused() {
+        {
+            Rules e;
+            QVERIFY(start(e, {"P30"}));
+            COMBAT_ONLY(e, "P30");
+        }
         Rules g;
         QVERIFY(start(g, {"P30"}));
         armies(g);
@@ -1081,6 +1219,14 @@ class TestEventsProtestant : public QObject {
         battle(f, P, "luetzen");
         QVERIFY(cards(f, {"P31"}, {}));
         QCOMPARE(fire(f, P), QStringLiteral("column 20+, roll 5 +1"));
+    }
+    // 9.51: P31 only in a combat, and attacker only, with a Swedish leader.
+    void p31_refused() {
+        {
+            Rules e;
+            QVERIFY(start(e, {"P31"}));
+            COMBAT_ONLY(e, "P31");
+        }
         Rules g;
         QVERIFY(start(g, {"P31"}));
         armies(g);
@@ -1096,6 +1242,14 @@ class TestEventsProtestant : public QObject {
         battle(f, P, "luetzen");
         QVERIFY(cards(f, {"P32"}, {}));
         QCOMPARE(fire(f, P), QStringLiteral("column 15-19, roll 5 +1"));
+    }
+    // 9.51: P32 only in a combat, and two leaders.
+    void p32_refused() {
+        {
+            Rules e;
+            QVERIFY(start(e, {"P32"}));
+            COMBAT_ONLY(e, "P32");
+        }
         Rules g;
         QVERIFY(start(g, {"P32"}));
         g.placeLeader("mansfeld", "luetzen");
@@ -1124,6 +1278,14 @@ class TestEventsProtestant : public QObject {
         }
         QVERIFY(cards(f, {"P33"}, {}));
         QCOMPARE(fire(f, P), QStringLiteral("column 11-14, roll 5 +2"));
+    }
+    // 9.51: P33 only in a combat, and never for an army of Militia only.
+    void p33_refused() {
+        {
+            Rules e;
+            QVERIFY(start(e, {"P33"}));
+            COMBAT_ONLY(e, "P33");
+        }
         Rules g;
         QVERIFY(start(g, {"P33"}));
         g.placeLeader("thurn", "luetzen");
@@ -1143,6 +1305,14 @@ class TestEventsProtestant : public QObject {
         battle(f, P, "luetzen");
         QVERIFY(cards(f, {"P34"}, {}));
         QCOMPARE(fire(f, P), QStringLiteral("column 15-19, roll 5 +2"));
+    }
+    // 9.51: P34 only in a combat, and only for an army with a Swedish Veteran.
+    void p34_refused() {
+        {
+            Rules e;
+            QVERIFY(start(e, {"P34"}));
+            COMBAT_ONLY(e, "P34");
+        }
         Rules g;
         QVERIFY(start(g, {"P34"}));
         armies(g);
@@ -1159,6 +1329,14 @@ class TestEventsProtestant : public QObject {
         battle(f, P, "luetzen");
         QVERIFY(cards(f, {"P47"}, {}));
         QCOMPARE(fire(f, P), QStringLiteral("column 11-14, roll 5 +3"));
+    }
+    // 9.51: P47 only in a combat, and attacker only.
+    void p47_refused() {
+        {
+            Rules e;
+            QVERIFY(start(e, {"P47"}));
+            COMBAT_ONLY(e, "P47");
+        }
         Rules g;
         QVERIFY(start(g, {"P47"}));
         armies(g);
@@ -1177,6 +1355,14 @@ class TestEventsProtestant : public QObject {
         battle(f, P, "luetzen");
         QVERIFY(cards(f, {"P48"}, {}));
         QCOMPARE(fire(f, C), QStringLiteral("column 11-14, roll 5 +0"));
+    }
+    // 9.51: P48 only in a combat, and only against Militia or Mercenaries.
+    void p48_refused() {
+        {
+            Rules e;
+            QVERIFY(start(e, {"P48"}));
+            COMBAT_ONLY(e, "P48");
+        }
         Rules g;
         QVERIFY(start(g, {"P48"}));
         armies(g); // Veterans only
@@ -1192,6 +1378,14 @@ class TestEventsProtestant : public QObject {
         battle(f, P, "luetzen");
         QVERIFY(cards(f, {"P49"}, {}));
         QCOMPARE(fire(f, C), QStringLiteral("column 11-14, roll 5 +0")); // Bucquoy's 1 counts 0
+    }
+    // 9.51: P49 only in a combat, and never against a Dynamic commander.
+    void p49_refused() {
+        {
+            Rules e;
+            QVERIFY(start(e, {"P49"}));
+            COMBAT_ONLY(e, "P49");
+        }
         Rules g;
         QVERIFY(start(g, {"P49"}));
         g.placeLeader("mansfeld", "luetzen");
