@@ -168,6 +168,19 @@ class TestTercios : public QObject {
             QCOMPARE(r.profiles[QLatin1String(id)].defArt, 4);
     }
     void badRulesFile() { checkBadRulesFile(); }
+    void modifierNotation() {
+        // X1 (Tercios L226): "Speed++", "Fire-" and the like.
+        const auto a = parseModifierNotation(QStringLiteral("Speed++"));
+        QVERIFY(a && a->first == Value::Speed && a->second == 2);
+        const auto b = parseModifierNotation(QStringLiteral("Fire-"));
+        QVERIFY(b && b->first == Value::Shoot && b->second == -1);
+        const auto c = parseModifierNotation(QStringLiteral("Courage+"));
+        QVERIFY(c && c->first == Value::Courage && c->second == 1);
+        QVERIFY(!parseModifierNotation(QStringLiteral("Speed")));
+        QVERIFY(!parseModifierNotation(QStringLiteral("Speed+-")));
+        QVERIFY(!parseModifierNotation(QStringLiteral("Stamina+"))); // Stamina has no modifiers (L218)
+        QCOMPARE(modifiedValue(8, parseModifierNotation(QStringLiteral("Speed++"))->second), 16);
+    }
     void modifierTable() {
         // X2 / T1 (Tercios L250-262, L1537-1553).
         const int inc1[] = {1, 3, 4, 6, 7, 9, 10, 12, 13, 15};

@@ -103,6 +103,10 @@ const TerciosRules* defaultTerciosRules(QString* error = nullptr);
 // net = increases - decreases. A base of 0 stays 0 (G3).
 int modifiedValue(int base, int net);
 
+// The rulebook's modifier notation (Tercios L226, X1): "Speed++", "Fire-", "Courage+" -> (value, net).
+// "Fire" is the profile tables' name for Shoot, "Combat" the text's for Melee.
+std::optional<std::pair<Value, int>> parseModifierNotation(const QString& text);
+
 // ---- army building (Tercios L818-1037) ------------------------------------------------------------------
 struct ArmyRegiment {
     QString def;         // regiment id

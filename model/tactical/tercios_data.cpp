@@ -101,6 +101,25 @@ int modifiedValue(int base, int net) {
     return 1;
 }
 
+std::optional<std::pair<Value, int>> parseModifierNotation(const QString& text) {
+    static const QHash<QString, Value> names = {
+        {QStringLiteral("speed"), Value::Speed},    {QStringLiteral("melee"), Value::Melee},
+        {QStringLiteral("combat"), Value::Melee},   {QStringLiteral("shoot"), Value::Shoot},
+        {QStringLiteral("fire"), Value::Shoot},     {QStringLiteral("discipline"), Value::Discipline},
+        {QStringLiteral("courage"), Value::Courage}};
+    const QString s = text.trimmed();
+    qsizetype i = s.size();
+    while (i > 0 && (s[i - 1] == QLatin1Char('+') || s[i - 1] == QLatin1Char('-')))
+        --i;
+    const QString signs = s.mid(i);
+    const QString name = s.left(i).toLower();
+    if (!names.contains(name) || signs.isEmpty() || signs.size() > 2 ||
+        (signs.contains(QLatin1Char('+')) && signs.contains(QLatin1Char('-'))))
+        return std::nullopt;
+    const int n = int(signs.size());
+    return std::pair{names.value(name), signs[0] == QLatin1Char('+') ? n : -n};
+}
+
 const TRegimentDef* TerciosRules::regiment(const QString& id) const {
     for (const TRegimentDef& d : regiments)
         if (d.id == id)
