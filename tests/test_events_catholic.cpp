@@ -1511,6 +1511,52 @@ class TestEventsCatholic : public QObject {
         QVERIFY(!h.legal("card C50")); // never the attacker's
     }
 
+    // 9.5: each combat card in the same battle (armies(): 4 Imperial Mercenaries under Bucquoy and Gallas,
+    // 4 Protestant Mercenaries under Mansfeld and Anhalt; same dice) fought without and with the card: the
+    // difference in the fire line is the card's DRM or column shift.
+    void combatWithWithout_data() {
+        QTest::addColumn<QString>("card");
+        QTest::addColumn<int>("attacker");
+        QTest::addColumn<int>("firer"); // whose fire line the card changes
+        QTest::addColumn<int>("drmDelta");
+        QTest::addColumn<bool>("columnShift");
+        QTest::addColumn<bool>("spanish"); // a Spanish Veteran joins the Catholic army
+        QTest::newRow("C31") << "C31" << P << P << 0 << true << false;
+        QTest::newRow("C32") << "C32" << C << C << 0 << true << false;
+        QTest::newRow("C33") << "C33" << C << C << 1 << false << false;
+        QTest::newRow("C34") << "C34" << P << P << -1 << false << false;
+        QTest::newRow("C35 attacking") << "C35" << C << C << 1 << false << true;
+        QTest::newRow("C35 defending") << "C35" << P << C << 2 << false << true;
+        QTest::newRow("C47") << "C47" << C << C << 1 << false << false;
+        QTest::newRow("C48") << "C48" << C << C << 1 << false << false;
+        QTest::newRow("C49") << "C49" << P << P << -1 << false << false;
+        QTest::newRow("C50") << "C50" << P << P << -2 << false << false;
+    }
+    void combatWithWithout() {
+        QFETCH(QString, card);
+        QFETCH(int, attacker);
+        QFETCH(int, firer);
+        QFETCH(int, drmDelta);
+        QFETCH(bool, columnShift);
+        QFETCH(bool, spanish);
+        QString line[2];
+        for (bool play : {false, true}) {
+            Rules f;
+            QVERIFY(start(f, {card}));
+            armies(f);
+            if (spanish)
+                f.place("spanish", UnitKind::Veteran, "luetzen");
+            battle(f, attacker, "luetzen");
+            const QStringList mine = play ? QStringList{card} : QStringList{};
+            QVERIFY2(attacker == C ? cards(f, mine, {}) : cards(f, {}, mine), qPrintable(f.error));
+            line[play] = fire(f, firer);
+            QVERIFY2(line[play].startsWith("column"), qPrintable(line[play]));
+        }
+        const QString both = line[0] + " / " + line[1];
+        QCOMPARE(drm(line[1]) - drm(line[0]), drmDelta);
+        QVERIFY2((column(line[0]) != column(line[1])) == columnShift, qPrintable(both));
+    }
+
     // ================================================================ registry and coverage
 
     // Every Catholic card has an event (an apply, or a combat effect for combat cards) and every

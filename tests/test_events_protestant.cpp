@@ -1395,6 +1395,60 @@ class TestEventsProtestant : public QObject {
         battle(g, P, "luetzen");
         QVERIFY(!g.legal("card P49")); // Tilly is Dynamic
     }
+
+    // 9.5: each combat card in the same battle (armies(), plus the unit or leader its condition needs;
+    // same dice) fought without and with the card: the difference in the fire line is the card's DRM or
+    // column shift.
+    void combatWithWithout_data() {
+        QTest::addColumn<QString>("card");
+        QTest::addColumn<int>("attacker");
+        QTest::addColumn<int>("firer"); // whose fire line the card changes
+        QTest::addColumn<int>("drmDelta");
+        QTest::addColumn<bool>("columnShift");
+        QTest::addColumn<QString>("extra"); // "nat:kind:side" unit or "leader" added at Luetzen
+        QTest::newRow("P12") << "P12" << P << P << 1 << false << "";
+        QTest::newRow("P13") << "P13" << P << C << -1 << false << "gallas";
+        QTest::newRow("P30") << "P30" << C << C << 0 << true << "";
+        QTest::newRow("P31") << "P31" << P << P << 0 << true << "horn";
+        QTest::newRow("P32") << "P32" << P << P << 0 << true << "";
+        QTest::newRow("P33") << "P33" << P << P << 1 << false << "";
+        QTest::newRow("P34") << "P34" << P << P << 1 << false << "swedish";
+        QTest::newRow("P47") << "P47" << P << P << 2 << false << "french";
+        QTest::newRow("P48") << "P48" << P << C << -1 << false << "imperial";
+        QTest::newRow("P49") << "P49" << P << C << -1 << false << "";
+    }
+    void combatWithWithout() {
+        QFETCH(QString, card);
+        QFETCH(int, attacker);
+        QFETCH(int, firer);
+        QFETCH(int, drmDelta);
+        QFETCH(bool, columnShift);
+        QFETCH(QString, extra);
+        auto drmOf = [](const QString& line) { return line.section(QLatin1Char(' '), -1).toInt(); };
+        auto columnOf = [](const QString& line) { return line.section(QLatin1Char(','), 0, 0); };
+        QString line[2];
+        for (bool play : {false, true}) {
+            Rules f;
+            QVERIFY(start(f, {card}));
+            armies(f);
+            if (extra == "swedish")
+                f.place("swedish", UnitKind::Veteran, "luetzen");
+            else if (extra == "french")
+                f.place("french", UnitKind::Militia, "luetzen");
+            else if (extra == "imperial")
+                f.place("imperial", UnitKind::Militia, "luetzen");
+            else if (!extra.isEmpty())
+                f.placeLeader(extra, "luetzen");
+            battle(f, attacker, "luetzen");
+            const QStringList mine = play ? QStringList{card} : QStringList{};
+            QVERIFY2(attacker == P ? cards(f, mine, {}) : cards(f, {}, mine), qPrintable(f.error));
+            line[play] = fire(f, firer);
+            QVERIFY2(line[play].startsWith("column"), qPrintable(line[play]));
+        }
+        const QString both = line[0] + " / " + line[1];
+        QVERIFY2(drmOf(line[1]) - drmOf(line[0]) == drmDelta, qPrintable(both));
+        QVERIFY2((columnOf(line[0]) != columnOf(line[1])) == columnShift, qPrintable(both));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestEventsProtestant)
