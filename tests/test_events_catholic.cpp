@@ -1559,6 +1559,24 @@ class TestEventsCatholic : public QObject {
 
     // ================================================================ registry and coverage
 
+    // Issue 5 (Behaviour): when an event may not be played, "the UI and CLI say why in words with the rule
+    // number". The reason exists (EventDef::whyNot, 8.61 for C6) but the engine's refusal of the action,
+    // which the CLI prints, only says that it is not legal: nothing outside model/events reads whyNot.
+    // Known gap, reported; the test passes (XPASS fails it) once the refusal carries the reason.
+    void refusalReasonReachesThePlayer() {
+        Rules f;
+        QVERIFY(start(f, {"C6"})); // Bohemia is Protestant in 1618
+        QVERIFY(whyNot(f, "C6").contains("8.61"));
+        const auto a = parseAction(f.d(), f.s, QStringLiteral("play C6 event"), nullptr);
+        QVERIFY(a);
+        const ApplyResult r = f.e.apply(f.s, *a, nullptr);
+        QVERIFY(!r.ok);
+        QVERIFY(r.error.contains("not a legal action"));
+        QEXPECT_FAIL("", "Engine::apply does not give EventDef::whyNot's reason (8.61) for a refused Event",
+                     Continue);
+        QVERIFY2(r.error.contains("8.61"), qPrintable(r.error));
+    }
+
     // Every Catholic card has an event (an apply, or a combat effect for combat cards) and every
     // precondition has a reason.
     void everyCardRegistered() {
