@@ -3,6 +3,7 @@
 // the map), a battle and a siege from constructed positions with their dialogs. The odds the dialogs show
 // are checked against the engine itself, die by die. Screenshots are saved in gui-shots/ next to the test
 // binary, for a person to look at.
+#include "battle/linked.h"
 #include "battleexportdialog.h"
 #include "cardbrowser.h"
 #include "combatdialog.h"
@@ -24,6 +25,7 @@
 #include "save/pbem.h"
 #include "save/savefile.h"
 #include "siegedialog.h"
+#include "tableresultdialog.h"
 #include "theme.h"
 
 #include <QApplication>
@@ -48,6 +50,7 @@
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTextBrowser>
 #include <QToolButton>
@@ -1089,6 +1092,236 @@ class TestGui : public QObject {
     }
 
     // Issue 9: a battle of the game's past, found by replaying the log, exported from the window.
+    // Linked battles (issue 12): Tilly with two Bavarian Mercenaries attacks Mansfeld's two Mercenaries at
+    // Landshut from Munich; no combat cards. With battles=tvbd (or ask) the campaign stops at the table.
+    static bool landshutTable(test::Rules& f, const QString& battles, GameOptions* options) {
+        QString error;
+        if (!setOption(*options, QStringLiteral("battles=") + battles, &error) ||
+            !f.newGame(QStringLiteral("campaign"), *options))
+            return false;
+        f.clearBoard();
+        f.placeLeader(QStringLiteral("tilly"), QStringLiteral("munich"));
+        const std::vector<int16_t> army =
+            f.place(QStringLiteral("bavarian"), UnitKind::Mercenary, QStringLiteral("munich"), 2);
+        f.placeLeader(QStringLiteral("mansfeld"), QStringLiteral("landshut"));
+        const std::vector<int16_t> defenders =
+            f.place(QStringLiteral("protestant"), UnitKind::Mercenary, QStringLiteral("landshut"), 2);
+        f.setHand(kCatholic, {});
+        f.setHand(kProtestant, {});
+        f.setActive(kCatholic);
+        QStringList attack;
+        for (int16_t u : army)
+            attack << QStringLiteral("u%1").arg(u);
+        return f.activate(QStringLiteral("tilly")) && f.pickUp(army) &&
+               f.act(QStringLiteral("move landshut")) &&
+               f.act(QStringLiteral("attack ") + attack.join(QLatin1Char(' '))) &&
+               f.act(QStringLiteral("pass")) && f.act(QStringLiteral("pass"));
+    }
+
+    static const CombatFrame* topCombat(const GameState& s) {
+        return s.frames.empty() ? nullptr : std::get_if<CombatFrame>(&s.frames.back());
+    }
+
+    static std::optional<Action> legalChoice(GameController* gc, int16_t target) {
+        for (const Action& a : gc->legal())
+            if (a.kind == ActionKind::Choose && a.target == target)
+                return a;
+        return std::nullopt;
+    }
+
+    // The tabletop result dialog (docs/gui.md "Linked battles"): the New Game option; at the table decision
+    // the dialog opens by itself instead of thousands of result buttons; auto-resolve on screen and submit,
+    // the defender's confirmation with the auto-resolve check; a real table's form, mapped as the model
+    // maps it, its leaders lost, the dispute; ask mode's worded buttons.
+    void linkedBattleDialog() {
+        // New Game offers battles=crt|tvbd|tercios|ask.
+        {
+            NewGameDialog ng(*d);
+            QComboBox* battles = ng.battles();
+            QVERIFY(battles);
+            QCOMPARE(battles->count(), 4);
+            QCOMPARE(ng.setup().options.battles, int8_t(kBattlesCrt));
+            QVERIFY(rules::optionList(ng.setup().options).isEmpty());
+            for (int i = 0; i < battles->count(); ++i)
+                if (battles->itemData(i).toString() == QLatin1String("tercios"))
+                    battles->setCurrentIndex(i);
+            QCOMPARE(ng.setup().options.battles, int8_t(kBattlesTercios));
+            QCOMPARE(rules::optionList(ng.setup().options), QStringList{QStringLiteral("battles=tercios")});
+        }
+
+        test::Rules r;
+        GameOptions options;
+        QVERIFY(landshutTable(r, QStringLiteral("tvbd"), &options));
+        MainWindow w(d);
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        GameController* gc = w.controller();
+        gc->setCoverHands(false);
+        w.startPosition(r.s, QStringLiteral("campaign"), options);
+        settle();
+        QCOMPARE(gc->actor(), kCatholic);
+        QVERIFY(isTableResultDecision(gc->legal()));
+        QVERIFY(gc->legal().size() > 20);
+        // The combat dialog and the prompt offer the tabletop dialog, not a button per result.
+        CombatDialog* combat = w.combatDialog();
+        QVERIFY(combat->tableResultButton());
+        QVERIFY(!combat->buttonFor(gc->legal().front()));
+        QVERIFY(!w.prompt()->buttonFor(gc->legal().front()));
+        QVERIFY(w.prompt()->findChild<QPushButton*>(QStringLiteral("promptTableResult")));
+        QCOMPARE(describeAction(*d, gc->state(), gc->legal().front()),
+                 QStringLiteral(
+                     "The Catholic holds the field; Loss Number 0 for the attacker, 0 for the defender"));
+        TableResultDialog* dlg = w.tableResultDialog();
+        QVERIFY2(dlg->isVisible(), "the dialog opens at the table decision");
+        QVERIFY(!dlg->submitButton()->isEnabled());
+
+        // (a) Auto-resolve on screen: the model's autoResolveTop, shown, then submitted.
+        battle::LinkedResult expected;
+        QString error;
+        QVERIFY2(battle::autoResolveTop(*d, gc->state(), &expected, &error), qPrintable(error));
+        click(dlg->autoButton());
+        QVERIFY(dlg->pending());
+        QCOMPARE(dlg->pending()->attackerWins, expected.attackerWins);
+        QCOMPARE(dlg->pending()->lossNumber[0], expected.lossNumber[0]);
+        QCOMPARE(dlg->pending()->lossNumber[1], expected.lossNumber[1]);
+        QCOMPARE(dlg->pending()->leadersLost, expected.leadersLost);
+        const QString shown = dlg->resultLabel()->text();
+        QVERIFY2(shown.contains(expected.attackerWins ? QStringLiteral("Catholic army wins")
+                                                      : QStringLiteral("Protestant army wins")),
+                 qPrintable(shown));
+        QVERIFY(shown.contains(expected.why.toHtmlEscaped()));
+        QVERIFY(dlg->grab().save(shot(QStringLiteral("table-result-auto.png"))));
+        click(dlg->submitButton());
+        QVERIFY(!dlg->isVisible());
+        // The defender confirms: the dialog shows the result entered and that it is the auto-resolved one.
+        QCOMPARE(gc->actor(), kProtestant);
+        const CombatFrame* f = topCombat(gc->state());
+        QVERIFY(f);
+        QCOMPARE(f->lossNumber[kCatholic], int8_t(expected.lossNumber[0]));
+        QCOMPARE(f->lossNumber[kProtestant], int8_t(expected.lossNumber[1]));
+        QCOMPARE(f->tableWinner, int8_t(expected.attackerWins ? kCatholic : kProtestant));
+        QVERIFY(combat->isVisible());
+        QVERIFY(combat->tableCheckLabel());
+        QVERIFY2(
+            combat->tableCheckLabel()->text().contains(QStringLiteral("This is the auto-resolved battle")),
+            qPrintable(combat->tableCheckLabel()->text()));
+        const std::optional<Action> confirm = legalChoice(gc, kBattleConfirm);
+        const std::optional<Action> dispute = legalChoice(gc, kBattleDispute);
+        QVERIFY(confirm && dispute);
+        QCOMPARE(combat->buttonFor(*confirm)->text(), QStringLiteral("Confirm the result"));
+        QVERIFY(combat->buttonFor(*dispute)->text().startsWith(QStringLiteral("Dispute")));
+        QVERIFY(combat->grab().save(shot(QStringLiteral("table-result-confirm.png"))));
+        click(combat->buttonFor(*confirm));
+        f = topCombat(gc->state());
+        QVERIFY(f && f->tableResult); // 12.31 next, as after a CRT result
+        QVERIFY(!legalChoice(gc, kBattleConfirm));
+        bool logged = false;
+        for (const auto& l : gc->log())
+            logged = logged || l.text.contains(QStringLiteral("(linked battle) Protestant confirms"));
+        QVERIFY(logged);
+
+        // (b) A real table, entered in the form: the same TableResult through the model's mapResult.
+        test::Rules r2;
+        GameOptions options2;
+        QVERIFY(landshutTable(r2, QStringLiteral("tvbd"), &options2));
+        w.startPosition(r2.s, QStringLiteral("campaign"), options2);
+        settle();
+        QVERIFY(dlg->isVisible());
+        dlg->tabs()->setCurrentIndex(1);
+        settle();
+        // Nothing entered: refused, with a reason, nothing to submit.
+        click(dlg->mapButton());
+        QVERIFY(!dlg->pending());
+        QVERIFY(!dlg->submitButton()->isEnabled());
+        QVERIFY(dlg->resultLabel()->text().contains(QStringLiteral("Enter the attacker")));
+        dlg->winnerBox()->setCurrentIndex(1); // the defender holds the field
+        dlg->spin(0, TableResultDialog::Destroyed)->setValue(2);
+        dlg->spin(0, TableResultDialog::Routed)->setValue(1);
+        dlg->spin(0, TableResultDialog::Remaining)->setValue(1);
+        dlg->spin(1, TableResultDialog::Destroyed)->setValue(0);
+        dlg->spin(1, TableResultDialog::Routed)->setValue(1);
+        dlg->spin(1, TableResultDialog::Remaining)->setValue(3);
+        QListWidget* leaders = dlg->leadersList();
+        QCOMPARE(leaders->count(), 2); // Tilly and Mansfeld
+        const QString tillyName = d->leaders[d->leader(QStringLiteral("tilly"))].name;
+        QCOMPARE(leaders->item(0)->data(Qt::UserRole).toString(), QStringLiteral("tilly"));
+        QVERIFY(leaders->item(0)->text().startsWith(tillyName));
+        leaders->item(0)->setCheckState(Qt::Checked);
+        click(dlg->mapButton());
+        QVERIFY(dlg->pending());
+        battle::TableResult table;
+        table.winner = 1;
+        table.sides[0] = {4, 2, 1, 1, {QStringLiteral("tilly")}};
+        table.sides[1] = {4, 0, 1, 3, {}};
+        table.reason = QStringLiteral("entered by hand");
+        battle::LinkedResult mapped;
+        QVERIFY2(battle::mapResult(*d, gc->state(), table, battle::defaultMapping(QStringLiteral("tvbd")),
+                                   &mapped, &error),
+                 qPrintable(error));
+        QVERIFY(!mapped.attackerWins);
+        QCOMPARE(dlg->pending()->attackerWins, false);
+        QCOMPARE(dlg->pending()->lossNumber[0], mapped.lossNumber[0]);
+        QCOMPARE(dlg->pending()->lossNumber[1], mapped.lossNumber[1]);
+        QCOMPARE(dlg->pending()->leadersLost, QList<int>{d->leader(QStringLiteral("tilly"))});
+        QVERIFY(dlg->resultLabel()->text().contains(QStringLiteral("Protestant army wins")));
+        QVERIFY(dlg->resultLabel()->text().contains(QStringLiteral("Leaders lost: ") + tillyName));
+        QVERIFY(dlg->grab().save(shot(QStringLiteral("table-result-form.png"))));
+        click(dlg->submitButton());
+        QCOMPARE(gc->actor(), kProtestant);
+        f = topCombat(gc->state());
+        QVERIFY(f);
+        QCOMPARE(f->tableWinner, int8_t(kProtestant));
+        QCOMPARE(f->tableLeadersLost,
+                 std::vector<int16_t>{static_cast<int16_t>(d->leader(QStringLiteral("tilly")))});
+        QCOMPARE(f->lossNumber[kCatholic], int8_t(mapped.lossNumber[0]));
+        // The check agrees with the model's: a hand-entered result is (here) not the auto-resolved one.
+        QString why;
+        const bool same = battle::matchesAutoResolve(*d, gc->state(), &why);
+        QVERIFY(combat->tableCheckLabel());
+        QVERIFY(combat->tableCheckLabel()->text().contains(same ? QStringLiteral("This is the auto-resolved")
+                                                                : QStringLiteral("Not the auto-resolved")));
+        QVERIFY(combat->tableCheckLabel()->text().contains(tillyName));
+        // Disputed: the attacker enters it again, and the dialog is back.
+        click(combat->buttonFor(*legalChoice(gc, kBattleDispute)));
+        QCOMPARE(gc->actor(), kCatholic);
+        QVERIFY(isTableResultDecision(gc->legal()));
+        QVERIFY(dlg->isVisible());
+        QVERIFY(!dlg->pending());
+        // Submitting when the decision has gone is refused, with the reason.
+        click(dlg->autoButton());
+        QVERIFY(dlg->pending());
+        QVERIFY(
+            gc->submit(*parseAction(*d, gc->state(), QStringLiteral("battle-result attacker 0 0"), &error)));
+        QVERIFY(!dlg->submitResult(&error));
+        QVERIFY(error.contains(QStringLiteral("not the decision")));
+
+        // Ask mode: the attacker's choice and the defender's answer as worded buttons.
+        test::Rules r3;
+        GameOptions options3;
+        QVERIFY(landshutTable(r3, QStringLiteral("ask"), &options3));
+        w.startPosition(r3.s, QStringLiteral("campaign"), options3);
+        settle();
+        QVERIFY(!dlg->isVisible());
+        const std::optional<Action> tvbd = legalChoice(gc, kBattleTvbd);
+        QVERIFY(tvbd && legalChoice(gc, kBattleCrt) && legalChoice(gc, kBattleTercios));
+        QCOMPARE(combat->buttonFor(*legalChoice(gc, kBattleCrt))->text(),
+                 QStringLiteral("Keep the Combat Results Table (12.26)"));
+        QCOMPARE(combat->buttonFor(*tvbd)->text(), QStringLiteral("Ask for the table: Tilly's Very Bad Day"));
+        QVERIFY(combat->grab().save(shot(QStringLiteral("table-ask.png"))));
+        click(combat->buttonFor(*tvbd));
+        QCOMPARE(gc->actor(), kProtestant);
+        const std::optional<Action> accept = legalChoice(gc, kBattleAccept);
+        QVERIFY(accept && legalChoice(gc, kBattleDecline));
+        QCOMPARE(combat->buttonFor(*accept)->text(), QStringLiteral("Accept: fight it on the table"));
+        QCOMPARE(combat->buttonFor(*legalChoice(gc, kBattleDecline))->text(),
+                 QStringLiteral("Decline: the Combat Results Table decides"));
+        click(combat->buttonFor(*accept));
+        QCOMPARE(gc->actor(), kCatholic);
+        QVERIFY(isTableResultDecision(gc->legal()));
+        QVERIFY(dlg->isVisible());
+    }
+
     void pastBattleExport() {
         MainWindow w(d);
         w.resize(1600, 1000);
