@@ -1314,6 +1314,26 @@ class TestEventsCatholic : public QObject {
         QVERIFY(!g.legal("card C33")); // no Imperial unit
     }
 
+    // 9.51: at most two combat cards per side per combat; after the combat the asterisked C33 leaves the
+    // game, C47 goes to the Played pile.
+    void c33_twoCardsAtMost() {
+        Rules f;
+        QVERIFY(start(f, {"C33", "C47", "C49"}));
+        armies(f);
+        battle(f, C, "luetzen");
+        QVERIFY(f.legal("card C49")); // each of the three may be played
+        ACT(f, "card C33");
+        QVERIFY(f.legal("card C49"));
+        ACT(f, "card C47");
+        QCOMPARE(f.legalOf(ActionKind::CombatCard), QStringList{}); // not a third
+        QVERIFY(f.legal("pass"));
+        QVERIFY(cards(f, {}, {}));
+        QVERIFY(f.runUntil([&] { return !f.combat(); }));
+        QCOMPARE(f.s.cardPlace[f.card("C33")], CardPlace::Removed);
+        QCOMPARE(f.s.cardPlace[f.card("C47")], CardPlace::Played);
+        QCOMPARE(f.s.cardPlace[f.card("C49")], CardPlace::Hand);
+    }
+
     // C34 Command Rivalry: an enemy army with 2 leaders: -1 to the enemy (12.3 example: even under Tilly).
     void c34_commandRivalry() {
         Rules f;
