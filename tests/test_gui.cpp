@@ -1202,6 +1202,7 @@ class TestGui : public QObject {
         QCOMPARE(f->lossNumber[kProtestant], int8_t(expected.lossNumber[1]));
         QCOMPARE(f->tableWinner, int8_t(expected.attackerWins ? kCatholic : kProtestant));
         QVERIFY(combat->isVisible());
+        QVERIFY(combat->resultLabel()->text().contains(QStringLiteral("fought on the table")));
         QVERIFY(combat->tableCheckLabel());
         QVERIFY2(
             combat->tableCheckLabel()->text().contains(QStringLiteral("This is the auto-resolved battle")),

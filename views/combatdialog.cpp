@@ -124,6 +124,9 @@ CombatDialog::CombatDialog(GameController* controller, QWidget* parent) : QDialo
     m_subtitle->setAlignment(Qt::AlignHCenter);
     m_subtitle->setStyleSheet(QStringLiteral("QLabel { color: #6a4a20; }"));
     lay->addWidget(m_subtitle);
+    // The headings keep their height; spare room (the odds hidden for a table battle) goes below.
+    m_title->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    m_subtitle->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
     auto* sides = new QHBoxLayout();
     sides->setSpacing(10);
     for (int i = 0; i < 2; ++i) {
@@ -295,6 +298,12 @@ bool CombatDialog::refresh() {
                 .arg(QColor(0xfb, 0xf7, 0xee).name(), theme::sideColor(side).name()));
     }
     m_chart->setOdds(m_odds, m_oddsFromBeforeDice);
+    // Linked battles: once the battle goes to the table, the CRT's odds are not what decides it.
+    const bool onTable = m_frame.table == kBattlesTvbd || m_frame.table == kBattlesTercios;
+    const bool answering = std::any_of(gc->legal().begin(), gc->legal().end(), [](const Action& a) {
+        return a.kind == ActionKind::Choose && a.target == kBattleAccept;
+    });
+    m_chart->setVisible(!onTable || answering);
 
     // Results: from the frame while it lasts, then from the battle's log lines.
     const qsizetype to = m_logTo >= 0 ? m_logTo : static_cast<qsizetype>(log.size());
@@ -326,7 +335,14 @@ bool CombatDialog::refresh() {
         html +=
             QStringLiteral("<p style='font-size:13pt'><b>The %1 army wins the battle.</b></p>").arg(winner);
     html += dice;
-    if (dice.isEmpty())
+    if (dice.isEmpty() && onTable && !answering)
+        html += QStringLiteral("<i>This battle is fought on the table (%1): the attacker enters its result — "
+                               "auto-resolved on screen or from a real table — and the defender confirms it; "
+                               "then the losses (12.31), leaders (12.4) and retreat (12.5) as after the "
+                               "dice.</i>")
+                    .arg(m_frame.table == kBattlesTercios ? QStringLiteral("Brevis Editio Tercios")
+                                                          : QStringLiteral("Tilly's Very Bad Day"));
+    else if (dice.isEmpty())
         html += QStringLiteral(
             "<i>The dice are rolled once both sides have played or declined combat cards.</i>");
     else
@@ -399,9 +415,12 @@ void CombatDialog::rebuildDecision() {
         connect(m_tableResult, &QPushButton::clicked, this, &CombatDialog::openTableResult);
         m_decisionLayout->addWidget(m_tableResult);
     } else {
-        const bool confirm = std::any_of(legal.begin(), legal.end(), [](const Action& a) {
-            return a.kind == ActionKind::Choose && a.target == kBattleConfirm;
-        });
+        auto has = [&legal](int16_t target) {
+            return std::any_of(legal.begin(), legal.end(), [target](const Action& a) {
+                return a.kind == ActionKind::Choose && a.target == target;
+            });
+        };
+        const bool confirm = has(kBattleConfirm);
         if (confirm) {
             m_tableCheck = new QLabel(m_decision);
             m_tableCheck->setObjectName(QStringLiteral("tableCheck"));
@@ -414,9 +433,23 @@ void CombatDialog::rebuildDecision() {
             head->setText(
                 QStringLiteral("%1: confirm the tabletop result, or dispute it (it is entered again)")
                     .arg(theme::sideName(actor)));
-        else if (std::all_of(legal.begin(), legal.end(), isTableChoice))
+        else if (has(kBattleTvbd))
             head->setText(
-                QStringLiteral("%1: linked battle — %2").arg(theme::sideName(actor), gc->game().prompt()));
+                QStringLiteral("%1: fight this battle on the table? Ask for it (the defender decides), "
+                               "or keep the Combat Results Table")
+                    .arg(theme::sideName(actor)));
+        else if (has(kBattleAccept))
+            head->setText(
+                QStringLiteral("%1: %2 asks to fight this battle on the table (%3). Accept, or keep "
+                               "the Combat Results Table?")
+                    .arg(theme::sideName(actor), theme::sideName(m_frame.attacker),
+                         m_frame.table == kBattlesTercios ? QStringLiteral("Brevis Editio Tercios")
+                                                          : QStringLiteral("Tilly's Very Bad Day")));
+        else if (has(kBattleLeadersDone))
+            head->setText(
+                QStringLiteral("%1: the leaders whose Commander fell on the table, one at a time, then "
+                               "“No more leaders lost”")
+                    .arg(theme::sideName(actor)));
         else if (first.kind == ActionKind::Retreat)
             head->setText(QStringLiteral("%1: retreat (12.5) — or click an orange-ringed space")
                               .arg(theme::sideName(actor)));
