@@ -1314,6 +1314,27 @@ class TestEventsCatholic : public QObject {
         QVERIFY(!g.legal("card C33")); // no Imperial unit
     }
 
+    // C33 after the combat: the beaten Protestant army loses one more step than without the card (same
+    // battle, same dice: the Catholic rolls 9, the Protestant 0).
+    void c33_beatenLosesAStep() {
+        int steps[2] = {0, 0};
+        for (bool play : {false, true}) {
+            Rules f;
+            QVERIFY(start(f, {"C33"}));
+            armies(f);
+            battle(f, C, "luetzen", 9, 0);
+            QVERIFY(cards(f, play ? QStringList{"C33"} : QStringList{}, {}));
+            QVERIFY2(f.runUntil([&] { return f.inActionPhase(); }), qPrintable(f.error));
+            QVERIFY2(f.logged("C33 Croats: the beaten Protestant army loses one more step") == play,
+                     qPrintable(f.logText(f.log)));
+            for (size_t u = 0; u < f.s.units.size(); ++u)
+                if (f.s.units[u].loc >= 0 && ev::natOf(f.d(), f.s, static_cast<int>(u)) == "protestant")
+                    steps[play] += f.s.units[u].steps;
+        }
+        QVERIFY(steps[0] > 0);
+        QCOMPARE(steps[1], steps[0] - 1);
+    }
+
     // 9.51: at most two combat cards per side per combat; after the combat the asterisked C33 leaves the
     // game, C47 goes to the Played pile.
     void c33_twoCardsAtMost() {
