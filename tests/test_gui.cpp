@@ -1321,6 +1321,54 @@ class TestGui : public QObject {
         QCOMPARE(gc->actor(), kCatholic);
         QVERIFY(isTableResultDecision(gc->legal()));
         QVERIFY(dlg->isVisible());
+
+        // Hotseat with the cover, ask mode, Tercios: the dialog waits until the attacker has sat down; the
+        // auto-resolve and the form use the Tercios ruleset and mapping.
+        test::Rules r4;
+        GameOptions options4;
+        QVERIFY(landshutTable(r4, QStringLiteral("ask"), &options4));
+        gc->setCoverHands(true);
+        w.startPosition(r4.s, QStringLiteral("campaign"), options4);
+        settle();
+        click(combat->buttonFor(*legalChoice(gc, kBattleTercios)));
+        passCover(w, kProtestant);
+        QVERIFY(combat->isVisible());
+        click(combat->buttonFor(*legalChoice(gc, kBattleAccept)));
+        QVERIFY(isTableResultDecision(gc->legal()));
+        QVERIFY(w.cover()->isVisible());
+        QVERIFY2(!dlg->isVisible(), "not before the attacker has sat down");
+        passCover(w, kCatholic);
+        QVERIFY(dlg->isVisible());
+        QCOMPARE(topCombat(gc->state())->table, int8_t(kBattlesTercios));
+        QVERIFY(dlg->windowTitle().contains(QStringLiteral("Landshut")));
+        battle::LinkedResult tercios;
+        QVERIFY2(battle::autoResolveTop(*d, gc->state(), &tercios, &error), qPrintable(error));
+        click(dlg->autoButton());
+        QVERIFY(dlg->pending());
+        QCOMPARE(dlg->pending()->lossNumber[0], tercios.lossNumber[0]);
+        QCOMPARE(dlg->pending()->lossNumber[1], tercios.lossNumber[1]);
+        QCOMPARE(dlg->pending()->attackerWins, tercios.attackerWins);
+        dlg->tabs()->setCurrentIndex(1);
+        settle();
+        QVERIFY(!dlg->pending()); // another tab: the result shown is gone
+        dlg->winnerBox()->setCurrentIndex(0);
+        dlg->spin(0, TableResultDialog::Remaining)->setValue(4);
+        dlg->spin(1, TableResultDialog::Destroyed)->setValue(3);
+        dlg->spin(1, TableResultDialog::Remaining)->setValue(1);
+        click(dlg->mapButton());
+        QVERIFY(dlg->pending());
+        battle::TableResult t4;
+        t4.winner = 0;
+        t4.sides[0] = {4, 0, 0, 4, {}};
+        t4.sides[1] = {4, 3, 0, 1, {}};
+        QVERIFY(battle::mapResult(*d, gc->state(), t4, battle::defaultMapping(QStringLiteral("tercios")),
+                                  &mapped, &error));
+        QVERIFY(mapped.attackerWins);
+        QCOMPARE(dlg->pending()->lossNumber[0], mapped.lossNumber[0]);
+        QCOMPARE(dlg->pending()->lossNumber[1], mapped.lossNumber[1]);
+        click(dlg->submitButton());
+        QCOMPARE(gc->actor(), kProtestant);
+        QCOMPARE(topCombat(gc->state())->tableWinner, int8_t(kCatholic));
     }
 
     void pastBattleExport() {
