@@ -521,6 +521,21 @@ class TestEventsCatholic : public QObject {
         QVERIFY(!mixAllowed(c, {fr[0], sw[0]}, {}));
     }
 
+    // 17.F.5: played as the Catholic's last card of the turn, a mixed stack has until the end of the
+    // Protestant's first Card Round of the next turn.
+    void c54_lastCardOfTurn() {
+        Rules f;
+        QVERIFY(start(f, {"C54"}));
+        f.place("french", UnitKind::Mercenary, "erfurt");
+        f.place("swedish", UnitKind::Veteran, "erfurt");
+        f.s.roundsUsed[P] = 6;
+        f.s.roundsUsed[C] = 5; // the Catholic plays his sixth card
+        const int turn = f.s.turn;
+        PLAY(f, "C54");
+        QCOMPARE(f.s.markers.value("C54.graceTurn"), turn + 1);
+        QCOMPARE(f.s.markers.value("C54.graceRound"), 1);
+    }
+
     // ================================================================ the Dutch War
 
     // C3 (9.32, 16.25): Dutch War +1 with Spinola's army in the UP, first Catholic card of the turn;
