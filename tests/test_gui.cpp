@@ -1169,6 +1169,17 @@ class TestGui : public QObject {
         QVERIFY(!combat->buttonFor(gc->legal().front()));
         QVERIFY(!w.prompt()->buttonFor(gc->legal().front()));
         QVERIFY(w.prompt()->findChild<QPushButton*>(QStringLiteral("promptTableResult")));
+        {
+            // The "All legal actions" list stops after the first results; its last line plays nothing.
+            auto* all = w.prompt()->findChild<QListWidget*>(QStringLiteral("allActions"));
+            QVERIFY(all);
+            QCOMPARE(all->count(), 121);
+            QVERIFY(all->item(120)->text().contains(QStringLiteral("more results")));
+            const qsizetype before = gc->game().actions().size();
+            emit all->itemDoubleClicked(all->item(120));
+            settle();
+            QCOMPARE(gc->game().actions().size(), before);
+        }
         QCOMPARE(describeAction(*d, gc->state(), gc->legal().front()),
                  QStringLiteral(
                      "The Catholic holds the field; Loss Number 0 for the attacker, 0 for the defender"));

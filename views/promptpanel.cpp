@@ -244,7 +244,15 @@ void PromptPanel::refresh() {
                              .arg(m_allToggle->isChecked() ? QStringLiteral("▾") : QStringLiteral("▸"))
                              .arg(legal.size()));
     m_all->setVisible(m_allToggle->isChecked());
+    // Linked battles: the table result is thousands of actions; the list shows the first ones only.
+    const bool tableResult = isTableResultDecision(legal);
     for (size_t i = 0; i < legal.size(); ++i) {
+        if (tableResult && i >= 120) {
+            auto* more = new QListWidgetItem(
+                QStringLiteral("… %1 more results: use Tabletop result…").arg(legal.size() - i), m_all);
+            more->setData(kActionRole, -1);
+            break;
+        }
         auto* it = new QListWidgetItem(
             QStringLiteral("%1   ·   %2").arg(gc->describe(legal[i]), formatAction(gc->data(), s, legal[i])),
             m_all);
