@@ -393,6 +393,30 @@ class TestEventsProtestant : public QObject {
         QVERIFY(!f.logged("8.64"));
         QVERIFY(!f.s.markers.contains(prot::mk::treatyOfUlm));
     }
+    // P11: for the rest of the turn Catholic units may not enter a Neutral Area. Thuringia is Neutral in
+    // 1618: Bucquoy's army at Lützen may march to Weimar (violating its neutrality, 5.13) without the
+    // event, and must not after it.
+    void p11_neutralsClosed() {
+        bool weimar[2] = {false, false};
+        for (bool play : {false, true}) {
+            Rules f;
+            QVERIFY(start(f, {"P11"}));
+            f.placeLeader("bucquoy", "luetzen");
+            f.place("imperial", UnitKind::Mercenary, "luetzen", 2);
+            QVERIFY(f.s.areas[f.area("thuringia")].neutral);
+            if (play)
+                PLAY(f, "P11");
+            f.setActive(C);
+            QVERIFY2(f.activate("bucquoy"), qPrintable(f.error));
+            for (const Action& a : f.legalActions())
+                weimar[play] |= a.kind == ActionKind::Move && a.target == f.city("weimar");
+        }
+        QVERIFY(weimar[0]);
+        QEXPECT_FAIL(
+            "", "engine bug: P11's marker (P11.neutralsClosedToCatholicTurn) is read by no movement rule",
+            Continue);
+        QVERIFY(!weimar[1]);
+    }
 
     // P20 (8.65): ends C5 (Spain at war with England).
     void p20SpainEnglandPeace() {
