@@ -262,10 +262,11 @@ class TestPlay : public QObject {
         QTest::newRow("siege")
             << R"({"scenario": "campaign", "sieges": [{"city": "leipzig", "side": "protestant"}]})"
             << "$.sieges[0]: 13.13 no protestant unit stands outside leipzig";
-        // 3.12-3.13: enemy Fortress Cities may keep their markers through an Area change, but three open
-        // cities without troops are the rating of Bohemia: the Catholic would control it.
+        // 3.12-3.13: markers may stay through an Area change (enemy Fortress Cities, cities the enemy's
+        // troops occupied), so both sides may hold Bohemia's rating of 3; but with five Catholic markers the
+        // Protestant holds only two cities: the Catholic would control Bohemia.
         QTest::newRow("control")
-            << R"({"scenario": "campaign", "control": {"cities": {"leitmeritz": "catholic",
+            << R"({"scenario": "campaign", "control": {"cities": {"leitmeritz": "catholic", "pilsen": "catholic",
                                      "kuttenberg": "catholic", "budweis": "catholic", "eger": "catholic"}}})"
             << "3.13 Catholic holds";
         QTest::newRow("mid-decision") << R"({"scenario": "campaign", "frame": {"kind": "combat"}})"

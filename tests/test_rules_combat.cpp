@@ -461,6 +461,31 @@ class TestRulesCombat : public QObject {
         }
     }
 
+    // 12.62, 11.22, 12.42: a leader caught in an overrun is lost; the replacement named on his back takes his
+    // place beside the overrunning army and is caught in turn (Pappenheim -> Mercy -> Wolf), not left there
+    // alone with enemy units (fuzzer, intervention seed 86919).
+    void overrunCatchesReplacements() {
+        Rules f;
+        QVERIFY(f.newGame());
+        f.clearBoard();
+        f.placeLeader("mansfeld", "munich");
+        const auto army = f.place("protestant", UnitKind::Mercenary, "munich", 5); // 8 CF or more
+        f.placeLeader("pappenheim", "landshut");
+        f.place("bavarian", UnitKind::Militia, "landshut", 1, 1);
+        f.setHand(kCatholic, {});
+        f.setHand(kProtestant, {});
+        f.setActive(kProtestant);
+        QVERIFY(f.activate("mansfeld"));
+        QVERIFY(f.pickUp(army));
+        QVERIFY2(f.act("move landshut"), qPrintable(f.error));
+        QVERIFY(f.logged("12.62 Protestant overruns the Catholic units at Landshut", f.last));
+        for (const char* id : {"pappenheim", "mercy", "wolf"}) {
+            QCOMPARE(f.s.leaders[f.leader(id)].status, LeaderStatus::Dead);
+            QVERIFY(f.s.leaders[f.leader(id)].loc != f.city("landshut"));
+        }
+        QVERIFY(!anyLeadersAt(f.s, f.city("landshut"), kCatholic, f.d()));
+    }
+
     // 12.63: enemy units outside a Fortress may react inside first; then there is no overrun and no MP.
     void overrunFortressReaction() {
         for (bool in : {true, false}) {

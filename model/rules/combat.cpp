@@ -800,10 +800,16 @@ void doOverrun(Ctx& c, int city) {
            f.side);
     for (int u : unitsOutside(c.s, city, enemy, c.d))
         eliminateUnit(c, u, false, QStringLiteral("12.62"));
-    // 11.22: enemy leaders left without troops are eliminated (no leader-loss roll in an overrun, 12.41).
-    for (int l : leadersAt(c.s, city, enemy, c.d))
-        if (!(c.s.leaders[l].flags & kInside))
-            killLeader(c, l, QStringLiteral("11.22"));
+    // 11.22: enemy leaders left without troops are eliminated (no leader-loss roll in an overrun, 12.41); a
+    // replacement (12.42) takes the lost leader's place beside the overrunning army and is caught in turn.
+    for (bool caught = true; caught;) {
+        caught = false;
+        for (int l : leadersAt(c.s, city, enemy, c.d))
+            if (!(c.s.leaders[l].flags & kInside)) {
+                killLeader(c, l, QStringLiteral("11.22"));
+                caught = true;
+            }
+    }
     if (!c.d.cities[city].fortress) // 11.17: an overrun gains the city
         setCityControl(c, city, f.side, QStringLiteral("12.62"));
 }

@@ -314,14 +314,10 @@ void checkState(const Engine* engine, const GameData& d, const GameState& s, QSt
                     if (!s.cities[city].revolt &&
                         (s.cities[city].marker == as.control || s.cities[city].marker == kNone))
                         ++ownerHeld;
-            // Markers that an Area change would have removed (no Fortress, none of the side's units there)
-            // can never add up to the rating without control.
-            int heldFree = 0;
-            for (int city : ar.cities)
-                if (s.cities[city].marker == side && !s.cities[city].revolt && !d.cities[city].fortress &&
-                    !anyUnitsAt(s, city, side, d))
-                    ++heldFree;
-            if ((held >= ar.control && ownerHeld < ar.control) || heldFree >= ar.control)
+            // (Markers the side keeps in cities its units occupied when the Area changed hands (3.13) stay
+            // when those units later leave or die, so they may add up to the rating without control: both
+            // sides then hold it, and the one that reached it last controls the Area.)
+            if (held >= ar.control && ownerHeld < ar.control)
                 bad(QStringLiteral("3.13 %1 holds %2 of the %3 cities %4 needs but does not control it")
                         .arg(sideName(side))
                         .arg(held)
