@@ -1643,21 +1643,26 @@ class TestEventsCatholic : public QObject {
     // ================================================================ registry and coverage
 
     // Issue 5 (Behaviour): when an event may not be played, "the UI and CLI say why in words with the rule
-    // number". The reason exists (EventDef::whyNot, 8.61 for C6) but the engine's refusal of the action,
-    // which the CLI prints, only says that it is not legal: nothing outside model/events reads whyNot.
-    // Known gap, reported; the test passes (XPASS fails it) once the refusal carries the reason.
+    // number": the engine's refusal of the action, which the CLI prints, carries the reason (8.61 for C6
+    // without Bohemia, 9.51 for a combat card outside a combat).
     void refusalReasonReachesThePlayer() {
+        auto refusal = [](Rules& f, const QString& text) {
+            const auto a = parseAction(f.d(), f.s, text, nullptr);
+            if (!a)
+                return QStringLiteral("(cannot parse)");
+            const ApplyResult r = f.e.apply(f.s, *a, nullptr);
+            return r.ok ? QStringLiteral("(applied)") : r.error;
+        };
         Rules f;
-        QVERIFY(start(f, {"C6"})); // Bohemia is Protestant in 1618
+        QVERIFY(start(f, {"C6", "C31"})); // Bohemia is Protestant in 1618
         QVERIFY(whyNot(f, "C6").contains("8.61"));
-        const auto a = parseAction(f.d(), f.s, QStringLiteral("play C6 event"), nullptr);
-        QVERIFY(a);
-        const ApplyResult r = f.e.apply(f.s, *a, nullptr);
-        QVERIFY(!r.ok);
-        QVERIFY(r.error.contains("not a legal action"));
-        QEXPECT_FAIL("", "Engine::apply does not give EventDef::whyNot's reason (8.61) for a refused Event",
-                     Continue);
-        QVERIFY2(r.error.contains("8.61"), qPrintable(r.error));
+        QString e = refusal(f, "play C6 event");
+        QVERIFY2(e.contains("not a legal action") && e.contains("8.61") && e.contains("Bohemia"),
+                 qPrintable(e));
+        e = refusal(f, "play C31 event");
+        QVERIFY2(e.contains("not a legal action") && e.contains("9.51"), qPrintable(e));
+        f.setAreaControl("bohemia", C);
+        QCOMPARE(refusal(f, "play C6 event"), QStringLiteral("(applied)"));
     }
 
     // Every Catholic card has an event (an apply, or a combat effect for combat cards) and every
