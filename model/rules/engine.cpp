@@ -292,6 +292,15 @@ ApplyResult Engine::apply(GameState& s, const Action& a, Log* log) const {
     if (std::find(legal.begin(), legal.end(), a) == legal.end()) {
         r.error =
             QStringLiteral("'%1' is not a legal action now (%2)").arg(formatAction(*m_data, s, a), prompt(s));
+        if (a.kind == ActionKind::PlayCard && a.use == CardUse::Event) { // issue 5: say why, with the rule
+            const int side = actor(s);
+            const Ctx c{*m_data, s, nullptr};
+            const bool held =
+                (side == kCatholic || side == kProtestant) &&
+                std::find(s.hand[side].begin(), s.hand[side].end(), a.card) != s.hand[side].end();
+            if (const QString why = held ? eventRefusal(c, side, a.card) : QString(); !why.isEmpty())
+                r.error += QStringLiteral(": ") + why;
+        }
         return r;
     }
     Ctx c{*m_data, s, log};

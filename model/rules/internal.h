@@ -28,6 +28,10 @@ struct Ctx {
 // A die roll whose reason is built only when a log is kept.
 #define WP_ROLL(ctx, why, ...) (ctx).roll((ctx).log ? QString(why) : QString(), __VA_ARGS__)
 
+// Why `side` may not play card `cardIdx` as an Event now, in words with the rule number; empty if it may
+// (sequence.cpp; the refusal of an illegal `play CARD event` carries it).
+QString eventRefusal(const Ctx& c, int side, int cardIdx);
+
 // ---- state queries (state.cpp)
 int effectiveCityControl(const GameData& d, const GameState& s, int city); // kCath, kProt or kNone
 int areaControl(const GameState& s, int area);                             // kCath, kProt or kNone

@@ -121,6 +121,22 @@ int aidFrom(const Ctx& c, int side, int cardIdx) {
 
 } // namespace
 
+QString eventRefusal(const Ctx& c, int side, int cardIdx) {
+    if (cardIdx < 0 || cardIdx >= c.d.cards.size())
+        return {};
+    const Card& cd = card(c, cardIdx);
+    if (cd.combat)
+        return QStringLiteral("9.51: %1 is a combat card, played in a combat").arg(cd.id);
+    if (cd.mark == CardMark::Dagger && c.s.eventPlayed[cardIdx])
+        return QStringLiteral("8.62: the event of %1 has been played already").arg(cd.id);
+    const EventDef* ev = EventRegistry::instance().find(cd.id);
+    if (!ev || !ev->apply)
+        return QStringLiteral("%1 has no event").arg(cd.id);
+    if (ev->playable && !ev->playable(c, side))
+        return ev->whyNot ? ev->whyNot(c, side) : QStringLiteral("its condition is not met");
+    return {};
+}
+
 void drawCard(Ctx& c, int side) {
     auto& pile = c.s.drawPile[side];
     if (pile.empty()) {
