@@ -412,10 +412,7 @@ class TestEventsProtestant : public QObject {
                 weimar[play] |= a.kind == ActionKind::Move && a.target == f.city("weimar");
         }
         QVERIFY(weimar[0]);
-        QEXPECT_FAIL(
-            "", "engine bug: P11's marker (P11.neutralsClosedToCatholicTurn) is read by no movement rule",
-            Continue);
-        QVERIFY(!weimar[1]);
+        QVERIFY(!weimar[1]); // pieceMayEnter reads P11's marker
     }
 
     // P20 (8.65): ends C5 (Spain at war with England).

@@ -112,6 +112,14 @@ bool pieceMayEnter(const Ctx& c, int nationality, int city) {
         if (area < 0 || !allowed.contains(c.d.areas[area].id))
             return false;
     }
+    if (c.s.nationSide[nationality] == kCatholic &&
+        c.s.markers.value(QStringLiteral("P11.neutralsClosedToCatholicTurn"), -1) == c.s.turn) {
+        // P11 Treaty of Ulm: this turn no Catholic piece enters a Neutral Area or a Neutral Independent City.
+        const bool neutralArea = ct.area >= 0 && c.s.areas[ct.area].neutral;
+        const bool neutralIndependent = ct.independent && effectiveCityControl(c.d, c.s, city) == kNone;
+        if (neutralArea || neutralIndependent)
+            return false;
+    }
     if (n == QLatin1String("imperial") && c.s.options.tilly_dynamic) {
         // 19.7 note: until Wallenstein is brought into play Imperial pieces stay in the Kingdom of Bohemia,
         // the Palatinates, Austria, Bavaria, Tyrol and Hungary.
