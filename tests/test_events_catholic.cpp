@@ -557,10 +557,9 @@ class TestEventsCatholic : public QObject {
         bool applied = unitsOf(f, "erfurt", "french", P) == 0 || unitsOf(f, "erfurt", "swedish", P) == 0;
         for (qsizetype i = before; i < qsizetype(f.log.size()); ++i)
             applied |= f.log[i].text.contains("10.22");
-        QEXPECT_FAIL("",
-                     "engine bug: the C54 grace period is never enforced (C54.graceTurn/graceRound unread)",
-                     Continue);
-        QVERIFY(applied);
+        QVERIFY(applied);                               // 17.F.5: conflictOfInterestGrace between plays
+        QCOMPARE(unitsOf(f, "erfurt", "french", P), 0); // the smaller group (tie: the French) is eliminated
+        QCOMPARE(unitsOf(f, "erfurt", "swedish", P), 1);
     }
 
     // ================================================================ the Dutch War

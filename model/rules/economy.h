@@ -122,6 +122,10 @@ void moveSwedishBase(Ctx& c, int city);                         // 17.Sw.1 Free 
 // them is over (advance(), whenever only the turn is on the stack: a battle, siege or activation in progress
 // finishes first, so no unit vanishes from under it), and the phase hooks apply them too.
 void leaderLossEffects(Ctx& c);
+// 17.F.5 (C54): when the grace period of Conflict of Interest is over (the end of the Protestant's Card Round
+// it names), French and Swedish units still stacked together are an illegal stack (10.22). Called with
+// leaderLossEffects between plays.
+void conflictOfInterestGrace(Ctx& c);
 // leaderLossEffects and the Cardinal Infante's march (17.Sp.3, 17.Sp.31, checked at the phase hooks).
 void nationalEffects(Ctx& c);
 // 17.Sp.3: the end of the Cardinal Infante's deadline turn (the Peasant Revolt Segment calls it).

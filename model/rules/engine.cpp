@@ -72,8 +72,10 @@ void advance(Ctx& c) {
     for (int guard = 0; guard < 100000; ++guard) {
         if (c.s.gameOver || c.s.frames.empty())
             return;
-        if (c.s.frames.size() == 1) // between plays: a leader lost or a city taken has its national effects
-            leaderLossEffects(c);   // 17.H.5, 17.D.3
+        if (c.s.frames.size() == 1) { // between plays: a leader lost or a city taken has its national effects
+            leaderLossEffects(c);     // 17.H.5, 17.D.3
+            conflictOfInterestGrace(c); // 17.F.5 (C54)
+        }
         if (checkImmediateVictory(c))
             return;
         if (!frameAuto(c))

@@ -283,6 +283,46 @@ void leaderLossEffects(Ctx& c) {
     }
 }
 
+void conflictOfInterestGrace(Ctx& c) {
+    GameState& s = c.s;
+    const QString turnKey = QStringLiteral("C54.graceTurn"), roundKey = QStringLiteral("C54.graceRound");
+    if (!s.markers.contains(turnKey))
+        return;
+    const int turn = s.markers.value(turnKey), round = s.markers.value(roundKey);
+    const bool over = s.turn > turn || (s.turn == turn && s.roundsUsed[kProtestant] >= round);
+    if (!over && !played(c.d, s, "P38"))
+        return;
+    s.markers.remove(turnKey);
+    s.markers.remove(roundKey);
+    if (played(c.d, s, "P38"))
+        return; // Oxenstierna ended the conflict first
+    const int french = c.d.nationality(QStringLiteral("french"));
+    const int swedish = c.d.nationality(QStringLiteral("swedish"));
+    for (qsizetype ci = 0; ci < c.d.cities.size(); ++ci) {
+        std::vector<int> fr, sw;
+        for (int u : unitsAt(s, static_cast<int>(ci), kProtestant, c.d)) {
+            const int nat = c.d.unitTypes[s.units[u].type].nationality;
+            if (nat == french)
+                fr.push_back(u);
+            else if (nat == swedish)
+                sw.push_back(u);
+        }
+        if (fr.empty() || sw.empty())
+            continue;
+        // 17.F.5, 10.22: the stack is illegal; the smaller nationality's units are eliminated (the French on
+        // a tie: the Swedes are the army the stack was built around).
+        const std::vector<int>& lost = fr.size() <= sw.size() ? fr : sw;
+        WP_SAY(c,
+               QStringLiteral(
+                   "17.F.5, 10.22 the grace period of Conflict of Interest is over: French and Swedish "
+                   "units still stacked at %1")
+                   .arg(cityName(c.d, static_cast<int>(ci))),
+               kProtestant);
+        for (int u : lost)
+            eliminateUnit(c, u, false, QStringLiteral("10.22"));
+    }
+}
+
 void nationalEffects(Ctx& c) {
     GameState& s = c.s;
     leaderLossEffects(c);
