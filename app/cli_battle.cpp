@@ -5,6 +5,7 @@
 #include "battle/export.h"
 #include "rules/action.h"
 #include "rules/state.h"
+#include "save/savefile.h"
 #include "tactical/tercios.h"
 #include "tactical/tvbd.h"
 
@@ -19,12 +20,15 @@ namespace wp::cli {
 namespace {
 
 const char* kBattleUsage =
-    R"(usage: westphalia-cli battle export (--scenario ID|POSITION [--actions FILE] [--combat N] | --input FILE)
+    R"(usage: westphalia-cli battle list (--save FILE.tyw | --scenario ID|POSITION [--actions FILE] [--seed N])
+       westphalia-cli battle export (--scenario ID|POSITION [--actions FILE] [--combat N] | --save FILE.tyw
+                                   [--combat N] | --input FILE)
                                    [--seed N] [--battle-seed S] [--mapping FILE] --rules tvbd|tercios --out FILE.json
        westphalia-cli battle validate FILE.json --rules tvbd|tercios
-  export    replays the campaign actions (one per line, docs/actions.md) from the scenario or position
-            and exports the N-th combat reached (default the first) as a TVBD battle scenario; or
-            exports an explicit battle description (--input, docs/battle-export.md)
+  list      replays the campaign (a save, or a scenario and its actions) and numbers every combat reached
+  export    replays the campaign actions (one per line, docs/actions.md) from the scenario or position, or
+            the actions of a save (--save), and exports the N-th combat reached (default the first) as a
+            battle scenario; or exports an explicit battle description (--input, docs/battle-export.md)
   --seed N          the campaign game's seed (default 1); also the battle's unless --battle-seed
   --mapping FILE    the campaign->tactical mapping (default scenarios/battle-mapping.json)
   validate  loads a battle scenario and checks both army lists (TVBD 7.3.2, 7.3.3; Tercios L818-1037)
@@ -109,56 +113,174 @@ int validateTercios(const QString& file) {
     return bad ? 1 : 0;
 }
 
-// Replays the actions until the n-th combat is on top of the frame stack.
-int replayToCombat(const rules::Engine& engine, rules::GameState& s, const QString& actionsFile, int n,
-                   QString* error) {
-    auto atCombat = [&] {
-        return !s.frames.empty() && std::holds_alternative<rules::CombatFrame>(s.frames.back());
-    };
-    int seen = 0;
-    bool was = atCombat();
-    if (was && ++seen == n)
-        return 0;
-    if (actionsFile.isEmpty()) {
-        *error = QStringLiteral("no combat in the position; give --actions FILE leading to one");
-        return 1;
-    }
-    QFile f(actionsFile);
+// The actions of a file, one per line (comments after '#'); false with *error when it cannot be read.
+bool readActionLines(const QString& file, QStringList* lines, QString* error) {
+    QFile f(file);
     if (!f.open(QIODevice::ReadOnly | QIODevice::Text)) {
-        *error = QStringLiteral("cannot read %1: %2").arg(actionsFile, f.errorString());
-        return 1;
+        *error = QStringLiteral("cannot read %1: %2").arg(file, f.errorString());
+        return false;
     }
-    const QStringList lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'));
-    for (qsizetype i = 0; i < lines.size(); ++i) {
-        const QString where = QStringLiteral("%1:%2").arg(actionsFile).arg(i + 1);
-        const QString text = lines[i].section(QLatin1Char('#'), 0, 0).trimmed();
+    *lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'));
+    return true;
+}
+
+// Where the campaign actions come from: a file of actions (`where` names its lines) or a save's list.
+struct ActionSource {
+    QString name; // "moves.txt" or "game.tyw"
+    QStringList lines;
+    bool fromSave = false;
+    QString where(qsizetype i) const {
+        return fromSave ? QStringLiteral("%1: action %2").arg(name).arg(i + 1)
+                        : QStringLiteral("%1:%2").arg(name).arg(i + 1);
+    }
+};
+
+bool atCombat(const rules::GameState& s) {
+    return !s.frames.empty() && std::holds_alternative<rules::CombatFrame>(s.frames.back());
+}
+
+// Replays the actions; calls `reached(k)` each time a (k-th, from 1) combat comes on top of the frame stack,
+// and stops when it returns true. Returns 0, or 1 with *error naming the line and the problem.
+template <class F>
+int replayCombats(const rules::Engine& engine, rules::GameState& s, const ActionSource& src, F&& reached,
+                  QString* error, bool* stopped) {
+    int seen = 0;
+    bool was = atCombat(s);
+    *stopped = false;
+    if (was && reached(++seen)) {
+        *stopped = true;
+        return 0;
+    }
+    for (qsizetype i = 0; i < src.lines.size(); ++i) {
+        const QString text = src.lines[i].section(QLatin1Char('#'), 0, 0).trimmed();
         if (text.isEmpty())
             continue;
         QString why;
         const std::optional<rules::Action> a = rules::parseAction(engine.data(), s, text, &why);
         if (!a) {
-            *error = QStringLiteral("%1: cannot read '%2': %3").arg(where, text, why);
+            *error = QStringLiteral("%1: cannot read '%2': %3").arg(src.where(i), text, why);
             return 1;
         }
         const rules::ApplyResult r = engine.apply(s, *a);
         if (!r.ok) {
-            *error = QStringLiteral("%1: illegal action '%2': %3").arg(where, text, r.error);
+            *error = QStringLiteral("%1: illegal action '%2': %3").arg(src.where(i), text, r.error);
             return 1;
         }
-        const bool now = atCombat();
-        if (now && !was && ++seen == n)
+        const bool now = atCombat(s);
+        if (now && !was && reached(++seen)) {
+            *stopped = true;
             return 0;
+        }
         was = now;
     }
-    *error =
-        QStringLiteral("%1: the actions reach %2 combat(s), not combat %3").arg(actionsFile).arg(seen).arg(n);
+    return 0;
+}
+
+// Replays the actions until the n-th combat is on top of the frame stack.
+int replayToCombat(const rules::Engine& engine, rules::GameState& s, const ActionSource& src, int n,
+                   QString* error) {
+    int seen = 0;
+    bool stopped = false;
+    if (int rc = replayCombats(
+            engine, s, src,
+            [&](int k) {
+                seen = k;
+                return k == n;
+            },
+            error, &stopped);
+        rc != 0)
+        return rc;
+    if (stopped)
+        return 0;
+    *error = src.name.isEmpty()
+                 ? QStringLiteral("no combat in the position; give --actions FILE leading to one")
+                 : QStringLiteral("%1: the actions reach %2 combat(s), not combat %3")
+                       .arg(src.name)
+                       .arg(seen)
+                       .arg(n);
     return 1;
+}
+
+// The game a battle command starts from: --save FILE.tyw (its scenario, options, seed and actions), or
+// --scenario ID|POSITION with --actions FILE and --seed. Returns 0, or the exit code with *error.
+int startCampaign(const rules::Engine& engine, const QString& scenario, const QString& actionsFile,
+                  const QString& saveFile, quint64 seed, rules::GameState& s, ActionSource* src,
+                  QString* error) {
+    GameSetup setup;
+    if (!saveFile.isEmpty()) {
+        const std::optional<save::SaveGame> g = save::readFile(saveFile, error);
+        if (!g)
+            return 1;
+        setup.scenario = g->scenario;
+        setup.options = g->options;
+        setup.seed = g->seed;
+        src->name = saveFile;
+        src->lines = g->actions;
+        src->fromSave = true;
+    } else {
+        setup.scenario = scenario;
+        setup.seed = seed;
+        if (!actionsFile.isEmpty()) {
+            src->name = actionsFile;
+            if (!readActionLines(actionsFile, &src->lines, error))
+                return 1;
+        }
+    }
+    return startGame(engine, setup, s, nullptr, error);
+}
+
+// westphalia-cli battle list: every combat the game reaches, numbered for --combat N.
+int listCommand(ArgParser& p) {
+    const QString scenario = p.value(QStringLiteral("--scenario"));
+    const QString actions = p.value(QStringLiteral("--actions"));
+    const QString saveFile = p.value(QStringLiteral("--save"));
+    const QString seedText = p.value(QStringLiteral("--seed"));
+    QString problem;
+    quint64 seed = 1;
+    readSeed(seedText, "--seed", &seed, &problem);
+    if (problem.isEmpty() && scenario.isEmpty() == saveFile.isEmpty())
+        problem = QStringLiteral("give either --save FILE.tyw or --scenario ID|POSITION [--actions FILE]");
+    if (!p.finish(problem))
+        return 2;
+    LoadResult data;
+    if (!loadData({}, data))
+        return 1;
+    const rules::Engine engine(data.data);
+    rules::GameState s;
+    ActionSource src;
+    QString error;
+    int rc = startCampaign(engine, scenario, actions, saveFile, seed, s, &src, &error);
+    int count = 0;
+    bool stopped = false;
+    if (rc == 0)
+        rc = replayCombats(
+            engine, s, src,
+            [&](int k) {
+                count = k;
+                battle::BattleInput in;
+                QString why;
+                if (battle::inputFromState(*data.data, s, &in, &why))
+                    out() << k << "  turn " << s.turn << "  " << in.title << "  (" << in.sides[0].units.size()
+                          << " units attack " << in.sides[1].units.size() << ")\n";
+                else
+                    out() << k << "  turn " << s.turn << "  (" << why << ")\n";
+                return false;
+            },
+            &error, &stopped);
+    if (rc != 0) {
+        err() << "westphalia-cli battle: " << error << "\n";
+        return rc;
+    }
+    out() << count << " combat" << (count == 1 ? "" : "s")
+          << "; export one with battle export ... --combat N\n";
+    return 0;
 }
 
 int exportCommand(ArgParser& p) {
     const QString scenario = p.value(QStringLiteral("--scenario"));
     const QString input = p.value(QStringLiteral("--input"));
     const QString actions = p.value(QStringLiteral("--actions"));
+    const QString saveFile = p.value(QStringLiteral("--save"));
     const QString combatText = p.value(QStringLiteral("--combat"));
     const QString seedText = p.value(QStringLiteral("--seed"));
     const QString battleSeedText = p.value(QStringLiteral("--battle-seed"));
@@ -181,8 +303,8 @@ int exportCommand(ArgParser& p) {
     if (problem.isEmpty() && rulesName != QLatin1String("tvbd") && rulesName != QLatin1String("tercios"))
         problem = rulesName.isEmpty() ? QStringLiteral("--rules tvbd|tercios is needed")
                                       : QStringLiteral("--rules '%1' is not tvbd or tercios").arg(rulesName);
-    if (problem.isEmpty() && scenario.isEmpty() == input.isEmpty())
-        problem = QStringLiteral("give either --scenario or --input");
+    if (problem.isEmpty() && int(!scenario.isEmpty()) + int(!input.isEmpty()) + int(!saveFile.isEmpty()) != 1)
+        problem = QStringLiteral("give one of --scenario, --save or --input");
     if (problem.isEmpty() && outFile.isEmpty())
         problem = QStringLiteral("--out FILE.json is needed");
     if (!p.finish(problem))
@@ -229,12 +351,10 @@ int exportCommand(ArgParser& p) {
             return 1;
         const rules::Engine engine(data.data);
         rules::GameState s;
-        GameSetup setup;
-        setup.scenario = scenario;
-        setup.seed = seed;
-        int rc = startGame(engine, setup, s, nullptr, &error);
+        ActionSource src;
+        int rc = startCampaign(engine, scenario, actions, saveFile, seed, s, &src, &error);
         if (rc == 0)
-            rc = replayToCombat(engine, s, actions, combat, &error);
+            rc = replayToCombat(engine, s, src, combat, &error);
         if (rc == 0 && !battle::inputFromState(*data.data, s, &in, &error))
             rc = 1;
         if (rc != 0) {
@@ -318,7 +438,9 @@ int battleCommand(const QStringList& argsIn) {
         return exportCommand(p);
     if (sub == QLatin1String("validate"))
         return validateCommand(p);
-    err() << "westphalia-cli battle: '" << sub << "' is not export or validate\n\n" << kBattleUsage;
+    if (sub == QLatin1String("list"))
+        return listCommand(p);
+    err() << "westphalia-cli battle: '" << sub << "' is not export, list or validate\n\n" << kBattleUsage;
     return 2;
 }
 

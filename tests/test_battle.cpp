@@ -6,6 +6,7 @@
 #include "data/loader.h"
 #include "rules/action.h"
 #include "rules/engine.h"
+#include "save/savefile.h"
 #include "tactical/tactical_game.h"
 #include "tactical/tvbd.h"
 
@@ -311,6 +312,42 @@ class TestBattle : public QObject {
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 0);
         QVERIFY(QString::fromUtf8(p.readAllStandardOutput()).contains(QStringLiteral("legal")));
+        // The same battle from a save (issue 9: a past battle of a saved game): `battle list --save` numbers
+        // it, `battle export --save --combat 1` exports the same scenario.
+        wp::save::SaveGame g;
+        g.fingerprint = data.data->fingerprint;
+        g.scenario = QStringLiteral("campaign");
+        g.seed = 11;
+        g.actions = log;
+        const QString tyw = dir.filePath(QStringLiteral("game.tyw"));
+        QVERIFY2(wp::save::writeFile(tyw, g, &error), qPrintable(error));
+        p.start(QStringLiteral(WESTPHALIA_CLI),
+                {QStringLiteral("battle"), QStringLiteral("list"), QStringLiteral("--save"), tyw});
+        QVERIFY(p.waitForFinished(60000));
+        QVERIFY2(p.exitCode() == 0, qPrintable(QString::fromUtf8(p.readAllStandardError())));
+        const QString listed = QString::fromUtf8(p.readAllStandardOutput());
+        QVERIFY2(listed.startsWith(QStringLiteral("1  turn %1  %2").arg(s.turn).arg(in.title)),
+                 qPrintable(listed));
+        QVERIFY2(listed.contains(QStringLiteral("\n1 combat;")), qPrintable(listed));
+        const QString fromSave = dir.filePath(QStringLiteral("from-save.json"));
+        p.start(QStringLiteral(WESTPHALIA_CLI),
+                {QStringLiteral("battle"), QStringLiteral("export"), QStringLiteral("--save"), tyw,
+                 QStringLiteral("--combat"), QStringLiteral("1"), QStringLiteral("--battle-seed"),
+                 QStringLiteral("11"), QStringLiteral("--rules"), QStringLiteral("tvbd"),
+                 QStringLiteral("--out"), fromSave});
+        QVERIFY(p.waitForFinished(60000));
+        QVERIFY2(p.exitCode() == 0, qPrintable(QString::fromUtf8(p.readAllStandardError())));
+        QFile rs(fromSave);
+        QVERIFY(rs.open(QIODevice::ReadOnly));
+        QCOMPARE(QJsonDocument::fromJson(rs.readAll()).object(), o);
+        p.start(QStringLiteral(WESTPHALIA_CLI),
+                {QStringLiteral("battle"), QStringLiteral("export"), QStringLiteral("--save"), tyw,
+                 QStringLiteral("--combat"), QStringLiteral("2"), QStringLiteral("--rules"),
+                 QStringLiteral("tvbd"), QStringLiteral("--out"), fromSave});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 1);
+        QVERIFY(QString::fromUtf8(p.readAllStandardError())
+                    .contains(tyw + QStringLiteral(": the actions reach 1 combat(s), not combat 2")));
         // Bad input: an action that does not read names the file and line.
         QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
         f.write("fly to the moon\n");
