@@ -1,5 +1,8 @@
 #include "battle.h"
 
+#include <QFile>
+#include <QJsonDocument>
+
 namespace wp::tactical {
 
 namespace {
@@ -55,6 +58,26 @@ QList<int> BattleState::rollDice(int n) {
     for (int i = 0; i < n; ++i)
         d << roll();
     return d;
+}
+
+bool readJsonObject(const QString& path, QJsonObject* root, QString* error) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("%1: cannot open: %2").arg(path, f.errorString());
+        return false;
+    }
+    QJsonParseError pe;
+    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &pe);
+    if (pe.error != QJsonParseError::NoError) {
+        *error = QStringLiteral("%1: offset %2: %3").arg(path).arg(pe.offset).arg(pe.errorString());
+        return false;
+    }
+    if (!doc.isObject()) {
+        *error = QStringLiteral("%1: the top level is not a JSON object").arg(path);
+        return false;
+    }
+    *root = doc.object();
+    return true;
 }
 
 } // namespace wp::tactical

@@ -140,4 +140,8 @@ struct BattleState {
     void note(const QString& line) { log << line; }
 };
 
+// Reads a JSON file whose top level is an object (the rules and scenario files of both rulesets). Errors
+// name the file and the problem ("x.json: offset 12: unterminated string").
+bool readJsonObject(const QString& path, QJsonObject* root, QString* error);
+
 } // namespace wp::tactical

@@ -1,5 +1,6 @@
 // Tercios data: the rules tables (resources/tactical/tercios.json), the value modifiers, the army
 // validator, the scenario loader, the per-side view and the text notation of actions (docs/tercios.md).
+#include "battle.h"
 #include "data/datadir.h"
 #include "tercios.h"
 
@@ -13,26 +14,6 @@
 namespace wp::tactical {
 
 namespace {
-
-bool readJson(const QString& path, QJsonObject* root, QString* error) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("%1: cannot open: %2").arg(path, f.errorString());
-        return false;
-    }
-    QJsonParseError pe;
-    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &pe);
-    if (pe.error != QJsonParseError::NoError) {
-        *error = QStringLiteral("%1: offset %2: %3").arg(path).arg(pe.offset).arg(pe.errorString());
-        return false;
-    }
-    if (!doc.isObject()) {
-        *error = QStringLiteral("%1: the top level is not a JSON object").arg(path);
-        return false;
-    }
-    *root = doc.object();
-    return true;
-}
 
 const char* const kCards[] = {"none", "ready", "assault", "run", "fire", "resist", "hidden"};
 
@@ -129,7 +110,7 @@ const TRegimentDef* TerciosRules::regiment(const QString& id) const {
 
 bool loadTerciosRules(const QString& path, TerciosRules* out, QString* error) {
     QJsonObject root;
-    if (!readJson(path, &root, error))
+    if (!readJsonObject(path, &root, error))
         return false;
     auto fail = [&](const QString& where, const QString& what) {
         *error = QStringLiteral("%1: %2: %3").arg(path, where, what);
@@ -671,7 +652,7 @@ bool terciosScenarioFromJson(const QJsonObject& root, const QString& file, const
 
 bool loadTerciosScenario(const QString& path, const TerciosRules& rules, TerciosState* out, QString* error) {
     QJsonObject root;
-    if (!readJson(path, &root, error))
+    if (!readJsonObject(path, &root, error))
         return false;
     return terciosScenarioFromJson(root, path, rules, out, error);
 }

@@ -28,26 +28,6 @@ int TvbdRules::coins(UnitType t, Quality q, bool large) const {
 
 namespace {
 
-bool readJson(const QString& path, QJsonObject* root, QString* error) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("%1: cannot open: %2").arg(path, f.errorString());
-        return false;
-    }
-    QJsonParseError pe;
-    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &pe);
-    if (pe.error != QJsonParseError::NoError) {
-        *error = QStringLiteral("%1: offset %2: %3").arg(path).arg(pe.offset).arg(pe.errorString());
-        return false;
-    }
-    if (!doc.isObject()) {
-        *error = QStringLiteral("%1: the top level is not a JSON object").arg(path);
-        return false;
-    }
-    *root = doc.object();
-    return true;
-}
-
 TerrainClass classFrom(const QString& s) {
     if (s == QLatin1String("difficult"))
         return TerrainClass::Difficult;
@@ -60,7 +40,7 @@ TerrainClass classFrom(const QString& s) {
 
 bool loadTvbdRules(const QString& path, TvbdRules* out, QString* error) {
     QJsonObject root;
-    if (!readJson(path, &root, error))
+    if (!readJsonObject(path, &root, error))
         return false;
     TvbdRules r;
     const QJsonObject types = root.value(QStringLiteral("unitTypes")).toObject();
@@ -466,7 +446,7 @@ bool scenarioFromJson(const QJsonObject& root, const QString& fileName, const Tv
 
 bool loadScenario(const QString& path, const TvbdRules& rules, BattleState* out, QString* error) {
     QJsonObject root;
-    if (!readJson(path, &root, error))
+    if (!readJsonObject(path, &root, error))
         return false;
     return scenarioFromJson(root, path, rules, out, error);
 }
