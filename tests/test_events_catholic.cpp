@@ -697,7 +697,16 @@ class TestEventsCatholic : public QObject {
         f.placeLeader("feria", "namur");
         f.place("spanish", UnitKind::Veteran, "namur", 3);
         PLAY(f, "C11");
+        // issue 5: the choice names its options and the prompt says what is chosen
+        QStringList texts;
+        for (const Action& a : f.e.legalActions(f.s))
+            texts << formatAction(f.d(), f.s, a);
+        texts.sort();
+        QCOMPARE(texts, QStringList({"choose cordoba", "choose feria"}));
+        QVERIFY2(f.e.prompt(f.s).contains("Spanish leader who takes the army to the UP"),
+                 qPrintable(f.e.prompt(f.s)));
         ACT(f, "choose feria");
+        QVERIFY(f.e.prompt(f.s).contains("a Spanish unit for the army in the UP") || !inEventChoice(f));
         QVERIFY(leaderAt(f, "feria", "up"));
         QVERIFY(leaderAt(f, "cordoba", "brussels"));
         QCOMPARE(unitsOf(f, "up", "spanish", C), 3);

@@ -1005,6 +1005,14 @@ class TestEventsProtestant : public QObject {
         f.placeLeader("thurn", "prague");
         PLAY(f, "P50");
         QVERIFY(f.legal("choose mansfeld"));
+        // issue 5: the choice names its options and the prompt says what is chosen
+        QStringList texts;
+        for (const Action& a : f.e.legalActions(f.s))
+            texts << formatAction(f.d(), f.s, a);
+        QCOMPARE(texts, QStringList({"choose mansfeld", "choose thurn"}));
+        QVERIFY2(f.e.prompt(f.s).contains("P50") &&
+                     f.e.prompt(f.s).contains("the leader the Bridge of Boats activates"),
+                 qPrintable(f.e.prompt(f.s)));
         ACT(f, "choose mansfeld");
         QVERIFY(f.activation());
         QCOMPARE(f.activation()->leader, int16_t(f.leader("mansfeld")));

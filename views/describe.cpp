@@ -1,5 +1,6 @@
 #include "describe.h"
 
+#include "rules/events.h"
 #include "rules/internal.h"
 
 namespace wp {
@@ -53,6 +54,24 @@ ChoiceTarget choiceTarget(const GameState& s) {
             return ChoiceTarget::Unit;
         if (ch->purpose == kChooseDiscard)
             return ChoiceTarget::Card;
+    }
+    return ChoiceTarget::Other;
+}
+
+ChoiceTarget choiceTarget(const GameData& d, const GameState& s) {
+    const auto* ch = s.frames.empty() ? nullptr : std::get_if<ChoiceFrame>(&s.frames.back());
+    if (!ch || ch->purpose < kChooseEventBase)
+        return choiceTarget(s);
+    switch (eventChoiceInfo(d, s, *ch).option) {
+    case EventOption::City:
+        return ChoiceTarget::City;
+    case EventOption::Unit:
+        return ChoiceTarget::Unit;
+    case EventOption::Leader:
+    case EventOption::LeaderOrCity:
+        return ChoiceTarget::Leader;
+    case EventOption::Number:
+        break;
     }
     return ChoiceTarget::Other;
 }
@@ -208,8 +227,12 @@ QString describeAction(const GameData& d, const GameState& s, const Action& a) {
                 break;
             }
         }
-        switch (choiceTarget(s)) {
+        switch (choiceTarget(d, s)) {
         case ChoiceTarget::City:
+            return cityName(d, a.target);
+        case ChoiceTarget::Leader: // an event's choice: a leader, or (16.22) a city
+            if (a.target >= kLeaderBase && a.target - kLeaderBase < d.leaders.size())
+                return d.leaders[a.target - kLeaderBase].name;
             return cityName(d, a.target);
         case ChoiceTarget::Unit:
             return unitName(d, s, a.target);

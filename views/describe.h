@@ -17,7 +17,9 @@ QString locName(const GameData& d, int loc);
 // Aid points a card gives the side now (14.2: only the side's eligible donors pay).
 int cardAid(const GameData& d, const rules::GameState& s, int side, int card);
 // What the decision on top of the stack is about, for choosing a display.
-enum class ChoiceTarget { City, Unit, Card, Other };
+enum class ChoiceTarget { City, Unit, Card, Leader, Other };
 ChoiceTarget choiceTarget(const rules::GameState& s);
+// The same, including the card events' own choices (issue 5), which need the data to be read.
+ChoiceTarget choiceTarget(const GameData& d, const rules::GameState& s);
 
 } // namespace wp

@@ -596,7 +596,8 @@ void PromptPanel::buildGeneric(const QString& heading) {
         if (a.kind == ActionKind::Retreat && a.target >= 0) {
             m_highlights.insert(a.target, Highlight::Retreat);
             m_locActions.insert(a.target, a);
-        } else if (a.kind == ActionKind::Choose && choiceTarget(s) == ChoiceTarget::City && a.target >= 0) {
+        } else if (a.kind == ActionKind::Choose && choiceTarget(d, s) == ChoiceTarget::City &&
+                   a.target >= 0) {
             m_highlights.insert(a.target, Highlight::Choose);
             m_locActions.insert(a.target, a);
         }
@@ -609,7 +610,7 @@ void PromptPanel::buildGeneric(const QString& heading) {
     addHeading(heading);
     for (const Action& a : legal) {
         QString text;
-        if (a.kind == ActionKind::Choose && choiceTarget(s) == ChoiceTarget::Unit && a.target >= 0 &&
+        if (a.kind == ActionKind::Choose && choiceTarget(d, s) == ChoiceTarget::Unit && a.target >= 0 &&
             a.target < static_cast<int>(s.units.size()))
             text =
                 QStringLiteral("%1 at %2")

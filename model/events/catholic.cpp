@@ -406,6 +406,16 @@ EventDef c11() {
         }
         c11ChooseUnits(c, leaders.empty() ? -1 : leaders.front() - kLeaderBase);
     };
+    d.choiceInfo = [](const GameData&, const GameState&, const ChoiceFrame& f) {
+        return codeOf(f) == kC11Leader
+                   ? EventChoiceInfo{EventOption::Leader,
+                                     QStringLiteral(
+                                         "the Spanish leader who takes the army to the UP (16.21)")}
+                   : EventChoiceInfo{
+                         EventOption::Unit,
+                         QStringLiteral("a Spanish unit for the army in the UP (3 to 8; pass when "
+                                        "done, 16.21)")};
+    };
     d.choiceLegal = [](const Ctx& c, const ChoiceFrame& f) {
         if (codeOf(f) == kC11Leader)
             return chooseEach(f.options);
@@ -547,6 +557,11 @@ EventDef c23() {
         pushChoice(c, kCatholic, card(c, "C23"), kC23City, cities);
     };
     d.choiceLegal = [](const Ctx& c, const ChoiceFrame&) { return chooseEach(c23Cities(c)); };
+    d.choiceInfo = [](const GameData&, const GameState&, const ChoiceFrame&) {
+        return EventChoiceInfo{
+            EventOption::City,
+            QStringLiteral("the city of Tyrol where the Cardinal Infante enters (17.Sp.3)")};
+    };
     d.choiceApply = [](Ctx& c, const ChoiceFrame&, const Action& a) {
         popChoice(c);
         c23Place(c, a.target);

@@ -492,9 +492,52 @@ void popChoice(Ctx& c) {
         c.s.frames.pop_back();
 }
 
+// Issue 5: what the helper frames offer (notation, prompt, UI).
+static EventChoiceInfo commonChoiceInfo(const GameData& d, const GameState& s, const ChoiceFrame& f) {
+    (void)s;
+    switch (codeOf(f)) {
+    case kCodePlaceLeader:
+        return {EventOption::City,
+                f.extra.size() > 4
+                    ? QStringLiteral("where %1 enters (9.21-9.23)").arg(leaderName(d, f.extra[4]))
+                    : QStringLiteral("where the new leader enters (9.21-9.23)")};
+    case kCodeFamineStack:
+        return {EventOption::City,
+                f.count > 0 ? QStringLiteral("the enemy stack in a pillaged city that loses steps")
+                            : QStringLiteral("the enemy stack of four or more units that loses a step")};
+    case kCodeMutinyStack:
+        return {EventOption::City, QStringLiteral("the enemy stack whose Mercenaries mutiny")};
+    case kCodeRecovery:
+        return {EventOption::City,
+                QStringLiteral("a city to recover one pillage level (%1 left), or pass").arg(f.count)};
+    case kCodeRevolt:
+        return {EventOption::City, QStringLiteral("the city where the peasants revolt (9.41)")};
+    case kCodeSaxonTeleport:
+        return {EventOption::City, f.extra.empty()
+                                       ? QStringLiteral("a Saxony city for the Saxon pieces (8.66)")
+                                       : QStringLiteral("a Saxony city for the Saxon pieces at %1 (8.66)")
+                                             .arg(cityName(d, f.extra.front()))};
+    case kCodeUpLeaderless:
+        return {EventOption::LeaderOrCity,
+                QStringLiteral(
+                    "a replacement leader for the army in the UP, or the city it retreats to (16.22)")};
+    case kCodeUpResponseStep:
+        return {EventOption::Unit,
+                QStringLiteral("the unit of the army in the UP that loses a step (16.252)")};
+    default:
+        return {};
+    }
+}
+
 EventDef withCommon(EventDef def) {
     auto ownLegal = def.choiceLegal;
     auto ownApply = def.choiceApply;
+    auto ownInfo = def.choiceInfo;
+    def.choiceInfo = [ownInfo](const GameData& d, const GameState& s, const ChoiceFrame& f) {
+        if (codeOf(f) >= kCodeCommon)
+            return commonChoiceInfo(d, s, f);
+        return ownInfo ? ownInfo(d, s, f) : EventChoiceInfo{};
+    };
     def.choiceLegal = [ownLegal](const Ctx& c, const ChoiceFrame& f) -> std::vector<Action> {
         if (codeOf(f) >= kCodeCommon)
             return commonLegal(c, f);

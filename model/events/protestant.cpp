@@ -95,8 +95,27 @@ void checkStack(Ctx& c, int loc) {
         checkStacking(c, loc, kProt);
 }
 
+// Issue 5: what the card's own choices offer (notation, prompt, UI).
+EventChoiceInfo ownChoiceInfo(const GameData& d, const GameState&, const ChoiceFrame& f) {
+    switch (ev::codeOf(f)) {
+    case kCodePlace:
+        return {
+            EventOption::City,
+            QStringLiteral("where the leader and units of %1 enter (9.11, 9.21)").arg(d.cards[f.data].id)};
+    case kCodeLand:
+        return {EventOption::City, QStringLiteral("the port where Gustavus' army lands (P18, 17.Sw.1)")};
+    case kCodeVeteran:
+        return {EventOption::Unit, QStringLiteral("the Spanish Veteran removed for good (P42)")};
+    case kCodeActivate:
+        return {EventOption::Leader, QStringLiteral("the leader the Bridge of Boats activates (P50)")};
+    default:
+        return {};
+    }
+}
+
 EventDef withChoices(EventDef def) {
     def.choiceLegal = ownOptions;
+    def.choiceInfo = ownChoiceInfo;
     return def;
 }
 

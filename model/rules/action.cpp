@@ -1,6 +1,7 @@
 #include "rules/action.h"
 
 #include "rules/economy.h"
+#include "rules/events.h"
 #include "rules/internal.h"
 
 #include <QRegularExpression>
@@ -35,8 +36,8 @@ QString locId(const GameData& d, int loc) {
 }
 
 // What a Choose target means depends on the decision on top of the stack.
-enum class ChooseKind { City, Unit, Card, Leader, Other };
-ChooseKind chooseKind(const GameState& s) {
+enum class ChooseKind { City, Unit, Card, Leader, LeaderOrCity, Other };
+ChooseKind chooseKind(const GameData& d, const GameState& s) {
     if (s.frames.empty())
         return ChooseKind::Other;
     if (std::holds_alternative<TurnFrame>(s.frames.back()))
@@ -48,6 +49,20 @@ ChooseKind chooseKind(const GameState& s) {
             return ChooseKind::Unit;
         if (ch->purpose == kChooseDiscard)
             return ChooseKind::Card;
+        if (ch->purpose >= kChooseEventBase) { // a card event's own choice (issue 5)
+            switch (eventChoiceInfo(d, s, *ch).option) {
+            case EventOption::City:
+                return ChooseKind::City;
+            case EventOption::Unit:
+                return ChooseKind::Unit;
+            case EventOption::Leader:
+                return ChooseKind::Leader;
+            case EventOption::LeaderOrCity:
+                return ChooseKind::LeaderOrCity;
+            case EventOption::Number:
+                return ChooseKind::Other;
+            }
+        }
         if (ch->purpose >= 100 && ch->purpose < kChooseEventBase) { // the economy's decisions (economy.h)
             switch (economyTargetKind(*ch)) {
             case 1:
@@ -159,7 +174,7 @@ QString formatAction(const GameData& d, const GameState& s, const Action& a) {
     case ActionKind::Choose:
         if (!s.frames.empty() && std::holds_alternative<CombatFrame>(s.frames.back()))
             return battleChoiceText(d, a); // issue 12
-        switch (chooseKind(s)) {
+        switch (chooseKind(d, s)) {
         case ChooseKind::City:
             return QStringLiteral("choose %1").arg(locId(d, a.target));
         case ChooseKind::Unit:
@@ -169,8 +184,11 @@ QString formatAction(const GameData& d, const GameState& s, const Action& a) {
                 return QStringLiteral("choose %1").arg(d.cards[a.target].id);
             break;
         case ChooseKind::Leader:
+        case ChooseKind::LeaderOrCity:
             if (a.target >= kLeaderBase && a.target - kLeaderBase < d.leaders.size())
                 return QStringLiteral("choose %1").arg(d.leaders[a.target - kLeaderBase].id);
+            if (chooseKind(d, s) == ChooseKind::LeaderOrCity)
+                return QStringLiteral("choose %1").arg(locId(d, a.target));
             break;
         case ChooseKind::Other:
             break;

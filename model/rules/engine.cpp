@@ -375,6 +375,12 @@ QString Engine::prompt(const GameState& s) const {
     default:
         if (ch.purpose >= 100 && ch.purpose < kChooseEventBase)
             return economyPrompt(d, s, ch);
+        if (ch.purpose >= kChooseEventBase && ch.data >= 0 && ch.data < d.cards.size()) { // issue 5
+            const Card& card = d.cards[ch.data];
+            const QString what = eventChoiceInfo(d, s, ch).what;
+            return QStringLiteral("%1: %2 %3 — choose %4")
+                .arg(who, card.id, card.title, what.isEmpty() ? QStringLiteral("an option") : what);
+        }
         return QStringLiteral("%1: choose").arg(who);
     }
 }

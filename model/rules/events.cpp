@@ -53,6 +53,13 @@ void registerBuiltinEvents() {
     });
 }
 
+EventChoiceInfo eventChoiceInfo(const GameData& d, const GameState& s, const ChoiceFrame& f) {
+    if (f.purpose < kChooseEventBase || f.data < 0 || f.data >= d.cards.size())
+        return {};
+    const EventDef* ev = EventRegistry::instance().find(d.cards[f.data].id);
+    return ev && ev->choiceInfo ? ev->choiceInfo(d, s, f) : EventChoiceInfo{};
+}
+
 CombatCardEffect combatCardEffect(const Ctx& c, const CombatFrame& f, int card, int side) {
     const EventDef* ev = EventRegistry::instance().find(c.d.cards[card].id);
     if (!ev)

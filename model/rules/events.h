@@ -17,6 +17,20 @@ struct CombatCardEffect {
     int enemyShift = 0;
 };
 
+// What the options of an event's choice are (issue 5): the action notation names them ("choose vienna",
+// "choose u12", "choose tilly"), the prompt says what is chosen, the UI shows names.
+enum class EventOption : int8_t {
+    Number,      // a plain number (no event uses it for now)
+    City,        // a city index, or kBoxBase + box
+    Unit,        // a unit index
+    Leader,      // kLeaderBase + leader index
+    LeaderOrCity // kLeaderBase + leader index, or a city
+};
+struct EventChoiceInfo {
+    EventOption option = EventOption::Number;
+    QString what; // "the city where Tilly enters (9.21)"; empty: unknown
+};
+
 struct EventDef {
     // May the card be played as an Event now by `side`? (null: always)
     std::function<bool(const Ctx&, int side)> playable;
@@ -28,6 +42,8 @@ struct EventDef {
     // For ChoiceFrames the event pushed (purpose >= kChooseEventBase): legal options and their effect.
     std::function<std::vector<Action>(const Ctx&, const ChoiceFrame&)> choiceLegal;
     std::function<void(Ctx&, const ChoiceFrame&, const Action&)> choiceApply;
+    // What those options are and what is being chosen (for the notation, the prompt and the UI).
+    std::function<EventChoiceInfo(const GameData&, const GameState&, const ChoiceFrame&)> choiceInfo;
     // Combat cards (9.5): whether it may be played in this combat, and its effect.
     std::function<bool(const Ctx&, const CombatFrame&, int side)> combatAllowed;
     CombatCardEffect combat;
@@ -50,6 +66,10 @@ class EventRegistry {
   private:
     QHash<QString, EventDef> m_defs;
 };
+
+// What the event choice `f` (purpose >= kChooseEventBase, data = the card) offers; Number and an empty
+// `what` when the card's event does not say.
+EventChoiceInfo eventChoiceInfo(const GameData& d, const GameState& s, const ChoiceFrame& f);
 
 // Registers the built-in events (called once by the Engine).
 // 9.5: what `card`, played by `side` in the combat `f`, does to the rolls and columns now (the card's
