@@ -459,14 +459,16 @@ EventDef newLeaders(const char* id, std::vector<const char*> ids, Placement p,
             out.push_back(leader(c, l));
         return out;
     };
-    setCheck(d, [leaders, p, extraCheck](const Ctx& c, int side) {
+    setCheck(d, [ids, p, extraCheck](const Ctx& c, int side) {
         if (extraCheck)
             if (const QString w = extraCheck(c); !w.isEmpty())
                 return w;
         bool any = false;
-        for (int l : leaders(c))
+        for (const char* lid : ids) {
+            const int l = any ? -1 : leader(c, lid);
             if (l >= 0 && c.s.leaders[l].status == LeaderStatus::NotEntered)
-                any |= !leaderPlaces(c, side, l, p).empty();
+                any = anyLeaderPlace(c, side, l, p);
+        }
         return any ? ok()
                    : QStringLiteral(
                          "9.21-9.23: no leader of the card can enter (in play already, or no place)");
@@ -500,7 +502,7 @@ EventDef spanishLeader(const char* id, const char* leaderId, bool needsSpinola) 
         if (l < 0 || c.s.leaders[l].status != LeaderStatus::NotEntered)
             return QStringLiteral("9.21: %1 is already in the game")
                 .arg(l < 0 ? QString() : leaderName(c.d, l));
-        if (leaderPlaces(c, side, l, spanishPlacement(&c, !needsSpinola)).empty())
+        if (!anyLeaderPlace(c, side, l, spanishPlacement(&c, !needsSpinola)))
             return QStringLiteral(
                 "9.23: no Spanish units to join and no Catholic city of the Spanish Netherlands");
         return ok();

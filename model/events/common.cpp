@@ -329,7 +329,7 @@ void runCommon(Ctx& c) {
         if (code == kCodePlaceLeader) {
             // skip leaders without a place (logged), finish when the queue is empty
             while (f.extra.size() > 4 &&
-                   leaderPlaces(c, f.actor, f.extra[4], decodePlacement(c.d, f.extra)).empty()) {
+                   !anyLeaderPlace(c, f.actor, f.extra[4], decodePlacement(c.d, f.extra))) {
                 WP_SAY(c,
                        QStringLiteral("9.23 %1: %2 has no place to enter")
                            .arg(cardOf(c, f).id, leaderName(c.d, f.extra[4])),
@@ -562,7 +562,9 @@ void add(EventRegistry& r, const QString& cardId, EventDef def) {
 
 // ---------------------------------------------------------------- New Leaders
 
-std::vector<int16_t> leaderPlaces(const Ctx& c, int side, int leader, const Placement& p) {
+namespace {
+// leaderPlaces, or (firstOnly) at most one of them, for the preconditions that only ask whether there is any.
+std::vector<int16_t> placesFor(const Ctx& c, int side, int leader, const Placement& p, bool firstOnly) {
     std::vector<int16_t> out;
     const GameData& d = c.d;
     const int lnat = d.leaders[leader].nationality;
@@ -584,10 +586,12 @@ std::vector<int16_t> leaderPlaces(const Ctx& c, int side, int leader, const Plac
     if (!p.nat.isEmpty()) {
         for (int u : unitsOfNat(d, c.s, p.nat, true)) {
             const int city = c.s.units[u].loc;
-            if (unitSide(d, c.s, u) != side || besiegedOrMasked(d, c.s, city, side) || !okAt(city))
+            if (std::find(out.begin(), out.end(), city) != out.end() || unitSide(d, c.s, u) != side ||
+                besiegedOrMasked(d, c.s, city, side) || !okAt(city))
                 continue;
-            if (std::find(out.begin(), out.end(), city) == out.end())
-                out.push_back(i16(city));
+            out.push_back(i16(city));
+            if (firstOnly)
+                return out;
         }
     }
     // 9.23: with none of them on the map where he may join them, any friendly-controlled city.
@@ -599,15 +603,26 @@ std::vector<int16_t> leaderPlaces(const Ctx& c, int side, int leader, const Plac
             if (restricted && !(p.fallbackArea >= 0 && ct.area == p.fallbackArea) &&
                 !(p.fallbackFrance && ct.france))
                 continue;
-            if (effectiveCityControl(d, c.s, city) != side || hasEnemyUnits(d, c.s, city, side) ||
+            if (effectiveCityControl(d, c.s, city) != side ||
+                std::find(out.begin(), out.end(), city) != out.end() || hasEnemyUnits(d, c.s, city, side) ||
                 !okAt(city))
                 continue;
-            if (std::find(out.begin(), out.end(), city) == out.end())
-                out.push_back(i16(city));
+            out.push_back(i16(city));
+            if (firstOnly)
+                return out;
         }
     }
     std::sort(out.begin(), out.end());
     return out;
+}
+} // namespace
+
+std::vector<int16_t> leaderPlaces(const Ctx& c, int side, int leader, const Placement& p) {
+    return placesFor(c, side, leader, p, false);
+}
+
+bool anyLeaderPlace(const Ctx& c, int side, int leader, const Placement& p) {
+    return !placesFor(c, side, leader, p, true).empty();
 }
 
 void placeLeader(Ctx& c, int leader, int loc, const QString& rule) {

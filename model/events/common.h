@@ -113,6 +113,8 @@ struct Placement {
 // is no such place (9.23: no unit of p.nat on the map, read as "none he may join"), any friendly-
 // controlled city without enemy units, limited by p. Sorted city indices.
 std::vector<int16_t> leaderPlaces(const Ctx& c, int side, int leader, const Placement& p);
+bool anyLeaderPlace(const Ctx& c, int side, int leader,
+                    const Placement& p); // !leaderPlaces().empty(), faster
 // Puts a leader on the map at `loc` (status InPlay, outside the fortress) and logs "9.21 ...".
 void placeLeader(Ctx& c, int leader, int loc, const QString& rule);
 // Places the leaders in turn, each where the owner chooses among leaderPlaces() (one option: at once).

@@ -775,8 +775,7 @@ QString swedenCheck(const Ctx& c) {
 bool anyPlaceable(const Ctx& c, const QStringList& leaders, const ev::Placement& p) {
     for (const QString& id : leaders) {
         const int l = ev::leaderIdx(c.d, id);
-        if (l >= 0 && c.s.leaders[l].status == LeaderStatus::NotEntered &&
-            !ev::leaderPlaces(c, kProt, l, p).empty())
+        if (l >= 0 && c.s.leaders[l].status == LeaderStatus::NotEntered && ev::anyLeaderPlace(c, kProt, l, p))
             return true;
     }
     return false;

@@ -62,15 +62,14 @@ bool canPlayAsEvent(const Ctx& c, int side, int cardIdx) {
     return !ev->playable || ev->playable(c, side);
 }
 
-// Leaders the card may activate (8.3, 10.14).
-std::vector<int> activatableLeaders(const Ctx& c, int side, int value) {
+// Leaders a card may activate (8.3, 10.14), whatever its value: a card of value v activates those whose
+// activation rating is at most v.
+std::vector<int> activatableLeaders(const Ctx& c, int side) {
     std::vector<int> out;
     for (qsizetype l = 0; l < c.d.leaders.size(); ++l) {
         const LeaderState& ls = c.s.leaders[l];
         if (ls.status != LeaderStatus::InPlay || ls.loc < 0 ||
             leaderSide(c.d, c.s, static_cast<int>(l)) != side)
-            continue;
-        if (c.d.leaders[l].activation > value)
             continue;
         // 10.14: with a Dynamic leader in the stack only a Dynamic leader may activate it; Gustavus
         // (two stars) always is the activated leader.
@@ -184,13 +183,14 @@ std::vector<Action> turnLegal(const Ctx& c, const TurnFrame& f) {
     if (f.phase == Phase::Action) {
         const int side = s.activeSide;
         int recruitOk = -1; // 8.4: whether a leader may recruit does not depend on the card; ask once
+        const std::vector<int> leaders = activatableLeaders(c, side); // 8.3: nor who may be activated
         for (int16_t ci : s.hand[side]) {
             const Card& cd = card(c, ci);
             // 8.2: every card may be used as ACT, REC or AID; combat cards' events only in combat (9.51)
-            for (int l : activatableLeaders(c, side, cd.value)) {
-                Action a{ActionKind::PlayCard, ci, CardUse::Act, static_cast<int16_t>(l), {}, {}};
-                out.push_back(a);
-            }
+            for (int l : leaders)
+                if (c.d.leaders[l].activation <= cd.value)
+                    out.push_back(
+                        Action{ActionKind::PlayCard, ci, CardUse::Act, static_cast<int16_t>(l), {}, {}});
             if (card(c, ci).value > 0 && recruitOk < 0)
                 recruitOk = canRecruit(c, side, ci) ? 1 : 0;
             if (card(c, ci).value > 0 && recruitOk == 1) // 8.4
