@@ -195,13 +195,74 @@ class TestAi : public QObject {
             bot->setThreads(2);
             const ai::Decision d = bot->decide(v);
             QVERIFY(std::find(legal.begin(), legal.end(), d.action) != legal.end());
-            QVERIFY2(d.reason.startsWith(QStringLiteral("search: ")), qPrintable(d.reason));
+            QVERIFY2(d.reason.startsWith(QStringLiteral("search")), qPrintable(d.reason));
             QVERIFY(d.iterations >= 2);
             if (run == 0)
                 first = d.action;
             else
                 QVERIFY(first == d.action);
         }
+    }
+
+    // 5.22 (campaign) and 19.1: the victory outlook the search aims at reads the scenario's final
+    // conditions. In the last turn 32 VP with Austria, Bavaria and the Spanish Netherlands is a likely
+    // Catholic win, 27 VP or a lost Bavaria much less so, 8 VP a likely Protestant win (less sure early in
+    // the game); with 19.1 24 VP is the Catholic's; a finished game is +-1.
+    void victoryOutlookReadsTheFinalConditions() {
+        const Engine e(rulesData());
+        const GameData& d = e.data();
+        GameState s = advanced(e, QStringLiteral("campaign"), 3, 0);
+        s.turn = s.lastTurn;
+        for (const char* a : {"austria", "bavaria", "spanish-netherlands"})
+            s.areas[static_cast<size_t>(d.area(QLatin1String(a)))].control = kCatholic;
+        s.vp = 32;
+        const double at32 = ai::victoryOutlook(d, s, kCatholic);
+        QVERIFY2(at32 > 0.5, qPrintable(QString::number(at32)));
+        QCOMPARE(ai::victoryOutlook(d, s, kProtestant), -at32);
+        s.vp = 27;
+        QVERIFY(ai::victoryOutlook(d, s, kCatholic) < at32 - 0.3);
+        s.vp = 32;
+        s.areas[static_cast<size_t>(d.area(QStringLiteral("bavaria")))].control = kProtestant;
+        QVERIFY(ai::victoryOutlook(d, s, kCatholic) < at32 - 0.4);
+        s.vp = 8;
+        const double late = ai::victoryOutlook(d, s, kProtestant);
+        QVERIFY2(late > 0.5, qPrintable(QString::number(late)));
+        s.turn = s.firstTurn;
+        QVERIFY(ai::victoryOutlook(d, s, kProtestant) < late - 0.1);
+        s.turn = s.lastTurn;
+        s.vp = 24;
+        QVERIFY(ai::victoryOutlook(d, s, kCatholic) < 0.1); // a Draw under 5.22
+        s.options.victory_19_1 = true;
+        QVERIFY(ai::victoryOutlook(d, s, kCatholic) > 0.5); // 19.1: 21+ wins, no Areas needed
+        s.gameOver = true;
+        s.winner = kProtestant;
+        QCOMPARE(ai::victoryOutlook(d, s, kCatholic), -1.0);
+    }
+
+    // Difficulty (issue 8): the lowest search level also plays weaker on purpose: in about 30 % of its
+    // card rounds a random plan among the best it considered, and its reason says so.
+    void lowestLevelHandicap() {
+        const Engine e(rulesData());
+        GameState start;
+        QString error;
+        QVERIFY(e.newGame(start, QStringLiteral("campaign"), {}, 4, &error));
+        auto sb = ai::makeBot(QStringLiteral("search:1"), 5, nullptr);
+        auto p = ai::makeBot(QStringLiteral("priority"), 6, nullptr);
+        ai::Bot* seats[2] = {sb.get(), p.get()};
+        const ai::MatchResult m = ai::playMatch(e, start, seats, 500, true);
+        QVERIFY2(m.ok, qPrintable(m.error));
+        int searched = 0, handicapped = 0;
+        for (const QString& reason : m.reasons[kCatholic]) {
+            const QString why = reason.section(QStringLiteral(" — "), 1);
+            if (why.startsWith(QLatin1String("search: ")))
+                ++searched;
+            else if (why.startsWith(QLatin1String("search:1 handicap")))
+                ++handicapped;
+        }
+        const int rounds = searched + handicapped;
+        QVERIFY2(rounds >= 15, qPrintable(QString::number(rounds)));
+        QVERIFY2(handicapped * 10 >= rounds && handicapped * 10 <= rounds * 6,
+                 qPrintable(QStringLiteral("%1 of %2").arg(handicapped).arg(rounds)));
     }
 
     void unknownBotsAreRefused() {

@@ -127,11 +127,14 @@ NewGameDialog::NewGameDialog(const GameData& gameData, QWidget* parent) : QDialo
         });
     m_computer = new QComboBox(seatBox);
     m_computer->setObjectName(QStringLiteral("computerStrength"));
+    m_computer->addItem(QStringLiteral("Easy (small search, a random plan in 30 % of its card rounds)"),
+                        QStringLiteral("search:1"));
     m_computer->addItem(QStringLiteral("Quick (priority list)"), QStringLiteral("priority"));
     m_computer->addItem(QStringLiteral("Normal (search)"), QStringLiteral("search"));
     m_computer->addItem(QStringLiteral("Strong (deeper search)"), QStringLiteral("search:3"));
-    m_computer->setCurrentIndex(1);
-    m_computer->setToolTip(QStringLiteral("How the computer plays its seats (docs/ai.md)"));
+    m_computer->setCurrentIndex(m_computer->findData(QStringLiteral("search")));
+    m_computer->setToolTip(QStringLiteral("How the computer plays its seats: the difficulty is its search "
+                                          "budget and, at Easy, a handicap (docs/ai.md)"));
     seatLay->addRow(QStringLiteral("Computer plays"), m_computer);
     m_cover = new QCheckBox(QStringLiteral("Hide each hand behind a cover between players"), seatBox);
     m_cover->setObjectName(QStringLiteral("coverHands"));

@@ -52,6 +52,12 @@ QStringList botNames(); // for usage messages
 // cities and Areas, Wallenstein's track, sieges; a finished game is worth +-500).
 double evaluate(const GameData& d, const rules::GameState& s, int side);
 
+// The victory outlook for `side` (the search's aim besides the evaluation), -1..1: an estimate of
+// P(side wins) - P(the opponent wins) at the end of the game from the scenario's final conditions (5.22,
+// or 19.1 when chosen: the VP bounds and the Areas each side needs), the VP track and the turns left.
+// A finished game is +-1 (a draw 0).
+double victoryOutlook(const GameData& d, const rules::GameState& s, int side);
+
 // The priority list without look-ahead: a fast, deterministic-but-for-ties choice among `legal` for
 // the actor of `s` (used in play-outs and for every decision except the card rounds). Returns the index
 // into `legal`; fills *reason when given.

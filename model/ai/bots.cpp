@@ -7,12 +7,15 @@
 #include "rules/internal.h"
 
 #include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonObject>
 
 #include <ctime>
 
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <thread>
 
 namespace wp::ai {
@@ -193,23 +196,112 @@ class PriorityBot : public Bot {
 struct SearchLevel {
     int width; // the plans of the root the tree considers (the priority bot's best)
     int iterations;
-    int horizon;    // top-level decisions played out after the tree
-    double seconds; // time cap per decision
+    int horizon;        // top-level decisions played out after the tree
+    double seconds;     // CPU-time cap per decision (the tree-growing thread)
+    double wallSeconds; // wall-clock cap per whole decision, the ranking pass included
+    double blunder;     // handicap: the probability of playing a random plan of the root instead
 };
 
+// The default level's wall cap (3 s) leaves room under 5 s for a decision made on a loaded machine: the
+// first iteration always runs, and the priority list below the card rounds is not capped.
 SearchLevel searchLevel(int level) {
     switch (level) {
     case 1:
-        return {3, 30, 2, 0.5};
+        return {3, 30, 2, 0.5, 1.5, 0.3};
     case 2:
-        return {5, 120, 3, 1.0};
+        return {5, 120, 3, 1.0, 3.0, 0};
     case 3:
-        return {6, 300, 3, 2.0};
+        return {6, 300, 3, 2.0, 6.0, 0};
     case 4:
-        return {8, 1000, 4, 4.0};
+        return {8, 1000, 4, 4.0, 12.0, 0};
     default:
-        return {10, 3000, 4, 10.0};
+        return {10, 3000, 4, 10.0, 30.0, 0};
     }
+}
+
+// The scenario's final victory conditions as numbers the search can aim at (5.22; 19.1 when chosen):
+// per side the VP bound of its win and the Areas it must control. Other tests (electors, events) are not
+// read here.
+struct FinalGoals {
+    bool known[2] = {false, false};
+    int vpAtLeast[2] = {-1000, -1000};
+    int vpAtMost[2] = {1000, 1000};
+    std::vector<int> areas[2];
+};
+
+void readFinalTest(const GameData& d, const QJsonObject& t, int side, FinalGoals& g) {
+    if (t.contains(QLatin1String("vpAtLeast")))
+        g.vpAtLeast[side] = t.value(QLatin1String("vpAtLeast")).toInt();
+    if (t.contains(QLatin1String("vpAtMost")))
+        g.vpAtMost[side] = t.value(QLatin1String("vpAtMost")).toInt();
+    if (t.contains(QLatin1String("controls"))) {
+        const QJsonObject o = t.value(QLatin1String("controls")).toObject();
+        const int who =
+            o.value(QLatin1String("side")).toString() == QLatin1String("catholic") ? kCatholic : kProtestant;
+        if (who == side)
+            for (const QJsonValue& a : o.value(QLatin1String("areas")).toArray()) {
+                const int ai = d.area(a.toString());
+                if (ai >= 0)
+                    g.areas[side].push_back(ai);
+            }
+    }
+    for (const QJsonValue& v : t.value(QLatin1String("all")).toArray())
+        readFinalTest(d, v.toObject(), side, g);
+}
+
+FinalGoals finalGoals(const GameData& d, const QString& scenario, bool optional191) {
+    FinalGoals g;
+    const Scenario* sc = d.scenario(scenario);
+    if (!sc)
+        return g;
+    QJsonArray finals = sc->victory.value(QStringLiteral("final")).toArray();
+    if (optional191)
+        for (const QJsonValue& o : sc->victory.value(QStringLiteral("optional")).toArray())
+            if (o.toObject().value(QStringLiteral("rule")).toString() == QLatin1String("19.1"))
+                finals = o.toObject().value(QStringLiteral("final")).toArray();
+    for (const QJsonValue& v : finals) {
+        const QJsonObject o = v.toObject();
+        const QString w = o.value(QStringLiteral("winner")).toString();
+        if (w != QLatin1String("catholic") && w != QLatin1String("protestant"))
+            continue;
+        const int side = w == QLatin1String("catholic") ? kCatholic : kProtestant;
+        g.known[side] = true;
+        readFinalTest(d, o.value(QStringLiteral("test")).toObject(), side, g);
+    }
+    return g;
+}
+
+double normalCdf(double x) {
+    return 0.5 * std::erfc(-x / std::sqrt(2.0));
+}
+
+// The victory outlook for `side`, -1..1: an estimate of P(side wins) - P(the opponent wins) at the end of
+// the game from the VP track, the turns left (the VP spread grows with them) and the Areas the final
+// conditions need. This is what the search aims at on top of the evaluation (docs/ai.md): a position
+// 2 VP short of the threshold in the last turn is worth more than the same VP change early on.
+double victoryOutlook(const GameState& s, const FinalGoals& g, int side) {
+    if (s.gameOver)
+        return s.winner == side ? 1.0 : s.winner == kNone ? 0.0 : -1.0;
+    const double turnsLeft = std::max(0, s.lastTurn - s.turn) + 0.5;
+    const double sigma = 1.5 + 2.2 * std::sqrt(turnsLeft);
+    const double early = std::min(1.0, turnsLeft / 12.0); // how much an Area can still change hands
+    double p[2] = {0, 0};
+    for (int w = 0; w < 2; ++w) {
+        if (!g.known[w])
+            continue;
+        double pv = 1;
+        if (g.vpAtLeast[w] > -1000)
+            pv *= normalCdf((s.vp - (g.vpAtLeast[w] - 0.5)) / sigma);
+        if (g.vpAtMost[w] < 1000)
+            pv *= normalCdf(((g.vpAtMost[w] + 0.5) - s.vp) / sigma);
+        for (int a : g.areas[w]) {
+            const int ctl = s.areas[static_cast<size_t>(a)].control;
+            const double q = ctl == w ? 0.92 : ctl == kNone ? 0.35 : 0.12;
+            pv *= q + (0.5 - q) * early * 0.6;
+        }
+        p[w] = pv;
+    }
+    return p[side] - p[other(side)];
 }
 
 class SearchBot : public Bot {
@@ -226,6 +318,21 @@ class SearchBot : public Bot {
         if (legal.size() == 1)
             return m_priority.decide(view, controls);
         return search(view, legal, controls);
+    }
+
+    // The value the search maximises for `side`: the evaluation (VP) plus the victory outlook weighted
+    // as kOutlookWeight VP per unit of win probability.
+    static constexpr double kOutlookWeight = 30;
+    double value(const GameData& d, const GameState& s, int side) const {
+        return evaluate(d, s, side) + kOutlookWeight * victoryOutlook(s, m_goals, side);
+    }
+    // Reads the scenario's final conditions once per scenario (before any search thread starts).
+    void prepareGoals(const GameData& d, const GameState& s) {
+        const QString key = s.scenario + (s.options.victory_19_1 ? QStringLiteral("/19.1") : QString());
+        if (!m_goalsFor || *m_goalsFor != key) {
+            m_goals = finalGoals(d, s.scenario, s.options.victory_19_1);
+            m_goalsFor = key;
+        }
     }
 
   private:
@@ -255,11 +362,14 @@ class SearchBot : public Bot {
         const GameData& d = view.data();
         const int side = view.side();
         const SearchLevel lv = searchLevel(m_level);
+        prepareGoals(d, view.state());
         std::vector<Node> nodes(1);
         nodes[0].mover = kNone;
-        QElapsedTimer wall; // a wall-clock cap as well (4x the CPU budget): the GUI must get an answer
+        // A wall-clock cap on the whole decision as well (a loaded machine stretches the CPU budget):
+        // the GUI must get an answer, the ranking pass below included.
+        QElapsedTimer wall;
         wall.start();
-        const qint64 wallCap = static_cast<qint64>(lv.seconds * 4e9);
+        const qint64 wallCap = static_cast<qint64>(lv.wallSeconds * 1e9);
         // Progressive bias: the priority bot's look-ahead ranks the root's plans on one determinisation;
         // the tree considers only the best `lv.width` of them.
         std::vector<size_t> rootCands = cardRoundCandidates(d, view.state(), rootLegal, side);
@@ -270,10 +380,10 @@ class SearchBot : public Bot {
             for (size_t ci : rootCands) {
                 GameState t = sample;
                 Rng r(playSeed);
-                double v = -1e9;
-                if (engine.apply(t, rootLegal[ci]).ok) {
+                double v = -1e9; // a plan left unranked (out of time) comes last
+                if (wall.nsecsElapsed() < wallCap / 3 && engine.apply(t, rootLegal[ci]).ok) {
                     playout(engine, t, r, 2, 600);
-                    v = evaluate(d, t, side);
+                    v = value(d, t, side);
                 }
                 ranked.emplace_back(v, ci);
             }
@@ -291,7 +401,7 @@ class SearchBot : public Bot {
                                wall.nsecsElapsed() > wallCap))
                     break;
                 GameState s = view.determinise(rng);
-                const double base = evaluate(d, s, side);
+                const double base = value(d, s, side);
                 std::vector<int> path{0};
                 int node = 0;
                 bool expanded = false;
@@ -356,7 +466,7 @@ class SearchBot : public Bot {
                     ++depth;
                 }
                 playout(engine, s, rng, lv.horizon, 3000);
-                const double v = evaluate(d, s, side) - base;
+                const double v = value(d, s, side) - base;
                 const double r = 1.0 / (1.0 + std::exp(-v / 4.0)); // for `side`
                 for (int p : path) {
                     Node& n = tree[static_cast<size_t>(p)];
@@ -434,6 +544,20 @@ class SearchBot : public Bot {
         }
         const Node& b = nodes[static_cast<size_t>(best)];
         dec.action = b.action;
+        // The handicap of the low levels: now and then a plan of the root at random instead of the best.
+        if (lv.blunder > 0 && m_rng.below(1000) < static_cast<int>(lv.blunder * 1000)) {
+            const size_t pick =
+                rootCands[static_cast<size_t>(m_rng.below(static_cast<int>(rootCands.size())))];
+            dec.action = rootLegal[pick];
+            dec.reason =
+                QStringLiteral("search:%1 handicap (%2 % of the card rounds a random plan of the best %3): "
+                               "%4 instead of %5")
+                    .arg(m_level)
+                    .arg(lv.blunder * 100, 0, 'f', 0)
+                    .arg(rootCands.size())
+                    .arg(formatAction(d, view.state(), dec.action), formatAction(d, view.state(), b.action));
+            return dec;
+        }
         auto pct = [](const Node& n) { return n.visits ? 100.0 * n.reward / n.visits : 0.0; };
         dec.reason =
             QStringLiteral("search: %1 (%2 iterations; %3 visits, %4 % expected)%5")
@@ -454,9 +578,15 @@ class SearchBot : public Bot {
     int m_level;
     int m_threads = 1;
     PriorityBot m_priority;
+    FinalGoals m_goals;
+    std::optional<QString> m_goalsFor;
 };
 
 } // namespace
+
+double victoryOutlook(const GameData& d, const GameState& s, int side) {
+    return victoryOutlook(s, finalGoals(d, s.scenario, s.options.victory_19_1), side);
+}
 
 constexpr int kDefaultSearchLevel = 2;
 
