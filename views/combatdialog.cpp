@@ -23,7 +23,7 @@ namespace wp {
 using namespace rules;
 
 OddsChart::OddsChart(QWidget* parent) : QWidget(parent) {
-    setMinimumSize(520, 200);
+    setMinimumSize(520, 224);
 }
 
 void OddsChart::setOdds(const CombatOdds& o, bool show) {
@@ -63,7 +63,8 @@ void OddsChart::paintEvent(QPaintEvent*) {
         const double base = top + h;
         for (int n = 0; n <= maxN; ++n) {
             const double pr = o.inflicts[side][static_cast<size_t>(n)];
-            const double bh = (h - 30) * pr / maxP;
+            // The tallest bar leaves room for its percentage under the row's heading.
+            const double bh = (h - 44) * pr / maxP;
             const QRectF bar(left + n * colW + 2, base - 12 - bh, colW - 4, bh);
             if (pr > 0) {
                 p.setPen(Qt::NoPen);
@@ -79,11 +80,11 @@ void OddsChart::paintEvent(QPaintEvent*) {
             p.drawText(QRectF(left + n * colW, base - 11, colW, 10), Qt::AlignCenter, QString::number(n));
         }
     };
-    const double h = (r.height() - 44) / 2;
+    const double h = (r.height() - 52) / 2;
     row(att, r.top() + 6, h);
     row(def, r.top() + 6 + h, h);
     // Who wins.
-    const double wy = r.bottom() - 30;
+    const double wy = r.bottom() - 38;
     const QRectF bar(left, wy, width, 18);
     const double pa = o.winProb[att];
     p.setPen(Qt::NoPen);
@@ -102,7 +103,7 @@ void OddsChart::paintEvent(QPaintEvent*) {
                    QStringLiteral("%1 wins %2%").arg(theme::sideName(def)).arg((1 - pa) * 100, 0, 'f', 0));
     p.setPen(QColor(0x6a, 0x55, 0x36));
     p.setFont(theme::sans(6.5));
-    p.drawText(QRectF(left, bar.bottom() + 1, width, 10), Qt::AlignCenter,
+    p.drawText(QRectF(left, bar.bottom() + 3, width, 14), Qt::AlignCenter,
                QStringLiteral("Exact odds over all 100 pairs of dice (12.26-12.28)%1")
                    .arg(o.oddsNoDefenderLoss
                             ? QStringLiteral(" · odds 1-4 or less: no defender leader loss (12.4)")
@@ -164,7 +165,7 @@ CombatDialog::CombatDialog(GameController* controller, QWidget* parent) : QDialo
     bottom->addStretch(1);
     bottom->addWidget(m_close);
     lay->addLayout(bottom);
-    resize(640, 720);
+    resize(720, 760);
 }
 
 QAbstractButton* CombatDialog::buttonFor(const Action& a) const {

@@ -26,7 +26,7 @@ class OddsChart : public QWidget {
   public:
     explicit OddsChart(QWidget* parent = nullptr);
     void setOdds(const CombatOdds& o, bool show);
-    QSize sizeHint() const override { return QSize(560, 210); }
+    QSize sizeHint() const override { return QSize(560, 230); }
 
   protected:
     void paintEvent(QPaintEvent* e) override;

@@ -287,9 +287,12 @@ void MapPainter::paint(QPainter& p, const MapState& s, int layers) const {
     p.save();
     p.setRenderHint(QPainter::Antialiasing, true);
     p.setRenderHint(QPainter::TextAntialiasing, true);
-    p.fillRect(m_rect, QColor(0xf4, 0xee, 0xdc)); // land outside every Area
-    if (layers & Areas)
-        drawAreas(p, s);
+    if (!(layers & NoBackground))
+        p.fillRect(m_rect, QColor(0xf4, 0xee, 0xdc)); // land outside every Area
+    if (layers & (Areas | Tints))
+        drawTints(p, s);
+    if (layers & (Areas | AreaLines))
+        drawAreaLines(p);
     if (layers & Pathways)
         drawPathways(p);
     if (layers & Boxes)
@@ -311,13 +314,49 @@ void MapPainter::paint(QPainter& p, const MapState& s, int layers) const {
         drawStacks(p, s);
     if (layers & Legend)
         drawLegend(p, s);
-    p.setPen(QPen(QColor(0x5a, 0x4a, 0x30), 4));
-    p.setBrush(Qt::NoBrush);
-    p.drawRect(m_rect.adjusted(2, 2, -2, -2));
+    if (!(layers & NoFrame)) {
+        p.setPen(QPen(QColor(0x5a, 0x4a, 0x30), 4));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(m_rect.adjusted(2, 2, -2, -2));
+    }
     p.restore();
 }
 
-void MapPainter::drawAreas(QPainter& p, const MapState& s) const {
+bool MapPainter::layersDiffer(int layers, const MapState& a, const MapState& b) {
+    if ((layers & (Areas | Tints | ControlBoxes)) && a.areaControl != b.areaControl)
+        return true;
+    if ((layers & (Areas | Tints)) && a.franceInWar != b.franceInWar)
+        return true;
+    if ((layers & Boxes) && (a.denmarkInWar != b.denmarkInWar || a.swedenInWar != b.swedenInWar))
+        return true;
+    if ((layers & CitySymbols) && a.cityControl != b.cityControl)
+        return true;
+    if ((layers & ControlBoxes) && a.electorateArea != b.electorateArea)
+        return true;
+    if ((layers & Legend) && a.title != b.title)
+        return true;
+    if (layers & Markers) {
+        if (a.markers.size() != b.markers.size())
+            return true;
+        for (auto it = a.markers.begin(); it != a.markers.end(); ++it) {
+            const auto other = b.markers.constFind(it.key());
+            if (other == b.markers.constEnd())
+                return true;
+            const CityMarkers &x = it.value(), &y = other.value();
+            if (x.pillage != y.pillage || x.siege != y.siege || x.sieger != y.sieger ||
+                x.revolt != y.revolt || x.masked != y.masked || x.swedishBase != y.swedishBase)
+                return true;
+        }
+    }
+    if ((layers & Stacks) && a.stacks.size() + b.stacks.size() > 0)
+        return true; // stacks are the view's own items; a painter layer with them is always redrawn
+    if ((layers & Highlights) &&
+        (a.highlights != b.highlights || a.path != b.path || a.pathLabel != b.pathLabel))
+        return true;
+    return false;
+}
+
+void MapPainter::drawTints(QPainter& p, const MapState& s) const {
     const bool hasState = !s.areaControl.isEmpty();
     for (qsizetype a = 0; a < d.areas.size(); ++a) {
         QColor fill = hasState ? controlFill(s.areaControl.value(static_cast<int>(a), Control::None))
@@ -326,7 +365,9 @@ void MapPainter::drawAreas(QPainter& p, const MapState& s) const {
     }
     // France: no Control Box; Protestant once in the war (2.42).
     p.fillPath(m_francePath, s.franceInWar ? controlFill(Control::Protestant) : QColor(0xe3, 0xdd, 0xee));
+}
 
+void MapPainter::drawAreaLines(QPainter& p) const {
     // Sea over the tints, so the coast cuts the Areas.
     if (!m_sea.isEmpty()) {
         p.fillPath(m_sea, QColor(0xa9, 0xcd, 0xe3));

@@ -45,7 +45,15 @@ class MapPainter {
         Highlights = 0x200, // legal targets and the moving stack's path
         AllLayers = 0x3ff,
         StaticLayers = Areas | Pathways | Boxes | CitySymbols | CityLabels | ControlBoxes | Legend | Markers,
+        // The parts of Areas, for the view's layers: the control tints (and France) change with the state,
+        // the sea, rivers, borders and the Spanish Zone never do.
+        Tints = 0x400,
+        AreaLines = 0x800,
+        NoBackground = 0x1000, // no land fill under everything (a transparent layer)
+        NoFrame = 0x2000,      // no frame around the map
     };
+    // Whether the drawing of `layers` differs between two states (the view redraws a layer only then).
+    static bool layersDiffer(int layers, const MapState& a, const MapState& b);
     void paint(QPainter& p, const MapState& state, int layers = AllLayers) const;
 
     // The Area (or -1) whose tinted region contains the point; for tooltips and tests.
@@ -92,7 +100,8 @@ class MapPainter {
 
     void buildCells();
     QPainterPath polyPath(const QList<QPair<double, double>>& pts, bool closed) const;
-    void drawAreas(QPainter& p, const MapState& s) const;
+    void drawTints(QPainter& p, const MapState& s) const;
+    void drawAreaLines(QPainter& p) const;
     void drawPathways(QPainter& p) const;
     void drawBoxes(QPainter& p, const MapState& s) const;
     void drawCitySymbols(QPainter& p, const MapState& s) const;

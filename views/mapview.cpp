@@ -12,19 +12,32 @@
 
 namespace wp {
 
-MapItem::MapItem(const GameData& data, QGraphicsItem* parent) : QGraphicsObject(parent), m_painter(data) {}
+MapItem::MapItem(const MapPainter& painter, int layers, QGraphicsItem* parent)
+    : QGraphicsItem(parent), m_painter(painter), m_layers(layers) {
+    setCacheMode(QGraphicsItem::DeviceCoordinateCache);
+    setAcceptedMouseButtons(Qt::NoButton);
+}
 
 QRectF MapItem::boundingRect() const {
     return m_painter.sceneRect();
 }
 
 void MapItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
+    ++m_paints;
     m_painter.paint(*p, m_state, m_layers);
 }
 
-void MapItem::setState(const MapState& s) {
+bool MapItem::setState(const MapState& s) {
+    const bool differ = !m_hasState || MapPainter::layersDiffer(m_layers, m_state, s);
+    m_hasState = true;
+    if (!differ)
+        return false;
     m_state = s;
+    m_state.stacks.clear(); // drawn by the view's stack items
+    m_state.highlights.clear();
+    m_state.path.clear();
     update();
+    return true;
 }
 
 HighlightItem::HighlightItem(const MapPainter& painter, QGraphicsItem* parent)
@@ -87,13 +100,23 @@ void StackItem::hoverLeaveEvent(QGraphicsSceneHoverEvent*) {
 
 MapView::MapView(const GameData& gameData, QWidget* parent) : QGraphicsView(parent), d(gameData) {
     auto* scene = new QGraphicsScene(this);
-    m_item = new MapItem(gameData);
-    m_item->setCacheMode(QGraphicsItem::DeviceCoordinateCache);
-    scene->addItem(m_item);
-    m_highlights = new HighlightItem(m_item->painter());
+    m_painter = std::make_unique<MapPainter>(gameData);
+    // Bottom to top: the control tints over the land, the fixed board, the markers.
+    m_tints = new MapItem(*m_painter, MapPainter::Tints | MapPainter::NoFrame);
+    m_board = new MapItem(*m_painter, MapPainter::AreaLines | MapPainter::Pathways | MapPainter::CityLabels |
+                                          MapPainter::NoBackground | MapPainter::NoFrame);
+    m_markers =
+        new MapItem(*m_painter, MapPainter::Boxes | MapPainter::CitySymbols | MapPainter::ControlBoxes |
+                                    MapPainter::Markers | MapPainter::Legend | MapPainter::NoBackground);
+    m_tints->setZValue(-3);
+    m_board->setZValue(-2);
+    m_markers->setZValue(-1);
+    for (MapItem* it : {m_tints, m_board, m_markers})
+        scene->addItem(it);
+    m_highlights = new HighlightItem(*m_painter);
     m_highlights->setZValue(1);
     scene->addItem(m_highlights);
-    scene->setSceneRect(m_item->boundingRect().adjusted(-40, -40, 40, 40));
+    scene->setSceneRect(m_painter->sceneRect().adjusted(-40, -40, 40, 40));
     setScene(scene);
     setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing | QPainter::SmoothPixmapTransform);
     setDragMode(QGraphicsView::ScrollHandDrag);
@@ -106,7 +129,8 @@ MapView::MapView(const GameData& gameData, QWidget* parent) : QGraphicsView(pare
 
 void MapView::setState(const MapState& s) {
     m_state = s;
-    m_item->setState(s);
+    for (MapItem* it : {m_tints, m_board, m_markers})
+        it->setState(s);
     m_highlights->setState(s);
     layoutStacks();
 }
@@ -117,10 +141,10 @@ void MapView::layoutStacks() {
         delete it;
     }
     m_stacks.clear();
-    const QList<QRectF> rects = m_item->painter().stackRects(m_state, m_tokenScale, m_compact);
+    const QList<QRectF> rects = m_painter->stackRects(m_state, m_tokenScale, m_compact);
     for (qsizetype i = 0; i < m_state.stacks.size(); ++i) {
-        auto* it = new StackItem(m_item->painter(), m_state.stacks[i], rects[i], static_cast<int>(i),
-                                 m_tokenScale, m_compact);
+        auto* it = new StackItem(*m_painter, m_state.stacks[i], rects[i], static_cast<int>(i), m_tokenScale,
+                                 m_compact);
         scene()->addItem(it);
         m_stacks << it;
     }
@@ -144,7 +168,7 @@ void MapView::setHighlights(const QHash<int, Highlight>& h) {
 }
 
 QPoint MapView::viewportPosOf(int loc) const {
-    return mapFromScene(m_item->painter().locPos(loc));
+    return mapFromScene(m_painter->locPos(loc));
 }
 
 QPoint MapView::viewportPosOfStack(int stackIndex) const {
@@ -152,8 +176,14 @@ QPoint MapView::viewportPosOfStack(int stackIndex) const {
 }
 
 void MapView::invalidateCache() {
-    m_item->setCacheMode(QGraphicsItem::NoCache);
-    m_item->setCacheMode(QGraphicsItem::DeviceCoordinateCache);
+    for (MapItem* it : {m_tints, m_board, m_markers}) {
+        it->setCacheMode(QGraphicsItem::NoCache);
+        it->setCacheMode(QGraphicsItem::DeviceCoordinateCache);
+    }
+}
+
+int MapView::layerRedraws() const {
+    return m_tints->paints() + m_board->paints() + m_markers->paints();
 }
 
 void MapView::paintEvent(QPaintEvent* e) {
@@ -162,7 +192,7 @@ void MapView::paintEvent(QPaintEvent* e) {
 }
 
 void MapView::fitMap() {
-    fitInView(m_item->boundingRect(), Qt::KeepAspectRatio);
+    fitInView(m_painter->sceneRect(), Qt::KeepAspectRatio);
     zoomChanged();
 }
 
@@ -201,11 +231,16 @@ void MapView::mouseReleaseEvent(QMouseEvent* e) {
     if (e->button() != Qt::LeftButton || (e->pos() - m_pressPos).manhattanLength() > 5)
         return;
     const QPointF pos = mapToScene(e->pos());
-    const MapPainter& mp = m_item->painter();
+    const MapPainter& mp = (*m_painter);
     // A highlighted space wins over a stack drawn on top of it: that is the decision being made.
     int city = mp.cityAt(pos, 20);
     if (city >= 0 && m_state.highlights.contains(city)) {
         emit locClicked(city);
+        return;
+    }
+    const int box = mp.boxAt(pos);
+    if (box >= 0 && m_state.highlights.contains(10000 + box)) { // a ringed box, under its stacks
+        emit locClicked(10000 + box);
         return;
     }
     for (auto it = m_stacks.rbegin(); it != m_stacks.rend(); ++it)
@@ -217,7 +252,6 @@ void MapView::mouseReleaseEvent(QMouseEvent* e) {
         emit locClicked(city);
         return;
     }
-    const int box = mp.boxAt(pos);
     if (box >= 0)
         emit locClicked(10000 + box);
 }
@@ -236,7 +270,7 @@ QString MapView::tooltipAt(const QPointF& pos) const {
             .arg(st.combatFactor())
             .arg(st.inside ? QStringLiteral(", inside the fortress") : QString());
     }
-    const MapPainter& mp = m_item->painter();
+    const MapPainter& mp = (*m_painter);
     QString text;
     const int ci = mp.cityAt(pos, 14);
     if (ci >= 0) {

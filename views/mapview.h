@@ -1,32 +1,40 @@
 // The map as a zoomable, pannable QGraphicsView (wheel, +/-, fit), with tooltips naming the space. The
-// map itself is one cached item; each stack is an item of its own (hover, click for the inspector); the
-// highlights of the decision in progress lie between them. Clicks are reported as signals; the view
-// never changes the game.
+// map itself is three cached layers (MapItem); each stack is an item of its own (hover, click for the
+// inspector); the highlights of the decision in progress lie between them. A move redraws only the stacks
+// and the highlights; a change of control or of a marker redraws the layers that show it. Clicks are reported
+// as signals; the view never changes the game.
 #pragma once
 
 #include "mappainter.h"
 #include "mapstate.h"
 
+#include <QGraphicsItem>
 #include <QGraphicsObject>
 #include <QGraphicsView>
 #include <memory>
 
 namespace wp {
 
-class MapItem : public QGraphicsObject {
-    Q_OBJECT
+// One layer of the map picture, cached in device coordinates: redrawn only when the state it draws
+// changes (MapPainter::layersDiffer) or the zoom does. The view stacks three: the control tints, the
+// fixed board (sea, rivers, borders, pathways, city names) and the markers (boxes, city symbols, control
+// boxes, siege and other markers, the legend).
+class MapItem : public QGraphicsItem {
   public:
-    MapItem(const GameData& data, QGraphicsItem* parent = nullptr);
+    MapItem(const MapPainter& painter, int layers, QGraphicsItem* parent = nullptr);
     QRectF boundingRect() const override;
     void paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
-    void setState(const MapState& s);
-    const MapPainter& painter() const { return m_painter; }
-    void setLayers(int layers) { m_layers = layers; }
+    // Returns whether the layer has to be redrawn.
+    bool setState(const MapState& s);
+    int layers() const { return m_layers; }
+    int paints() const { return m_paints; } // how often it was drawn (into its cache)
 
   private:
-    MapPainter m_painter;
+    const MapPainter& m_painter;
     MapState m_state;
-    int m_layers = MapPainter::StaticLayers;
+    int m_layers;
+    int m_paints = 0;
+    bool m_hasState = false;
 };
 
 // The legal targets and the moving stack's path.
@@ -74,16 +82,18 @@ class MapView : public QGraphicsView {
     const MapState& state() const { return m_state; }
     // Only the highlights and path change (cheap: the map is not repainted).
     void setHighlights(const QHash<int, Highlight>& h);
-    const MapPainter& painter() const { return m_item->painter(); }
-    MapItem* mapItem() const { return m_item; }
+    const MapPainter& painter() const { return *m_painter; }
+    QList<MapItem*> mapLayers() const { return {m_tints, m_board, m_markers}; }
 
     // For tests and tools: the stack items drawn now, and where a space is on the viewport.
     QList<StackItem*> stackItems() const { return m_stacks; }
     bool compactStacks() const { return m_compact; }
     QPoint viewportPosOf(int loc) const;
     QPoint viewportPosOfStack(int stackIndex) const;
-    // Drops the cached map picture (the benchmark's uncached repaint).
+    // Drops the cached map picture (the benchmark's uncached repaint, as after a zoom).
     void invalidateCache();
+    // How many times a map layer was redrawn into its cache (tests: a move redraws none).
+    int layerRedraws() const;
 
   signals:
     void framePainted();               // after each paint of the viewport (the benchmark's "first frame")
@@ -109,7 +119,10 @@ class MapView : public QGraphicsView {
     void zoomChanged();
     QString tooltipAt(const QPointF& scenePos) const;
     const GameData& d;
-    MapItem* m_item;
+    std::unique_ptr<MapPainter> m_painter;
+    MapItem* m_tints;
+    MapItem* m_board;
+    MapItem* m_markers;
     HighlightItem* m_highlights;
     QList<StackItem*> m_stacks;
     MapState m_state;
