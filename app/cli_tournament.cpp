@@ -260,6 +260,11 @@ int tournamentCommand(const QStringList& args) {
               << seconds(median(roundTimes[bot])) << ", max " << seconds(maxOf(roundTimes[bot]))
               << "; CPU median " << seconds(median(roundCpu[bot])) << ", max "
               << seconds(maxOf(roundCpu[bot])) << "\n";
+        const auto over = [&](double limit) {
+            return std::count_if(times[bot].begin(), times[bot].end(),
+                                 [limit](double t) { return t > limit; });
+        };
+        out() << "    decisions over 1 s wall: " << over(1.0) << ", over 5 s: " << over(5.0) << "\n";
     }
     out() << "elapsed: " << QString::number(elapsed, 'f', 1) << " s on " << std::min(jobs, games) << " thread"
           << (std::min(jobs, games) == 1 ? "" : "s") << "\n";
