@@ -3,6 +3,7 @@
 #include "data/loader.h"
 #include "mainwindow.h"
 #include "mapview.h"
+#include "tacticalwindow.h"
 #include "theme.h"
 
 #include <QApplication>
@@ -85,11 +86,22 @@ int main(int argc, char** argv) {
     parser.addOption(scenarioOpt);
     parser.addOption(openOpt);
     parser.addOption(benchOpt);
+    QCommandLineOption battleOpt(QStringLiteral("battle"),
+                                 QStringLiteral("Open only the tactical window with this battle scenario "
+                                                "(scenarios/battles/*.json, TVBD or Tercios)."),
+                                 QStringLiteral("FILE"));
+    QCommandLineOption seedOpt(QStringLiteral("seed"), QStringLiteral("The battle's seed (with --battle)."),
+                               QStringLiteral("N"), QStringLiteral("1"));
+    parser.addOption(battleOpt);
+    parser.addOption(seedOpt);
     parser.addPositionalArgument(QStringLiteral("file"),
                                  QStringLiteral("A saved game (.tyw) or turn file (.pbem) to open."),
                                  QStringLiteral("[file]"));
     parser.process(app);
     const bool headless = parser.isSet(shotOpt) || parser.isSet(benchOpt);
+    if (parser.isSet(battleOpt)) // issues 10-11: the tactical window alone
+        return wp::TacticalWindow::runStandalone(parser.value(battleOpt), parser.value(seedOpt).toULongLong(),
+                                                 parser.value(shotOpt));
 
     const double msAtParse = static_cast<double>(sinceMain.nsecsElapsed()) / 1e6;
     const QString dir = wp::findDataDir(parser.value(dataOpt));

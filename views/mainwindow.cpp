@@ -17,6 +17,7 @@
 #include "save/savefile.h"
 #include "siegedialog.h"
 #include "tableresultdialog.h"
+#include "tacticalwindow.h"
 #include "theme.h"
 
 #include <QAction>
@@ -275,6 +276,8 @@ void MainWindow::buildMenus() {
     for (QDockWidget* dw : {m_promptDock, m_recordsDock, m_handDock, m_logDock, m_pbemDock, m_computerDock})
         view->addAction(dw->toggleViewAction());
 
+    QMenu* battles = menuBar()->addMenu(QStringLiteral("&Battle")); // issues 10-11: the tactical table
+    battles->addAction(QStringLiteral("Open &Tactical Battle…"), this, [this]() { TacticalWindow::openFromMenu(this); });
     QMenu* help = menuBar()->addMenu(QStringLiteral("&Help"));
     help->addAction(QStringLiteral("&About Westphalia"), this, [this]() {
         QMessageBox::about(

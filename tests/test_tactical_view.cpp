@@ -1,0 +1,429 @@
+// The tactical view and assist mode (issues 10-11), offscreen: a TVBD and a Tercios battle opened in the
+// window and played by driving its widgets (clicks on the table, the action list, Apply, Undo, the typed
+// entry, the hand-dice box and dialog, auto-resolve), with the drawn content checked against the state.
+#include "tacticalsession.h"
+#include "tacticalview.h"
+#include "tacticalwindow.h"
+#include "theme.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QDir>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QtTest>
+
+using namespace wp;
+
+namespace {
+
+const QString kSource = QStringLiteral(WESTPHALIA_SOURCE_DIR);
+
+// A shipped TVBD scenario (scenarios/battles/*tvbd*.json); the engine's own fixture until one is shipped.
+QString tvbdScenario() {
+    const QStringList shipped = QDir(kSource + QStringLiteral("/scenarios/battles"))
+                                    .entryList({QStringLiteral("*tvbd*.json")}, QDir::Files, QDir::Name);
+    for (const QString& f : shipped)
+        if (f.contains(QLatin1String("white")))
+            return kSource + QStringLiteral("/scenarios/battles/") + f;
+    if (!shipped.isEmpty())
+        return kSource + QStringLiteral("/scenarios/battles/") + shipped.front();
+    return QStringLiteral(WESTPHALIA_TEST_DIR "/fixtures/tactical/tvbd-white-mountain.json");
+}
+
+// Saves the window to $WESTPHALIA_SHOTS/NAME when that is set (screenshots for gui-shots/).
+void shot(QWidget* w, const QString& name) {
+    const QString dir = qEnvironmentVariable("WESTPHALIA_SHOTS");
+    if (dir.isEmpty())
+        return;
+    QCoreApplication::processEvents();
+    QVERIFY(w->grab().save(dir + QLatin1Char('/') + name, "PNG"));
+}
+
+int rowOf(QListWidget* list, const QString& text) {
+    for (int i = 0; i < list->count(); ++i)
+        if (list->item(i)->data(Qt::UserRole).toString() == text)
+            return i;
+    return -1;
+}
+
+// Answers every hand-dice dialog while it lives: fills the boxes with `value` and accepts; counts the dice
+// asked for.
+class DiceAnswerer : public QObject {
+  public:
+    explicit DiceAnswerer(int value) : m_value(value) {
+        m_timer.setInterval(20);
+        connect(&m_timer, &QTimer::timeout, this, [this]() {
+            auto* dlg = qobject_cast<TacticalDiceDialog*>(QApplication::activeModalWidget());
+            if (!dlg || !dlg->isVisible())
+                return;
+            asked += int(dlg->boxes().size());
+            ++dialogs;
+            for (QSpinBox* b : dlg->boxes())
+                b->setValue(m_value);
+            dlg->accept();
+        });
+        m_timer.start();
+    }
+    int asked = 0, dialogs = 0;
+
+  private:
+    int m_value;
+    QTimer m_timer;
+};
+
+int offTable(const TacticalSession* s) {
+    int n = 0;
+    for (const TacUnitView& u : s->units())
+        n += u.onTable ? 0 : 1;
+    return n;
+}
+
+} // namespace
+
+class TestTacticalView : public QObject {
+    Q_OBJECT
+  private slots:
+    void initTestCase() {
+        qApp->setStyle(QStringLiteral("Fusion"));
+        qApp->setStyleSheet(theme::styleSheet());
+    }
+    void badFiles();
+    void tvbdOnScreen();
+    void tvbdAssistDice();
+    void terciosOnScreen();
+};
+
+// Bad input: a clear message naming the file and the problem, never a crash.
+void TestTacticalView::badFiles() {
+    QTemporaryDir dir;
+    QString error;
+    QVERIFY(!TacticalSession::open(dir.filePath(QStringLiteral("missing.json")), 1, &error));
+    QVERIFY2(error.contains(QLatin1String("missing.json")), qPrintable(error));
+    const QString notJson = dir.filePath(QStringLiteral("broken.json"));
+    QFile f(notJson);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("{\"format\": \"westphalia-tercios-scenario\", ");
+    f.close();
+    error.clear();
+    QVERIFY(!TacticalSession::open(notJson, 1, &error));
+    QVERIFY2(error.contains(QLatin1String("broken.json")), qPrintable(error));
+    const QString other = dir.filePath(QStringLiteral("other.json"));
+    QFile g(other);
+    QVERIFY(g.open(QIODevice::WriteOnly));
+    g.write("{\"format\": \"something-else\"}");
+    g.close();
+    error.clear();
+    QVERIFY(!TacticalSession::open(other, 1, &error));
+    QVERIFY2(error.contains(QLatin1String("other.json")) && error.contains(QLatin1String("format")),
+             qPrintable(error));
+    TacticalWindow w;
+    QVERIFY(!w.openFile(other, 1, &error));
+    QVERIFY(w.session() == nullptr);
+}
+
+// TVBD on screen: units drawn, a unit clicked shows its legal actions on the table, a listed move through
+// the list and Apply, undo, a move measured on the table typed in, a refused one, auto-resolve; routed
+// units drawn as routed; the log carries the rule numbers.
+void TestTacticalView::tvbdOnScreen() {
+    TacticalWindow w;
+    QString error;
+    QVERIFY2(w.openFile(tvbdScenario(), 7, &error), qPrintable(error));
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    TacticalSession* s = w.session();
+    QCOMPARE(s->ruleset(), QStringLiteral("tvbd"));
+    QCOMPARE(w.view()->unitItemCount(), int(s->units().size()));
+    QVERIFY(w.view()->unitItemCount() > 4);
+    QVERIFY(w.promptLabel()->text().contains(s->sideName(s->actor()).toHtmlEscaped()));
+
+    // Pass the bombardment (if any) to the first movement step, through the list and Apply.
+    for (int guard = 0; guard < 10 && !s->prompt().contains(QLatin1String("move units")); ++guard) {
+        const int row = rowOf(w.actionList(), QStringLiteral("end"));
+        QVERIFY(row >= 0);
+        w.actionList()->setCurrentRow(row);
+        QTest::mouseClick(w.applyButton(), Qt::LeftButton);
+    }
+    QVERIFY2(s->prompt().contains(QLatin1String("move units")), qPrintable(s->prompt()));
+
+    // A unit with a straight move: click it on the table.
+    int unit = -1;
+    QString fwd;
+    for (const TacActionView& a : s->legalActions())
+        if (a.kind == TacActionView::Move && a.end && a.text.contains(QLatin1String(" fwd "))) {
+            unit = a.unit;
+            fwd = a.text;
+            break;
+        }
+    QVERIFY(unit >= 0);
+    QTest::mouseClick(w.view()->viewport(), Qt::LeftButton, {}, w.view()->viewPointOfUnit(unit));
+    QCOMPARE(w.selected(), unit);
+    QVERIFY(w.view()->highlightCount() > 0);
+    const QString id = s->units()[unit].id;
+    for (int i = 0; i < w.actionList()->count(); ++i) // only the selected unit's actions
+        QVERIFY2(w.actionList()->item(i)->data(Qt::UserRole).toString().contains(QLatin1Char(' ') + id),
+                 qPrintable(w.actionList()->item(i)->text()));
+    shot(&w, QStringLiteral("tactical-tvbd-select.png"));
+
+    // The listed move, then undo.
+    const tactical::Pose before = s->units()[unit].pose;
+    const int row = rowOf(w.actionList(), fwd);
+    QVERIFY(row >= 0);
+    w.actionList()->setCurrentRow(row);
+    QTest::mouseClick(w.applyButton(), Qt::LeftButton);
+    QVERIFY2(w.lastError().isEmpty(), qPrintable(w.lastError()));
+    QVERIFY(!(s->units()[unit].pose.c == before.c));
+    QVERIFY(s->actionTexts().contains(fwd));
+    QVERIFY(w.undoButton()->isEnabled());
+    QTest::mouseClick(w.undoButton(), Qt::LeftButton);
+    QCOMPARE(s->units()[unit].pose.c, before.c);
+    QVERIFY(!s->actionTexts().contains(fwd));
+
+    // A move measured on the table: not a listed distance, typed in the entry.
+    const double listed = fwd.section(QLatin1Char(' '), 3).toDouble();
+    QVERIFY(listed > 0.5);
+    const double measured = std::round(listed * 0.63 * 100) / 100;
+    const QString typed = QStringLiteral("move %1 fwd %2").arg(id).arg(measured);
+    bool inList = false;
+    for (const TacActionView& a : s->legalActions())
+        inList = inList || a.text == typed;
+    QVERIFY(!inList);
+    w.actionEntry()->setText(typed);
+    QTest::keyClick(w.actionEntry(), Qt::Key_Return);
+    QVERIFY2(w.lastError().isEmpty(), qPrintable(w.lastError()));
+    const tactical::Pose after = s->units()[unit].pose;
+    QCOMPARE(qRound((after.c - before.c).length() * 100), qRound(measured * 100));
+    QVERIFY(w.actionEntry()->text().isEmpty());
+    // Too far: refused with the reason, nothing changes.
+    w.actionEntry()->setText(QStringLiteral("move %1 fwd 40").arg(id));
+    QTest::keyClick(w.actionEntry(), Qt::Key_Return);
+    QVERIFY(!w.lastError().isEmpty());
+    QVERIFY(w.resultLabel()->text().contains(QLatin1String("Refused")));
+    QCOMPARE(s->units()[unit].pose.c, after.c);
+
+    // Auto-resolve the rest: the battle ends; routed and eliminated units stay drawn, as routed.
+    QTest::mouseClick(w.autoButton(), Qt::LeftButton);
+    QVERIFY(s->over());
+    QVERIFY(w.promptLabel()->text().contains(QLatin1String("over")));
+    QCOMPARE(w.view()->unitItemCount(), int(s->units().size()));
+    QVERIFY(offTable(s) > 0);
+    QCOMPARE(w.view()->routedItemCount(), offTable(s));
+    bool routed = false;
+    for (const TacUnitView& u : s->units())
+        routed = routed || (u.routed && !u.onTable && u.status == QLatin1String("routed"));
+    QVERIFY(routed);
+    // The log dock shows the log, with the rule numbers (12.2 shooting, 14.x melee, 15 morale…).
+    QCOMPARE(w.logList()->count(), int(std::min<qsizetype>(3000, s->log().size())));
+    const QRegularExpression rule(QStringLiteral("^(1[0-6]|[1-9])\\.[0-9]"));
+    int ruled = 0;
+    for (int i = 0; i < w.logList()->count(); ++i)
+        ruled += rule.match(w.logList()->item(i)->text()).hasMatch() ? 1 : 0;
+    QVERIFY2(ruled > 10, qPrintable(QString::number(ruled)));
+    shot(&w, QStringLiteral("tactical-tvbd-over.png"));
+}
+
+// Assist mode with TVBD: the dice of a shot come from the hand-dice entry and the dialog, the odds are
+// shown before the shot, and the log shows the entered dice.
+void TestTacticalView::tvbdAssistDice() {
+    TacticalWindow w;
+    QString error;
+    QVERIFY2(w.openFile(tvbdScenario(), 11, &error), qPrintable(error));
+    w.resize(1400, 900);
+    w.show();
+    TacticalSession* s = w.session();
+    // Play the engine's way (auto-resolve policy would end it; here: end each step, moving nobody, and the
+    // first unit forward each movement step) until a shot is possible.
+    const TacActionView* shotAction = nullptr;
+    QList<TacActionView> legal;
+    for (int guard = 0; guard < 400 && !s->over(); ++guard) {
+        legal = s->legalActions();
+        for (const TacActionView& a : legal)
+            if (a.kind == TacActionView::Shoot) {
+                shotAction = &a;
+                break;
+            }
+        if (shotAction)
+            break;
+        QString next = QStringLiteral("end");
+        for (const TacActionView& a : legal)
+            if (a.kind == TacActionView::Move && a.text.contains(QLatin1String(" fwd ")) &&
+                s->units()[a.unit].side == s->actor()) {
+                next = a.text;
+                break;
+            }
+        bool hasNext = false;
+        for (const TacActionView& a : legal)
+            hasNext = hasNext || a.text == next;
+        if (!hasNext)
+            next = legal.front().text;
+        QVERIFY2(w.submit(next), qPrintable(w.lastError()));
+    }
+    QVERIFY2(shotAction, "no shot came up");
+    const TacActionView shoot = *shotAction;
+    QVERIFY(shoot.odds.contains(QLatin1String("6 to hit")));
+    // Selecting the shooter shows the shot on the table and its odds in the read-out.
+    QTest::mouseClick(w.view()->viewport(), Qt::LeftButton, {}, w.view()->viewPointOfUnit(shoot.unit));
+    QCOMPARE(w.selected(), shoot.unit);
+    const int row = rowOf(w.actionList(), shoot.text);
+    QVERIFY(row >= 0);
+    w.actionList()->setCurrentRow(row);
+    QVERIFY2(w.oddsLabel()->text().contains(QLatin1String("expected")), qPrintable(w.oddsLabel()->text()));
+    shot(&w, QStringLiteral("tactical-tvbd-shot.png"));
+
+    // Dice by hand: one 5 typed in advance, the rest asked for by the dialog (all 6s).
+    QTest::mouseClick(w.handDiceBox(), Qt::LeftButton, {}, QPoint(8, w.handDiceBox()->height() / 2));
+    QVERIFY(w.handDiceBox()->isChecked());
+    QStringList lines;
+    const int need = s->diceNeeded(shoot.text, {}, &lines, &error);
+    QVERIFY2(need >= 1, qPrintable(error));
+    w.diceEntry()->setText(QStringLiteral("5"));
+    const quint64 rolls = s->rolls();
+    DiceAnswerer answer(6);
+    QTest::mouseClick(w.applyButton(), Qt::LeftButton);
+    const int asked = answer.asked;
+    QVERIFY2(w.lastError().isEmpty(), qPrintable(w.lastError()));
+    QCOMPARE(s->actionTexts().last(), shoot.text);
+    const QList<int> used = s->handDice().last();
+    QVERIFY(used.size() >= 1);
+    QCOMPARE(used.front(), 5);
+    QCOMPARE(quint64(used.size()), s->rolls() - rolls); // every die of the action came from the hand
+    QCOMPARE(asked, int(used.size()) - 1);
+    for (int i = 1; i < used.size(); ++i)
+        QCOMPARE(used[i], 6);
+    QVERIFY(w.resultLabel()->text().contains(QLatin1String("dice by hand")));
+    QVERIFY(w.resultLabel()->text().contains(QLatin1String("12.2")));
+    QVERIFY(w.diceEntry()->text().isEmpty());
+    // Too many dice for an action that rolls none are kept for the next one.
+    if (!s->over()) {
+        for (const TacActionView& a : s->legalActions()) {
+            if (s->diceNeeded(a.text, {}, nullptr, &error) != 0)
+                continue;
+            w.diceEntry()->setText(QStringLiteral("4 4"));
+            QVERIFY2(w.submit(a.text), qPrintable(w.lastError()));
+            QCOMPARE(w.diceEntry()->text(), QStringLiteral("4 4"));
+            QVERIFY(s->handDice().last().isEmpty());
+            break;
+        }
+    }
+    // A bad die is refused before anything changes.
+    const int n = int(s->actionTexts().size());
+    w.diceEntry()->setText(QStringLiteral("7"));
+    if (!s->over()) {
+        QVERIFY(!w.submit(s->legalActions().front().text));
+        QVERIFY(w.lastError().contains(QLatin1String("'7'")));
+        QCOMPARE(int(s->actionTexts().size()), n);
+    }
+}
+
+// Tercios on screen: orders through the list, undo of an order, the initiative dice by hand, the cards
+// hidden from the other side, the odds of a shot or charge where one comes up, auto-resolve, destroyed
+// units drawn as such.
+void TestTacticalView::terciosOnScreen() {
+    TacticalWindow w;
+    QString error;
+    QVERIFY2(w.openFile(kSource + QStringLiteral("/scenarios/battles/tercios-example.json"), 3, &error),
+             qPrintable(error));
+    w.resize(1400, 900);
+    w.show();
+    TacticalSession* s = w.session();
+    QCOMPARE(s->ruleset(), QStringLiteral("tercios"));
+    QCOMPARE(w.view()->unitItemCount(), int(s->units().size()));
+    QVERIFY(w.promptLabel()->text().contains(QLatin1String("L319")));
+
+    // An order through the list, then undo: the card marker comes and goes.
+    const int first = s->legalActions().front().unit;
+    QVERIFY(first >= 0);
+    w.selectUnit(first);
+    const QString ready = QStringLiteral("order %1 ready").arg(s->units()[first].id);
+    const int row = rowOf(w.actionList(), ready);
+    QVERIFY(row >= 0);
+    w.actionList()->setCurrentRow(row);
+    QTest::mouseClick(w.applyButton(), Qt::LeftButton);
+    QVERIFY(s->units()[first].markers.contains(QStringLiteral("Ready!")));
+    QVERIFY(s->canUndo());
+    QTest::mouseClick(w.undoButton(), Qt::LeftButton);
+    QVERIFY(!s->units()[first].markers.contains(QStringLiteral("Ready!")));
+
+    // Plan every unit Ready! with dice by hand: the orders roll nothing; the last one brings the
+    // initiative roll (Tercios L328), whose dice are asked for.
+    w.setAssistDice(true);
+    w.diceEntry()->setText(QStringLiteral("2"));
+    DiceAnswerer answer(4);
+    for (int guard = 0; guard < 60 && s->prompt().contains(QLatin1String("L319")); ++guard) {
+        QString next;
+        for (const TacActionView& a : s->legalActions())
+            if (a.text.endsWith(QLatin1String(" ready"))) {
+                next = a.text;
+                break;
+            }
+        QVERIFY(!next.isEmpty());
+        const int side = s->actor();
+        // The other side's cards are hidden while this side plans.
+        for (const TacUnitView& u : s->units())
+            if (u.side != side)
+                QVERIFY(!u.markers.contains(QStringLiteral("Ready!")));
+        QVERIFY2(w.submit(next), qPrintable(w.lastError()));
+    }
+    QVERIFY2(!s->prompt().contains(QLatin1String("L319")), qPrintable(s->prompt()));
+    QVERIFY(answer.asked >= 1);
+    const QList<int> used = s->handDice().last();
+    QVERIFY(used.size() >= 2);
+    QCOMPARE(used.front(), 2);
+    QCOMPARE(used[1], 4);
+    bool logged = false;
+    for (const QString& l : s->log())
+        logged = logged || (l.contains(QLatin1String("L328")) || l.contains(QLatin1String("L330")));
+    QVERIFY(logged);
+    w.setAssistDice(false);
+
+    // Play on with the first listed action (moves towards the enemy come first for Ready! units) until a
+    // shot or charge is offered; its exact odds are shown.
+    bool odds = false;
+    for (int guard = 0; guard < 300 && !s->over() && !odds; ++guard) {
+        const QList<TacActionView> legal = s->legalActions();
+        for (const TacActionView& a : legal)
+            if ((a.kind == TacActionView::Shoot || a.kind == TacActionView::Charge) && !a.odds.isEmpty()) {
+                w.selectUnit(a.unit);
+                const int r = rowOf(w.actionList(), a.text);
+                QVERIFY(r >= 0);
+                w.actionList()->setCurrentRow(r);
+                QVERIFY(w.oddsLabel()->text().contains(QLatin1String("exact")));
+                QVERIFY(w.view()->highlightCount() > 0);
+                shot(&w, QStringLiteral("tactical-tercios-odds.png"));
+                odds = true;
+                break;
+            }
+        if (odds)
+            break;
+        QString next = legal.front().text;
+        for (const TacActionView& a : legal) // prefer moving closer, then firing, to ending
+            if (a.kind == TacActionView::Move && a.end) {
+                next = a.text;
+                break;
+            }
+        QVERIFY2(w.submit(next), qPrintable(w.lastError()));
+    }
+    QVERIFY(odds || s->over());
+
+    QTest::mouseClick(w.autoButton(), Qt::LeftButton);
+    QVERIFY(s->over());
+    QVERIFY(!s->resultText().isEmpty());
+    QCOMPARE(w.view()->unitItemCount(), int(s->units().size()));
+    QCOMPARE(w.view()->routedItemCount(), offTable(s));
+    bool tercLog = false;
+    for (int i = 0; i < w.logList()->count(); ++i)
+        tercLog = tercLog || w.logList()->item(i)->text().contains(QLatin1String("Tercios L"));
+    QVERIFY(tercLog);
+    shot(&w, QStringLiteral("tactical-tercios-over.png"));
+}
+
+QTEST_MAIN(TestTacticalView)
+#include "test_tactical_view.moc"

@@ -1,0 +1,665 @@
+#include "tacticalsession.h"
+
+#include "tactical/battle.h"
+#include "tactical/tactical_game.h"
+#include "tactical/tercios.h"
+#include "tactical/tvbd.h"
+
+#include <QFileInfo>
+#include <QRegularExpression>
+
+#include <cmath>
+
+namespace wp {
+
+using namespace wp::tactical;
+
+namespace {
+
+// P(Binomial(n, p) >= k).
+double atLeast(int n, double p, int k) {
+    if (k <= 0)
+        return 1;
+    if (k > n)
+        return 0;
+    double total = 0;
+    for (int i = k; i <= n; ++i) {
+        double c = 1;
+        for (int j = 0; j < i; ++j)
+            c = c * (n - j) / (j + 1);
+        total += c * std::pow(p, i) * std::pow(1 - p, n - i);
+    }
+    return total;
+}
+
+QString pct(double p) {
+    return QStringLiteral("%1%").arg(qRound(p * 100));
+}
+
+QString num(double v) {
+    return QString::number(v, 'g', 4);
+}
+
+QString dec2(double v) {
+    return QString::number(v, 'f', 2);
+}
+
+// Dice values in a log line blanked ("[6,5]" -> "[…]"), for the hand-dice prompt.
+QString blankDice(QString line) {
+    static const QRegularExpression dice(QStringLiteral("\\[[0-9, ]*\\]"));
+    return line.replace(dice, QStringLiteral("[…]"));
+}
+
+// The engine-independent core: the state, the action list and the undo stack (the engines' own policy:
+// a snapshot before each action, cleared when a die is rolled or the side to act changes).
+template <class State, class Engine, class Action> struct Core {
+    const Engine& engine;
+    State s;
+    QList<Action> actions;
+    QStringList texts;
+    QList<QList<int>> dice;
+    QList<std::pair<State, qsizetype>> undo;
+
+    Core(const Engine& e, const State& scenario, quint64 seed) : engine(e), s(scenario) {
+        s.rng.reseed(seed);
+        s.note(QStringLiteral("seed %1").arg(seed));
+        engine.start(s);
+    }
+
+    bool apply(const Action& a, const QList<int>& hand, QString* error, bool keepUndo = true) {
+        State trial = s;
+        trial.scripted = hand;
+        const int actor = engine.actor(s);
+        const QString text = actionText(s, a);
+        QString why;
+        if (!engine.apply(trial, a, &why)) {
+            if (error)
+                *error = why;
+            return false;
+        }
+        if (!trial.scripted.isEmpty()) {
+            if (error)
+                *error = QStringLiteral("'%1' rolled %2 dice, but %3 were entered")
+                             .arg(text)
+                             .arg(hand.size() - trial.scripted.size())
+                             .arg(hand.size());
+            return false;
+        }
+        const bool rolled = trial.rolls != s.rolls;
+        if (keepUndo && !rolled && engine.actor(trial) == actor)
+            undo << std::pair{s, actions.size()};
+        else
+            undo.clear();
+        s = std::move(trial);
+        actions << a;
+        texts << text;
+        dice << hand;
+        return true;
+    }
+
+    bool takeBack() {
+        if (undo.isEmpty())
+            return false;
+        auto [st, n] = undo.takeLast();
+        s = std::move(st);
+        actions.resize(n);
+        texts.resize(n);
+        dice.resize(n);
+        return true;
+    }
+
+    int dryRun(const Action& a, const QList<int>& hand, QStringList* lines, QString* error) const {
+        State trial = s;
+        trial.scripted = hand;
+        QString why;
+        if (!engine.apply(trial, a, &why)) {
+            if (error)
+                *error = why;
+            return -1;
+        }
+        if (lines) {
+            lines->clear();
+            for (qsizetype i = s.log.size(); i < trial.log.size(); ++i)
+                *lines << blankDice(trial.log[i]);
+        }
+        return int(trial.rolls - s.rolls);
+    }
+};
+
+// ---- TVBD ------------------------------------------------------------------------------------------------
+
+class TvbdSession : public TacticalSession {
+  public:
+    TvbdSession(const TvbdRules& rules, const BattleState& scenario, quint64 seed)
+        : m_engine(rules), m_core(m_engine, scenario, seed) {}
+
+    QString ruleset() const override { return QStringLiteral("tvbd"); }
+    QString rulesetLabel() const override { return QStringLiteral("Tilly's Very Bad Day v2.0"); }
+    QString title() const override { return s().title; }
+    QString measure() const override { return QStringLiteral("TUM"); }
+    double tableW() const override { return s().tableW; }
+    double tableD() const override { return s().tableD; }
+    QString sideName(int side) const override {
+        return side == 0 || side == 1 ? s().sideName[side] : QString();
+    }
+    QString turnText() const override {
+        static const char* steps[] = {"bombardment (1.7)",         "initiative",   "movement", "shooting",
+                                      "charge declarations (5.1)", "evades (5.3)", "over"};
+        return QStringLiteral("Turn %1 of %2 — %3; %4 active")
+            .arg(s().turn)
+            .arg(s().turnLimit)
+            .arg(QLatin1String(steps[int(s().step)]), sideName(s().active));
+    }
+    int actor() const override { return m_engine.actor(s()); }
+    QString prompt() const override { return m_engine.prompt(s()); }
+    bool over() const override { return s().over(); }
+    QString resultText() const override {
+        if (!s().over())
+            return {};
+        const QString who =
+            s().winner == 2 ? QStringLiteral("Draw") : sideName(s().winner) + QStringLiteral(" win");
+        return QStringLiteral("%1 — %2").arg(who, s().resultReason);
+    }
+    QStringList log() const override { return s().log; }
+    quint64 rolls() const override { return s().rolls; }
+    bool canUndo() const override { return !m_core.undo.isEmpty(); }
+    bool undo() override { return m_core.takeBack(); }
+    QStringList actionTexts() const override { return m_core.texts; }
+    QList<QList<int>> handDice() const override { return m_core.dice; }
+
+    QList<TacUnitView> units() const override {
+        QList<TacUnitView> out;
+        const BattleState& st = s();
+        for (qsizetype i = 0; i < st.units.size(); ++i) {
+            const Unit& u = st.units[i];
+            TacUnitView v;
+            v.id = u.id;
+            v.name = u.name;
+            v.type = typeLabel(u.type);
+            v.side = u.side;
+            v.commander = u.type == UnitType::Commander;
+            v.onTable = u.onTable();
+            v.routed = u.status == UnitStatus::Routed || u.status == UnitStatus::PursuedOff;
+            static const char* status[] = {"on table", "routed", "eliminated", "casualty", "pursued off"};
+            v.status = QLatin1String(status[int(u.status)]);
+            v.pose = u.pose;
+            v.strength = u.resolve;
+            v.strengthMax = u.startResolve;
+            v.strengthText =
+                v.commander ? QString() : QStringLiteral("R%1/%2").arg(u.resolve).arg(u.startResolve);
+            if (u.shotMarker)
+                v.markers << QStringLiteral("shot");
+            if (u.movedMarker)
+                v.markers << QStringLiteral("moved");
+            if (u.limbered)
+                v.markers << QStringLiteral("limbered");
+            if (u.chargeTarget >= 0 && u.chargeTarget < st.units.size())
+                v.markers << QStringLiteral("charging %1").arg(st.units[u.chargeTarget].id);
+            if (u.evaded)
+                v.markers << QStringLiteral("evaded");
+            if (u.attachedTo >= 0 && u.attachedTo < st.units.size())
+                v.markers << QStringLiteral("with %1").arg(st.units[u.attachedTo].id);
+            v.tooltip = QStringLiteral("%1 %2 (%3, %4%5)\n%6 — resolve %7 of %8, combat losses %9")
+                            .arg(u.id, u.name, typeLabel(u.type), qualityName(u.quality),
+                                 u.large ? QStringLiteral(", large") : QString(), v.status)
+                            .arg(u.resolve)
+                            .arg(u.startResolve)
+                            .arg(u.combatLoss);
+            if (!v.markers.isEmpty())
+                v.tooltip += QStringLiteral("\nmarkers: ") + v.markers.join(QStringLiteral(", "));
+            out << v;
+        }
+        return out;
+    }
+
+    QList<TacTerrainView> terrain() const override {
+        QList<TacTerrainView> out;
+        for (const TerrainFeature& f : s().terrain) {
+            TacTerrainView v;
+            v.id = f.id;
+            v.type = f.type;
+            v.cls = f.cls == TerrainClass::Open ? 0 : f.cls == TerrainClass::Difficult ? 1 : 3;
+            v.blocksLOS = f.blocksLOS;
+            v.elevated = f.elevated;
+            const QString t = f.type.toLower();
+            v.linear = t.contains(QLatin1String("stream")) || t.contains(QLatin1String("river")) ||
+                       t.contains(QLatin1String("road"));
+            v.water = t.contains(QLatin1String("stream")) || t.contains(QLatin1String("river")) ||
+                      t.contains(QLatin1String("ford")) || t.contains(QLatin1String("marsh"));
+            v.building = t.contains(QLatin1String("village")) || t.contains(QLatin1String("town"));
+            v.pieces = f.pieces;
+            static const char* cls[] = {"open", "difficult", "difficult", "impassable"};
+            v.description = QStringLiteral("%1 (%2): %3%4%5")
+                                .arg(f.id, f.type, QLatin1String(cls[v.cls]),
+                                     f.blocksLOS ? QStringLiteral(", blocks line of sight") : QString(),
+                                     f.elevated ? QStringLiteral(", elevated") : QString());
+            out << v;
+        }
+        return out;
+    }
+
+    QList<TacActionView> legalActions() const override {
+        QList<TacActionView> out;
+        const BattleState& st = s();
+        for (const TAction& a : m_engine.legalActions(st)) {
+            TacActionView v;
+            v.text = actionText(st, a);
+            v.label = v.text;
+            v.unit = a.unit;
+            v.target = a.target;
+            switch (a.kind) {
+            case TAction::Move:
+            case TAction::Evade:
+                v.kind = TacActionView::Move;
+                if (auto p = m_engine.checkMove(st, a.unit, a.move, nullptr, a.kind == TAction::Evade))
+                    v.end = *p;
+                break;
+            case TAction::Shoot:
+                v.kind = TacActionView::Shoot;
+                v.odds = shotOdds(a);
+                break;
+            case TAction::Charge:
+                v.kind = TacActionView::Charge;
+                v.odds = chargeOdds(a, &v.end);
+                break;
+            default:
+                v.kind = TacActionView::Other;
+                break;
+            }
+            out << v;
+        }
+        return out;
+    }
+
+    bool applyText(const QString& text, const QList<int>& dice, QString* error) override {
+        TAction a;
+        QString why;
+        if (!parseAction(s(), text, &a, &why)) {
+            if (error)
+                *error = why;
+            return false;
+        }
+        return m_core.apply(a, dice, error);
+    }
+
+    int diceNeeded(const QString& text, const QList<int>& dice, QStringList* lines,
+                   QString* error) const override {
+        TAction a;
+        QString why;
+        if (!parseAction(s(), text, &a, &why)) {
+            if (error)
+                *error = why;
+            return -1;
+        }
+        return m_core.dryRun(a, dice, lines, error);
+    }
+
+    int autoResolveRest(quint64 policySeed) override {
+        wp::rules::Rng rng(policySeed);
+        int n = 0;
+        while (!s().over() && n < 20000) {
+            const TAction a = choosePolicyAction(m_engine, s(), Policy::Simple, rng);
+            if (!m_core.apply(a, {}, nullptr, false))
+                break;
+            ++n;
+        }
+        m_core.undo.clear();
+        return n;
+    }
+
+    QString moveToText(int unit, Vec2 to) const override {
+        if (unit < 0 || unit >= s().units.size() || s().units[unit].type != UnitType::Commander)
+            return {};
+        return QStringLiteral("move %1 to %2,%3").arg(s().units[unit].id, num(to.x), num(to.y));
+    }
+
+    QString measuredMoveText(int unit, const QString& kind, double angle, double dist) const override {
+        if (unit < 0 || unit >= s().units.size())
+            return {};
+        const QString head = QStringLiteral("move %1 ").arg(s().units[unit].id);
+        if (kind == QLatin1String("fwd") || kind == QLatin1String("back") ||
+            kind == QLatin1String("aboutface"))
+            return head + kind + QLatin1Char(' ') + num(dist);
+        if (kind == QLatin1String("wheel") || kind == QLatin1String("oblique"))
+            return head + kind + QLatin1Char(' ') + num(angle) + QLatin1Char(' ') + num(dist);
+        if (kind == QLatin1String("turn"))
+            return head + QStringLiteral("turn %1 %2")
+                              .arg(angle >= 0 ? QStringLiteral("left") : QStringLiteral("right"), num(dist));
+        if (kind == QLatin1String("side"))
+            return head + QStringLiteral("side %1").arg(angle >= 0 ? QStringLiteral("left")
+                                                                   : QStringLiteral("right"));
+        if (kind == QLatin1String("pivot"))
+            return head + QStringLiteral("pivot ") + num(angle);
+        return {};
+    }
+
+  private:
+    const BattleState& s() const { return m_core.s; }
+
+    // 12.2.8-12.2.10: every die hits on a 6; the target routs when the hits reach its resolve.
+    QString shotOdds(const TAction& a) const {
+        const BattleState& st = s();
+        if (a.unit < 0 || a.target < 0)
+            return {};
+        int dice = m_engine.shootingDice(st, a.unit, a.target, true);
+        for (int x : a.secondary)
+            dice += m_engine.shootingDice(st, x, a.target, false);
+        const int resolve = st.units[a.target].resolve;
+        return QStringLiteral("%1 dice, 6 to hit (12.2.8-12.2.10): expected %2 hits; a hit %3; %4+ hits "
+                              "(routs %5, resolve %4) %6")
+            .arg(dice)
+            .arg(dec2(dice / 6.0))
+            .arg(pct(atLeast(dice, 1.0 / 6, 1)))
+            .arg(resolve)
+            .arg(st.units[a.target].id)
+            .arg(pct(atLeast(dice, 1.0 / 6, resolve)));
+    }
+
+    // 14.5: the first melee round's dice at the contact the charge plan gives (an estimate: support,
+    // other charges and the defender's other fights are not counted).
+    QString chargeOdds(const TAction& a, std::optional<Pose>* end) const {
+        const BattleState& st = s();
+        const auto plan = m_engine.chargePlan(st, a.unit, a.target);
+        if (!plan)
+            return {};
+        *end = plan->end;
+        BattleState at = st;
+        at.units[a.unit].pose = plan->end;
+        at.units[a.unit].charged = true;
+        at.units[a.unit].chargeContact = plan->contactZone;
+        const MeleeDice mine = m_engine.meleeDice(at, a.unit, a.target, true);
+        const MeleeDice theirs = m_engine.meleeDice(at, a.target, a.unit, true);
+        const double pMine = mine.toHit >= 1 && mine.toHit <= 6 ? (7.0 - mine.toHit) / 6 : 0;
+        const double pTheirs = theirs.toHit >= 1 && theirs.toHit <= 6 ? (7.0 - theirs.toHit) / 6 : 0;
+        const int rt = st.units[a.target].resolve, ru = st.units[a.unit].resolve;
+        return QStringLiteral("contact on %1's %2; first melee round (14.5, estimate): %3 dice at %4+ "
+                              "(expected %5 hits, %1 routed %6) against %7 dice at %8+ (expected %9, %10 "
+                              "routed %11)")
+            .arg(st.units[a.target].id, zoneName(plan->contactZone))
+            .arg(mine.dice)
+            .arg(mine.toHit)
+            .arg(dec2(mine.dice * pMine))
+            .arg(pct(atLeast(mine.dice, pMine, rt)))
+            .arg(theirs.dice)
+            .arg(theirs.toHit)
+            .arg(dec2(theirs.dice * pTheirs))
+            .arg(st.units[a.unit].id)
+            .arg(pct(atLeast(theirs.dice, pTheirs, ru)));
+    }
+
+    TvbdEngine m_engine;
+    Core<BattleState, TvbdEngine, TAction> m_core;
+};
+
+// ---- Tercios ---------------------------------------------------------------------------------------------
+
+class TerciosSession : public TacticalSession {
+  public:
+    TerciosSession(const TerciosRules& rules, const TerciosState& scenario, quint64 seed)
+        : m_engine(rules), m_core(m_engine, scenario, seed) {}
+
+    QString ruleset() const override { return QStringLiteral("tercios"); }
+    QString rulesetLabel() const override { return QStringLiteral("Brevis Editio: Tercios"); }
+    QString title() const override { return s().title; }
+    QString measure() const override { return QStringLiteral("in"); }
+    double tableW() const override { return s().tableW; }
+    double tableD() const override { return s().tableD; }
+    QString sideName(int side) const override {
+        return side == 0 || side == 1 ? s().sideName[side] : QString();
+    }
+    QString turnText() const override {
+        static const char* phases[] = {"planning", "initiative", "activation", "Ready!",   "Assault!",
+                                       "Run!",     "Fire!",      "caracole",   "reaction", "over"};
+        return QStringLiteral("Turn %1 of %2 — %3; score %4 %5, %6 %7")
+            .arg(s().turn)
+            .arg(s().turnLimit)
+            .arg(QLatin1String(phases[int(s().phase)]), sideName(0))
+            .arg(s().score[0])
+            .arg(sideName(1))
+            .arg(s().score[1]);
+    }
+    int actor() const override { return m_engine.actor(s()); }
+    QString prompt() const override { return m_engine.prompt(s()); }
+    bool over() const override { return s().over(); }
+    QString resultText() const override {
+        if (!s().over())
+            return {};
+        const QString who =
+            s().winner == 2 ? QStringLiteral("Draw") : sideName(s().winner) + QStringLiteral(" win");
+        return QStringLiteral("%1 (%2) — %3").arg(who, s().level, s().resultReason);
+    }
+    QStringList log() const override { return s().log; }
+    quint64 rolls() const override { return s().rolls; }
+    bool canUndo() const override { return !m_core.undo.isEmpty(); }
+    bool undo() override { return m_core.takeBack(); }
+    QStringList actionTexts() const override { return m_core.texts; }
+    QList<QList<int>> handDice() const override { return m_core.dice; }
+
+    QList<TacUnitView> units() const override {
+        QList<TacUnitView> out;
+        const int side = actor();
+        // Hidden orders: the side to act sees its own cards and the opponent's revealed ones.
+        const TerciosState st = side >= 0 ? viewFor(s(), side) : s();
+        for (qsizetype i = 0; i < st.units.size(); ++i) {
+            const TUnit& u = st.units[i];
+            const TProfile& p = m_engine.profile(st, int(i));
+            TacUnitView v;
+            v.id = u.id;
+            v.name = u.name;
+            v.type = p.name;
+            v.side = u.side;
+            v.onTable = u.onTable();
+            v.routed = !u.onTable();
+            v.status = u.onTable() ? QStringLiteral("on table") : QStringLiteral("destroyed");
+            v.pose = u.pose;
+            v.strengthMax = p.stamina;
+            v.strength = std::max(0, p.stamina - u.wear);
+            v.strengthText = QStringLiteral("W%1/%2").arg(u.wear).arg(p.stamina);
+            if (u.card == Card::Hidden)
+                v.markers << QStringLiteral("order ?");
+            else if (u.card != Card::None) {
+                const QString c = cardName(u.card);
+                v.markers << c.left(1).toUpper() + c.mid(1) + QLatin1Char('!'); // "Ready!"
+            }
+            if (u.disordered)
+                v.markers << QStringLiteral("disordered");
+            if (u.onTable() && m_engine.weary(st, int(i)))
+                v.markers << QStringLiteral("weary");
+            if (u.activated)
+                v.markers << QStringLiteral("activated");
+            v.tooltip = QStringLiteral("%1 %2 (%3)\n%4 — Wear %5 of Stamina %6\nSpeed %7 Melee %8 Shoot %9 "
+                                       "Discipline %10 Courage %11")
+                            .arg(u.id, u.name, p.name, v.status)
+                            .arg(u.wear)
+                            .arg(p.stamina)
+                            .arg(p.speed)
+                            .arg(p.melee)
+                            .arg(m_engine.shootBase(st, int(i)))
+                            .arg(p.discipline)
+                            .arg(p.courage);
+            if (!v.markers.isEmpty())
+                v.tooltip += QStringLiteral("\nmarkers: ") + v.markers.join(QStringLiteral(", "));
+            out << v;
+        }
+        return out;
+    }
+
+    QList<TacTerrainView> terrain() const override {
+        QList<TacTerrainView> out;
+        for (const TTerrain& t : s().terrain) {
+            TacTerrainView v;
+            v.id = t.id;
+            v.type = t.type;
+            v.cls = (t.features & FImpassable)      ? 3
+                    : (t.features & FVeryDifficult) ? 2
+                    : (t.features & FDifficult)     ? 1
+                                                    : 0;
+            v.blocksLOS = t.features & FHidden;
+            v.elevated = t.features & FHeight;
+            v.linear = t.linear;
+            const QString ty = t.type.toLower();
+            v.building = ty.contains(QLatin1String("building"));
+            v.water = ty.contains(QLatin1String("river")) || ty.contains(QLatin1String("lake")) ||
+                      ty.contains(QLatin1String("ford")) || ty.contains(QLatin1String("marsh"));
+            v.pieces = {t.poly};
+            QStringList f;
+            static const char* names[] = {"Difficult", "Very Difficult", "Impassable", "Hidden",
+                                          "Covered",   "Height",         "Protected"};
+            for (int b = 0; b < 7; ++b)
+                if (t.features & (1u << b))
+                    f << QLatin1String(names[b]);
+            v.description =
+                QStringLiteral("%1 (%2): %3")
+                    .arg(t.id, t.type,
+                         f.isEmpty() ? QStringLiteral("no effect") : f.join(QStringLiteral(", ")));
+            out << v;
+        }
+        return out;
+    }
+
+    QList<TacActionView> legalActions() const override {
+        QList<TacActionView> out;
+        const TerciosState& st = s();
+        for (const TcAction& a : m_engine.legalActions(st)) {
+            TacActionView v;
+            v.text = actionText(st, a);
+            v.label = v.text;
+            v.unit = a.unit;
+            v.target = a.target;
+            switch (a.kind) {
+            case TcAction::Move: {
+                v.kind = TacActionView::Move;
+                const Card order = st.phase == TPhase::Run ? Card::Run : Card::Ready;
+                if (auto p = m_engine.checkMove(st, a.unit, a.to, order))
+                    v.end = *p;
+                break;
+            }
+            case TcAction::Approach:
+                v.kind = TacActionView::Move;
+                break;
+            case TcAction::Fire: {
+                v.kind = TacActionView::Shoot;
+                const bool ready = st.units[a.unit].card == Card::Ready;
+                const ShotOdds o = m_engine.shotOdds(st, a.unit, a.target, ready, false);
+                v.odds =
+                    QStringLiteral("exact (Tercios L525-572): expected Wear %1 on %2; Disorder %3; "
+                                   "destroyed (Break Check failed) %4")
+                        .arg(dec2(o.expectedWear), st.units[a.target].id, pct(o.pDisorder), pct(o.pBreak));
+                break;
+            }
+            case TcAction::Charge: {
+                v.kind = TacActionView::Charge;
+                if (auto path = m_engine.chargePath(st, a.unit, a.target)) {
+                    v.end = path->end;
+                    const MeleeOdds o = m_engine.meleeOdds(st, a.unit, a.target, path->flank, false);
+                    v.odds = QStringLiteral("exact (Tercios L590-712)%1: win %2, draw %3, lose %4; expected "
+                                            "Wear %5 on %6, %7 on %8")
+                                 .arg(path->flank ? QStringLiteral(", flank charge") : QString(), pct(o.pWin),
+                                      pct(o.pDraw), pct(o.pLose), dec2(o.wearOnTarget), st.units[a.target].id,
+                                      dec2(o.wearOnAttacker), st.units[a.unit].id);
+                }
+                break;
+            }
+            default:
+                v.kind = TacActionView::Other;
+                break;
+            }
+            out << v;
+        }
+        return out;
+    }
+
+    bool applyText(const QString& text, const QList<int>& dice, QString* error) override {
+        TcAction a;
+        QString why;
+        if (!parseAction(s(), text, &a, &why)) {
+            if (error)
+                *error = why;
+            return false;
+        }
+        return m_core.apply(a, dice, error);
+    }
+
+    int diceNeeded(const QString& text, const QList<int>& dice, QStringList* lines,
+                   QString* error) const override {
+        TcAction a;
+        QString why;
+        if (!parseAction(s(), text, &a, &why)) {
+            if (error)
+                *error = why;
+            return -1;
+        }
+        return m_core.dryRun(a, dice, lines, error);
+    }
+
+    int autoResolveRest(quint64 policySeed) override {
+        wp::rules::Rng rng(policySeed);
+        int n = 0;
+        while (!s().over() && n < 20000) {
+            const TcAction a = chooseTerciosAction(m_engine, s(), false, rng);
+            if (!m_core.apply(a, {}, nullptr, false))
+                break;
+            ++n;
+        }
+        m_core.undo.clear();
+        return n;
+    }
+
+    QString moveToText(int unit, Vec2 to) const override {
+        if (unit < 0 || unit >= s().units.size())
+            return {};
+        return QStringLiteral("move %1 %2,%3")
+            .arg(s().units[unit].id, QString::number(to.x, 'f', 2), QString::number(to.y, 'f', 2));
+    }
+    QString measuredMoveText(int, const QString&, double, double) const override { return {}; }
+
+  private:
+    const TerciosState& s() const { return m_core.s; }
+    TerciosEngine m_engine;
+    Core<TerciosState, TerciosEngine, TcAction> m_core;
+};
+
+} // namespace
+
+std::unique_ptr<TacticalSession> TacticalSession::open(const QString& path, quint64 seed, QString* error) {
+    QJsonObject root;
+    QString why;
+    if (!readJsonObject(path, &root, &why)) {
+        *error = why;
+        return nullptr;
+    }
+    const QString format = root.value(QStringLiteral("format")).toString();
+    const QString rules = root.value(QStringLiteral("rules")).toString();
+    if (format == QLatin1String("westphalia-tercios-scenario") || rules == QLatin1String("tercios")) {
+        const TerciosRules* r = defaultTerciosRules(&why);
+        if (!r) {
+            *error = why;
+            return nullptr;
+        }
+        TerciosState st;
+        if (!terciosScenarioFromJson(root, path, *r, &st, &why)) {
+            *error = why;
+            return nullptr;
+        }
+        return std::make_unique<TerciosSession>(*r, st, seed);
+    }
+    if (format == QLatin1String("westphalia-tactical-scenario")) {
+        const TvbdRules* r = defaultTvbdRules(&why);
+        if (!r) {
+            *error = why;
+            return nullptr;
+        }
+        BattleState st;
+        if (!scenarioFromJson(root, path, *r, &st, &why)) {
+            *error = why;
+            return nullptr;
+        }
+        return std::make_unique<TvbdSession>(*r, st, seed);
+    }
+    *error = QStringLiteral("%1: \"format\" is \"%2\"; expected \"westphalia-tactical-scenario\" (TVBD) or "
+                            "\"westphalia-tercios-scenario\" (Tercios)")
+                 .arg(QFileInfo(path).fileName(), format);
+    return nullptr;
+}
+
+} // namespace wp

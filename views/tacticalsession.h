@@ -1,0 +1,102 @@
+// The tactical view's adapter over the two miniatures engines (TVBD: BattleState/TvbdEngine; Tercios:
+// TerciosState/TerciosEngine). It keeps the battle as (scenario, seed) plus the ordered action list, with
+// the engines' undo policy (back to the last die roll or change of the side to act), and gives the view
+// one vocabulary: units and terrain to draw, the prompt, the legal actions with what to highlight and the
+// odds the engine can compute, dice rolled by hand (assist mode) and auto-resolve. It never changes the
+// state except through the engine's apply.
+#pragma once
+
+#include "tactical/geometry.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+#include <optional>
+
+namespace wp {
+
+struct TacUnitView {
+    QString id, name;
+    QString type; // short type label ("Pike+Shot", "Horse", "Tercio")
+    int side = 0;
+    bool commander = false;
+    bool onTable = true;
+    bool routed = false; // TVBD: routed (drawn as routed if still shown); Tercios: destroyed
+    QString status;      // "on table", "routed", "eliminated", "destroyed", …
+    tactical::Pose pose;
+    int strength = 1, strengthMax = 1; // TVBD resolve / resolve at start; Tercios Stamina - Wear / Stamina
+    QString strengthText;              // "R 2/3", "W 1/3"
+    QStringList markers;               // "shot", "moved", "disordered", "Ready!", "weary", …
+    QString tooltip;
+};
+
+struct TacTerrainView {
+    QString id, type;
+    int cls = 0; // 0 open, 1 difficult, 2 very difficult, 3 impassable
+    bool blocksLOS = false, elevated = false, linear = false, building = false, water = false;
+    QList<tactical::Polygon> pieces;
+    QString description;
+};
+
+struct TacActionView {
+    enum Kind { Move, Shoot, Charge, Other };
+    Kind kind = Other;
+    QString text;  // the engine's notation ("move B3 fwd 4", "fire A1 B2")
+    QString label; // what the list shows
+    int unit = -1, target = -1;
+    std::optional<tactical::Pose> end; // where the unit ends (moves, charges)
+    QString odds;                      // read-out before the action ("" when the engine offers none)
+};
+
+class TacticalSession {
+  public:
+    virtual ~TacticalSession() = default;
+    // Opens a scenario file of either ruleset (by its "format"). nullptr and *error (naming the file and
+    // the problem) when it does not load.
+    static std::unique_ptr<TacticalSession> open(const QString& path, quint64 seed, QString* error);
+
+    virtual QString ruleset() const = 0; // "tvbd" / "tercios"
+    virtual QString rulesetLabel() const = 0;
+    virtual QString title() const = 0;
+    virtual QString measure() const = 0; // "TUM" / "in"
+    virtual double tableW() const = 0;
+    virtual double tableD() const = 0;
+    virtual QString sideName(int side) const = 0;
+    virtual QString turnText() const = 0;
+    virtual int actor() const = 0; // -1 when over
+    virtual QString prompt() const = 0;
+    virtual bool over() const = 0;
+    virtual QString resultText() const = 0;
+    virtual QList<TacUnitView> units() const = 0;
+    virtual QList<TacTerrainView> terrain() const = 0;
+    virtual QStringList log() const = 0;
+    virtual QList<TacActionView> legalActions() const = 0;
+    virtual quint64 rolls() const = 0;
+    virtual bool canUndo() const = 0;
+    virtual bool undo() = 0;
+    virtual QStringList actionTexts() const = 0;
+
+    // Applies an action in the engine's notation: a listed one or any other the engine accepts (a move
+    // measured on the table). `dice` are the dice rolled by hand, used before the RNG; the engine must use
+    // all of them (extra dice are refused before anything changes).
+    virtual bool applyText(const QString& text, const QList<int>& dice, QString* error) = 0;
+    bool applyText(const QString& text, QString* error) { return applyText(text, {}, error); }
+    // How many dice the action rolls when the given dice come first (a dry run on a copy of the state;
+    // the RNG supplies the rest). *logLines gets the lines it would write, with the dice values blanked.
+    // -1 and *error when the engine refuses the action.
+    virtual int diceNeeded(const QString& text, const QList<int>& dice, QStringList* logLines,
+                           QString* error) const = 0;
+    // Plays the rest of the battle with both sides under the engine's simple policy.
+    virtual int autoResolveRest(quint64 policySeed) = 0;
+    // The notation of a move of `unit` to a point of the table (a Tercios move of the Front Centre, a TVBD
+    // Commander's free move), or "" when the ruleset moves that unit otherwise.
+    virtual QString moveToText(int unit, tactical::Vec2 to) const = 0;
+    // TVBD: the notation of a measured move ("fwd", "wheel", "oblique", "back", …) of the unit.
+    virtual QString measuredMoveText(int unit, const QString& kind, double angle, double dist) const = 0;
+    // The dice rolled by hand so far, per applied action (assist mode keeps them with the log).
+    virtual QList<QList<int>> handDice() const = 0;
+};
+
+} // namespace wp

@@ -1,0 +1,482 @@
+#include "tacticalview.h"
+
+#include "theme.h"
+
+#include <QGraphicsItem>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QStyleOptionGraphicsItem>
+#include <QWheelEvent>
+
+#include <cmath>
+
+namespace wp {
+
+using namespace wp::tactical;
+
+namespace {
+
+constexpr double K = TacticalView::kScale;
+
+enum ItemRole { RoleAction = 0, RoleUnit = 1 };
+
+// Terrain piece: fill and decoration by type (hills with contours, woods with trees, water, buildings,
+// fields with furrows, rough ground stippled).
+class TerrainItem : public QGraphicsItem {
+  public:
+    TerrainItem(const TacTerrainView& t, QPainterPath path) : m_t(t), m_path(std::move(path)) {
+        m_bounds = m_path.boundingRect().adjusted(-4, -4, 4, 4);
+        setToolTip(t.description);
+        setZValue(t.elevated ? 1 : t.water ? 2 : 3);
+    }
+    QRectF boundingRect() const override { return m_bounds; }
+    QPainterPath shape() const override { return m_path; }
+    void paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) override {
+        const QString type = m_t.type.toLower();
+        p->setRenderHint(QPainter::Antialiasing);
+        QColor fill(0xc9, 0xc0, 0x8f), line(0x6b, 0x5a, 0x3a);
+        if (m_t.elevated) {
+            fill = m_t.cls >= 1 ? QColor(0xb0, 0x92, 0x62) : QColor(0xc8, 0xb0, 0x78);
+            line = QColor(0x7a, 0x5c, 0x30);
+        } else if (type.contains(QLatin1String("wood")) || type.contains(QLatin1String("forest"))) {
+            fill = QColor(0x5d, 0x80, 0x45);
+            line = QColor(0x2f, 0x4a, 0x22);
+        } else if (type.contains(QLatin1String("marsh"))) {
+            fill = QColor(0x8f, 0xad, 0x9a);
+            line = QColor(0x3f, 0x6a, 0x62);
+        } else if (m_t.water) {
+            fill = QColor(0x6f, 0xa3, 0xd0);
+            line = QColor(0x2f, 0x5f, 0x8f);
+        } else if (m_t.building) {
+            fill = QColor(0xcf, 0xbf, 0xa5);
+            line = QColor(0x5a, 0x45, 0x30);
+        } else if (type.contains(QLatin1String("field")) || type.contains(QLatin1String("crop"))) {
+            fill = QColor(0xe2, 0xd2, 0x86);
+            line = QColor(0x9a, 0x86, 0x3e);
+        } else if (type.contains(QLatin1String("road")) || type.contains(QLatin1String("bridge"))) {
+            fill = QColor(0xc2, 0xa8, 0x7a);
+            line = QColor(0x8a, 0x70, 0x48);
+        } else if (type.contains(QLatin1String("rough")) || type.contains(QLatin1String("rock"))) {
+            fill = QColor(0xa8, 0x9f, 0x8a);
+            line = QColor(0x5e, 0x56, 0x48);
+        } else if (type.contains(QLatin1String("wall")) || type.contains(QLatin1String("fence"))) {
+            fill = QColor(0x8a, 0x6a, 0x48);
+            line = QColor(0x4a, 0x35, 0x20);
+        }
+        if (m_t.cls == 3 && !m_t.water && !m_t.building)
+            fill = fill.darker(125);
+        p->setPen(QPen(line, 1.5));
+        p->setBrush(fill);
+        p->drawPath(m_path);
+
+        p->save();
+        p->setClipPath(m_path);
+        const QRectF r = m_path.boundingRect();
+        if (m_t.elevated) { // contour lines: the outline shrunk towards the centre
+            p->setBrush(Qt::NoBrush);
+            p->setPen(QPen(line.lighter(115), 1.2, Qt::SolidLine));
+            const QPointF c = r.center();
+            for (double k : {0.72, 0.45, 0.2}) {
+                QTransform t;
+                t.translate(c.x(), c.y());
+                t.scale(k, k);
+                t.translate(-c.x(), -c.y());
+                p->drawPath(t.map(m_path));
+            }
+        } else if (type.contains(QLatin1String("wood")) || type.contains(QLatin1String("forest"))) {
+            p->setPen(QPen(QColor(0x2f, 0x4a, 0x22), 1));
+            p->setBrush(QColor(0x3f, 0x66, 0x2f));
+            int row = 0;
+            for (double y = r.top() + K * 0.6; y < r.bottom(); y += K * 1.1, ++row)
+                for (double x = r.left() + K * (row % 2 ? 1.1 : 0.55); x < r.right(); x += K * 1.1)
+                    p->drawEllipse(QPointF(x, y), K * 0.32, K * 0.32);
+        } else if (m_t.building) {
+            p->setPen(QPen(QColor(0x4a, 0x35, 0x20), 1));
+            p->setBrush(QColor(0xa0, 0x50, 0x3c));
+            int i = 0;
+            for (double y = r.top() + K * 0.4; y < r.bottom() - K * 0.4; y += K * 1.3)
+                for (double x = r.left() + K * 0.4; x < r.right() - K * 0.4; x += K * 1.4, ++i)
+                    p->drawRect(QRectF(x, y, K * (i % 3 ? 0.8 : 1.0), K * (i % 2 ? 0.6 : 0.8)));
+        } else if (type.contains(QLatin1String("field")) || type.contains(QLatin1String("crop"))) {
+            p->setPen(QPen(line, 0.8));
+            for (double x = r.left(); x < r.right() + r.height(); x += K * 0.5)
+                p->drawLine(QPointF(x, r.top()), QPointF(x - r.height(), r.bottom()));
+        } else if (type.contains(QLatin1String("marsh"))) {
+            p->setPen(QPen(line, 1));
+            for (double y = r.top() + K * 0.4; y < r.bottom(); y += K * 0.6)
+                for (double x = r.left() + K * 0.3; x < r.right(); x += K * 1.2)
+                    p->drawLine(QPointF(x, y), QPointF(x + K * 0.5, y));
+        } else if (m_t.water) {
+            p->setPen(QPen(QColor(0xd8, 0xe8, 0xf5), 1));
+            for (double y = r.top() + K * 0.3; y < r.bottom(); y += K * 0.7)
+                for (double x = r.left() + K * 0.2; x < r.right(); x += K * 1.3)
+                    p->drawArc(QRectF(x, y, K * 0.6, K * 0.3), 0, 180 * 16);
+        } else if (type.contains(QLatin1String("rough")) || type.contains(QLatin1String("rock"))) {
+            p->setPen(Qt::NoPen);
+            p->setBrush(line);
+            int i = 0;
+            for (double y = r.top() + K * 0.3; y < r.bottom(); y += K * 0.55)
+                for (double x = r.left() + K * ((i++ % 2) ? 0.2 : 0.45); x < r.right(); x += K * 0.6)
+                    p->drawEllipse(QPointF(x, y), K * 0.07, K * 0.07);
+        }
+        p->restore();
+    }
+
+  private:
+    TacTerrainView m_t;
+    QPainterPath m_path;
+    QRectF m_bounds;
+};
+
+// A unit's base in its own frame: the front edge is at the top (local -y).
+class UnitItem : public QGraphicsItem {
+  public:
+    enum Mode { Normal, Selected, Ghost, ChargeGhost };
+    UnitItem(const TacUnitView& u, Mode mode) : m_u(u), m_mode(mode) {
+        const double w = u.pose.w * K, d = u.pose.d * K;
+        m_rect = u.commander ? QRectF(-0.45 * K, -0.45 * K, 0.9 * K, 0.9 * K) : QRectF(-w / 2, -d / 2, w, d);
+        setRotation(90.0 - u.pose.facing);
+        setZValue(mode == Ghost || mode == ChargeGhost ? 30 : !u.onTable ? 15 : u.commander ? 22 : 20);
+        if (mode != Ghost && mode != ChargeGhost)
+            setToolTip(u.tooltip);
+    }
+    QRectF boundingRect() const override { return m_rect.adjusted(-5, -8, 5, 5); }
+    void paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) override {
+        p->setRenderHint(QPainter::Antialiasing);
+        QColor fill = theme::sideColor(m_u.side), dark = theme::sideDark(m_u.side);
+        if (m_mode == Ghost || m_mode == ChargeGhost) {
+            QColor c = m_mode == ChargeGhost ? QColor(0xc0, 0x20, 0x20) : fill;
+            c.setAlpha(60);
+            p->setBrush(c);
+            p->setPen(QPen(m_mode == ChargeGhost ? QColor(0xa0, 0x10, 0x10) : dark, 1.2, Qt::DashLine));
+            if (m_u.commander)
+                p->drawEllipse(m_rect);
+            else
+                p->drawRect(m_rect);
+            p->setPen(QPen(m_mode == ChargeGhost ? QColor(0xa0, 0x10, 0x10) : dark, 2));
+            if (!m_u.commander)
+                p->drawLine(m_rect.topLeft(), m_rect.topRight());
+            return;
+        }
+        const bool gone = !m_u.onTable;
+        if (gone) {
+            fill = QColor(0x9a, 0x94, 0x88, 140);
+            dark = QColor(0x55, 0x50, 0x48, 200);
+        }
+        if (m_mode == Selected) {
+            p->setPen(QPen(QColor(0xff, 0xd8, 0x40), 6));
+            p->setBrush(Qt::NoBrush);
+            if (m_u.commander)
+                p->drawEllipse(m_rect);
+            else
+                p->drawRect(m_rect);
+        }
+        p->setPen(QPen(dark, 1.2, gone ? Qt::DashLine : Qt::SolidLine));
+        if (m_u.commander) {
+            QRadialGradient g(m_rect.center(), m_rect.width() / 2);
+            g.setColorAt(0, fill.lighter(150));
+            g.setColorAt(1, fill);
+            p->setBrush(g);
+            p->drawEllipse(m_rect);
+            p->setPen(QPen(theme::gold(), 2));
+            p->drawLine(QPointF(0, m_rect.top()), QPointF(0, m_rect.top() - 0.3 * K)); // facing
+        } else {
+            QLinearGradient g(m_rect.topLeft(), m_rect.bottomLeft());
+            g.setColorAt(0, fill.lighter(125));
+            g.setColorAt(1, fill.darker(110));
+            p->setBrush(g);
+            p->drawRect(m_rect);
+            // the front edge
+            p->setPen(QPen(gone ? dark : QColor(0xf2, 0xe6, 0xc0), 3));
+            p->drawLine(m_rect.topLeft() + QPointF(1.5, 1.5), m_rect.topRight() + QPointF(-1.5, 1.5));
+            // the facing notch
+            QPolygonF tri;
+            tri << QPointF(-0.18 * K, m_rect.top()) << QPointF(0.18 * K, m_rect.top())
+                << QPointF(0, m_rect.top() - 0.22 * K);
+            p->setPen(Qt::NoPen);
+            p->setBrush(gone ? dark : QColor(0x20, 0x18, 0x10));
+            p->drawPolygon(tri);
+            // strength pips along the rear edge: filled = left, hollow = lost
+            const int n = std::min(m_u.strengthMax, 8);
+            const double pip = std::min(0.22 * K, (m_rect.width() - 6) / std::max(1, n) - 2);
+            for (int i = 0; i < n; ++i) {
+                const QRectF pr(m_rect.left() + 3 + i * (pip + 2), m_rect.bottom() - pip - 2.5, pip, pip);
+                p->setPen(QPen(QColor(0x20, 0x18, 0x10), 0.8));
+                p->setBrush(i < m_u.strength ? QColor(0xf5, 0xee, 0xd8) : Qt::transparent);
+                p->drawRect(pr);
+            }
+        }
+        if (gone) { // routed or destroyed: a red cross over the base where it was
+            p->setPen(QPen(QColor(0xb0, 0x18, 0x18, 220), 2.5));
+            p->drawLine(m_rect.topLeft(), m_rect.bottomRight());
+            p->drawLine(m_rect.topRight(), m_rect.bottomLeft());
+        }
+    }
+
+  private:
+    TacUnitView m_u;
+    Mode m_mode;
+    QRectF m_rect;
+};
+
+// The unit's label, upright whatever its facing: id, strength and markers.
+class LabelItem : public QGraphicsItem {
+  public:
+    explicit LabelItem(const TacUnitView& u) : m_u(u) {
+        setZValue(25);
+        setAcceptedMouseButtons(Qt::NoButton);
+        setFlag(QGraphicsItem::ItemIgnoresTransformations); // readable at any zoom
+        m_title = u.id + (u.strengthText.isEmpty() ? QString() : QLatin1Char(' ') + u.strengthText);
+        m_sub = u.onTable ? u.markers.join(QStringLiteral(" · ")) : u.status.toUpper();
+    }
+    QRectF boundingRect() const override { return {-70, -10, 140, 30}; }
+    void paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) override {
+        p->setRenderHint(QPainter::Antialiasing);
+        QFont f = theme::sans(7.5, true);
+        p->setFont(f);
+        const QFontMetricsF fm(f);
+        const double w = fm.horizontalAdvance(m_title) + 6;
+        const QRectF box(-w / 2, -8, w, fm.height() + 1);
+        p->setPen(Qt::NoPen);
+        p->setBrush(QColor(255, 250, 235, m_u.onTable ? 215 : 150));
+        p->drawRoundedRect(box, 2, 2);
+        p->setPen(m_u.onTable ? QColor(0x20, 0x18, 0x10) : QColor(0x70, 0x66, 0x5a));
+        p->drawText(box, Qt::AlignCenter, m_title);
+        if (!m_sub.isEmpty()) {
+            QFont g = theme::sans(6.5, !m_u.onTable);
+            p->setFont(g);
+            const QFontMetricsF gm(g);
+            const double w2 = gm.horizontalAdvance(m_sub) + 6;
+            const QRectF b2(-w2 / 2, box.bottom() + 0.5, w2, gm.height());
+            p->setPen(Qt::NoPen);
+            p->setBrush(m_u.onTable ? QColor(0x30, 0x28, 0x20, 170) : QColor(0xb0, 0x18, 0x18, 200));
+            p->drawRoundedRect(b2, 2, 2);
+            p->setPen(QColor(0xff, 0xf8, 0xe8));
+            p->drawText(b2, Qt::AlignCenter, m_sub);
+        }
+    }
+
+  private:
+    TacUnitView m_u;
+    QString m_title, m_sub;
+};
+
+} // namespace
+
+TacticalView::TacticalView(QWidget* parent) : QGraphicsView(parent), m_scene(new QGraphicsScene(this)) {
+    setScene(m_scene);
+    setRenderHints(QPainter::Antialiasing | QPainter::SmoothPixmapTransform);
+    setBackgroundBrush(QColor(0x3b, 0x30, 0x26));
+    setDragMode(QGraphicsView::ScrollHandDrag);
+    setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
+    setMinimumSize(320, 240);
+    // No scroll bars: fitting on resize with bars that come and go would never settle. Drag to pan.
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+}
+
+void TacticalView::setSession(const TacticalSession* session) {
+    m_session = session;
+    rebuild(-1, {});
+    fitTable();
+}
+
+QPointF TacticalView::toScene(Vec2 p) const {
+    const double d = m_session ? m_session->tableD() : 0;
+    return {p.x * K, (d - p.y) * K};
+}
+
+Vec2 TacticalView::toTable(QPointF p) const {
+    const double d = m_session ? m_session->tableD() : 0;
+    return {p.x() / K, d - p.y() / K};
+}
+
+void TacticalView::drawTerrain() {
+    for (const TacTerrainView& t : m_session->terrain()) {
+        QPainterPath path;
+        path.setFillRule(Qt::WindingFill);
+        for (const Polygon& piece : t.pieces) {
+            QPolygonF poly;
+            for (const Vec2& v : piece)
+                poly << toScene(v);
+            if (!poly.isEmpty())
+                poly << poly.front();
+            path.addPolygon(poly);
+        }
+        m_scene->addItem(new TerrainItem(t, path.simplified()));
+    }
+}
+
+void TacticalView::rebuild(int selected, const QList<TacActionView>& highlights) {
+    m_scene->clear();
+    m_unitItems = m_routedItems = m_highlightItems = 0;
+    m_unitPoses.clear();
+    if (!m_session)
+        return;
+    const double w = m_session->tableW() * K, d = m_session->tableD() * K;
+    m_scene->setSceneRect(QRectF(-K * 2, -K * 2, w + K * 4, d + K * 4));
+    // the cloth, with a grid every 6 units (TUM or inches)
+    auto* cloth =
+        m_scene->addRect(QRectF(0, 0, w, d), QPen(QColor(0x2a, 0x22, 0x1a), 3), QColor(0x9c, 0xb0, 0x6c));
+    cloth->setZValue(-10);
+    QPen grid(QColor(0x86, 0x9a, 0x5a), 1, Qt::DotLine);
+    for (double x = 6; x < m_session->tableW(); x += 6)
+        m_scene->addLine(x * K, 0, x * K, d, grid)->setZValue(-9);
+    for (double y = 6; y < m_session->tableD(); y += 6)
+        m_scene->addLine(0, d - y * K, w, d - y * K, grid)->setZValue(-9);
+    // side names at their edges: side 0 at the bottom (low y) unless its units stand higher
+    const QList<TacUnitView> units = m_session->units();
+    double meanY[2] = {0, 0};
+    int count[2] = {0, 0};
+    for (const TacUnitView& u : units)
+        if (u.side == 0 || u.side == 1) {
+            meanY[u.side] += u.pose.c.y;
+            ++count[u.side];
+        }
+    for (int s = 0; s < 2; ++s) {
+        auto* t = m_scene->addSimpleText(m_session->sideName(s), theme::serif(11, true));
+        t->setBrush(QColor(0xf0, 0xe4, 0xc8));
+        const bool low = count[0] && count[1] ? (meanY[s] / count[s] < meanY[1 - s] / count[1 - s]) : s == 0;
+        t->setPos(4, low ? d + 2 : -K * 1.1 - 2);
+    }
+    drawTerrain();
+
+    for (int i = 0; i < units.size(); ++i) {
+        const TacUnitView& u = units[i];
+        // Units off the table (routed, eliminated, destroyed) stay where they fell, greyed and crossed.
+        const QPointF c = toScene(u.pose.c);
+        m_unitPoses << u.pose;
+        auto* item = new UnitItem(u, i == selected ? UnitItem::Selected : UnitItem::Normal);
+        item->setPos(c);
+        item->setData(RoleUnit, i);
+        m_scene->addItem(item);
+        auto* label = new LabelItem(u);
+        label->setPos(c + QPointF(0, u.commander ? -K * 0.9 : 0));
+        m_scene->addItem(label);
+        ++m_unitItems;
+        if (!u.onTable)
+            ++m_routedItems;
+    }
+
+    // highlights
+    for (const TacActionView& a : highlights) {
+        if (a.unit < 0 || a.unit >= units.size())
+            continue;
+        const QPointF from = toScene(units[a.unit].pose.c);
+        if (a.kind == TacActionView::Shoot && a.target >= 0 && a.target < units.size()) {
+            const QPointF to = toScene(units[a.target].pose.c);
+            auto* l =
+                m_scene->addLine(QLineF(from, to), QPen(QColor(0xff, 0x9a, 0x20, 200), 3, Qt::DashLine));
+            l->setZValue(28);
+            l->setData(RoleAction, a.text);
+            l->setToolTip(a.label + (a.odds.isEmpty() ? QString() : QStringLiteral("\n") + a.odds));
+            auto* ring = m_scene->addEllipse(QRectF(to - QPointF(K * 0.6, K * 0.6), QSizeF(K * 1.2, K * 1.2)),
+                                             QPen(QColor(0xff, 0x9a, 0x20), 2.5));
+            ring->setZValue(29);
+            ring->setData(RoleAction, a.text);
+            ring->setToolTip(l->toolTip());
+            ++m_highlightItems;
+        } else if ((a.kind == TacActionView::Move || a.kind == TacActionView::Charge) && a.end) {
+            TacUnitView g = units[a.unit];
+            g.pose = *a.end;
+            auto* item =
+                new UnitItem(g, a.kind == TacActionView::Charge ? UnitItem::ChargeGhost : UnitItem::Ghost);
+            item->setPos(toScene(a.end->c));
+            item->setData(RoleAction, a.text);
+            item->setToolTip(a.label + (a.odds.isEmpty() ? QString() : QStringLiteral("\n") + a.odds));
+            m_scene->addItem(item);
+            if (a.kind == TacActionView::Charge) {
+                const QPointF to = toScene(a.end->c);
+                QLineF line(from, to);
+                auto* l = m_scene->addLine(line, QPen(QColor(0xb0, 0x10, 0x10, 220), 3));
+                l->setZValue(29);
+                l->setData(RoleAction, a.text);
+                l->setToolTip(item->toolTip());
+                // the arrow head
+                const double ang = std::atan2(-line.dy(), line.dx());
+                QPolygonF head;
+                head << to << to - QPointF(std::cos(ang + kPi / 7) * 12, -std::sin(ang + kPi / 7) * 12)
+                     << to - QPointF(std::cos(ang - kPi / 7) * 12, -std::sin(ang - kPi / 7) * 12);
+                auto* h = m_scene->addPolygon(head, Qt::NoPen, QColor(0xb0, 0x10, 0x10));
+                h->setZValue(29);
+                h->setData(RoleAction, a.text);
+            }
+            ++m_highlightItems;
+        }
+    }
+}
+
+QPoint TacticalView::viewPointOfUnit(int unit) const {
+    if (unit < 0 || unit >= m_unitPoses.size())
+        return {};
+    // A quarter of the way to the front-left corner: clear of a Commander's disc at the centre.
+    const Pose& p = m_unitPoses[unit];
+    return mapFromScene(toScene(p.fromLocal(p.d / 4, -p.w / 4)));
+}
+
+void TacticalView::fitTable() {
+    if (!m_session)
+        return;
+    m_autoFit = true;
+    fitInView(QRectF(-K, -K * 1.4, (m_session->tableW() + 2) * K, (m_session->tableD() + 2.8) * K),
+              Qt::KeepAspectRatio);
+}
+
+void TacticalView::zoomIn() {
+    m_autoFit = false;
+    scale(1.25, 1.25);
+}
+
+void TacticalView::zoomOut() {
+    m_autoFit = false;
+    scale(0.8, 0.8);
+}
+
+void TacticalView::resizeEvent(QResizeEvent* e) {
+    QGraphicsView::resizeEvent(e);
+    if (m_autoFit)
+        fitTable();
+}
+
+void TacticalView::showEvent(QShowEvent* e) {
+    QGraphicsView::showEvent(e);
+    if (m_autoFit)
+        fitTable();
+}
+
+void TacticalView::wheelEvent(QWheelEvent* e) {
+    if (e->angleDelta().y() > 0)
+        zoomIn();
+    else if (e->angleDelta().y() < 0)
+        zoomOut();
+    e->accept();
+}
+
+void TacticalView::mousePressEvent(QMouseEvent* e) {
+    if (e->button() == Qt::LeftButton && m_session) {
+        const QList<QGraphicsItem*> hit = items(e->position().toPoint());
+        for (QGraphicsItem* it : hit) // highest first: highlights, then units
+            if (it->data(RoleAction).isValid()) {
+                emit actionClicked(it->data(RoleAction).toString());
+                e->accept();
+                return;
+            }
+        for (QGraphicsItem* it : hit)
+            if (it->data(RoleUnit).isValid()) {
+                emit unitClicked(it->data(RoleUnit).toInt());
+                e->accept();
+                return;
+            }
+        if (e->modifiers() & Qt::ShiftModifier) {
+            emit tableClicked(toTable(mapToScene(e->position().toPoint())));
+            e->accept();
+            return;
+        }
+    }
+    QGraphicsView::mousePressEvent(e);
+}
+
+} // namespace wp

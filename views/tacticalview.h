@@ -1,0 +1,56 @@
+// The tactical table: terrain drawn by type, units as bases with their facing, side colours, strength
+// (TVBD resolve, Tercios Wear) and markers, routed and destroyed units greyed where they fell; the
+// selected unit's legal actions as ghost bases (moves), arrows (charges) and lines (shots). Zoom with
+// the wheel or the keys, fit to the table. It only renders: clicks are reported as signals.
+#pragma once
+
+#include "tacticalsession.h"
+
+#include <QGraphicsView>
+
+class QGraphicsScene;
+
+namespace wp {
+
+class TacticalView : public QGraphicsView {
+    Q_OBJECT
+  public:
+    static constexpr double kScale = 24; // pixels per table unit at zoom 1
+
+    explicit TacticalView(QWidget* parent = nullptr);
+    void setSession(const TacticalSession* session);
+    // Redraws the table from the session; `highlights` are the selected unit's legal actions.
+    void rebuild(int selected, const QList<TacActionView>& highlights);
+    QPointF toScene(tactical::Vec2 p) const;
+    tactical::Vec2 toTable(QPointF p) const;
+    int unitItemCount() const { return m_unitItems; }
+    int routedItemCount() const { return m_routedItems; }
+    int highlightCount() const { return m_highlightItems; }
+    QPoint viewPointOfUnit(int unit) const; // for tests: where to click (inside the base, off its centre)
+
+  public slots:
+    void fitTable();
+    void zoomIn();
+    void zoomOut();
+
+  signals:
+    void unitClicked(int unit);
+    void actionClicked(const QString& text);
+    void tableClicked(tactical::Vec2 at);
+
+  protected:
+    void wheelEvent(QWheelEvent* e) override;
+    void mousePressEvent(QMouseEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
+    void showEvent(QShowEvent* e) override;
+
+  private:
+    void drawTerrain();
+    QGraphicsScene* m_scene;
+    const TacticalSession* m_session = nullptr;
+    bool m_autoFit = true; // the table follows the window's size until the user zooms
+    int m_unitItems = 0, m_routedItems = 0, m_highlightItems = 0;
+    QList<tactical::Pose> m_unitPoses;
+};
+
+} // namespace wp

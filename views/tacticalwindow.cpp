@@ -1,0 +1,573 @@
+#include "tacticalwindow.h"
+
+#include "tacticalview.h"
+#include "theme.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDockWidget>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QRandomGenerator>
+#include <QRegularExpression>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <cstdio>
+
+namespace wp {
+
+using namespace wp::tactical;
+
+// ---- the hand-dice dialog ---------------------------------------------------------------------------------
+
+TacticalDiceDialog::TacticalDiceDialog(int count, const QString& action, const QStringList& context,
+                                       QWidget* parent)
+    : QDialog(parent) {
+    setObjectName(QStringLiteral("tacticalDiceDialog"));
+    setWindowTitle(QStringLiteral("Dice rolled by hand"));
+    auto* lay = new QVBoxLayout(this);
+    auto* head = new QLabel(QStringLiteral("<b>%1</b> needs %2 more %3. Roll them on the table and enter "
+                                           "them in the order the rules use them:")
+                                .arg(action.toHtmlEscaped())
+                                .arg(count)
+                                .arg(count == 1 ? QStringLiteral("die") : QStringLiteral("dice")));
+    head->setWordWrap(true);
+    lay->addWidget(head);
+    if (!context.isEmpty()) {
+        auto* ctx = new QLabel(QStringLiteral("<i>What the dice are for (the log the action writes; the "
+                                              "values are yours):</i><br>") +
+                               context.mid(0, 8)
+                                   .join(QStringLiteral("<br>"))
+                                   .toHtmlEscaped()
+                                   .replace(QStringLiteral("&lt;br&gt;"), QStringLiteral("<br>")));
+        ctx->setWordWrap(true);
+        ctx->setTextFormat(Qt::RichText);
+        lay->addWidget(ctx);
+    }
+    auto* row = new QHBoxLayout;
+    for (int i = 0; i < count; ++i) {
+        auto* b = new QSpinBox;
+        b->setRange(1, 6);
+        b->setValue(1);
+        b->setObjectName(QStringLiteral("die%1").arg(i));
+        row->addWidget(b);
+        m_boxes << b;
+    }
+    row->addStretch();
+    lay->addLayout(row);
+    auto* bb = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    connect(bb, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(bb, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    lay->addWidget(bb);
+}
+
+QList<int> TacticalDiceDialog::dice() const {
+    QList<int> d;
+    for (QSpinBox* b : m_boxes)
+        d << b->value();
+    return d;
+}
+
+// ---- the window -------------------------------------------------------------------------------------------
+
+TacticalWindow::TacticalWindow(QWidget* parent) : QMainWindow(parent) {
+    setObjectName(QStringLiteral("tacticalWindow"));
+    setAttribute(Qt::WA_DeleteOnClose, false);
+    buildUi();
+    resize(1500, 950);
+    refresh();
+}
+
+TacticalWindow::~TacticalWindow() = default;
+
+void TacticalWindow::buildUi() {
+    m_view = new TacticalView(this);
+    setCentralWidget(m_view);
+
+    auto* panel = new QWidget;
+    auto* lay = new QVBoxLayout(panel);
+    m_header = new QLabel;
+    m_header->setWordWrap(true);
+    m_header->setFont(theme::serif(12, true));
+    m_turn = new QLabel;
+    m_turn->setWordWrap(true);
+    m_prompt = new QLabel;
+    m_prompt->setObjectName(QStringLiteral("tacticalPrompt"));
+    m_prompt->setWordWrap(true);
+    m_prompt->setTextFormat(Qt::RichText);
+    m_prompt->setMinimumHeight(44);
+    m_unitInfo = new QLabel;
+    m_unitInfo->setWordWrap(true);
+    m_unitInfo->setTextFormat(Qt::PlainText);
+    lay->addWidget(m_header);
+    lay->addWidget(m_turn);
+    lay->addWidget(m_prompt);
+    lay->addWidget(m_unitInfo);
+
+    auto* listHead = new QHBoxLayout;
+    listHead->addWidget(new QLabel(QStringLiteral("<b>Legal actions</b> (double-click or Apply)")));
+    listHead->addStretch();
+    m_allBtn = new QPushButton(QStringLiteral("All units"));
+    m_allBtn->setToolTip(QStringLiteral("Clear the selection and list every legal action"));
+    listHead->addWidget(m_allBtn);
+    lay->addLayout(listHead);
+    m_actionList = new QListWidget;
+    m_actionList->setObjectName(QStringLiteral("tacticalActions"));
+    m_actionList->setMinimumHeight(180);
+    lay->addWidget(m_actionList, 2);
+    m_odds = new QLabel;
+    m_odds->setObjectName(QStringLiteral("tacticalOdds"));
+    m_odds->setWordWrap(true);
+    m_odds->setMinimumHeight(36);
+    lay->addWidget(m_odds);
+
+    auto* buttons = new QHBoxLayout;
+    m_applyBtn = new QPushButton(QStringLiteral("&Apply"));
+    m_undoBtn = new QPushButton(QStringLiteral("&Undo"));
+    m_autoBtn = new QPushButton(QStringLiteral("Auto-resolve the &rest"));
+    m_autoBtn->setToolTip(QStringLiteral("Both sides played by the engine's simple policy to the end"));
+    buttons->addWidget(m_applyBtn);
+    buttons->addWidget(m_undoBtn);
+    buttons->addWidget(m_autoBtn);
+    lay->addLayout(buttons);
+
+    auto* resultBox = new QGroupBox(QStringLiteral("Dice and results of the last action"));
+    auto* rl = new QVBoxLayout(resultBox);
+    m_result = new QLabel(QStringLiteral("—"));
+    m_result->setObjectName(QStringLiteral("tacticalResult"));
+    m_result->setWordWrap(true);
+    m_result->setTextFormat(Qt::RichText);
+    m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    rl->addWidget(m_result);
+    lay->addWidget(resultBox, 1);
+
+    // Assist mode: what happened on the real table.
+    auto* assist = new QGroupBox(QStringLiteral("Assist mode — the app as referee"));
+    auto* al = new QVBoxLayout(assist);
+    auto* entryRow = new QHBoxLayout;
+    m_entry = new QLineEdit;
+    m_entry->setObjectName(QStringLiteral("tacticalEntry"));
+    m_entry->setPlaceholderText(QStringLiteral("any action, e.g. move B3 wheel 20 2.5"));
+    m_entry->setToolTip(QStringLiteral(
+        "An action in the engine's notation. Moves may be any the rules allow (as measured on the table), "
+        "not only the listed ones."));
+    auto* entryBtn = new QPushButton(QStringLiteral("Enter"));
+    entryRow->addWidget(m_entry, 1);
+    entryRow->addWidget(entryBtn);
+    al->addLayout(entryRow);
+    m_measured = new QGroupBox(QStringLiteral("Move the selected unit as measured"));
+    auto* ml = new QHBoxLayout(m_measured);
+    m_moveKind = new QComboBox;
+    for (const char* k : {"fwd", "wheel", "oblique", "back", "aboutface", "turn", "side", "pivot"})
+        m_moveKind->addItem(QLatin1String(k));
+    m_moveAngle = new QDoubleSpinBox;
+    m_moveAngle->setRange(-180, 180);
+    m_moveAngle->setSuffix(QStringLiteral("°"));
+    m_moveAngle->setToolTip(QStringLiteral("Degrees, positive = to the left (turn/side: sign only)"));
+    m_moveDist = new QDoubleSpinBox;
+    m_moveDist->setRange(0, 60);
+    m_moveDist->setDecimals(2);
+    m_moveDist->setSingleStep(0.5);
+    m_moveDist->setValue(2);
+    auto* mvBtn = new QPushButton(QStringLiteral("Move"));
+    ml->addWidget(m_moveKind);
+    ml->addWidget(m_moveAngle);
+    ml->addWidget(m_moveDist);
+    ml->addWidget(mvBtn);
+    al->addWidget(m_measured);
+    auto* shiftHint = new QLabel(QStringLiteral("Shift+click on the table moves the selected unit there "
+                                                "(Tercios moves, TVBD Commanders)."));
+    shiftHint->setWordWrap(true);
+    al->addWidget(shiftHint);
+    m_handDice = new QCheckBox(QStringLiteral("Dice rolled by hand (the app asks for the ones it needs)"));
+    m_handDice->setObjectName(QStringLiteral("tacticalHandDice"));
+    al->addWidget(m_handDice);
+    auto* diceRow = new QHBoxLayout;
+    diceRow->addWidget(new QLabel(QStringLiteral("Dice for the next action:")));
+    m_diceEntry = new QLineEdit;
+    m_diceEntry->setObjectName(QStringLiteral("tacticalDice"));
+    m_diceEntry->setPlaceholderText(QStringLiteral("e.g. 6 3 5 (asked for when short)"));
+    diceRow->addWidget(m_diceEntry, 1);
+    al->addLayout(diceRow);
+    lay->addWidget(assist);
+
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(panel);
+    scroll->setWidgetResizable(true);
+    auto* dock = new QDockWidget(QStringLiteral("Orders"), this);
+    dock->setObjectName(QStringLiteral("tacticalOrdersDock"));
+    dock->setWidget(scroll);
+    dock->setMinimumWidth(430);
+    addDockWidget(Qt::RightDockWidgetArea, dock);
+
+    m_log = new QListWidget;
+    m_log->setObjectName(QStringLiteral("tacticalLog"));
+    m_log->setFont(theme::sans(8.5));
+    auto* logDock = new QDockWidget(QStringLiteral("Battle log"), this);
+    logDock->setObjectName(QStringLiteral("tacticalLogDock"));
+    logDock->setWidget(m_log);
+    addDockWidget(Qt::BottomDockWidgetArea, logDock);
+    resizeDocks({logDock}, {170}, Qt::Vertical);
+
+    QMenu* battle = menuBar()->addMenu(QStringLiteral("&Battle"));
+    battle->addAction(QStringLiteral("&Open Tactical Battle…"), this, &TacticalWindow::openDialog);
+    battle->addSeparator();
+    battle->addAction(QStringLiteral("&Close"), this, &QWidget::close);
+    QMenu* view = menuBar()->addMenu(QStringLiteral("&View"));
+    view->addAction(QStringLiteral("Zoom &In"), QKeySequence::ZoomIn, m_view, &TacticalView::zoomIn);
+    view->addAction(QStringLiteral("Zoom &Out"), QKeySequence::ZoomOut, m_view, &TacticalView::zoomOut);
+    view->addAction(QStringLiteral("&Fit the Table"), QKeySequence(Qt::CTRL | Qt::Key_0), m_view,
+                    &TacticalView::fitTable);
+    view->addSeparator();
+    view->addAction(dock->toggleViewAction());
+    view->addAction(logDock->toggleViewAction());
+
+    connect(m_view, &TacticalView::unitClicked, this, &TacticalWindow::selectUnit);
+    connect(m_view, &TacticalView::actionClicked, this, [this](const QString& t) { submit(t); });
+    connect(m_view, &TacticalView::tableClicked, this, &TacticalWindow::tableClicked);
+    connect(m_actionList, &QListWidget::currentRowChanged, this, [this](int row) {
+        QListWidgetItem* it = m_actionList->item(row);
+        const int i = it ? it->data(Qt::UserRole + 1).toInt() : -1;
+        m_odds->setText(i >= 0 && i < m_legal.size() && !m_legal[i].odds.isEmpty()
+                            ? QStringLiteral("Odds: ") + m_legal[i].odds
+                            : QString());
+    });
+    connect(m_actionList, &QListWidget::itemDoubleClicked, this,
+            [this](QListWidgetItem* it) { submit(it->data(Qt::UserRole).toString()); });
+    connect(m_applyBtn, &QPushButton::clicked, this, [this]() {
+        if (QListWidgetItem* it = m_actionList->currentItem())
+            submit(it->data(Qt::UserRole).toString());
+    });
+    connect(m_undoBtn, &QPushButton::clicked, this, &TacticalWindow::undo);
+    connect(m_autoBtn, &QPushButton::clicked, this, &TacticalWindow::autoResolveRest);
+    connect(m_allBtn, &QPushButton::clicked, this, [this]() { selectUnit(-1); });
+    auto enter = [this]() {
+        const QString t = m_entry->text().trimmed();
+        if (!t.isEmpty() && submit(t))
+            m_entry->clear();
+    };
+    connect(entryBtn, &QPushButton::clicked, this, enter);
+    connect(m_entry, &QLineEdit::returnPressed, this, enter);
+    connect(mvBtn, &QPushButton::clicked, this, &TacticalWindow::measuredMove);
+}
+
+bool TacticalWindow::openFile(const QString& path, quint64 seed, QString* error) {
+    auto s = TacticalSession::open(path, seed, error);
+    if (!s)
+        return false;
+    setSession(std::move(s));
+    return true;
+}
+
+void TacticalWindow::setSession(std::unique_ptr<TacticalSession> session) {
+    m_session = std::move(session);
+    m_selected = -1;
+    m_policySeed = 1;
+    m_view->setSession(m_session.get());
+    m_result->setText(QStringLiteral("—"));
+    refresh();
+    m_view->fitTable();
+}
+
+TacticalWindow* TacticalWindow::openFromMenu(QWidget* parent) {
+    const QString path = QFileDialog::getOpenFileName(parent, QStringLiteral("Open a tactical battle"),
+                                                      QStringLiteral("scenarios/battles"),
+                                                      QStringLiteral("Battle scenarios (*.json)"));
+    if (path.isEmpty())
+        return nullptr;
+    auto* w = new TacticalWindow; // a window of its own, beside the campaign
+    w->setAttribute(Qt::WA_DeleteOnClose);
+    QString error;
+    if (!w->openFile(path, QRandomGenerator::global()->generate(), &error)) {
+        QMessageBox::warning(parent, QStringLiteral("Open a tactical battle"), error);
+        delete w;
+        return nullptr;
+    }
+    w->show();
+    return w;
+}
+
+int TacticalWindow::runStandalone(const QString& file, quint64 seed, const QString& screenshot) {
+    TacticalWindow w;
+    QString error;
+    if (!w.openFile(file, seed, &error)) {
+        std::fprintf(stderr, "westphalia --battle: %s\n", qPrintable(error));
+        if (screenshot.isEmpty())
+            QMessageBox::critical(nullptr, QStringLiteral("Westphalia — battle"), error);
+        return 1;
+    }
+    w.show();
+    if (!screenshot.isEmpty()) {
+        QTimer::singleShot(300, &w, [&w, screenshot]() {
+            w.view()->fitTable();
+            QCoreApplication::processEvents();
+            QCoreApplication::exit(w.grab().save(screenshot, "PNG") ? 0 : 1);
+        });
+    }
+    return QCoreApplication::instance() ? QApplication::exec() : 1;
+}
+
+void TacticalWindow::openDialog() {
+    const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Open a tactical battle"),
+                                                      QStringLiteral("scenarios/battles"),
+                                                      QStringLiteral("Battle scenarios (*.json)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!openFile(path, QRandomGenerator::global()->generate(), &error))
+        QMessageBox::warning(this, QStringLiteral("Open a tactical battle"), error);
+}
+
+void TacticalWindow::selectUnit(int unit) {
+    m_selected = unit;
+    refresh();
+}
+
+void TacticalWindow::refresh() {
+    const bool has = m_session != nullptr;
+    m_legal = has ? m_session->legalActions() : QList<TacActionView>{};
+    if (!has) {
+        setWindowTitle(QStringLiteral("Westphalia — Tactical Battle"));
+        m_header->setText(QStringLiteral("No battle open (Battle ▸ Open Tactical Battle…)"));
+        m_view->rebuild(-1, {});
+        fillActions();
+        for (QPushButton* b : {m_applyBtn, m_undoBtn, m_autoBtn})
+            b->setEnabled(false);
+        return;
+    }
+    setWindowTitle(QStringLiteral("Westphalia — %1 (%2)").arg(m_session->title(), m_session->rulesetLabel()));
+    m_header->setText(
+        QStringLiteral("%1<br><span style='font-size:9pt;font-weight:normal'>%2, table %3 × %4 %5</span>")
+            .arg(m_session->title().toHtmlEscaped(), m_session->rulesetLabel())
+            .arg(m_session->tableW())
+            .arg(m_session->tableD())
+            .arg(m_session->measure()));
+    m_turn->setText(m_session->turnText());
+    const int actor = m_session->actor();
+    if (m_session->over()) {
+        m_prompt->setText(
+            QStringLiteral("<b>The battle is over.</b> %1").arg(m_session->resultText().toHtmlEscaped()));
+    } else {
+        const QColor c = theme::sideColor(actor);
+        m_prompt->setText(QStringLiteral("<span style='color:%1;font-weight:bold'>%2 to act:</span> %3")
+                              .arg(c.name(), m_session->sideName(actor).toHtmlEscaped(),
+                                   m_session->prompt().toHtmlEscaped()));
+    }
+    const QList<TacUnitView> units = m_session->units();
+    if (m_selected >= units.size())
+        m_selected = -1;
+    if (m_selected >= 0) {
+        m_unitInfo->setText(units[m_selected].tooltip);
+    } else {
+        m_unitInfo->setText(QStringLiteral("Click a unit to see its legal actions on the table."));
+    }
+    const bool tvbd = m_session->ruleset() == QLatin1String("tvbd");
+    m_measured->setVisible(tvbd);
+    m_measured->setEnabled(m_selected >= 0);
+    QList<TacActionView> hl;
+    if (m_selected >= 0)
+        for (const TacActionView& a : m_legal)
+            if (a.unit == m_selected)
+                hl << a;
+    m_view->rebuild(m_selected, hl);
+    fillActions();
+    m_applyBtn->setEnabled(!m_legal.isEmpty());
+    m_undoBtn->setEnabled(m_session->canUndo());
+    m_autoBtn->setEnabled(!m_session->over());
+
+    m_log->clear();
+    const QStringList log = m_session->log();
+    // The whole log; a long battle keeps the last 3,000 lines on screen.
+    const qsizetype from = std::max<qsizetype>(0, log.size() - 3000);
+    for (qsizetype i = from; i < log.size(); ++i)
+        m_log->addItem(log[i]);
+    m_log->scrollToBottom();
+    emit changed();
+}
+
+void TacticalWindow::fillActions() {
+    m_actionList->clear();
+    m_odds->clear();
+    int shown = 0;
+    bool any = false;
+    for (int pass = 0; pass < 2 && !any; ++pass) {
+        for (int i = 0; i < m_legal.size(); ++i) {
+            const TacActionView& a = m_legal[i];
+            // First pass: the selected unit's actions; when it has none, every action.
+            if (pass == 0 && m_selected >= 0 && a.unit != m_selected)
+                continue;
+            if (shown >= 400)
+                break;
+            auto* it = new QListWidgetItem(a.label);
+            it->setData(Qt::UserRole, a.text);
+            it->setData(Qt::UserRole + 1, i);
+            if (!a.odds.isEmpty())
+                it->setToolTip(a.odds);
+            if (a.kind == TacActionView::Charge)
+                it->setForeground(QColor(0xa0, 0x10, 0x10));
+            else if (a.kind == TacActionView::Shoot)
+                it->setForeground(QColor(0xb0, 0x60, 0x00));
+            m_actionList->addItem(it);
+            ++shown;
+            any = true;
+        }
+        if (m_selected < 0)
+            break;
+    }
+    if (m_legal.size() > shown && shown >= 400)
+        m_actionList->addItem(QStringLiteral("… %1 more (select a unit)").arg(m_legal.size() - shown));
+    if (m_actionList->count() > 0)
+        m_actionList->setCurrentRow(0);
+}
+
+bool TacticalWindow::collectDice(const QString& text, QList<int>* dice) {
+    QList<int> entered;
+    for (const QString& w :
+         m_diceEntry->text().split(QRegularExpression(QStringLiteral("[\\s,]+")), Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const int v = w.toInt(&ok);
+        if (!ok || v < 1 || v > 6) {
+            m_lastError = QStringLiteral("Dice for the next action: '%1' is not a die (1 to 6)").arg(w);
+            return false;
+        }
+        entered << v;
+    }
+    // Dry runs on a copy: each tells how many dice the action rolls when the known dice come first; ask for
+    // the missing ones until the engine needs no die it has not been given (the count can depend on the
+    // dice, e.g. a Break Check after hits).
+    for (int guard = 0; guard < 50; ++guard) {
+        QStringList lines;
+        QString why;
+        const int need = m_session->diceNeeded(text, entered, &lines, &why);
+        if (need < 0) {
+            m_lastError = why;
+            return false;
+        }
+        if (need <= entered.size()) {
+            *dice = entered.mid(0, need);
+            const QStringList rest = [&]() {
+                QStringList r;
+                for (int v : entered.mid(need))
+                    r << QString::number(v);
+                return r;
+            }();
+            m_diceEntry->setText(rest.join(QLatin1Char(' '))); // extra dice wait for the next action
+            return true;
+        }
+        TacticalDiceDialog dlg(need - int(entered.size()), text, lines, this);
+        if (dlg.exec() != QDialog::Accepted) {
+            m_lastError = QStringLiteral("cancelled: no dice entered");
+            return false;
+        }
+        entered << dlg.dice();
+    }
+    m_lastError = QStringLiteral("the dice needed by '%1' could not be settled").arg(text);
+    return false;
+}
+
+bool TacticalWindow::submit(const QString& text) {
+    if (!m_session || text.isEmpty())
+        return false;
+    m_lastError.clear();
+    QList<int> dice;
+    if (m_handDice->isChecked() && !collectDice(text, &dice)) {
+        statusBar()->showMessage(m_lastError, 8000);
+        return false;
+    }
+    const qsizetype before = m_session->log().size();
+    QString error;
+    if (!m_session->applyText(text, dice, &error)) {
+        m_lastError = error;
+        statusBar()->showMessage(QStringLiteral("Refused: ") + error, 8000);
+        m_result->setText(QStringLiteral("<span style='color:#a01010'><b>Refused:</b> %1</span>")
+                              .arg(error.toHtmlEscaped()));
+        return false;
+    }
+    // Keep the selection on the unit that acted while it still has actions.
+    refresh();
+    showResult(before, text + (dice.isEmpty() ? QString() : QStringLiteral(" (dice by hand: %1)").arg([&]() {
+                           QStringList d;
+                           for (int v : dice)
+                               d << QString::number(v);
+                           return d.join(QLatin1Char(' '));
+                       }())));
+    return true;
+}
+
+void TacticalWindow::showResult(qsizetype fromLine, const QString& what) {
+    const QStringList log = m_session->log();
+    QStringList lines;
+    for (qsizetype i = fromLine; i < log.size() && lines.size() < 14; ++i) {
+        QString l = log[i].toHtmlEscaped();
+        static const QRegularExpression dice(QStringLiteral("(\\[[0-9, ]+\\])"));
+        l.replace(dice, QStringLiteral("<b style='color:#8a1c1c'>\\1</b>"));
+        lines << l;
+    }
+    if (log.size() - fromLine > 14)
+        lines << QStringLiteral("… and %1 more lines in the log").arg(log.size() - fromLine - 14);
+    m_result->setText(
+        QStringLiteral("<b>%1</b><br>%2").arg(what.toHtmlEscaped(), lines.join(QStringLiteral("<br>"))));
+}
+
+void TacticalWindow::undo() {
+    if (!m_session || !m_session->canUndo())
+        return;
+    m_session->undo();
+    refresh();
+    m_result->setText(
+        QStringLiteral("<b>Undone.</b> (Undo goes back to the last die roll or change of the side to act.)"));
+}
+
+void TacticalWindow::autoResolveRest() {
+    if (!m_session || m_session->over())
+        return;
+    const qsizetype before = m_session->log().size();
+    const int n = m_session->autoResolveRest(m_policySeed++);
+    m_selected = -1;
+    refresh();
+    showResult(before, QStringLiteral("auto-resolved: %1 actions").arg(n));
+    m_result->setText(m_result->text() +
+                      QStringLiteral("<br><b>%1</b>").arg(m_session->resultText().toHtmlEscaped()));
+}
+
+void TacticalWindow::setAssistDice(bool byHand) {
+    m_handDice->setChecked(byHand);
+}
+
+void TacticalWindow::measuredMove() {
+    if (!m_session || m_selected < 0)
+        return;
+    const QString t = m_session->measuredMoveText(m_selected, m_moveKind->currentText(), m_moveAngle->value(),
+                                                  m_moveDist->value());
+    if (!t.isEmpty())
+        submit(t);
+}
+
+void TacticalWindow::tableClicked(Vec2 at) {
+    if (!m_session || m_selected < 0)
+        return;
+    const QString t = m_session->moveToText(m_selected, at);
+    if (t.isEmpty()) {
+        statusBar()->showMessage(QStringLiteral("This unit moves by the listed or measured moves"), 5000);
+        return;
+    }
+    submit(t);
+}
+
+} // namespace wp
