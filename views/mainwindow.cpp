@@ -277,7 +277,8 @@ void MainWindow::buildMenus() {
         view->addAction(dw->toggleViewAction());
 
     QMenu* battles = menuBar()->addMenu(QStringLiteral("&Battle")); // issues 10-11: the tactical table
-    battles->addAction(QStringLiteral("Open &Tactical Battle…"), this, [this]() { TacticalWindow::openFromMenu(this); });
+    battles->addAction(QStringLiteral("Open &Tactical Battle…"), this,
+                       [this]() { TacticalWindow::openFromMenu(this); });
     QMenu* help = menuBar()->addMenu(QStringLiteral("&Help"));
     help->addAction(QStringLiteral("&About Westphalia"), this, [this]() {
         QMessageBox::about(
