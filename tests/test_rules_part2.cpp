@@ -334,6 +334,23 @@ class TestRulesPart2 : public QObject {
         QCOMPARE(int(f.s.units[vet[0]].steps), 2);
     }
 
+    // 15.225: leaders left alone go to a friendly city "subject to normal Nationality restrictions": Bethlen
+    // Gabor only within the six Areas of 17.H.4.
+    void loot_15225_nationality_restrictions() {
+        Rules f;
+        cleanCampaign(f);
+        const auto u = f.place("hungarian", UnitKind::Militia, "vienna", 1, 1);
+        f.placeLeader("bethlen-gabor", "vienna");
+        f.dice({9}); // Pillage 2, One Step Loss: the reduced unit is gone
+        QVERIFY(startPhase(f, Phase::Pay));
+        QVERIFY(!onMap(f, u[0]));
+        QCOMPARE(purpose(f), int(kLeadersPlace));
+        QVERIFY(f.legal("choose prague"));
+        QVERIFY(f.legal("choose pressburg"));
+        QVERIFY(!f.legal("choose berlin")); // Brandenburg: not a Hungarian Area
+        QVERIFY(!f.legal("choose vienna")); // Catholic
+    }
+
     // 15.24: Pillage-2 adds +2 on the Loot Table (Pillage-1 +1 is in the 15.211 example).
     void loot_1524_pillage2_drm() {
         Rules f;
