@@ -36,10 +36,21 @@ const char* kPbemUsage = R"USAGE(usage: westphalia-cli pbem <subcommand> --dir D
         the game, whose move it is, your legal actions, your view of the state
   verify
         verify the whole game (both secrets revealed): every action with the true hands
+  orders [--set KEY=VALUE]...
+        show your standing orders and the opponent's, or set yours (VALUE ask removes one). They go, in
+        clear, with your next file; the opponent's copy then takes these decisions for you without a
+        file:%1
 
 Files are named <game>-t<turn>-<side>-s<seq>.pbem; without --out they go to DIR/outbox/.
 Exit codes: 0 success, 1 a problem (a tampered file, an illegal action, ...), 2 bad command line.
 )USAGE";
+
+QString ordersHelp() {
+    QString h;
+    for (const QString& k : save::StandingOrders::keys())
+        h += QStringLiteral("\n          %1: %2").arg(k, save::StandingOrders::help(k));
+    return h;
+}
 
 bool writeOut(const QString& path, const QByteArray& bytes) {
     QDir().mkpath(QFileInfo(path).absolutePath());
@@ -66,24 +77,28 @@ bool readIn(const QString& path, QByteArray* bytes) {
 
 int pbemCommand(const QStringList& args) {
     const QString sub = args.value(0);
-    ArgParser ap(args.mid(1), kPbemUsage);
+    const QString usage = QString::fromUtf8(kPbemUsage).arg(ordersHelp());
+    const QByteArray usageBytes = usage.toUtf8();
+    ArgParser ap(args.mid(1), usageBytes.constData());
     if (sub.isEmpty() || sub == QLatin1String("--help") || sub == QLatin1String("-h") || ap.helpRequested()) {
-        out() << kPbemUsage;
+        out() << usage;
         return sub.isEmpty() ? 2 : 0;
     }
     const QString dir = ap.value(QStringLiteral("--dir"));
     const QString dataDir = ap.value(QStringLiteral("--data"));
     const QString outFile = ap.value(QStringLiteral("--out"));
     QString problem = dir.isEmpty() ? QStringLiteral("pbem %1 needs --dir DIR").arg(sub) : QString();
-    static const QStringList subs{"new", "join", "import-turn", "play", "export-turn", "status", "verify"};
+    static const QStringList subs{"new",         "join",   "import-turn", "play",
+                                  "export-turn", "status", "verify",      "orders"};
     if (!subs.contains(sub)) {
-        err() << "westphalia-cli pbem: unknown subcommand '" << sub << "'\n\n" << kPbemUsage;
+        err() << "westphalia-cli pbem: unknown subcommand '" << sub << "'\n\n" << usage;
         return 2;
     }
     // subcommand options
     const QString sideText = ap.value(QStringLiteral("--side"));
     const QString scenario = ap.value(QStringLiteral("--scenario"));
     const QStringList options = allValues(ap, QStringLiteral("--option"));
+    const QStringList orderSets = allValues(ap, QStringLiteral("--set"));
     const QString diceText = ap.value(QStringLiteral("--dice"));
     const QString randomText = ap.value(QStringLiteral("--random"));
     const QString maxText = ap.value(QStringLiteral("--max"));
@@ -111,6 +126,8 @@ int pbemCommand(const QStringList& args) {
     if (sub != QLatin1String("play") && sub != QLatin1String("join") && sub != QLatin1String("import-turn") &&
         !positionals.isEmpty() && problem.isEmpty())
         problem = QStringLiteral("unexpected argument '%1'").arg(positionals.first());
+    if (!orderSets.isEmpty() && sub != QLatin1String("orders") && problem.isEmpty())
+        problem = QStringLiteral("--set belongs to pbem orders");
     if (!ap.finish(problem))
         return 2;
 
@@ -178,6 +195,12 @@ int pbemCommand(const QStringList& args) {
         return 0;
     }
     if (sub == QLatin1String("play")) {
+        // the actions the opponent's standing orders took after one of this side's
+        auto ordered = [&](qsizetype before) {
+            const QStringList p = session.pendingActions();
+            for (qsizetype k = before + 1; k < p.size(); ++k)
+                out() << "  " << p[k] << "   (for the opponent, by his standing orders)\n";
+        };
         if (!randomText.isEmpty()) {
             rules::Rng pick(randomText.toULongLong() * 2654435761ULL +
                             static_cast<uint64_t>(session.allActions().size()));
@@ -189,10 +212,12 @@ int pbemCommand(const QStringList& args) {
                     session.engine().data(), session.state(), legal, rules::RandomPolicy::Aggressive, pick)];
                 const QString text = rules::formatAction(session.engine().data(), session.state(), a);
                 bool sealed = false;
+                const qsizetype before = session.pendingActions().size();
                 const rules::ApplyResult r = session.play(a, &sealed);
                 if (!r.ok)
                     return fail(QStringLiteral("'%1': %2").arg(text, r.error));
                 out() << text << (sealed ? "   (dice sealed: resolved by the opponent's copy)" : "") << "\n";
+                ordered(before);
                 ++n;
             }
         }
@@ -203,10 +228,12 @@ int pbemCommand(const QStringList& args) {
             if (!a)
                 return fail(QStringLiteral("'%1': %2").arg(text, error));
             bool sealed = false;
+            const qsizetype before = session.pendingActions().size();
             const rules::ApplyResult r = session.play(*a, &sealed);
             if (!r.ok)
                 return fail(QStringLiteral("'%1': %2").arg(text, r.error));
             out() << text << (sealed ? "   (dice sealed: resolved by the opponent's copy)" : "") << "\n";
+            ordered(before);
         }
         if (!session.saveTo(dir, &error))
             return fail(error);
@@ -233,6 +260,24 @@ int pbemCommand(const QStringList& args) {
         if (wantJson && session.started())
             out() << QJsonDocument(rules::stateToJson(session.engine(), session.state()))
                          .toJson(QJsonDocument::Indented);
+        return 0;
+    }
+    if (sub == QLatin1String("orders")) {
+        if (!orderSets.isEmpty()) {
+            save::StandingOrders orders = session.myOrders();
+            for (const QString& kv : orderSets)
+                if (!orders.set(session.engine().data(), kv, &error))
+                    return fail(QStringLiteral("--set %1").arg(error));
+            if (!session.setMyOrders(orders, &error) || !session.saveTo(dir, &error))
+                return fail(error);
+        }
+        const save::StandingOrders mine = session.myOrders();
+        out() << "your standing orders" << (mine == session.sentOrders() ? "" : " (sent with your next file)")
+              << ":\n";
+        for (const QString& k : save::StandingOrders::keys())
+            out() << "  " << k << "=" << mine.value(k) << "\n";
+        out() << "the opponent's standing orders (applied by this copy in your next file): "
+              << session.opponentOrders().text() << "\n";
         return 0;
     }
     // verify

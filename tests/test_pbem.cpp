@@ -82,7 +82,12 @@ struct Match {
     QTemporaryDir tmp;
     QString a, b; // A: Catholic (host), B: Protestant
     int files = 0;
-    QString target; // the copy the last exported file goes to
+    QString target;          // the copy the last exported file goes to
+    int actionsSent = 0;     // actions in the files exported by play()
+    int ordered = 0;         // of them, taken for the opponent by his standing orders
+    int orderedInside = 0;   // ordered actions that are not the last of their file: hand-overs saved
+    QList<int> lastOrdered;  // positions of the ordered actions in the last file exported
+    bool lastSealed = false; // the last file exported ends with a sealed roll
     Match() : a(tmp.filePath("catholic")), b(tmp.filePath("protestant")) {}
 
     void start(save::DiceMode dice, const QString& scenario = QStringLiteral("campaign")) {
@@ -114,6 +119,16 @@ struct Match {
             if (!r.ok)
                 qFatal("a legal action was refused: %s", qPrintable(r.error));
         }
+        const QList<bool> flags = s.pendingOrdered();
+        lastOrdered.clear();
+        for (qsizetype k = 0; k < flags.size(); ++k)
+            if (flags[k]) {
+                lastOrdered << static_cast<int>(k);
+                ++ordered;
+                orderedInside += k + 1 < flags.size();
+            }
+        actionsSent += static_cast<int>(flags.size());
+        lastSealed = s.lastActionSealed();
         QByteArray bytes;
         QString name, error;
         if (!s.exportFile(&bytes, &name, reveal, &error))
@@ -130,6 +145,16 @@ struct Match {
         store(s, dir);
         ++files;
         return {};
+    }
+    // Gives a side standing orders (sent with its next file).
+    void orders(const QString& dir, const QStringList& sets) {
+        save::PbemSession s = open(dir);
+        save::StandingOrders o = s.myOrders();
+        QString error;
+        for (const QString& kv : sets)
+            QVERIFY2(o.set(*data(), kv, &error), qPrintable(error));
+        QVERIFY2(s.setMyOrders(o, &error), qPrintable(error));
+        store(s, dir);
     }
     // Exchanges files until the game (in the receiver's view) reaches `turn`.
     void playUntilTurn(int turn, uint64_t seed) {
@@ -162,6 +187,12 @@ class TestPbem : public QObject {
     void forgedDieInOpenGame();
     void hiddenHands();
     void sealedRollIsNotKnownToTheRoller();
+    void statusTellsNoDiceFromSealed();
+    void ordersChooseOnlyLegalActions();
+    void standingOrdersSaveHandOvers();
+    void tamperedOrderInTransit();
+    void orderNotFollowed();
+    void protocolOneGame();
     void cli();
 };
 
@@ -575,6 +606,308 @@ void TestPbem::cli() {
     QVERIFY(e12.contains(QStringLiteral("cannot be verified yet")));
     auto [c13, o13, e13] = run({"status", "--dir", a, "--bogus"});
     QCOMPARE(c13, 2);
+    // standing orders: set, shown, sent with the next file, known to the opponent's copy
+    auto [c14, o14, e14] =
+        run({"orders", "--dir", a, "--set", "losses=cheapest", "--set", "retreat=inside,any"});
+    QCOMPARE(c14, 0);
+    QVERIFY2(o14.contains(QStringLiteral("your standing orders (sent with your next file)")) &&
+                 o14.contains(QStringLiteral("losses=cheapest")) &&
+                 o14.contains(QStringLiteral("retreat=inside,any")),
+             qPrintable(o14));
+    auto [c15, o15, e15] = run({"orders", "--dir", a, "--set", "losses=dearest"});
+    QCOMPARE(c15, 1);
+    QVERIFY2(e15.contains(QStringLiteral("losses=dearest: expected ask|cheapest")), qPrintable(e15));
+    auto [c16, o16, e16] = run({"orders", "--dir", a, "--set", "nonsense"});
+    QCOMPARE(c16, 1);
+    QVERIFY2(e16.contains(QStringLiteral("expected key=value")), qPrintable(e16));
+    auto [c17, o17, e17] = run({"status", "--dir", a, "--set", "losses=cheapest"});
+    QCOMPARE(c17, 2);
+    auto [c18, o18, e18] = run({"play", "--dir", a, "--random", "5"});
+    QCOMPARE(c18, 0);
+    auto [c19, o19, e19] = run({"export-turn", "--dir", a, "--out", tmp.filePath("s5.pbem")});
+    QCOMPARE(c19, 0);
+    auto [c20, o20, e20] = run({"import-turn", "--dir", b, tmp.filePath("s5.pbem")});
+    QCOMPARE(c20, 0);
+    auto [c21, o21, e21] = run({"orders", "--dir", b});
+    QCOMPARE(c21, 0);
+    QVERIFY2(o21.contains(
+                 QStringLiteral("the opponent's standing orders (applied by this copy in your next file): "
+                                "losses=cheapest retreat=inside,any")),
+             qPrintable(o21));
+}
+
+// After a hand-over without dice the status says the decision passes; after a sealed roll it says the
+// dice wait for the opponent's randomness (docs/pbem.md).
+void TestPbem::statusTellsNoDiceFromSealed() {
+    Match m;
+    m.start(save::DiceMode::Sealed);
+    bool sawSealed = false, sawPlain = false;
+    for (int k = 0; k < 300 && !(sawSealed && sawPlain); ++k) {
+        const QString dir = m.sender();
+        m.target = dir == m.a ? m.b : m.a;
+        save::PbemSession s = open(dir);
+        Rng pick(static_cast<uint64_t>(k) * 17 + 3);
+        bool sealed = false;
+        while (s.canPlay()) {
+            const auto legal = s.legalActions();
+            QVERIFY(
+                s.play(legal[chooseRandomAction(*data(), s.state(), legal, RandomPolicy::Aggressive, pick)],
+                       &sealed)
+                    .ok);
+        }
+        if (!s.pendingActions().isEmpty() && !s.state().gameOver) {
+            const QString st = s.status();
+            QVERIFY2(st.contains(QStringLiteral("send your file now")), qPrintable(st));
+            if (s.lastActionSealed()) {
+                sawSealed = true;
+                QVERIFY2(st.contains(QStringLiteral("rolls dice")), qPrintable(st));
+            } else {
+                sawPlain = true;
+                QVERIFY2(!st.contains(QStringLiteral("rolls dice")), qPrintable(st));
+                QVERIFY2(st.contains(QStringLiteral("the decision passes to the opponent")), qPrintable(st));
+            }
+        }
+        QByteArray bytes;
+        QString name, error;
+        QVERIFY2(s.exportFile(&bytes, &name, false, &error), qPrintable(error));
+        store(s, dir);
+        QCOMPARE(m.deliver(bytes), QString());
+    }
+    QVERIFY(sawSealed);
+    QVERIFY(sawPlain);
+}
+
+const QStringList kAllOrders{"react=out",          "cards=none",    "losses=cheapest",
+                             "retreat=inside,any", "peace=decline", "forced=auto"};
+
+// Orders choose among the engine's legal actions only, whatever the state: random hotseat games, every
+// decision asked of both sides' full orders.
+void TestPbem::ordersChooseOnlyLegalActions() {
+    save::StandingOrders orders;
+    QString error;
+    for (const QString& kv : kAllOrders)
+        QVERIFY2(orders.set(*data(), kv, &error), qPrintable(error));
+    Engine engine(data());
+    QMap<QString, int> used;
+    int asked = 0;
+    for (uint64_t seed = 1; seed <= 6; ++seed) {
+        GameState s;
+        QVERIFY2(engine.newGame(s, QStringLiteral("campaign"), GameOptions{}, seed, &error),
+                 qPrintable(error));
+        Rng pick(seed);
+        for (int n = 0; n < 1500 && !s.gameOver; ++n) {
+            const auto legal = engine.legalActions(s);
+            QVERIFY(!legal.empty());
+            for (int side : {kCatholic, kProtestant}) {
+                QString rule;
+                const auto a = orders.choose(engine, s, side, &rule);
+                ++asked;
+                if (!a)
+                    continue;
+                QCOMPARE(side, engine.actor(s)); // only the side whose decision it is
+                QVERIFY2(std::find(legal.begin(), legal.end(), *a) != legal.end(),
+                         qPrintable(formatAction(*data(), s, *a)));
+                used[rule.section('=', 0, 0)] += 1;
+            }
+            QVERIFY(
+                engine.apply(s, legal[chooseRandomAction(*data(), s, legal, RandomPolicy::Aggressive, pick)])
+                    .ok);
+        }
+    }
+    qInfo("orders asked %d times, used: %s", asked,
+          qPrintable(QStringList([&] {
+                         QStringList l;
+                         for (auto it = used.begin(); it != used.end(); ++it)
+                             l << QStringLiteral("%1 %2").arg(it.key()).arg(it.value());
+                         return l;
+                     }())
+                         .join(", ")));
+    for (const char* k : {"cards", "losses", "retreat"})
+        QVERIFY2(used.value(QLatin1String(k)) > 0, k);
+    // no orders: never a choice
+    GameState s;
+    QVERIFY(engine.newGame(s, QStringLiteral("campaign"), GameOptions{}, 9, &error));
+    QVERIFY(!save::StandingOrders().choose(engine, s, engine.actor(s)));
+    // bad orders are refused with the reason
+    save::StandingOrders bad;
+    QVERIFY(!bad.set(*data(), QStringLiteral("losses=dearest"), &error));
+    QVERIFY2(error.contains(QStringLiteral("losses=dearest: expected ask|cheapest")), qPrintable(error));
+    QVERIFY(!bad.set(*data(), QStringLiteral("retreat=inside,atlantis"), &error));
+    QVERIFY2(error.contains(QStringLiteral("'atlantis'")), qPrintable(error));
+    QVERIFY(!bad.set(*data(), QStringLiteral("bribe=yes"), &error));
+    QVERIFY2(error.contains(QStringLiteral("unknown order 'bribe'")), qPrintable(error));
+}
+
+// Two games of random legal play (sealed dice), without and with standing orders on both sides, each
+// until a few decisions the orders cover have come up. Without orders each of them costs a file: the
+// file ends (no sealed roll) and the receiver's first decision is one his orders would take. With orders
+// no file ends that way: the author's copy takes those decisions, and every file is verified by the
+// receiving copy (which checks each ordered action against the orders and the engine).
+void TestPbem::standingOrdersSaveHandOvers() {
+    save::StandingOrders all;
+    QString error;
+    for (const QString& kv : kAllOrders)
+        QVERIFY2(all.set(*data(), kv, &error), qPrintable(error));
+    int spent[2] = {0, 0};
+    for (int withOrders = 0; withOrders < 2; ++withOrders) {
+        Match m;
+        m.start(save::DiceMode::Sealed);
+        if (withOrders) {
+            m.orders(m.a, kAllOrders);
+            m.orders(m.b, kAllOrders);
+        }
+        for (int k = 0; k < 400; ++k) {
+            if (withOrders ? m.ordered >= 3 : spent[0] >= 3)
+                break;
+            const QByteArray f = m.play(static_cast<uint64_t>(k) + 1300);
+            const bool plainHandOver = !m.lastSealed;
+            QCOMPARE(m.deliver(f), QString());
+            const save::PbemSession r = open(m.target);
+            if (plainHandOver && r.canPlay() && all.choose(r.engine(), r.state(), r.mySide()))
+                ++spent[withOrders];
+        }
+        qInfo("%s: %d files for %d actions; %d files handed over a decision the orders cover; %d actions "
+              "taken by standing orders, %d of them inside a file",
+              withOrders ? "with orders" : "without orders", m.files, m.actionsSent, spent[withOrders],
+              m.ordered, m.orderedInside);
+        if (withOrders) {
+            QVERIFY(m.ordered >= 3);
+            const save::PbemSession ca = open(m.a), pr = open(m.b);
+            QCOMPARE(pr.opponentOrders().text(), ca.myOrders().text());
+            QCOMPARE(ca.opponentOrders().text(), pr.myOrders().text());
+            QVERIFY2(ca.status().contains(QStringLiteral("standing orders: yours react=out")),
+                     qPrintable(ca.status()));
+        } else
+            QCOMPARE(m.ordered, 0);
+    }
+    QVERIFY(spent[0] >= 3); // without orders: a file for each of these decisions
+    QCOMPARE(spent[1], 0);  // with orders: none
+}
+
+// The Protestant's standing orders are changed on their way to the Catholic (no signatures: the Catholic
+// copy cannot tell). The Catholic copy applies the changed orders; its next file does not continue the
+// file the Protestant sent, and the Protestant copy refuses it.
+void TestPbem::tamperedOrderInTransit() {
+    Match m;
+    m.start(save::DiceMode::Sealed);
+    m.orders(m.b, {QStringLiteral("losses=cheapest")});
+    QCOMPARE(m.deliver(m.play(1)), QString()); // file 3, the Catholic's
+    const QByteArray f4 = m.play(2);           // file 4, the Protestant's, with its orders
+    QJsonObject o = inflate(f4);
+    QCOMPARE(o["orders"].toObject()["losses"].toString(), QStringLiteral("cheapest"));
+    QCOMPARE(o["version"].toInt(), 2);
+    QJsonObject orders = o["orders"].toObject();
+    orders["cards"] = QStringLiteral("none");
+    orders["retreat"] = QStringLiteral("any");
+    o["orders"] = orders;
+    QCOMPARE(m.deliver(deflate(o), QStringLiteral("f4.pbem")), QString());
+    QCOMPARE(open(m.a).opponentOrders().text(), QStringLiteral("cards=none losses=cheapest retreat=any"));
+    const QString problem = m.deliver(m.play(3), QStringLiteral("f5.pbem"));
+    QVERIFY2(problem.contains(QStringLiteral("does not continue file 4 as this side sent it")),
+             qPrintable(problem));
+    // an order the program does not know is refused at once
+    Match n;
+    n.start(save::DiceMode::Sealed);
+    QCOMPARE(n.deliver(n.play(1)), QString());
+    QJsonObject p = inflate(n.play(2));
+    p["orders"] = QJsonObject{{"losses", "dearest"}};
+    const QString bad = n.deliver(deflate(p), QStringLiteral("f4.pbem"));
+    QVERIFY2(bad.contains(QStringLiteral("$.orders.losses")), qPrintable(bad));
+}
+
+// The author's file takes a decision for the receiver other than his orders give (an edited file or a
+// modified client): refused, naming the order.
+void TestPbem::orderNotFollowed() {
+    Match m;
+    m.start(save::DiceMode::Sealed);
+    m.orders(m.a, kAllOrders);
+    m.orders(m.b, kAllOrders);
+    for (int k = 0; k < 600; ++k) {
+        const QByteArray f = m.play(static_cast<uint64_t>(k) + 900);
+        if (m.lastOrdered.isEmpty()) {
+            QCOMPARE(m.deliver(f), QString());
+            continue;
+        }
+        QJsonObject o = inflate(f);
+        QJsonArray acts = o["actions"].toArray();
+        const int at = m.lastOrdered.first();
+        const QString was = acts[at].toString();
+        acts[at] = was == QLatin1String("react out") ? QStringLiteral("react in")
+                   : was == QLatin1String("pass")    ? QStringLiteral("react in")
+                                                     : QStringLiteral("pass");
+        o["actions"] = acts;
+        // the cheat recomputes the log hash over the actions before the file (the sender's copy has them
+        // all; the receiver may still wait for the result of its own last, sealed, action)
+        relog(o, open(m.target == m.a ? m.b : m.a).allActions().mid(0, o["fromAction"].toInt()));
+        const QString problem = m.deliver(deflate(o), QStringLiteral("evil.pbem"));
+        QVERIFY2(problem.contains(QStringLiteral("standing order")) &&
+                     problem.contains(QStringLiteral("gives '") + was),
+                 qPrintable(problem));
+        qInfo("%s", qPrintable(problem));
+        QCOMPARE(m.deliver(f), QString()); // the true file goes in
+        return;
+    }
+    QFAIL("no file with an action taken by standing orders");
+}
+
+// A game started with protocol 1 (before standing orders) goes on as protocol 1: its files carry no
+// orders, orders cannot be set, a file with orders is refused; a file of a newer protocol is refused with
+// the reason (tests/fixtures/saves/newer-protocol.pbem).
+void TestPbem::protocolOneGame() {
+    QTemporaryDir tmp;
+    const QString a = tmp.filePath("a"), b = tmp.filePath("b");
+    QString error;
+    save::PbemSession host(data());
+    QByteArray startFile, joinFile;
+    QVERIFY2(
+        host.create(QStringLiteral("campaign"), {}, kCatholic, save::DiceMode::Sealed, &startFile, &error),
+        qPrintable(error));
+    store(host, a);
+    // the start file as protocol 1 wrote it (the same fields), in the host's directory too
+    QJsonObject st = inflate(startFile);
+    QCOMPARE(st["version"].toInt(), 2);
+    st["version"] = 1;
+    {
+        QJsonObject sess = QJsonDocument::fromJson(readAll(a + "/session.json")).object();
+        QJsonArray files = sess["files"].toArray();
+        files[0] = st;
+        sess["files"] = files;
+        sess["version"] = 1;
+        QFile f(a + "/session.json");
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QJsonDocument(sess).toJson());
+    }
+    save::PbemSession guest(data());
+    QVERIFY2(guest.join(deflate(st), "start.pbem", &joinFile, &error), qPrintable(error));
+    QCOMPARE(guest.protocolVersion(), 1);
+    QCOMPARE(inflate(joinFile)["version"].toInt(), 1);
+    QVERIFY(!guest.setMyOrders(save::StandingOrders(), &error));
+    QVERIFY2(error.contains(QStringLiteral("protocol 1")), qPrintable(error));
+    store(guest, b);
+    save::PbemSession h = open(a);
+    QVERIFY2(h.importFile(joinFile, "join.pbem", &error), qPrintable(error));
+    QByteArray f3;
+    QString name;
+    QVERIFY2(h.exportFile(&f3, &name, false, &error), qPrintable(error));
+    QCOMPARE(inflate(f3)["version"].toInt(), 1);
+    QVERIFY(!inflate(f3).contains("orders"));
+    QVERIFY(!h.status().contains(QStringLiteral("standing orders")));
+    save::PbemSession g = open(b);
+    QJsonObject withOrders = inflate(f3);
+    withOrders["orders"] = QJsonObject{{"losses", "cheapest"}};
+    QVERIFY(!g.importFile(deflate(withOrders), "f3.pbem", &error));
+    QVERIFY2(error.contains(QStringLiteral("standing orders in a game of protocol 1")), qPrintable(error));
+    QVERIFY2(g.importFile(f3, "f3.pbem", &error), qPrintable(error));
+    QVERIFY(g.canPlay());
+    // a newer protocol: refused before anything else, with the reason
+    QFile newer(QStringLiteral(WESTPHALIA_TEST_DIR "/fixtures/saves/newer-protocol.pbem"));
+    QVERIFY(newer.open(QIODevice::ReadOnly));
+    save::PbemSession fresh(data());
+    QVERIFY(!fresh.join(newer.readAll(), "newer-protocol.pbem", &joinFile, &error));
+    QVERIFY2(
+        error.contains(QStringLiteral("newer-protocol.pbem: $.version: PBEM protocol 9 is newer than this "
+                                      "Westphalia reads")),
+        qPrintable(error));
 }
 
 QTEST_GUILESS_MAIN(TestPbem)

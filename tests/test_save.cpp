@@ -4,6 +4,7 @@
 #include "rules/game.h"
 #include "rules/invariants.h"
 #include "rules/position.h"
+#include "save/pbem.h"
 #include "save/savefile.h"
 
 #include <QDir>
@@ -108,6 +109,7 @@ class TestSave : public QObject {
     void cliVerifyAndReplay();
     void fuzzSaveDir();
     void fuzzLoader();
+    void realFixtureFiles();
 };
 
 void TestSave::gzipIsRealGzip() {
@@ -479,6 +481,91 @@ void TestSave::fuzzLoader() {
     qInfo("loader fuzz: %d inputs in %.1f s (%d rejected with a message, %d loaded, %d reached the engine)",
           runs, static_cast<double>(t.elapsed()) / 1000, rejected, loaded, deep);
     QVERIFY(rejected > runs / 2);
+}
+
+namespace {
+
+const QString kFixtures = QStringLiteral(WESTPHALIA_TEST_DIR "/fixtures/saves/");
+
+bool writeBytes(const QString& path, const QByteArray& bytes) {
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
+
+// WESTPHALIA_WRITE_FIXTURES=1 test_save realFixtureFiles writes tests/fixtures/saves/ anew (see its README).
+void writeFixtures() {
+    auto game = randomGame(QStringLiteral("campaign"), 3, 40);
+    const save::SaveGame g = save::fromGame(*game);
+    const QByteArray good = save::serialize(g);
+    QVERIFY(writeBytes(kFixtures + "campaign-40.tyw", good));
+    QVERIFY(writeBytes(kFixtures + "truncated.tyw", good.left(good.size() / 2)));
+    QJsonObject newer = jsonOf(g);
+    newer["version"] = 9;
+    QVERIFY(writeBytes(kFixtures + "newer-version.tyw", gz(newer)));
+    save::SaveGame other = g;
+    other.fingerprint = QByteArray(64, '0');
+    QVERIFY(writeBytes(kFixtures + "wrong-fingerprint.tyw", save::serialize(other)));
+    save::PbemSession host(data());
+    QByteArray start;
+    QString error;
+    QVERIFY2(host.create(QStringLiteral("campaign"), {}, kCatholic, save::DiceMode::Sealed, &start, &error),
+             qPrintable(error));
+    QJsonObject st = QJsonDocument::fromJson(inflate(start)).object();
+    st["version"] = 9;
+    QVERIFY(writeBytes(kFixtures + "newer-protocol.pbem", gz(st)));
+}
+
+} // namespace
+
+// Real files on disk (tests/fixtures/saves/, written by an earlier build): a valid campaign save, a
+// truncated one, one of a newer format version, one made with other game data, and a PBEM start file of
+// a newer protocol (read by test_pbem). Each loads, or is refused with the reason, here and by the CLI.
+void TestSave::realFixtureFiles() {
+    if (qEnvironmentVariableIsSet("WESTPHALIA_WRITE_FIXTURES"))
+        writeFixtures();
+    QString error;
+    const QString valid = kFixtures + "campaign-40.tyw";
+    auto g = save::readFile(valid, &error);
+    QVERIFY2(g, qPrintable(error));
+    QCOMPARE(g->scenario, QStringLiteral("campaign"));
+    QCOMPARE(g->actions.size(), 40);
+    QCOMPARE(g->format, 1);
+    Game game(data());
+    if (g->fingerprint == data()->fingerprint) {
+        QVERIFY2(save::replay(*g, valid, game, &error), qPrintable(error));
+    } else {
+        // the shipped data changed since the fixture was written: the save says so, and its actions
+        // still replay under these data (the rules keep old saves playable)
+        QVERIFY(!save::replay(*g, valid, game, &error));
+        QVERIFY2(error.contains(QStringLiteral("$.data: the game data differ")), qPrintable(error));
+        qInfo("campaign-40.tyw was written with other data (%s): replayed with these", qPrintable(error));
+        save::SaveGame same = *g;
+        same.fingerprint = data()->fingerprint;
+        QVERIFY2(save::replay(same, valid, game, &error), qPrintable(error));
+    }
+    QVERIFY(checkInvariants(game.engine(), game.state()).isEmpty());
+    struct Bad {
+        const char* file;
+        const char* expect;
+    };
+    for (const Bad& b : {Bad{"truncated.tyw", "truncated.tyw: truncated"},
+                         Bad{"newer-version.tyw", "newer-version.tyw: $.version: format version 9 is newer"},
+                         Bad{"wrong-fingerprint.tyw",
+                             "wrong-fingerprint.tyw: $.data: the game data differ from those the game was "
+                             "played with (fingerprint 0000000000000000"}}) {
+        const QString path = kFixtures + QLatin1String(b.file);
+        QVERIFY2(QFile::exists(path), qPrintable(path));
+        QVERIFY(!save::load(data(), path, &error));
+        QVERIFY2(error.contains(QLatin1String(b.expect)), qPrintable(error));
+        const Run r = cli({"save", "verify", path});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(QLatin1String(b.expect)), qPrintable(r.err));
+    }
+    const Run ok = cli({"save", "verify", valid});
+    if (g->fingerprint == data()->fingerprint)
+        QVERIFY2(ok.code == 0 && ok.out.contains(QStringLiteral("(40 actions")), qPrintable(ok.out + ok.err));
+    else
+        QVERIFY2(ok.code == 1 && ok.err.contains(QStringLiteral("$.data")), qPrintable(ok.err));
 }
 
 QTEST_GUILESS_MAIN(TestSave)

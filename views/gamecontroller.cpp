@@ -446,6 +446,17 @@ TurnImport GameController::importTurn(const QByteArray& bytes, const QString& na
     return r;
 }
 
+bool GameController::setPbemOrders(const save::StandingOrders& orders, QString* error) {
+    if (!m_pbem) {
+        *error = QStringLiteral("No game by e-mail is open.");
+        return false;
+    }
+    if (!m_pbem->setMyOrders(orders, error) || !m_pbem->saveTo(m_pbemDir, error))
+        return false;
+    emit changed();
+    return true;
+}
+
 bool GameController::exportTurn(QByteArray* bytes, QString* fileName, bool reveal, QString* error) {
     if (!m_pbem) {
         *error = QStringLiteral("No game by e-mail is open.");

@@ -102,6 +102,8 @@ class GameController : public QObject {
     bool exportTurn(QByteArray* bytes, QString* fileName, bool reveal, QString* error);
     QString pbemStatus() const { return m_pbem ? m_pbem->status() : QString(); }
     bool pbemMustExport() const { return m_pbem && m_pbem->mustExport(); }
+    // This side's standing orders (docs/pbem.md), sent with its next file; the session is saved.
+    bool setPbemOrders(const save::StandingOrders& orders, QString* error);
 
     static QString phaseName(const rules::GameState& s);
 

@@ -1,5 +1,6 @@
 #include "pbempanel.h"
 
+#include "ordersdialog.h"
 #include "theme.h"
 
 #include <QComboBox>
@@ -83,8 +84,15 @@ PbemPanel::PbemPanel(GameController* g, QWidget* parent) : QWidget(parent), gc(g
     m_export->setObjectName(QStringLiteral("pbemExport"));
     m_import = new QPushButton(QStringLiteral("Import Turn…"), this);
     m_import->setObjectName(QStringLiteral("pbemImport"));
+    m_orders = new QPushButton(QStringLiteral("Orders…"), this);
+    m_orders->setObjectName(QStringLiteral("pbemOrders"));
+    m_orders->setToolTip(
+        QStringLiteral("Standing orders: answers to some of your decisions (reaction, combat "
+                       "cards, losses, retreat, peace) that your opponent's copy takes for "
+                       "you, so that fewer files are needed. Public."));
     row->addWidget(m_export);
     row->addWidget(m_import);
+    row->addWidget(m_orders);
     lay->addLayout(row);
     m_outcome = new QLabel(this);
     m_outcome->setObjectName(QStringLiteral("pbemOutcome"));
@@ -101,6 +109,7 @@ PbemPanel::PbemPanel(GameController* g, QWidget* parent) : QWidget(parent), gc(g
     connect(m_export, &QPushButton::clicked, this, &PbemPanel::exportRequested);
     connect(m_import, &QPushButton::clicked, this, &PbemPanel::importRequested);
     connect(m_step, &QPushButton::clicked, this, &PbemPanel::stepRequested);
+    connect(m_orders, &QPushButton::clicked, this, &PbemPanel::editOrders);
     m_step->setEnabled(false);
     refresh();
 }
@@ -111,8 +120,10 @@ void PbemPanel::refresh() {
         m_status->setText(QStringLiteral("No game by e-mail."));
         m_export->setEnabled(false);
         m_import->setEnabled(false);
+        m_orders->setEnabled(false);
         return;
     }
+    m_orders->setEnabled(s->ordersAllowed());
     const bool must = s->mustExport();
     QString html =
         QStringLiteral("<b>Game %1</b> · you play <span style='color:%2'><b>%3</b></span><br>")
@@ -180,6 +191,20 @@ void PbemPanel::showImport(const TurnImport& r) {
         }
     }
     m_step->setEnabled(r.actions > 0);
+}
+
+void PbemPanel::editOrders() {
+    const save::PbemSession* s = gc->pbem();
+    if (!s || !s->ordersAllowed())
+        return;
+    OrdersDialog dlg(s->engine().data(), s->myOrders(), s->opponentOrders(), this);
+    if (dlg.exec() != QDialog::Accepted)
+        return;
+    QString error;
+    if (!gc->setPbemOrders(dlg.orders(), &error))
+        showMessage(QStringLiteral("<p style='color:#a01010'><b>The orders were not kept:</b> %1</p>")
+                        .arg(error.toHtmlEscaped()));
+    refresh();
 }
 
 void PbemPanel::showMessage(const QString& html) {

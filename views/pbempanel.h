@@ -1,6 +1,7 @@
 // Play by e-mail in the window (issue 7): the New PBEM Game dialog, and the "By e-mail" panel that says
 // where the exchange stands (whose file is next, what was verified in the last file received, any
-// refusal with its reason) with the Export Turn and Import Turn buttons.
+// refusal with its reason) with the Export Turn and Import Turn buttons, and the Orders… dialog for the
+// standing orders (views/ordersdialog.h).
 #pragma once
 
 #include "gamecontroller.h"
@@ -45,6 +46,9 @@ class PbemPanel : public QWidget {
     QPushButton* exportButton() const { return m_export; }
     QPushButton* importButton() const { return m_import; }
     QPushButton* stepButton() const { return m_step; }
+    QPushButton* ordersButton() const { return m_orders; }
+    // The Orders… dialog (docs/pbem.md "Standing orders"): sets this side's orders, kept in the session.
+    void editOrders();
 
   signals:
     void exportRequested();
@@ -59,6 +63,7 @@ class PbemPanel : public QWidget {
     QPushButton* m_export;
     QPushButton* m_import;
     QPushButton* m_step;
+    QPushButton* m_orders;
 };
 
 } // namespace wp

@@ -22,7 +22,8 @@ using namespace rules;
 
 namespace {
 
-constexpr int kPbemVersion = 1;
+constexpr int kPbemVersion = 2;    // the newest protocol this build writes and reads (docs/pbem.md)
+constexpr int kOrdersVersion = 2;  // standing orders exist from protocol 2 on
 constexpr int kChainLength = 4096; // files one side can send in a game
 constexpr int kDicePerAction = 32; // dice prepared per action (more come from the re-seeded generator)
 
@@ -243,11 +244,21 @@ bool decodeFile(const QByteArray& bytes, const QString& name, QJsonObject* out, 
         return false;
     }
     const int v = out->value(QStringLiteral("version")).toInt(-1);
-    if (v != kPbemVersion) {
-        *error = QStringLiteral("%1: $.version: PBEM file version %2 (this Westphalia reads %3)")
-                     .arg(name)
-                     .arg(v)
-                     .arg(kPbemVersion);
+    if (v > kPbemVersion) {
+        *error =
+            QStringLiteral("%1: $.version: PBEM protocol %2 is newer than this Westphalia reads (1 to %3): "
+                           "update Westphalia")
+                .arg(name)
+                .arg(v)
+                .arg(kPbemVersion);
+        return false;
+    }
+    if (v < 1) {
+        *error =
+            QStringLiteral("%1: $.version: PBEM protocol %2 does not exist (this Westphalia reads 1 to %3)")
+                .arg(name)
+                .arg(v)
+                .arg(kPbemVersion);
         return false;
     }
     return true;
@@ -346,6 +357,26 @@ struct PbemSession::Replay {
         return {};
     }
 
+    // The standing orders of `side` in force during file f: those of its latest file before f (none in
+    // protocol 1, or before its first turn file). A malformed order makes the file refused.
+    bool ordersBefore(int side, int f, StandingOrders* out, QString* error) const {
+        *out = StandingOrders();
+        for (int k = f - 1; k >= 2; --k) {
+            const QJsonObject& o = files[static_cast<size_t>(k)];
+            if (sideFrom(o) != side)
+                continue;
+            if (!o.contains(QStringLiteral("orders")))
+                return true;
+            auto parsed = StandingOrders::fromJson(d, o.value(QStringLiteral("orders")).toObject(),
+                                                   QStringLiteral("file %1: $.orders").arg(k + 1), error);
+            if (!parsed)
+                return false;
+            *out = *parsed;
+            return true;
+        }
+        return true;
+    }
+
     bool start(QString* error) {
         const QJsonObject& st = files[0];
         gameId = hexField(st, "game");
@@ -409,8 +440,10 @@ struct PbemSession::Replay {
     // Applies one action of `author`. `seedOther` is the other side's chain value for its dice (empty:
     // not known yet). Returns false with *error; *used = the dice rolled (or a shuffle happened).
     enum class Step { Ok, Waiting, Failed };
-    Step apply(int author, const QString& text, const QString& revealClaim, bool checkReveal,
-               const QByteArray& vAuthor, const QByteArray& vOther, bool allowWait,
+    // `actorSide` is the side whose decision it is: the author, or the other side for an action his
+    // standing orders gave (`ordered`: no card is named, none of his hidden cards is touched).
+    Step apply(int author, int actorSide, bool ordered, const QString& text, const QString& revealClaim,
+               bool checkReveal, const QByteArray& vAuthor, const QByteArray& vOther, bool allowWait,
                std::vector<int8_t>* rolled, bool* used, QString* error) {
         const qsizetype i = actions.size();
         if (s.gameOver) {
@@ -422,7 +455,7 @@ struct PbemSession::Replay {
         if (states && states->empty() && i == statesFrom)
             states->push_back(s);
         const int actor = engine.actor(s);
-        if (actor != author) {
+        if (actor != actorSide) {
             *error =
                 QStringLiteral("action %1 '%2' is a decision of the %3 player, but the file is the %4 "
                                "player's: an injected (or reordered) action")
@@ -430,7 +463,7 @@ struct PbemSession::Replay {
                     .arg(text, actor >= 0 ? sideName(actor) : QStringLiteral("(nobody)"), sideName(author));
             return Step::Failed;
         }
-        if (key[author].isEmpty())
+        if (key[author].isEmpty() && !ordered)
             substitute(d, s, author, text + QLatin1Char(' ') + revealClaim);
         const std::vector<CardPlace> placesBefore = s.cardPlace;
         QString why;
@@ -537,6 +570,9 @@ struct PbemSession::Replay {
         const QByteArray vOtherNext = nextValue(opp, f);
         const QJsonObject claimed = o.value(QStringLiteral("rolls")).toObject();
         const QJsonObject reveals = o.value(QStringLiteral("reveals")).toObject();
+        StandingOrders oppOrders;
+        if (!ordersBefore(opp, f, &oppOrders, error))
+            return false;
         for (qsizetype j = 0; j < acts.size(); ++j) {
             const bool last = j == acts.size() - 1;
             if (last) {
@@ -559,8 +595,38 @@ struct PbemSession::Replay {
             const QString text = acts[j].toString();
             const qsizetype i = actions.size();
             const QString at = QString::number(actions.size());
-            const Step st = apply(author, text, reveals.value(at).toString(), !last || reveals.contains(at),
-                                  vAuthor, last ? vOtherNext : vOtherNow,
+            // A decision of the other side inside the author's file: his standing orders must give it.
+            bool ordered = false;
+            QString rule;
+            if (!s.gameOver && engine.actor(s) == opp) {
+                const std::optional<Action> want = oppOrders.choose(engine, s, opp, &rule);
+                if (!want) {
+                    *error =
+                        QStringLiteral("file %1 (%2): action %3 '%4' is a decision of the %5 player, and his "
+                                       "standing orders (%6) do not cover it: an injected (or reordered) "
+                                       "action")
+                            .arg(f + 1)
+                            .arg(sideName(author))
+                            .arg(i)
+                            .arg(text, sideName(opp), oppOrders.text());
+                    return false;
+                }
+                const QString wantText = formatAction(d, s, *want);
+                if (wantText != text) {
+                    *error =
+                        QStringLiteral("file %1 (%2): action %3 '%4' was taken for the %5 player, but his "
+                                       "standing order %6 gives '%7': the order was not followed (the "
+                                       "action was edited, or the sender's copy chose for him)")
+                            .arg(f + 1)
+                            .arg(sideName(author))
+                            .arg(i)
+                            .arg(text, sideName(opp), rule, wantText);
+                    return false;
+                }
+                ordered = true;
+            }
+            const Step st = apply(author, ordered ? opp : author, ordered, text, reveals.value(at).toString(),
+                                  !last || reveals.contains(at), vAuthor, last ? vOtherNext : vOtherNow,
                                   last && f == static_cast<int>(files.size()) - 1, &rolled, &used, error);
             if (st == Step::Failed) {
                 *error = QStringLiteral("file %1 (%2): ").arg(f + 1).arg(sideName(author)) + *error;
@@ -580,6 +646,19 @@ struct PbemSession::Replay {
                         .arg(text);
                 return false;
             }
+            // Standing orders never unseal a roll: a roll by an ordered action, or one after which the
+            // decision passes to the other side, waits for the receiver's randomness (docs/pbem.md).
+            if (!last && used && (ordered || (!s.gameOver && engine.actor(s) != author))) {
+                *error = QStringLiteral(
+                             "file %1: action %2 '%3' rolled dice (or shuffled) %4 but does not end the "
+                             "file: that roll must wait for the other side's randomness (a die "
+                             "rolled by the sender alone)")
+                             .arg(f + 1)
+                             .arg(i)
+                             .arg(text, ordered ? QStringLiteral("by a standing order")
+                                                : QStringLiteral("before a decision of the other side"));
+                return false;
+            }
             if (!last && (claimed.contains(at) || !rolled.empty()) &&
                 claimed.value(at).toString() != diceText(rolled)) {
                 *error = QStringLiteral("file %1: forged die: at action %2 '%3' the file says the dice were "
@@ -591,9 +670,10 @@ struct PbemSession::Replay {
             }
             if (happened && i >= happenedFrom) {
                 happened->append(
-                    QStringLiteral("  %1 (%2): %3%4")
+                    QStringLiteral("  %1 (%2): %3%4%5")
                         .arg(i)
-                        .arg(sideName(author), text,
+                        .arg(sideName(ordered ? opp : author), text,
+                             ordered ? QStringLiteral("   (standing order %1)").arg(rule) : QString(),
                              rolled.empty() ? QString() : QStringLiteral("   dice ") + diceText(rolled)));
                 *happened += lines;
             }
@@ -638,13 +718,14 @@ bool PbemSession::create(const QString& scenario, const QStringList& options, in
             return false;
     m_me = side;
     m_dice = dice;
+    m_version = kPbemVersion;
     m_gameId = randomHex().left(16);
     m_deckSecret = randomHex();
     m_chainSeed = randomHex();
     m_nonce = randomHex();
     QJsonObject st;
     st[QStringLiteral("format")] = QStringLiteral("westphalia-pbem");
-    st[QStringLiteral("version")] = kPbemVersion;
+    st[QStringLiteral("version")] = m_version;
     st[QStringLiteral("kind")] = QStringLiteral("start");
     st[QStringLiteral("game")] = QString::fromLatin1(m_gameId);
     st[QStringLiteral("seq")] = 1;
@@ -684,6 +765,7 @@ bool PbemSession::join(const QByteArray& startFile, const QString& name, QByteAr
         return false;
     }
     m_gameId = hexField(st, "game");
+    m_version = st.value(QStringLiteral("version")).toInt(1);
     m_me = other(sideFrom(st));
     m_dice = st.value(QStringLiteral("dice")).toString() == QLatin1String("open") ? DiceMode::Open
                                                                                   : DiceMode::Sealed;
@@ -692,7 +774,7 @@ bool PbemSession::join(const QByteArray& startFile, const QString& name, QByteAr
     m_nonce = randomHex();
     QJsonObject jn;
     jn[QStringLiteral("format")] = QStringLiteral("westphalia-pbem");
-    jn[QStringLiteral("version")] = kPbemVersion;
+    jn[QStringLiteral("version")] = m_version;
     jn[QStringLiteral("kind")] = QStringLiteral("join");
     jn[QStringLiteral("game")] = QString::fromLatin1(m_gameId);
     jn[QStringLiteral("seq")] = 2;
@@ -719,6 +801,7 @@ bool PbemSession::saveTo(const QString& dir, QString* error) const {
     o[QStringLiteral("nonce")] = QString::fromLatin1(m_nonce);
     o[QStringLiteral("revealed")] = m_revealed;
     o[QStringLiteral("pending")] = QJsonArray::fromStringList(m_pending);
+    o[QStringLiteral("orders")] = m_orders.toJson();
     QJsonArray files;
     for (const QJsonObject& f : m_files)
         files.append(f);
@@ -747,6 +830,15 @@ bool PbemSession::loadFrom(const QString& dir, QString* error) {
         *error = QStringLiteral("%1: not a PBEM session (%2)").arg(path, pe.errorString());
         return false;
     }
+    if (o.value(QStringLiteral("version")).toInt(1) > kPbemVersion) {
+        *error =
+            QStringLiteral("%1: $.version: session of PBEM protocol %2, newer than this Westphalia reads "
+                           "(1 to %3): update Westphalia")
+                .arg(path)
+                .arg(o.value(QStringLiteral("version")).toInt())
+                .arg(kPbemVersion);
+        return false;
+    }
     m_me = o.value(QStringLiteral("side")).toString() == QLatin1String("catholic") ? kCatholic : kProtestant;
     m_deckSecret = hexField(o, "deckSecret");
     m_chainSeed = hexField(o, "chainSeed");
@@ -763,6 +855,14 @@ bool PbemSession::loadFrom(const QString& dir, QString* error) {
         return false;
     }
     m_gameId = hexField(m_files[0], "game");
+    m_version = m_files[0].value(QStringLiteral("version")).toInt(1);
+    {
+        auto orders = StandingOrders::fromJson(*m_data, o.value(QStringLiteral("orders")).toObject(),
+                                               path + QStringLiteral(": $.orders"), error);
+        if (!orders)
+            return false;
+        m_orders = *orders;
+    }
     m_dice = m_files[0].value(QStringLiteral("dice")).toString() == QLatin1String("open") ? DiceMode::Open
                                                                                           : DiceMode::Sealed;
     if (!refresh(error)) {
@@ -789,9 +889,14 @@ bool PbemSession::refresh(QString* error) {
     m_built = r.built;
     m_waiting = false;
     m_stop = false;
+    m_sealedLast = false;
     m_actions.clear();
     m_pendingRolls.clear();
     m_pendingReveals.clear();
+    m_pendingOrdered.clear();
+    m_oppOrders = StandingOrders();
+    if (r.built && !r.ordersBefore(other(m_me), static_cast<int>(m_files.size()), &m_oppOrders, error))
+        return false;
     if (!r.built) {
         m_view = GameState{};
         return true;
@@ -812,14 +917,26 @@ bool PbemSession::refresh(QString* error) {
     m_pending.clear();
     for (const QString& t : pending) {
         QString why;
-        auto a = parseAction(*m_data, m_view, t, &why);
-        bool sealed = false;
-        const ApplyResult res = a ? play(*a, &sealed) : ApplyResult{false, why, false};
+        ApplyResult res{false, QString(), false};
+        if (canPlay()) {
+            auto a = parseAction(*m_data, m_view, t, &why);
+            res = a ? step(*a, false, nullptr) : ApplyResult{false, why, false};
+        } else if (myBall() && !m_stop && !m_waiting && !m_view.gameOver &&
+                   m_engine.actor(m_view) == other(m_me)) {
+            const std::optional<Action> a = m_oppOrders.choose(m_engine, m_view, other(m_me));
+            if (a && formatAction(*m_data, m_view, *a) == t)
+                res = step(*a, true, nullptr);
+            else
+                res.error = QStringLiteral("the opponent's standing orders (%1) do not give it")
+                                .arg(m_oppOrders.text());
+        } else
+            res.error = QStringLiteral("not this side's decision now");
         if (!res.ok) {
             *error = QStringLiteral("the pending action '%1' cannot be replayed: %2").arg(t, res.error);
             return false;
         }
     }
+    applyOrders();
     return true;
 }
 
@@ -844,6 +961,28 @@ ApplyResult PbemSession::play(const Action& a, bool* sealed) {
         res.error = QStringLiteral("not this side's decision now");
         return res;
     }
+    res = step(a, false, sealed);
+    if (res.ok)
+        applyOrders();
+    return res;
+}
+
+void PbemSession::applyOrders() {
+    const int opp = other(m_me);
+    for (int guard = 0; guard < 100000; ++guard) {
+        if (!myBall() || !m_built || m_stop || m_waiting || m_revealed || m_view.gameOver ||
+            m_engine.actor(m_view) != opp)
+            return;
+        const std::optional<Action> a = m_oppOrders.choose(m_engine, m_view, opp);
+        if (!a || !step(*a, true, nullptr).ok) {
+            m_stop = true; // the decision passes to the opponent: the file goes now
+            return;
+        }
+    }
+}
+
+ApplyResult PbemSession::step(const Action& a, bool ordered, bool* sealed) {
+    ApplyResult res;
     const int i = static_cast<int>(m_actions.size() + m_pending.size());
     const QByteArray vMe = chainValue(filesBy(m_me, static_cast<int>(m_files.size())));
     QByteArray vOpp;
@@ -868,11 +1007,14 @@ ApplyResult PbemSession::play(const Action& a, bool* sealed) {
     const std::vector<int8_t> rolled(all.begin(),
                                      all.begin() + static_cast<std::ptrdiff_t>(kDicePerAction - left));
     const bool used = !rolled.empty() || !(m_view.rng == Rng(u64(seed)));
+    // the decision leaves this side (to the opponent, his orders covering it or not)
     const bool handOver = m_view.gameOver || m_engine.actor(m_view) != m_me;
     m_pending << text;
+    m_pendingOrdered << ordered;
     m_beforeLastPending = before;
-    if (used && (m_dice == DiceMode::Sealed || handOver)) {
+    if (used && (m_dice == DiceMode::Sealed || handOver || ordered)) {
         // the roll waits for the receiver's randomness: not resolved in this copy
+        m_sealedLast = true;
         m_pendingRolls << QString();
         // the cards this action takes out of the hand, as far as the provisional roll shows (they do
         // not depend on the dice in the rules implemented: holding a card, playing one)
@@ -886,9 +1028,34 @@ ApplyResult PbemSession::play(const Action& a, bool* sealed) {
     rekeyAfter(m_view, m_me, m_myKey, before.drawPile[m_me], before.hand[m_me], i);
     m_pendingRolls << diceText(rolled);
     m_pendingReveals << revealedCards(*m_data, before, m_view, m_me);
-    if (handOver)
-        m_stop = true;
+    if (m_view.gameOver)
+        m_stop = true; // (a decision of the opponent: applyOrders takes it or stops the file)
     return res;
+}
+
+bool PbemSession::ordersAllowed() const {
+    return m_version >= kOrdersVersion;
+}
+
+bool PbemSession::setMyOrders(const StandingOrders& orders, QString* error) {
+    if (!ordersAllowed()) {
+        *error =
+            QStringLiteral("this game was started with PBEM protocol %1: standing orders need protocol %2 "
+                           "(start a new game)")
+                .arg(m_version)
+                .arg(kOrdersVersion);
+        return false;
+    }
+    m_orders = orders;
+    return true;
+}
+
+StandingOrders PbemSession::sentOrders() const {
+    Replay r(*m_data, m_engine, m_files);
+    StandingOrders out;
+    QString ignore;
+    r.ordersBefore(m_me, static_cast<int>(m_files.size()), &out, &ignore);
+    return out;
 }
 
 QString PbemSession::nextFileName() const {
@@ -920,7 +1087,7 @@ bool PbemSession::exportFile(QByteArray* bytes, QString* fileName, bool reveal, 
     *fileName = nextFileName();
     QJsonObject o;
     o[QStringLiteral("format")] = QStringLiteral("westphalia-pbem");
-    o[QStringLiteral("version")] = kPbemVersion;
+    o[QStringLiteral("version")] = m_version;
     o[QStringLiteral("kind")] = QStringLiteral("turn");
     o[QStringLiteral("game")] = QString::fromLatin1(m_gameId);
     o[QStringLiteral("seq")] = static_cast<int>(m_files.size()) + 1;
@@ -955,6 +1122,8 @@ bool PbemSession::exportFile(QByteArray* bytes, QString* fileName, bool reveal, 
         debugDump(m_engine, claim, publicDigest(claim));
     if (reveal)
         o[QStringLiteral("reveal")] = QString::fromLatin1(m_deckSecret);
+    if (ordersAllowed()) // this side's standing orders, in force from this file on (public)
+        o[QStringLiteral("orders")] = m_orders.toJson();
     m_files.push_back(o);
     const QStringList pending = m_pending;
     const bool wasRevealed = m_revealed;
@@ -1023,9 +1192,10 @@ bool PbemSession::importFile(const QByteArray& bytes, const QString& name, QStri
                            .arg(expect - 1));
     if (hexField(o, "prev") != fileHash(m_files.back()))
         return problem(
-            QStringLiteral("forked history: file %1 does not continue file %2 as this side has it "
-                           "(hash of the previous file differs): it answers another version of the "
-                           "game")
+            QStringLiteral("forked history: file %1 does not continue file %2 as this side sent it "
+                           "(hash of the previous file differs): file %2 was changed on its way to the "
+                           "opponent (its actions, dice or standing orders), or this file answers another "
+                           "version of the game")
                 .arg(seq)
                 .arg(seq - 1));
     const QString kind = o.value(QStringLiteral("kind")).toString();
@@ -1051,6 +1221,22 @@ bool PbemSession::importFile(const QByteArray& bytes, const QString& name, QStri
                 QStringLiteral("forged randomness: the file's dice value does not hash to the value "
                                "the %1 player committed to before (a die chosen or re-rolled)")
                     .arg(sideName(from)));
+        if (o.value(QStringLiteral("version")).toInt(1) != m_version)
+            return problem(QStringLiteral("$.version: a protocol %1 file in a game of protocol %2")
+                               .arg(o.value(QStringLiteral("version")).toInt(1))
+                               .arg(m_version));
+        if (o.contains(QStringLiteral("orders"))) {
+            if (m_version < kOrdersVersion)
+                return problem(QStringLiteral("$.orders: standing orders in a game of protocol %1 (they need "
+                                              "protocol %2)")
+                                   .arg(m_version)
+                                   .arg(kOrdersVersion));
+            QString why;
+            if (!o.value(QStringLiteral("orders")).isObject() ||
+                !StandingOrders::fromJson(*m_data, o.value(QStringLiteral("orders")).toObject(),
+                                          QStringLiteral("$.orders"), &why))
+                return problem(why.isEmpty() ? QStringLiteral("$.orders: expected an object") : why);
+        }
         if (o.contains(QStringLiteral("reveal")) &&
             sha({"deck-commit", m_gameId, hexField(o, "reveal")}) !=
                 hexField(m_files[from == sideFrom(m_files[0]) ? 0 : 1], "deckCommit"))
@@ -1148,11 +1334,27 @@ QString PbemSession::status() const {
         l << QStringLiteral("send your file now (export-turn): %1")
                  .arg(m_view.gameOver || m_revealed
                           ? QStringLiteral("the game is over, reveal your secret with --reveal")
-                      : m_stop && !m_pendingRolls.isEmpty() && m_pendingRolls.back().isEmpty()
+                      : m_sealedLast && !m_pendingOrdered.isEmpty() && m_pendingOrdered.back()
+                          ? QStringLiteral(
+                                "the last action, taken for the opponent by his standing orders, rolls "
+                                "dice with his randomness")
+                      : m_sealedLast
                           ? QStringLiteral("your last action rolls dice with the opponent's randomness")
                           : QStringLiteral("the decision passes to the opponent"));
-    if (!m_pending.isEmpty())
-        l << QStringLiteral("%1 action(s) not sent yet").arg(m_pending.size());
+    if (!m_pending.isEmpty()) {
+        const auto ordered = std::count(m_pendingOrdered.begin(), m_pendingOrdered.end(), true);
+        l << (ordered ? QStringLiteral("%1 action(s) not sent yet, %2 of them taken for the opponent by his "
+                                       "standing orders")
+                            .arg(m_pending.size())
+                            .arg(ordered)
+                      : QStringLiteral("%1 action(s) not sent yet").arg(m_pending.size()));
+    }
+    if (ordersAllowed())
+        l << QStringLiteral("standing orders: yours %1; the opponent's %2")
+                 .arg(m_orders == sentOrders()
+                          ? m_orders.text()
+                          : m_orders.text() + QStringLiteral(" (sent with your next file)"),
+                      m_oppOrders.text());
     return l.join(QLatin1Char('\n'));
 }
 

@@ -14,6 +14,7 @@
 #pragma once
 
 #include "rules/engine.h"
+#include "save/orders.h"
 
 #include <QByteArray>
 #include <QJsonObject>
@@ -76,6 +77,21 @@ class PbemSession {
     // here: it ends the file and the receiver's copy resolves it (*sealed = true).
     rules::ApplyResult play(const rules::Action& a, bool* sealed = nullptr);
     QStringList pendingActions() const { return m_pending; }
+    // Of the pending actions, those taken for the opponent by his standing orders (same indices).
+    QList<bool> pendingOrdered() const { return m_pendingOrdered; }
+    // The last pending action rolls dice that wait for the receiver's randomness (sealed).
+    bool lastActionSealed() const { return m_sealedLast; }
+
+    // ---- standing orders (docs/pbem.md "Standing orders"; protocol 2 games only)
+    int protocolVersion() const { return m_version; } // the game's protocol (its start file's)
+    bool ordersAllowed() const;
+    // This side's orders: they go out, in clear, in its next file and hold from then on.
+    const StandingOrders& myOrders() const { return m_orders; }
+    bool setMyOrders(const StandingOrders& orders, QString* error);
+    // The opponent's orders in force for this side's next file (from his latest file).
+    const StandingOrders& opponentOrders() const { return m_oppOrders; }
+    // The orders of this side in force for the opponent's next file (from this side's latest file).
+    StandingOrders sentOrders() const;
     QStringList allActions() const { return m_actions; } // every resolved action, in order
     int fileCount() const { return static_cast<int>(m_files.size()); }
     QString status() const; // a few lines for people
@@ -99,6 +115,10 @@ class PbemSession {
     bool rebuild(QString* error, QStringList* happened, int fromAction, bool truth, rules::GameState* out,
                  QStringList* report) const;
     bool refresh(QString* error);
+    // One action in this copy, this side's or (ordered) the opponent's by his standing orders.
+    rules::ApplyResult step(const rules::Action& a, bool ordered, bool* sealed);
+    // Takes every decision of the opponent his standing orders cover; stops the file at one they do not.
+    void applyOrders();
     QByteArray chainValue(int index) const; // this side's dice chain value `index`
     int filesBy(int side, int uptoFile) const;
 
@@ -112,6 +132,9 @@ class PbemSession {
     QByteArray m_oppSecret; // the opponent's revealed deck secret (hex)
     QByteArray m_myKey;     // this side's deck key (its secret + the opponent's nonce)
     DiceMode m_dice = DiceMode::Sealed;
+    int m_version = 2;          // the game's protocol version
+    StandingOrders m_orders;    // this side's (sent with its next file)
+    StandingOrders m_oppOrders; // the opponent's in force (refresh)
     // the exchange
     std::vector<QJsonObject> m_files;
     QStringList m_pending; // this side's actions not yet sent
@@ -124,6 +147,8 @@ class PbemSession {
     QStringList m_actions;
     QStringList m_pendingReveals; // per pending action: the cards that left this side's hand ("?" unknown)
     QStringList m_pendingRolls;   // per pending action: the dice it rolled ("" none or sealed)
+    QList<bool> m_pendingOrdered; // per pending action: taken for the opponent by his standing orders
+    bool m_sealedLast = false;    // the last pending action's roll waits for the receiver (sealed)
 };
 
 } // namespace wp::save
