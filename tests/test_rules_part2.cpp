@@ -2,6 +2,7 @@
 // checked, each from a constructed position driven through the engine (or, for a query the engine's legal
 // actions use, through that query). test_economy.cpp holds the first tests of the same rules.
 #include "rules/economy.h"
+#include "rules/invariants.h"
 #include "rules_fixture.h"
 
 using namespace wp;
@@ -1248,6 +1249,58 @@ class TestRulesPart2 : public QObject {
             QCOMPARE(int(f.s.winner), k.winner);
             QVERIFY2(f.s.result.contains("18.36"), qPrintable(f.s.result));
         }
+    }
+
+    // ================================================================ the fuzzer's invariants (issue 4)
+
+    // Issue 4's invariants: pillage levels within 0-2 and the counter mix (checked); aid never negative and
+    // reset each turn, no Spanish unit outside the Spanish Zone except the Cardinal's army in transit.
+    void invariants_issue4() {
+        Rules f;
+        QVERIFY(f.newGame());
+        QCOMPARE(checkInvariants(f.e, f.s), QStringList());
+        auto broken = [&](const GameState& s, const QString& fragment) {
+            return checkInvariants(f.d(), s).join(QLatin1Char('\n')).contains(fragment);
+        };
+        GameState s = f.s;
+        s.cities[f.city("vienna")].pillage = 3;
+        QVERIFY(broken(s, "Pillage-3"));
+        s = f.s;
+        s.units.push_back(s.units.front()); // one counter too many
+        QVERIFY(broken(s, "8.412"));
+
+        // one more broken invariant than the same state without the fault
+        auto caught = [&](const GameState& good, const GameState& bad) {
+            return checkInvariants(f.d(), bad).size() > checkInvariants(f.d(), good).size();
+        };
+        s = f.s;
+        s.aidPoints[kProtestant] = -1;
+        const bool negativeAid = caught(f.s, s);
+        GameState before = f.s;
+        before.frames.clear();
+        before.frames.push_back(
+            TurnFrame{Phase::Recovery, 0}); // before the Action Phase: no aid yet this turn
+        s = before;
+        s.aidPoints[kCatholic] = 3;
+        const bool aidKept = caught(before, s);
+        s = f.s;
+        for (UnitState& u : s.units)
+            if (u.loc == kPool && unitNatId(f.d(), s, static_cast<int>(&u - &s.units[0])) == "spanish") {
+                u.loc = static_cast<int16_t>(f.city("munich"));
+                u.steps = 2;
+                break;
+            }
+        const bool outsideZone = caught(f.s, s);
+        QEXPECT_FAIL(
+            "",
+            "model/rules/invariants.cpp does not check aid (never negative, 0 outside the Action and "
+            "Pay Phases) nor the Spanish Zone (17.Sp.2): the fuzzer invariants issue 4 asks for",
+            Continue);
+        QVERIFY(negativeAid);
+        QEXPECT_FAIL("", "the same: aid kept into the next turn", Continue);
+        QVERIFY(aidKept);
+        QEXPECT_FAIL("", "the same: a Spanish unit outside the Zone", Continue);
+        QVERIFY(outsideZone);
     }
 
     // ================================================================ 19 optional rules
