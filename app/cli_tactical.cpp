@@ -5,6 +5,7 @@
 
 #include <QElapsedTimer>
 
+#include <cmath>
 #include <thread>
 #include <vector>
 
@@ -16,13 +17,17 @@ namespace {
 
 const char* kTacticalUsage =
     R"(usage: westphalia-cli tactical tvbd --scenario FILE [--seed N] [--auto] [--log]
-           [--actions FILE] [--legal] [--policy simple|random] [--games N]
+           [--actions FILE] [--legal] [--policy simple|random] [--games N] [--odds N]
+           [--bench N] [--jobs N]
   Loads a Tilly's Very Bad Day battle scenario (JSON, docs/tvbd.md).
   --auto            both sides played by the policy to the end; prints the result
   --actions FILE    apply these actions (one per line, docs/tvbd.md notation) first
   --legal           print the legal actions at the end
   --log             print the battle log
   --games N         with --auto: resolve N battles (seeds S, S+1, ...) and print win rates
+  --odds N          the same as --auto --games N, with 95% confidence intervals
+  --bench N         auto-resolve N battles and print the time per battle
+  --jobs N          with --games/--odds/--bench: play on N threads (default 1)
 )";
 
 QString sideResult(const wp::tactical::BattleState& s, const wp::tactical::AutoResult& r, int side) {
@@ -269,7 +274,10 @@ int tacticalCommand(const QStringList& argsIn) {
     const QString actionsFile = p.value(QStringLiteral("--actions"));
     const QString policyName = p.value(QStringLiteral("--policy"));
     const QString gamesText = p.value(QStringLiteral("--games"));
-    const bool autoPlay = p.flag(QStringLiteral("--auto"));
+    const QString oddsText = p.value(QStringLiteral("--odds"));
+    const QString benchText = p.value(QStringLiteral("--bench"));
+    const QString jobsText = p.value(QStringLiteral("--jobs"));
+    bool autoPlay = p.flag(QStringLiteral("--auto"));
     const bool showLog = p.flag(QStringLiteral("--log"));
     const bool showLegal = p.flag(QStringLiteral("--legal"));
     QString problem;
@@ -285,6 +293,24 @@ int tacticalCommand(const QStringList& argsIn) {
         games = gamesText.toInt(&ok);
         if (!ok || games < 1 || games > 100000)
             problem = QStringLiteral("--games '%1' must be 1..100000").arg(gamesText);
+    }
+    if (!oddsText.isEmpty()) {
+        games = oddsText.toInt(&ok);
+        autoPlay = true;
+        if (!ok || games < 1 || games > 100000)
+            problem = QStringLiteral("--odds '%1' must be 1..100000").arg(oddsText);
+    }
+    int bench = 0;
+    if (!benchText.isEmpty()) {
+        bench = benchText.toInt(&ok);
+        if (!ok || bench < 1 || bench > 100000)
+            problem = QStringLiteral("--bench '%1' must be 1..100000").arg(benchText);
+    }
+    int jobs = 1;
+    if (!jobsText.isEmpty()) {
+        jobs = jobsText.toInt(&ok);
+        if (!ok || jobs < 1 || jobs > 64)
+            problem = QStringLiteral("--jobs '%1' must be 1..64").arg(jobsText);
     }
     Policy policy = Policy::Simple;
     if (policyName == QLatin1String("random"))
@@ -309,28 +335,53 @@ int tacticalCommand(const QStringList& argsIn) {
     }
     TvbdEngine engine(*rules);
 
-    if (games > 1) {
-        if (!autoPlay) {
+    if (bench > 0 || games > 1) {
+        if (games > 1 && !autoPlay) {
             err() << "westphalia-cli: --games needs --auto\n";
             return 2;
         }
+        const int n = bench > 0 ? bench : games;
         int wins[3] = {0, 0, 0}, unfinished = 0;
-        double turns = 0;
-        for (int g = 0; g < games; ++g) {
-            TacticalGame game(engine, start, seed + quint64(g));
-            const AutoResult r = autoResolve(game, policy, seed + quint64(g));
+        double turns = 0, actions = 0;
+        QElapsedTimer timer;
+        timer.start();
+        QList<AutoResult> results(n);
+        AutoResult* cells = results.data(); // each thread writes its own elements (no detach)
+        auto work = [&, cells](int from) {
+            for (int g = from; g < n; g += jobs) {
+                TacticalGame game(engine, start, seed + quint64(g));
+                cells[g] = autoResolve(game, policy, seed + quint64(g));
+            }
+        };
+        std::vector<std::thread> threads;
+        for (int j = 1; j < jobs; ++j)
+            threads.emplace_back(work, j);
+        work(0);
+        for (std::thread& th : threads)
+            th.join();
+        for (const AutoResult& r : results) {
             if (r.winner < 0)
                 ++unfinished;
             else
                 ++wins[r.winner];
             turns += r.turns;
+            actions += r.actions;
         }
-        out() << "battles: " << games << "\n";
-        for (int side = 0; side < 2; ++side)
+        const double secs = std::max(1e-9, double(timer.nsecsElapsed()) / 1e9);
+        out() << "battles: " << n << "\n";
+        for (int side = 0; side < 2; ++side) {
+            const double pw = double(wins[side]) / n;
+            const double half = 1.96 * std::sqrt(pw * (1 - pw) / n); // normal approximation, 95%
             out() << start.sideName[side] << " wins: " << wins[side] << " ("
-                  << QString::number(100.0 * wins[side] / games, 'f', 1) << "%)\n";
+                  << QString::number(100.0 * pw, 'f', 1) << "% +/- " << QString::number(100.0 * half, 'f', 1)
+                  << ")\n";
+        }
         out() << "draws: " << wins[2] << "\nunfinished: " << unfinished
-              << "\naverage turns: " << QString::number(turns / games, 'f', 2) << "\n";
+              << "\naverage turns: " << QString::number(turns / n, 'f', 2)
+              << "\naverage actions: " << QString::number(actions / n, 'f', 1) << "\n";
+        if (bench > 0 || !oddsText.isEmpty())
+            out() << "time: " << QString::number(secs, 'f', 3)
+                  << " s\nms per battle: " << QString::number(1000.0 * secs / n, 'f', 2) << "\n";
         return unfinished ? 1 : 0;
     }
 

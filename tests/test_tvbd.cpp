@@ -116,6 +116,9 @@ class TestTvbd : public QObject {
     void t25_largePikeShotDice();
     void t26_exampleArmies();
     void t28_probabilities();
+    void t28_pursuitProbability();
+    void t20_fieldFortifications();
+    void r16_10_3_cavalryPursuit();
     void t29_wheelCost();
     // rule sections
     void r12_1_1_inCommandAndCheck();
@@ -774,6 +777,111 @@ void TestTvbd::t28_probabilities() {
         }
         QVERIFY(near(double(lost) / n, routed ? 2.0 / 9 : 1.0 / 9));
     }
+}
+
+// T28, 16.10.3: a pursuit check of 3d6 holds (any 6) with probability .4213.
+void TestTvbd::t28_pursuitProbability() {
+    TvbdEngine e(*rules);
+    Pos p(*rules);
+    p.s.rng.reseed(13);
+    const int n = 20000;
+    int held = 0;
+    for (int i = 0; i < n; ++i) {
+        held += e.pursuitCheck(p.s, 3, QStringLiteral("t")) ? 1 : 0;
+        p.s.log.clear();
+    }
+    const double want = 0.4213;
+    QVERIFY2(qAbs(double(held) / n - want) < 4 * std::sqrt(want * (1 - want) / n),
+             qPrintable(QString::number(double(held) / n)));
+    QVERIFY(!e.pursuitCheck(p.s, 0, QStringLiteral("t"))); // no dice: fails automatically
+}
+
+// T20, 16.5.4 / 16.5.5: a Pike+Shot of resolve 4 shooting at Cannon in a fortification rolls 3d6; a
+// supported Pike+Shot of resolve 2 charging across a fortification rolls 2d6 hitting only on 6; infantry
+// in a fortification is always supported.
+void TestTvbd::t20_fieldFortifications() {
+    TvbdEngine e(*rules);
+    Pos p(*rules);
+    const int gun = p.add(1, UnitType::Cannon, 10, 20, 270);
+    const int shooter = p.add(0, UnitType::PikeShot, 10, 15, 90, 4);
+    const int garrison = p.add(1, UnitType::PikeShot, 30, 20, 270);
+    const int attacker = p.add(0, UnitType::PikeShot, 30, 19, 90, 2);
+    p.add(0, UnitType::PikeShot, 30, 16.5, 90); // the attacker's support
+    p.s.units[attacker].charged = true;
+    const BattleState open = p.s;
+    QCOMPARE(e.shootingDice(open, shooter, gun, true), 4);
+    QCOMPARE(e.meleeDice(open, attacker, garrison, true).toHit, 5);
+    QVERIFY(!e.supported(open, garrison));
+    // sections 2 TUM wide laid over the garrisons' front edges
+    p.terrain(QStringLiteral("fortification"), rectangle({10, 19.65}, 2, 0.3, 90));
+    p.terrain(QStringLiteral("fortification"), rectangle({30, 19.65}, 2, 0.3, 90));
+    QVERIFY(e.garrison(p.s, gun));
+    QVERIFY(e.garrison(p.s, garrison));
+    QVERIFY(!e.garrison(p.s, shooter));
+    QVERIFY(!e.garrison(p.s, attacker)); // touching the section from outside is not garrisoning it
+    QCOMPARE(e.shootingDice(p.s, shooter, gun, true), 3);
+    const MeleeDice d = e.meleeDice(p.s, attacker, garrison, true);
+    QCOMPARE(d.dice, 2);
+    QCOMPARE(d.toHit, 6);
+    QVERIFY(e.supported(p.s, garrison));
+    // the garrison itself does not attack across its own fortification
+    QCOMPARE(e.meleeToHit(p.s, garrison, attacker), 5);
+    // fire that does not cross the section (from behind) gets no cover
+    const int behind = p.add(0, UnitType::PikeShot, 10, 25, 270, 4);
+    QCOMPARE(e.shootingDice(p.s, behind, gun, true), 4);
+}
+
+// 16.10.3 cavalry pursuit: a command within 8 TUM of an enemy command that breaks tests; a failed Horse
+// check sends its Commander, Horse, Light Horse and Dragoons off the table (not lost); a passed one is
+// followed by a Light Horse check (always impetuous).
+void TestTvbd::r16_10_3_cavalryPursuit() {
+    TvbdEngine e(*rules);
+    Pos p(*rules);
+    p.s.commandMorale = p.s.cavalryPursuit = true;
+    Command a2 = p.s.commands[0];
+    a2.id = a2.name = QStringLiteral("A2");
+    p.s.commands << a2;
+    for (int k = 0; k < 4; ++k)
+        p.add(0, UnitType::PikeShot, 10 + 2.5 * k, 10, 90);
+    const int far = p.add(0, UnitType::PikeShot, 22, 14, 90);
+    p.s.units[far].command = 2;
+    p.s.commands[0].initialUnits = 4;
+    p.s.commands[2].initialUnits = 1;
+    const int cmdr = p.add(1, UnitType::Commander, 14, 16, 270);
+    const int horse = p.add(1, UnitType::Horse, 12, 14, 270);
+    const int light = p.add(1, UnitType::LightHorse, 16, 14, 270);
+    QCOMPARE(e.pursuitDice(p.s, 1, false), 3);
+    QCOMPARE(e.pursuitDice(p.s, 1, true), 2); // Light Horse are impetuous
+    p.s.impetuous[1] = true;
+    QCOMPARE(e.pursuitDice(p.s, 1, false), 2);
+    p.s.impetuous[1] = false;
+    e.hit(p.s, 0, 4, true, true, QStringLiteral("t"));
+    e.hit(p.s, 1, 4, true, true, QStringLiteral("t"));
+
+    BattleState failed = p.s;
+    failed.scripted = {1, 2, 3}; // Horse check: no 6
+    e.morale(failed);
+    QVERIFY(failed.commands[0].broken);
+    QVERIFY(logHas(failed, QStringLiteral("16.10.3 pursuit check B Horse: 3d6 [1,2,3]")));
+    for (int u : {cmdr, horse, light})
+        QCOMPARE(failed.units[u].status, UnitStatus::PursuedOff);
+    QCOMPARE(failed.lost[1], 0);
+    QVERIFY(!failed.over());
+
+    BattleState held = p.s;
+    held.scripted = {6, 1, 1, 2, 3}; // Horse hold; Light Horse (2d6) fail
+    e.morale(held);
+    QCOMPARE(held.units[horse].status, UnitStatus::OnTable);
+    QCOMPARE(held.units[cmdr].status, UnitStatus::OnTable);
+    QCOMPARE(held.units[light].status, UnitStatus::PursuedOff);
+    QVERIFY(logHas(held, QStringLiteral("Light Horse: 2d6 [2,3]")));
+
+    // without the option nobody tests
+    BattleState off = p.s;
+    off.cavalryPursuit = false;
+    e.morale(off);
+    QVERIFY(!logHas(off, QStringLiteral("16.10.3")));
+    QCOMPARE(off.units[horse].status, UnitStatus::OnTable);
 }
 
 // T29, 12.1.5: a 45-degree wheel of a 2-TUM-wide unit uses 1.531 TUM; 1.469 TUM straight remain of 3.

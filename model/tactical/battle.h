@@ -113,7 +113,9 @@ struct BattleState {
     int turnLimit = 10;
     bool attackerAlwaysInitiative = false;
     bool variableArmyMorale = false;
-    bool commandMorale = false; // 16.10 command breakpoints replace 15.6
+    bool commandMorale = false;         // 16.10 command breakpoints replace 15.6
+    bool cavalryPursuit = false;        // 16.10.3 (with commandMorale): pursuit checks after a command breaks
+    bool impetuous[2] = {false, false}; // 16.10.3: the scenario makes this side's Horse impetuous
     QList<TerrainFeature> terrain;
     QList<Command> commands;
     QList<Unit> units;

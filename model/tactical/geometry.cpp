@@ -21,6 +21,32 @@ QString zoneName(Zone z) {
     return QStringLiteral("none");
 }
 
+namespace {
+constexpr int kDirLo = -360, kDirHi = 720;
+struct DirTable {
+    std::array<Vec2, kDirHi - kDirLo> v;
+    DirTable() {
+        for (int i = kDirLo; i < kDirHi; ++i) {
+            const double deg = i;
+            v[std::size_t(i - kDirLo)] = {std::cos(deg * kPi / 180.0), std::sin(deg * kPi / 180.0)};
+        }
+    }
+};
+const DirTable& dirTable() {
+    static const DirTable t;
+    return t;
+}
+} // namespace
+
+Vec2 dirDeg(double deg) {
+    if (deg >= kDirLo && deg < kDirHi) {
+        const double whole = std::floor(deg);
+        if (whole == deg)
+            return dirTable().v[std::size_t(int(whole) - kDirLo)];
+    }
+    return {std::cos(deg * kPi / 180.0), std::sin(deg * kPi / 180.0)};
+}
+
 std::array<Vec2, 4> Pose::corners() const {
     const Vec2 fw = forward();
     const Vec2 f = fw * (d / 2);
@@ -172,6 +198,12 @@ double satDepth(const Polygon& a, const Polygon& b, double stopBelow = -1e300) {
 } // namespace
 
 bool overlaps(const Polygon& a, const Polygon& b, double tol) {
+    // Disjoint bounding boxes: the convex polygons are disjoint, so no overlap deeper than tol >= 0.
+    if (tol >= 0 && !a.isEmpty() && !b.isEmpty()) {
+        const Box ba = boxOf(a), bb = boxOf(b);
+        if (ba.x1 < bb.x0 || bb.x1 < ba.x0 || ba.y1 < bb.y0 || bb.y1 < ba.y0)
+            return false;
+    }
     return satDepth(a, b, tol) > tol;
 }
 

@@ -25,9 +25,9 @@ struct Vec2 {
     bool operator==(const Vec2&) const = default;
 };
 
-inline Vec2 dirDeg(double deg) {
-    return {std::cos(deg * kPi / 180.0), std::sin(deg * kPi / 180.0)};
-}
+// Unit vector at `deg` degrees. Whole degrees in [-360, 720) come from a table filled with the very same
+// expression (bit-identical results, no sin/cos call): facings and wheels are almost always whole degrees.
+Vec2 dirDeg(double deg);
 inline double normDeg(double deg) {
     deg = std::fmod(deg, 360.0);
     return deg < 0 ? deg + 360.0 : deg;

@@ -65,7 +65,8 @@ double pHit(int need) {
     return need <= 0 ? 0 : (7.0 - need) / 6.0;
 }
 
-TAction simple(const TvbdEngine& e, const BattleState& s, const QList<TAction>& legal) {
+TAction simple(const TvbdEngine& e, const BattleState& s, const QList<TAction>& legal,
+               const QList<Pose>* movePoses = nullptr) {
     const TAction end{};
     switch (s.step) {
     case Step::Move: {
@@ -88,7 +89,8 @@ TAction simple(const TvbdEngine& e, const BattleState& s, const QList<TAction>& 
         TAction best = hold;
         const double now = nearestEnemy(e, s, unit, x.pose);
         const bool shooterInRange = !isCavalry(x.type) && !e.shootTargets(s, unit).isEmpty();
-        for (const TAction& a : legal) {
+        for (qsizetype k = 0; k < legal.size(); ++k) {
+            const TAction& a = legal[k];
             if (a.kind != TAction::Move || a.unit != unit)
                 continue;
             if (a.move.kind == MoveKind::Unlimber)
@@ -102,7 +104,8 @@ TAction simple(const TvbdEngine& e, const BattleState& s, const QList<TAction>& 
                 continue;
             if (x.side != s.attacker && now < 10)
                 continue;
-            const auto to = e.checkMove(s, unit, a.move);
+            const auto to = movePoses && k < movePoses->size() ? std::optional<Pose>((*movePoses)[k])
+                                                               : e.checkMove(s, unit, a.move);
             if (!to)
                 continue;
             const double after = std::max(1.0, nearestEnemy(e, s, unit, *to));
@@ -182,11 +185,27 @@ TAction choosePolicyAction(const TvbdEngine& engine, const BattleState& s, Polic
     if (policy == Policy::Simple && s.step == Step::Move) {
         // Only the first unit still to act: the same actions legalActions lists for it (cheaper).
         QList<TAction> l;
+        QList<Pose> poses;
         for (qsizetype i = 0; i < s.units.size() && l.isEmpty(); ++i) {
             const Unit& x = s.units[i];
             if (x.side != s.stepSide || !x.onTable() || x.actedThisStep)
                 continue;
-            for (const MoveSpec& m : engine.candidateMoves(s, int(i))) {
+            if (x.type != UnitType::Commander && !(x.type == UnitType::Cannon && x.limbered)) {
+                // A unit the simple policy holds anyway (see simple()): only whether it has a move matters.
+                const double now = nearestEnemy(engine, s, int(i), x.pose);
+                const bool holds = x.type == UnitType::Cannon || now <= 2.0 ||
+                                   (x.side != s.attacker && now < 10) ||
+                                   (!isCavalry(x.type) && !engine.shootTargets(s, int(i)).isEmpty());
+                if (holds) {
+                    if (!engine.hasCandidateMove(s, int(i)))
+                        continue;
+                    TAction h;
+                    h.kind = TAction::Hold;
+                    h.unit = int(i);
+                    return h;
+                }
+            }
+            for (const MoveSpec& m : engine.candidateMoves(s, int(i), &poses)) {
                 TAction a;
                 a.kind = TAction::Move;
                 a.unit = int(i);
@@ -200,7 +219,7 @@ TAction choosePolicyAction(const TvbdEngine& engine, const BattleState& s, Polic
                 l << h;
             }
         }
-        return l.isEmpty() ? TAction{} : simple(engine, s, l);
+        return l.isEmpty() ? TAction{} : simple(engine, s, l, &poses);
     }
     const QList<TAction> legal = engine.legalActions(s);
     if (legal.isEmpty())

@@ -79,6 +79,35 @@ double TvbdEngine::height(const BattleState& s, Vec2 p) const {
     return h;
 }
 
+bool TvbdEngine::garrison(const BattleState& s, int u) const {
+    // 16.5.1: infantry and Cannon (never cavalry) garrison a fortification section lying over their base
+    // (docs/tvbd.md: a section is laid along the garrison's front edge, overlapping it).
+    const Unit& x = s.units[u];
+    if (!x.onTable() || !(isInfantry(x.type) || x.type == UnitType::Cannon))
+        return false;
+    const Polygon p = x.pose.polygon();
+    for (const TerrainFeature& f : s.terrain)
+        if (f.type == QLatin1String("fortification"))
+            for (const Polygon& piece : f.pieces)
+                if (overlaps(p, piece, 1e-3))
+                    return true;
+    return false;
+}
+
+bool TvbdEngine::behindFortification(const BattleState& s, int u, Vec2 from) const {
+    // 16.5.4, 16.5.5: the line of fire, or of the attack, crosses a section the unit garrisons.
+    if (!garrison(s, u))
+        return false;
+    const Unit& x = s.units[u];
+    const Polygon p = x.pose.polygon();
+    for (const TerrainFeature& f : s.terrain)
+        if (f.type == QLatin1String("fortification"))
+            for (const Polygon& piece : f.pieces)
+                if (overlaps(p, piece, 1e-3) && segmentCrosses(piece, from, x.pose.c))
+                    return true;
+    return false;
+}
+
 bool TvbdEngine::inCommand(const BattleState& s, int u) const {
     const Unit& x = s.units[u];
     if (x.type == UnitType::Commander)
@@ -271,6 +300,8 @@ int TvbdEngine::shootingDice(const BattleState& s, int shooter, int target, bool
         --dice; // 12.2.12
     if (r.type(t.type).cover && inDifficult(s, target))
         --dice; // 12.2.13 cover
+    if (t.type != UnitType::Commander && !isCavalry(t.type) && behindFortification(s, target, x.pose.c))
+        --dice; // 16.5.4 field fortification
     return std::max(1, dice);
 }
 
@@ -406,9 +437,9 @@ bool TvbdEngine::blockedAt(const BattleState& s, int u, const Pose& p, const QLi
     }
     for (qsizetype i = 0; i < s.units.size(); ++i) {
         const Unit& y = s.units[i];
-        if (i == u || !y.onTable() || y.type == UnitType::Commander || ignore.contains(int(i)))
+        if (i == u || !y.onTable() || y.type == UnitType::Commander)
             continue;
-        if (std::abs(y.pose.c.x - p.c.x) > 4 || std::abs(y.pose.c.y - p.c.y) > 4)
+        if (std::abs(y.pose.c.x - p.c.x) > 4 || std::abs(y.pose.c.y - p.c.y) > 4 || ignore.contains(int(i)))
             continue;
         if (overlaps(poly, y.pose.polygon(), 1e-3)) {
             if (why)
@@ -617,6 +648,7 @@ std::optional<Pose> TvbdEngine::checkMove(const BattleState& s, int u, const Mov
     // Buffer zone (12.1.10) and zone of control (12.1.11).
     double startMin = 1e9, endMin = 1e9;
     const Polygon startPoly = x.pose.polygon(), endPoly = p.polygon();
+    QList<Polygon> pathPolys; // filled when first needed
     int zocEnemy = -1;
     double zocBest = 1e9;
     bool zocFront = false;
@@ -640,8 +672,11 @@ std::optional<Pose> TvbdEngine::checkMove(const BattleState& s, int u, const Mov
                 zocFront = front;
             }
         } else if (!overlaps(endPoly, zoc, 1e-3)) {
-            for (const Pose& q : path)
-                if (overlaps(q.polygon(), zoc, 1e-3))
+            if (pathPolys.isEmpty())
+                for (const Pose& q : path)
+                    pathPolys << q.polygon();
+            for (const Polygon& q : pathPolys)
+                if (overlaps(q, zoc, 1e-3))
                     return fail(QStringLiteral("12.1.11 may not cross the front of %1").arg(y.id));
         }
     }
@@ -667,13 +702,26 @@ std::optional<Pose> TvbdEngine::checkMove(const BattleState& s, int u, const Mov
     return p;
 }
 
-QList<MoveSpec> TvbdEngine::candidateMoves(const BattleState& s, int u) const {
+QList<MoveSpec> TvbdEngine::candidateMoves(const BattleState& s, int u, QList<Pose>* poses) const {
+    return listMoves(s, u, poses, false);
+}
+
+bool TvbdEngine::hasCandidateMove(const BattleState& s, int u) const {
+    return !listMoves(s, u, nullptr, true).isEmpty();
+}
+
+QList<MoveSpec> TvbdEngine::listMoves(const BattleState& s, int u, QList<Pose>* poses, bool firstOnly) const {
     QList<MoveSpec> out;
     const Unit& x = s.units[u];
     const TypeInfo& ti = r.type(x.type);
     auto add = [&](MoveSpec m) {
-        if (checkMove(s, u, m))
+        if (firstOnly && !out.isEmpty())
+            return;
+        if (const auto p = checkMove(s, u, m)) {
             out << m;
+            if (poses)
+                *poses << *p;
+        }
     };
     if (x.type == UnitType::Commander) {
         for (qsizetype i = 0; i < s.units.size(); ++i) {
@@ -702,12 +750,15 @@ QList<MoveSpec> TvbdEngine::candidateMoves(const BattleState& s, int u) const {
     for (double a : {-45.0, -20.0, 20.0, 45.0}) {
         const double rest = std::floor((allow - wheelCost(x.pose.w, a)) * 4) / 4;
         add(mv(MoveKind::Wheel, a, 0));
-        if (rest > 0.2) {
-            if (!checkMove(s, u, mv(MoveKind::Wheel, a, rest)))
+        if (rest > 0.2 && !(firstOnly && !out.isEmpty())) {
+            if (const auto p = checkMove(s, u, mv(MoveKind::Wheel, a, rest))) {
+                out << mv(MoveKind::Wheel, a, rest);
+                if (poses)
+                    *poses << *p;
+            } else {
                 add(mv(MoveKind::Wheel, a,
                        std::floor((std::min(allow, 3.0) - wheelCost(x.pose.w, a)) * 100) / 100));
-            else
-                out << mv(MoveKind::Wheel, a, rest);
+            }
         }
     }
     for (double a : {-30.0, 30.0})
@@ -756,6 +807,7 @@ std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, in
         return false;
     };
     std::optional<ChargePlan> best;
+    const Polygon targetPoly = t.pose.polygon();
     QList<int> enemies;
     for (qsizetype i = 0; i < s.units.size(); ++i)
         if (s.units[i].side != x.side)
@@ -765,6 +817,14 @@ std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, in
         if (cost > reach)
             return;
         const Pose w0 = a == 0 ? x.pose : wheeled(x.pose, a);
+        {
+            // The straight part sweeps this rectangle: a target that does not touch it cannot be the first
+            // stand touched (a cheap test that spares the step-by-step walk for most angles).
+            const double span = reach - cost;
+            const Pose sweep{w0.c + w0.forward() * (span / 2), w0.facing, w0.w, w0.d + span};
+            if (wp::tactical::distance(sweep.polygon(), targetPoly, 0.01) > 1e-6)
+                return;
+        }
         // the wheel itself must not hit anything
         if (a != 0)
             for (int k = 1; k <= 3; ++k) {
@@ -869,6 +929,8 @@ bool TvbdEngine::supported(const BattleState& s, int u) const {
         return true;
     if (x.type == UnitType::Commander)
         return false;
+    if (isInfantry(x.type) && garrison(s, u))
+        return true; // 16.5.5 infantry in field fortifications
     bool friendRear = false;
     for (qsizetype i = 0; i < s.units.size(); ++i) {
         const Unit& y = s.units[i];
@@ -888,7 +950,8 @@ bool TvbdEngine::supported(const BattleState& s, int u) const {
 int TvbdEngine::meleeToHit(const BattleState& s, int u, int target) const {
     const Unit& x = s.units[u];
     const Unit& t = s.units[target];
-    const bool diff = inDifficult(s, u);
+    // 16.5.5: attacking across a field fortification counts as difficult terrain.
+    const bool diff = inDifficult(s, u) || behindFortification(s, target, x.pose.c);
     switch (x.type) {
     case UnitType::PikeShot:
         return diff ? 6 : 5;
@@ -935,8 +998,8 @@ MeleeDice TvbdEngine::meleeDice(const BattleState& s, int u, int target, bool pr
         return m;
     }
     int dice = x.large ? std::min(x.resolve, r.largeCap.value(int(x.quality), 4)) : x.resolve;
-    if (x.type == UnitType::Horse && inDifficult(s, u))
-        --dice; // 14.5.5
+    if (x.type == UnitType::Horse && (inDifficult(s, u) || behindFortification(s, target, x.pose.c)))
+        --dice; // 14.5.5 (16.5.5: across a field fortification)
     const Unit& t = s.units[target];
     if (x.charged && isInfantry(t.type) && height(s, t.pose.c) > height(s, x.pose.c) + 1e-6)
         --dice; // 14.5.8 favourable terrain (uphill)

@@ -153,7 +153,10 @@ class TvbdEngine {
     // Pose after a move, or an error naming the rule broken (12.1).
     std::optional<Pose> checkMove(const BattleState& s, int u, const MoveSpec& m, QString* why = nullptr,
                                   bool evade = false) const;
-    QList<MoveSpec> candidateMoves(const BattleState& s, int u) const;
+    // The representative set of legal moves; with `poses`, the pose each one ends in (same order).
+    QList<MoveSpec> candidateMoves(const BattleState& s, int u, QList<Pose>* poses = nullptr) const;
+    // Whether candidateMoves would list anything (stops at the first legal move).
+    bool hasCandidateMove(const BattleState& s, int u) const;
     static int armyBreakpoint(int units) { return (units + 2) / 3; }    // 15.6
     static int commandBreakpoint(int units) { return (units + 1) / 2; } // 16.10
     static int commandArmyBreakpoint(int commands);                     // 16.10 table
@@ -168,9 +171,20 @@ class TvbdEngine {
     void resolveCharges(BattleState& s) const; // 14.4
     void resolveMelee(BattleState& s) const;   // 14.5-14.6
     void morale(BattleState& s) const;         // 15
+    // 16.10.3 cavalry pursuit: the dice of a command's Horse check (or, lightHorse, its Light Horse check),
+    // 3 less one per modifier (Commander casualty, impetuous, no enemy within 8 TUM); may be 0.
+    int pursuitDice(const BattleState& s, int command, bool lightHorse) const;
+    // Rolls a pursuit check of n dice: true (no pursuit) when any die is a 6; 0 dice fail.
+    bool pursuitCheck(BattleState& s, int n, const QString& what) const;
+    // 16.5 field fortifications: the fortification pieces a unit garrisons (Dragoons, Pike+Shot, Shot,
+    // Rabble, Cannon touching a "fortification" terrain piece), and whether a line from `from` to the
+    // unit's centre crosses one of them.
+    bool garrison(const BattleState& s, int u) const;
+    bool behindFortification(const BattleState& s, int u, Vec2 from) const;
     void rallyBack(BattleState& s, int u) const;
 
   private:
+    QList<MoveSpec> listMoves(const BattleState& s, int u, QList<Pose>* poses, bool firstOnly) const;
     void advance(BattleState& s) const;
     bool evadeOk(const BattleState& s, int u, const MoveSpec& m, QString* why) const;
     void checkImmediateEnd(BattleState& s) const;

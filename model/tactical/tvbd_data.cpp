@@ -207,6 +207,7 @@ bool scenarioFromJson(const QJsonObject& root, const QString& fileName, const Tv
         s.sideName[i] = sides[i].toObject().value(QStringLiteral("name")).toString();
         if (s.sideName[i].isEmpty())
             return rd.fail(QStringLiteral("sides[%1].name").arg(i), QStringLiteral("missing"));
+        s.impetuous[i] = sides[i].toObject().value(QStringLiteral("impetuous")).toBool(); // 16.10.3
     }
     const QJsonValue att = root.value(QStringLiteral("attacker"));
     if (att.isUndefined() || att.isNull())
@@ -221,6 +222,8 @@ bool scenarioFromJson(const QJsonObject& root, const QString& fileName, const Tv
             s.variableArmyMorale = it.value().toBool();
         else if (it.key() == QLatin1String("commandMorale"))
             s.commandMorale = it.value().toBool();
+        else if (it.key() == QLatin1String("cavalryPursuit"))
+            s.cavalryPursuit = it.value().toBool();
         else if (it.key() == QLatin1String("attackerAlwaysInitiative"))
             s.attackerAlwaysInitiative = it.value().toBool();
         else if (it.key() == QLatin1String("aggressiveAttacker"))
@@ -228,6 +231,10 @@ bool scenarioFromJson(const QJsonObject& root, const QString& fileName, const Tv
         else
             return rd.fail(QStringLiteral("options.") + it.key(), QStringLiteral("unknown option"));
     }
+    if (s.cavalryPursuit && !s.commandMorale)
+        return rd.fail(
+            QStringLiteral("options.cavalryPursuit"),
+            QStringLiteral("16.10.3 cavalry pursuit is part of command morale: set commandMorale too"));
     if (!opts.contains(QStringLiteral("aggressiveAttacker")))
         s.turnLimit = rules.turnLimit;
     if (root.contains(QStringLiteral("turnLimit"))) {

@@ -461,7 +461,7 @@ void TvbdEngine::advance(BattleState& s) const {
         bool any = false;
         if (s.step == Step::Move) {
             for (qsizetype i = 0; i < s.units.size() && !any; ++i)
-                any = canAct(s, int(i)) && !candidateMoves(s, int(i)).isEmpty();
+                any = canAct(s, int(i)) && hasCandidateMove(s, int(i));
         } else {
             const QList<TAction> l = legalActions(s);
             any = std::any_of(l.begin(), l.end(), [](const TAction& a) { return a.kind != TAction::End; });
@@ -845,6 +845,7 @@ void TvbdEngine::morale(BattleState& s) const {
         // 16.10: a command whose lost units reach half its size (rounded up) breaks and all its remaining
         // units rout; an army breaks when its broken commands reach the table's number.
         int commands[2] = {0, 0}, brokenCommands[2] = {0, 0};
+        QList<Polygon> brokenNow[2]; // 16.10.3: where the units of commands broken this turn stood
         for (qsizetype ci = 0; ci < s.commands.size(); ++ci) {
             Command& c = s.commands[ci];
             ++commands[c.side];
@@ -862,12 +863,63 @@ void TvbdEngine::morale(BattleState& s) const {
                                .arg(lostHere)
                                .arg(c.initialUnits));
                     for (qsizetype i = 0; i < s.units.size(); ++i)
-                        if (s.units[i].command == int(ci) && s.units[i].onTable())
+                        if (s.units[i].command == int(ci) && s.units[i].onTable()) {
+                            brokenNow[c.side] << s.units[i].pose.polygon();
                             removeUnit(s, int(i), UnitStatus::Routed);
+                        }
                 }
             }
             if (c.broken)
                 ++brokenCommands[c.side];
+        }
+        // 16.10.3 cavalry pursuit: every command with a part within 8 TUM of an enemy command broken now.
+        for (qsizetype ci = 0; s.cavalryPursuit && ci < s.commands.size(); ++ci) {
+            const Command& c = s.commands[ci];
+            if (c.broken || brokenNow[1 - c.side].isEmpty())
+                continue;
+            bool near = false, horse = false, light = false;
+            for (const Unit& u : s.units) {
+                if (u.command != int(ci) || !u.onTable())
+                    continue;
+                horse = horse || u.type == UnitType::Horse;
+                light = light || u.type == UnitType::LightHorse;
+                const Polygon up = u.pose.polygon();
+                for (const Polygon& b : brokenNow[1 - c.side])
+                    near = near || wp::tactical::distance(up, b, 8.1) <= 8 + 1e-9;
+            }
+            if (!near || (!horse && !light))
+                continue;
+            auto pursue = [&](bool lightOnly) {
+                for (qsizetype i = 0; i < s.units.size(); ++i) {
+                    const Unit& u = s.units[i];
+                    if (u.command != int(ci) || !u.onTable())
+                        continue;
+                    const bool goes = lightOnly
+                                          ? u.type == UnitType::LightHorse
+                                          : (u.type == UnitType::Commander || u.type == UnitType::Horse ||
+                                             u.type == UnitType::LightHorse || u.type == UnitType::Dragoons);
+                    if (goes) {
+                        s.note(QStringLiteral("16.10.3 %1 pursues off the table").arg(u.id));
+                        removeUnit(s, int(i), UnitStatus::PursuedOff);
+                    }
+                }
+            };
+            bool held = true;
+            if (horse) {
+                held =
+                    pursuitCheck(s, pursuitDice(s, int(ci), false), QStringLiteral("%1 Horse").arg(c.name));
+                if (!held)
+                    pursue(false);
+            }
+            if (held && light) {
+                bool anyLight = false;
+                for (const Unit& u : s.units)
+                    anyLight =
+                        anyLight || (u.command == int(ci) && u.onTable() && u.type == UnitType::LightHorse);
+                if (anyLight && !pursuitCheck(s, pursuitDice(s, int(ci), true),
+                                              QStringLiteral("%1 Light Horse").arg(c.name)))
+                    pursue(true);
+            }
         }
         for (int side = 0; side < 2; ++side)
             broken[side] = brokenCommands[side] >= commandArmyBreakpoint(commands[side]);
@@ -917,6 +969,41 @@ void TvbdEngine::morale(BattleState& s) const {
     }
     if (s.over())
         s.note(s.resultReason);
+}
+
+int TvbdEngine::pursuitDice(const BattleState& s, int command, bool lightHorse) const {
+    // 16.10.3: 3d6, -1d6 for a Commander casualty, -1d6 if impetuous (Light Horse always are), -1d6 if
+    // no on-table enemy is within 8 TUM of any unit of the command.
+    const Command& c = s.commands[command];
+    int n = 3;
+    if (c.commanderLost)
+        --n;
+    if (lightHorse || s.impetuous[c.side])
+        --n;
+    bool enemyNear = false;
+    for (const Unit& u : s.units) {
+        if (u.command != command || !u.onTable())
+            continue;
+        const Polygon up = u.pose.polygon();
+        for (const Unit& y : s.units)
+            if (y.side != c.side && y.onTable() && y.type != UnitType::Commander &&
+                wp::tactical::distance(up, y.pose.polygon(), 8.1) <= 8 + 1e-9)
+                enemyNear = true;
+    }
+    if (!enemyNear)
+        --n;
+    return std::max(0, n);
+}
+
+bool TvbdEngine::pursuitCheck(BattleState& s, int n, const QString& what) const {
+    const QList<int> d = s.rollDice(n);
+    const bool held = hitsOf(d, 6) > 0;
+    s.note(QStringLiteral("16.10.3 pursuit check %1: %2d6 [%3] needing a 6: %4")
+               .arg(what)
+               .arg(n)
+               .arg(diceText(d))
+               .arg(held ? QStringLiteral("they hold") : QStringLiteral("they pursue")));
+    return held;
 }
 
 } // namespace wp::tactical
