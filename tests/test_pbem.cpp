@@ -2,9 +2,15 @@
 // separate copies (each directory holds only its own secrets), one test per kind of tampering, the hidden
 // hands, the verification of the whole game, and the CLI.
 #include "data/loader.h"
+#include "gamecontroller.h"
+#include "ordersdialog.h"
 #include "rules/invariants.h"
 #include "save/pbem.h"
 #include "save/savefile.h"
+
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -193,6 +199,7 @@ class TestPbem : public QObject {
     void tamperedOrderInTransit();
     void orderNotFollowed();
     void protocolOneGame();
+    void ordersDialog();
     void cli();
 };
 
@@ -288,11 +295,9 @@ void TestPbem::tampering() {
             break;
         QCOMPARE(m.deliver(file), QString());
     }
-    QStringList before;
-    {
-        const save::PbemSession r = open(m.target);
-        before = r.allActions();
-    }
+    // the actions before the file, as the cheat who recomputes the log hash has them: the sender's copy
+    // (the receiver may still wait for the result of its own last, sealed, action)
+    const QStringList before = open(m.target == m.a ? m.b : m.a).allActions().mid(0, o["fromAction"].toInt());
     QJsonArray acts = o["actions"].toArray();
     QVERIFY(acts.size() >= 3);
     if (kind == "edit" || kind == "edit-relog") {
@@ -350,11 +355,10 @@ void TestPbem::tampering() {
     QVERIFY2(problem.startsWith(QStringLiteral("evil.pbem: ")), qPrintable(problem));
     if (!expect.isEmpty())
         QVERIFY2(problem.contains(expect), qPrintable(problem));
-    else // caught by the replay (or, about one run in five for "omit", by the log hash: to be looked into,
-         // see the session note): the words say what and where
+    else // caught by the replay (the log hash was recomputed): the words say what and where
         QVERIFY2(problem.contains(QRegularExpression("not legal here|injected|cannot be read|differs from "
                                                      "this replay|left the (Catholic|Protestant) hand|"
-                                                     "omitted|the log hash does not match")),
+                                                     "omitted")),
                  qPrintable(problem));
     qInfo("%s", qPrintable(problem));
     QCOMPARE(open(m.target).fileCount(), filesBefore); // nothing imported
@@ -910,5 +914,43 @@ void TestPbem::protocolOneGame() {
         qPrintable(error));
 }
 
-QTEST_GUILESS_MAIN(TestPbem)
+// The window's Orders… dialog (offscreen): shows the orders, refuses a bad retreat list with the reason,
+// and what it accepts reaches the session through the controller and goes out with the next file.
+void TestPbem::ordersDialog() {
+    Match m;
+    m.start(save::DiceMode::Sealed);
+    save::StandingOrders mine, theirs;
+    QString error;
+    QVERIFY(mine.set(*data(), QStringLiteral("react=in"), &error));
+    QVERIFY(theirs.set(*data(), QStringLiteral("cards=none"), &error));
+    OrdersDialog dlg(*data(), mine, theirs);
+    QCOMPARE(dlg.box(QStringLiteral("react"))->currentData().toString(), QStringLiteral("in"));
+    QCOMPARE(dlg.box(QStringLiteral("losses"))->currentData().toString(), QStringLiteral("ask"));
+    QVERIFY(dlg.findChild<QLabel*>(QStringLiteral("ordersOpponent"))
+                ->text()
+                .contains(QStringLiteral("cards=none")));
+    dlg.box(QStringLiteral("losses"))
+        ->setCurrentIndex(dlg.box(QStringLiteral("losses"))->findData("cheapest"));
+    dlg.retreatEdit()->setText(QStringLiteral("inside, atlantis"));
+    dlg.accept();
+    QCOMPARE(dlg.result(), int(QDialog::Rejected)); // still open
+    QVERIFY2(dlg.errorLabel()->text().contains(QStringLiteral("'atlantis'")),
+             qPrintable(dlg.errorLabel()->text()));
+    dlg.retreatEdit()->setText(QStringLiteral("inside, any"));
+    dlg.accept();
+    QCOMPARE(dlg.result(), int(QDialog::Accepted));
+    QCOMPARE(dlg.orders().text(), QStringLiteral("react=in losses=cheapest retreat=inside,any"));
+    // through the controller into the session directory, and out with the next file
+    GameController gc(data());
+    QVERIFY2(gc.openPbem(m.a, &error), qPrintable(error));
+    QVERIFY2(gc.setPbemOrders(dlg.orders(), &error), qPrintable(error));
+    QCOMPARE(open(m.a).myOrders().text(), QStringLiteral("react=in losses=cheapest retreat=inside,any"));
+    const QByteArray f = m.play(1);
+    QCOMPARE(inflate(f)["orders"].toObject()["losses"].toString(), QStringLiteral("cheapest"));
+    QCOMPARE(m.deliver(f), QString());
+    QCOMPARE(open(m.b).opponentOrders().text(),
+             QStringLiteral("react=in losses=cheapest retreat=inside,any"));
+}
+
+QTEST_MAIN(TestPbem)
 #include "test_pbem.moc"
