@@ -11,11 +11,13 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QMessageBox>
+#include <QPainter>
 #include <QStyleFactory>
 #include <QTimer>
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <unistd.h>
 
 namespace {
@@ -178,6 +180,44 @@ int main(int argc, char** argv) {
                 };
                 const double cached = timeRepaint(false);
                 const double uncached = timeRepaint(true);
+                // A change of state as the game makes it, then the repaint: a stack moves to another
+                // city (the map layers stay cached), or an Area changes hands (its tints and markers
+                // layers are redrawn).
+                wp::MapView* mv = w.mapView();
+                const wp::MapState base = mv->state();
+                auto timeChange = [&](const std::function<void(wp::MapState&, int)>& change) {
+                    std::vector<double> t;
+                    for (int i = 0; i < 30; ++i) {
+                        wp::MapState s = base;
+                        change(s, i);
+                        QElapsedTimer et;
+                        et.start();
+                        mv->setState(s);
+                        vp->repaint();
+                        t.push_back(static_cast<double>(et.nsecsElapsed()) / 1e6);
+                    }
+                    mv->setState(base);
+                    return median(t);
+                };
+                const int redrawsBefore = mv->layerRedraws();
+                const double moved = timeChange([&](wp::MapState& s, int i) {
+                    if (!s.stacks.isEmpty() && s.stacks[0].city >= 0 && i % 2 == 0) {
+                        const int from = s.stacks[0].city;
+                        for (const wp::Pathway& pw : w.controller()->data().pathways)
+                            if (pw.a == from || pw.b == from) {
+                                s.stacks[0].city = pw.a == from ? pw.b : pw.a;
+                                break;
+                            }
+                    }
+                    s.highlights.insert(i % 2 ? 1 : 2, wp::Highlight::Move);
+                });
+                const int redrawsOnMove = mv->layerRedraws() - redrawsBefore;
+                const double control = timeChange([&](wp::MapState& s, int i) {
+                    if (!s.areaControl.isEmpty() && i % 2 == 0)
+                        s.areaControl[s.areaControl.begin().key()] =
+                            s.areaControl.begin().value() == wp::Control::Catholic ? wp::Control::Protestant
+                                                                                   : wp::Control::Catholic;
+                });
                 std::printf("westphalia --bench (%dx%d viewport, platform %s)\n", vp->width(), vp->height(),
                             qPrintable(QGuiApplication::platformName()));
                 if (proc >= 0)
@@ -191,9 +231,53 @@ int main(int argc, char** argv) {
                     "game start %.0f ms, first paint %.0f ms\n",
                     msAtParse, msAtData - msAtParse, msAtWindow - msAtData, msAtGame - msAtWindow,
                     main - msAtGame);
-                std::printf("full map repaint at fit zoom: %.2f ms (map cached), %.2f ms (map redrawn), "
-                            "median of 30\n",
+                std::printf("full map repaint at fit zoom: %.2f ms (map cached), %.2f ms (every map layer "
+                            "redrawn, as after a zoom), median of 30\n",
                             cached, uncached);
+                // What each map layer costs to draw at this zoom (into an image of the viewport's size).
+                std::vector<double> layerMs;
+                for (wp::MapItem* layer : mv->mapLayers()) {
+                    std::vector<double> t;
+                    for (int i = 0; i < 5; ++i) {
+                        QImage img(vp->size(), QImage::Format_ARGB32_Premultiplied);
+                        img.fill(Qt::transparent);
+                        QPainter p(&img);
+                        p.setRenderHints(mv->renderHints());
+                        p.setTransform(mv->viewportTransform());
+                        QElapsedTimer et;
+                        et.start();
+                        layer->paint(&p, nullptr, nullptr);
+                        p.end();
+                        t.push_back(static_cast<double>(et.nsecsElapsed()) / 1e6);
+                    }
+                    layerMs.push_back(median(t));
+                }
+                std::printf("the map's layers drawn at fit zoom: tints %.1f ms, board %.1f ms, markers %.1f "
+                            "ms, title %.1f ms\n",
+                            layerMs[0], layerMs[1], layerMs[2], layerMs[3]);
+                if (qEnvironmentVariableIsSet("WESTPHALIA_BENCH_PARTS")) { // the painter's parts, one by one
+                    const wp::MapState full = mv->state();
+                    for (int bit = 1; bit <= 0x200000; bit <<= 1) {
+                        std::vector<double> t;
+                        for (int i = 0; i < 5; ++i) {
+                            QImage img(vp->size(), QImage::Format_ARGB32_Premultiplied);
+                            img.fill(Qt::transparent);
+                            QPainter p(&img);
+                            p.setRenderHints(mv->renderHints());
+                            p.setTransform(mv->viewportTransform());
+                            QElapsedTimer et;
+                            et.start();
+                            mv->painter().paint(p, full,
+                                                bit | wp::MapPainter::NoBackground | wp::MapPainter::NoFrame);
+                            p.end();
+                            t.push_back(static_cast<double>(et.nsecsElapsed()) / 1e6);
+                        }
+                        std::printf("  part 0x%x: %.1f ms\n", bit, median(t));
+                    }
+                }
+                std::printf("a change of state and the repaint: a stack moved %.2f ms (%d map layer redraws "
+                            "in 30), an Area's control changed %.2f ms, median of 30\n",
+                            moved, redrawsOnMove, control);
                 std::fflush(stdout);
                 QCoreApplication::exit(0);
             });

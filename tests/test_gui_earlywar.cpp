@@ -228,12 +228,38 @@ class Driver {
         }
         const ActionKind k = kinds[std::discrete_distribution<size_t>(kw.begin(), kw.end())(rng)];
         const std::vector<size_t>& of = byKind[k];
+        // Marches: how far each city is from the nearest enemy (pathways), to close in.
+        std::vector<int> dist;
+        if (k == ActionKind::Move) {
+            dist.assign(static_cast<size_t>(d.cities.size()), 1 << 20);
+            std::vector<int> queue;
+            for (int c = 0; c < static_cast<int>(d.cities.size()); ++c)
+                if (hasEnemyUnits(d, s, c, gc->actor())) {
+                    dist[static_cast<size_t>(c)] = 0;
+                    queue.push_back(c);
+                }
+            for (size_t q = 0; q < queue.size(); ++q)
+                for (const Pathway& pw : d.pathways) {
+                    const int from = queue[q], to = pw.a == from ? pw.b : pw.b == from ? pw.a : -1;
+                    if (to >= 0 && dist[static_cast<size_t>(to)] > dist[static_cast<size_t>(from)] + 1) {
+                        dist[static_cast<size_t>(to)] = dist[static_cast<size_t>(from)] + 1;
+                        queue.push_back(to);
+                    }
+                }
+        }
+        int here = -1;
+        if (const auto* f = std::get_if<ActivationFrame>(&s.frames.back()))
+            here = f->at;
         std::vector<double> w8;
         for (size_t i : of) {
             const Action& a = legal[i];
             double x = 1;
             if (a.kind == ActionKind::Move && isCity(a.target) && hasEnemyUnits(d, s, a.target, gc->actor()))
                 x = 12;
+            else if (a.kind == ActionKind::Move && isCity(a.target) && here >= 0 &&
+                     isCity(static_cast<int16_t>(here)) &&
+                     dist[static_cast<size_t>(a.target)] < dist[static_cast<size_t>(here)])
+                x = 5;
             else if (a.kind == ActionKind::PlayCard && a.use == CardUse::Act)
                 x = 3;
             w8.push_back(x);

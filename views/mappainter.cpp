@@ -75,6 +75,17 @@ void haloText(QPainter& p, QPointF pos, const QString& text, const QFont& font, 
     p.restore();
 }
 
+// "AT WAR" on a nation's flag `r` (Denmark, Sweden).
+void drawWarTag(QPainter& p, const QRectF& r) {
+    QFont tag(QStringLiteral("DejaVu Sans"), 7, QFont::Bold);
+    const QRectF pill(r.right() - 30, r.top() - 8, 44, 15);
+    p.setPen(QPen(Qt::white, 1.2));
+    p.setBrush(QColor(0x8a, 0x10, 0x10));
+    p.drawRoundedRect(pill, 7, 7);
+    p.setFont(tag);
+    p.drawText(pill, Qt::AlignCenter, QStringLiteral("AT WAR"));
+}
+
 // A pastel colour per Area for the plain (no scenario) map.
 QColor areaPastel(int i) {
     static const int hues[] = {20, 200, 95, 45, 280, 150, 0, 240, 60, 320, 175, 110, 30, 260, 130, 80};
@@ -296,13 +307,19 @@ void MapPainter::paint(QPainter& p, const MapState& s, int layers) const {
     if (layers & Pathways)
         drawPathways(p);
     if (layers & Boxes)
-        drawBoxes(p, s);
+        drawBoxes(p, s, true, true);
+    else if (layers & (BoxArt | WarTags))
+        drawBoxes(p, s, layers & BoxArt, layers & WarTags);
     if (layers & CitySymbols)
-        drawCitySymbols(p, s);
+        drawCitySymbols(p, s, false, false);
+    else if (layers & (CitySymbolsPlain | CityControl))
+        drawCitySymbols(p, s, layers & CitySymbolsPlain, !(layers & CitySymbolsPlain));
     if (layers & CityLabels)
         drawCityLabels(p, s);
     if (layers & ControlBoxes)
-        drawControlBoxes(p, s);
+        drawControlBoxes(p, s, true, true);
+    else if (layers & (AreaLabels | ControlMarkers))
+        drawControlBoxes(p, s, layers & AreaLabels, layers & ControlMarkers);
     if (layers & Markers)
         drawMarkers(p, s);
     if (layers & Highlights) {
@@ -313,7 +330,9 @@ void MapPainter::paint(QPainter& p, const MapState& s, int layers) const {
     if (layers & Stacks)
         drawStacks(p, s);
     if (layers & Legend)
-        drawLegend(p, s);
+        drawLegend(p, s, true, true);
+    else if (layers & (MapTitle | LegendKey))
+        drawLegend(p, s, layers & MapTitle, layers & LegendKey);
     if (!(layers & NoFrame)) {
         p.setPen(QPen(QColor(0x5a, 0x4a, 0x30), 4));
         p.setBrush(Qt::NoBrush);
@@ -323,17 +342,17 @@ void MapPainter::paint(QPainter& p, const MapState& s, int layers) const {
 }
 
 bool MapPainter::layersDiffer(int layers, const MapState& a, const MapState& b) {
-    if ((layers & (Areas | Tints | ControlBoxes)) && a.areaControl != b.areaControl)
+    if ((layers & (Areas | Tints | ControlBoxes | ControlMarkers)) && a.areaControl != b.areaControl)
         return true;
     if ((layers & (Areas | Tints)) && a.franceInWar != b.franceInWar)
         return true;
-    if ((layers & Boxes) && (a.denmarkInWar != b.denmarkInWar || a.swedenInWar != b.swedenInWar))
+    if ((layers & (Boxes | WarTags)) && (a.denmarkInWar != b.denmarkInWar || a.swedenInWar != b.swedenInWar))
         return true;
-    if ((layers & CitySymbols) && a.cityControl != b.cityControl)
+    if ((layers & (CitySymbols | CityControl)) && a.cityControl != b.cityControl)
         return true;
-    if ((layers & ControlBoxes) && a.electorateArea != b.electorateArea)
+    if ((layers & (ControlBoxes | AreaLabels | ControlMarkers)) && a.electorateArea != b.electorateArea)
         return true;
-    if ((layers & Legend) && a.title != b.title)
+    if ((layers & (Legend | MapTitle)) && a.title != b.title)
         return true;
     if (layers & Markers) {
         if (a.markers.size() != b.markers.size())
@@ -405,12 +424,18 @@ void MapPainter::drawPathways(QPainter& p) const {
     p.restore();
 }
 
-void MapPainter::drawBoxes(QPainter& p, const MapState& s) const {
+void MapPainter::drawBoxes(QPainter& p, const MapState& s, bool art, bool tags) const {
     QFont f(QStringLiteral("DejaVu Sans"), 11, QFont::Bold);
     for (qsizetype bi = 0; bi < d.boxes.size(); ++bi) {
         const Box& b = d.boxes[bi];
         const QPointF c = boxPos(static_cast<int>(bi));
         const QRectF r = boxRect(static_cast<int>(bi));
+        if (!art) { // only the state: "AT WAR"
+            if (b.kind == QLatin1String("denmark") || b.kind == QLatin1String("sweden"))
+                if (b.kind == QLatin1String("denmark") ? s.denmarkInWar : s.swedenInWar)
+                    drawWarTag(p, r);
+            continue;
+        }
 
         // Arrows from the box to its cities (drawn first, under the box).
         for (const Arrow& a : d.arrows) {
@@ -461,15 +486,8 @@ void MapPainter::drawBoxes(QPainter& p, const MapState& s) const {
                        cross);
             haloText(p, QPointF(r.left(), r.bottom() + 16), b.name, f, Qt::black);
             const bool war = b.kind == QLatin1String("denmark") ? s.denmarkInWar : s.swedenInWar;
-            if (war) {
-                QFont tag(QStringLiteral("DejaVu Sans"), 7, QFont::Bold);
-                const QRectF pill(r.right() - 30, r.top() - 8, 44, 15);
-                p.setPen(QPen(Qt::white, 1.2));
-                p.setBrush(QColor(0x8a, 0x10, 0x10));
-                p.drawRoundedRect(pill, 7, 7);
-                p.setFont(tag);
-                p.drawText(pill, Qt::AlignCenter, QStringLiteral("AT WAR"));
-            }
+            if (war && tags)
+                drawWarTag(p, r);
         } else {
             p.setPen(QPen(QColor(0x7a, 0x4a, 0x10), 2.5));
             p.setBrush(QColor(0xf6, 0xd8, 0xa8));
@@ -493,12 +511,14 @@ void MapPainter::drawBoxes(QPainter& p, const MapState& s) const {
     }
 }
 
-void MapPainter::drawCitySymbols(QPainter& p, const MapState& s) const {
+void MapPainter::drawCitySymbols(QPainter& p, const MapState& s, bool plain, bool controlledOnly) const {
     QFont small(QStringLiteral("DejaVu Sans"), 7, QFont::Bold);
     for (qsizetype i = 0; i < d.cities.size(); ++i) {
         const City& c = d.cities[i];
         const QPointF pos = m_cityPos[i];
-        Control ctl = s.cityControl.value(static_cast<int>(i), Control::None);
+        const Control ctl = plain ? Control::None : s.cityControl.value(static_cast<int>(i), Control::None);
+        if (controlledOnly && ctl != Control::Catholic && ctl != Control::Protestant)
+            continue;
         QColor fill = Qt::white;
         if (ctl == Control::Catholic || ctl == Control::Protestant)
             fill = controlFill(ctl).darker(112);
@@ -558,7 +578,7 @@ void MapPainter::drawCityLabels(QPainter& p, const MapState&) const {
     }
 }
 
-void MapPainter::drawControlBoxes(QPainter& p, const MapState& s) const {
+void MapPainter::drawControlBoxes(QPainter& p, const MapState& s, bool labels, bool markers) const {
     QFont nameFont(QStringLiteral("DejaVu Serif"), 13, QFont::Bold);
     nameFont.setItalic(true);
     nameFont.setLetterSpacing(QFont::AbsoluteSpacing, 1.5);
@@ -570,8 +590,9 @@ void MapPainter::drawControlBoxes(QPainter& p, const MapState& s) const {
         const QString name = a.name.toUpper();
         QFontMetricsF fm(nameFont);
         double w = fm.horizontalAdvance(name);
-        haloText(p, QPointF(c.x() - w / 2, c.y() - 6), name, nameFont, QColor(0x4a, 0x2a, 0x10),
-                 QColor(255, 255, 250, 220), 4.0);
+        if (labels)
+            haloText(p, QPointF(c.x() - w / 2, c.y() - 6), name, nameFont, QColor(0x4a, 0x2a, 0x10),
+                     QColor(255, 255, 250, 220), 4.0);
         bool elector = a.elector;
         if (s.electorateArea >= 0 &&
             (a.id == QLatin1String("lower-palatinate") || a.id == QLatin1String("bavaria")))
@@ -581,14 +602,16 @@ void MapPainter::drawControlBoxes(QPainter& p, const MapState& s) const {
         double x = c.x() - total / 2;
         double y = c.y() + 1;
         auto cell = [&](QColor bg, QColor fg, const QString& t, double width, const QFont& f) {
-            QRectF r(x, y, width, 16);
+            const QRectF r(x, y, width, 16);
+            x += width;
+            if (!labels)
+                return;
             p.setPen(QPen(Qt::black, 0.8));
             p.setBrush(bg);
             p.drawRect(r);
             p.setFont(f);
             p.setPen(fg);
             p.drawText(r, Qt::AlignCenter, t);
-            x += width;
         };
         cell(QColor(0xf5, 0xd0, 0x20), Qt::black, QString::number(a.control), boxW, boxFont);
         cell(QColor(0xb0, 0x10, 0x10), Qt::white, QString::number(a.vp), boxW, boxFont);
@@ -596,7 +619,7 @@ void MapPainter::drawControlBoxes(QPainter& p, const MapState& s) const {
             cell(QColor(0x6a, 0x2c, 0x91), Qt::white, QStringLiteral("ELECT"), 34, tiny);
         // The control marker: a disc in the control colour, or N for Neutral.
         Control ctl = s.areaControl.value(static_cast<int>(ai), Control::None);
-        if (ctl != Control::None) {
+        if (markers && ctl != Control::None) {
             QPointF mc(x + 10, y + 8);
             p.setPen(QPen(Qt::white, 1.2));
             p.setBrush(controlColor(ctl));
@@ -1043,12 +1066,15 @@ void MapPainter::drawPath(QPainter& p, const MapState& s) const {
     p.restore();
 }
 
-void MapPainter::drawLegend(QPainter& p, const MapState& s) const {
+void MapPainter::drawLegend(QPainter& p, const MapState& s, bool withTitle, bool key) const {
     QFont title(QStringLiteral("DejaVu Serif"), 22, QFont::Bold);
     QFont f(QStringLiteral("DejaVu Sans"), 10);
     const QString t =
         s.title.isEmpty() ? QStringLiteral("Thirty Years War — Europe in Agony 1618-1648") : s.title;
-    haloText(p, QPointF(24, 40), t, title, QColor(0x3a, 0x22, 0x10), QColor(255, 255, 250, 230), 5);
+    if (withTitle)
+        haloText(p, QPointF(24, 40), t, title, QColor(0x3a, 0x22, 0x10), QColor(255, 255, 250, 230), 5);
+    if (!key)
+        return;
 
     QRectF box(16, m_rect.bottom() - 150, 250, 134);
     p.setPen(QPen(QColor(0x5a, 0x4a, 0x30), 1.5));

@@ -51,6 +51,15 @@ class MapPainter {
         AreaLines = 0x800,
         NoBackground = 0x1000, // no land fill under everything (a transparent layer)
         NoFrame = 0x2000,      // no frame around the map
+        // Finer parts, so that the fixed drawing is cached apart from what the state changes:
+        AreaLabels = 0x4000,         // ControlBoxes: the Area names and their Control/VP/Elector boxes
+        ControlMarkers = 0x8000,     // ControlBoxes: the control discs (and the moving Elector box)
+        BoxArt = 0x10000,            // Boxes: the boxes, flags and arrows
+        WarTags = 0x20000,           // Boxes: "AT WAR" on Denmark's and Sweden's flags
+        LegendKey = 0x40000,         // Legend: the key in the corner
+        MapTitle = 0x80000,          // Legend: the title (scenario and turn)
+        CitySymbolsPlain = 0x100000, // CitySymbols as if no city were controlled
+        CityControl = 0x200000,      // CitySymbols of the controlled cities only (over the plain ones)
     };
     // Whether the drawing of `layers` differs between two states (the view redraws a layer only then).
     static bool layersDiffer(int layers, const MapState& a, const MapState& b);
@@ -103,13 +112,13 @@ class MapPainter {
     void drawTints(QPainter& p, const MapState& s) const;
     void drawAreaLines(QPainter& p) const;
     void drawPathways(QPainter& p) const;
-    void drawBoxes(QPainter& p, const MapState& s) const;
-    void drawCitySymbols(QPainter& p, const MapState& s) const;
+    void drawBoxes(QPainter& p, const MapState& s, bool art, bool tags) const;
+    void drawCitySymbols(QPainter& p, const MapState& s, bool plain, bool controlledOnly) const;
     void drawCityLabels(QPainter& p, const MapState& s) const;
-    void drawControlBoxes(QPainter& p, const MapState& s) const;
+    void drawControlBoxes(QPainter& p, const MapState& s, bool labels, bool markers) const;
     void drawMarkers(QPainter& p, const MapState& s) const;
     void drawStacks(QPainter& p, const MapState& s) const;
-    void drawLegend(QPainter& p, const MapState& s) const;
+    void drawLegend(QPainter& p, const MapState& s, bool title, bool key) const;
 };
 
 } // namespace wp

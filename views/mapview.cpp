@@ -12,14 +12,15 @@
 
 namespace wp {
 
-MapItem::MapItem(const MapPainter& painter, int layers, QGraphicsItem* parent)
-    : QGraphicsItem(parent), m_painter(painter), m_layers(layers) {
+MapItem::MapItem(const MapPainter& painter, int layers, const QRectF& rect, QGraphicsItem* parent)
+    : QGraphicsItem(parent), m_painter(painter), m_layers(layers),
+      m_rect(rect.isEmpty() ? painter.sceneRect() : rect) {
     setCacheMode(QGraphicsItem::DeviceCoordinateCache);
     setAcceptedMouseButtons(Qt::NoButton);
 }
 
 QRectF MapItem::boundingRect() const {
-    return m_painter.sceneRect();
+    return m_rect;
 }
 
 void MapItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
@@ -103,15 +104,22 @@ MapView::MapView(const GameData& gameData, QWidget* parent) : QGraphicsView(pare
     m_painter = std::make_unique<MapPainter>(gameData);
     // Bottom to top: the control tints over the land, the fixed board, the markers.
     m_tints = new MapItem(*m_painter, MapPainter::Tints | MapPainter::NoFrame);
-    m_board = new MapItem(*m_painter, MapPainter::AreaLines | MapPainter::Pathways | MapPainter::CityLabels |
+    m_board = new MapItem(*m_painter, MapPainter::AreaLines | MapPainter::Pathways | MapPainter::BoxArt |
+                                          MapPainter::CitySymbolsPlain | MapPainter::CityLabels |
+                                          MapPainter::AreaLabels | MapPainter::LegendKey |
                                           MapPainter::NoBackground | MapPainter::NoFrame);
     m_markers =
-        new MapItem(*m_painter, MapPainter::Boxes | MapPainter::CitySymbols | MapPainter::ControlBoxes |
-                                    MapPainter::Markers | MapPainter::Legend | MapPainter::NoBackground);
+        new MapItem(*m_painter, MapPainter::WarTags | MapPainter::CityControl | MapPainter::ControlMarkers |
+                                    MapPainter::Markers | MapPainter::NoBackground);
+    // The title (top left) on a strip of its own: redrawn once a turn.
+    const QRectF r = m_painter->sceneRect();
+    m_title = new MapItem(*m_painter, MapPainter::MapTitle | MapPainter::NoBackground | MapPainter::NoFrame,
+                          QRectF(r.left(), r.top(), r.width() * 0.6, 64));
     m_tints->setZValue(-3);
     m_board->setZValue(-2);
     m_markers->setZValue(-1);
-    for (MapItem* it : {m_tints, m_board, m_markers})
+    m_title->setZValue(-1);
+    for (MapItem* it : {m_tints, m_board, m_markers, m_title})
         scene->addItem(it);
     m_highlights = new HighlightItem(*m_painter);
     m_highlights->setZValue(1);
@@ -129,7 +137,7 @@ MapView::MapView(const GameData& gameData, QWidget* parent) : QGraphicsView(pare
 
 void MapView::setState(const MapState& s) {
     m_state = s;
-    for (MapItem* it : {m_tints, m_board, m_markers})
+    for (MapItem* it : {m_tints, m_board, m_markers, m_title})
         it->setState(s);
     m_highlights->setState(s);
     layoutStacks();
@@ -176,14 +184,14 @@ QPoint MapView::viewportPosOfStack(int stackIndex) const {
 }
 
 void MapView::invalidateCache() {
-    for (MapItem* it : {m_tints, m_board, m_markers}) {
+    for (MapItem* it : {m_tints, m_board, m_markers, m_title}) {
         it->setCacheMode(QGraphicsItem::NoCache);
         it->setCacheMode(QGraphicsItem::DeviceCoordinateCache);
     }
 }
 
 int MapView::layerRedraws() const {
-    return m_tints->paints() + m_board->paints() + m_markers->paints();
+    return m_tints->paints() + m_board->paints() + m_markers->paints() + m_title->paints();
 }
 
 void MapView::paintEvent(QPaintEvent* e) {

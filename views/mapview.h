@@ -16,12 +16,14 @@
 namespace wp {
 
 // One layer of the map picture, cached in device coordinates: redrawn only when the state it draws
-// changes (MapPainter::layersDiffer) or the zoom does. The view stacks three: the control tints, the
-// fixed board (sea, rivers, borders, pathways, city names) and the markers (boxes, city symbols, control
-// boxes, siege and other markers, the legend).
+// changes (MapPainter::layersDiffer) or the zoom does. The view stacks four: the control tints; the
+// board (sea, rivers, borders, pathways, boxes and arrows, cities and their names, Area names and boxes,
+// the key), which changes only with the Elector marker; and the markers (control discs, the controlled
+// cities, siege, pillage and the other markers, "AT WAR"); and the title, which changes with the turn.
 class MapItem : public QGraphicsItem {
   public:
-    MapItem(const MapPainter& painter, int layers, QGraphicsItem* parent = nullptr);
+    // `rect`: where the layer draws (scene units); the whole map if empty.
+    MapItem(const MapPainter& painter, int layers, const QRectF& rect = {}, QGraphicsItem* parent = nullptr);
     QRectF boundingRect() const override;
     void paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
     // Returns whether the layer has to be redrawn.
@@ -33,6 +35,7 @@ class MapItem : public QGraphicsItem {
     const MapPainter& m_painter;
     MapState m_state;
     int m_layers;
+    QRectF m_rect;
     int m_paints = 0;
     bool m_hasState = false;
 };
@@ -83,7 +86,7 @@ class MapView : public QGraphicsView {
     // Only the highlights and path change (cheap: the map is not repainted).
     void setHighlights(const QHash<int, Highlight>& h);
     const MapPainter& painter() const { return *m_painter; }
-    QList<MapItem*> mapLayers() const { return {m_tints, m_board, m_markers}; }
+    QList<MapItem*> mapLayers() const { return {m_tints, m_board, m_markers, m_title}; }
 
     // For tests and tools: the stack items drawn now, and where a space is on the viewport.
     QList<StackItem*> stackItems() const { return m_stacks; }
@@ -123,6 +126,7 @@ class MapView : public QGraphicsView {
     MapItem* m_tints;
     MapItem* m_board;
     MapItem* m_markers;
+    MapItem* m_title;
     HighlightItem* m_highlights;
     QList<StackItem*> m_stacks;
     MapState m_state;
