@@ -148,10 +148,22 @@ bool contains(const Polygon& a, Vec2 p) {
 }
 
 namespace {
+// A read-only view of a polygon's vertices: QList polygons and the 4 corners of a stand alike (no copy).
+struct Span {
+    const Vec2* p = nullptr;
+    qsizetype n = 0;
+    Span(const Polygon& l) : p(l.constData()), n(l.size()) {}
+    Span(const std::array<Vec2, 4>& a) : p(a.data()), n(4) {}
+    qsizetype size() const { return n; }
+    bool isEmpty() const { return n == 0; }
+    const Vec2& operator[](qsizetype i) const { return p[i]; }
+    const Vec2* begin() const { return p; }
+    const Vec2* end() const { return p + n; }
+};
 struct Box {
     double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
 };
-Box boxOf(const Polygon& p) {
+Box boxOf(Span p) {
     Box b;
     for (const Vec2& v : p) {
         b.x0 = std::min(b.x0, v.x);
@@ -169,9 +181,9 @@ double boxGap(const Box& a, const Box& b) {
 }
 // Minimum overlap depth along the separating-axis candidates (negative or zero = separated/touching).
 // Stops early once the depth is known to be at most `stopBelow`.
-double satDepth(const Polygon& a, const Polygon& b, double stopBelow = -1e300) {
+double satDepth(Span a, Span b, double stopBelow = -1e300) {
     double best = std::numeric_limits<double>::max();
-    for (const Polygon* p : {&a, &b}) {
+    for (const Span* p : {&a, &b}) {
         for (qsizetype i = 0; i < p->size(); ++i) {
             const Vec2 e = (*p)[(i + 1) % p->size()] - (*p)[i];
             Vec2 n{-e.y, e.x};
@@ -195,9 +207,8 @@ double satDepth(const Polygon& a, const Polygon& b, double stopBelow = -1e300) {
     }
     return best;
 }
-} // namespace
 
-bool overlaps(const Polygon& a, const Polygon& b, double tol) {
+bool overlapsSpan(Span a, Span b, double tol) {
     // Disjoint bounding boxes: the convex polygons are disjoint, so no overlap deeper than tol >= 0.
     if (tol >= 0 && !a.isEmpty() && !b.isEmpty()) {
         const Box ba = boxOf(a), bb = boxOf(b);
@@ -207,16 +218,7 @@ bool overlaps(const Polygon& a, const Polygon& b, double tol) {
     return satDepth(a, b, tol) > tol;
 }
 
-double distance(const Polygon& a, Vec2 p) {
-    if (contains(a, p))
-        return 0;
-    double best = 1e300;
-    for (qsizetype i = 0; i < a.size(); ++i)
-        best = std::min(best, segmentDistance(p, a[i], a[(i + 1) % a.size()]));
-    return best;
-}
-
-double distance(const Polygon& a, const Polygon& b, double cap) {
+double distanceSpan(Span a, Span b, double cap) {
     const double gap = boxGap(boxOf(a), boxOf(b));
     if (gap > cap)
         return gap; // a lower bound, already beyond what the caller cares about
@@ -230,6 +232,36 @@ double distance(const Polygon& a, const Polygon& b, double cap) {
         for (qsizetype i = 0; i < a.size(); ++i)
             best = std::min(best, segmentDistance(v, a[i], a[(i + 1) % a.size()]));
     return best;
+}
+} // namespace
+
+bool overlaps(const Polygon& a, const Polygon& b, double tol) {
+    return overlapsSpan(a, b, tol);
+}
+bool overlaps(const Pose& a, const Pose& b, double tol) {
+    return overlapsSpan(a.corners(), b.corners(), tol);
+}
+bool overlaps(const Pose& a, const Polygon& b, double tol) {
+    return overlapsSpan(a.corners(), b, tol);
+}
+
+double distance(const Polygon& a, Vec2 p) {
+    if (contains(a, p))
+        return 0;
+    double best = 1e300;
+    for (qsizetype i = 0; i < a.size(); ++i)
+        best = std::min(best, segmentDistance(p, a[i], a[(i + 1) % a.size()]));
+    return best;
+}
+
+double distance(const Polygon& a, const Polygon& b, double cap) {
+    return distanceSpan(a, b, cap);
+}
+double distance(const Pose& a, const Pose& b, double cap) {
+    return distanceSpan(a.corners(), b.corners(), cap);
+}
+double distance(const Pose& a, const Polygon& b, double cap) {
+    return distanceSpan(a.corners(), b, cap);
 }
 
 bool segmentCrosses(const Polygon& poly, Vec2 a, Vec2 b) {

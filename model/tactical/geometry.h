@@ -77,8 +77,13 @@ Polygon clipHalfPlane(const Polygon& p, Vec2 point, Vec2 inwardNormal);
 // With a cap, any distance above the cap may be returned as a lower bound above the cap (faster).
 double distance(const Polygon& a, const Polygon& b, double cap = 1e300);
 double distance(const Polygon& a, Vec2 p);
+// The same on stands directly (no polygon built; identical results).
+double distance(const Pose& a, const Pose& b, double cap = 1e300);
+double distance(const Pose& a, const Polygon& b, double cap = 1e300);
 // Overlap deeper than a small tolerance (touching is not overlapping).
 bool overlaps(const Polygon& a, const Polygon& b, double tol = 1e-3);
+bool overlaps(const Pose& a, const Pose& b, double tol = 1e-3);
+bool overlaps(const Pose& a, const Polygon& b, double tol = 1e-3);
 bool contains(const Polygon& a, Vec2 p);
 // Segment a-b passes through the interior of the polygon.
 bool segmentCrosses(const Polygon& poly, Vec2 a, Vec2 b);

@@ -50,12 +50,11 @@ namespace {
 
 double nearestEnemy(const TvbdEngine& e, const BattleState& s, int u, const Pose& p) {
     double best = 1e9;
-    const Polygon poly = p.polygon();
     for (qsizetype i = 0; i < s.units.size(); ++i) {
         const Unit& y = s.units[i];
         if (y.side == s.units[u].side || !y.onTable() || y.type == UnitType::Commander)
             continue;
-        best = std::min(best, distance(poly, y.pose.polygon()));
+        best = std::min(best, distance(p, y.pose));
     }
     (void)e;
     return best;

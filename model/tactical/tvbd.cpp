@@ -27,8 +27,8 @@ int hitsOf(const QList<int>& d, int need) {
 }
 
 // Zone of control (12.1.11): a rectangle as wide as the unit, zocDepth deep, ahead of its front edge.
-Polygon zocOf(const Pose& p, double depth) {
-    return Pose{p.fromLocal(p.d / 2 + depth / 2, 0), p.facing, p.w, depth}.polygon();
+Pose zocPose(const Pose& p, double depth) {
+    return Pose{p.fromLocal(p.d / 2 + depth / 2, 0), p.facing, p.w, depth};
 }
 
 } // namespace
@@ -47,17 +47,16 @@ int TvbdEngine::commandArmyBreakpoint(int commands) {
 // ---- basic services ---------------------------------------------------------------------------------------
 
 double TvbdEngine::distance(const BattleState& s, int a, int b, double cap) const {
-    return wp::tactical::distance(s.units[a].pose.polygon(), s.units[b].pose.polygon(), cap);
+    return wp::tactical::distance(s.units[a].pose, s.units[b].pose, cap);
 }
 
 bool TvbdEngine::inDifficult(const BattleState& s, const Pose& p) const {
     // 7.2.5: any part of the unit in difficult terrain puts the whole unit there.
-    const Polygon poly = p.polygon();
     for (const TerrainFeature& f : s.terrain) {
         if (f.cls == TerrainClass::Open)
             continue;
         for (const Polygon& piece : f.pieces)
-            if (overlaps(poly, piece, 1e-3))
+            if (overlaps(p, piece, 1e-3))
                 return true;
     }
     return false;
@@ -137,14 +136,13 @@ QList<int> TvbdEngine::contacts(const BattleState& s, int u) const {
     const Unit& x = s.units[u];
     if (!x.onTable() || x.type == UnitType::Commander)
         return out;
-    const Polygon p = x.pose.polygon();
     for (qsizetype i = 0; i < s.units.size(); ++i) {
         const Unit& y = s.units[i];
         if (y.side == x.side || !y.onTable() || y.type == UnitType::Commander)
             continue;
         if (std::abs(y.pose.c.x - x.pose.c.x) > 4 || std::abs(y.pose.c.y - x.pose.c.y) > 4)
             continue;
-        if (wp::tactical::distance(p, y.pose.polygon(), 0.1) <= kContactEps)
+        if (wp::tactical::distance(x.pose, y.pose, 0.1) <= kContactEps)
             out << int(i);
     }
     return out;
@@ -183,7 +181,12 @@ bool TvbdEngine::lineOfSight(const BattleState& s, int a, int b) const {
     for (qsizetype i = 0; i < s.units.size(); ++i) {
         if (i == a || i == b || !s.units[i].onTable() || s.units[i].type == UnitType::Commander)
             continue;
-        const Polygon p = s.units[i].pose.polygon();
+        // A stand lies within half its diagonal of its centre: one whose centre is farther than that plus
+        // 2.1 TUM from the line can neither cross it nor narrow a gap.
+        const Pose& q = s.units[i].pose;
+        if (segmentDistance(q.c, pa, pb) > 2.1 + 0.5 * std::sqrt(q.w * q.w + q.d * q.d) + 1e-6)
+            continue;
+        const Polygon p = q.polygon();
         if (segmentCrosses(p, pa, pb))
             return false;
         if (wp::tactical::distance(p, line, 2.1) <= 2)
@@ -398,8 +401,7 @@ void TvbdEngine::resolveShot(BattleState& s, int target, int primary, const QLis
 bool TvbdEngine::blockedAt(const BattleState& s, int u, const Pose& p, const QList<int>& ignore,
                            QString* why) const {
     const Unit& x = s.units[u];
-    const Polygon poly = p.polygon();
-    for (const Vec2& c : poly)
+    for (const Vec2& c : p.corners())
         if (c.x < -1e-6 || c.y < -1e-6 || c.x > s.tableW + 1e-6 || c.y > s.tableD + 1e-6) {
             if (why)
                 *why = QStringLiteral("off the table");
@@ -416,7 +418,7 @@ bool TvbdEngine::blockedAt(const BattleState& s, int u, const Pose& p, const QLi
             continue;
         const bool crossing = f.type == QLatin1String("bridge") || f.type == QLatin1String("ford");
         for (const Polygon& piece : f.pieces) {
-            if (!overlaps(poly, piece, 1e-3))
+            if (!overlaps(p, piece, 1e-3))
                 continue;
             if (f.cls == TerrainClass::Impassable && !onCrossing) {
                 if (why)
@@ -441,7 +443,7 @@ bool TvbdEngine::blockedAt(const BattleState& s, int u, const Pose& p, const QLi
             continue;
         if (std::abs(y.pose.c.x - p.c.x) > 4 || std::abs(y.pose.c.y - p.c.y) > 4 || ignore.contains(int(i)))
             continue;
-        if (overlaps(poly, y.pose.polygon(), 1e-3)) {
+        if (overlaps(p, y.pose, 1e-3)) {
             if (why)
                 *why = QStringLiteral("would overlap %1").arg(y.id);
             return true;
@@ -641,14 +643,12 @@ std::optional<Pose> TvbdEngine::checkMove(const BattleState& s, int u, const Mov
     }
     if (!startContacts.isEmpty()) {
         for (int e : startContacts)
-            if (wp::tactical::distance(p.polygon(), s.units[e].pose.polygon(), 0.1) > kContactEps)
+            if (wp::tactical::distance(p, s.units[e].pose, 0.1) > kContactEps)
                 return fail(QStringLiteral("12.1.13 a locked unit stays in contact"));
         return p;
     }
     // Buffer zone (12.1.10) and zone of control (12.1.11).
     double startMin = 1e9, endMin = 1e9;
-    const Polygon startPoly = x.pose.polygon(), endPoly = p.polygon();
-    QList<Polygon> pathPolys; // filled when first needed
     int zocEnemy = -1;
     double zocBest = 1e9;
     bool zocFront = false;
@@ -658,12 +658,12 @@ std::optional<Pose> TvbdEngine::checkMove(const BattleState& s, int u, const Mov
             continue;
         if ((y.pose.c - x.pose.c).length() > 25)
             continue;
-        const double d0 = wp::tactical::distance(startPoly, y.pose.polygon(), 4);
-        const double d1 = wp::tactical::distance(endPoly, y.pose.polygon(), 4);
+        const double d0 = wp::tactical::distance(x.pose, y.pose, 4);
+        const double d1 = wp::tactical::distance(p, y.pose, 4);
         startMin = std::min(startMin, d0);
         endMin = std::min(endMin, d1);
-        const Polygon zoc = zocOf(y.pose, r.zocDepth);
-        const bool startIn = overlaps(startPoly, zoc, 1e-3);
+        const Pose zoc = zocPose(y.pose, r.zocDepth);
+        const bool startIn = overlaps(x.pose, zoc, 1e-3);
         if (startIn) {
             const bool front = classify(x.pose, y.pose) == Zone::Front;
             if ((front && !zocFront) || ((front == zocFront) && d0 < zocBest)) {
@@ -671,11 +671,8 @@ std::optional<Pose> TvbdEngine::checkMove(const BattleState& s, int u, const Mov
                 zocBest = d0;
                 zocFront = front;
             }
-        } else if (!overlaps(endPoly, zoc, 1e-3)) {
-            if (pathPolys.isEmpty())
-                for (const Pose& q : path)
-                    pathPolys << q.polygon();
-            for (const Polygon& q : pathPolys)
+        } else if (!overlaps(p, zoc, 1e-3)) {
+            for (const Pose& q : path)
                 if (overlaps(q, zoc, 1e-3))
                     return fail(QStringLiteral("12.1.11 may not cross the front of %1").arg(y.id));
         }
@@ -684,7 +681,7 @@ std::optional<Pose> TvbdEngine::checkMove(const BattleState& s, int u, const Mov
         return fail(QStringLiteral("12.1.10 buffer zone: ends %1 TUM from an enemy").arg(fmt(endMin)));
     if (zocEnemy >= 0 && m.kind != MoveKind::Backward) {
         const Unit& y = s.units[zocEnemy];
-        const double d1 = wp::tactical::distance(endPoly, y.pose.polygon());
+        const double d1 = wp::tactical::distance(p, y.pose);
         const Vec2 away = x.pose.c - y.pose.c;
         const Vec2 moved = p.c - x.pose.c;
         const bool closer = d1 < zocBest - 1e-6;
@@ -843,15 +840,14 @@ std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, in
             const Pose q{w0.c + f * dd, w0.facing, w0.w, w0.d};
             // touching any enemy?
             int touched = -1;
-            const Polygon qp = q.polygon();
+
             for (qsizetype i = 0; i < s.units.size(); ++i) {
                 const Unit& y = s.units[i];
                 if (y.side == x.side || !y.onTable() || y.type == UnitType::Commander)
                     continue;
                 if (std::abs(y.pose.c.x - q.c.x) > 5 || std::abs(y.pose.c.y - q.c.y) > 5)
                     continue;
-                if (wp::tactical::distance(qp, y.pose.polygon(), 0.01) <= 1e-9 ||
-                    overlaps(qp, y.pose.polygon(), 0)) {
+                if (wp::tactical::distance(q, y.pose, 0.01) <= 1e-9 || overlaps(q, y.pose, 0)) {
                     touched = int(i);
                     break;
                 }
@@ -874,7 +870,7 @@ std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, in
         for (int it = 0; it < 30; ++it) {
             const double mid = (lo + hi) / 2;
             const Pose q{w0.c + f * mid, w0.facing, w0.w, w0.d};
-            if (wp::tactical::distance(q.polygon(), s.units[firstHit].pose.polygon()) <= 1e-9)
+            if (wp::tactical::distance(q, s.units[firstHit].pose) <= 1e-9)
                 hi = mid;
             else
                 lo = mid;

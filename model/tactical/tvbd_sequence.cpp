@@ -216,7 +216,7 @@ bool TvbdEngine::evadeOk(const BattleState& s, int u, const MoveSpec& m, QString
         const Unit& y = s.units[i];
         if (!y.onTable() || y.side == s.units[u].side || y.type == UnitType::Commander)
             continue;
-        const double d = wp::tactical::distance(end->polygon(), y.pose.polygon(), r.evadeClear + 0.1);
+        const double d = wp::tactical::distance(*end, y.pose, r.evadeClear + 0.1);
         if (y.chargeTarget == u && d <= r.evadeClear + 1e-9) {
             if (why)
                 *why = QStringLiteral("14.3 must end more than %1 TUM from %2").arg(fmt(r.evadeClear), y.id);
@@ -462,6 +462,24 @@ void TvbdEngine::advance(BattleState& s) const {
         if (s.step == Step::Move) {
             for (qsizetype i = 0; i < s.units.size() && !any; ++i)
                 any = canAct(s, int(i)) && hasCandidateMove(s, int(i));
+        } else if (s.step == Step::Shoot || s.step == Step::Bombard) {
+            // the same test as legalActions listing a shot, stopping at the first shooter with a target
+            for (int u : shooters(s, s.stepSide)) {
+                if (s.step == Step::Bombard && s.units[u].type != UnitType::Cannon)
+                    continue;
+                if (!shootTargets(s, u).isEmpty()) {
+                    any = true;
+                    break;
+                }
+            }
+        } else if (s.step == Step::Declare) {
+            for (qsizetype i = 0; i < s.units.size() && !any; ++i) {
+                const Unit& x = s.units[i];
+                if (!canAct(s, int(i)) || !isFormed(x.type) || x.shotMarker || x.movedMarker ||
+                    x.chargeTarget >= 0 || locked(s, int(i)))
+                    continue;
+                any = !chargeOptions(s, int(i)).isEmpty();
+            }
         } else {
             const QList<TAction> l = legalActions(s);
             any = std::any_of(l.begin(), l.end(), [](const TAction& a) { return a.kind != TAction::End; });
@@ -537,8 +555,7 @@ void TvbdEngine::resolveCharges(BattleState& s) const {
                     for (qsizetype j = 0; j < s.units.size() && !stop; ++j)
                         stop = s.units[j].side != x.side && s.units[j].onTable() &&
                                s.units[j].type != UnitType::Commander &&
-                               wp::tactical::distance(q.polygon(), s.units[j].pose.polygon(), 0.1) <=
-                                   kContactEps;
+                               wp::tactical::distance(q, s.units[j].pose, 0.1) <= kContactEps;
                     if (stop)
                         break;
                     go = d;
