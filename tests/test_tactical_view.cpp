@@ -99,6 +99,7 @@ class TestTacticalView : public QObject {
     void tvbdOnScreen();
     void tvbdAssistDice();
     void terciosOnScreen();
+    void terciosHotseatCover();
 };
 
 // Bad input: a clear message naming the file and the problem, never a crash.
@@ -186,6 +187,29 @@ void TestTacticalView::tvbdOnScreen() {
     QTest::mouseClick(w.undoButton(), Qt::LeftButton);
     QCOMPARE(s->units()[unit].pose.c, before.c);
     QVERIFY(!s->actionTexts().contains(fwd));
+
+    // Dragging the selected unit forward on the table moves it straight ahead by the dragged length.
+    {
+        QTest::mouseClick(w.view()->viewport(), Qt::LeftButton, {}, w.view()->viewPointOfUnit(unit));
+        QCOMPARE(w.selected(), unit);
+        const double drag = fwd.section(QLatin1Char(' '), 3).toDouble() * 0.5;
+        const QPoint from = w.view()->viewPointOfUnit(unit);
+        const QPoint to =
+            w.view()->mapFromScene(w.view()->toScene(before.fromLocal(before.d / 4 + drag, -before.w / 4)));
+        QTest::mousePress(w.view()->viewport(), Qt::LeftButton, {}, from);
+        QTest::mouseMove(w.view()->viewport(), (from + to) / 2);
+        QTest::mouseMove(w.view()->viewport(), to);
+        QTest::mouseRelease(w.view()->viewport(), Qt::LeftButton, {}, to);
+        QVERIFY2(w.lastError().isEmpty(), qPrintable(w.lastError()));
+        QVERIFY2(s->actionTexts().size() > 0 && s->actionTexts().last().startsWith(
+                                                    QStringLiteral("move %1 fwd ").arg(s->units()[unit].id)),
+                 qPrintable(s->actionTexts().join(QLatin1Char('|'))));
+        const tactical::Vec2 moved = s->units()[unit].pose.c - before.c;
+        QVERIFY2(std::abs(moved.length() - drag) < 0.1, qPrintable(QString::number(moved.length())));
+        QVERIFY(std::abs(moved.dot(before.forward()) - moved.length()) < 1e-6); // straight ahead
+        QTest::mouseClick(w.undoButton(), Qt::LeftButton);
+        QCOMPARE(s->units()[unit].pose.c, before.c);
+    }
 
     // A move measured on the table: not a listed distance, typed in the entry.
     const double listed = fwd.section(QLatin1Char(' '), 3).toDouble();
@@ -423,6 +447,47 @@ void TestTacticalView::terciosOnScreen() {
         tercLog = tercLog || w.logList()->item(i)->text().contains(QLatin1String("Tercios L"));
     QVERIFY(tercLog);
     shot(&w, QStringLiteral("tactical-tercios-over.png"));
+}
+
+// Hotseat: the secret order cards are covered whenever the side to act changes, until its player continues.
+void TestTacticalView::terciosHotseatCover() {
+    TacticalWindow w;
+    QString error;
+    QVERIFY2(w.openFile(kSource + QStringLiteral("/scenarios/battles/tercios-example.json"), 5, &error),
+             qPrintable(error));
+    w.resize(1200, 800);
+    w.show();
+    TacticalSession* s = w.session();
+    QVERIFY(!w.cover()->isVisible());
+    w.setHotseat(true);
+    QVERIFY(w.cover()->isVisible());
+    const int first = s->actor();
+    QVERIFY(w.coverButton()->text().contains(s->sideName(first)));
+    QTest::mouseClick(w.coverButton(), Qt::LeftButton);
+    QVERIFY(!w.cover()->isVisible());
+    // The first side plans every unit: the cover stays down until the other side is to act.
+    for (int guard = 0; guard < 40 && s->actor() == first; ++guard) {
+        QVERIFY(!w.cover()->isVisible());
+        QString next;
+        for (const TacActionView& a : s->legalActions())
+            if (a.text.endsWith(QLatin1String(" fire")) || a.text.endsWith(QLatin1String(" ready"))) {
+                next = a.text;
+                break;
+            }
+        QVERIFY(w.submit(next));
+    }
+    QVERIFY(s->actor() != first);
+    QVERIFY(w.cover()->isVisible());
+    QVERIFY(w.coverButton()->text().contains(s->sideName(s->actor())));
+    shot(&w, QStringLiteral("tactical-tercios-cover.png"));
+    QTest::mouseClick(w.coverButton(), Qt::LeftButton);
+    QVERIFY(!w.cover()->isVisible());
+    // The first side's cards are hidden from the second.
+    for (const TacUnitView& u : s->units())
+        if (u.side == first)
+            QVERIFY2(u.markers.contains(QStringLiteral("order ?")), qPrintable(u.id));
+    w.setHotseat(false);
+    QVERIFY(!w.cover()->isVisible());
 }
 
 QTEST_MAIN(TestTacticalView)

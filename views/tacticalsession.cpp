@@ -313,6 +313,22 @@ class TvbdSession : public TacticalSession {
         return QStringLiteral("move %1 to %2,%3").arg(s().units[unit].id, num(to.x), num(to.y));
     }
 
+    bool dragsAlongFacing(int unit) const override {
+        return unit >= 0 && unit < s().units.size() && s().units[unit].type != UnitType::Commander;
+    }
+    QString dragMoveText(int unit, Vec2 delta) const override {
+        if (unit < 0 || unit >= s().units.size())
+            return {};
+        const Unit& u = s().units[unit];
+        if (u.type == UnitType::Commander)
+            return delta.length() < 0.05 ? QString() : moveToText(unit, u.pose.c + delta);
+        const double d = std::round(delta.dot(u.pose.forward()) * 100) / 100;
+        if (std::abs(d) < 0.05)
+            return {};
+        return QStringLiteral("move %1 %2 %3")
+            .arg(u.id, d > 0 ? QStringLiteral("fwd") : QStringLiteral("back"), num(std::abs(d)));
+    }
+
     QString measuredMoveText(int unit, const QString& kind, double angle, double dist) const override {
         if (unit < 0 || unit >= s().units.size())
             return {};
@@ -612,6 +628,12 @@ class TerciosSession : public TacticalSession {
             .arg(s().units[unit].id, QString::number(to.x, 'f', 2), QString::number(to.y, 'f', 2));
     }
     QString measuredMoveText(int, const QString&, double, double) const override { return {}; }
+    bool dragsAlongFacing(int) const override { return false; }
+    QString dragMoveText(int unit, Vec2 delta) const override {
+        if (unit < 0 || unit >= s().units.size() || delta.length() < 0.05)
+            return {};
+        return moveToText(unit, m_engine.centre(s().units[unit].pose, 0) + delta); // the Front Centre
+    }
 
   private:
     const TerciosState& s() const { return m_core.s; }

@@ -93,6 +93,12 @@ class TacticalSession {
     // The notation of a move of `unit` to a point of the table (a Tercios move of the Front Centre, a TVBD
     // Commander's free move), or "" when the ruleset moves that unit otherwise.
     virtual QString moveToText(int unit, tactical::Vec2 to) const = 0;
+    // The move of a unit dragged on the table by `delta`: TVBD formed units move straight forward or back by
+    // the drag's length along their facing, Commanders and Tercios units to where they are dropped. "" when
+    // the drag is too short.
+    virtual QString dragMoveText(int unit, tactical::Vec2 delta) const = 0;
+    // Whether a drag of this unit moves it along its facing only (TVBD formed units).
+    virtual bool dragsAlongFacing(int unit) const = 0;
     // TVBD: the notation of a measured move ("fwd", "wheel", "oblique", "back", …) of the unit.
     virtual QString measuredMoveText(int unit, const QString& kind, double angle, double dist) const = 0;
     // The dice rolled by hand so far, per applied action (assist mode keeps them with the log).

@@ -135,7 +135,7 @@ class TerrainItem : public QGraphicsItem {
 class UnitItem : public QGraphicsItem {
   public:
     enum Mode { Normal, Selected, Ghost, ChargeGhost };
-    UnitItem(const TacUnitView& u, Mode mode) : m_u(u), m_mode(mode) {
+    UnitItem(const TacUnitView& u, Mode mode, bool focus = false) : m_u(u), m_mode(mode), m_focus(focus) {
         const double w = u.pose.w * K, d = u.pose.d * K;
         m_rect = u.commander ? QRectF(-0.45 * K, -0.45 * K, 0.9 * K, 0.9 * K) : QRectF(-w / 2, -d / 2, w, d);
         setRotation(90.0 - u.pose.facing);
@@ -149,9 +149,12 @@ class UnitItem : public QGraphicsItem {
         QColor fill = theme::sideColor(m_u.side), dark = theme::sideDark(m_u.side);
         if (m_mode == Ghost || m_mode == ChargeGhost) {
             QColor c = m_mode == ChargeGhost ? QColor(0xc0, 0x20, 0x20) : fill;
-            c.setAlpha(60);
+            c.setAlpha(m_focus ? 150 : 45);
             p->setBrush(c);
-            p->setPen(QPen(m_mode == ChargeGhost ? QColor(0xa0, 0x10, 0x10) : dark, 1.2, Qt::DashLine));
+            p->setPen(QPen(m_focus                 ? QColor(0xff, 0xd8, 0x40)
+                           : m_mode == ChargeGhost ? QColor(0xa0, 0x10, 0x10)
+                                                   : dark,
+                           m_focus ? 2.5 : 1.2, m_focus ? Qt::SolidLine : Qt::DashLine));
             if (m_u.commander)
                 p->drawEllipse(m_rect);
             else
@@ -219,27 +222,31 @@ class UnitItem : public QGraphicsItem {
   private:
     TacUnitView m_u;
     Mode m_mode;
+    bool m_focus = false;
     QRectF m_rect;
 };
 
-// The unit's label, upright whatever its facing: id, strength and markers.
+// The unit's label, upright whatever its facing, hanging off its rear edge (below the anchor when the rear
+// is down on screen, above it otherwise): id, strength and markers.
 class LabelItem : public QGraphicsItem {
   public:
-    explicit LabelItem(const TacUnitView& u) : m_u(u) {
+    LabelItem(const TacUnitView& u, bool below) : m_u(u), m_below(below) {
         setZValue(25);
         setAcceptedMouseButtons(Qt::NoButton);
         setFlag(QGraphicsItem::ItemIgnoresTransformations); // readable at any zoom
         m_title = u.id + (u.strengthText.isEmpty() ? QString() : QLatin1Char(' ') + u.strengthText);
         m_sub = u.onTable ? u.markers.join(QStringLiteral(" · ")) : u.status.toUpper();
     }
-    QRectF boundingRect() const override { return {-70, -10, 140, 30}; }
+    QRectF boundingRect() const override { return {-80, -34, 160, 68}; }
     void paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) override {
         p->setRenderHint(QPainter::Antialiasing);
         QFont f = theme::sans(7.5, true);
         p->setFont(f);
         const QFontMetricsF fm(f);
         const double w = fm.horizontalAdvance(m_title) + 6;
-        const QRectF box(-w / 2, -8, w, fm.height() + 1);
+        const double subH = m_sub.isEmpty() ? 0 : QFontMetricsF(theme::sans(6.5)).height() + 0.5;
+        const double top = m_below ? 1 : -(fm.height() + 1) - subH - 1;
+        const QRectF box(-w / 2, top, w, fm.height() + 1);
         p->setPen(Qt::NoPen);
         p->setBrush(QColor(255, 250, 235, m_u.onTable ? 215 : 150));
         p->drawRoundedRect(box, 2, 2);
@@ -261,6 +268,7 @@ class LabelItem : public QGraphicsItem {
 
   private:
     TacUnitView m_u;
+    bool m_below = true;
     QString m_title, m_sub;
 };
 
@@ -310,10 +318,12 @@ void TacticalView::drawTerrain() {
     }
 }
 
-void TacticalView::rebuild(int selected, const QList<TacActionView>& highlights) {
+void TacticalView::rebuild(int selected, const QList<TacActionView>& highlights, const QString& focus) {
     m_scene->clear();
     m_unitItems = m_routedItems = m_highlightItems = 0;
     m_unitPoses.clear();
+    m_dragGhost = nullptr; // deleted with the scene
+    m_selectedUnit = selected;
     if (!m_session)
         return;
     const double w = m_session->tableW() * K, d = m_session->tableD() * K;
@@ -353,8 +363,10 @@ void TacticalView::rebuild(int selected, const QList<TacActionView>& highlights)
         item->setPos(c);
         item->setData(RoleUnit, i);
         m_scene->addItem(item);
-        auto* label = new LabelItem(u);
-        label->setPos(c + QPointF(0, u.commander ? -K * 0.9 : 0));
+        const QPointF rear =
+            u.commander ? c - QPointF(0, K * 0.45) : toScene(u.pose.fromLocal(-u.pose.d / 2, 0));
+        auto* label = new LabelItem(u, !u.commander && rear.y() >= c.y() - 0.3 * K);
+        label->setPos(rear);
         m_scene->addItem(label);
         ++m_unitItems;
         if (!u.onTable)
@@ -383,7 +395,10 @@ void TacticalView::rebuild(int selected, const QList<TacActionView>& highlights)
             TacUnitView g = units[a.unit];
             g.pose = *a.end;
             auto* item =
-                new UnitItem(g, a.kind == TacActionView::Charge ? UnitItem::ChargeGhost : UnitItem::Ghost);
+                new UnitItem(g, a.kind == TacActionView::Charge ? UnitItem::ChargeGhost : UnitItem::Ghost,
+                             a.text == focus);
+            if (a.text == focus)
+                item->setZValue(31);
             item->setPos(toScene(a.end->c));
             item->setData(RoleAction, a.text);
             item->setToolTip(a.label + (a.odds.isEmpty() ? QString() : QStringLiteral("\n") + a.odds));
@@ -458,18 +473,34 @@ void TacticalView::wheelEvent(QWheelEvent* e) {
 void TacticalView::mousePressEvent(QMouseEvent* e) {
     if (e->button() == Qt::LeftButton && m_session) {
         const QList<QGraphicsItem*> hit = items(e->position().toPoint());
-        for (QGraphicsItem* it : hit) // highest first: highlights, then units
-            if (it->data(RoleAction).isValid()) {
-                emit actionClicked(it->data(RoleAction).toString());
-                e->accept();
-                return;
-            }
-        for (QGraphicsItem* it : hit)
-            if (it->data(RoleUnit).isValid()) {
-                emit unitClicked(it->data(RoleUnit).toInt());
-                e->accept();
-                return;
-            }
+        QString action;
+        int unit = -1;
+        bool onSelected = false;
+        for (QGraphicsItem* it : hit) { // highest first: highlights, then units
+            if (action.isEmpty() && it->data(RoleAction).isValid())
+                action = it->data(RoleAction).toString();
+            if (unit < 0 && it->data(RoleUnit).isValid())
+                unit = it->data(RoleUnit).toInt();
+            onSelected = onSelected || (m_selectedUnit >= 0 && it->data(RoleUnit).isValid() &&
+                                        it->data(RoleUnit).toInt() == m_selectedUnit);
+        }
+        if (onSelected) { // a click or a drag: decided on release
+            m_pressUnit = m_selectedUnit;
+            m_pressPos = e->position().toPoint();
+            m_dragging = false;
+            e->accept();
+            return;
+        }
+        if (!action.isEmpty()) {
+            emit actionClicked(action);
+            e->accept();
+            return;
+        }
+        if (unit >= 0) {
+            emit unitClicked(unit);
+            e->accept();
+            return;
+        }
         if (e->modifiers() & Qt::ShiftModifier) {
             emit tableClicked(toTable(mapToScene(e->position().toPoint())));
             e->accept();
@@ -477,6 +508,56 @@ void TacticalView::mousePressEvent(QMouseEvent* e) {
         }
     }
     QGraphicsView::mousePressEvent(e);
+}
+
+void TacticalView::mouseMoveEvent(QMouseEvent* e) {
+    if (m_pressUnit >= 0 && m_pressUnit < m_unitPoses.size()) {
+        const QPoint now = e->position().toPoint();
+        if (!m_dragging && (now - m_pressPos).manhattanLength() > 6)
+            m_dragging = true;
+        if (m_dragging) {
+            // The base where it would go: along its facing (TVBD formed units) or where dropped.
+            Vec2 delta = toTable(mapToScene(now)) - toTable(mapToScene(m_pressPos));
+            Pose p = m_unitPoses[m_pressUnit];
+            if (m_session->dragsAlongFacing(m_pressUnit))
+                delta = p.forward() * delta.dot(p.forward());
+            p.c = p.c + delta;
+            QPolygonF poly;
+            for (const Vec2& v : p.corners())
+                poly << toScene(v);
+            if (!m_dragGhost) {
+                auto* g = m_scene->addPolygon(poly, QPen(QColor(0xff, 0xd8, 0x40), 2.5, Qt::DashLine),
+                                              QColor(0xff, 0xd8, 0x40, 70));
+                g->setZValue(40);
+                m_dragGhost = g;
+            } else {
+                static_cast<QGraphicsPolygonItem*>(m_dragGhost)->setPolygon(poly);
+            }
+        }
+        e->accept();
+        return;
+    }
+    QGraphicsView::mouseMoveEvent(e);
+}
+
+void TacticalView::mouseReleaseEvent(QMouseEvent* e) {
+    if (m_pressUnit >= 0) {
+        const int unit = m_pressUnit;
+        m_pressUnit = -1;
+        if (m_dragging) {
+            m_dragging = false;
+            delete m_dragGhost;
+            m_dragGhost = nullptr;
+            emit unitDragged(unit,
+                             toTable(mapToScene(e->position().toPoint())) - toTable(mapToScene(m_pressPos)));
+        } else {
+            emit unitClicked(unit); // a click on the selected unit keeps it selected (ghosts over it: click
+                                    // them where they do not cover it, or choose in the list)
+        }
+        e->accept();
+        return;
+    }
+    QGraphicsView::mouseReleaseEvent(e);
 }
 
 } // namespace wp

@@ -19,8 +19,9 @@ class TacticalView : public QGraphicsView {
 
     explicit TacticalView(QWidget* parent = nullptr);
     void setSession(const TacticalSession* session);
-    // Redraws the table from the session; `highlights` are the selected unit's legal actions.
-    void rebuild(int selected, const QList<TacActionView>& highlights);
+    // Redraws the table from the session; `highlights` are the selected unit's legal actions, the one
+    // whose text is `focus` (the list's current action) drawn stronger.
+    void rebuild(int selected, const QList<TacActionView>& highlights, const QString& focus = {});
     QPointF toScene(tactical::Vec2 p) const;
     tactical::Vec2 toTable(QPointF p) const;
     int unitItemCount() const { return m_unitItems; }
@@ -37,10 +38,13 @@ class TacticalView : public QGraphicsView {
     void unitClicked(int unit);
     void actionClicked(const QString& text);
     void tableClicked(tactical::Vec2 at);
+    void unitDragged(int unit, tactical::Vec2 delta); // the selected unit dragged by delta (table units)
 
   protected:
     void wheelEvent(QWheelEvent* e) override;
     void mousePressEvent(QMouseEvent* e) override;
+    void mouseMoveEvent(QMouseEvent* e) override;
+    void mouseReleaseEvent(QMouseEvent* e) override;
     void resizeEvent(QResizeEvent* e) override;
     void showEvent(QShowEvent* e) override;
 
@@ -48,6 +52,12 @@ class TacticalView : public QGraphicsView {
     void drawTerrain();
     QGraphicsScene* m_scene;
     const TacticalSession* m_session = nullptr;
+    int m_selectedUnit = -1;
+    // a press on the selected unit: a click, or the start of a drag
+    int m_pressUnit = -1;
+    QPoint m_pressPos;
+    bool m_dragging = false;
+    QGraphicsItem* m_dragGhost = nullptr;
     bool m_autoFit = true; // the table follows the window's size until the user zooms
     int m_unitItems = 0, m_routedItems = 0, m_highlightItems = 0;
     QList<tactical::Pose> m_unitPoses;

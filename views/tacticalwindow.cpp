@@ -19,6 +19,7 @@
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPalette>
 #include <QPushButton>
 #include <QRandomGenerator>
 #include <QRegularExpression>
@@ -191,8 +192,10 @@ void TacticalWindow::buildUi() {
     ml->addWidget(m_moveDist);
     ml->addWidget(mvBtn);
     al->addWidget(m_measured);
-    auto* shiftHint = new QLabel(QStringLiteral("Shift+click on the table moves the selected unit there "
-                                                "(Tercios moves, TVBD Commanders)."));
+    auto* shiftHint =
+        new QLabel(QStringLiteral("Drag the selected unit to move it (TVBD: straight forward or "
+                                  "back; Tercios and Commanders: where dropped); Shift+click on "
+                                  "the table moves it there."));
     shiftHint->setWordWrap(true);
     al->addWidget(shiftHint);
     m_handDice = new QCheckBox(QStringLiteral("Dice rolled by hand (the app asks for the ones it needs)"));
@@ -227,6 +230,12 @@ void TacticalWindow::buildUi() {
 
     QMenu* battle = menuBar()->addMenu(QStringLiteral("&Battle"));
     battle->addAction(QStringLiteral("&Open Tactical Battle…"), this, &TacticalWindow::openDialog);
+    m_hotseatAction = battle->addAction(QStringLiteral("&Hotseat: Cover the Table Between the Players"));
+    m_hotseatAction->setCheckable(true);
+    m_hotseatAction->setToolTip(
+        QStringLiteral("Tercios order cards are secret: the table is covered when the side "
+                       "to act changes"));
+    connect(m_hotseatAction, &QAction::toggled, this, [this](bool on) { setHotseat(on); });
     battle->addSeparator();
     battle->addAction(QStringLiteral("&Close"), this, &QWidget::close);
     QMenu* view = menuBar()->addMenu(QStringLiteral("&View"));
@@ -238,15 +247,54 @@ void TacticalWindow::buildUi() {
     view->addAction(dock->toggleViewAction());
     view->addAction(logDock->toggleViewAction());
 
+    // The hotseat cover, over the whole window.
+    m_cover = new QWidget(this);
+    m_cover->setObjectName(QStringLiteral("tacticalCover"));
+    m_cover->setAutoFillBackground(true);
+    QPalette pal = m_cover->palette();
+    pal.setColor(QPalette::Window, QColor(0x2a, 0x20, 0x16));
+    m_cover->setPalette(pal);
+    auto* cl = new QVBoxLayout(m_cover);
+    cl->addStretch(2);
+    m_coverText = new QLabel;
+    m_coverText->setAlignment(Qt::AlignCenter);
+    m_coverText->setWordWrap(true);
+    m_coverText->setFont(theme::serif(20, true));
+    m_coverText->setStyleSheet(QStringLiteral("QLabel { color: #f4ecd8; }"));
+    cl->addWidget(m_coverText);
+    m_coverBtn = new QPushButton;
+    m_coverBtn->setObjectName(QStringLiteral("tacticalCoverContinue"));
+    m_coverBtn->setMinimumHeight(40);
+    auto* cr = new QHBoxLayout;
+    cr->addStretch();
+    cr->addWidget(m_coverBtn);
+    cr->addStretch();
+    cl->addLayout(cr);
+    cl->addStretch(3);
+    m_cover->hide();
+    connect(m_coverBtn, &QPushButton::clicked, this, [this]() {
+        m_shownSide = m_session ? m_session->actor() : -1;
+        m_cover->hide();
+    });
+
     connect(m_view, &TacticalView::unitClicked, this, &TacticalWindow::selectUnit);
     connect(m_view, &TacticalView::actionClicked, this, [this](const QString& t) { submit(t); });
     connect(m_view, &TacticalView::tableClicked, this, &TacticalWindow::tableClicked);
+    connect(m_view, &TacticalView::unitDragged, this, [this](int unit, Vec2 delta) {
+        if (!m_session)
+            return;
+        const QString t = m_session->dragMoveText(unit, delta);
+        if (!t.isEmpty())
+            submit(t); // the engine checks it: a drag out of the legal region is refused with the rule
+    });
     connect(m_actionList, &QListWidget::currentRowChanged, this, [this](int row) {
         QListWidgetItem* it = m_actionList->item(row);
         const int i = it ? it->data(Qt::UserRole + 1).toInt() : -1;
         m_odds->setText(i >= 0 && i < m_legal.size() && !m_legal[i].odds.isEmpty()
                             ? QStringLiteral("Odds: ") + m_legal[i].odds
                             : QString());
+        if (!m_highlights.isEmpty() && i >= 0 && i < m_legal.size()) // the current action drawn stronger
+            m_view->rebuild(m_selected, m_highlights, m_legal[i].text);
     });
     connect(m_actionList, &QListWidget::itemDoubleClicked, this,
             [this](QListWidgetItem* it) { submit(it->data(Qt::UserRole).toString()); });
@@ -279,6 +327,7 @@ void TacticalWindow::setSession(std::unique_ptr<TacticalSession> session) {
     m_session = std::move(session);
     m_selected = -1;
     m_policySeed = 1;
+    m_shownSide = -1;
     m_view->setSession(m_session.get());
     m_result->setText(QStringLiteral("—"));
     refresh();
@@ -380,12 +429,12 @@ void TacticalWindow::refresh() {
     const bool tvbd = m_session->ruleset() == QLatin1String("tvbd");
     m_measured->setVisible(tvbd);
     m_measured->setEnabled(m_selected >= 0);
-    QList<TacActionView> hl;
+    m_highlights.clear();
     if (m_selected >= 0)
         for (const TacActionView& a : m_legal)
             if (a.unit == m_selected)
-                hl << a;
-    m_view->rebuild(m_selected, hl);
+                m_highlights << a;
+    m_view->rebuild(m_selected, m_highlights);
     fillActions();
     m_applyBtn->setEnabled(!m_legal.isEmpty());
     m_undoBtn->setEnabled(m_session->canUndo());
@@ -398,6 +447,7 @@ void TacticalWindow::refresh() {
     for (qsizetype i = from; i < log.size(); ++i)
         m_log->addItem(log[i]);
     m_log->scrollToBottom();
+    updateCover();
     emit changed();
 }
 
@@ -510,17 +560,20 @@ bool TacticalWindow::submit(const QString& text) {
     return true;
 }
 
-void TacticalWindow::showResult(qsizetype fromLine, const QString& what) {
+void TacticalWindow::showResult(qsizetype fromLine, const QString& what, bool lastLines) {
     const QStringList log = m_session->log();
+    constexpr qsizetype kShown = 14;
+    const qsizetype total = log.size() - fromLine;
+    // The first lines of an action; the last ones of an auto-resolve (how the battle ended).
+    const qsizetype first = lastLines ? std::max(fromLine, log.size() - kShown) : fromLine;
     QStringList lines;
-    for (qsizetype i = fromLine; i < log.size() && lines.size() < 14; ++i) {
-        QString l = log[i].toHtmlEscaped();
-        static const QRegularExpression dice(QStringLiteral("(\\[[0-9, ]+\\])"));
-        l.replace(dice, QStringLiteral("<b style='color:#8a1c1c'>\\1</b>"));
-        lines << l;
-    }
-    if (log.size() - fromLine > 14)
-        lines << QStringLiteral("… and %1 more lines in the log").arg(log.size() - fromLine - 14);
+    if (lastLines && total > kShown)
+        lines << QStringLiteral("… %1 lines before these in the log").arg(total - kShown);
+    static const QRegularExpression dice(QStringLiteral("(\\[[0-9, ]+\\])"));
+    for (qsizetype i = first; i < log.size() && i < first + kShown; ++i)
+        lines << log[i].toHtmlEscaped().replace(dice, QStringLiteral("<b style='color:#8a1c1c'>\\1</b>"));
+    if (!lastLines && total > kShown)
+        lines << QStringLiteral("… and %1 more lines in the log").arg(total - kShown);
     m_result->setText(
         QStringLiteral("<b>%1</b><br>%2").arg(what.toHtmlEscaped(), lines.join(QStringLiteral("<br>"))));
 }
@@ -541,9 +594,41 @@ void TacticalWindow::autoResolveRest() {
     const int n = m_session->autoResolveRest(m_policySeed++);
     m_selected = -1;
     refresh();
-    showResult(before, QStringLiteral("auto-resolved: %1 actions").arg(n));
+    showResult(before, QStringLiteral("auto-resolved: %1 actions").arg(n), true);
     m_result->setText(m_result->text() +
                       QStringLiteral("<br><b>%1</b>").arg(m_session->resultText().toHtmlEscaped()));
+}
+
+void TacticalWindow::setHotseat(bool on) {
+    if (m_hotseatAction->isChecked() != on)
+        m_hotseatAction->setChecked(on); // comes back here through toggled
+    m_shownSide = -1;
+    updateCover();
+}
+
+void TacticalWindow::updateCover() {
+    const bool secret = m_session && m_session->ruleset() == QLatin1String("tercios");
+    const int actor = m_session ? m_session->actor() : -1;
+    if (!m_hotseatAction->isChecked() || !secret || actor < 0 || actor == m_shownSide) {
+        if (!m_hotseatAction->isChecked() || !secret)
+            m_cover->hide();
+        return;
+    }
+    m_coverText->setText(
+        QStringLiteral("%1 to act\n\nPass the screen to the %1 player; the other player looks "
+                       "away (the order cards are secret).")
+            .arg(m_session->sideName(actor)));
+    m_coverBtn->setText(
+        QStringLiteral("  I am the %1 player — show the table  ").arg(m_session->sideName(actor)));
+    m_cover->setGeometry(rect());
+    m_cover->show();
+    m_cover->raise();
+}
+
+void TacticalWindow::resizeEvent(QResizeEvent* e) {
+    QMainWindow::resizeEvent(e);
+    if (m_cover)
+        m_cover->setGeometry(rect());
 }
 
 void TacticalWindow::setAssistDice(bool byHand) {

@@ -74,16 +74,25 @@ class TacticalWindow : public QMainWindow {
     QPushButton* undoButton() const { return m_undoBtn; }
     QPushButton* autoButton() const { return m_autoBtn; }
     QString lastError() const { return m_lastError; }
+    // Hotseat (Tercios secret orders): the table is covered whenever the side to act changes, until that
+    // side's player continues.
+    void setHotseat(bool on);
+    QWidget* cover() const { return m_cover; }
+    QPushButton* coverButton() const { return m_coverBtn; }
     int selected() const { return m_selected; }
 
   signals:
     void changed();
 
+  protected:
+    void resizeEvent(QResizeEvent* e) override;
+
   private:
     void buildUi();
+    void updateCover();
     void refresh();
     void fillActions();
-    void showResult(qsizetype fromLine, const QString& what);
+    void showResult(qsizetype fromLine, const QString& what, bool lastLines = false);
     void openDialog();
     void measuredMove();
     void tableClicked(tactical::Vec2 at);
@@ -91,6 +100,7 @@ class TacticalWindow : public QMainWindow {
 
     std::unique_ptr<TacticalSession> m_session;
     QList<TacActionView> m_legal;
+    QList<TacActionView> m_highlights; // the selected unit's actions drawn on the table
     int m_selected = -1;
     QString m_lastError;
     quint64 m_policySeed = 1;
@@ -115,6 +125,11 @@ class TacticalWindow : public QMainWindow {
     QCheckBox* m_handDice = nullptr;
     QLineEdit* m_diceEntry = nullptr;
     QListWidget* m_log = nullptr;
+    QAction* m_hotseatAction = nullptr;
+    QWidget* m_cover = nullptr;
+    QLabel* m_coverText = nullptr;
+    QPushButton* m_coverBtn = nullptr;
+    int m_shownSide = -1; // the side whose player has the screen (hotseat)
 };
 
 } // namespace wp
