@@ -415,6 +415,28 @@ class TestRulesPart2 : public QObject {
         QVERIFY(f.legal("control"));
     }
 
+    // 9.43, 13.1: when a revolt in a besieged fortress ends and the fortress follows its Area again, a siege
+    // by the side that now holds it ends (fuzzer, intervention seed 95103: "Protestant besieges Küstrin,
+    // which it controls").
+    void revolt_943_end_of_revolt_ends_a_siege_of_ones_own_city() {
+        Rules f;
+        cleanCampaign(f);
+        Log log;
+        Ctx c = ctx(f, &log);
+        placeRevolt(c, f.city("pilsen"), QStringLiteral("test")); // Bohemia stays Protestant
+        QCOMPARE(f.control("pilsen"), int(kNone));
+        f.placeLeader("mansfeld", "pilsen");
+        f.place("protestant", UnitKind::Mercenary, "pilsen", 3);
+        f.s.cities[f.city("pilsen")].siege = 1;
+        f.s.cities[f.city("pilsen")].sieger = kProtestant;
+        removeRevolt(c, f.city("pilsen"), kNone, QStringLiteral("9.43"));
+        QCOMPARE(f.control("pilsen"), int(kProtestant));
+        QCOMPARE(int(f.s.cities[f.city("pilsen")].siege), 0);
+        QCOMPARE(int(f.s.cities[f.city("pilsen")].sieger), int(kNone));
+        QVERIFY(f.logged("13.1 the siege of", log));
+        QCOMPARE(checkInvariants(f.d(), f.s).filter("13.11"), QStringList());
+    }
+
     // 9.44: the spread goes to a city of the same Area joined by a pathway, not a Supply Base, without units,
     // not in revolt; the player not controlling the Area rolls and picks.
     void revolt_944_the_three_conditions() {

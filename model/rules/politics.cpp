@@ -434,6 +434,12 @@ void removeRevolt(Ctx& c, int city, int side, const QString& rule) {
     const City& ct = c.d.cities[city];
     if (!ct.independent && ct.area >= 0)
         recheckAreaControl(c, ct.area, rule);
+    // 9.43, 13.1: a city that is no longer Neutral may now belong to the side besieging it (a fortress
+    // follows its Area again, 3.13): that siege ends.
+    endSiegeOfOwnCity(c, city);
+    if (!ct.independent && ct.area >= 0)
+        for (int other : c.d.areas[ct.area].cities)
+            endSiegeOfOwnCity(c, other);
     reconcileAreas(c);
 }
 
