@@ -209,6 +209,7 @@ bool GameController::submit(const Action& a, QString* error) {
         const GameState was = m_pbem->state();
         const QString text = formatAction(*m_data, was, a);
         const int side = m_pbem->mySide();
+        const qsizetype pendingBefore = m_pbem->pendingActions().size();
         bool sealed = false;
         ApplyResult r = m_pbem->play(a, &sealed);
         if (!r.ok) {
@@ -233,6 +234,10 @@ bool GameController::submit(const Action& a, QString* error) {
             if (same)
                 m_pbemLog.insert(m_pbemLog.end(), lines.begin(), lines.end());
         }
+        const QStringList pending = m_pbem->pendingActions(); // then the opponent's standing orders (pbem.md)
+        for (qsizetype k = pendingBefore + 1; k < pending.size(); ++k)
+            m_pbemLog.push_back({pending[k] + QStringLiteral("   (for the opponent, by his standing orders)"),
+                                 static_cast<int8_t>(1 - side)});
         QString saveError;
         if (!m_pbem->saveTo(m_pbemDir, &saveError) && error)
             *error = saveError; // played, but not kept on disk: the window says so
@@ -440,6 +445,9 @@ TurnImport GameController::importTurn(const QByteArray& bytes, const QString& na
             side = m.captured(1) == QLatin1String("Catholic") ? kCatholic : kProtestant;
         m_pbemLog.push_back({line.trimmed(), side});
     }
+    for (const QString& p : m_pbem->pendingActions()) // taken at once for the opponent by his standing orders
+        m_pbemLog.push_back({p + QStringLiteral("   (for the opponent, by his standing orders)"),
+                             static_cast<int8_t>(1 - m_pbem->mySide())});
     r.status = m_pbem->status();
     syncPbem();
     emit changed();
