@@ -40,9 +40,9 @@ const DirTable& dirTable() {
 
 Vec2 dirDeg(double deg) {
     if (deg >= kDirLo && deg < kDirHi) {
-        const double whole = std::floor(deg);
-        if (whole == deg)
-            return dirTable().v[std::size_t(int(whole) - kDirLo)];
+        const int whole = int(deg); // in range: no overflow
+        if (double(whole) == deg)
+            return dirTable().v[std::size_t(whole - kDirLo)];
     }
     return {std::cos(deg * kPi / 180.0), std::sin(deg * kPi / 180.0)};
 }

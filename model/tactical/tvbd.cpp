@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace wp::tactical {
 
@@ -230,7 +231,94 @@ QList<int> TvbdEngine::shooters(const BattleState& s, int side) const {
     return out;
 }
 
+// ---- memo -------------------------------------------------------------------------------------------------
+// shootTargets, chargeOptions and the candidate moves are pure functions of the table (units' poses, kinds,
+// status and the few markers they read, the terrain, the rules). The engine and the policy ask the same
+// questions many times about an unchanged table (every step is listed, checked and then applied), so the
+// answers are remembered per thread under a 64-bit fingerprint of everything they read.
+namespace {
+
+quint64 mix(quint64 h, quint64 v) {
+    h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    h ^= h >> 31;
+    h *= 0xbf58476d1ce4e5b9ULL;
+    return h ^ (h >> 29);
+}
+quint64 bitsOf(double d) {
+    quint64 b;
+    std::memcpy(&b, &d, sizeof b);
+    return b;
+}
+
+quint64 fingerprint(const BattleState& s, const void* rules) {
+    quint64 h = mix(quint64(reinterpret_cast<quintptr>(rules)), quint64(s.units.size()));
+    h = mix(h, bitsOf(s.tableW));
+    h = mix(h, bitsOf(s.tableD));
+    for (const Unit& u : s.units) {
+        h = mix(h, bitsOf(u.pose.c.x));
+        h = mix(h, bitsOf(u.pose.c.y));
+        h = mix(h, bitsOf(u.pose.facing));
+        h = mix(h, bitsOf(u.pose.w));
+        h = mix(h, bitsOf(u.pose.d));
+        h = mix(h, quint64(u.status) | quint64(u.side) << 4 | quint64(u.type) << 8 |
+                       quint64(u.quality) << 12 | quint64(u.large) << 16 | quint64(u.limbered) << 17 |
+                       quint64(u.shotMarker) << 18 | quint64(quint32(u.attachedTo)) << 20);
+        h = mix(h, quint64(quint32(u.command)));
+    }
+    for (const TerrainFeature& f : s.terrain) {
+        h = mix(h, qHash(f.type) ^ (quint64(f.cls) << 32) ^ (quint64(f.blocksLOS) << 40) ^
+                       (quint64(f.elevated) << 41));
+        h = mix(h, bitsOf(f.peak.x));
+        h = mix(h, bitsOf(f.peak.y));
+        h = mix(h, bitsOf(f.radius));
+        for (const Polygon& piece : f.pieces) {
+            h = mix(h, quint64(piece.size()));
+            for (const Vec2& v : piece) {
+                h = mix(h, bitsOf(v.x));
+                h = mix(h, bitsOf(v.y));
+            }
+        }
+    }
+    return h;
+}
+
+struct Memo {
+    QHash<quint64, std::pair<QList<int>, bool>> targets;
+    QHash<quint64, QList<std::pair<int, ChargePlan>>> charges;
+    QHash<quint64, std::pair<QList<MoveSpec>, QList<Pose>>> moves;
+    QHash<quint64, bool> hasMove;
+    void trim() {
+        if (targets.size() + charges.size() + moves.size() + hasMove.size() > 20000) {
+            targets.clear();
+            charges.clear();
+            moves.clear();
+            hasMove.clear();
+        }
+    }
+};
+Memo& memo() {
+    thread_local Memo m;
+    return m;
+}
+
+} // namespace
+
 QList<int> TvbdEngine::shootTargets(const BattleState& s, int u, bool* toFront) const {
+    Memo& m = memo();
+    const quint64 key = mix(fingerprint(s, &r), quint64(u));
+    auto it = m.targets.constFind(key);
+    if (it == m.targets.constEnd()) {
+        m.trim();
+        bool front = false;
+        QList<int> t = computeShootTargets(s, u, &front);
+        it = m.targets.insert(key, {std::move(t), front});
+    }
+    if (toFront)
+        *toFront = it->second;
+    return it->first;
+}
+
+QList<int> TvbdEngine::computeShootTargets(const BattleState& s, int u, bool* toFront) const {
     const Unit& x = s.units[u];
     const double range = r.type(x.type).range;
     QList<std::pair<double, int>> front, flank;
@@ -700,11 +788,31 @@ std::optional<Pose> TvbdEngine::checkMove(const BattleState& s, int u, const Mov
 }
 
 QList<MoveSpec> TvbdEngine::candidateMoves(const BattleState& s, int u, QList<Pose>* poses) const {
-    return listMoves(s, u, poses, false);
+    Memo& m = memo();
+    const quint64 key = mix(fingerprint(s, &r), quint64(u));
+    auto it = m.moves.constFind(key);
+    if (it == m.moves.constEnd()) {
+        m.trim();
+        QList<Pose> ps;
+        QList<MoveSpec> l = listMoves(s, u, &ps, false);
+        it = m.moves.insert(key, {std::move(l), std::move(ps)});
+    }
+    if (poses)
+        *poses << it->second;
+    return it->first;
 }
 
 bool TvbdEngine::hasCandidateMove(const BattleState& s, int u) const {
-    return !listMoves(s, u, nullptr, true).isEmpty();
+    Memo& m = memo();
+    const quint64 key = mix(fingerprint(s, &r), quint64(u));
+    if (const auto it = m.moves.constFind(key); it != m.moves.constEnd())
+        return !it->first.isEmpty();
+    auto it = m.hasMove.constFind(key);
+    if (it == m.hasMove.constEnd()) {
+        m.trim();
+        it = m.hasMove.insert(key, !listMoves(s, u, nullptr, true).isEmpty());
+    }
+    return *it;
 }
 
 QList<MoveSpec> TvbdEngine::listMoves(const BattleState& s, int u, QList<Pose>* poses, bool firstOnly) const {
@@ -896,6 +1004,17 @@ std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, in
 }
 
 QList<std::pair<int, ChargePlan>> TvbdEngine::chargeOptions(const BattleState& s, int u) const {
+    Memo& m = memo();
+    const quint64 key = mix(fingerprint(s, &r), quint64(u));
+    auto it = m.charges.constFind(key);
+    if (it == m.charges.constEnd()) {
+        m.trim();
+        it = m.charges.insert(key, computeChargeOptions(s, u));
+    }
+    return *it;
+}
+
+QList<std::pair<int, ChargePlan>> TvbdEngine::computeChargeOptions(const BattleState& s, int u) const {
     QList<std::pair<int, ChargePlan>> out;
     const Unit& x = s.units[u];
     QList<int> near;

@@ -184,6 +184,8 @@ class TvbdEngine {
     void rallyBack(BattleState& s, int u) const;
 
   private:
+    QList<int> computeShootTargets(const BattleState& s, int u, bool* toFront) const;
+    QList<std::pair<int, ChargePlan>> computeChargeOptions(const BattleState& s, int u) const;
     QList<MoveSpec> listMoves(const BattleState& s, int u, QList<Pose>* poses, bool firstOnly) const;
     void advance(BattleState& s) const;
     bool evadeOk(const BattleState& s, int u, const MoveSpec& m, QString* why) const;
