@@ -408,11 +408,15 @@ class TestRulesPart2 : public QObject {
         QVERIFY(f.activate("bucquoy"));
         QVERIFY(f.pickUp(u));
         QVERIFY(f.act("move bruenn"));
-        QEXPECT_FAIL("",
-                     "9.43 in activation.cpp: TakeControl is never offered in a fortress (3.11), so a revolt "
-                     "in a Fortress City cannot be suppressed (the lead's file)",
-                     Abort);
         QVERIFY(f.legal("control"));
+        const int mp = f.activation()->mpUsed;
+        QVERIFY(f.act("control"));
+        QVERIFY(!f.s.cities[f.city("bruenn")].revolt); // 9.43: suppressed for one MP
+        QCOMPARE(int(f.activation()->mpUsed), mp + 1);
+        QCOMPARE(int(f.s.cities[f.city("bruenn")].marker),
+                 int(kNone)); // 3.11: a fortress is won by siege only
+        QVERIFY(f.logged("9.43"));
+        QVERIFY(!f.legal("control"));
     }
 
     // 9.43, 13.1: when a revolt in a besieged fortress ends and the fortress follows its Area again, a siege
@@ -901,11 +905,6 @@ class TestRulesPart2 : public QObject {
         int alive = 0;
         for (int16_t u : army)
             alive += onMap(f, u);
-        QEXPECT_FAIL(
-            "",
-            "17.Sp.2 in combat.cpp (retreatPieces) eliminates every Spanish unit retreating out of the "
-            "Zone, the marching Cardinal's army too (the lead's file)",
-            Abort);
         QVERIFY(alive > 0);
         QVERIFY(!f.logged("17.Sp.2"));
     }
@@ -1370,24 +1369,113 @@ class TestRulesPart2 : public QObject {
         QVERIFY(f.logged("19.7"));
     }
 
-    // 19.8: a second leader in another space activated with one more card, once a turn.
+    // A city `n` spaces from `from` (breadth first over the pathways), or -1.
+    static int cityAtDistance(const Rules& f, int from, int n) {
+        std::vector<int> dist(size_t(f.d().cities.size()), -1);
+        std::vector<int> queue{from};
+        dist[size_t(from)] = 0;
+        for (size_t i = 0; i < queue.size(); ++i)
+            for (int m : f.d().cities[queue[i]].neighbours)
+                if (dist[size_t(m)] < 0) {
+                    dist[size_t(m)] = dist[size_t(queue[i])] + 1;
+                    if (dist[size_t(m)] == n && !f.d().cities[m].offmap && !f.d().cities[m].france)
+                        return m;
+                    queue.push_back(m);
+                }
+        return -1;
+    }
+
+    // 19.8: a second leader in another space activated with one more card, once a turn; a die roll
+    // (+ the worse Battle rating, +2 same nationality, - the distance) against the distance decides.
     void options_198_campaign_move() {
         Rules f;
         GameOptions o;
         o.campaign_move = true;
         cleanCampaign(f, kProtestant, o);
-        f.placeLeader("mansfeld", "pilsen");
         f.placeLeader("anhalt", "prague");
+        f.placeLeader("mansfeld", "pilsen");
+        f.place("protestant", UnitKind::Mercenary, "pilsen", 1);
+        const QString a = cardOfValue(f, kProtestant, 3), b = cardOfValue(f, kProtestant, 2);
+        const QString x = cardOfValue(f, kProtestant, 1);
+        f.setHand(kProtestant, {a, b, x});
+        QVERIFY(f.act(QStringLiteral("play %1 act anhalt").arg(a)));
+        // the extra card and the second leader are announced before the first army moves
+        QVERIFY2(f.e.prompt(f.s).contains("19.8"), qPrintable(f.e.prompt(f.s)));
+        QVERIFY(f.legal("pass"));
+        QVERIFY(f.legal(QStringLiteral("play %1 act mansfeld").arg(b)));
+        QVERIFY(!f.legal(QStringLiteral("play %1 act mansfeld").arg(x))); // 8.3: Mansfeld needs a 2
+        QVERIFY(!f.legal(QStringLiteral("play %1 act anhalt").arg(b)));   // another leader
+        QVERIFY(f.d().cities[f.city("pilsen")].neighbours.contains(f.city("prague"))); // one space
+        f.dice({9});
+        QVERIFY(f.act(QStringLiteral("play %1 act mansfeld").arg(b)));
+        QVERIFY2(f.logged("19.8 roll 9 + 1 (worst Battle rating 0, same nationality +2, 1 space(s) -1)"),
+                 qPrintable(f.logText(f.log)));
+        QCOMPARE(int(f.s.cardPlace[f.card(b)]), int(CardPlace::Played)); // the extra card is played
+        QCOMPARE(f.activation()->leader, int16_t(f.leader("anhalt")));   // the first army moves first
+        QVERIFY(f.act("end"));
+        QVERIFY2(f.activation() && f.activation()->leader == f.leader("mansfeld"),
+                 qPrintable(f.logText(f.log)));
+        QCOMPARE(f.e.actor(f.s), int(kProtestant));
+        QVERIFY(f.act("end"));
+        QVERIFY(!f.activation());
+
+        // once a turn: the next activation offers no campaign move
+        f.setActive(kProtestant);
+        f.setHand(kProtestant, {a, b});
+        QVERIFY(f.act(QStringLiteral("play %1 act anhalt").arg(a)));
+        QVERIFY(f.activation());
+        QVERIFY(!f.legal(QStringLiteral("play %1 act mansfeld").arg(b)));
+
+        // three spaces away a roll of 1 fails (1 + 0 + 2 - 3 = 0 < 3): the second leader does not activate
+        Rules g;
+        cleanCampaign(g, kProtestant, o);
+        g.placeLeader("anhalt", "prague");
+        const int far = cityAtDistance(g, g.city("prague"), 3);
+        QVERIFY(far >= 0);
+        g.placeLeader("mansfeld", g.d().cities[far].id);
+        g.setHand(kProtestant, {a, b});
+        QVERIFY(g.act(QStringLiteral("play %1 act anhalt").arg(a)));
+        g.dice({1});
+        QVERIFY(g.act(QStringLiteral("play %1 act mansfeld").arg(b)));
+        QVERIFY2(g.logged("19.8 the campaign fails"), qPrintable(g.logText(g.log)));
+        QVERIFY(g.act("end"));
+        QVERIFY(!g.activation());
+        QCOMPARE(int(g.s.leaders[g.leader("mansfeld")].loc), far);
+
+        // without the option there is no campaign move
+        Rules h;
+        cleanCampaign(h, kProtestant);
+        h.placeLeader("anhalt", "prague");
+        h.placeLeader("mansfeld", "pilsen");
+        h.setHand(kProtestant, {a, b});
+        QVERIFY(h.act(QStringLiteral("play %1 act anhalt").arg(a)));
+        QVERIFY(!h.legal(QStringLiteral("play %1 act mansfeld").arg(b)));
+    }
+
+    // 19.8: a raw 0 is a botch: the second leader heads one space away from the nearest enemy force.
+    void options_198_campaign_botch() {
+        Rules f;
+        GameOptions o;
+        o.campaign_move = true;
+        cleanCampaign(f, kProtestant, o);
+        f.placeLeader("anhalt", "prague");
+        f.placeLeader("mansfeld", "pilsen");
+        const auto u = f.place("protestant", UnitKind::Mercenary, "pilsen", 1);
+        const int pilsen = f.city("pilsen");
+        f.placeLeader("bucquoy", "eger");
+        f.place("imperial", UnitKind::Mercenary, "eger", 2); // the nearest enemy force, next to Pilsen
         const QString a = cardOfValue(f, kProtestant, 3), b = cardOfValue(f, kProtestant, 2);
         f.setHand(kProtestant, {a, b});
-        QVERIFY(f.act(QStringLiteral("play %1 act mansfeld").arg(a)));
+        QVERIFY(f.act(QStringLiteral("play %1 act anhalt").arg(a)));
+        f.dice({0});
+        QVERIFY(f.act(QStringLiteral("play %1 act mansfeld").arg(b)));
+        QVERIFY2(f.logged("19.8 a botched campaign"), qPrintable(f.logText(f.log)));
+        const int now = f.s.leaders[f.leader("mansfeld")].loc;
+        QVERIFY(now != pilsen && f.d().cities[pilsen].neighbours.contains(now));
+        QVERIFY(!f.d().cities[f.city("eger")].neighbours.contains(now)); // farther from the enemy
+        QCOMPARE(int(f.s.units[u[0]].loc), now);                         // his force goes with him
         QVERIFY(f.act("end"));
-        QEXPECT_FAIL("",
-                     "19.8 is parsed but not enforced: a campaign move needs a legal action in the Action "
-                     "Phase (sequence.cpp/activation.cpp, the lead's files)",
-                     Abort);
-        QCOMPARE(f.e.actor(f.s), int(kProtestant));
-        QVERIFY(f.legal(QStringLiteral("play %1 act anhalt").arg(b)));
+        QVERIFY(!f.activation()); // no second activation after a botch
     }
 };
 

@@ -398,10 +398,13 @@ std::vector<Action> activationLegal(const Ctx& c, const ActivationFrame& f) {
                 add(ActionKind::Move, static_cast<int16_t>(n));
             }
         }
-        // 3.11/11.17: take control for one extra MP.
+        // 3.11/11.17: take control for one extra MP; 9.43: the same MP suppresses a Peasant Revolt, in a
+        // Fortress City too ("siege is not required to suppress the Revolt", 9.41).
         const City& ct = c.d.cities[f.at];
-        if (!f.units.empty() && canSpend(c, f, 1) && !ct.fortress && !hasEnemyUnits(c.d, c.s, f.at, f.side) &&
-            (effectiveCityControl(c.d, c.s, f.at) != f.side || c.s.cities[f.at].revolt) && !ct.offmap)
+        const bool revolt = c.s.cities[f.at].revolt;
+        if (!f.units.empty() && canSpend(c, f, 1) && (!ct.fortress || revolt) &&
+            !hasEnemyUnits(c.d, c.s, f.at, f.side) &&
+            (effectiveCityControl(c.d, c.s, f.at) != f.side || revolt) && !ct.offmap)
             add(ActionKind::TakeControl);
         for (int16_t p : pickable(c, f))
             add(ActionKind::PickUp, -1, {p});
@@ -524,7 +527,13 @@ void activationApply(Ctx& c, const Action& a) {
     case ActionKind::TakeControl: {
         f.mpUsed++;
         const bool gained = effectiveCityControl(c.d, c.s, f.at) != f.side || c.s.cities[f.at].revolt;
-        // 9.43: a unit spending an MP suppresses a Peasant Revolt; the suppressing side takes control.
+        // 9.43: a unit spending an MP suppresses a Peasant Revolt; the suppressing side takes control, except
+        // of a Fortress City, which is won only by siege (3.11, 13.11): its revolt ends and it is unmarked
+        // again (9.42 removed its marker), so it follows its Area (3.13) or, Independent, is neutral.
+        if (c.d.cities[f.at].fortress) {
+            removeRevolt(c, f.at, kNone, QStringLiteral("9.43"));
+            return;
+        }
         if (c.s.cities[f.at].revolt)
             removeRevolt(c, f.at, f.side, QStringLiteral("9.43"));
         setCityControl(c, f.at, f.side, QStringLiteral("3.11"));

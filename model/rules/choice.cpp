@@ -56,6 +56,8 @@ std::vector<Action> choiceLegal(const Ctx& c, const ChoiceFrame& f) {
         for (int16_t o : f.options)
             choose(o);
         break;
+    case kChooseCampaign:
+        return campaignLegal(c, f); // 19.8
     default:
         if (f.purpose >= kChooseEconomyBase && f.purpose < kChooseEventBase)
             return economyChoiceLegal(c, f);
@@ -91,6 +93,9 @@ void choiceApply(Ctx& c, const Action& a) {
         }
         break;
     }
+    case kChooseCampaign:
+        campaignApply(c, a); // 19.8
+        return;
     case kChooseOverstack: {
         f.options.erase(std::remove(f.options.begin(), f.options.end(), a.target), f.options.end());
         const int16_t target = a.target;

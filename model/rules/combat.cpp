@@ -244,9 +244,17 @@ void retreatPieces(Ctx& c, CombatFrame& f, int side, int to) {
         return;
     }
     const City& dest = c.d.cities[to];
+    // 17.Sp.2/17.Sp.31: the Cardinal Infante's army, while it marches and has not yet reached the Zone
+    // (17.Sp.32), operates as a regular Catholic army: it retreats like one. His army is the Spanish units
+    // stacked with him (it must stay together, 17.Sp.31).
+    bool cardinalMarching = false;
+    if (effect(c.s, QStringLiteral("cardinalInfante")) > 0 && !c.d.cities[from].spanishZone)
+        for (int l : leaders)
+            cardinalMarching |= c.d.leaders[l].id.startsWith(QLatin1String("cardinal-infante"));
     for (int u : units) {
         // 17.Sp.2: Spanish units forced out of the Spanish Zone are eliminated instead.
-        if (unitNationality(c.d, c.s, u).id == QLatin1String("spanish") && !dest.spanishZone) {
+        if (unitNationality(c.d, c.s, u).id == QLatin1String("spanish") && !dest.spanishZone &&
+            !cardinalMarching) {
             eliminateUnit(c, u, false, QStringLiteral("17.Sp.2 retreat out of the Spanish Zone:"));
             continue;
         }

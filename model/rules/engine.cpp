@@ -372,6 +372,11 @@ QString Engine::prompt(const GameState& s) const {
         return QStringLiteral("%1: choose a unit to eliminate (over the stacking limit, 10.22)").arg(who);
     case kChooseDiscard:
         return QStringLiteral("%1: choose the card to hold (6.D)").arg(who);
+    case kChooseCampaign:
+        return QStringLiteral(
+                   "%1: campaign move (19.8) — play another card to try to activate a second leader "
+                   "after %2, or pass")
+            .arg(who, ch.leader >= 0 ? leaderName(d, ch.leader) : QString());
     default:
         if (ch.purpose >= 100 && ch.purpose < kChooseEventBase)
             return economyPrompt(d, s, ch);

@@ -152,6 +152,14 @@ bool siegeAuto(Ctx& c);
 int siegeActor(const GameState& s, const SiegeFrame& f);
 int siegeDrm(const GameData& d, const GameState& s, int city, int side, bool endPhase); // 13.23
 
+// ---- optional rule 19.8 Campaign Move (campaign.cpp)
+// After an ACT card started `firstLeader`'s activation: offers the campaign move if it is allowed.
+void offerCampaignMove(Ctx& c, int side, int firstLeader);
+std::vector<Action> campaignLegal(const Ctx& c, const ChoiceFrame& f);
+void campaignApply(Ctx& c, const Action& a);
+// Starts the second activation of a successful campaign move (turnAuto, when the first one is over).
+bool startPendingCampaign(Ctx& c);
+
 // ---- generic choices (choice.cpp) and the event hook (events.h)
 std::vector<Action> choiceLegal(const Ctx& c, const ChoiceFrame& f);
 void choiceApply(Ctx& c, const Action& a);
@@ -159,6 +167,7 @@ enum ChoicePurpose : int16_t {
     kChooseForage = 1,        // 11.16: a city to pillage
     kChooseDiscard = 2,       // 8.2 / G: which cards to discard at the end of the Action Phase
     kChooseOverstack = 3,     // 10.22: units to eliminate
+    kChooseCampaign = 4,      // 19.8: a second card and leader for a campaign move, or pass
     kChooseEconomyBase = 100, // 100..999: recruitment, pay, loot, recovery, revolts, peace, Wallenstein
     kChooseEventBase = 1000,  // + card-specific codes: handled by the card's event
 };

@@ -340,6 +340,7 @@ void turnApply(Ctx& c, const Action& a) {
                    side);
         } else if (a.use == CardUse::Act) {
             startActivation(c, side, a.target, a.card);
+            offerCampaignMove(c, side, a.target); // 19.8
         } else if (a.use == CardUse::Rec) {
             startRecruitment(c, side, a.card);
         }
@@ -424,6 +425,8 @@ bool turnAuto(Ctx& c) {
     }
     case Phase::Action:
         if (s.frames.size() == 1) {
+            if (startPendingCampaign(c)) // 19.8: the second army of a campaign move
+                return true;
             actionPhaseCheckpoint(c); // 19.3
             // 16.251: a Protestant army of a leader and three units in the UP Responds to Spinola Besieges
             // as soon as it is there (checked after every activation).
