@@ -337,6 +337,32 @@ void TestTacticalView::tvbdAssistDice() {
             break;
         }
     }
+    // The battle saved (with the hand dice) and opened again replays to the same state.
+    {
+        QTemporaryDir dir;
+        const QString rec = dir.filePath(QStringLiteral("battle.json"));
+        QVERIFY2(s->saveRecord(rec, &error), qPrintable(error));
+        TacticalWindow again;
+        QVERIFY2(again.openFile(rec, 999, &error), qPrintable(error));
+        QCOMPARE(again.session()->log(), s->log());
+        QCOMPARE(again.session()->actionTexts(), s->actionTexts());
+        QCOMPARE(again.session()->handDice(), s->handDice());
+        // A record whose dice the action does not use is refused, naming the action.
+        QFile f(rec);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QByteArray text = f.readAll();
+        f.close();
+        text.replace("\"dice\": [", "\"dice\": [3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, ");
+        const QString bad = dir.filePath(QStringLiteral("bad.json"));
+        QFile g(bad);
+        QVERIFY(g.open(QIODevice::WriteOnly));
+        g.write(text);
+        g.close();
+        QVERIFY(!TacticalSession::open(bad, 1, &error));
+        QVERIFY2(error.contains(QLatin1String("bad.json")) && error.contains(QLatin1String("actions[")),
+                 qPrintable(error));
+    }
+
     // A bad die is refused before anything changes.
     const int n = int(s->actionTexts().size());
     w.diceEntry()->setText(QStringLiteral("7"));

@@ -5,8 +5,12 @@
 #include "tactical/tercios.h"
 #include "tactical/tvbd.h"
 
+#include <QDir>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QRegularExpression>
+#include <QSaveFile>
 
 #include <cmath>
 
@@ -644,6 +648,109 @@ class TerciosSession : public TacticalSession {
 } // namespace
 
 std::unique_ptr<TacticalSession> TacticalSession::open(const QString& path, quint64 seed, QString* error) {
+    {
+        QJsonObject root;
+        if (readJsonObject(path, &root, error) &&
+            root.value(QStringLiteral("format")).toString() == QLatin1String("westphalia-tactical-battle"))
+            return openRecord(path, error); // a saved battle: its own seed and actions
+    }
+    auto s = openScenario(path, seed, error);
+    if (s) {
+        s->m_scenarioPath = QFileInfo(path).absoluteFilePath();
+        s->m_seed = seed;
+    }
+    return s;
+}
+
+std::unique_ptr<TacticalSession> TacticalSession::openRecord(const QString& path, QString* error) {
+    QJsonObject root;
+    QString why;
+    if (!readJsonObject(path, &root, &why)) {
+        *error = why;
+        return nullptr;
+    }
+    const QString name = QFileInfo(path).fileName();
+    if (root.value(QStringLiteral("format")).toString() != QLatin1String("westphalia-tactical-battle")) {
+        *error = QStringLiteral("%1: \"format\" is not \"westphalia-tactical-battle\"").arg(name);
+        return nullptr;
+    }
+    const QString scenario = root.value(QStringLiteral("scenario")).toString();
+    if (scenario.isEmpty()) {
+        *error = QStringLiteral("%1: \"scenario\" is missing").arg(name);
+        return nullptr;
+    }
+    bool seedOk = false;
+    const quint64 seed = root.value(QStringLiteral("seed")).toString().toULongLong(&seedOk);
+    if (!seedOk) {
+        *error = QStringLiteral("%1: \"seed\" must be a number in a string").arg(name);
+        return nullptr;
+    }
+    const QString scenarioPath = QFileInfo(path).dir().absoluteFilePath(scenario);
+    auto s = openScenario(scenarioPath, seed, &why);
+    if (!s) {
+        *error = QStringLiteral("%1: scenario: %2").arg(name, why);
+        return nullptr;
+    }
+    s->m_scenarioPath = QFileInfo(scenarioPath).absoluteFilePath();
+    s->m_seed = seed;
+    const QJsonArray actions = root.value(QStringLiteral("actions")).toArray();
+    for (qsizetype i = 0; i < actions.size(); ++i) {
+        const QJsonObject a = actions[i].toObject();
+        QList<int> dice;
+        for (const QJsonValue& d : a.value(QStringLiteral("dice")).toArray()) {
+            const int v = d.toInt();
+            if (v < 1 || v > 6) {
+                *error = QStringLiteral("%1: actions[%2].dice: %3 is not a die").arg(name).arg(i).arg(v);
+                return nullptr;
+            }
+            dice << v;
+        }
+        const QString text = a.value(QStringLiteral("action")).toString();
+        if (!s->applyText(text, dice, &why)) {
+            *error = QStringLiteral("%1: actions[%2] '%3': %4").arg(name).arg(i).arg(text, why);
+            return nullptr;
+        }
+    }
+    return s;
+}
+
+bool TacticalSession::saveRecord(const QString& path, QString* error) const {
+    QJsonObject root;
+    root.insert(QStringLiteral("format"), QStringLiteral("westphalia-tactical-battle"));
+    root.insert(QStringLiteral("version"), 1);
+    root.insert(QStringLiteral("rules"), ruleset());
+    root.insert(QStringLiteral("scenario"), QFileInfo(path).absoluteDir().relativeFilePath(m_scenarioPath));
+    root.insert(QStringLiteral("seed"), QString::number(m_seed));
+    QJsonArray actions;
+    const QStringList texts = actionTexts();
+    const QList<QList<int>> dice = handDice();
+    for (qsizetype i = 0; i < texts.size(); ++i) {
+        QJsonObject a;
+        a.insert(QStringLiteral("action"), texts[i]);
+        if (i < dice.size() && !dice[i].isEmpty()) {
+            QJsonArray d;
+            for (int v : dice[i])
+                d.append(v);
+            a.insert(QStringLiteral("dice"), d);
+        }
+        actions.append(a);
+    }
+    root.insert(QStringLiteral("actions"), actions);
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly)) {
+        *error = QStringLiteral("%1: cannot write: %2").arg(path, f.errorString());
+        return false;
+    }
+    f.write(QJsonDocument(root).toJson(QJsonDocument::Indented));
+    if (!f.commit()) {
+        *error = QStringLiteral("%1: cannot write: %2").arg(path, f.errorString());
+        return false;
+    }
+    return true;
+}
+
+std::unique_ptr<TacticalSession> TacticalSession::openScenario(const QString& path, quint64 seed,
+                                                               QString* error) {
     QJsonObject root;
     QString why;
     if (!readJsonObject(path, &root, &why)) {

@@ -56,6 +56,13 @@ class TacticalSession {
     // Opens a scenario file of either ruleset (by its "format"). nullptr and *error (naming the file and
     // the problem) when it does not load.
     static std::unique_ptr<TacticalSession> open(const QString& path, quint64 seed, QString* error);
+    // A battle record (format "westphalia-tactical-battle": the scenario file, the seed and the actions with
+    // the dice rolled by hand) replayed; errors name the file, the action and the problem.
+    static std::unique_ptr<TacticalSession> openRecord(const QString& path, QString* error);
+    // Writes the record atomically (QSaveFile). The scenario is named relative to the record's folder.
+    bool saveRecord(const QString& path, QString* error) const;
+    QString scenarioPath() const { return m_scenarioPath; }
+    quint64 seed() const { return m_seed; }
 
     virtual QString ruleset() const = 0; // "tvbd" / "tercios"
     virtual QString rulesetLabel() const = 0;
@@ -103,6 +110,11 @@ class TacticalSession {
     virtual QString measuredMoveText(int unit, const QString& kind, double angle, double dist) const = 0;
     // The dice rolled by hand so far, per applied action (assist mode keeps them with the log).
     virtual QList<QList<int>> handDice() const = 0;
+
+  private:
+    static std::unique_ptr<TacticalSession> openScenario(const QString& path, quint64 seed, QString* error);
+    QString m_scenarioPath;
+    quint64 m_seed = 0;
 };
 
 } // namespace wp

@@ -229,7 +229,9 @@ void TacticalWindow::buildUi() {
     resizeDocks({logDock}, {170}, Qt::Vertical);
 
     QMenu* battle = menuBar()->addMenu(QStringLiteral("&Battle"));
-    battle->addAction(QStringLiteral("&Open Tactical Battle…"), this, &TacticalWindow::openDialog);
+    battle->addAction(QStringLiteral("&Open Tactical Battle…"), QKeySequence::Open, this,
+                      &TacticalWindow::openDialog);
+    battle->addAction(QStringLiteral("&Save Battle…"), QKeySequence::Save, this, &TacticalWindow::saveDialog);
     m_hotseatAction = battle->addAction(QStringLiteral("&Hotseat: Cover the Table Between the Players"));
     m_hotseatAction->setCheckable(true);
     m_hotseatAction->setToolTip(
@@ -335,9 +337,9 @@ void TacticalWindow::setSession(std::unique_ptr<TacticalSession> session) {
 }
 
 TacticalWindow* TacticalWindow::openFromMenu(QWidget* parent) {
-    const QString path = QFileDialog::getOpenFileName(parent, QStringLiteral("Open a tactical battle"),
-                                                      QStringLiteral("scenarios/battles"),
-                                                      QStringLiteral("Battle scenarios (*.json)"));
+    const QString path = QFileDialog::getOpenFileName(
+        parent, QStringLiteral("Open a tactical battle"), QStringLiteral("scenarios/battles"),
+        QStringLiteral("Battle scenarios and records (*.json)"));
     if (path.isEmpty())
         return nullptr;
     auto* w = new TacticalWindow; // a window of its own, beside the campaign
@@ -372,10 +374,24 @@ int TacticalWindow::runStandalone(const QString& file, quint64 seed, const QStri
     return QCoreApplication::instance() ? QApplication::exec() : 1;
 }
 
+void TacticalWindow::saveDialog() {
+    if (!m_session)
+        return;
+    const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Save the battle"), QString(),
+                                                      QStringLiteral("Battle records (*.json)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!m_session->saveRecord(path, &error))
+        QMessageBox::warning(this, QStringLiteral("Save the battle"), error);
+    else
+        statusBar()->showMessage(QStringLiteral("Saved %1").arg(path), 5000);
+}
+
 void TacticalWindow::openDialog() {
-    const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Open a tactical battle"),
-                                                      QStringLiteral("scenarios/battles"),
-                                                      QStringLiteral("Battle scenarios (*.json)"));
+    const QString path = QFileDialog::getOpenFileName(
+        this, QStringLiteral("Open a tactical battle"), QStringLiteral("scenarios/battles"),
+        QStringLiteral("Battle scenarios and records (*.json)"));
     if (path.isEmpty())
         return;
     QString error;

@@ -94,6 +94,7 @@ class TacticalWindow : public QMainWindow {
     void fillActions();
     void showResult(qsizetype fromLine, const QString& what, bool lastLines = false);
     void openDialog();
+    void saveDialog();
     void measuredMove();
     void tableClicked(tactical::Vec2 at);
     bool collectDice(const QString& text, QList<int>* dice);
