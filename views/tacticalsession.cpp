@@ -258,10 +258,21 @@ class TvbdSession : public TacticalSession {
                 if (auto p = m_engine.checkMove(st, a.unit, a.move, nullptr, a.kind == TAction::Evade))
                     v.end = *p;
                 break;
-            case TAction::Shoot:
+            case TAction::Shoot: {
                 v.kind = TacActionView::Shoot;
                 v.odds = shotOdds(a);
+                // "IL3 shoots SF3 (with IL5)": the notation puts the target first
+                QStringList with;
+                for (int x : a.secondary)
+                    with << st.units[x].id;
+                v.label = QStringLiteral("%1 shoots %2%3   [%4]")
+                              .arg(st.units[a.unit].id, st.units[a.target].id,
+                                   with.isEmpty()
+                                       ? QString()
+                                       : QStringLiteral(" (with %1)").arg(with.join(QStringLiteral(", "))),
+                                   v.text);
                 break;
+            }
             case TAction::Charge:
                 v.kind = TacActionView::Charge;
                 v.odds = chargeOdds(a, &v.end);
