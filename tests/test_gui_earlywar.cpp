@@ -597,6 +597,11 @@ class TestGuiEarlyWar : public QObject {
         const QString why = disagreement(w);
         QVERIFY2(why.isEmpty(), qPrintable(why));
         QVERIFY(!gc->state().result.isEmpty());
+        if (seed == 1) { // the end of the game, for a person to look at (gui-shots/ where the test runs)
+            QDir().mkpath(QStringLiteral("gui-shots"));
+            QVERIFY(w.grab().save(
+                QDir(QStringLiteral("gui-shots")).absoluteFilePath(QStringLiteral("earlywar-end.png"))));
+        }
         // The scenario runs 1618-1628: its five turns were all played.
         QVERIFY(turnsSeen.size() >= 5);
 

@@ -193,7 +193,7 @@ QString CombatDialog::sideHtml(int side) const {
     for (int l : leaders) {
         const Leader& ld = d.leaders[l];
         const bool dead = s.leaders[static_cast<size_t>(l)].status != LeaderStatus::InPlay;
-        h += QStringLiteral("<tr><td><b>%1</b>%2%3</td><td align='right'>%4-%5-%6 · loss %7</td></tr>")
+        h += QStringLiteral("<tr><td><b>%1</b>%2%3</td><td align='right' nowrap>%4-%5-%6 · loss %7</td></tr>")
                  .arg(ld.name.toHtmlEscaped(), QString(ld.stars, QChar(0x2605)),
                       l == cmd ? QStringLiteral(" <i>(commands)</i>") : QString())
                  .arg(ld.activation)
@@ -209,7 +209,7 @@ QString CombatDialog::sideHtml(int side) const {
         const bool gone = us.loc < 0 || us.steps == 0;
         const int ucf = gone ? 0 : unitCf(d, s, u);
         cf += ucf;
-        h += QStringLiteral("<tr><td%1>%2</td><td align='right'>%3</td></tr>")
+        h += QStringLiteral("<tr><td%1>%2</td><td align='right' nowrap>%3</td></tr>")
                  .arg(gone ? QStringLiteral(" style='color:#a08a70; text-decoration:line-through'")
                            : QString(),
                       unitName(d, s, u).toHtmlEscaped(),
@@ -295,7 +295,7 @@ bool CombatDialog::refresh() {
         m_side[col]->setText(sideHtml(side));
         m_side[col]->setStyleSheet(
             QStringLiteral("QLabel { background: %1; border: 2px solid %2; border-radius: 6px;"
-                           " padding: 0px; }")
+                           " padding: 4px; }")
                 .arg(QColor(0xfb, 0xf7, 0xee).name(), theme::sideColor(side).name()));
     }
     m_chart->setOdds(m_odds, m_oddsFromBeforeDice);
@@ -351,6 +351,12 @@ bool CombatDialog::refresh() {
                     .arg(lines.join(QStringLiteral("<br>")));
     m_result->setText(html);
     rebuildDecision();
+    // Word-wrapped labels would be squeezed below their text's height: they keep it, and the dialog grows.
+    const int colW = std::max(300, (width() - 40) / 2);
+    for (QLabel* l : {m_side[0], m_side[1]})
+        l->setMinimumHeight(l->heightForWidth(l->width() > 100 ? l->width() : colW));
+    m_result->setMinimumHeight(
+        m_result->heightForWidth(m_result->width() > 100 ? m_result->width() : width() - 28));
     return m_inBattle;
 }
 

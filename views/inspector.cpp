@@ -53,8 +53,8 @@ void StackInspector::showStack(const MapStack& st, const GameState* s) {
                         ld = &x;
             if (!ld)
                 continue;
-            leaders += QStringLiteral("<tr><td><span style='background:%1; color:%2; padding:1px "
-                                      "4px'>&nbsp;%3&nbsp;</span></td>"
+            leaders += QStringLiteral("<tr><td style='background:%1; color:%2; padding:2px "
+                                      "6px; font-weight:bold'>%3</td>"
                                       "<td>%4</td><td align='center'>%5</td><td align='center'>%6</td>"
                                       "<td align='center'>%7</td><td align='center'>%8</td><td>%9</td></tr>")
                            .arg(c.color, c.textColor, ld->name.toHtmlEscaped(),
@@ -70,8 +70,8 @@ void StackInspector::showStack(const MapStack& st, const GameState* s) {
                 const UnitState& us = s->units[static_cast<size_t>(u)];
                 const UnitType& t = d.unitTypes[us.type];
                 units += QStringLiteral(
-                             "<tr><td><span style='background:%1; color:%2; padding:1px "
-                             "4px'>&nbsp;%3&nbsp;</span></td>"
+                             "<tr><td style='background:%1; color:%2; padding:2px "
+                             "6px; font-weight:bold'>%3</td>"
                              "<td align='center'>%4</td><td align='center'>%5</td><td align='center'>%6</td>"
                              "<td align='center'>%7</td><td>%8</td></tr>")
                              .arg(c.color, c.textColor, unitName(d, *s, u).toHtmlEscaped())
@@ -84,8 +84,8 @@ void StackInspector::showStack(const MapStack& st, const GameState* s) {
             }
         } else {
             units += QStringLiteral(
-                         "<tr><td><span style='background:%1; color:%2; padding:1px "
-                         "4px'>&nbsp;%3&nbsp;</span></td>"
+                         "<tr><td style='background:%1; color:%2; padding:2px "
+                         "6px; font-weight:bold'>%3</td>"
                          "<td align='center'>%4</td><td align='center'>%5</td><td colspan='3'></td></tr>")
                          .arg(c.color, c.textColor,
                               QStringLiteral("%1 %2").arg(c.label, c.sublabel).toHtmlEscaped(),

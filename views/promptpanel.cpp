@@ -543,13 +543,13 @@ void PromptPanel::buildActivation() {
         addHeading(QStringLiteral("Pick up (11.15)"));
         for (size_t i : pickups)
             addButton(m_bodyLayout, legal[i],
-                      QStringLiteral("＋ %1").arg(describePiece(d, s, legal[i].list.front())));
+                      QStringLiteral("+ %1").arg(describePiece(d, s, legal[i].list.front())));
     }
     if (!drops.isEmpty()) {
         addHeading(QStringLiteral("Drop off (11.14)"));
         for (size_t i : drops)
             addButton(m_bodyLayout, legal[i],
-                      QStringLiteral("－ %1").arg(describePiece(d, s, legal[i].list.front())));
+                      QStringLiteral("− %1").arg(describePiece(d, s, legal[i].list.front())));
     }
     if (!others.isEmpty()) {
         addHeading(QStringLiteral("Or"));

@@ -39,6 +39,29 @@ void collectThresholds(const QJsonValue& v, QList<QPair<int, QString>>& out, con
             collectThresholds(it.value(), out, winner);
 }
 
+// An event reminder in words: "P5.papalAidResumesTurn" 3 -> "P5 Gregory XV Becomes Pope: papal aid resumes
+// turn 3".
+QString reminderText(const GameData& d, const QString& key, int value) {
+    const qsizetype dot = key.indexOf(QLatin1Char('.'));
+    QString who = dot > 0 ? key.left(dot) : QString();
+    const QString name = dot > 0 ? key.mid(dot + 1) : key;
+    for (const Card& c : d.cards)
+        if (c.id == who) {
+            who = QStringLiteral("%1 %2").arg(c.id, c.title);
+            break;
+        }
+    QString words;
+    for (QChar ch : name) {
+        if (ch.isUpper() && !words.isEmpty())
+            words += QLatin1Char(' ');
+        words += ch.toLower();
+    }
+    const QString what = words.endsWith(QLatin1String("turn")) ? QStringLiteral("%1 %2").arg(words).arg(value)
+                         : value == 1                          ? words
+                                      : QStringLiteral("%1: %2").arg(words).arg(value);
+    return who.isEmpty() ? what : QStringLiteral("%1 — %2").arg(who, what);
+}
+
 QString popeName(const QString& id) {
     if (id.isEmpty())
         return QStringLiteral("—");
@@ -463,8 +486,9 @@ void RecordsPanel::paintEvent(QPaintEvent*) {
         p.setPen(ink);
         p.setFont(theme::sans(6.5));
         for (auto it = s.markers.begin(); it != s.markers.end(); ++it) {
+            const QString text = reminderText(d, it.key(), it.value());
             p.drawText(QRectF(L, y, W, 12), Qt::AlignLeft | Qt::AlignVCenter,
-                       QStringLiteral("%1: %2").arg(it.key()).arg(it.value()));
+                       QFontMetrics(p.font()).elidedText(text, Qt::ElideRight, static_cast<int>(W)));
             y += 12;
         }
     }
