@@ -106,9 +106,9 @@ struct PieceIndex {
     std::vector<LeaderState> leaders;
     std::vector<int8_t> nationSide;
     int cities = 0, slotCount = 0;
-    std::vector<int> unitStart, leaderStart; // per (slot * 2 + side), +1 sentinel
-    std::vector<int16_t> unitList, leaderList;
-    std::vector<int> next; // build's scratch space, kept to spare the allocations
+    // Per bucket (slot * 2 + side) the first piece, and per piece the next one in the same bucket (-1 ends),
+    // in counter order: the queries meet the pieces in the order a scan would.
+    std::vector<int16_t> unitHead, leaderHead, unitNext, leaderNext;
 
     int slotOf(int loc) const {
         if (loc < 0)
@@ -140,22 +140,19 @@ struct PieceIndex {
                 return -1;
             return slot * 2 + side;
         };
-        auto fill = [&](std::vector<int>& start, std::vector<int16_t>& list, size_t n, auto&& bucketOfPiece) {
-            start.assign(buckets + 1, 0);
-            for (size_t i = 0; i < n; ++i)
-                if (const int b = bucketOfPiece(i); b >= 0)
-                    ++start[size_t(b) + 1];
-            for (size_t b = 0; b < buckets; ++b)
-                start[b + 1] += start[b];
-            list.resize(size_t(start[buckets]));
-            next.assign(start.begin(), start.end() - 1);
-            for (size_t i = 0; i < n; ++i)
-                if (const int b = bucketOfPiece(i); b >= 0)
-                    list[size_t(next[size_t(b)]++)] = static_cast<int16_t>(i);
+        auto fill = [&](std::vector<int16_t>& head, std::vector<int16_t>& next, size_t n,
+                        auto&& bucketOfPiece) {
+            head.assign(buckets, -1);
+            next.resize(n);
+            for (size_t i = n; i-- > 0;) // backwards, so that each list is in counter order
+                if (const int b = bucketOfPiece(i); b >= 0) {
+                    next[i] = head[size_t(b)];
+                    head[size_t(b)] = static_cast<int16_t>(i);
+                }
         };
-        fill(unitStart, unitList, s.units.size(),
+        fill(unitHead, unitNext, s.units.size(),
              [&](size_t i) { return bucketOf(s.units[i].loc, d.unitTypes[s.units[i].type].nationality); });
-        fill(leaderStart, leaderList, s.leaders.size(), [&](size_t i) {
+        fill(leaderHead, leaderNext, s.leaders.size(), [&](size_t i) {
             if (s.leaders[i].status != LeaderStatus::InPlay)
                 return -1;
             return bucketOf(s.leaders[i].loc, d.leaders[qsizetype(i)].nationality);
@@ -184,8 +181,7 @@ void forUnitsAt(const GameState& s, int loc, int side, const GameData& d, int mo
         return;
     }
     const size_t b = size_t(slot) * 2 + size_t(side);
-    for (int k = ix.unitStart[b]; k < ix.unitStart[b + 1]; ++k) {
-        const int i = ix.unitList[size_t(k)];
+    for (int i = ix.unitHead[b]; i >= 0; i = ix.unitNext[size_t(i)]) {
         const UnitState& u = s.units[size_t(i)];
         if ((mode == 1 && (u.flags & kInside)) || (mode == 2 && !(u.flags & kInside)))
             continue;
@@ -205,8 +201,8 @@ template <class F> void forLeadersAt(const GameState& s, int loc, int side, cons
         return;
     }
     const size_t b = size_t(slot) * 2 + size_t(side);
-    for (int k = ix.leaderStart[b]; k < ix.leaderStart[b + 1]; ++k)
-        if (f(int(ix.leaderList[size_t(k)])))
+    for (int l = ix.leaderHead[b]; l >= 0; l = ix.leaderNext[size_t(l)])
+        if (f(l))
             return;
 }
 
