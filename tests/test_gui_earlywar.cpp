@@ -598,6 +598,8 @@ class TestGuiEarlyWar : public QObject {
         QVERIFY2(why.isEmpty(), qPrintable(why));
         QVERIFY(!gc->state().result.isEmpty());
         if (seed == 1) { // the end of the game, for a person to look at (gui-shots/ where the test runs)
+            QTest::keyClick(w.mapView(), Qt::Key_0); // fit the map, as the player would press 0
+            settle();
             QDir().mkpath(QStringLiteral("gui-shots"));
             QVERIFY(w.grab().save(
                 QDir(QStringLiteral("gui-shots")).absoluteFilePath(QStringLiteral("earlywar-end.png"))));
