@@ -537,29 +537,33 @@ class TestEventsCatholic : public QObject {
     }
 
     // 17.F.5: a stack still mixing French and Swedish units at the end of the grace period (the
-    // Protestant's next Card Round) is treated as overstacked (10.22). docs/cards.md lists this as engine
-    // change 4; the C54.grace* markers are read by nothing yet: known engine bug, reported.
+    // Protestant's next Card Round) is treated as overstacked (10.22): "the owning player decides which units
+    // to eliminate", one at a time, until French and Swedes no longer stack.
     void c54_graceEnds() {
         Rules f;
         QVERIFY(start(f, {"C54"}));
-        f.place("french", UnitKind::Mercenary, "erfurt");
-        f.place("swedish", UnitKind::Veteran, "erfurt");
+        const auto fr = f.place("french", UnitKind::Mercenary, "erfurt", 2);
+        const auto sw = f.place("swedish", UnitKind::Veteran, "erfurt");
         PLAY(f, "C54");
         QCOMPARE(f.s.markers.value("C54.graceRound"), 2);
         QCOMPARE(f.s.activeSide, int8_t(P));
-        const qsizetype before = f.log.size();
         // the Protestant's round 2 passes (an AID card), the stack stays together
         const QString aid = f.plainCard(P, 1);
         f.setHand(P, {aid});
         ACT(f, QStringLiteral("play %1 aid").arg(aid));
+        QVERIFY2(f.e.prompt(f.s).contains("17.F.5"), qPrintable(f.e.prompt(f.s)));
+        QCOMPARE(f.e.actor(f.s), int(P)); // the owner chooses (10.22)
+        QVERIFY(f.legal(QStringLiteral("choose u%1").arg(fr[0])));
+        QVERIFY(f.legal(QStringLiteral("choose u%1").arg(sw[0])));
+        // a French unit first: French and Swedes still stack, so he chooses again
+        ACT(f, QStringLiteral("choose u%1").arg(fr[0]));
+        QVERIFY(f.e.prompt(f.s).contains("17.F.5"));
+        QVERIFY(!f.legal(QStringLiteral("choose u%1").arg(fr[0])));
+        ACT(f, QStringLiteral("choose u%1").arg(sw[0])); // the Swede goes: one French unit stays
         QVERIFY2(f.runUntil([&] { return f.inActionPhase() && f.s.activeSide == C; }), qPrintable(f.error));
-        QCOMPARE(int(f.s.roundsUsed[P]), 2);
-        bool applied = unitsOf(f, "erfurt", "french", P) == 0 || unitsOf(f, "erfurt", "swedish", P) == 0;
-        for (qsizetype i = before; i < qsizetype(f.log.size()); ++i)
-            applied |= f.log[i].text.contains("10.22");
-        QVERIFY(applied);                               // 17.F.5: conflictOfInterestGrace between plays
-        QCOMPARE(unitsOf(f, "erfurt", "french", P), 0); // the smaller group (tie: the French) is eliminated
-        QCOMPARE(unitsOf(f, "erfurt", "swedish", P), 1);
+        QCOMPARE(unitsOf(f, "erfurt", "french", P), 1);
+        QCOMPARE(unitsOf(f, "erfurt", "swedish", P), 0);
+        QVERIFY(f.logged("17.F.5, 10.22"));
     }
 
     // ================================================================ the Dutch War

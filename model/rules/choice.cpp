@@ -99,6 +99,28 @@ void choiceApply(Ctx& c, const Action& a) {
     case kChooseOverstack: {
         f.options.erase(std::remove(f.options.begin(), f.options.end(), a.target), f.options.end());
         const int16_t target = a.target;
+        if (f.kind == kOverstackFrenchSwedish) { // 17.F.5: until the French and the Swedes are apart
+            const ChoiceFrame was = f;
+            const int city = was.city;
+            std::vector<int16_t> left = was.options;
+            c.s.frames.pop_back();
+            eliminateUnit(c, target, false, QStringLiteral("17.F.5, 10.22"));
+            bool french = false, swedish = false;
+            for (int u : unitsAt(c.s, city, kProtestant, c.d)) {
+                french |= unitNationality(c.d, c.s, u).id == QLatin1String("french");
+                swedish |= unitNationality(c.d, c.s, u).id == QLatin1String("swedish");
+            }
+            left.erase(
+                std::remove_if(left.begin(), left.end(), [&](int16_t u) { return c.s.units[u].loc != city; }),
+                left.end());
+            if (french && swedish && !left.empty()) {
+                ChoiceFrame next = was;
+                next.options = left;
+                next.count = static_cast<int16_t>(left.size());
+                c.s.frames.push_back(next);
+            }
+            return;
+        }
         const bool last = --f.count <= 0;
         if (last)
             c.s.frames.pop_back();

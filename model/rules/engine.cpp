@@ -369,6 +369,11 @@ QString Engine::prompt(const GameState& s) const {
                    ? QStringLiteral("%1: choose a city to pillage for foraging (11.16)").arg(who)
                    : QStringLiteral("%1: choose a unit to lose a step for foraging (11.161)").arg(who);
     case kChooseOverstack:
+        if (ch.kind == kOverstackFrenchSwedish)
+            return QStringLiteral(
+                       "%1: French and Swedish units may not stack at %2 (17.F.5 Conflict of Interest): "
+                       "choose a unit to eliminate (10.22)")
+                .arg(who, cityName(d, ch.city));
         return QStringLiteral("%1: choose a unit to eliminate (over the stacking limit, 10.22)").arg(who);
     case kChooseDiscard:
         return QStringLiteral("%1: choose the card to hold (6.D)").arg(who);

@@ -152,6 +152,10 @@ bool siegeAuto(Ctx& c);
 int siegeActor(const GameState& s, const SiegeFrame& f);
 int siegeDrm(const GameData& d, const GameState& s, int city, int side, bool endPhase); // 13.23
 
+// kChooseOverstack with ChoiceFrame::kind = this: eliminate units of `options` until French and Swedish units
+// no longer stack at ChoiceFrame::city (17.F.5 Conflict of Interest, 10.22), not a number of them.
+constexpr int8_t kOverstackFrenchSwedish = 1;
+
 // ---- optional rule 19.8 Campaign Move (campaign.cpp)
 // After an ACT card started `firstLeader`'s activation: offers the campaign move if it is allowed.
 void offerCampaignMove(Ctx& c, int side, int firstLeader);

@@ -309,17 +309,26 @@ void conflictOfInterestGrace(Ctx& c) {
         }
         if (fr.empty() || sw.empty())
             continue;
-        // 17.F.5, 10.22: the stack is illegal; the smaller nationality's units are eliminated (the French on
-        // a tie: the Swedes are the army the stack was built around).
-        const std::vector<int>& lost = fr.size() <= sw.size() ? fr : sw;
+        // 17.F.5, 10.22: the stack is illegal; "the owning player decides which units to eliminate" until
+        // French and Swedes no longer stack (a kChooseOverstack choice in its mixed-nationality mode).
         WP_SAY(c,
                QStringLiteral(
                    "17.F.5, 10.22 the grace period of Conflict of Interest is over: French and Swedish "
                    "units still stacked at %1")
                    .arg(cityName(c.d, static_cast<int>(ci))),
                kProtestant);
-        for (int u : lost)
-            eliminateUnit(c, u, false, QStringLiteral("10.22"));
+        ChoiceFrame ch;
+        ch.actor = kProtestant;
+        ch.purpose = kChooseOverstack;
+        ch.city = static_cast<int16_t>(ci);
+        ch.kind = kOverstackFrenchSwedish;
+        for (int u : fr)
+            ch.options.push_back(static_cast<int16_t>(u));
+        for (int u : sw)
+            ch.options.push_back(static_cast<int16_t>(u));
+        std::sort(ch.options.begin(), ch.options.end());
+        ch.count = static_cast<int16_t>(ch.options.size());
+        s.frames.push_back(ch);
     }
 }
 
