@@ -694,6 +694,10 @@ std::optional<Pose> TvbdEngine::checkMove(const BattleState& s, int u, const Mov
         used += m.dist;
         p = path.last();
     }
+    // Every legal move ends clear (12.1.12, tested below with the same call): when no reason is wanted,
+    // a blocked end settles it before the costlier path checks.
+    if (!why && blockedAt(s, u, p, {}, nullptr))
+        return std::nullopt;
     // Allowance (12.1.3), difficult terrain anywhere on the path caps it.
     bool difficult = false;
     for (const Pose& q : path)
