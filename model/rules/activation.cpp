@@ -241,6 +241,10 @@ void finish(Ctx& c) {
     }
     if (isCity(f.at))
         checkStacking(c, f.at, f.side);
+    // 17.Sp.31: Spanish units of the marching Cardinal's army that end an Activation not stacked with him are
+    // eliminated at the end of the Activation (17.Sp.32: and reaching the Zone ends the march).
+    if (effect(c.s, QStringLiteral("cardinalInfante")) > 0)
+        nationalEffects(c);
 }
 
 } // namespace

@@ -1,5 +1,6 @@
 #include "rules/invariants.h"
 
+#include "rules/economy.h"
 #include "rules/internal.h"
 
 #include <QHash>
@@ -290,6 +291,50 @@ void checkState(const Engine* engine, const GameData& d, const GameState& s, QSt
         bad(QStringLiteral("5.1 VP %1 off the track (-20..80)").arg(s.vp));
     if (s.wallensteinTrack < 0 || s.wallensteinTrack > 20)
         bad(QStringLiteral("7.1 Wallenstein track at %1 (0-20)").arg(s.wallensteinTrack));
+
+    // ---- Foreign Aid (14.1, 15.13): never negative; the turn's points are gone after the Pay Phase
+    for (int side : {kCatholic, kProtestant})
+        if (s.aidPoints[side] < 0)
+            bad(QStringLiteral("14.1 %1 has %2 Aid Points").arg(sideName(side)).arg(s.aidPoints[side]));
+    if (s.aidSwedish < 0 || s.aidSwedish > std::max<int>(0, s.aidPoints[kProtestant]))
+        bad(QStringLiteral("17.Sw.1 %1 Swedish Aid Points of the Protestant's %2")
+                .arg(s.aidSwedish)
+                .arg(s.aidPoints[kProtestant]));
+    if (const auto* t = s.frames.empty() ? nullptr : std::get_if<TurnFrame>(&s.frames.front())) {
+        const bool spent = t->phase != Phase::Action && t->phase != Phase::Pay && t->phase != Phase::GameOver;
+        for (int side : {kCatholic, kProtestant})
+            if (spent && (s.aidPoints[side] != 0 || s.aidCardPlayed[side]))
+                bad(QStringLiteral("14.1 %1 keeps %2 Aid Points (AID card played: %3) outside the Action and "
+                                   "Pay Phases: aid is reset each turn")
+                        .arg(sideName(side))
+                        .arg(s.aidPoints[side])
+                        .arg(s.aidCardPlayed[side] ? "yes" : "no"));
+    }
+
+    // ---- the Spanish Zone (17.Sp.2): no Spanish unit outside it, except the Cardinal Infante's army while
+    // it marches to it (17.Sp.3, 17.Sp.31: the Spanish units with him, or all of them while he is not in
+    // play)
+    const int spanish = d.nationality(QStringLiteral("spanish"));
+    const bool marching = effect(s, QStringLiteral("cardinalInfante")) > 0;
+    std::vector<int> cardinalAt;
+    for (const char* id : {"cardinal-infante", "cardinal-infante-successor"})
+        if (const int l = d.leader(QLatin1String(id)); l >= 0 && s.leaders[l].status == LeaderStatus::InPlay)
+            cardinalAt.push_back(s.leaders[l].loc);
+    for (size_t u = 0; u < s.units.size(); ++u) {
+        const int loc = s.units[u].loc;
+        if (loc < 0 || d.unitTypes[s.units[u].type].nationality != spanish)
+            continue;
+        const bool inZone = isCity(static_cast<int16_t>(loc))
+                                ? d.cities[loc].spanishZone
+                                : d.boxes[loc - kBoxBase].kind == QLatin1String("up");
+        const bool withCardinal =
+            marching &&
+            (activationOnStack || std::find(cardinalAt.begin(), cardinalAt.end(), loc) != cardinalAt.end());
+        if (!inZone && !withCardinal)
+            bad(QStringLiteral("17.Sp.2 a Spanish unit (u%1) at %2, outside the Spanish Zone")
+                    .arg(u)
+                    .arg(cityName(d, loc)));
+    }
 
     // ---- control (3.1)
     for (qsizetype a = 0; a < d.areas.size(); ++a) {
