@@ -1172,12 +1172,6 @@ class TestRulesPart2 : public QObject {
             bool imperialOffered = false;
             for (int16_t u : full) // 10.22 here only among the Saxons
                 imperialOffered |= f.legal(QStringLiteral("choose u%1").arg(u));
-            QEXPECT_FAIL(
-                "",
-                "8.66 in model/events/common.cpp (finishCommon, kCodeSaxonTeleport): the Saxons are "
-                "moved into a full city and 10.22 lets the owner remove any unit there; 8.66 destroys "
-                "the overstacked Saxon units",
-                Abort);
             QVERIFY(!imperialOffered);
             QVERIFY(f.act(f.legalTexts().front()));
         }

@@ -134,8 +134,20 @@ std::vector<Action> commonLegal(const Ctx& c, const ChoiceFrame& f) {
         const auto opts = recoveryOptions(c, f);
         return opts.empty() ? std::vector<Action>{} : chooseEach(opts, true);
     }
-    case kCodeSaxonTeleport:
-        return chooseEach(saxonyFriendlyCities(c, f.actor));
+    case kCodeSaxonTeleport: {
+        // 8.66: any friendly Saxony space; the spaces where the Saxons from this location fit (10.21) if any
+        const std::vector<int16_t> all = saxonyFriendlyCities(c, f.actor);
+        int moving = 0;
+        if (!f.extra.empty())
+            for (qsizetype u = 0; u < static_cast<qsizetype>(c.s.units.size()); ++u)
+                moving += c.s.units[u].loc == f.extra.front() &&
+                          natOf(c.d, c.s, static_cast<int>(u)) == QLatin1String("saxon");
+        std::vector<int16_t> room;
+        for (int16_t city : all)
+            if (static_cast<int>(unitsAt(c.s, city, f.actor, c.d).size()) + moving <= 8)
+                room.push_back(city);
+        return chooseEach(room.empty() ? all : room);
+    }
     case kCodeUpResponseStep: {
         std::vector<int16_t> opts;
         for (int u : upUnits(c.d, c.s, kProtestant))
@@ -219,10 +231,12 @@ void commonApply(Ctx& c, const Action& a) {
         const int to = a.target;
         const int from = f.extra.front();
         f.extra.erase(f.extra.begin());
+        std::vector<int> moved;
         for (qsizetype u = 0; u < static_cast<qsizetype>(c.s.units.size()); ++u)
             if (c.s.units[u].loc == from && natOf(c.d, c.s, static_cast<int>(u)) == QLatin1String("saxon")) {
                 c.s.units[u].loc = i16(to);
                 c.s.units[u].flags = 0;
+                moved.push_back(static_cast<int>(u));
             }
         for (qsizetype l = 0; l < c.d.leaders.size(); ++l)
             if (c.s.leaders[l].loc == from && c.s.leaders[l].status == LeaderStatus::InPlay &&
@@ -234,6 +248,12 @@ void commonApply(Ctx& c, const Action& a) {
             c,
             QStringLiteral("8.66 the Saxons at %1 return to %2").arg(cityName(c.d, from), cityName(c.d, to)),
             side);
+        // 8.66: "if no space is available due to stacking limits, the overstacked Saxon units are destroyed"
+        for (int excess = static_cast<int>(unitsAt(c.s, to, side, c.d).size()) - 8;
+             excess > 0 && !moved.empty(); --excess) {
+            eliminateUnit(c, moved.back(), false, QStringLiteral("8.66 overstacked:"));
+            moved.pop_back();
+        }
         if (isCity(i16(from)))
             checkSiegeMaintained(c, from);
         break;
