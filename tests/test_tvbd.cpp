@@ -127,6 +127,7 @@ class TestTvbd : public QObject {
     void r12_1_11_zoneOfControl();
     void r12_1_12_interpenetration();
     void r12_1_7_cannonUnlimberAndPivot();
+    void r12_1_13_turnToFace();
     void r12_2_3_lineOfSight();
     void r12_2_7_closestTarget();
     void r14_5_10_cannonOverrun();
@@ -882,6 +883,43 @@ void TestTvbd::r16_10_3_cavalryPursuit() {
     e.morale(off);
     QVERIFY(!logHas(off, QStringLiteral("16.10.3")));
     QCOMPARE(off.units[horse].status, UnitStatus::OnTable);
+}
+
+// 12.1.13: a unit locked with an enemy behind-flank may turn to face it, if there is space, staying in
+// contact with every enemy it touched; it then fights with its full dice.
+void TestTvbd::r12_1_13_turnToFace() {
+    TvbdEngine e(*rules);
+    Pos p(*rules);
+    const int a = p.add(0, UnitType::PikeShot, 20, 15, 90);
+    const int b = p.add(1, UnitType::Horse, 21.5, 14.5, 180); // against A's right side, behind-flank
+    QCOMPARE(e.zone(p.s, a, b), Zone::BehindFlank);
+    QCOMPARE(e.meleeDice(p.s, a, b, true).dice, 1);
+    const MoveSpec face = mv(MoveKind::Face, 0, 0, b);
+    QVERIFY(e.candidateMoves(p.s, a).contains(face));
+    QString why;
+    const auto to = e.checkMove(p.s, a, face, &why);
+    QVERIFY2(to, qPrintable(why));
+    QCOMPARE(to->facing, 0.0);
+    BattleState faced = p.s;
+    faced.units[a].pose = *to;
+    QCOMPARE(e.zone(faced, a, b), Zone::Front);
+    QVERIFY(e.contacts(faced, a).contains(b));
+    QVERIFY(e.meleeDice(faced, a, b, true).dice > 1);
+    TAction act;
+    QVERIFY(parseAction(p.s, QStringLiteral("move A0 face B1"), &act, &why));
+    QCOMPARE(act.move, face);
+    QCOMPARE(actionText(p.s, act), QStringLiteral("move A0 face B1"));
+    // no space: a friend where the unit would stand
+    Pos q(*rules);
+    const int a2 = q.add(0, UnitType::PikeShot, 20, 15, 90);
+    const int b2 = q.add(1, UnitType::Horse, 21.5, 14.5, 180);
+    q.add(0, UnitType::PikeShot, 20, 13.5, 90);
+    QVERIFY(!e.checkMove(q.s, a2, mv(MoveKind::Face, 0, 0, b2)));
+    // a unit not in contact does not turn to face
+    Pos r2(*rules);
+    const int a3 = r2.add(0, UnitType::PikeShot, 20, 15, 90);
+    const int b3 = r2.add(1, UnitType::Horse, 25, 14.5, 180);
+    QVERIFY(!e.checkMove(r2.s, a3, mv(MoveKind::Face, 0, 0, b3)));
 }
 
 // T29, 12.1.5: a 45-degree wheel of a 2-TUM-wide unit uses 1.531 TUM; 1.469 TUM straight remain of 3.

@@ -622,7 +622,8 @@ std::optional<Pose> TvbdEngine::checkMove(const BattleState& s, int u, const Mov
         (m.kind == MoveKind::Oblique || m.kind == MoveKind::Sideways || m.kind == MoveKind::Backward))
         return fail(QStringLiteral("16.3 inferior units may not oblique, sidestep or move backward"));
     const QList<int> startContacts = contacts(s, u);
-    if (!startContacts.isEmpty() && !(m.kind == MoveKind::AboutFace || m.kind == MoveKind::Turn))
+    if (!startContacts.isEmpty() &&
+        !(m.kind == MoveKind::AboutFace || m.kind == MoveKind::Turn || m.kind == MoveKind::Face))
         return fail(QStringLiteral("12.1.13 locked in melee: only a change of facing"));
     if (!startContacts.isEmpty() && m.dist > 0)
         return fail(QStringLiteral("12.1.13 locked in melee: only a change of facing"));
@@ -660,6 +661,19 @@ std::optional<Pose> TvbdEngine::checkMove(const BattleState& s, int u, const Mov
         dir = p.forward();
         straightPass = true;
         break;
+    case MoveKind::Face: {
+        // 12.1.13: the unit turns to face an enemy it is in contact with, front edge to front edge.
+        if (!startContacts.contains(m.target))
+            return fail(
+                QStringLiteral("12.1.13 only a locked unit turns to face an enemy in contact with it"));
+        if (m.dist > 0)
+            return fail(QStringLiteral("12.1.13 turning to face is the whole move"));
+        const Pose& t = s.units[m.target].pose;
+        p.facing = normDeg(t.facing + 180);
+        p.c = t.c + t.forward() * (t.d / 2 + p.d / 2);
+        path << p;
+        break;
+    }
     case MoveKind::Turn:
         if (m.dist > 0)
             return fail(QStringLiteral("12.1.5 a turn uses the whole move"));
@@ -879,6 +893,11 @@ QList<MoveSpec> TvbdEngine::listMoves(const BattleState& s, int u, QList<Pose>* 
     add(mv(MoveKind::Sideways, -1));
     if (ti.backward > 0)
         add(mv(MoveKind::Backward, 0, ti.backward));
+    for (int e : contacts(s, u)) { // 12.1.13: face an enemy behind-flank or to-rear, if there is space
+        const Zone z = classify(x.pose, s.units[e].pose);
+        if (z == Zone::BehindFlank || z == Zone::Rear)
+            add(mv(MoveKind::Face, 0, 0, e));
+    }
     return out;
 }
 

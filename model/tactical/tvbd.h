@@ -68,7 +68,8 @@ enum class MoveKind {
     Unlimber,
     Pivot,
     To,
-    Attach
+    Attach,
+    Face // 12.1.13: a locked unit turns to face an enemy in contact (target)
 };
 
 struct MoveSpec {

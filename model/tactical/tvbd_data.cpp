@@ -537,6 +537,8 @@ QString actionText(const BattleState& s, const TAction& a) {
             return head + QStringLiteral("to %1,%2").arg(num(m.to.x), num(m.to.y));
         case MoveKind::Attach:
             return head + QStringLiteral("attach ") + id(m.target);
+        case MoveKind::Face:
+            return head + QStringLiteral("face ") + id(m.target);
         }
     }
     }
@@ -639,6 +641,10 @@ bool parseAction(const BattleState& s, const QString& text, TAction* out, QStrin
             m.kind = MoveKind::Attach;
             if (w.size() < 4 || !unit(w[3], &m.target))
                 return bad(QStringLiteral("unknown unit to attach to"));
+        } else if (k == QLatin1String("face")) {
+            m.kind = MoveKind::Face;
+            if (w.size() < 4 || !unit(w[3], &m.target))
+                return bad(QStringLiteral("unknown enemy to face"));
         } else {
             return bad(QStringLiteral("unknown move '%1'").arg(k));
         }
