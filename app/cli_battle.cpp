@@ -1,5 +1,6 @@
 // westphalia-cli battle export / validate (issue 9): a campaign battle as a Tilly's Very Bad Day v2.0
 // scenario (docs/battle-export.md), and the army-list check of a scenario file.
+#include "cli_commands.h"
 #include "cli_game.h"
 
 #include "battle/export.h"
@@ -25,6 +26,7 @@ const char* kBattleUsage =
                                    [--combat N] | --input FILE)
                                    [--seed N] [--battle-seed S] [--mapping FILE] --rules tvbd|tercios --out FILE.json
        westphalia-cli battle validate FILE.json --rules tvbd|tercios
+       westphalia-cli battle run FILE.json [--rules tvbd|tercios] [--seed S] [--auto] [--odds N] [--log] ...
   list      replays the campaign (a save, or a scenario and its actions) and numbers every combat reached
   export    replays the campaign actions (one per line, docs/actions.md) from the scenario or position, or
             the actions of a save (--save), and exports the N-th combat reached (default the first) as a
@@ -33,7 +35,47 @@ const char* kBattleUsage =
   --mapping FILE    the campaign->tactical mapping (default scenarios/battle-mapping.json)
   validate  loads a battle scenario and checks both army lists (TVBD 7.3.2, 7.3.3; Tercios L818-1037)
   --rules tercios   Brevis Editio: Tercios (docs/tercios.md; the mapping's "tercios" section)
+  run       plays a battle scenario with the miniatures module: --auto resolves it with both sides played
+            by the computer and prints the result (winner, units lost and routed, Commanders lost, turns);
+            --odds N resolves N battles and prints the win probabilities with a 95% confidence interval.
+            The ruleset is read from the file when --rules is not given; every other option is the one of
+            `westphalia-cli tactical tvbd|tercios` (--log, --actions, --legal, --policy, --bench, --jobs)
 )";
+
+// `battle run FILE --rules R ...` is `tactical R --scenario FILE ...` (app/cli_tactical.cpp).
+int runCommand(QStringList args) {
+    if (args.isEmpty() || args.front().startsWith(QLatin1String("--"))) {
+        err() << "westphalia-cli battle run: which battle scenario? (battle run FILE.json ...)\n";
+        return 2;
+    }
+    const QString file = args.takeFirst();
+    QString rules;
+    if (const qsizetype i = args.indexOf(QStringLiteral("--rules")); i >= 0) {
+        if (i + 1 >= args.size()) {
+            err() << "westphalia-cli battle run: --rules needs tvbd or tercios\n";
+            return 2;
+        }
+        rules = args.at(i + 1);
+        args.remove(i, 2);
+    } else {
+        QJsonObject root;
+        QString error;
+        if (!wp::tactical::readJsonObject(file, &root, &error)) {
+            err() << "westphalia-cli battle run: " << error << "\n";
+            return 1;
+        }
+        const QString format = root.value(QStringLiteral("format")).toString();
+        rules = format == QLatin1String("westphalia-tercios-scenario")
+                    ? QStringLiteral("tercios")
+                    : root.value(QStringLiteral("rules")).toString();
+    }
+    if (rules != QLatin1String("tvbd") && rules != QLatin1String("tercios")) {
+        err() << "westphalia-cli battle run: " << file << ": the ruleset '" << rules
+              << "' is not tvbd or tercios (give --rules)\n";
+        return 2;
+    }
+    return tacticalCommand(QStringList{rules, QStringLiteral("--scenario"), file} + args);
+}
 
 bool readSeed(const QString& text, const char* name, quint64* out, QString* problem) {
     if (text.isEmpty())
@@ -440,7 +482,10 @@ int battleCommand(const QStringList& argsIn) {
         return validateCommand(p);
     if (sub == QLatin1String("list"))
         return listCommand(p);
-    err() << "westphalia-cli battle: '" << sub << "' is not export, list or validate\n\n" << kBattleUsage;
+    if (sub == QLatin1String("run"))
+        return runCommand(args); // issue 10
+    err() << "westphalia-cli battle: '" << sub << "' is not export, list, validate or run\n\n"
+          << kBattleUsage;
     return 2;
 }
 

@@ -59,6 +59,29 @@ class TestCli : public QObject {
         QCOMPARE(r.code, 2);
     }
 
+    // Issue 10: `battle run SCENARIO.json --auto` prints the result; `--odds N` the win probabilities; the
+    // shipped TVBD examples (a Breitenfeld-like and a White Mountain-like one) and a Tercios one all run.
+    void battleRun() {
+        const QString dir = QStringLiteral(WESTPHALIA_SOURCE_DIR "/scenarios/battles/");
+        for (const char* f :
+             {"tvbd-breitenfeld.json", "tvbd-white-mountain.json", "tercios-white-mountain.json"}) {
+            Run r = cli({"battle", "run", dir + QLatin1String(f), "--auto", "--seed", "3"});
+            QVERIFY2(r.code == 0, qPrintable(QLatin1String(f) + r.err));
+            QVERIFY2(r.out.contains("actions:"), qPrintable(r.out));
+        }
+        Run tvbd = cli({"battle", "run", dir + "tvbd-white-mountain.json", "--auto", "--seed", "3"});
+        QVERIFY(tvbd.out.contains("turns:") && tvbd.out.contains("routed") && tvbd.out.contains("Commander"));
+        Run odds = cli({"battle", "run", dir + "tvbd-white-mountain.json", "--rules", "tvbd", "--odds", "4"});
+        QCOMPARE(odds.code, 0);
+        QVERIFY2(odds.out.contains("%"), qPrintable(odds.out));
+        Run missing = cli({"battle", "run", "/nonexistent/battle.json", "--auto"});
+        QCOMPARE(missing.code, 1);
+        QVERIFY(missing.err.contains("/nonexistent/battle.json"));
+        Run bad = cli({"battle", "run", dir + "tvbd-white-mountain.json", "--rules", "chess"});
+        QCOMPARE(bad.code, 2);
+        QVERIFY(bad.err.contains("'chess' is not tvbd or tercios"));
+    }
+
     void dataCheck() {
         Run r = cli({"data", "check"});
         QCOMPARE(r.code, 0);
