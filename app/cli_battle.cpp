@@ -4,12 +4,14 @@
 #include "cli_game.h"
 
 #include "battle/export.h"
+#include "battleexportdialog.h"
 #include "rules/action.h"
 #include "rules/state.h"
 #include "save/savefile.h"
 #include "tactical/tercios.h"
 #include "tactical/tvbd.h"
 
+#include <QComboBox>
 #include <QFile>
 #include <QJsonDocument>
 #include <QSaveFile>
@@ -25,6 +27,7 @@ const char* kBattleUsage =
        westphalia-cli battle export (--scenario ID|POSITION [--actions FILE] [--combat N] | --save FILE.tyw
                                    [--combat N] | --input FILE)
                                    [--seed N] [--battle-seed S] [--mapping FILE] --rules tvbd|tercios --out FILE.json
+                                   [--pdf FILE.pdf] [--svg FILE.svg]
        westphalia-cli battle validate FILE.json --rules tvbd|tercios
        westphalia-cli battle run FILE.json [--rules tvbd|tercios] [--seed S] [--auto] [--odds N] [--log] ...
   list      replays the campaign (a save, or a scenario and its actions) and numbers every combat reached
@@ -33,6 +36,9 @@ const char* kBattleUsage =
             battle scenario; or exports an explicit battle description (--input, docs/battle-export.md)
   --seed N          the campaign game's seed (default 1); also the battle's unless --battle-seed
   --mapping FILE    the campaign->tactical mapping (default scenarios/battle-mapping.json)
+  --pdf FILE.pdf    also the printable briefing (title, situation, orders of battle, the table map, special
+                    rules, victory conditions, a casualty roster), as the window's Export battle writes it
+  --svg FILE.svg    also the table map as SVG (--pdf and --svg: a campaign battle, the default mapping)
   validate  loads a battle scenario and checks both army lists (TVBD 7.3.2, 7.3.3; Tercios L818-1037)
   --rules tercios   Brevis Editio: Tercios (docs/tercios.md; the mapping's "tercios" section)
   run       plays a battle scenario with the miniatures module: --auto resolves it with both sides played
@@ -318,6 +324,9 @@ int listCommand(ArgParser& p) {
     return 0;
 }
 
+int writeTvbd(const battle::BattleInput& in, const battle::TvbdMapping& mapping,
+              const wp::tactical::TvbdRules& rules, quint64 battleSeed, const QString& outFile);
+
 int exportCommand(ArgParser& p) {
     const QString scenario = p.value(QStringLiteral("--scenario"));
     const QString input = p.value(QStringLiteral("--input"));
@@ -329,6 +338,8 @@ int exportCommand(ArgParser& p) {
     const QString mappingFile = p.value(QStringLiteral("--mapping"));
     const QString rulesName = p.value(QStringLiteral("--rules"));
     const QString outFile = p.value(QStringLiteral("--out"));
+    const QString pdfFile = p.value(QStringLiteral("--pdf"));
+    const QString svgFile = p.value(QStringLiteral("--svg"));
     QString problem;
     quint64 seed = 1, battleSeed = 0;
     int combat = 1;
@@ -349,6 +360,10 @@ int exportCommand(ArgParser& p) {
         problem = QStringLiteral("give one of --scenario, --save or --input");
     if (problem.isEmpty() && outFile.isEmpty())
         problem = QStringLiteral("--out FILE.json is needed");
+    if (problem.isEmpty() && (!pdfFile.isEmpty() || !svgFile.isEmpty()) &&
+        (!input.isEmpty() || !mappingFile.isEmpty()))
+        problem = QStringLiteral(
+            "--pdf and --svg need a campaign battle (--scenario or --save) and the default mapping");
     if (!p.finish(problem))
         return 2;
 
@@ -368,6 +383,8 @@ int exportCommand(ArgParser& p) {
         return 1;
     }
     battle::BattleInput in;
+    std::shared_ptr<const GameData> campaignData; // for --pdf/--svg: the data and the state at the combat
+    rules::GameState campaignState;
     if (!input.isEmpty()) {
         QFile f(input);
         if (!f.open(QIODevice::ReadOnly)) {
@@ -403,13 +420,44 @@ int exportCommand(ArgParser& p) {
             err() << "westphalia-cli battle: " << error << "\n";
             return rc;
         }
+        campaignData = data.data;
+        campaignState = s;
     }
-    if (tercios)
-        return writeTercios(in, terciosMapping, battleSeed, outFile);
-    const QJsonObject o = battle::exportTvbd(in, mapping, *rules, battleSeed);
+    const int rc = tercios ? writeTercios(in, terciosMapping, battleSeed, outFile)
+                           : writeTvbd(in, mapping, *rules, battleSeed, outFile);
+    if (rc != 0 || (pdfFile.isEmpty() && svgFile.isEmpty()))
+        return rc;
+    // The briefing and the table map, drawn by the window's export (views/battleexportdialog).
+    BattleExportDialog dialog;
+    dialog.rulesBox()->setCurrentIndex(dialog.rulesBox()->findData(rulesName));
+    if (!dialog.setBattle(*campaignData, campaignState, battleSeed)) {
+        err() << "westphalia-cli battle: " << dialog.error() << "\n";
+        return 1;
+    }
+    if (!pdfFile.isEmpty()) {
+        if (!dialog.writePdf(pdfFile, &error)) {
+            err() << "westphalia-cli battle: " << error << "\n";
+            return 1;
+        }
+        out() << "wrote " << pdfFile << "\n";
+    }
+    if (!svgFile.isEmpty()) {
+        if (!dialog.writeSvg(svgFile, &error)) {
+            err() << "westphalia-cli battle: " << error << "\n";
+            return 1;
+        }
+        out() << "wrote " << svgFile << "\n";
+    }
+    return 0;
+}
+
+int writeTvbd(const battle::BattleInput& in, const battle::TvbdMapping& mapping,
+              const wp::tactical::TvbdRules& rules, quint64 battleSeed, const QString& outFile) {
+    QString error;
+    const QJsonObject o = battle::exportTvbd(in, mapping, rules, battleSeed);
     // The output must load (it always should: the tests cover it); refuse to write one that does not.
     wp::tactical::BattleState st;
-    if (!wp::tactical::scenarioFromJson(o, outFile, *rules, &st, &error)) {
+    if (!wp::tactical::scenarioFromJson(o, outFile, rules, &st, &error)) {
         err() << "westphalia-cli battle: internal error, the export does not load: " << error << "\n";
         return 1;
     }

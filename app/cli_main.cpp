@@ -2,9 +2,9 @@
 #include "cli_commands.h"
 #include "data/datadir.h"
 
+#include <QApplication>
 #include <QDir>
 #include <QFile>
-#include <QGuiApplication>
 
 #include <unistd.h>
 
@@ -70,7 +70,7 @@ int main(int argc, char** argv) {
                               QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
         qputenv("XDG_RUNTIME_DIR", dir);
     }
-    QGuiApplication app(argc, argv);
+    QApplication app(argc, argv); // widgets: battle export --pdf draws with the window's export
     QCoreApplication::setApplicationName(QStringLiteral("westphalia-cli"));
     QCoreApplication::setApplicationVersion(wp::appVersion());
 

@@ -340,6 +340,32 @@ class TestBattle : public QObject {
         QFile rs(fromSave);
         QVERIFY(rs.open(QIODevice::ReadOnly));
         QCOMPARE(QJsonDocument::fromJson(rs.readAll()).object(), o);
+        // Issue 9: the CLI writes the printable briefing (PDF) and the table map (SVG) too, for either
+        // ruleset.
+        for (const char* ruleset : {"tvbd", "tercios"}) {
+            const QString pdf = dir.filePath(QStringLiteral("briefing-%1.pdf").arg(QLatin1String(ruleset)));
+            const QString svg = dir.filePath(QStringLiteral("table-%1.svg").arg(QLatin1String(ruleset)));
+            p.start(QStringLiteral(WESTPHALIA_CLI),
+                    {QStringLiteral("battle"), QStringLiteral("export"), QStringLiteral("--save"), tyw,
+                     QStringLiteral("--rules"), QLatin1String(ruleset), QStringLiteral("--out"),
+                     dir.filePath(QStringLiteral("b-%1.json").arg(QLatin1String(ruleset))),
+                     QStringLiteral("--pdf"), pdf, QStringLiteral("--svg"), svg});
+            QVERIFY(p.waitForFinished(60000));
+            QVERIFY2(p.exitCode() == 0, qPrintable(QString::fromUtf8(p.readAllStandardError())));
+            QFile pf(pdf), sf(svg);
+            QVERIFY(pf.open(QIODevice::ReadOnly) && sf.open(QIODevice::ReadOnly));
+            const QByteArray pdfBytes = pf.readAll(), svgBytes = sf.readAll();
+            QVERIFY(pdfBytes.startsWith("%PDF") && pdfBytes.size() > 20000); // several pages with a map
+            QVERIFY(svgBytes.contains("<svg") && svgBytes.contains(in.title.toUtf8().left(6)));
+        }
+        p.start(QStringLiteral(WESTPHALIA_CLI),
+                {QStringLiteral("battle"), QStringLiteral("export"), QStringLiteral("--input"),
+                 dir.filePath(QStringLiteral("none.json")), QStringLiteral("--rules"), QStringLiteral("tvbd"),
+                 QStringLiteral("--out"), fromSave, QStringLiteral("--pdf"),
+                 dir.filePath(QStringLiteral("x.pdf"))});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 2); // --pdf needs a campaign battle
+        QVERIFY(QString::fromUtf8(p.readAllStandardError()).contains(QStringLiteral("--pdf and --svg need")));
         p.start(QStringLiteral(WESTPHALIA_CLI),
                 {QStringLiteral("battle"), QStringLiteral("export"), QStringLiteral("--save"), tyw,
                  QStringLiteral("--combat"), QStringLiteral("2"), QStringLiteral("--rules"),
