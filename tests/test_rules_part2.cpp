@@ -878,6 +878,25 @@ class TestRulesPart2 : public QObject {
             QVERIFY(!onMap(f, u));
     }
 
+    // 17.Sp.3 with 5.32: a Truce ends the turn at once; a Cardinal's army whose deadline is this turn and
+    // which is not in the Spanish Zone is still eliminated (fuzzer, campaign seed 101081).
+    void nations_17Sp3_deadline_on_a_truce() {
+        Rules f;
+        cleanCampaign(f, kCatholic);
+        f.placeLeader("cardinal-infante", "innsbruck");
+        const auto army = f.place("spanish", UnitKind::Veteran, "innsbruck", 3);
+        Ctx c = ctx(f);
+        setEffect(c, QStringLiteral("cardinalInfante"), 1, f.s.turn); // the deadline is this turn
+        f.s.vp = 36;
+        QVERIFY(f.act("peace"));
+        f.dice({4}); // 5.32: Truce
+        QVERIFY(f.act("accept"));
+        QVERIFY(f.logged("TRUCE"));
+        for (int16_t u : army)
+            QVERIFY(!onMap(f, u));
+        QVERIFY(f.logged("17.Sp.3"));
+    }
+
     // 17.Sp.2 / 17.Sp.31: the exception of the Cardinal Infante's army: while it marches it operates as a
     // regular Catholic army, so a retreat outside the Zone does not eliminate it.
     void nations_17Sp31_cardinal_army_may_retreat_outside() {

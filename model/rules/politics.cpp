@@ -309,6 +309,9 @@ void truce(Ctx& c) {
     s.roundsUsed[0] = s.roundsUsed[1] = 6;
     s.frames.resize(1);
     std::get<TurnFrame>(s.frames.front()) = TurnFrame{Phase::EndOfTurn, 0};
+    // 17.Sp.3: the turn ends here, so a Cardinal Infante's army whose deadline is this turn and which has not
+    // reached the Spanish Zone is eliminated now (the Revolt Phase, which checks it, is skipped).
+    cardinalDeadline(c);
     // 6.D: each player holds at most one card (the engine's hold-one-card decision)
     for (int side : {kCatholic, kProtestant})
         if (s.hand[side].size() > 1) {
