@@ -1,6 +1,7 @@
 // Issue 4: recruitment (8.4), foreign aid (8.5, 14), pay and loot (15), pillage recovery (15.25), the
 // Wallenstein Phase (7), Peasant Revolts (9.4), peace (5.3), national effects (17), the scenarios' pillage
 // set-up (18.24, 18.34) and the optional rules, each from a constructed position driven through the engine.
+#include "economy_fixture.h"
 #include "rules/economy.h"
 #include "rules_fixture.h"
 
@@ -9,61 +10,6 @@ using namespace wp::rules;
 using namespace wp::rules::test;
 
 namespace {
-
-QString cardOfValue(const Rules& f, int side, int value) {
-    for (const Card& c : f.d().cards)
-        if (sideIndex(c.side) == side && !c.combat && !c.unlessDiscarded && c.value == value &&
-            c.mark == CardMark::None)
-            return c.id;
-    for (const Card& c : f.d().cards)
-        if (sideIndex(c.side) == side && !c.combat && !c.unlessDiscarded && c.value == value)
-            return c.id;
-    qFatal("no card of value %d", value);
-    return {};
-}
-
-// A clean board in the campaign: no units, no leaders, no pillage; the Action Phase with `side` to play.
-void cleanCampaign(Rules& f, int side = kCatholic) {
-    QVERIFY(f.newGame());
-    f.clearBoard();
-    f.s.aidPoints[0] = f.s.aidPoints[1] = 0;
-    f.setActive(side);
-}
-
-// Plays a REC card of `value` points (8.4).
-bool rec(Rules& f, int side, int value) {
-    const QString c = cardOfValue(f, side, value);
-    f.setHand(side, {c, f.plainCard(side, 1)});
-    return f.act(QStringLiteral("play %1 rec").arg(c));
-}
-
-// Starts `phase` at its step 0 and lets the engine run to the first decision: a one-card "hold" decision
-// above the phase's turn frame is answered (the fixture's runEndPhase trick).
-bool startPhase(Rules& f, Phase phase) {
-    f.s.frames.clear();
-    f.s.frames.push_back(TurnFrame{phase, 0});
-    const QString c = f.plainCard(kCatholic, 1);
-    f.setHand(kCatholic, {c});
-    ChoiceFrame ch;
-    ch.actor = kCatholic;
-    ch.purpose = kChooseDiscard;
-    ch.options = {static_cast<int16_t>(f.card(c))};
-    f.s.frames.push_back(ch);
-    return f.act(QStringLiteral("choose %1").arg(c));
-}
-
-const ChoiceFrame* choice(const Rules& f) {
-    return f.s.frames.empty() ? nullptr : std::get_if<ChoiceFrame>(&f.s.frames.back());
-}
-
-int purpose(const Rules& f) {
-    const ChoiceFrame* ch = choice(f);
-    return ch ? ch->purpose : -1;
-}
-
-Phase phase(const Rules& f) {
-    return std::get<TurnFrame>(f.s.frames.front()).phase;
-}
 
 int stepsOf(const Rules& f, const std::vector<int16_t>& units) {
     int n = 0;

@@ -1,6 +1,7 @@
 // Issue 4, the audit (docs/rules-part2.md, "Coverage of issue 4"): every rule of the issue that no other test
 // checked, each from a constructed position driven through the engine (or, for a query the engine's legal
 // actions use, through that query). test_economy.cpp holds the first tests of the same rules.
+#include "economy_fixture.h"
 #include "rules/economy.h"
 #include "rules/invariants.h"
 #include "rules_fixture.h"
@@ -10,58 +11,6 @@ using namespace wp::rules;
 using namespace wp::rules::test;
 
 namespace {
-
-QString cardOfValue(const Rules& f, int side, int value) {
-    for (const Card& c : f.d().cards)
-        if (sideIndex(c.side) == side && !c.combat && !c.unlessDiscarded && c.value == value &&
-            c.mark == CardMark::None)
-            return c.id;
-    for (const Card& c : f.d().cards)
-        if (sideIndex(c.side) == side && !c.combat && !c.unlessDiscarded && c.value == value)
-            return c.id;
-    qFatal("no card of value %d", value);
-    return {};
-}
-
-void cleanCampaign(Rules& f, int side = kCatholic, const GameOptions& o = {}) {
-    QVERIFY(f.newGame("campaign", o));
-    f.clearBoard();
-    f.s.aidPoints[0] = f.s.aidPoints[1] = 0;
-    f.setActive(side);
-}
-
-bool rec(Rules& f, int side, int value) {
-    const QString c = cardOfValue(f, side, value);
-    f.setHand(side, {c, f.plainCard(side, 1)});
-    return f.act(QStringLiteral("play %1 rec").arg(c));
-}
-
-// Starts `phase` at its step 0 and runs to the first decision (see test_economy.cpp).
-bool startPhase(Rules& f, Phase phase) {
-    f.s.frames.clear();
-    f.s.frames.push_back(TurnFrame{phase, 0});
-    const QString c = f.plainCard(kCatholic, 1);
-    f.setHand(kCatholic, {c});
-    ChoiceFrame ch;
-    ch.actor = kCatholic;
-    ch.purpose = kChooseDiscard;
-    ch.options = {static_cast<int16_t>(f.card(c))};
-    f.s.frames.push_back(ch);
-    return f.act(QStringLiteral("choose %1").arg(c));
-}
-
-const ChoiceFrame* choice(const Rules& f) {
-    return f.s.frames.empty() ? nullptr : std::get_if<ChoiceFrame>(&f.s.frames.back());
-}
-
-int purpose(const Rules& f) {
-    const ChoiceFrame* ch = choice(f);
-    return ch ? ch->purpose : -1;
-}
-
-Phase phase(const Rules& f) {
-    return std::get<TurnFrame>(f.s.frames.front()).phase;
-}
 
 QSet<QString> legalSet(const Rules& f) {
     const QStringList l = f.legalTexts();
