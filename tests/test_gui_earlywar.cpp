@@ -16,6 +16,7 @@
 #include "coverwidget.h"
 #include "describe.h"
 #include "gamecontroller.h"
+#include "gui_fixture.h"
 #include "handpanel.h"
 #include "mainwindow.h"
 #include "mapview.h"
@@ -54,28 +55,8 @@ using namespace wp::rules;
 
 namespace {
 
-void settle() {
-    for (int i = 0; i < 3; ++i) {
-        QCoreApplication::processEvents();
-        QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
-    }
-}
-
-// The stacks the map must draw: one per space, side and inside/outside the fortress.
-int expectedStacks(const GameData& d, const GameState& s) {
-    std::set<std::tuple<int, int, int>> keys;
-    for (size_t u = 0; u < s.units.size(); ++u) {
-        const UnitState& us = s.units[u];
-        if ((isCity(us.loc) || isBox(us.loc)) && us.steps > 0)
-            keys.insert({us.loc, unitSide(d, s, static_cast<int>(u)), (us.flags & kInside) ? 1 : 0});
-    }
-    for (size_t l = 0; l < s.leaders.size(); ++l) {
-        const LeaderState& ls = s.leaders[l];
-        if (ls.status == LeaderStatus::InPlay && (isCity(ls.loc) || isBox(ls.loc)))
-            keys.insert({ls.loc, leaderSide(d, s, static_cast<int>(l)), (ls.flags & kInside) ? 1 : 0});
-    }
-    return static_cast<int>(keys.size());
-}
+using guitest::expectedStacks;
+using guitest::settle;
 
 // A button that is shown, enabled and scrolled into view in its scroll area (as a player would see it).
 bool reachable(QWidget* w) {
