@@ -480,13 +480,22 @@ void RecordsPanel::paintEvent(QPaintEvent*) {
             y += 15;
         }
     }
-    if (!s.markers.isEmpty()) {
+    // The events' reminders ("P5.papalAidResumesTurn", "cardinalInfante"); not the engine's own bookkeeping
+    // (the 19.8 keys, the effects' last turns "...@") nor a "...Turn" reminder whose turn has passed.
+    QStringList reminders;
+    for (auto it = s.markers.begin(); it != s.markers.end(); ++it) {
+        const QString& key = it.key();
+        const bool engineOwn = key.isEmpty() || key.front().isDigit() || key.contains(QLatin1Char('@'));
+        if (engineOwn || (key.endsWith(QLatin1String("Turn")) && it.value() < s.turn))
+            continue;
+        reminders << reminderText(d, key, it.value());
+    }
+    if (!reminders.isEmpty()) {
         y += 4;
         heading(QStringLiteral("Reminders"));
         p.setPen(ink);
         p.setFont(theme::sans(6.5));
-        for (auto it = s.markers.begin(); it != s.markers.end(); ++it) {
-            const QString text = reminderText(d, it.key(), it.value());
+        for (const QString& text : reminders) {
             p.drawText(QRectF(L, y, W, 12), Qt::AlignLeft | Qt::AlignVCenter,
                        QFontMetrics(p.font()).elidedText(text, Qt::ElideRight, static_cast<int>(W)));
             y += 12;
