@@ -186,6 +186,7 @@ class TestPbem : public QObject {
     Q_OBJECT
   private slots:
     void threeFullTurnsBetweenTwoCopies();
+    void wholeGameToItsEnd();
     void tampering_data();
     void tampering();
     void replayedOldFileAndMissingFile();
@@ -202,6 +203,28 @@ class TestPbem : public QObject {
     void ordersDialog();
     void cli();
 };
+
+// Issue 7, "a full PBEM game can be played between two installations": the Early War scenario from its
+// start file to the game's end (5.2x victory or turn 5 over), sealed dice, each copy reloaded from its own
+// directory for every file; then both reveal and each verifies the whole game.
+void TestPbem::wholeGameToItsEnd() {
+    Match m;
+    m.start(save::DiceMode::Sealed, QStringLiteral("early-war"));
+    m.playUntilTurn(99, 500); // i.e. until the game is over
+    save::PbemSession ca = open(m.a), pr = open(m.b);
+    QVERIFY(ca.state().gameOver || pr.state().gameOver);
+    QCOMPARE(m.deliver(m.play(9, true)), QString());
+    QCOMPARE(m.deliver(m.play(10, true)), QString());
+    ca = open(m.a);
+    pr = open(m.b);
+    QVERIFY(ca.state().gameOver && pr.state().gameOver);
+    QVERIFY(ca.opponentRevealed() && pr.opponentRevealed());
+    QString report;
+    QVERIFY2(ca.verifyGame(&report), qPrintable(report));
+    QVERIFY(report.contains(QStringLiteral("whole game verified")));
+    QVERIFY2(pr.verifyGame(&report), qPrintable(report));
+    QCOMPARE(ca.state().result, pr.state().result);
+}
 
 // Two copies, each reloaded from its own directory for every file, play three full turns choosing among
 // the engine's legal actions; then both reveal and each verifies the whole game.
