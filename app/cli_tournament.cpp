@@ -4,6 +4,7 @@
 #include "cli_util.h"
 
 #include "ai/match.h"
+#include "save/savefile.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -36,7 +37,8 @@ time per decision (median and maximum).
   --option KEY=VALUE  an optional rule (19.x), as for 'play'
   --jobs J            games played in parallel (default 1: decision times are then comparable)
   --max-actions M     a game not over after M actions counts as a draw, marked unfinished (default 20000)
-  --save-dir DIR      write each game as DIR/<scenario>-<seed>-<A>-<B>.actions, replayable with
+  --save-dir DIR      write each game as a save file DIR/<scenario>-<seed>-<A>-<B>.tyw (docs/saves.md) and
+                      as DIR/<scenario>-<seed>-<A>-<B>.actions, replayable with
                       'westphalia-cli play --scenario ID --seed S --actions FILE'
   --reasons           with --save-dir, each action is followed by a comment with the bot's reason
 
@@ -312,6 +314,22 @@ int tournamentCommand(const QStringList& args) {
         ts.flush();
         if (!f.commit()) {
             err() << "westphalia-cli tournament: cannot write " << file << ": " << f.errorString() << "\n";
+            return 1;
+        }
+        // issue 7: the same game as a save file (docs/saves.md), which the window opens and `save verify`
+        // checks
+        save::SaveGame sg;
+        sg.appVersion = appVersion();
+        sg.fingerprint = data.data->fingerprint;
+        sg.scenario = scenario;
+        sg.options = rules::optionList(options);
+        sg.seed = p.seed;
+        sg.actions = p.r.actionTexts;
+        sg.result = p.r.result;
+        QString error;
+        const QString tyw = QStringLiteral("%1/%2-%3-%4-%5.tyw").arg(saveDir, scenario).arg(p.seed).arg(a, b);
+        if (!save::writeFile(tyw, sg, &error)) {
+            err() << "westphalia-cli tournament: " << error << "\n";
             return 1;
         }
     }

@@ -403,6 +403,20 @@ void TestSave::fuzzSaveDir() {
     r = cli({"save", "verify", tmp.filePath(files[0]), tmp.filePath(files[1])});
     QCOMPARE(r.code, 0);
     QVERIFY(r.out.contains(QStringLiteral("2 of 2 saves OK")));
+
+    // ... and so does `tournament --save-dir` (issue 7: "and later tournament"), one save per game
+    QTemporaryDir bots;
+    r = cli({"tournament", "--bots", "priority,random", "--games", "2", "--scenario", "early-war", "--seed",
+             "5", "--save-dir", bots.path()});
+    QCOMPARE(r.code, 0);
+    const QStringList saves = QDir(bots.path()).entryList({"*.tyw"});
+    QCOMPARE(saves, (QStringList{"early-war-5-priority-random.tyw", "early-war-5-random-priority.tyw"}));
+    for (const QString& f : saves) {
+        QString error;
+        auto game = save::load(data(), bots.filePath(f), &error);
+        QVERIFY2(game, qPrintable(error));
+        QVERIFY(game->state().gameOver);
+    }
 }
 
 // A mutation loop over the loader: random byte flips, cuts and insertions in the gzip bytes, and random
