@@ -38,48 +38,39 @@ bool onMapCity(const LeaderState& ls) {
     return ls.status == LeaderStatus::InPlay && isCity(ls.loc);
 }
 
-// Shortest distance in spaces from `from` to `to`; with `avoid`, intermediate cities holding enemy units of
-// `side` are not crossed. -1 if unreachable.
-int distance(const GameData& d, const GameState& s, int from, int to, int side, bool avoid) {
-    if (from == to)
-        return 0;
+// Distances in spaces from `from` to every city (-1: unreachable); with `avoid`, cities holding units of
+// `side`'s enemy are reached but not crossed.
+std::vector<int> distances(const GameData& d, const GameState& s, int from, int side, bool avoid) {
     std::vector<int> dist(size_t(d.cities.size()), -1);
     std::deque<int> queue{from};
     dist[size_t(from)] = 0;
     while (!queue.empty()) {
         const int x = queue.front();
         queue.pop_front();
-        for (int n : d.cities[x].neighbours) {
-            if (dist[size_t(n)] >= 0)
-                continue;
-            dist[size_t(n)] = dist[size_t(x)] + 1;
-            if (n == to)
-                return dist[size_t(n)];
-            if (avoid && anyUnitsAt(s, n, other(side), d))
-                continue; // not crossed
-            queue.push_back(n);
-        }
-    }
-    return -1;
-}
-
-// Distance from `city` to the nearest city with units of `enemy` (-1: none on the map).
-int enemyDistance(const GameData& d, const GameState& s, int city, int enemy) {
-    std::vector<int> dist(size_t(d.cities.size()), -1);
-    std::deque<int> queue{city};
-    dist[size_t(city)] = 0;
-    while (!queue.empty()) {
-        const int x = queue.front();
-        queue.pop_front();
-        if (anyUnitsAt(s, x, enemy, d))
-            return dist[size_t(x)];
+        if (x != from && avoid && anyUnitsAt(s, x, other(side), d))
+            continue; // not crossed
         for (int n : d.cities[x].neighbours)
             if (dist[size_t(n)] < 0) {
                 dist[size_t(n)] = dist[size_t(x)] + 1;
                 queue.push_back(n);
             }
     }
-    return -1;
+    return dist;
+}
+
+// Shortest distance in spaces from `from` to `to` (see distances()).
+int distance(const GameData& d, const GameState& s, int from, int to, int side, bool avoid) {
+    return distances(d, s, from, side, avoid)[size_t(to)];
+}
+
+// Distance from `city` to the nearest city with units of `enemy` (-1: none on the map).
+int enemyDistance(const GameData& d, const GameState& s, int city, int enemy) {
+    const std::vector<int> dist = distances(d, s, city, other(enemy), false);
+    int best = -1;
+    for (size_t c = 0; c < dist.size(); ++c)
+        if (dist[c] >= 0 && (best < 0 || dist[c] < best) && anyUnitsAt(s, int(c), enemy, d))
+            best = dist[c];
+    return best;
 }
 
 // The second leaders the card may try to activate: friendly leaders in play in another city, reachable, with
