@@ -1155,6 +1155,41 @@ class TestEconomy : public QObject {
         }
     }
 
+    // Issue 8's difficulty handicap (not a rule): handicap=<side>:half-aid halves that side's AID plays,
+    // rounded down, and travels in the option list like the optional rules.
+    void handicap_half_aid_halves_that_sides_aid_plays() {
+        GameOptions parsed;
+        QString why;
+        QVERIFY(setOption(parsed, QStringLiteral("handicap=protestant:half-aid"), &why));
+        QCOMPARE(int(parsed.half_aid_side), kProtestant);
+        QVERIFY(optionList(parsed).contains(QStringLiteral("handicap=protestant:half-aid")));
+        QVERIFY(!setOption(parsed, QStringLiteral("handicap=protestant:double-aid"), &why));
+        QVERIFY(why.contains(QLatin1String("handicap")));
+        QVERIFY(optionList(GameOptions{}).filter(QStringLiteral("handicap")).isEmpty());
+        int gain[3] = {0, 0, 0};
+        const int handicapped[3] = {-1, kCatholic, kProtestant};
+        for (int i = 0; i < 3; ++i) {
+            Rules f;
+            GameOptions o;
+            o.half_aid_side = static_cast<int8_t>(handicapped[i]);
+            QVERIFY(f.newGame("campaign", o));
+            f.setActive(kProtestant);
+            QString card; // the Protestant card giving the most Aid Points now
+            for (const Card& c : f.d().cards)
+                if (sideIndex(c.side) == kProtestant && !c.combat && !c.unlessDiscarded &&
+                    (card.isEmpty() || aidCardValue(f.d(), f.s, kProtestant, f.card(c.id)) >
+                                           aidCardValue(f.d(), f.s, kProtestant, f.card(card))))
+                    card = c.id;
+            f.setHand(kProtestant, {card});
+            const int before = f.s.aidPoints[kProtestant];
+            QVERIFY2(f.act(QStringLiteral("play %1 aid").arg(card)), qPrintable(f.error));
+            gain[i] = f.s.aidPoints[kProtestant] - before;
+        }
+        QVERIFY(gain[0] >= 3);          // an odd or even value worth halving
+        QCOMPARE(gain[1], gain[0]);     // the Catholic's handicap leaves the Protestant alone
+        QCOMPARE(gain[2], gain[0] / 2); // rounded down
+    }
+
     // 19.4c: a Free Action costs 1 AP and needs one.
     void options_194c_free_action_costs_an_ap() {
         Rules f;

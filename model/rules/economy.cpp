@@ -190,7 +190,7 @@ int aidCardValue(const GameData& d, const GameState& s, int side, int card) {
     const Card& cd = d.cards[card];
     for (auto it = cd.aid.begin(); it != cd.aid.end(); ++it)
         total += donorPoints(d, s, side, it.key(), it.value());
-    return total;
+    return s.options.half_aid_side == side ? total / 2 : total; // the issue-8 handicap
 }
 
 int aidCardPoints(const Ctx& c, int side, int card) {
@@ -205,6 +205,11 @@ int aidCardPoints(const Ctx& c, int side, int card) {
             swedish += v;
         parts << QStringLiteral("%1 %2%3").arg(it.key()).arg(v).arg(
             donorEligible(c.d, s, side, it.key()) ? QString() : QStringLiteral(" (not eligible)"));
+    }
+    if (s.options.half_aid_side == side) { // issue 8's difficulty handicap: half, rounded down
+        total /= 2;
+        swedish /= 2;
+        parts << QStringLiteral("halved by the handicap: %1").arg(total);
     }
     WP_SAY(c,
            QStringLiteral("14.2 %1 from %2: %3").arg(sideName(side), cd.id, parts.join(QLatin1String(", "))),

@@ -33,6 +33,9 @@ const OptionDef kOptions[] = {
 // Issue 12: where regular battles are resolved (docs/linked-battles.md). Not an on/off rule.
 const char* const kBattleValues[] = {"crt", "tvbd", "tercios", "ask"};
 
+// Issue 8: a difficulty handicap (docs/rules-part2.md "Handicaps"), indexed by side.
+const char* const kHandicapValues[] = {"catholic:half-aid", "protestant:half-aid"};
+
 } // namespace
 
 bool setOption(GameOptions& o, const QString& keyValue, QString* error) {
@@ -48,6 +51,23 @@ bool setOption(GameOptions& o, const QString& keyValue, QString* error) {
             }
         if (error)
             *error = QStringLiteral("option battles: value '%1' is not crt, tvbd, tercios or ask").arg(value);
+        return false;
+    }
+    // issue 8: handicap=catholic:half-aid | protestant:half-aid | none
+    if (key == QLatin1String("handicap")) {
+        if (value == QLatin1String("none")) {
+            o.half_aid_side = -1;
+            return true;
+        }
+        for (int side = 0; side < 2; ++side)
+            if (value == QLatin1String(kHandicapValues[side])) {
+                o.half_aid_side = static_cast<int8_t>(side);
+                return true;
+            }
+        if (error)
+            *error = QStringLiteral(
+                         "option handicap: value '%1' is not catholic:half-aid, protestant:half-aid or none")
+                         .arg(value);
         return false;
     }
     bool on;
@@ -74,7 +94,8 @@ bool setOption(GameOptions& o, const QString& keyValue, QString* error) {
         QStringList known;
         for (const OptionDef& d : kOptions)
             known << QLatin1String(d.rule);
-        *error = QStringLiteral("unknown option '%1' (known: %2, all, battles=crt|tvbd|tercios|ask)")
+        *error = QStringLiteral("unknown option '%1' (known: %2, all, battles=crt|tvbd|tercios|ask, "
+                                "handicap=catholic:half-aid|protestant:half-aid|none)")
                      .arg(key, known.join(QLatin1String(", ")));
     }
     return false;
@@ -87,6 +108,8 @@ QStringList optionList(const GameOptions& o) {
             l << QStringLiteral("%1=on").arg(QLatin1String(d.rule));
     if (o.battles > 0 && o.battles < 4) // the default (crt) is not listed: saves stay as they were
         l << QStringLiteral("battles=%1").arg(QLatin1String(kBattleValues[o.battles]));
+    if (o.half_aid_side == 0 || o.half_aid_side == 1) // none is not listed either
+        l << QStringLiteral("handicap=%1").arg(QLatin1String(kHandicapValues[o.half_aid_side]));
     return l;
 }
 

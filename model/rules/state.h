@@ -220,6 +220,9 @@ struct GameOptions {
     bool wallenstein_enemies = false;  // 19.11
     // ---- end issue 4
     int8_t battles = 0; // issue 12: BattleRules (battles=crt|tvbd|tercios|ask), docs/linked-battles.md
+    // issue 8: a difficulty handicap, not a rule of the game: the side whose AID plays give half their Aid
+    // Points, rounded down (handicap=catholic:half-aid), or -1 (none). docs/rules-part2.md "Handicaps".
+    int8_t half_aid_side = -1;
     bool operator==(const GameOptions&) const = default;
 };
 
