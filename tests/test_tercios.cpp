@@ -849,6 +849,49 @@ class TestTercios : public QObject {
         QVERIFY(!overlaps(moved->polygon(), p.s.units[f].pose.polygon()));
         QCOMPARE(e.centre(*moved, 0), to);
     }
+    void blockedMoveCutBack() {
+        // Tercios L467-471 (G36): a move that still overlaps after the 45-degree Angle Correction goes back
+        // to the point where the base first contacted the obstacle, facing the way it moved.
+        Pos p(rules());
+        const int u = p.add(0, QStringLiteral("ClassicSquadron"), 36, 10, 90);
+        p.add(1, QStringLiteral("Tercio"), 6, 44, 270);
+        p.terrain(QStringLiteral("Lake"), {{36.3, 13.5}, {50, 13.5}, {50, 30}, {36.3, 30}}, FImpassable);
+        const TerciosEngine e(rules());
+        const Vec2 from = e.centre(p.s.units[u].pose, 0);
+        const Vec2 to = from + Vec2{0, 4};
+        QVERIFY(e.lineClear(p.s, from, to, u, -1, false)); // the line itself passes beside the lake
+        const auto moved = e.checkMove(p.s, u, to, Card::Ready);
+        QVERIFY(moved);
+        QCOMPARE(moved->facing, 90.0);
+        const Vec2 fc = e.centre(*moved, 0);
+        QVERIFY(std::abs(fc.x - 36) < 1e-9);
+        QVERIFY2(fc.y > 13.5 - 0.02 && fc.y <= 13.5 + 1e-9, qPrintable(QString::number(fc.y)));
+        QVERIFY(!overlaps(moved->polygon(), p.s.terrain.first().poly));
+        // Played: the log says where it aimed.
+        p.s.units[u].card = Card::Ready;
+        p.s.current = 0;
+        QVERIFY(e.apply(p.s, act(TcAction::Activate, u)));
+        TcAction mv = act(TcAction::Move, u);
+        mv.to = to;
+        QString err;
+        QVERIFY2(e.apply(p.s, mv, &err), qPrintable(err));
+        QVERIFY(logHas(p.s, QStringLiteral("cut back at the first contact")));
+        QVERIFY(std::abs(e.centre(p.s.units[u].pose, 0).y - fc.y) < 1e-9);
+        // G54: the 1" around an enemy cuts a move back the same way.
+        Pos q(rules());
+        const int m = q.add(0, QStringLiteral("MusketeersCompany"), 36, 10, 90);
+        q.add(1, QStringLiteral("ClassicSquadron"), 39, 16, 270); // front edge at y 14.82, beside the line
+        const auto near = e.checkMove(q.s, m, e.centre(q.s.units[m].pose, 0) + Vec2{0, 5}, Card::Ready);
+        QVERIFY(near);
+        QVERIFY(std::abs(e.centre(*near, 0).y - 13.82) < 0.02);
+        // Touching at once: refused.
+        Pos r(rules());
+        const int w = r.add(0, QStringLiteral("MusketeersCompany"), 36, 10, 90);
+        r.add(1, QStringLiteral("ClassicSquadron"), 39, 12.9, 270); // already within 1", beside the line
+        QString why;
+        QVERIFY(!e.checkMove(r.s, w, e.centre(r.s.units[w].pose, 0) + Vec2{0, 3}, Card::Ready, &why));
+        QVERIFY(why.contains(QStringLiteral("at once")));
+    }
     void chargeFlow() {
         // Tercios L596-612, L617: an Assault! activation charges into contact; the target's reaction window.
         Pos p(rules());
@@ -1147,6 +1190,95 @@ class TestTercios : public QObject {
         QCOMPARE(p.s.phase, TPhase::Ready);
         QVERIFY(std::abs(e.centre(p.s.units[m].pose, 0).y - mv.to.y) < 0.011);
         QVERIFY(!p.s.units[b].activated); // it kept its card
+    }
+    void chargePassesReactor() {
+        // G17 (Tercios L390): a unit whose Front Centre a charger's path passes within 3" of may react on
+        // the way; the charge then goes on into contact, and the flank is judged from the declaration.
+        Pos p(rules());
+        const int a = p.add(0, QStringLiteral("Cuirassiers"), 36, 10, 90);
+        const int d = p.add(1, QStringLiteral("ClassicSquadron"), 36, 18, 270);
+        const int by = p.add(1, QStringLiteral("MusketeersCompany"), 41, 14, 180);
+        const int far = p.add(1, QStringLiteral("ClassicSquadron"), 6, 44, 270);
+        const TerciosEngine e(rules());
+        p.s.units[a].card = Card::Assault;
+        p.s.units[d].card = Card::Ready;
+        p.s.units[by].card = Card::Fire;
+        p.s.units[far].card = Card::Resist;
+        p.s.current = 0;
+        QVERIFY(distance(p.s.units[a].pose.polygon(), e.centre(p.s.units[by].pose, 0)) > 3.0);
+        QVERIFY(e.apply(p.s, act(TcAction::Activate, a)));
+        QVERIFY(e.apply(p.s, act(TcAction::Charge, a, d)));
+        QCOMPARE(p.s.phase, TPhase::Reaction);
+        QCOMPARE(p.s.pending.reactors, QList<int>{d}); // the target first, at the declaration
+        QVERIFY(e.apply(p.s, act(TcAction::Decline, d)));
+        // The charger stops where it comes within 3" of the bystander's Front Centre.
+        QCOMPARE(p.s.phase, TPhase::Reaction);
+        QCOMPARE(p.s.pending.reactors, QList<int>{by});
+        QVERIFY(logHas(p.s, QStringLiteral("G17 A0 charges past B2")));
+        const double y = e.centre(p.s.units[a].pose, 0).y;
+        QVERIFY(y > 10.9 && y < 16.5);
+        QVERIFY(distance(p.s.units[a].pose.polygon(), e.centre(p.s.units[by].pose, 0)) <= 3.0 + 1e-9);
+        // The bystander is not the target: no Evasion, no fire at contact, it shoots now (check [5,1,1],
+        // volley Shoot 3 Firearms+ = 4 dice against Salvo 3).
+        const QList<TcAction> legal = e.legalActions(p.s);
+        QVERIFY(legal.contains(act(TcAction::React, by)));
+        p.s.scripted = {5, 1, 1, 1, 1, 1, 1};
+        QVERIFY(e.apply(p.s, act(TcAction::React, by)));
+        QVERIFY(logHas(p.s, QStringLiteral("B2 shoots A0 (reaction, Firearms+): 4 dice [1,1,1,1]")));
+        QVERIFY(p.s.units[by].activated);
+        QVERIFY(logHas(p.s, QStringLiteral("into contact with B1")));
+        QVERIFY(logHas(p.s, QStringLiteral("Tercios L594 melee: A0")));
+        QVERIFY(!logHas(p.s, QStringLiteral("flank charge")));
+    }
+    void chargePassedInterception() {
+        // G17, G20 (Tercios L410-412): an Assault! unit passed by a charge intercepts it; a win stops it.
+        Pos p(rules());
+        const int a = p.add(0, QStringLiteral("MusketeersCompany"), 36, 10, 90);
+        const int d = p.add(1, QStringLiteral("MusketeersCompany"), 36, 16, 270);
+        const int by = p.add(1, QStringLiteral("ClassicSquadron"), 41.5, 14, 180);
+        const TerciosEngine e(rules());
+        p.s.units[a].card = Card::Assault;
+        p.s.units[d].card = Card::None; // cannot react
+        p.s.units[d].activated = true;
+        p.s.units[by].card = Card::Assault;
+        p.s.current = 0;
+        QVERIFY(e.apply(p.s, act(TcAction::Activate, a)));
+        QVERIFY(e.apply(p.s, act(TcAction::Charge, a, d)));
+        QCOMPARE(p.s.phase, TPhase::Reaction);
+        QCOMPARE(p.s.pending.reactors, QList<int>{by});
+        // Check [5,1,1,1]; the Squadron (Melee 4+1) hits twice vs Infantry 3, the Musketeers (Courage 3)
+        // cancel nothing; they (Melee 2) miss.
+        p.s.scripted = {5, 1, 1, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+        QVERIFY(e.apply(p.s, act(TcAction::React, by)));
+        QVERIFY(logHas(p.s, QStringLiteral("B2 intercepts A0")));
+        QVERIFY(logHas(p.s, QStringLiteral("the activation of A0 stops here")));
+        QVERIFY(!logHas(p.s, QStringLiteral("into contact with B1")));
+    }
+    void approachPassesReactor() {
+        // G12, G17: an Assault! approach is a voluntary move: it pauses for the units it passes.
+        Pos p(rules());
+        const int a = p.add(0, QStringLiteral("Cuirassiers"), 36, 10, 90);
+        const int d = p.add(1, QStringLiteral("ClassicSquadron"), 36, 32, 270);
+        const int by = p.add(1, QStringLiteral("MusketeersCompany"), 41.2, 14, 180);
+        // Rocks between the path and the bystander: it cannot be charged, so the approach is legal.
+        p.terrain(QStringLiteral("Rocks"), {{38.6, 8}, {38.8, 8}, {38.8, 20}, {38.6, 20}},
+                  FImpassable | FHidden);
+        const TerciosEngine e(rules());
+        p.s.units[a].card = Card::Assault;
+        p.s.units[d].card = Card::Resist;
+        p.s.units[by].card = Card::Fire;
+        p.s.current = 0;
+        QVERIFY(e.apply(p.s, act(TcAction::Activate, a)));
+        QVERIFY(e.legalActions(p.s).contains(act(TcAction::Approach, a, d)));
+        QVERIFY(e.apply(p.s, act(TcAction::Approach, a, d)));
+        QCOMPARE(p.s.phase, TPhase::Reaction);
+        QCOMPARE(p.s.pending.reactors, QList<int>{by});
+        const double paused = e.centre(p.s.units[a].pose, 0).y;
+        QVERIFY(paused > 10.9 && paused < 14);
+        QVERIFY(e.apply(p.s, act(TcAction::Decline, by)));
+        QVERIFY(e.centre(p.s.units[a].pose, 0).y > paused + 3); // it went on to its destination
+        QVERIFY(p.s.units[a].activated);
+        QCOMPARE(p.s.activeUnit, -1);
     }
     void interception() {
         // Tercios L410-412 (G20): an Assault! reaction to a nearby move intercepts; a win stops the mover.

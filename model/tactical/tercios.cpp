@@ -383,9 +383,31 @@ std::optional<Pose> TerciosEngine::checkMove(const TerciosState& s, int u, Vec2 
             if (!blockedPose(s, u, q))
                 return q;
         }
-    return no(QStringLiteral(
-        "the unit would overlap, leave the table or end within 1\" of an enemy even with an Angle "
-        "Correction of 45 degrees (Tercios L467-471, G54)"));
+    // Still blocked: the unit goes back to the point where it first contacted the obstacle (Tercios L469;
+    // G36, G54: another unit, impassable terrain, the table edge or the 1" around an enemy).
+    const Vec2 dir = v * (1.0 / len);
+    auto at = [&](double d) {
+        Pose q = p;
+        q.c = from + dir * d - q.forward() * (q.d / 2);
+        return q;
+    };
+    double lo = 0, hi = len;
+    for (double d = 0.25; d < len; d += 0.25) {
+        if (blockedPose(s, u, at(d))) {
+            hi = d;
+            break;
+        }
+        lo = d;
+    }
+    for (int k = 0; k < 12 && hi - lo > 0.01; ++k) {
+        const double mid = (lo + hi) / 2;
+        (blockedPose(s, u, at(mid)) ? hi : lo) = mid;
+    }
+    if (lo < 0.05 || blockedPose(s, u, at(lo)))
+        return no(QStringLiteral("the unit would overlap, leave the table or end within 1\" of an enemy even "
+                                 "with an Angle Correction of 45 degrees, and it contacts the obstacle at "
+                                 "once (Tercios L467-471, G54)"));
+    return at(lo);
 }
 
 QList<Vec2> TerciosEngine::candidateMoves(const TerciosState& s, int u, Card order) const {
@@ -454,6 +476,21 @@ double TerciosEngine::nearestEnemy(const TerciosState& s, int u, const Pose& p) 
     return best;
 }
 
+bool TerciosEngine::baseBlocked(const TerciosState& s, int u, const Pose& p, int ignore) const {
+    for (const Vec2& corner : p.corners())
+        if (corner.x < -1e-6 || corner.y < -1e-6 || corner.x > s.tableW + 1e-6 || corner.y > s.tableD + 1e-6)
+            return true;
+    const Polygon ep = p.polygon();
+    for (qsizetype i = 0; i < s.units.size(); ++i)
+        if (int(i) != u && int(i) != ignore && s.units[i].onTable() &&
+            overlaps(ep, s.units[i].pose.polygon()))
+            return true;
+    for (const TTerrain& tt : s.terrain)
+        if ((tt.features & FImpassable) && overlaps(ep, tt.poly))
+            return true;
+    return false;
+}
+
 std::optional<ChargePath> TerciosEngine::chargePath(const TerciosState& s, int u, int t, Card order) const {
     const TUnit& x = s.units[u];
     const TUnit& y = s.units[t];
@@ -509,19 +546,7 @@ std::optional<ChargePath> TerciosEngine::chargePath(const TerciosState& s, int u
         if (lo > speed(s, u, order, difficult) + 1e-6)
             continue;
         // The charger's base may not end overlapping another unit or impassable terrain (Tercios L467).
-        bool blocked = false;
-        const Polygon ep = end.polygon();
-        for (const Vec2& corner : end.corners())
-            if (corner.x < -1e-6 || corner.y < -1e-6 || corner.x > s.tableW + 1e-6 ||
-                corner.y > s.tableD + 1e-6)
-                blocked = true;
-        for (qsizetype i = 0; i < s.units.size() && !blocked; ++i)
-            if (int(i) != u && int(i) != t && s.units[i].onTable() && overlaps(ep, s.units[i].pose.polygon()))
-                blocked = true;
-        for (const TTerrain& tt : s.terrain)
-            if ((tt.features & FImpassable) && overlaps(ep, tt.poly))
-                blocked = true;
-        if (blocked)
+        if (baseBlocked(s, u, end, t))
             continue;
         ChargePath cp;
         cp.end = end;
@@ -1358,7 +1383,7 @@ QList<TcAction> TerciosEngine::legalActions(const TerciosState& s, bool withMove
                     add(TcAction::React, x);
                 break;
             case Card::Assault:
-                if (charge || chargePath(s, x, trig))
+                if ((charge && x == s.pending.target) || chargePath(s, x, trig))
                     add(TcAction::React, x);
                 break;
             case Card::Run:
@@ -1373,7 +1398,8 @@ QList<TcAction> TerciosEngine::legalActions(const TerciosState& s, bool withMove
             }
         }
         // Evasion (Tercios L766): Horse, against a charge, whatever its card and even after activating.
-        if (charge && type(s, x) == TType::Horse && !(ru.card == Card::Run && !ru.activated))
+        if (charge && x == s.pending.target && type(s, x) == TType::Horse &&
+            !(ru.card == Card::Run && !ru.activated))
             add(TcAction::React, x, -1, 2);
         add(TcAction::Decline, x);
         break;
@@ -1463,20 +1489,26 @@ void TerciosEngine::doMove(TerciosState& s, int u, Vec2 to, Card order) const {
         return;
     const unsigned f = pathFeatures(s, from, to) | featuresAt(s, from);
     s.units[u].pose = *p;
-    s.note(QStringLiteral("Tercios L440 %1 moves %2\" to (%3, %4)%5")
+    const Vec2 end = centre(*p, 0);
+    const bool cut = (end - to).length() > 0.02;
+    s.note(QStringLiteral("Tercios L440 %1 moves %2\" to (%3, %4)%5%6")
                .arg(s.units[u].id)
-               .arg((to - from).length(), 0, 'f', 1)
-               .arg(to.x, 0, 'f', 1)
-               .arg(to.y, 0, 'f', 1)
+               .arg((end - from).length(), 0, 'f', 1)
+               .arg(end.x, 0, 'f', 1)
+               .arg(end.y, 0, 'f', 1)
                .arg((f & (FDifficult | FVeryDifficult)) ? QStringLiteral(" through Difficult terrain (L483)")
-                                                        : QString()));
+                                                        : QString(),
+                    cut ? QStringLiteral(", cut back at the first contact (L469; it aimed at (%1, %2))")
+                              .arg(to.x, 0, 'f', 1)
+                              .arg(to.y, 0, 'f', 1)
+                        : QString()));
     if ((f & FVeryDifficult) && !has(s, u, RLight) && !s.units[u].disordered) {
         s.units[u].disordered = true;
         s.note(QStringLiteral("Tercios L485 %1 is Disordered by Very Difficult terrain").arg(s.units[u].id));
     }
 }
 
-void TerciosEngine::approach(TerciosState& s, int u, int t) const {
+std::optional<Vec2> TerciosEngine::approachPoint(const TerciosState& s, int u, int t) const {
     const TUnit& x = s.units[u];
     const Vec2 from = centre(x.pose, 0);
     Vec2 best = s.units[t].pose.c;
@@ -1492,14 +1524,27 @@ void TerciosEngine::approach(TerciosState& s, int u, int t) const {
     const double maxLen = std::min<double>(sp, (best - from).length());
     for (double d = maxLen; d > 0.2; d -= 0.25) {
         const Vec2 to = round2(from + dir * d);
-        if (checkMove(s, u, to, Card::Assault)) {
-            s.note(QStringLiteral("Tercios L358 %1 cannot reach: moves as close as possible to %2 (G12)")
-                       .arg(x.id, s.units[t].id));
-            doMove(s, u, to, Card::Assault);
-            return;
-        }
+        if (checkMove(s, u, to, Card::Assault))
+            return to;
     }
-    s.note(QStringLiteral("Tercios L358 %1 cannot move closer to %2 (G12)").arg(x.id, s.units[t].id));
+    return std::nullopt;
+}
+
+void TerciosEngine::approach(TerciosState& s, int u, int t, bool voluntary) const {
+    const auto to = approachPoint(s, u, t);
+    if (!to) {
+        s.note(QStringLiteral("Tercios L358 %1 cannot move closer to %2 (G12)")
+                   .arg(s.units[u].id, s.units[t].id));
+        if (voluntary)
+            afterAction(s);
+        return;
+    }
+    s.note(QStringLiteral("Tercios L358 %1 cannot reach: moves as close as possible to %2 (G12)")
+               .arg(s.units[u].id, s.units[t].id));
+    if (voluntary)
+        voluntaryMove(s, u, *to, Card::Assault); // the units it passes may react on the way (G17)
+    else
+        doMove(s, u, *to, Card::Assault); // a charge that cannot be completed (G21)
 }
 
 void TerciosEngine::declareCharge(TerciosState& s, int u, int t, bool interception) const {
@@ -1509,6 +1554,7 @@ void TerciosEngine::declareCharge(TerciosState& s, int u, int t, bool intercepti
     s.pending.target = t;
     s.pending.interception = interception;
     s.pending.flank = isFlankCharge(s, s.units[u].pose, t);
+    s.pending.chargeFrom = s.units[u].pose;
     s.note(QStringLiteral("Tercios L596 %1 declares a charge on %2%3")
                .arg(s.units[u].id, s.units[t].id,
                     s.pending.flank ? QStringLiteral(" (flank charge, L617)") : QString()));
@@ -1520,6 +1566,53 @@ void TerciosEngine::declareCharge(TerciosState& s, int u, int t, bool intercepti
         s.phase = TPhase::Reaction;
         return;
     }
+    advanceCharge(s);
+}
+
+void TerciosEngine::advanceCharge(TerciosState& s) const {
+    // G17 (Tercios L390): a unit whose Front Centre the charger's base passes within 3" of (and that was
+    // farther at the declaration) may react there, once per activation; the charge then goes on.
+    const int c = s.pending.charger, t = s.pending.target;
+    if (s.activationStopped || !s.units[c].onTable() || !s.units[t].onTable()) {
+        resolveCharge(s);
+        return;
+    }
+    const auto path = chargePath(s, c, t);
+    if (!path) {
+        resolveCharge(s);
+        return;
+    }
+    const Pose start = s.units[c].pose;
+    const Polygon startPoly = start.polygon();
+    QList<int> near;
+    for (qsizetype e = 0; e < s.units.size(); ++e)
+        if (int(e) != t && eligibleForMoveReaction(s, c, int(e)) &&
+            distance(startPoly, centre(s.units[e].pose, 0)) > 3.0 + 1e-9 &&
+            distance(startPoly, centre(s.units[e].pose, 0)) <= path->length + 3.0 + 1e-6)
+            near << int(e);
+    const Vec2 from = centre(start, 0);
+    const Vec2 dir = unit(centre(path->end, 0) - from);
+    for (double d = 0.25; d < path->length - 1e-6 && !near.isEmpty(); d += 0.25) {
+        Pose q = path->end;
+        q.c = from + dir * d - q.forward() * (q.d / 2);
+        const Polygon qp = q.polygon();
+        QList<int> reached;
+        for (int e : near)
+            if (distance(qp, centre(s.units[e].pose, 0)) <= 3.0 + 1e-9)
+                reached << e;
+        if (reached.isEmpty())
+            continue;
+        if (baseBlocked(s, c, q, t))
+            break;
+        s.units[c].pose = q;
+        s.note(QStringLiteral("G17 %1 charges past %2: pauses after %3\", the passed unit(s) may react")
+                   .arg(s.units[c].id, s.units[reached.first()].id)
+                   .arg(d, 0, 'f', 2));
+        s.pending.reactors = reached;
+        s.triggered << reached;
+        s.phase = TPhase::Reaction;
+        return;
+    }
     resolveCharge(s);
 }
 
@@ -1528,7 +1621,7 @@ void TerciosEngine::resolveCharge(TerciosState& s) const {
     const bool counter = s.pending.counter;
     const QList<int> fire = s.pending.fireAtContact;
     if (s.units[c].onTable() && s.units[t].onTable()) {
-        const bool flank = !counter && isFlankCharge(s, s.units[c].pose, t);
+        const bool flank = !counter && isFlankCharge(s, s.pending.chargeFrom, t);
         if (const auto path = chargePath(s, c, t)) {
             s.units[c].pose = path->end;
             s.note(QStringLiteral("Tercios L601 %1 charges %2\" into contact with %3")
@@ -1546,7 +1639,7 @@ void TerciosEngine::resolveCharge(TerciosState& s) const {
             if (s.units[c].onTable() && s.units[t].onTable())
                 melee(s, c, t, flank, counter);
         } else {
-            approach(s, c, t);
+            approach(s, c, t, false);
         }
     }
     s.pending = TPending{};
@@ -1584,13 +1677,13 @@ void TerciosEngine::react(TerciosState& s, int x, int dir) const {
     case Card::Ready:
         if (dir == 1)
             faceTowards(s, x, centre(s.units[trig].pose, 0)); // G23
-        else if (charge)
+        else if (charge && x == s.pending.target)
             s.pending.fireAtContact << x;
         else
             resolveShot(s, x, trig, true, true);
         break;
     case Card::Fire:
-        if (charge)
+        if (charge && x == s.pending.target)
             s.pending.fireAtContact << x;
         else
             resolveShot(s, x, trig, false, true);
@@ -1795,8 +1888,7 @@ bool TerciosEngine::apply(TerciosState& s, const TcAction& in, QString* error) c
         break;
     case TcAction::Approach:
         s.resume = TPhase::Activate;
-        approach(s, a.unit, a.target);
-        offerMoveReactions(s, a.unit);
+        approach(s, a.unit, a.target, true);
         break;
     case TcAction::React:
     case TcAction::Decline: {
@@ -1811,7 +1903,7 @@ bool TerciosEngine::apply(TerciosState& s, const TcAction& in, QString* error) c
         if (!s.pending.reactors.isEmpty())
             break;
         if (s.pending.charger >= 0)
-            resolveCharge(s);
+            advanceCharge(s);
         else {
             s.pending = TPending{};
             afterAction(s);

@@ -188,6 +188,7 @@ struct TPending {
     QList<int> reactors;      // units still to decide (reacting side)
     QList<int> fireAtContact; // reacting units whose fire is resolved at contact (G18)
     bool counter = false;     // the target countercharges
+    Pose chargeFrom;          // the charger where it declared (flank, G15); it may pause on the way (G17)
 };
 
 struct TerciosState {
@@ -378,7 +379,10 @@ class TerciosEngine {
     void finishActivation(TerciosState& s) const;
     void afterAction(TerciosState& s) const;
     void declareCharge(TerciosState& s, int u, int t, bool interception) const;
+    void advanceCharge(TerciosState& s) const; // G17: pauses where the path passes a unit that may react
     void resolveCharge(TerciosState& s) const;
+    // The base overlaps a unit other than u and `ignore`, impassable terrain, or leaves the table.
+    bool baseBlocked(const TerciosState& s, int u, const Pose& p, int ignore) const;
     void offerMoveReactions(TerciosState& s, int mover) const;
     void react(TerciosState& s, int u, int dir) const;
     void faceTowards(TerciosState& s, int u, Vec2 p) const;
@@ -387,7 +391,10 @@ class TerciosEngine {
     void doMove(TerciosState& s, int u, Vec2 to, Card order) const;
     void voluntaryMove(TerciosState& s, int u, Vec2 to, Card order) const; // pauses where a reaction is due
     bool eligibleForMoveReaction(const TerciosState& s, int mover, int e) const;
-    void approach(TerciosState& s, int u, int t) const;
+    std::optional<Vec2> approachPoint(const TerciosState& s, int u, int t) const; // G12
+    // Assault! out of reach (G12); a voluntary approach may pause for reactions (G17) and then finishes the
+    // action, an involuntary one (a charge that cannot be completed) only moves.
+    void approach(TerciosState& s, int u, int t, bool voluntary) const;
     const TerciosRules& r;
 };
 
