@@ -772,6 +772,34 @@ class TestTercios : public QObject {
         QCOMPARE(s.terrain[3].features, unsigned(FVeryDifficult));
         QCOMPARE(s.terrain[4].features, unsigned(FImpassable));
     }
+    void riverPolyline() {
+        // T29 (Tercios L1485): a river given as a line of several points is one river: one flow roll.
+        const TerciosRules& r = rules();
+        QJsonObject o =
+            QJsonDocument::fromJson(
+                R"({"format":"westphalia-tercios-scenario","sides":[{"faction":"Spanish"},{"faction":"Swedish"}],
+          "terrain":[{"id":"rhine","type":"River","line":[[0,30],[20,32],[40,30],[72,31]]},{"type":"River","line":[[0,36],[72,36]]}],
+          "regiments":[{"side":0,"def":"Tercios","units":[{"id":"a","profile":"Tercio","x":20,"y":5}]},
+                       {"side":1,"def":"Tercios","units":[{"id":"b","profile":"Tercio","x":20,"y":43}]}]})")
+                .object();
+        TerciosState s;
+        QString err;
+        QVERIFY2(terciosScenarioFromJson(o, QStringLiteral("t.json"), r, &s, &err), qPrintable(err));
+        QCOMPARE(s.terrain.size(), 4);
+        s.scripted = {5, 1};
+        TerciosEngine(r).start(s);
+        for (int i = 0; i < 3; ++i) {
+            QCOMPARE(s.terrain[i].id, QStringLiteral("rhine"));
+            QCOMPARE(s.terrain[i].roll, 5);
+            QCOMPARE(s.terrain[i].features, unsigned(FImpassable));
+        }
+        QCOMPARE(s.terrain[3].roll, 1);
+        o[QStringLiteral("terrain")] =
+            QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("River")},
+                                   {QStringLiteral("line"), QJsonArray{QJsonArray{0, 30}}}}};
+        QVERIFY(!terciosScenarioFromJson(o, QStringLiteral("t.json"), r, &s, &err));
+        QVERIFY2(err.contains(QStringLiteral("t.json: terrain[0].line: ")), qPrintable(err));
+    }
     void statistics() {
         // T30 (Tercios L382, L562): an Order Check with 4 dice passes ~0.802; a Break Check with 5 dice
         // needing 2 sixes ~0.196. Measured on the state's RNG.

@@ -990,16 +990,24 @@ int TerciosEngine::melee(TerciosState& s, int a, int d, bool flank, bool counter
 
 void TerciosEngine::start(TerciosState& s) const {
     int cropRoll = 0;
+    QHash<QString, int> pieceRoll; // the segments of one line piece share its roll
     for (TTerrain& t : s.terrain) {
         const TTerrainType& tt = r.terrain[t.type];
-        if (tt.roll.isEmpty() || t.roll)
+        if (tt.roll.isEmpty())
             continue;
+        if (t.roll) {
+            pieceRoll.insert(t.id, t.roll);
+            continue;
+        }
         if (tt.rollAll && cropRoll) {
             t.roll = cropRoll;
+        } else if (!tt.rollAll && pieceRoll.contains(t.id)) {
+            t.roll = pieceRoll.value(t.id);
         } else {
             t.roll = s.roll();
             if (tt.rollAll)
                 cropRoll = t.roll;
+            pieceRoll.insert(t.id, t.roll);
             s.note(
                 QStringLiteral("Tercios %1 %2 roll %3")
                     .arg(t.type == QLatin1String("River") ? QStringLiteral("L1485") : QStringLiteral("L1475"),

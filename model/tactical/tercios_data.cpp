@@ -533,17 +533,34 @@ bool terciosScenarioFromJson(const QJsonObject& root, const QString& file, const
                             QStringLiteral("at least 3 points are needed"));
             t.poly = convexHull(t.poly);
         } else if (o.contains(QStringLiteral("line"))) {
+            // A line of two or more points: one convex piece per segment, all with the piece's id (a
+            // River's segments share one flow roll).
             const QJsonArray l = o.value(QStringLiteral("line")).toArray();
-            if (l.size() != 2 || l[0].toArray().size() != 2 || l[1].toArray().size() != 2)
-                return fail(where + QStringLiteral(".line"), QStringLiteral("[[x, y], [x, y]] needed"));
-            const Vec2 a{l[0].toArray()[0].toDouble(), l[0].toArray()[1].toDouble()};
-            const Vec2 b{l[1].toArray()[0].toDouble(), l[1].toArray()[1].toDouble()};
-            if ((b - a).length() < 0.5)
+            QList<Vec2> pts;
+            for (const QJsonValue& v : l) {
+                const QJsonArray xy = v.toArray();
+                if (xy.size() != 2 || !xy[0].isDouble() || !xy[1].isDouble())
+                    return fail(where + QStringLiteral(".line"),
+                                QStringLiteral("[[x, y], [x, y], ...] needed (two or more points)"));
+                pts << Vec2{xy[0].toDouble(), xy[1].toDouble()};
+            }
+            if (pts.size() < 2)
                 return fail(where + QStringLiteral(".line"),
-                            QStringLiteral("the two ends are less than 0.5\" apart"));
-            t.poly = thickSegment(
-                a, b, o.value(QStringLiteral("width")).toDouble(t.type == QLatin1String("River") ? 3 : 0.5));
+                            QStringLiteral("[[x, y], [x, y], ...] needed (two or more points)"));
+            const double width =
+                o.value(QStringLiteral("width")).toDouble(t.type == QLatin1String("River") ? 3 : 0.5);
             t.linear = t.type == QLatin1String("Wall") || t.type == QLatin1String("Fence");
+            for (qsizetype k = 1; k < pts.size(); ++k) {
+                if ((pts[k] - pts[k - 1]).length() < 0.5)
+                    return fail(where + QStringLiteral(".line[%1]").arg(k),
+                                QStringLiteral("less than 0.5\" from the point before"));
+                TTerrain seg = t;
+                seg.poly = thickSegment(pts[k - 1], pts[k], width);
+                if (k + 1 < pts.size())
+                    s.terrain << seg;
+                else
+                    t = seg;
+            }
         } else
             return fail(where, QStringLiteral("a 'polygon' or a 'line' is needed"));
         s.terrain << t;
