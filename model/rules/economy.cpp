@@ -124,6 +124,13 @@ int effectSum(const GameState& s, const QString& prefix) {
     return sum;
 }
 
+bool effectAny(const GameState& s, const QString& head, const QString& id) {
+    const auto it = s.markers.lowerBound(head);
+    if (it == s.markers.constEnd() || !it.key().startsWith(head))
+        return false;
+    return effectAny(s, head + id + QLatin1Char('.'));
+}
+
 bool effectAny(const GameState& s, const QString& prefix) {
     for (auto it = s.markers.lowerBound(prefix); it != s.markers.constEnd() && it.key().startsWith(prefix);
          ++it)
@@ -143,7 +150,7 @@ bool catholicSwitchOn(const GameData& d, const GameState& s, const char* id, con
 
 bool donorEligible(const GameData& d, const GameState& s, int side, const QString& donor) {
     const bool listed = s.aidSources[side].contains(donor);
-    if (effectAny(s, QStringLiteral("noaid.%1.").arg(donor)))
+    if (effectAny(s, QStringLiteral("noaid."), donor))
         return false;                     // C42 and the like (economy.h)
     if (donor == QLatin1String("france")) // 14.3: after P9; not while C36 is in effect (until P2)
         return (listed || played(d, s, "P9")) && !catholicSwitchOn(d, s, "C36", "P2");

@@ -49,6 +49,8 @@ void clearEffect(Ctx& c, const QString& key);
 int effect(const GameState& s, const QString& key);        // its value, 0 if absent or over
 int effectSum(const GameState& s, const QString& prefix);  // the sum of every effect whose key starts so
 bool effectAny(const GameState& s, const QString& prefix); // one such effect is in force
+// effectAny(s, head + id + "."), building the string only when some marker starts with `head`.
+bool effectAny(const GameState& s, const QString& head, const QString& id);
 
 // ---------------------------------------------------------------- foreign aid (8.5, 14, 16.13, 17.Sw.1)
 // Does `donor` ("france", "england", "up", "spain", "pope", ...) give its points on `side`'s AID cards now?

@@ -7,6 +7,7 @@
 #include <QSet>
 
 #include <algorithm>
+#include <optional>
 
 namespace wp::rules {
 
@@ -605,10 +606,12 @@ RandomGameResult playRandomGame(const Engine& engine, const RandomGameSpec& spec
         spec.onState(s);
     Rng chooser = chooserRng(spec.seed);
     const bool record = spec.verifyReplay || spec.keepActions;
+    std::optional<GameState> before; // with the checks: the state before its legal actions are listed
     while (!s.gameOver && r.actions < spec.maxActions) {
-        const GameState before = spec.checkInvariants ? s : GameState{};
+        if (spec.checkInvariants)
+            before = s;
         const std::vector<Action> legal = engine.legalActions(s);
-        if (spec.checkInvariants && !(before == s)) { // listing the legal actions must not change the state
+        if (spec.checkInvariants && !(*before == s)) { // listing the legal actions must not change the state
             fail(r.actions - 1,
                  QStringLiteral("listing the legal actions changed the state: %1").arg(engine.prompt(s)));
             break;

@@ -275,7 +275,8 @@ int lootDrm(const Ctx& c, int city, int side, const std::vector<int>& units, int
     auto add = [&](const char* id, int fallback, const QString& text) {
         const int v = eco::tableDrm(t, QLatin1String(id), fallback);
         drm += v;
-        *why << QStringLiteral("%1%2 %3").arg(v > 0 ? "+" : "").arg(v).arg(text);
+        if (why) // the reasons are words for the log only
+            *why << QStringLiteral("%1%2 %3").arg(v > 0 ? "+" : "").arg(v).arg(text);
     };
     if (p0 == 1)
         add("pillage1", 1, QStringLiteral("Pillage-1"));
@@ -297,7 +298,8 @@ int lootDrm(const Ctx& c, int city, int side, const std::vector<int>& units, int
         if (!r.isEmpty() && n >= r.value(QStringLiteral("min")).toInt() &&
             n <= r.value(QStringLiteral("max")).toInt()) {
             drm += o.value(QStringLiteral("drm")).toInt();
-            *why << QStringLiteral("+%1 %2 units").arg(o.value(QStringLiteral("drm")).toInt()).arg(n);
+            if (why)
+                *why << QStringLiteral("+%1 %2 units").arg(o.value(QStringLiteral("drm")).toInt()).arg(n);
         }
     }
     if (besieged)
@@ -326,7 +328,7 @@ void lootCity(Ctx& c, int city, std::vector<LootRoll> rolls, const QString& rule
     const int p0 = c.s.cities[city].pillage;
     for (LootRoll& r : rolls) {
         QStringList why;
-        const int drm = lootDrm(c, city, r.side, r.units, p0, &why);
+        const int drm = lootDrm(c, city, r.side, r.units, p0, c.log ? &why : nullptr);
         const int die = WP_ROLL(c,
                                 QStringLiteral("%1 Loot Table, %2 unit%3 at %4")
                                     .arg(rule)
@@ -417,7 +419,7 @@ bool locallyPaid(const GameData& d, const GameState& s, int unit) {
         return false; // 15.133
     const City& ct = d.cities[u.loc];
     const QString n = unitNatId(d, s, unit);
-    if (effectAny(s, QStringLiteral("nolocalpay.%1.").arg(n)))
+    if (effectAny(s, QStringLiteral("nolocalpay."), n))
         return false; // economy.h effects
     if (n == QLatin1String("imperial") &&
         (s.markers.value(QStringLiteral("P8.austriaNotLocallyPaidTurn"), -1) == s.turn ||

@@ -41,7 +41,7 @@ int recruitType(const Ctx& c, int leader, UnitKind kind) {
         return -1;
     const City& ct = d.cities[city];
     const QString n = leaderNatId(d, leader);
-    if (effectAny(s, QStringLiteral("norecruit.%1.").arg(n)))
+    if (effectAny(s, QStringLiteral("norecruit."), n))
         return -1; // C43
     // 17.H.3: while Hungary is in rebellion only Hungarian Militia are recruited there.
     const bool hungaryLocked =
@@ -96,12 +96,14 @@ int recruitType(const Ctx& c, int leader, UnitKind kind) {
     return static_cast<int>(t - &d.unitTypes[0]);
 }
 
-std::vector<int> poolUnits(const GameState& s, int type) {
-    std::vector<int> out;
+// How many units of `type` are in the counter mix (8.412), and the first of them (or -1).
+int poolCount(const GameState& s, int type, int* first) {
+    int n = 0;
+    *first = -1;
     for (size_t u = 0; u < s.units.size(); ++u)
-        if (s.units[u].type == type && s.units[u].loc == kPool)
-            out.push_back(static_cast<int>(u));
-    return out;
+        if (s.units[u].type == type && s.units[u].loc == kPool && n++ == 0)
+            *first = static_cast<int>(u);
+    return n;
 }
 
 // How many units of `type` the leader's space can receive: counter mix (8.412), stacking (8.42, 10.24),
@@ -109,17 +111,18 @@ std::vector<int> poolUnits(const GameState& s, int type) {
 int capacity(const Ctx& c, int leader, int type) {
     const int city = c.s.leaders[leader].loc;
     const int side = leaderSide(c.d, c.s, leader);
-    const std::vector<int> pool = poolUnits(c.s, type);
-    if (pool.empty())
+    int first = -1;
+    const int pool = poolCount(c.s, type, &first);
+    if (pool == 0)
         return 0;
     std::vector<int> units = unitsAt(c.s, city, side, c.d);
     const int room = 8 - static_cast<int>(units.size());
     if (room <= 0)
         return 0;
-    units.push_back(pool.front());
+    units.push_back(first);
     if (!mixAllowed(c, units, leadersAt(c.s, city, side, c.d)))
         return 0;
-    return std::min(room, static_cast<int>(pool.size()));
+    return std::min(room, pool);
 }
 
 int feasibleType(const Ctx& c, int leader, UnitKind kind) {
@@ -210,12 +213,13 @@ void place(Ctx& c, int full, int reduced) {
     const int type = recruitType(c, leader, kindOf(f.kind));
     const int city = c.s.leaders[leader].loc;
     const uint8_t inside = c.s.leaders[leader].flags & kInside;
-    const std::vector<int> pool = poolUnits(c.s, type);
-    int placed = 0;
-    for (int i = 0; i < full + reduced && i < static_cast<int>(pool.size()); ++i) {
-        UnitState& u = c.s.units[pool[i]];
+    int placed = 0; // from the counter mix, in counter order
+    for (size_t p = 0; p < c.s.units.size() && placed < full + reduced; ++p) {
+        UnitState& u = c.s.units[p];
+        if (u.type != type || u.loc != kPool)
+            continue;
         u.loc = static_cast<int16_t>(city);
-        u.steps = i < full ? 2 : 1;
+        u.steps = placed < full ? 2 : 1;
         u.flags = inside;
         ++placed;
     }
@@ -245,7 +249,7 @@ void rollAttempt(Ctx& c) {
     ChoiceFrame& f = top(c.s);
     f.extra.push_back(f.leader); // 8.4: the attempt counts against the leader
     QStringList why;
-    const int drm = recruitDrm(c, f.leader, f.flag, &why);
+    const int drm = recruitDrm(c, f.leader, f.flag, c.log ? &why : nullptr);
     const int r = WP_ROLL(c,
                           QStringLiteral("8.41 %1 recruits %2 at %3")
                               .arg(leaderName(c.d, f.leader), f.kind == 2 ? "Militia" : "Mercenaries",

@@ -184,6 +184,7 @@ std::vector<Action> turnLegal(const Ctx& c, const TurnFrame& f) {
         const int side = s.activeSide;
         int recruitOk = -1; // 8.4: whether a leader may recruit does not depend on the card; ask once
         const std::vector<int> leaders = activatableLeaders(c, side); // 8.3: nor who may be activated
+        out.reserve(s.hand[side].size() * (leaders.size() + 4) + 4);
         for (int16_t ci : s.hand[side]) {
             const Card& cd = card(c, ci);
             // 8.2: every card may be used as ACT, REC or AID; combat cards' events only in combat (9.51)

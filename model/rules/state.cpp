@@ -163,14 +163,26 @@ struct PieceIndex {
 thread_local PieceIndex tIndex;
 thread_local const GameState* tTrusted = nullptr; // the state the index describes while it cannot change
 
+// The slot of `loc` in the index when the index may serve `s`: inside a PieceIndexScope of `s`, or outside
+// every scope when the index still describes `s` (it is rebuilt here when the pieces have changed); else -1.
+int indexedSlot(const GameState& s, const GameData& d, int loc) {
+    if (&s == tTrusted)
+        return tIndex.slotOf(loc);
+    if (tTrusted)
+        return -1;
+    if (!tIndex.matches(s, d))
+        tIndex.build(s, d);
+    return tIndex.slotOf(loc);
+}
+
 // mode: 0 all, 1 outside a fortress, 2 inside
 template <class F>
 void forUnitsAt(const GameState& s, int loc, int side, const GameData& d, int mode, F&& f) {
     if (!onBoard(loc))
         return;
     const PieceIndex& ix = tIndex;
-    const int slot = &s == tTrusted ? ix.slotOf(loc) : -1;
-    if (slot < 0 || (side != kCatholic && side != kProtestant)) { // not indexed: scan
+    const int slot = side == kCatholic || side == kProtestant ? indexedSlot(s, d, loc) : -1;
+    if (slot < 0) { // not indexed: scan
         for (size_t i = 0; i < s.units.size(); ++i) {
             const UnitState& u = s.units[i];
             if (u.loc != loc || (mode == 1 && (u.flags & kInside)) || (mode == 2 && !(u.flags & kInside)))
@@ -192,8 +204,8 @@ void forUnitsAt(const GameState& s, int loc, int side, const GameData& d, int mo
 
 template <class F> void forLeadersAt(const GameState& s, int loc, int side, const GameData& d, F&& f) {
     const PieceIndex& ix = tIndex;
-    const int slot = &s == tTrusted ? ix.slotOf(loc) : -1;
-    if (slot < 0 || (side != kCatholic && side != kProtestant)) { // not indexed: scan
+    const int slot = side == kCatholic || side == kProtestant ? indexedSlot(s, d, loc) : -1;
+    if (slot < 0) { // not indexed: scan
         for (size_t i = 0; i < s.leaders.size(); ++i)
             if (s.leaders[i].loc == loc && s.leaders[i].status == LeaderStatus::InPlay &&
                 s.nationSide[d.leaders[qsizetype(i)].nationality] == side && f(static_cast<int>(i)))
