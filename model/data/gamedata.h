@@ -83,8 +83,24 @@ struct Polyline {
     QList<QPair<double, double>> points; // lat, lon
 };
 
+// The nationalities the rules name (17.0), for the engine's hot paths: a number, not a string compare.
+enum class NatCode : int8_t {
+    Imperial,
+    Bavarian,
+    Spanish,
+    Saxon,
+    Protestant,
+    Hungarian,
+    Danish,
+    Swedish,
+    French,
+    English,
+    Other
+};
+
 struct Nationality {
     QString id;
+    NatCode code = NatCode::Other; // from the id (loader)
     QString name;
     Side side = Side::Catholic;
     QString color;

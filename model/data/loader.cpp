@@ -469,11 +469,17 @@ class Loader {
             d.nationalities.append(nat);
         }
         d.nationalityIndex = buildIndex(d.nationalities, natNodes, QStringLiteral("nationality"));
+        int code = 0; // in NatCode's order
         for (const char* id : {"imperial", "bavarian", "spanish", "saxon", "protestant", "hungarian",
-                               "danish", "swedish", "french", "english"})
+                               "danish", "swedish", "french", "english"}) {
             if (!d.nationalityIndex.contains(QLatin1String(id)))
                 root["nationalities"].error(
                     QStringLiteral("rules 17.0: nationality '%1' is missing").arg(QLatin1String(id)));
+            else
+                d.nationalities[d.nationalityIndex.value(QLatin1String(id))].code =
+                    static_cast<NatCode>(code);
+            ++code;
+        }
 
         const auto unitNodes = root["units"].array();
         QSet<QPair<int, int>> seenTypes;

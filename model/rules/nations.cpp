@@ -135,19 +135,19 @@ bool mixAllowed(const Ctx& c, const std::vector<int>& units, const std::vector<i
     bool imp = false, bav = false, wallenstein = false, tilly = false, impLeader = false, french = false,
          swedish = false;
     for (int u : units) {
-        const QString n = unitNatId(c.d, c.s, u);
-        imp |= n == QLatin1String("imperial");
-        bav |= n == QLatin1String("bavarian");
-        french |= n == QLatin1String("french");
-        swedish |= n == QLatin1String("swedish");
+        const NatCode n = unitNationality(c.d, c.s, u).code;
+        imp |= n == NatCode::Imperial;
+        bav |= n == NatCode::Bavarian;
+        french |= n == NatCode::French;
+        swedish |= n == NatCode::Swedish;
     }
     for (int l : leaders) {
-        const QString n = leaderNatId(c.d, l);
-        imp |= n == QLatin1String("imperial");
-        impLeader |= n == QLatin1String("imperial");
-        bav |= n == QLatin1String("bavarian");
-        french |= n == QLatin1String("french");
-        swedish |= n == QLatin1String("swedish");
+        const NatCode n = c.d.nationalities[c.d.leaders[l].nationality].code;
+        imp |= n == NatCode::Imperial;
+        impLeader |= n == NatCode::Imperial;
+        bav |= n == NatCode::Bavarian;
+        french |= n == NatCode::French;
+        swedish |= n == NatCode::Swedish;
         wallenstein |= c.d.leaders[l].id == QLatin1String("wallenstein");
         tilly |= c.d.leaders[l].id == QLatin1String("tilly");
     }

@@ -40,57 +40,61 @@ int recruitType(const Ctx& c, int leader, UnitKind kind) {
     if (!isCity(static_cast<int16_t>(city)))
         return -1;
     const City& ct = d.cities[city];
-    const QString n = leaderNatId(d, leader);
-    if (effectAny(s, QStringLiteral("norecruit."), n))
+    const int nat = d.leaders[leader].nationality;
+    const Nationality& n = d.nationalities[nat];
+    if (effectAny(s, QStringLiteral("norecruit."), n.id))
         return -1; // C43
     // 17.H.3: while Hungary is in rebellion only Hungarian Militia are recruited there.
-    const bool hungaryLocked =
-        areaIs(d, ct, "hungary") && s.hungaryRebellion && n != QLatin1String("hungarian");
+    const bool hungaryLocked = areaIs(d, ct, "hungary") && s.hungaryRebellion && n.code != NatCode::Hungarian;
     if (hungaryLocked)
         return -1;
-    QString unitNatId;
-    if (n == QLatin1String("imperial")) { // 17.A.3
+    int unitNat = nat; // the nationality of the units raised
+    auto protestantNat = [&] { return d.nationality(QStringLiteral("protestant")); };
+    switch (n.code) {
+    case NatCode::Imperial: // 17.A.3
         if (ct.france || (!ct.independent && areaIs(d, ct, "bavaria")))
             return -1;
-        unitNatId = n;
-    } else if (n == QLatin1String("bavarian")) { // 17.B.3
+        break;
+    case NatCode::Bavarian: // 17.B.3
         if (ct.france ||
             (!ct.independent && areaIn(d, ct, {"austria", "tyrol", "hungary", "silesia", "moravia"})))
             return -1;
-        unitNatId = n;
-    } else if (n == QLatin1String("saxon")) { // 17.Sa.2
+        break;
+    case NatCode::Saxon: // 17.Sa.2
         if (kind != UnitKind::Militia || !areaIs(d, ct, "saxony"))
             return -1;
-        unitNatId = n;
-    } else if (n == QLatin1String("hungarian")) { // 17.H.2
+        break;
+    case NatCode::Hungarian: // 17.H.2
         if (kind != UnitKind::Militia || !areaIs(d, ct, "hungary"))
             return -1;
-        unitNatId = n;
-    } else if (n == QLatin1String("protestant") || n == QLatin1String("swedish")) { // 17.G.2, 17.Sw.3
+        break;
+    case NatCode::Protestant: // 17.G.2
+    case NatCode::Swedish:    // 17.Sw.3
         if (ct.france)
             return -1;
         if (kind == UnitKind::Militia &&
             (!protestantPlace(d, s, city) ||
              (!ct.independent && areaIn(d, ct, {"spanish-netherlands", "austria", "bavaria", "hungary"}))))
             return -1;
-        unitNatId = QStringLiteral("protestant");
-    } else if (n == QLatin1String("french")) { // 17.F.2
+        unitNat = protestantNat();
+        break;
+    case NatCode::French: // 17.F.2
         if (kind == UnitKind::Militia) {
             const int lorraine = d.area(QStringLiteral("lorraine"));
             const bool inLorraine =
                 areaIs(d, ct, "lorraine") && lorraine >= 0 && s.areas[lorraine].control == kProtestant;
             if (!ct.france && !inLorraine)
                 return -1;
-            unitNatId = n;
         } else {
             if (ct.france || !protestantPlace(d, s, city))
                 return -1;
-            unitNatId = QStringLiteral("protestant");
+            unitNat = protestantNat();
         }
-    } else {
+        break;
+    default:
         return -1; // 17.D.2 Danes, 17.Sp.4 Spaniards never recruit
     }
-    const UnitType* t = d.unitType(d.nationality(unitNatId), kind);
+    const UnitType* t = d.unitType(unitNat, kind);
     if (!t)
         return -1;
     return static_cast<int>(t - &d.unitTypes[0]);
