@@ -750,6 +750,85 @@ class TestTercios : public QObject {
             p.s.units[u].activated = false;
         }
     }
+    void buildingEnterLeave() {
+        // Tercios L1471-1473 (G55): a Ready! move that reaches an empty building occupies it (a Company a
+        // small one); a Run! move or a Squadron cannot enter; a unit reaches a building's occupant at the
+        // building; a move out leaves it.
+        Pos p(rules());
+        const int m = p.add(0, QStringLiteral("MusketeersCompany"), 33, 17, 90);
+        const int sq = p.add(0, QStringLiteral("ClassicSquadron"), 45, 16, 90);
+        const int h = p.add(1, QStringLiteral("Cuirassiers"), 33, 28, 270);
+        p.terrain(QStringLiteral("Building"), {{30, 20}, {36, 20}, {36, 23}, {30, 23}},
+                  FHidden | FCovered | FProtected | FImpassable);
+        p.terrain(QStringLiteral("Building"), {{42, 20}, {48, 20}, {48, 23}, {42, 23}},
+                  FHidden | FCovered | FProtected | FImpassable); // small too
+        const TerciosEngine e(rules());
+        const Vec2 inside{33, 20.5};
+        QCOMPARE(e.buildingEntered(p.s, m, inside, Card::Ready), 0);
+        QCOMPARE(e.buildingEntered(p.s, m, inside, Card::Run), -1);
+        QVERIFY(!e.checkMove(p.s, m, inside, Card::Run)); // impassable without a Ready! order
+        QCOMPARE(e.buildingEntered(p.s, sq, {45, 20.5}, Card::Ready), -1);
+        QVERIFY(!e.checkMove(p.s, sq, {45, 20.5}, Card::Ready)); // a Squadron needs a large building
+        p.s.terrain[1].large = true;
+        QCOMPARE(e.buildingEntered(p.s, sq, {45, 20.5}, Card::Ready), 1);
+        p.s.units[m].card = Card::Ready;
+        p.s.units[h].card = Card::Resist;
+        p.s.current = 0;
+        QVERIFY(e.apply(p.s, act(TcAction::Activate, m)));
+        TcAction mv = act(TcAction::Move, m);
+        mv.to = inside;
+        QString err;
+        QVERIFY2(e.apply(p.s, mv, &err), qPrintable(err));
+        QCOMPARE(p.s.units[m].building, 0);
+        QCOMPARE(p.s.terrain[0].occupant, m);
+        QVERIFY(logHas(p.s, QStringLiteral("A0 occupies Building")));
+        QCOMPARE(e.courageDice(p.s, m, true, false, false), 3 + 1); // Covered
+        // The Cuirassiers reach it at the building's edge, not through it.
+        const auto cp = e.chargePath(p.s, h, m);
+        QVERIFY(cp);
+        QVERIFY(!overlaps(cp->end.polygon(), p.s.terrain[0].poly));
+        QVERIFY(distance(cp->end.polygon(), p.s.terrain[0].poly) < 0.05);
+        QVERIFY(!cp->flank);
+        // Leaving: the line may start inside its own building.
+        const auto out = e.checkMove(p.s, m, {33, 25.2}, Card::Ready);
+        QVERIFY(out);
+        TerciosState left = p.s;
+        left.readyDone.clear();
+        TcAction mv2 = act(TcAction::Move, m);
+        mv2.to = {33, 25.2};
+        QVERIFY2(e.apply(left, mv2, &err), qPrintable(err));
+        QCOMPARE(left.units[m].building, -1);
+        QCOMPARE(left.terrain[0].occupant, -1);
+        QVERIFY(logHas(left, QStringLiteral("A0 leaves Building")));
+    }
+    void riverCrossing() {
+        // Tercios L1469, L1485: a river is crossed where a Bridge or Ford carries the line, whatever its
+        // flow; elsewhere an Impassable river refuses the move and a Difficult one slows it (L483).
+        Pos p(rules());
+        const int u = p.add(0, QStringLiteral("ClassicSquadron"), 38, 20, 90);
+        const int v = p.add(0, QStringLiteral("ClassicSquadron"), 20, 20, 90);
+        p.add(1, QStringLiteral("Tercio"), 6, 44, 270);
+        p.terrain(QStringLiteral("River"), thickSegment({0, 25.5}, {72, 25.5}, 3), FImpassable);
+        p.terrain(QStringLiteral("Bridge"), {{34, 23}, {42, 23}, {42, 28}, {34, 28}}, 0);
+        const TerciosEngine e(rules());
+        const auto over = e.checkMove(p.s, u, {38, 27.18}, Card::Run);
+        QVERIFY(over);
+        QCOMPARE(over->facing, 90.0);
+        QString why;
+        QVERIFY(!e.checkMove(p.s, v, {20, 27.18}, Card::Run, &why));
+        QVERIFY(why.contains(QStringLiteral("impassable")));
+        // A line that touches the bridge but crosses the water beside it is not carried by it.
+        QVERIFY(!e.crossesAtBridge(p.s, {30, 21.18}, {36, 27}, p.s.terrain[0]));
+        QVERIFY(e.crossesAtBridge(p.s, {38, 21.18}, {38, 27.18}, p.s.terrain[0]));
+        // Flow roll 1: Difficult. Speed- off the bridge, full Speed on it.
+        p.s.terrain[0].features = FDifficult;
+        QVERIFY(e.checkMove(p.s, v, {20, 27.18}, Card::Run)); // Speed 4 doubled by Run!, halved up: 6
+        QVERIFY(!e.checkMove(p.s, v, {20, 28.18}, Card::Run, &why));
+        QVERIFY2(why.contains(QStringLiteral("Speed 6")), qPrintable(why));
+        QVERIFY(e.checkMove(p.s, u, {38, 28.18}, Card::Run)); // Speed 8
+        QCOMPARE(e.pathFeatures(p.s, {38, 21.18}, {38, 27.18}), 0u);
+        QCOMPARE(e.pathFeatures(p.s, {30, 21.18}, {36, 27}), unsigned(FDifficult));
+    }
     void terrainRolls() {
         // T28 (Tercios L1475): one Cropland roll for every field; T29 (L1485): a flow roll per river.
         const TerciosRules& r = rules();

@@ -173,20 +173,46 @@ unsigned TerciosEngine::featuresAt(const TerciosState& s, Vec2 p) const {
     return f;
 }
 
+bool TerciosEngine::onCrossing(const TerciosState& s, Vec2 p) const {
+    for (const TTerrain& t : s.terrain)
+        if ((t.type == QLatin1String("Bridge") || t.type == QLatin1String("Ford")) && contains(t.poly, p))
+            return true;
+    return false;
+}
+
+bool TerciosEngine::crossesAtBridge(const TerciosState& s, Vec2 a, Vec2 b, const TTerrain& river) const {
+    // Sampled every 0.1": the part of the line inside the river must lie on Bridges or Fords.
+    const int n = std::max(1, int(std::ceil((b - a).length() / 0.1)));
+    for (int i = 0; i <= n; ++i) {
+        const Vec2 p = a + (b - a) * (double(i) / n);
+        if (contains(river.poly, p) && !onCrossing(s, p))
+            return false;
+    }
+    return true;
+}
+
 unsigned TerciosEngine::pathFeatures(const TerciosState& s, Vec2 a, Vec2 b) const {
     unsigned f = 0;
-    bool crossing = false; // a Bridge or Ford on the path: the river does not count (Tercios L1469)
-    for (const TTerrain& t : s.terrain)
-        if ((t.type == QLatin1String("Bridge") || t.type == QLatin1String("Ford")) &&
-            segPolyDistance(t.poly, a, b) == 0)
-            crossing = true;
     for (const TTerrain& t : s.terrain) {
-        if (t.type == QLatin1String("Building") || (crossing && t.type == QLatin1String("River")))
+        if (t.type == QLatin1String("Building") || segPolyDistance(t.poly, a, b) != 0)
             continue;
-        if (segPolyDistance(t.poly, a, b) == 0)
-            f |= t.features;
+        if (t.type == QLatin1String("River") && crossesAtBridge(s, a, b, t))
+            continue; // over a Bridge or Ford the river does not count (Tercios L1469)
+        f |= t.features;
     }
     return f;
+}
+
+int TerciosEngine::buildingEntered(const TerciosState& s, int u, Vec2 to, Card order) const {
+    const TProfile& p = profile(s, u);
+    if (order != Card::Ready || s.units[u].building >= 0 || p.type != TType::Foot)
+        return -1; // only with a Ready! order, and only Foot (Tercios L1471-1473)
+    for (qsizetype i = 0; i < s.terrain.size(); ++i) {
+        const TTerrain& t = s.terrain[i];
+        if (t.type == QLatin1String("Building") && t.occupant < 0 && contains(t.poly, to))
+            return p.company || t.large ? int(i) : -1;
+    }
+    return -1;
 }
 
 bool TerciosEngine::allCentresIn(const TerciosState& s, const Pose& p, unsigned feature) const {
@@ -196,7 +222,8 @@ bool TerciosEngine::allCentresIn(const TerciosState& s, const Pose& p, unsigned 
     return true;
 }
 
-bool TerciosEngine::lineClear(const TerciosState& s, Vec2 a, Vec2 b, int self, int target, bool sight) const {
+bool TerciosEngine::lineClear(const TerciosState& s, Vec2 a, Vec2 b, int self, int target, bool sight,
+                              int enter) const {
     // Obstacles: other units (Tercios L453, L509) and Impassable (moves) or Hidden (sight) terrain.
     QList<Polygon> near;
     for (qsizetype i = 0; i < s.units.size(); ++i) {
@@ -215,7 +242,7 @@ bool TerciosEngine::lineClear(const TerciosState& s, Vec2 a, Vec2 b, int self, i
     for (qsizetype i = 0; i < s.terrain.size(); ++i) {
         const TTerrain& t = s.terrain[i];
         const bool blocks = sight ? (t.features & FHidden) != 0 : (t.features & FImpassable) != 0;
-        if (!blocks)
+        if (!blocks || int(i) == enter)
             continue;
         if (t.type == QLatin1String("Building") && ((self >= 0 && s.units[self].building == int(i)) ||
                                                     (target >= 0 && s.units[target].building == int(i))))
@@ -229,6 +256,8 @@ bool TerciosEngine::lineClear(const TerciosState& s, Vec2 a, Vec2 b, int self, i
                 continue; // G28: the shooter or the target is inside that piece (Tercios L578)
         }
         const double d = segPolyDistance(t.poly, a, b);
+        if (d == 0 && !sight && t.type == QLatin1String("River") && crossesAtBridge(s, a, b, t))
+            continue; // crossing at a Bridge or Ford (Tercios L1469)
         if (d == 0)
             return false;
         if (d < 3)
@@ -316,8 +345,32 @@ bool TerciosEngine::isFlankCharge(const TerciosState& s, const Pose& chargerStar
     return y.pose.toLocal(centre(chargerStart, 0)).x < y.pose.d / 2 - 1e-6;
 }
 
-bool TerciosEngine::blockedPose(const TerciosState& s, int u, const Pose& p, bool allowContactWith,
-                                int with) const {
+bool TerciosEngine::terrainBlocks(const TerciosState& s, int u, const Pose& p, const Polygon& poly, int enter,
+                                  int ignoreUnit) const {
+    for (qsizetype i = 0; i < s.terrain.size(); ++i) {
+        const TTerrain& t = s.terrain[i];
+        if (!(t.features & FImpassable) || int(i) == enter || int(i) == s.units[u].building ||
+            (ignoreUnit >= 0 && int(i) == s.units[ignoreUnit].building))
+            continue;
+        if (t.type == QLatin1String("River") && onCrossing(s, p.c))
+            continue; // Bridges and Fords take any base (Tercios L1469)
+        if (overlaps(poly, t.poly))
+            return true;
+    }
+    return false;
+}
+
+void TerciosEngine::leaveBuilding(TerciosState& s, int u) const {
+    TUnit& x = s.units[u];
+    if (x.building < 0)
+        return;
+    s.note(QStringLiteral("Tercios L1473 %1 leaves %2").arg(x.id, s.terrain[x.building].id));
+    s.terrain[x.building].occupant = -1;
+    x.building = -1;
+}
+
+bool TerciosEngine::blockedPose(const TerciosState& s, int u, const Pose& p, bool allowContactWith, int with,
+                                int enter) const {
     for (const Vec2& c : p.corners())
         if (c.x < -1e-6 || c.y < -1e-6 || c.x > s.tableW + 1e-6 || c.y > s.tableD + 1e-6)
             return true;
@@ -334,10 +387,7 @@ bool TerciosEngine::blockedPose(const TerciosState& s, int u, const Pose& p, boo
             distance(poly, other, 1.0) < 1.0 - 1e-6)
             return true;
     }
-    for (const TTerrain& t : s.terrain)
-        if ((t.features & FImpassable) && overlaps(poly, t.poly))
-            return true;
-    return false;
+    return terrainBlocks(s, u, p, poly, enter, -1);
 }
 
 std::optional<Pose> TerciosEngine::checkMove(const TerciosState& s, int u, Vec2 to, Card order,
@@ -355,9 +405,8 @@ std::optional<Pose> TerciosEngine::checkMove(const TerciosState& s, int u, Vec2 
         return no(QStringLiteral("the destination is the Front Centre"));
     if (v.dot(x.pose.forward()) < -1e-9)
         return no(QStringLiteral("a turn of more than 90 degrees (Tercios L446)"));
-    if (x.building >= 0)
-        return no(QStringLiteral("leaving buildings is not supported (docs/tercios.md G55)"));
-    if (!lineClear(s, from, to, u, -1, false))
+    const int enter = buildingEntered(s, u, to, order);
+    if (!lineClear(s, from, to, u, -1, false, enter))
         return no(QStringLiteral(
             "the line crosses a unit, impassable terrain or a gap under 3\" (Tercios L444, L455)"));
     const unsigned f = pathFeatures(s, from, to) | featuresAt(s, from);
@@ -371,7 +420,7 @@ std::optional<Pose> TerciosEngine::checkMove(const TerciosState& s, int u, Vec2 
     Pose p = x.pose;
     p.facing = headingOf(v);
     p.c = to - p.forward() * (p.d / 2);
-    if (!blockedPose(s, u, p))
+    if (!blockedPose(s, u, p, false, -1, enter))
         return p;
     // Angle Correction (Tercios L467-471, X5): pivot the base about its Front Centre up to 45 degrees.
     const double heading = p.facing;
@@ -380,7 +429,7 @@ std::optional<Pose> TerciosEngine::checkMove(const TerciosState& s, int u, Vec2 
             Pose q = p;
             q.facing = normDeg(heading + sign * step);
             q.c = to - q.forward() * (q.d / 2);
-            if (!blockedPose(s, u, q))
+            if (!blockedPose(s, u, q, false, -1, enter))
                 return q;
         }
     // Still blocked: the unit goes back to the point where it first contacted the obstacle (Tercios L469;
@@ -393,7 +442,7 @@ std::optional<Pose> TerciosEngine::checkMove(const TerciosState& s, int u, Vec2 
     };
     double lo = 0, hi = len;
     for (double d = 0.25; d < len; d += 0.25) {
-        if (blockedPose(s, u, at(d))) {
+        if (blockedPose(s, u, at(d), false, -1, enter)) {
             hi = d;
             break;
         }
@@ -401,9 +450,9 @@ std::optional<Pose> TerciosEngine::checkMove(const TerciosState& s, int u, Vec2 
     }
     for (int k = 0; k < 12 && hi - lo > 0.01; ++k) {
         const double mid = (lo + hi) / 2;
-        (blockedPose(s, u, at(mid)) ? hi : lo) = mid;
+        (blockedPose(s, u, at(mid), false, -1, enter) ? hi : lo) = mid;
     }
-    if (lo < 0.05 || blockedPose(s, u, at(lo)))
+    if (lo < 0.05 || blockedPose(s, u, at(lo), false, -1, enter))
         return no(QStringLiteral("the unit would overlap, leave the table or end within 1\" of an enemy even "
                                  "with an Angle Correction of 45 degrees, and it contacts the obstacle at "
                                  "once (Tercios L467-471, G54)"));
@@ -454,17 +503,7 @@ QList<Vec2> TerciosEngine::candidateMoves(const TerciosState& s, int u, Card ord
 bool TerciosEngine::canFace(const TerciosState& s, int u, int dir) const {
     Pose p = s.units[u].pose;
     p.facing = normDeg(p.facing + (dir == 2 ? 180 : dir * 90));
-    for (const Vec2& c : p.corners())
-        if (c.x < -1e-6 || c.y < -1e-6 || c.x > s.tableW + 1e-6 || c.y > s.tableD + 1e-6)
-            return false;
-    const Polygon poly = p.polygon();
-    for (qsizetype i = 0; i < s.units.size(); ++i)
-        if (int(i) != u && s.units[i].onTable() && overlaps(poly, s.units[i].pose.polygon()))
-            return false;
-    for (const TTerrain& t : s.terrain)
-        if ((t.features & FImpassable) && overlaps(poly, t.poly))
-            return false;
-    return true;
+    return !baseBlocked(s, u, p, -1);
 }
 
 double TerciosEngine::nearestEnemy(const TerciosState& s, int u, const Pose& p) const {
@@ -485,10 +524,7 @@ bool TerciosEngine::baseBlocked(const TerciosState& s, int u, const Pose& p, int
         if (int(i) != u && int(i) != ignore && s.units[i].onTable() &&
             overlaps(ep, s.units[i].pose.polygon()))
             return true;
-    for (const TTerrain& tt : s.terrain)
-        if ((tt.features & FImpassable) && overlaps(ep, tt.poly))
-            return true;
-    return false;
+    return terrainBlocks(s, u, p, ep, -1, ignore);
 }
 
 std::optional<ChargePath> TerciosEngine::chargePath(const TerciosState& s, int u, int t, Card order) const {
@@ -497,7 +533,9 @@ std::optional<ChargePath> TerciosEngine::chargePath(const TerciosState& s, int u
     if (!x.onTable() || !y.onTable() || profile(s, u).speed <= 0 || x.building >= 0)
         return std::nullopt;
     const Vec2 from = centre(x.pose, 0);
-    const Polygon tp = y.pose.polygon();
+    Polygon tp = y.pose.polygon();
+    if (y.building >= 0) // a unit in a building is reached at the building (Tercios L1473)
+        tp = convexHull(tp + s.terrain[y.building].poly);
     if (distance(tp, from) > speed(s, u, order, false) + 0.01)
         return std::nullopt; // out of reach even in the open
     QList<Vec2> targets = centres(y.pose);
@@ -835,6 +873,8 @@ double TerciosEngine::slide(TerciosState& s, int u, Vec2 dir, double dist) const
         x.pose = p;
         done += inc;
     }
+    if (done > 0)
+        leaveBuilding(s, u);
     return done;
 }
 
@@ -1496,9 +1536,17 @@ void TerciosEngine::doMove(TerciosState& s, int u, Vec2 to, Card order) const {
     if (!p)
         return;
     const unsigned f = pathFeatures(s, from, to) | featuresAt(s, from);
+    const int enter = buildingEntered(s, u, to, order);
+    leaveBuilding(s, u);
     s.units[u].pose = *p;
     const Vec2 end = centre(*p, 0);
     const bool cut = (end - to).length() > 0.02;
+    if (enter >= 0 && !cut) {
+        s.units[u].building = enter;
+        s.terrain[enter].occupant = u;
+        s.note(QStringLiteral("Tercios L1473 %1 occupies %2: Covered, Protected, never flanked")
+                   .arg(s.units[u].id, s.terrain[enter].id));
+    }
     s.note(QStringLiteral("Tercios L440 %1 moves %2\" to (%3, %4)%5%6")
                .arg(s.units[u].id)
                .arg((end - from).length(), 0, 'f', 1)

@@ -338,7 +338,15 @@ class TerciosEngine {
     unsigned featuresAt(const TerciosState& s, Vec2 p) const;
     unsigned pathFeatures(const TerciosState& s, Vec2 a, Vec2 b) const;
     bool allCentresIn(const TerciosState& s, const Pose& p, unsigned feature) const;
-    bool lineClear(const TerciosState& s, Vec2 a, Vec2 b, int self, int target, bool sight) const;
+    // `enter`: a building the line may go into (a Ready! move occupying it, Tercios L1473).
+    bool lineClear(const TerciosState& s, Vec2 a, Vec2 b, int self, int target, bool sight,
+                   int enter = -1) const;
+    // Bridges and Fords (Tercios L1469): p stands on one; every point of a-b inside the river is on one.
+    bool onCrossing(const TerciosState& s, Vec2 p) const;
+    bool crossesAtBridge(const TerciosState& s, Vec2 a, Vec2 b, const TTerrain& river) const;
+    // The empty building a Ready! move of u to `to` occupies (Tercios L1471-1473: a Company in a small
+    // one, any Foot in a large one), or -1.
+    int buildingEntered(const TerciosState& s, int u, Vec2 to, Card order) const;
     bool lineOfSight(const TerciosState& s, int u, int t, int source = 0) const;
     QList<ShotOption> shotOptions(const TerciosState& s, int u) const;
     bool canShoot(const TerciosState& s, int u, Card order, bool reaction) const;
@@ -387,7 +395,12 @@ class TerciosEngine {
     void react(TerciosState& s, int u, int dir) const;
     void faceTowards(TerciosState& s, int u, Vec2 p) const;
     bool blockedPose(const TerciosState& s, int u, const Pose& p, bool allowContactWith = false,
-                     int with = -1) const;
+                     int with = -1, int enter = -1) const;
+    // Impassable terrain under the base, except the unit's own building, `enter`, the building of unit
+    // `ignoreUnit` and a river where the base's centre is on a Bridge or Ford.
+    bool terrainBlocks(const TerciosState& s, int u, const Pose& p, const Polygon& poly, int enter,
+                       int ignoreUnit) const;
+    void leaveBuilding(TerciosState& s, int u) const;
     void doMove(TerciosState& s, int u, Vec2 to, Card order) const;
     void voluntaryMove(TerciosState& s, int u, Vec2 to, Card order) const; // pauses where a reaction is due
     bool eligibleForMoveReaction(const TerciosState& s, int mover, int e) const;
