@@ -1091,6 +1091,77 @@ class TestTercios : public QObject {
             QVERIFY2(pr.isEmpty(), qPrintable(pr.join(QLatin1Char('\n'))));
         }
     }
+    void deployment() {
+        // Tercios L1497-1505 (G48, G50): without positions the battle starts with the set-up: orientation,
+        // the deployment roll, the winner's side, then the players alternate placing whole regiments in
+        // their areas (12" from the centre line), each regiment together.
+        QJsonObject o =
+            QJsonDocument::fromJson(
+                R"({"format":"westphalia-tercios-scenario","deploy":true,"sides":[{"faction":"Spanish"},{"faction":"Swedish"}],
+          "regiments":[{"id":"R1","side":0,"def":"Tercios","units":[{"id":"a1","profile":"Tercio"}]},
+                       {"id":"R2","side":0,"def":"Tercios","units":[{"id":"a2","profile":"ClassicSquadron"},{"id":"a3","profile":"MusketeersCompany"}]},
+                       {"id":"R3","side":0,"def":"Tercios","units":[{"id":"a4","profile":"Cuirassiers"}]},
+                       {"id":"S1","side":1,"def":"Tercios","units":[{"id":"b1","profile":"Tercio"},{"id":"b2","profile":"Cuirassiers"}]}]})")
+                .object();
+        TerciosState s;
+        QString err;
+        QVERIFY2(terciosScenarioFromJson(o, QStringLiteral("d.json"), rules(), &s, &err), qPrintable(err));
+        for (const TUnit& u : s.units)
+            QCOMPARE(u.status, TStatus::Reserve);
+        const TerciosEngine e(rules());
+        s.scripted = {2, 4, 4, 3, 5}; // orientation 2: the long edges; a tie, then B wins 5-3
+        e.start(s);
+        QVERIFY(s.deployLong);
+        QCOMPARE(s.phase, TPhase::DeploySide);
+        QCOMPARE(e.actor(s), 1);
+        QCOMPARE(e.legalActions(s).size(), 2);
+        TcAction side = act(TcAction::Side, -1, 1);
+        QVERIFY(e.apply(s, side));
+        QCOMPARE(s.deployEdge[1], 1);
+        QCOMPARE(s.deployEdge[0], 0);
+        QCOMPARE(s.phase, TPhase::Deploy);
+        QCOMPARE(e.actor(s), 1); // the winner deploys first
+        const QList<TcAction> legal = e.legalActions(s);
+        QVERIFY(!legal.isEmpty());
+        for (const TcAction& a : legal)
+            QCOMPARE(a.kind, TcAction::Deploy);
+        // Outside the area: refused with the reason.
+        TcAction bad = act(TcAction::Deploy, -1, 3);
+        bad.to = {36, 20};
+        QVERIFY(!e.apply(s, bad, &err));
+        QVERIFY2(err.contains(QStringLiteral("outside the deployment area")), qPrintable(err));
+        // The notation round-trips.
+        TcAction parsed;
+        QVERIFY(parseAction(s, actionText(s, legal.first()), &parsed, &err));
+        QCOMPARE(parsed, legal.first());
+        QVERIFY(e.apply(s, legal.first()));
+        QCOMPARE(e.actor(s), 0); // alternate
+        // A has three regiments, B none left: A places the rest, then turn 1 begins.
+        wp::rules::Rng rng(5);
+        while (s.phase == TPhase::Deploy) {
+            QCOMPARE(e.actor(s), 0);
+            QVERIFY(e.apply(s, chooseTerciosAction(e, s, false, rng)));
+        }
+        QCOMPARE(s.phase, TPhase::Planning);
+        QCOMPARE(s.turn, 1);
+        for (const TUnit& u : s.units) {
+            QVERIFY(u.onTable());
+            for (const Vec2& c : u.pose.corners())
+                QVERIFY(u.side == 1 ? c.y >= 36 - 1e-6 && c.y <= 48 + 1e-6
+                                    : c.y >= -1e-6 && c.y <= 12 + 1e-6);
+            QCOMPARE(u.pose.facing, u.side == 1 ? 270.0 : 90.0);
+        }
+        for (int i = 0; i < s.units.size(); ++i)
+            for (int j = i + 1; j < s.units.size(); ++j)
+                QVERIFY(!overlaps(s.units[i].pose, s.units[j].pose));
+        QVERIFY(distance(s.units[1].pose, s.units[2].pose) <= 6.0); // one regiment together
+        QVERIFY(logHas(s, QStringLiteral("Tercios L1505 A deploys R1")));
+        // A scenario with positions keeps them: no deployment.
+        TerciosState fixed;
+        QVERIFY(loadTerciosScenario(kExample, rules(), &fixed, &err));
+        e.start(fixed);
+        QCOMPARE(fixed.phase, TPhase::Planning);
+    }
     void shippedScenarios() {
         // Design principles 5: every shipped Tercios scenario loads, is legal and plays to an end.
         const QDir dir(QStringLiteral(WESTPHALIA_SOURCE_DIR "/scenarios/battles"));
@@ -1134,10 +1205,10 @@ class TestTercios : public QObject {
                     int scored[2] = {0, 0};
                     for (qsizetype i = 0; i < t.units.size(); ++i) {
                         const TUnit& u = t.units[i];
-                        if (!u.onTable()) {
+                        if (u.status == TStatus::Destroyed)
                             scored[1 - u.side] += rules().profiles[u.profile].score;
-                            continue;
-                        }
+                        if (!u.onTable())
+                            continue; // destroyed, or not yet deployed
                         QVERIFY(u.wear >= 0 && u.wear <= e.stamina(t, int(i)));
                         for (const Vec2& c : u.pose.corners())
                             QVERIFY(c.x > -0.01 && c.y > -0.01 && c.x < t.tableW + 0.01 &&

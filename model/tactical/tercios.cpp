@@ -1056,7 +1056,129 @@ void TerciosEngine::start(TerciosState& s) const {
         }
         t.features = tt.roll[t.roll - 1];
     }
-    beginTurn(s);
+    bool reserve = false;
+    for (const TUnit& u : s.units)
+        reserve = reserve || u.status == TStatus::Reserve;
+    if (!reserve) {
+        beginTurn(s);
+        return;
+    }
+    // The set-up (Tercios L1497-1505): orientation (G48: 1-3 the long edges), then the deployment roll.
+    const int o = s.roll();
+    s.deployLong = o <= 3;
+    s.note(QStringLiteral(
+               "Tercios L1497 orientation roll %1: the armies face each other across the %2 edges (G48)")
+               .arg(o)
+               .arg(s.deployLong ? QStringLiteral("long") : QStringLiteral("short")));
+    for (;;) {
+        const int ra = s.roll(), rb = s.roll();
+        s.note(QStringLiteral("Tercios L1501 deployment roll: %1 rolls %2, %3 rolls %4")
+                   .arg(s.sideName[0])
+                   .arg(ra)
+                   .arg(s.sideName[1])
+                   .arg(rb));
+        if (ra != rb) {
+            s.stepSide = ra > rb ? 0 : 1;
+            break;
+        }
+    }
+    s.phase = TPhase::DeploySide;
+}
+
+std::optional<QList<Pose>> TerciosEngine::deployPoses(const TerciosState& s, int reg, Vec2 at,
+                                                      QString* why) const {
+    auto no = [&](const QString& w) -> std::optional<QList<Pose>> {
+        if (why)
+            *why = w;
+        return std::nullopt;
+    };
+    const TRegiment& rg = s.regiments[reg];
+    const int edge = s.deployEdge[rg.side];
+    const double depth = s.deployLong ? s.tableD : s.tableW;
+    const double lo = edge == 0 ? 0 : depth / 2 + 12, hi = edge == 0 ? depth / 2 - 12 : depth; // L1503
+    Pose line;
+    line.facing = s.deployLong ? (edge == 0 ? 90 : 270) : (edge == 0 ? 0 : 180);
+    double total = -1;
+    for (int u : rg.units)
+        total += s.units[u].pose.w + 1;
+    double off = -total / 2;
+    QList<Pose> out;
+    for (int u : rg.units) {
+        Pose p = s.units[u].pose;
+        p.facing = line.facing;
+        p.c = at + line.right() * (off + p.w / 2);
+        off += p.w + 1; // side by side, 1" apart: every unit within 6" of another (L1505)
+        for (const Vec2& c : p.corners()) {
+            const double d = s.deployLong ? c.y : c.x;
+            if (c.x < -1e-6 || c.y < -1e-6 || c.x > s.tableW + 1e-6 || c.y > s.tableD + 1e-6 ||
+                d < lo - 1e-6 || d > hi + 1e-6)
+                return no(QStringLiteral("%1 would be outside the deployment area (Tercios L1503-1505)")
+                              .arg(s.units[u].id));
+        }
+        const Polygon poly = p.polygon();
+        for (const TUnit& y : s.units)
+            if (y.onTable() && overlaps(poly, y.pose.polygon()))
+                return no(QStringLiteral("%1 would overlap %2").arg(s.units[u].id, y.id));
+        for (const Pose& q : out)
+            if (overlaps(p, q))
+                return no(QStringLiteral("the regiment's bases would overlap"));
+        if (terrainBlocks(s, u, p, poly, -1, -1))
+            return no(QStringLiteral("%1 would stand on impassable terrain").arg(s.units[u].id));
+        out << p;
+    }
+    return out;
+}
+
+QList<Vec2> TerciosEngine::deployAnchors(const TerciosState& s, int reg) const {
+    QList<Vec2> out;
+    const TRegiment& rg = s.regiments[reg];
+    if (rg.units.isEmpty() || s.units[rg.units.first()].status != TStatus::Reserve)
+        return out;
+    const int edge = s.deployEdge[rg.side];
+    const double depth = s.deployLong ? s.tableD : s.tableW, across = s.deployLong ? s.tableW : s.tableD;
+    double maxD = 0;
+    for (int u : rg.units)
+        maxD = std::max(maxD, s.units[u].pose.d);
+    const double front = edge == 0 ? depth / 2 - 12 - maxD / 2 - 0.01 : depth / 2 + 12 + maxD / 2 + 0.01;
+    const double back = edge == 0 ? -6 : 6;
+    auto at = [&](double a, double d) { return round2(s.deployLong ? Vec2{a, d} : Vec2{d, a}); };
+    // The front line and 6" behind it, from the centre outwards in eighths of the table.
+    for (double d : {front, front - back})
+        for (int k : {0, -1, 1, -2, 2, -3, 3}) {
+            const Vec2 p = at(across / 2 + k * across / 8, d);
+            if (deployPoses(s, reg, p))
+                out << p;
+        }
+    if (!out.isEmpty())
+        return out;
+    // Crowded: the first place of a 2" x 1" scan of the area.
+    for (double d = front; edge == 0 ? d > 0 : d < depth; d -= (edge == 0 ? 1 : -1))
+        for (double a = 1; a < across; a += 2)
+            if (deployPoses(s, reg, at(a, d)))
+                return {at(a, d)};
+    return out;
+}
+
+void TerciosEngine::nextDeployment(TerciosState& s) const {
+    auto pending = [&](int side) {
+        for (qsizetype i = 0; i < s.regiments.size(); ++i)
+            if (s.regiments[i].side == side && !deployAnchors(s, int(i)).isEmpty())
+                return true;
+        return false;
+    };
+    if (pending(1 - s.current)) {
+        s.current = 1 - s.current; // Tercios L1505: the players alternate
+    } else if (!pending(s.current)) {
+        for (const TUnit& u : s.units)
+            if (u.status == TStatus::Reserve)
+                s.note(
+                    QStringLiteral("Tercios L1505 %1 finds no room in its deployment area: it stays off the "
+                                   "table")
+                        .arg(u.id));
+        beginTurn(s);
+        return;
+    }
+    s.phase = TPhase::Deploy;
 }
 
 void TerciosEngine::beginTurn(TerciosState& s) const {
@@ -1190,7 +1312,7 @@ void TerciosEngine::endOfTurn(TerciosState& s) const {
 }
 
 void TerciosEngine::checkEnd(TerciosState& s, bool turnEnd) const {
-    if (s.over())
+    if (s.over() || s.phase == TPhase::DeploySide || s.phase == TPhase::Deploy)
         return;
     bool alive[2] = {false, false};
     for (const TUnit& u : s.units)
@@ -1262,9 +1384,11 @@ void TerciosEngine::checkEnd(TerciosState& s, bool turnEnd) const {
 
 int TerciosEngine::actor(const TerciosState& s) const {
     switch (s.phase) {
+    case TPhase::DeploySide:
     case TPhase::Planning:
     case TPhase::Initiative:
         return s.stepSide;
+    case TPhase::Deploy:
     case TPhase::Activate:
         return s.current;
     case TPhase::Reaction:
@@ -1279,6 +1403,10 @@ int TerciosEngine::actor(const TerciosState& s) const {
 QString TerciosEngine::prompt(const TerciosState& s) const {
     const QString unitId = s.activeUnit >= 0 ? s.units[s.activeUnit].id : QString();
     switch (s.phase) {
+    case TPhase::DeploySide:
+        return QStringLiteral("you won the deployment roll: choose your side of the table (Tercios L1501)");
+    case TPhase::Deploy:
+        return QStringLiteral("deploy a regiment in your deployment area (Tercios L1505)");
     case TPhase::Planning:
         return QStringLiteral("turn %1: assign an order card to each unit (Tercios L319)").arg(s.turn);
     case TPhase::Initiative:
@@ -1323,6 +1451,18 @@ QList<TcAction> TerciosEngine::legalActions(const TerciosState& s, bool withMove
     };
     const int u = s.activeUnit;
     switch (s.phase) {
+    case TPhase::DeploySide:
+        add(TcAction::Side, -1, 0);
+        add(TcAction::Side, -1, 1);
+        break;
+    case TPhase::Deploy:
+        for (qsizetype i = 0; i < s.regiments.size(); ++i)
+            if (s.regiments[i].side == s.current)
+                for (const Vec2& p : deployAnchors(s, int(i))) {
+                    add(TcAction::Deploy, -1, int(i));
+                    out.last().to = p;
+                }
+        break;
     case TPhase::Planning:
         for (qsizetype i = 0; i < s.units.size(); ++i) {
             const TUnit& x = s.units[i];
@@ -1781,8 +1921,32 @@ void TerciosEngine::react(TerciosState& s, int x, int dir) const {
 
 bool TerciosEngine::apply(TerciosState& s, const TcAction& in, QString* error) const {
     TcAction a = in;
-    if (a.kind == TcAction::Move)
+    if (a.kind == TcAction::Move || a.kind == TcAction::Deploy)
         a.to = round2(a.to);
+    if (a.kind == TcAction::Deploy) {
+        // Any place in the area, not only the listed ones (Tercios L1503-1505).
+        QString why = QStringLiteral("not the deployment");
+        const bool ok = s.phase == TPhase::Deploy && a.target >= 0 && a.target < s.regiments.size() &&
+                        s.regiments[a.target].side == s.current && !deployAnchors(s, a.target).isEmpty() &&
+                        deployPoses(s, a.target, a.to, &why);
+        if (!ok) {
+            if (error)
+                *error = QStringLiteral("'%1' is not legal: %2").arg(actionText(s, a), why);
+            return false;
+        }
+        const QList<Pose> poses = *deployPoses(s, a.target, a.to);
+        const TRegiment& rg = s.regiments[a.target];
+        for (qsizetype i = 0; i < rg.units.size(); ++i) {
+            s.units[rg.units[i]].pose = poses[i];
+            s.units[rg.units[i]].status = TStatus::OnTable;
+        }
+        s.note(QStringLiteral("Tercios L1505 %1 deploys %2 at (%3, %4)")
+                   .arg(s.sideName[rg.side], rg.id)
+                   .arg(a.to.x, 0, 'f', 1)
+                   .arg(a.to.y, 0, 'f', 1));
+        nextDeployment(s);
+        return true;
+    }
     const QList<TcAction> legal = legalActions(s, false);
     bool ok = a.kind != TcAction::Move && legal.contains(a);
     if (!ok && a.kind == TcAction::Move && (s.phase == TPhase::Ready || s.phase == TPhase::Run) &&
@@ -1851,6 +2015,17 @@ bool TerciosEngine::apply(TerciosState& s, const TcAction& in, QString* error) c
         }
         break;
     }
+    case TcAction::Side:
+        s.deployEdge[s.stepSide] = a.target;
+        s.deployEdge[1 - s.stepSide] = 1 - a.target;
+        s.note(
+            QStringLiteral("Tercios L1501 %1 takes the %2 edge")
+                .arg(s.sideName[s.stepSide], a.target == 0 ? QStringLiteral("low") : QStringLiteral("high")));
+        s.current = 1 - s.stepSide; // nextDeployment passes to the winner: it deploys first (L1505)
+        nextDeployment(s);
+        break;
+    case TcAction::Deploy:
+        break; // handled above
     case TcAction::First:
         s.current = a.target;
         s.note(QStringLiteral("Tercios L332 %1 chooses: %2 activates first")

@@ -137,7 +137,7 @@ struct TTerrain {
     int roll = 0;        // the d6 that set the features (Cropland, River); 0 = none or not yet rolled
 };
 
-enum class TStatus { OnTable, Destroyed };
+enum class TStatus { OnTable, Destroyed, Reserve }; // Reserve: not yet deployed (Tercios L1503-1505)
 
 struct TUnit {
     QString id, name, profile;
@@ -166,6 +166,8 @@ struct TRegiment {
 };
 
 enum class TPhase {
+    DeploySide, // the deployment roll-off winner (stepSide) chooses its deployment side (Tercios L1501)
+    Deploy,     // the current side places one regiment in its deployment area (Tercios L1505)
     Planning,   // stepSide assigns order cards
     Initiative, // the initiative winner chooses who activates first
     Activate,   // the current side picks a unit
@@ -204,6 +206,11 @@ struct TerciosState {
     QList<TRegiment> regiments;
     QList<TUnit> units;
     QStringList notes;
+
+    // Deployment (scenario "deploy": true): zones along the long edges (Tercios L1497, G48 rolls 1-3)
+    // or the short ones; deployEdge[side] = 0 the low edge (y or x near 0), 1 the high one.
+    bool deployLong = true;
+    int deployEdge[2] = {0, 1};
 
     int turn = 0;
     TPhase phase = TPhase::Planning;
@@ -268,7 +275,9 @@ struct TcAction {
         Caracole,   // unit
         Done,       // unit ends its activation (or declines a Caracole)
         React,      // unit reacts with its card; Ready!: dir 0 fire / 1 face
-        Decline     // unit does not react
+        Decline,    // unit does not react
+        Side,       // deployment: the roll-off winner takes the low (target 0) or high (1) edge
+        Deploy      // deployment: regiment `target` placed in a line centred on `to`
     } kind = Done;
     int unit = -1;
     int target = -1;
@@ -358,6 +367,11 @@ class TerciosEngine {
     std::optional<Pose> checkMove(const TerciosState& s, int u, Vec2 to, Card order,
                                   QString* why = nullptr) const;
     QList<Vec2> candidateMoves(const TerciosState& s, int u, Card order) const;
+    // Deployment (Tercios L1503-1505): the poses of regiment `reg` in a line centred on `at`, facing the
+    // enemy, 1" apart, or nullopt (outside the area, overlapping, impassable terrain) with the reason.
+    std::optional<QList<Pose>> deployPoses(const TerciosState& s, int reg, Vec2 at,
+                                           QString* why = nullptr) const;
+    QList<Vec2> deployAnchors(const TerciosState& s, int reg) const; // a representative legal set
     bool canFace(const TerciosState& s, int u, int dir) const;
     double nearestEnemy(const TerciosState& s, int u, const Pose& p) const;
 
@@ -383,6 +397,7 @@ class TerciosEngine {
 
   private:
     void beginTurn(TerciosState& s) const;
+    void nextDeployment(TerciosState& s) const;
     void startActivation(TerciosState& s, int u) const;
     void finishActivation(TerciosState& s) const;
     void afterAction(TerciosState& s) const;

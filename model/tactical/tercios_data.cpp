@@ -501,6 +501,8 @@ bool terciosScenarioFromJson(const QJsonObject& root, const QString& file, const
                             .arg(s.faction[i], rules.factions.join(QStringLiteral(", "))));
         s.rank[i] = o.value(QStringLiteral("rank")).toInt(0);
     }
+    // "deploy": true: the units have no positions; the battle starts with the deployment (L1501-1505).
+    const bool deploy = root.value(QStringLiteral("deploy")).toBool(false);
     const QJsonArray terrain = root.value(QStringLiteral("terrain")).toArray();
     for (qsizetype i = 0; i < terrain.size(); ++i) {
         const QString where = QStringLiteral("terrain[%1]").arg(i);
@@ -607,15 +609,17 @@ bool terciosScenarioFromJson(const QJsonObject& root, const QString& file, const
                 return fail(uw + QStringLiteral(".classic"),
                             QStringLiteral("%1 has no classic option").arg(p.name));
             for (const char* k : {"x", "y"})
-                if (!uo.value(QLatin1String(k)).isDouble())
+                if (!deploy && !uo.value(QLatin1String(k)).isDouble())
                     return fail(uw + QStringLiteral(".") + QLatin1String(k),
                                 QStringLiteral("a number is needed"));
             u.pose.c = {uo.value(QStringLiteral("x")).toDouble(), uo.value(QStringLiteral("y")).toDouble()};
             u.pose.facing = normDeg(uo.value(QStringLiteral("facing")).toDouble(reg.side == 0 ? 90 : 270));
             u.pose.w = u.classic ? p.classicW : p.baseW;
             u.pose.d = u.classic ? p.classicD : p.baseD;
+            if (deploy)
+                u.status = TStatus::Reserve;
             for (const Vec2 c : u.pose.corners())
-                if (c.x < -1e-6 || c.y < -1e-6 || c.x > s.tableW + 1e-6 || c.y > s.tableD + 1e-6)
+                if (!deploy && (c.x < -1e-6 || c.y < -1e-6 || c.x > s.tableW + 1e-6 || c.y > s.tableD + 1e-6))
                     return fail(uw, QStringLiteral("the base of %1 is off the %2 x %3\" table")
                                         .arg(u.id)
                                         .arg(s.tableW)
@@ -625,6 +629,9 @@ bool terciosScenarioFromJson(const QJsonObject& root, const QString& file, const
                 return fail(uw + QStringLiteral(".wear"),
                             QStringLiteral("must be 0..%1 (Stamina)").arg(p.stamina));
             u.disordered = uo.value(QStringLiteral("disordered")).toBool();
+            if (deploy && uo.contains(QStringLiteral("building")))
+                return fail(uw + QStringLiteral(".building"),
+                            QStringLiteral("units are placed by the deployment (\"deploy\": true)"));
             if (uo.contains(QStringLiteral("building"))) {
                 const QString b = uo.value(QStringLiteral("building")).toString();
                 for (qsizetype k = 0; k < s.terrain.size(); ++k)
@@ -650,7 +657,7 @@ bool terciosScenarioFromJson(const QJsonObject& root, const QString& file, const
     }
     for (qsizetype i = 0; i < s.units.size(); ++i)
         for (qsizetype j = i + 1; j < s.units.size(); ++j)
-            if (overlaps(s.units[i].pose.polygon(), s.units[j].pose.polygon()))
+            if (!deploy && overlaps(s.units[i].pose.polygon(), s.units[j].pose.polygon()))
                 return fail(
                     QStringLiteral("regiments"),
                     QStringLiteral("the bases of %1 and %2 overlap").arg(s.units[i].id, s.units[j].id));
@@ -719,6 +726,13 @@ QString actionText(const TerciosState& s, const TcAction& a) {
                             : QStringLiteral("react %1").arg(id(a.unit));
     case TcAction::Decline:
         return QStringLiteral("decline %1").arg(id(a.unit));
+    case TcAction::Side:
+        return QStringLiteral("side %1").arg(a.target == 0 ? QStringLiteral("low") : QStringLiteral("high"));
+    case TcAction::Deploy:
+        return QStringLiteral("deploy %1 %2,%3")
+            .arg(a.target >= 0 && a.target < s.regiments.size() ? s.regiments[a.target].id
+                                                                : QStringLiteral("?"),
+                 QString::number(a.to.x, 'f', 2), QString::number(a.to.y, 'f', 2));
     }
     return {};
 }
@@ -809,10 +823,29 @@ bool parseAction(const TerciosState& s, const QString& text, TcAction* out, QStr
             *error = QStringLiteral("'%1': react UNIT [face|evade]").arg(text);
             return false;
         }
-    } else if (k == QLatin1String("move")) {
-        a.kind = TcAction::Move;
-        if (!unitAt(1, &a.unit))
+    } else if (k == QLatin1String("side")) {
+        a.kind = TcAction::Side;
+        const QString x = w.value(1).toLower();
+        a.target = x == QLatin1String("low") ? 0 : x == QLatin1String("high") ? 1 : -1;
+        if (a.target < 0) {
+            *error = QStringLiteral("'%1': side low|high").arg(text);
             return false;
+        }
+    } else if (k == QLatin1String("move") || k == QLatin1String("deploy")) {
+        if (k == QLatin1String("deploy")) {
+            a.kind = TcAction::Deploy;
+            for (qsizetype i = 0; i < s.regiments.size(); ++i)
+                if (s.regiments[i].id == w.value(1))
+                    a.target = int(i);
+            if (a.target < 0) {
+                *error = QStringLiteral("'%1': no regiment '%2'").arg(text, w.value(1));
+                return false;
+            }
+        } else {
+            a.kind = TcAction::Move;
+            if (!unitAt(1, &a.unit))
+                return false;
+        }
         const QStringList xy = w.value(2).split(QLatin1Char(','));
         bool ok1 = false, ok2 = false;
         if (xy.size() == 2) {
@@ -820,7 +853,9 @@ bool parseAction(const TerciosState& s, const QString& text, TcAction* out, QStr
             a.to.y = xy[1].toDouble(&ok2);
         }
         if (!ok1 || !ok2) {
-            *error = QStringLiteral("'%1': move UNIT X,Y (inches)").arg(text);
+            *error = QStringLiteral("'%1': %2 X,Y (inches)")
+                         .arg(text, a.kind == TcAction::Move ? QStringLiteral("move UNIT")
+                                                             : QStringLiteral("deploy REGIMENT"));
             return false;
         }
     } else if (k == QLatin1String("face") || k == QLatin1String("turn")) {

@@ -89,6 +89,9 @@ TcAction simple(const TerciosEngine& e, const TerciosState& s, const QList<TcAct
         return std::nullopt;
     };
     switch (s.phase) {
+    case TPhase::DeploySide:
+    case TPhase::Deploy:
+        return legal.first(); // the low edge; the regiments in order, each as central and forward as it fits
     case TPhase::Planning: {
         const int u = legal.first().unit;
         const Card c = planCard(e, s, u);
