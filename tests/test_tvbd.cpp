@@ -4,6 +4,7 @@
 #include "tactical/tactical_game.h"
 #include "tactical/tvbd.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -75,6 +76,31 @@ struct Pos {
     }
 };
 
+// A fixture scenario whose set-up is left to the players (10.4 terrain by the defender, 10.6 deployment),
+// without its own terrain.
+QJsonObject setupJson(const char* fixture, bool terrain, bool deployment) {
+    QFile f(kFixtures + QLatin1String(fixture));
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    QJsonObject root = QJsonDocument::fromJson(f.readAll()).object();
+    root.remove(QStringLiteral("terrain"));
+    root.insert(QStringLiteral("setup"),
+                QJsonObject{{QStringLiteral("terrain"),
+                             terrain ? QStringLiteral("defender") : QStringLiteral("scenario")},
+                            {QStringLiteral("deployment"),
+                             deployment ? QStringLiteral("players") : QStringLiteral("scenario")}});
+    return root;
+}
+
+bool applyText(const TvbdEngine& e, BattleState& s, const QString& text, QString* error = nullptr) {
+    TAction a;
+    QString err;
+    const bool ok = parseAction(s, text, &a, &err) && e.apply(s, a, &err);
+    if (error)
+        *error = err;
+    return ok;
+}
+
 bool logHas(const BattleState& s, const QString& text) {
     for (const QString& l : s.log)
         if (l.contains(text))
@@ -145,6 +171,12 @@ class TestTvbd : public QObject {
     void undoUntilDice();
     void replayIsDeterministic();
     void randomPlayEndsEveryBattle();
+    void t27_attackerTerrainChange();
+    void r14_1_4_commanderChargeToAttach();
+    void r10_4_terrainLimits();
+    void r10_5_10_6_scoutingAndDeployment();
+    void r10_4_terrainProcedureApi();
+    void setupRandomPlayAndReplay();
     void cliAutoResolve();
     void cliBadInput();
 
@@ -1487,6 +1519,350 @@ void TestTvbd::cliBadInput() {
              QStringLiteral("x"), QStringLiteral("--scenario"), bad});
     QVERIFY(p.waitForFinished(30000));
     QCOMPARE(p.exitCode(), 2);
+}
+
+// T27, 10.4: the attacker's changes 1-3 (remove, move, swap) must leave less difficult terrain in the centre
+// zone: removing a centre wood is allowed, removing a flank wood is not; swapping a small flank wood with a
+// large difficult centre hill is allowed.
+void TestTvbd::t27_attackerTerrainChange() {
+    QJsonObject root = setupJson("tvbd-white-mountain.json", true, false);
+    root.insert(QStringLiteral("attacker"), 0);
+    BattleState s;
+    QString error;
+    QVERIFY2(scenarioFromJson(root, QStringLiteral("x.json"), *rules, &s, &error), qPrintable(error));
+    TvbdEngine e(*rules);
+    e.start(s);
+    QCOMPARE(s.step, Step::Setup);
+    QCOMPARE(e.actor(s), 1); // the defender places terrain
+    QVERIFY(e.prompt(s).startsWith(QStringLiteral("10.4")));
+    // big table 45 x 30: the centre zone is x 10.5-34.5
+    QVERIFY2(applyText(e, s, QStringLiteral("place woods medium 22.5,15 6x4 0"), &error), qPrintable(error));
+    QVERIFY2(applyText(e, s, QStringLiteral("place woods small 5,15 4x3 0"), &error), qPrintable(error));
+    QVERIFY2(applyText(e, s, QStringLiteral("place difficultHill large 22.5,25 8x6 0"), &error),
+             qPrintable(error));
+    QVERIFY2(applyText(e, s, QStringLiteral("end"), &error), qPrintable(error)); // roads next
+    QVERIFY2(applyText(e, s, QStringLiteral("end"), &error), qPrintable(error)); // no village: no road needed
+    QCOMPARE(e.actor(s), 0);                                                     // the attacker changes
+    const double before = e.centreDifficultArea(s);
+    // medium wood (pi 3 x 2) and large hill (pi 4 x 3) in the centre, measured on a grid
+    QVERIFY(std::abs(before - kPi * (6 + 12)) < 1.0);
+    BattleState t = s;
+    QVERIFY2(applyText(e, t, QStringLiteral("change remove p1"), &error), qPrintable(error));
+    QVERIFY(logHas(t, QStringLiteral("10.4 A (attacker) removes p1 (woods)")) ||
+            logHas(t, QStringLiteral("removes p1 (woods)")));
+    t = s;
+    QVERIFY(!applyText(e, t, QStringLiteral("change remove p2"), &error));
+    QVERIFY2(error.contains(QStringLiteral("less difficult terrain in the centre zone")), qPrintable(error));
+    t = s;
+    QVERIFY(!applyText(e, t, QStringLiteral("change move p2 4,0"), &error)); // the flank wood into the centre
+    t = s;
+    QVERIFY(!applyText(e, t, QStringLiteral("change move p1 9,0"), &error)); // more than 8 TUM
+    QVERIFY(error.contains(QStringLiteral("8 TUM")));
+    t = s;
+    QVERIFY2(applyText(e, t, QStringLiteral("change swap p2 p3"), &error), qPrintable(error));
+    QVERIFY(logHas(t, QStringLiteral("swaps p2 (woods) and p3 (difficultHill)")));
+    QVERIFY(t.step != Step::Setup); // the set-up is over: bombardment and turn 1 follow
+    // the swapped features: the hill on the flank, the small wood in the centre
+    QCOMPARE(t.setup.specs[2].centre, (Vec2{5, 15}));
+    QCOMPARE(t.setup.specs[1].centre, (Vec2{22.5, 25}));
+    // options 5-6 have no centre condition
+    t = s;
+    QVERIFY2(applyText(e, t, QStringLiteral("change gentle p3"), &error), qPrintable(error));
+    QCOMPARE(t.setup.specs[2].type, QStringLiteral("gentleHill"));
+    QVERIFY(!applyText(e, s, QStringLiteral("change difficult p3"), &error)); // it is not a gentle hill
+    // the listed changes are exactly the legal ones among the candidates: every one applies
+    const QList<TAction> l = e.legalActions(s);
+    bool removeP1 = false, removeP2 = false;
+    for (const TAction& a : l) {
+        BattleState u = s;
+        QVERIFY2(e.apply(u, a, &error), qPrintable(error));
+        removeP1 = removeP1 || actionText(s, a) == QLatin1String("change remove p1");
+        removeP2 = removeP2 || actionText(s, a) == QLatin1String("change remove p2");
+    }
+    QVERIFY(removeP1);
+    QVERIFY(!removeP2);
+}
+
+// 10.4: the number of features by table size, the maximum of each kind, roads through villages.
+void TestTvbd::r10_4_terrainLimits() {
+    QJsonObject root = setupJson("tvbd-white-mountain.json", true, false);
+    root.insert(QStringLiteral("attacker"), 1);
+    BattleState s;
+    QString error;
+    QVERIFY2(scenarioFromJson(root, QStringLiteral("x.json"), *rules, &s, &error), qPrintable(error));
+    TvbdEngine e(*rules);
+    e.start(s);
+    QCOMPARE(e.actor(s), 0);
+    QVERIFY(!applyText(e, s, QStringLiteral("end"), &error)); // big table: at least 2
+    QVERIFY(error.contains(QStringLiteral("at least 2")));
+    QVERIFY2(applyText(e, s, QStringLiteral("place village medium 7.5,5 6x4 0"), &error), qPrintable(error));
+    QVERIFY(!applyText(e, s, QStringLiteral("end"), &error));
+    QVERIFY2(applyText(e, s, QStringLiteral("place woods large 22.5,15 8x6 0"), &error), qPrintable(error));
+    QVERIFY(!applyText(e, s, QStringLiteral("place field large 37.5,25 8x6 0"), &error)); // one large only
+    QVERIFY(error.contains(QStringLiteral("one large")));
+    QVERIFY(!applyText(e, s, QStringLiteral("place field medium 22.5,15 6x4 0"), &error)); // overlaps
+    QVERIFY(!applyText(e, s, QStringLiteral("place field medium 37.5,25 7x4 0"), &error)); // 8.3 size
+    QVERIFY(error.contains(QStringLiteral("8.3")));
+    QVERIFY(!applyText(e, s, QStringLiteral("place woods medium 44,25 6x4 0"), &error)); // off the table
+    QVERIFY2(applyText(e, s, QStringLiteral("place river 0,15 45,15"), &error), qPrintable(error));
+    QVERIFY(!applyText(e, s, QStringLiteral("place river 11.25,0 11.25,30"), &error)); // one river
+    QVERIFY(error.contains(QStringLiteral("river")));
+    QVERIFY(!applyText(e, s, QStringLiteral("place stream 3,3 40,20"), &error)); // not edge to edge
+    QVERIFY2(applyText(e, s, QStringLiteral("place stream 11.25,0 11.25,30"), &error), qPrintable(error));
+    QVERIFY(!applyText(e, s, QStringLiteral("place stream 33.75,0 33.75,30"), &error)); // two streams
+    QVERIFY2(applyText(e, s, QStringLiteral("place rough medium 37.5,25 6x4 0"), &error), qPrintable(error));
+    QVERIFY2(applyText(e, s, QStringLiteral("place gentleHill small 37.5,5 4x3 0"), &error),
+             qPrintable(error));
+    QVERIFY(!applyText(e, s, QStringLiteral("place gentleHill medium 7.5,25 6x4 0"), &error)); // 6 placed
+    QVERIFY(error.contains(QStringLiteral("at most 6")));
+    QVERIFY(!applyText(e, s, QStringLiteral("place road 0,5 45,5"), &error)); // roads after the features
+    QVERIFY2(applyText(e, s, QStringLiteral("end"), &error), qPrintable(error));
+    QVERIFY(!applyText(e, s, QStringLiteral("end"), &error)); // the village needs a road
+    QVERIFY(error.contains(QStringLiteral("road")));
+    QVERIFY2(applyText(e, s, QStringLiteral("place road 7.5,0 7.5,30"), &error), qPrintable(error));
+    // the road crosses the river: a bridge (8.2) where a stand may cross
+    QVERIFY(logHas(s, QStringLiteral("places p7: road 7.5,0 7.5,30")));
+    bool bridge = false;
+    for (const TerrainFeature& f : s.terrain)
+        bridge = bridge || (f.type == QLatin1String("bridge") && contains(f.pieces[0], {7.5, 15}));
+    QVERIFY(bridge);
+    QVERIFY2(applyText(e, s, QStringLiteral("end"), &error), qPrintable(error));
+    QCOMPARE(e.actor(s), 1);
+    // 10.4 option 4: a road may be rerouted only through the villages it passed through
+    QVERIFY(!applyText(e, s, QStringLiteral("change road p7 road 0,25 45,25"), &error));
+    QVERIFY(error.contains(QStringLiteral("p1")));
+    BattleState t = s;
+    QVERIFY2(applyText(e, t, QStringLiteral("change road p7 road 0,5 45,5"), &error), qPrintable(error));
+    QVERIFY(t.step != Step::Setup);
+}
+
+// 10.5 scouting (1d6 per Dragoons, 2d6 per Light Horse, 5-6 hits; the difference in delays) and 10.6
+// deployment (commands alternating from the defender, then Cannon alternating from the attacker; the
+// zone from the base edge to 4 TUM short of the centre line; Pike+Shot in the centre zone).
+void TestTvbd::r10_5_10_6_scoutingAndDeployment() {
+    QJsonObject root = setupJson("tvbd-small-generic.json", false, true);
+    root.insert(QStringLiteral("attacker"), 0);
+    BattleState s;
+    QString error;
+    QVERIFY2(scenarioFromJson(root, QStringLiteral("x.json"), *rules, &s, &error), qPrintable(error));
+    int dice[2] = {0, 0};
+    for (const Unit& u : s.units) {
+        QCOMPARE(u.status, UnitStatus::Undeployed);
+        dice[u.side] += u.type == UnitType::Dragoons ? 1 : u.type == UnitType::LightHorse ? 2 : 0;
+    }
+    QVERIFY(dice[1] >= 1);
+    // side 0 scores no hit, side 1 one hit: one point of advantage for side 1
+    for (int i = 0; i < dice[0]; ++i)
+        s.scripted << 4;
+    for (int i = 0; i < dice[1]; ++i)
+        s.scripted << (i == 0 ? 5 : 1);
+    TvbdEngine e(*rules);
+    e.start(s);
+    QCOMPARE(s.step, Step::Setup);
+    QCOMPARE(s.setup.scoutDelays[1], 1);
+    QCOMPARE(s.setup.scoutDelays[0], 0);
+    QVERIFY(logHas(s, QStringLiteral("10.5 %1 has 1 point(s) of scouting advantage").arg(s.sideName[1])));
+    QCOMPARE(e.actor(s), 1); // the defender deploys first
+    // a Cannon waits for the end; Pike+Shot only in the centre zone (small table: x 7-23), no deploying in
+    // the neutral zone (side 1: y below 19)
+    int pike = -1, cannon = -1, horse = -1;
+    for (qsizetype i = 0; i < s.units.size(); ++i) {
+        const Unit& u = s.units[i];
+        if (u.side != 1)
+            continue;
+        if (u.type == UnitType::PikeShot && pike < 0)
+            pike = int(i);
+        if (u.type == UnitType::Cannon && cannon < 0)
+            cannon = int(i);
+        if (u.type == UnitType::Horse && horse < 0)
+            horse = int(i);
+    }
+    QVERIFY(pike >= 0 && cannon >= 0 && horse >= 0);
+    auto id = [&](int u) { return s.units[u].id; };
+    BattleState t = s;
+    QVERIFY(!applyText(e, t, QStringLiteral("deploy %1 15,25 270").arg(id(cannon)), &error));
+    QVERIFY(error.contains(QStringLiteral("after all the commands")));
+    QVERIFY(!applyText(e, t, QStringLiteral("deploy %1 4,25 270").arg(id(pike)), &error));
+    QVERIFY(error.contains(QStringLiteral("centre zone")));
+    QVERIFY(!applyText(e, t, QStringLiteral("deploy %1 15,18.6 270").arg(id(pike)), &error));
+    QVERIFY(error.contains(QStringLiteral("deployment zone")));
+    QVERIFY(!applyText(e, t, QStringLiteral("deploy %1 15,5 90").arg(id(pike)), &error)); // enemy zone
+    // the scouting benefit: pass, and the attacker deploys a command first
+    QVERIFY2(applyText(e, t, QStringLiteral("pass"), &error), qPrintable(error));
+    QCOMPARE(e.actor(t), 0);
+    QCOMPARE(t.setup.scoutDelays[1], 0);
+    QVERIFY(!applyText(e, t, QStringLiteral("pass"), &error));
+    // the first unit placed chooses the command; the rest of that command follows
+    QVERIFY2(applyText(e, s, QStringLiteral("deploy %1 15,20 270").arg(id(pike)), &error), qPrintable(error));
+    QCOMPARE(e.actor(s), 1);
+    const int cmd = s.units[pike].command;
+    for (qsizetype i = 0; i < s.units.size(); ++i)
+        if (s.units[i].side == 1 && s.units[i].command != cmd && s.units[i].type != UnitType::Cannon) {
+            QVERIFY(!applyText(e, s, QStringLiteral("deploy %1 3,25 270").arg(s.units[i].id), &error));
+            QVERIFY(error.contains(QStringLiteral("is being deployed")));
+            break;
+        }
+    QVERIFY(!applyText(e, s, QStringLiteral("pass"), &error)); // not in the middle of a command
+    // deploy the rest of the command with the policy; its Commander comes last, in contact: attached
+    wp::rules::Rng rng(1);
+    while (s.setup.deploying == cmd) {
+        const TAction a = choosePolicyAction(e, s, Policy::Simple, rng);
+        QVERIFY2(e.apply(s, a, &error), qPrintable(error));
+    }
+    const int commander = s.commands[cmd].commander;
+    QCOMPARE(s.units[commander].status, UnitStatus::OnTable);
+    QVERIFY(s.units[commander].attachedTo >= 0);
+    QCOMPARE(e.actor(s), 0); // alternating
+    // the rest by the policy: commands, then Cannon from the attacker, then the bombardment and turn 1
+    int cannonFirst = -1;
+    while (s.step == Step::Setup) {
+        const TAction a = choosePolicyAction(e, s, Policy::Simple, rng);
+        if (cannonFirst < 0 && a.kind == TAction::Deploy && s.units[a.unit].type == UnitType::Cannon)
+            cannonFirst = s.units[a.unit].side;
+        QVERIFY2(e.apply(s, a, &error), qPrintable(error));
+    }
+    QCOMPARE(cannonFirst, 0);
+    for (const Unit& u : s.units) {
+        QVERIFY(u.status != UnitStatus::Undeployed);
+        const double depth = u.side == 0 ? u.pose.c.y : s.tableD - u.pose.c.y;
+        QVERIFY(depth <= s.tableD / 2 - 4);
+        if (u.type == UnitType::PikeShot)
+            QVERIFY(u.pose.c.x >= 7 && u.pose.c.x <= 23);
+    }
+    QVERIFY(logHas(s, QStringLiteral("1.7 bombardment")));
+}
+
+// The 10.4 procedure as a function for the battle export (issue 9): deterministic for a seed, within the
+// limits, and its JSON loads back as scenario terrain.
+void TestTvbd::r10_4_terrainProcedureApi() {
+    for (const char* f : {"tvbd-small-generic.json", "tvbd-white-mountain.json"}) {
+        const QJsonObject root = setupJson(f, false, false);
+        BattleState s;
+        QString error;
+        QVERIFY2(scenarioFromJson(root, QStringLiteral("x.json"), *rules, &s, &error), qPrintable(error));
+        const bool big = s.tableW > 40;
+        QSet<QString> layouts;
+        for (quint64 seed = 1; seed <= 4; ++seed) {
+            const TerrainProcedureResult r1 = runTerrainProcedure(*rules, s, seed);
+            const TerrainProcedureResult r2 = runTerrainProcedure(*rules, s, seed);
+            QVERIFY2(r1.ok, qPrintable(r1.error));
+            QCOMPARE(r1.json, r2.json);
+            QCOMPARE(r1.log, r2.log);
+            QVERIFY(!r1.actions.isEmpty());
+            int features = 0;
+            for (const TerrainSpec& t : r1.terrain)
+                features += t.type != QLatin1String("road") && t.type != QLatin1String("bridge");
+            QVERIFY(!r1.log.filter(QStringLiteral("10.4")).isEmpty());
+            // the attacker's change may remove one
+            QVERIFY2(features >= (big ? 1 : 0) && features <= (big ? 6 : 4),
+                     qPrintable(QString::number(features)));
+            QJsonObject placed = root;
+            QVERIFY2(placeTerrainByProcedure(*rules, &placed, seed, &error), qPrintable(error));
+            QCOMPARE(placed.value(QStringLiteral("terrain")).toArray(), r1.json);
+            BattleState back;
+            QVERIFY2(scenarioFromJson(placed, QStringLiteral("placed.json"), *rules, &back, &error),
+                     qPrintable(error));
+            QCOMPARE(back.terrain.size(), r1.terrain.size());
+            layouts.insert(QString::fromUtf8(QJsonDocument(r1.json).toJson()));
+        }
+        QVERIFY(layouts.size() > 1); // the seed matters
+    }
+}
+
+// Random and simple play through the whole set-up (10.3-10.6) and the battle; the action texts replay it.
+void TestTvbd::setupRandomPlayAndReplay() {
+    QJsonObject root = setupJson("tvbd-small-generic.json", true, true);
+    root.remove(QStringLiteral("attacker"));
+    BattleState s;
+    QString error;
+    QVERIFY2(scenarioFromJson(root, QStringLiteral("x.json"), *rules, &s, &error), qPrintable(error));
+    TvbdEngine e(*rules);
+    for (quint64 seed = 1; seed <= 3; ++seed)
+        for (Policy pol : {Policy::Random, Policy::Simple}) {
+            TacticalGame g(e, s, seed);
+            QCOMPARE(g.state().step, Step::Setup);
+            wp::rules::Rng rng(seed * 17);
+            int n = 0;
+            bool sawDeploy = false;
+            while (!g.state().over() && n < 20000) {
+                const QList<TAction> l = e.legalActions(g.state());
+                QVERIFY2(!l.isEmpty(), qPrintable(e.prompt(g.state())));
+                const TAction a = choosePolicyAction(e, g.state(), pol, rng);
+                QVERIFY(l.contains(a));
+                sawDeploy = sawDeploy || a.kind == TAction::Deploy;
+                QVERIFY2(g.apply(a, &error), qPrintable(error));
+                ++n;
+            }
+            QVERIFY(g.state().over());
+            QVERIFY(sawDeploy);
+            QVERIFY(logHas(g.state(), QStringLiteral("10.4")));
+            QVERIFY(logHas(g.state(), QStringLiteral("10.6")));
+            TacticalGame replay(e, s, seed);
+            for (const QString& t : g.actionTexts())
+                QVERIFY2(replay.applyText(t, &error), qPrintable(t + QStringLiteral(": ") + error));
+            QCOMPARE(replay.state().log, g.state().log);
+        }
+}
+
+// 14.1.4: a Commander may charge (3 TUM) to attach to a unit of its command that has just charged or is
+// locked in melee; Commanders charge last (14.4.1); a friend's declaration does not cancel a charge (14.2).
+void TestTvbd::r14_1_4_commanderChargeToAttach() {
+    Pos p(*rules);
+    const int horse = p.add(0, UnitType::Horse, 10, 10, 90);      // front edge y 10.5
+    const int c = p.add(0, UnitType::Commander, 12, 9.5, 90);     // unattached
+    const int pike = p.add(1, UnitType::PikeShot, 10, 12.5, 270); // front edge y 12
+    const int shot = p.add(1, UnitType::Shot, 30, 10, 270);
+    p.s.step = Step::Declare;
+    p.s.stepSide = 0;
+    p.s.active = 0;
+    TvbdEngine e(*rules);
+    auto listed = [&](int u, int t) {
+        for (const TAction& a : e.legalActions(p.s))
+            if (a.kind == TAction::Charge && a.unit == u && a.target == t)
+                return true;
+        return false;
+    };
+    QVERIFY(listed(horse, pike));
+    QVERIFY(!listed(c, horse)); // the Horse has not declared
+    QVERIFY(e.commanderChargeTargets(p.s, c).isEmpty());
+    p.s.units[horse].chargeTarget = pike;
+    QCOMPARE(e.commanderChargeTargets(p.s, c), QList<int>{horse});
+    QVERIFY(listed(c, horse));
+    p.s.units[c].chargeTarget = horse;
+    e.cancelCharges(p.s);
+    QCOMPARE(p.s.units[horse].chargeTarget, pike); // the Commander's declaration on a friend cancels nothing
+    e.resolveCharges(p.s);
+    QVERIFY(p.s.units[horse].charged);
+    QCOMPARE(p.s.units[c].attachedTo, horse);
+    QCOMPARE(p.s.units[c].pose.c, p.s.units[horse].pose.c);
+    QVERIFY(logHas(p.s, QStringLiteral("14.1.4 A1 charges")));
+    // the Commander moved after the Horse (14.4.1 order)
+    qsizetype hLine = -1, cLine = -1;
+    for (qsizetype i = 0; i < p.s.log.size(); ++i) {
+        if (p.s.log[i].startsWith(QLatin1String("14.4 A0 charges")))
+            hLine = i;
+        if (p.s.log[i].startsWith(QLatin1String("14.1.4 A1 charges")))
+            cLine = i;
+    }
+    QVERIFY(hLine >= 0 && cLine > hLine);
+    // next turn the Horse is locked in melee: a Commander within 3 TUM may charge to it; beyond, not
+    p.s.units[c].attachedTo = -1;
+    p.s.units[c].pose.c = {10, 9}; // 2.5 TUM from the Horse's centre
+    QVERIFY(e.locked(p.s, horse));
+    QCOMPARE(e.commanderChargeTargets(p.s, c), QList<int>{horse});
+    p.s.units[c].pose.c = {10, 5};
+    QVERIFY(e.commanderChargeTargets(p.s, c).isEmpty());
+    // a unit whose charge did not happen: the Commander stays where it is
+    Pos q(*rules);
+    const int h2 = q.add(0, UnitType::Horse, 10, 10, 90);
+    const int c2 = q.add(0, UnitType::Commander, 12, 9.5, 90);
+    q.add(1, UnitType::PikeShot, 30, 25, 270);
+    q.s.units[c2].chargeTarget = h2; // declared, but the Horse's own declaration was cancelled
+    e.resolveCharges(q.s);
+    QCOMPARE(q.s.units[c2].attachedTo, -1);
+    QCOMPARE(q.s.units[c2].pose.c, (Vec2{12, 9.5}));
+    QVERIFY(logHas(q.s, QStringLiteral("did not charge")));
+    Q_UNUSED(shot);
 }
 
 QTEST_GUILESS_MAIN(TestTvbd)

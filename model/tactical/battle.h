@@ -18,7 +18,14 @@ namespace wp::tactical {
 
 enum class UnitType { Commander, Horse, LightHorse, Dragoons, PikeShot, Shot, Rabble, Cannon };
 enum class Quality { Superior, Ordinary, Inferior, Raw };
-enum class UnitStatus { OnTable, Routed, Eliminated, Casualty, PursuedOff };
+enum class UnitStatus {
+    OnTable,
+    Routed,
+    Eliminated,
+    Casualty,
+    PursuedOff,
+    Undeployed
+}; // Undeployed: TVBD 1.6
 enum class TerrainClass { Open, Difficult, Impassable };
 
 QString typeName(UnitType t);  // "PikeShot"
@@ -93,6 +100,33 @@ struct Command {
     bool broken = false;         // 16.10
 };
 
+// A terrain feature as a scenario file writes it (docs/tvbd.md "Scenario format"): an area feature
+// (ellipse: centre, a = rx, b = ry; rect: centre, a = w, b = d; rotation in degrees) or a straight linear
+// one (line: points, width). `size` is small, medium or large for area features placed by TVBD 10.4.
+struct TerrainSpec {
+    QString id, type, shape, size;
+    Vec2 centre;
+    double a = 0, b = 0, rotation = 0, width = 0;
+    QList<Vec2> points;
+    bool blocksLOSSet = false, blocksLOS = false; // an explicit blocksLOS in the file
+    bool peakSet = false;
+    Vec2 peak;
+    bool operator==(const TerrainSpec&) const = default;
+};
+
+// TVBD set-up (phase 1, 10.1-10.6) when the scenario leaves it to the players (tvbd_setup.cpp).
+enum class SetupStage { None, PlaceTerrain, Roads, TerrainChange, Deploy, DeployCannon };
+struct SetupState {
+    SetupStage stage = SetupStage::None;
+    bool terrainProcedure = false; // 10.4: the defender places terrain, the attacker changes it
+    bool deployment = false;       // 10.6: the sides deploy (the scenario's positions are not used)
+    QList<TerrainSpec> specs;      // the terrain placed by the procedure (ids match `terrain`)
+    int scoutDelays[2] = {0, 0};   // 10.5 benefits 3-4 still to use
+    int deploying = -1;            // 10.6: the command being deployed
+    int nextId = 1;                // ids of placed terrain ("p1", "p2", ...)
+    int fixedTerrain = 0;          // terrain[0, fixedTerrain) is the scenario's own
+};
+
 struct RoutRecord {
     int unit = -1;
     Vec2 lastPos;
@@ -100,7 +134,7 @@ struct RoutRecord {
 };
 
 // Steps of the game sequence (TVBD 9). Automatic steps are carried out by the engine as soon as reached.
-enum class Step { Bombard, Initiative, Move, Shoot, Declare, Evade, Over };
+enum class Step { Bombard, Initiative, Move, Shoot, Declare, Evade, Over, Setup }; // Setup: TVBD 1.1-1.6
 
 struct BattleState {
     QString ruleset = QStringLiteral("tvbd");
@@ -133,6 +167,7 @@ struct BattleState {
     int winner = -1; // -1 none, 0/1, 2 draw
     QString resultReason;
     int lost[2] = {0, 0};
+    SetupState setup;
 
     int reactive() const { return 1 - active; }
     bool over() const { return step == Step::Over; }

@@ -149,7 +149,7 @@ TAction simple(const TvbdEngine& e, const BattleState& s, const QList<TAction>& 
     }
     case Step::Declare:
         for (const TAction& a : legal) {
-            if (a.kind != TAction::Charge)
+            if (a.kind != TAction::Charge || s.units[a.unit].type == UnitType::Commander)
                 continue;
             const Unit& x = s.units[a.unit];
             const Unit& t = s.units[a.target];
@@ -164,6 +164,9 @@ TAction simple(const TvbdEngine& e, const BattleState& s, const QList<TAction>& 
             if (mine >= theirs)
                 return a;
         }
+        for (const TAction& a : legal) // 14.1.4: then Commanders join a charging or locked unit
+            if (a.kind == TAction::Charge && s.units[a.unit].type == UnitType::Commander)
+                return a;
         return end;
     case Step::Evade:
         for (const TAction& a : legal)
@@ -172,6 +175,7 @@ TAction simple(const TvbdEngine& e, const BattleState& s, const QList<TAction>& 
         return legal.isEmpty() ? end : legal.first();
     case Step::Initiative:
     case Step::Over:
+    case Step::Setup: // chooseSetupAction
         break;
     }
     return end;
@@ -225,6 +229,8 @@ TAction choosePolicyAction(const TvbdEngine& engine, const BattleState& s, Polic
         return {};
     if (policy == Policy::Random)
         return legal[rng.below(int(legal.size()))];
+    if (s.step == Step::Setup)
+        return chooseSetupAction(engine, s, rng);
     return simple(engine, s, legal);
 }
 

@@ -909,6 +909,25 @@ void TvbdEngine::syncAttached(BattleState& s, int u) const {
 
 // ---- charges -------------------------------------------------------------------------------------------
 
+QList<int> TvbdEngine::commanderChargeTargets(const BattleState& s, int c) const {
+    QList<int> out;
+    const Unit& x = s.units[c];
+    if (x.type != UnitType::Commander || !x.onTable() || x.chargeTarget >= 0)
+        return out;
+    for (qsizetype i = 0; i < s.units.size(); ++i) {
+        const Unit& y = s.units[i];
+        if (int(i) == x.attachedTo || y.command != x.command || !y.onTable() || y.type == UnitType::Commander)
+            continue;
+        const bool declared = y.chargeTarget >= 0;
+        if (!declared && !locked(s, int(i)))
+            continue;
+        const double reach = r.type(x.type).charge + (declared ? r.type(y.type).charge : 0);
+        if ((y.pose.c - x.pose.c).length() <= reach + 1e-6)
+            out << int(i);
+    }
+    return out;
+}
+
 std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, int target) const {
     const Unit& x = s.units[u];
     const Unit& t = s.units[target];

@@ -6,6 +6,8 @@
 #include "battle.h"
 
 #include <QHash>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QList>
 #include <QString>
 
@@ -53,6 +55,14 @@ bool loadScenario(const QString& path, const TvbdRules& rules, BattleState* out,
 bool scenarioFromJson(const QJsonObject& root, const QString& fileName, const TvbdRules& rules,
                       BattleState* out, QString* error);
 
+// A terrain feature from its scenario description, and back (docs/tvbd.md "Scenario format").
+TerrainFeature terrainFeature(const TvbdRules& rules, const TerrainSpec& spec);
+QJsonObject terrainSpecJson(const TerrainSpec& spec);
+// The action notation of a placed feature ("woods medium 22.5,15 6x4 0", "road 0,15 45,15").
+QString terrainSpecText(const TerrainSpec& spec);
+// Reads that notation (the shape and a line's width are set from the type when the action is applied).
+bool parseTerrainSpec(const QStringList& words, TerrainSpec* out, QString* error);
+
 // The generic army list (7.3.2, 7.3.3) for one side: an empty list when legal.
 QStringList armyListProblems(const BattleState& s, int side);
 
@@ -90,12 +100,21 @@ inline MoveSpec mv(MoveKind k, double angle = 0, double dist = 0, int target = -
     return m;
 }
 
+// 10.4 the attacker's terrain change (options 1-6 of the rulebook, in its order).
+enum class TerrainChange { None, Remove, Move, Swap, Road, ToGentle, ToDifficult };
+
 struct TAction {
-    enum Kind { End, Move, Shoot, Charge, Evade, Stand, Hold } kind = End; // Hold: the unit stays this step
-    int unit = -1;        // mover, primary shooter, charger, evader
-    int target = -1;      // shooting / charge target
-    QList<int> secondary; // secondary shooters
-    MoveSpec move;
+    // Hold: the unit stays this step. Set-up (1.4-1.6): Place a terrain feature or road, Change the
+    // terrain (the attacker, 10.4), Deploy a unit (10.6), Pass (10.5: delay deploying a command/Cannon).
+    enum Kind { End, Move, Shoot, Charge, Evade, Stand, Hold, Place, Change, Deploy, Pass } kind = End;
+    int unit = -1;        // mover, primary shooter, charger, evader, deployed unit
+    int target = -1;      // shooting / charge target; terrain change: the feature (index in setup.specs)
+    QList<int> secondary; // secondary shooters; terrain swap: the other feature
+    MoveSpec move;        // Deploy: move.to = centre, move.angle = facing
+    TerrainSpec terrain;  // Place; Change Road: the new road
+    TerrainChange change = TerrainChange::None;
+    Vec2 shift;            // Change Move
+    bool limbered = false; // Deploy of a Cannon
     bool operator==(const TAction&) const = default;
 };
 
@@ -121,7 +140,9 @@ class TvbdEngine {
     explicit TvbdEngine(const TvbdRules& rules) : r(rules) {}
     const TvbdRules& rules() const { return r; }
 
-    // Runs the automatic steps from the set-up (bombardment) until the first decision.
+    // Runs the automatic steps from the set-up (1.3 attacker, 1.5 scouting, 1.7 bombardment) until the
+    // first decision; the set-up steps the scenario leaves to the players (10.4 terrain, 10.6 deployment)
+    // are decisions (tvbd_setup.cpp).
     void start(BattleState& s) const;
     int actor(const BattleState& s) const; // side to act, -1 when over
     QString prompt(const BattleState& s) const;
@@ -151,6 +172,9 @@ class TvbdEngine {
     std::optional<ChargePlan> chargePlan(const BattleState& s, int u, int target) const; // 14.1, 14.4
     QList<std::pair<int, ChargePlan>> chargeOptions(const BattleState& s,
                                                     int u) const; // with front-before-flank
+    // 14.1.4: the units of its command a Commander may declare a charge to attach to (a unit that has
+    // declared a charge and may end within the Commander's 3 TUM charge, or one locked in melee within it).
+    QList<int> commanderChargeTargets(const BattleState& s, int c) const;
     // Pose after a move, or an error naming the rule broken (12.1).
     std::optional<Pose> checkMove(const BattleState& s, int u, const MoveSpec& m, QString* why = nullptr,
                                   bool evade = false) const;
@@ -184,7 +208,20 @@ class TvbdEngine {
     bool behindFortification(const BattleState& s, int u, Vec2 from) const;
     void rallyBack(BattleState& s, int u) const;
 
+    // ---- set-up (tvbd_setup.cpp) ----
+    // Area of difficult terrain in the centre zone (10.4: the attacker's changes 1-3 must reduce it),
+    // measured on a 0.25 TUM grid.
+    double centreDifficultArea(const BattleState& s) const;
+    // 10.4 limits: how many more features the defender may place (0 when at the maximum).
+    QStringList terrainPlacementProblems(const BattleState& s, const TerrainSpec& add) const;
+
   private:
+    void beginSetup(BattleState& s, bool terrainDone = false) const;
+    void beginBombardment(BattleState& s) const;
+    void startCannonDeployment(BattleState& s) const;
+    QList<TAction> setupActions(const BattleState& s) const;
+    bool applySetup(BattleState& s, const TAction& a, QString* why) const;
+    QString setupPrompt(const BattleState& s) const;
     QList<int> computeShootTargets(const BattleState& s, int u, bool* toFront) const;
     QList<std::pair<int, ChargePlan>> computeChargeOptions(const BattleState& s, int u) const;
     QList<MoveSpec> listMoves(const BattleState& s, int u, QList<Pose>* poses, bool firstOnly) const;
@@ -200,5 +237,28 @@ class TvbdEngine {
     void syncAttached(BattleState& s, int u) const;
     const TvbdRules& r;
 };
+
+// ---- set-up procedures (tvbd_setup.cpp) -----------------------------------------------------------------
+
+// The simple policy's answer to a set-up decision (s.step == Step::Setup): always one of legalActions.
+TAction chooseSetupAction(const TvbdEngine& engine, const BattleState& s, wp::rules::Rng& rng);
+
+// 10.4 terrain placement by the rulebook's basic method (the defender places 1-4 / 2-6 features and
+// roads, then the attacker makes one change), every decision taken by the simple policy with `seed`,
+// on the table of `scenario` (its size, sides, attacker; when the attacker is not set it is rolled,
+// 10.3). The scenario's own terrain stays and the new features are added. Stable API (issue 9 export).
+struct TerrainProcedureResult {
+    bool ok = false;
+    QString error;
+    int attacker = -1;
+    QList<TerrainSpec> terrain; // what the procedure placed (rivers cut at bridges, bridges added)
+    QJsonArray json;            // the same in the scenario format ("terrain" entries)
+    QStringList log;            // one line per step with its rule number
+    QStringList actions;        // the decisions in the action notation
+};
+TerrainProcedureResult runTerrainProcedure(const TvbdRules& rules, const BattleState& scenario, quint64 seed);
+// The same on a scenario file's JSON: places terrain by 10.4 and appends it to root["terrain"].
+bool placeTerrainByProcedure(const TvbdRules& rules, QJsonObject* root, quint64 seed, QString* error,
+                             QStringList* log = nullptr);
 
 } // namespace wp::tactical

@@ -149,6 +149,67 @@ const TvbdRules* defaultTvbdRules(QString* error) {
     return ok ? &rules : nullptr;
 }
 
+// ---- terrain features ------------------------------------------------------------------------------------
+
+TerrainFeature terrainFeature(const TvbdRules& rules, const TerrainSpec& spec) {
+    TerrainFeature f;
+    f.id = spec.id;
+    f.type = spec.type;
+    const TerrainTypeInfo ti = rules.terrain.value(spec.type);
+    f.cls = ti.cls;
+    f.blocksLOS = spec.blocksLOSSet ? spec.blocksLOS : ti.blocksLOS;
+    f.elevated = ti.elevated;
+    if (spec.shape == QLatin1String("ellipse") || spec.shape == QLatin1String("rect")) {
+        const bool ell = spec.shape == QLatin1String("ellipse");
+        f.pieces << (ell ? ellipse(spec.centre, spec.a, spec.b, spec.rotation)
+                         : rectangle(spec.centre, spec.a, spec.b, spec.rotation + 90));
+        f.peak = spec.centre;
+        f.radius = ell ? std::min(spec.a, spec.b) : std::min(spec.a, spec.b) / 2;
+    } else if (spec.shape == QLatin1String("line")) {
+        for (qsizetype k = 1; k < spec.points.size(); ++k)
+            f.pieces << thickSegment(spec.points[k - 1], spec.points[k], spec.width);
+    } else if (!spec.points.isEmpty()) {
+        f.pieces << spec.points;
+        Vec2 c;
+        for (const Vec2& p : spec.points)
+            c = c + p * (1.0 / double(spec.points.size()));
+        f.peak = c;
+        f.radius = 1e9;
+        for (const Vec2& p : spec.points)
+            f.radius = std::min(f.radius, (p - c).length());
+    }
+    if (spec.peakSet)
+        f.peak = spec.peak;
+    return f;
+}
+
+QJsonObject terrainSpecJson(const TerrainSpec& f) {
+    auto pt = [](Vec2 p) { return QJsonArray{p.x, p.y}; };
+    QJsonObject o{
+        {QStringLiteral("id"), f.id}, {QStringLiteral("type"), f.type}, {QStringLiteral("shape"), f.shape}};
+    if (!f.size.isEmpty())
+        o.insert(QStringLiteral("size"), f.size);
+    if (f.shape == QLatin1String("ellipse") || f.shape == QLatin1String("rect")) {
+        const bool ell = f.shape == QLatin1String("ellipse");
+        o.insert(QStringLiteral("centre"), pt(f.centre));
+        o.insert(ell ? QStringLiteral("rx") : QStringLiteral("w"), f.a);
+        o.insert(ell ? QStringLiteral("ry") : QStringLiteral("d"), f.b);
+        o.insert(QStringLiteral("rotation"), f.rotation);
+    } else {
+        QJsonArray pts;
+        for (const Vec2& p : f.points)
+            pts << pt(p);
+        o.insert(QStringLiteral("points"), pts);
+        if (f.shape == QLatin1String("line"))
+            o.insert(QStringLiteral("width"), f.width);
+    }
+    if (f.blocksLOSSet)
+        o.insert(QStringLiteral("blocksLOS"), f.blocksLOS);
+    if (f.peakSet)
+        o.insert(QStringLiteral("peak"), pt(f.peak));
+    return o;
+}
+
 // ---- scenarios ------------------------------------------------------------------------------------------
 
 namespace {
@@ -245,85 +306,76 @@ bool scenarioFromJson(const QJsonObject& root, const QString& fileName, const Tv
         s.turnLimit = tl;
     }
 
+    // set-up left to the players (10.4, 10.6)
+    const QJsonObject setup = root.value(QStringLiteral("setup")).toObject();
+    for (auto it = setup.begin(); it != setup.end(); ++it) {
+        const QString v = it.value().toString();
+        if (it.key() == QLatin1String("terrain") &&
+            (v == QLatin1String("defender") || v == QLatin1String("scenario")))
+            s.setup.terrainProcedure = v == QLatin1String("defender");
+        else if (it.key() == QLatin1String("deployment") &&
+                 (v == QLatin1String("players") || v == QLatin1String("scenario")))
+            s.setup.deployment = v == QLatin1String("players");
+        else if (it.key() == QLatin1String("terrain") || it.key() == QLatin1String("deployment"))
+            return rd.fail(QStringLiteral("setup.") + it.key(),
+                           it.key() == QLatin1String("terrain")
+                               ? QStringLiteral("'%1' is not 'defender' (10.4) or 'scenario'").arg(v)
+                               : QStringLiteral("'%1' is not 'players' (10.6) or 'scenario'").arg(v));
+        else
+            return rd.fail(QStringLiteral("setup.") + it.key(), QStringLiteral("unknown set-up step"));
+    }
+
     // terrain
     const QJsonArray terrain = root.value(QStringLiteral("terrain")).toArray();
     for (qsizetype i = 0; i < terrain.size(); ++i) {
         const QString path = QStringLiteral("terrain[%1]").arg(i);
         const QJsonObject o = terrain[i].toObject();
-        TerrainFeature f;
+        TerrainSpec f;
         f.id = o.value(QStringLiteral("id")).toString(QStringLiteral("t%1").arg(i + 1));
         f.type = o.value(QStringLiteral("type")).toString();
         if (!rules.terrain.contains(f.type))
             return rd.fail(path + QStringLiteral(".type"),
                            QStringLiteral("unknown terrain type '%1'").arg(f.type));
         const TerrainTypeInfo& ti = rules.terrain[f.type];
-        f.cls = ti.cls;
-        f.blocksLOS = o.contains(QStringLiteral("blocksLOS")) ? o.value(QStringLiteral("blocksLOS")).toBool()
-                                                              : ti.blocksLOS;
-        f.elevated = ti.elevated;
-        const QString shape = o.value(QStringLiteral("shape")).toString();
-        double rot = 0;
-        if (!rd.number(o, QStringLiteral("rotation"), path, &rot, false))
+        f.blocksLOSSet = o.contains(QStringLiteral("blocksLOS"));
+        f.blocksLOS = o.value(QStringLiteral("blocksLOS")).toBool();
+        f.shape = o.value(QStringLiteral("shape")).toString();
+        f.size = o.value(QStringLiteral("size")).toString();
+        if (!rd.number(o, QStringLiteral("rotation"), path, &f.rotation, false))
             return false;
-        if (shape == QLatin1String("ellipse") || shape == QLatin1String("rect")) {
-            Vec2 c;
-            if (!rd.point(o.value(QStringLiteral("centre")), path + QStringLiteral(".centre"), &c))
+        if (f.shape == QLatin1String("ellipse") || f.shape == QLatin1String("rect")) {
+            if (!rd.point(o.value(QStringLiteral("centre")), path + QStringLiteral(".centre"), &f.centre))
                 return false;
-            double a = 0, b = 0;
-            const bool ell = shape == QLatin1String("ellipse");
-            if (!rd.number(o, ell ? QStringLiteral("rx") : QStringLiteral("w"), path, &a) ||
-                !rd.number(o, ell ? QStringLiteral("ry") : QStringLiteral("d"), path, &b))
+            const bool ell = f.shape == QLatin1String("ellipse");
+            if (!rd.number(o, ell ? QStringLiteral("rx") : QStringLiteral("w"), path, &f.a) ||
+                !rd.number(o, ell ? QStringLiteral("ry") : QStringLiteral("d"), path, &f.b))
                 return false;
-            if (a <= 0 || b <= 0)
+            if (f.a <= 0 || f.b <= 0)
                 return rd.fail(path, QStringLiteral("sizes must be positive"));
-            f.pieces << (ell ? ellipse(c, a, b, rot) : rectangle(c, a, b, rot + 90));
-            f.peak = c;
-            f.radius = ell ? std::min(a, b) : std::min(a, b) / 2;
-        } else if (shape == QLatin1String("line")) {
+        } else if (f.shape == QLatin1String("line") || f.shape == QLatin1String("polygon")) {
+            const bool line = f.shape == QLatin1String("line");
             const QJsonArray pts = o.value(QStringLiteral("points")).toArray();
-            if (pts.size() < 2)
+            if (pts.size() < (line ? 2 : 3))
                 return rd.fail(path + QStringLiteral(".points"),
-                               QStringLiteral("at least two points are needed"));
-            double width = ti.width > 0 ? ti.width : 1;
-            if (!rd.number(o, QStringLiteral("width"), path, &width, false, width))
+                               line ? QStringLiteral("at least two points are needed")
+                                    : QStringLiteral("at least three points are needed"));
+            f.width = ti.width > 0 ? ti.width : 1;
+            if (line && !rd.number(o, QStringLiteral("width"), path, &f.width, false, f.width))
                 return false;
-            Vec2 prev;
             for (qsizetype k = 0; k < pts.size(); ++k) {
                 Vec2 p;
                 if (!rd.point(pts[k], path + QStringLiteral(".points[%1]").arg(k), &p))
                     return false;
-                if (k > 0)
-                    f.pieces << thickSegment(prev, p, width);
-                prev = p;
+                f.points << p;
             }
-        } else if (shape == QLatin1String("polygon")) {
-            const QJsonArray pts = o.value(QStringLiteral("points")).toArray();
-            if (pts.size() < 3)
-                return rd.fail(path + QStringLiteral(".points"),
-                               QStringLiteral("at least three points are needed"));
-            Polygon poly;
-            for (qsizetype k = 0; k < pts.size(); ++k) {
-                Vec2 p;
-                if (!rd.point(pts[k], path + QStringLiteral(".points[%1]").arg(k), &p))
-                    return false;
-                poly << p;
-            }
-            f.pieces << poly;
-            Vec2 c;
-            for (const Vec2& p : poly)
-                c = c + p * (1.0 / double(poly.size()));
-            f.peak = c;
-            f.radius = 1e9;
-            for (const Vec2& p : poly)
-                f.radius = std::min(f.radius, (p - c).length());
         } else {
             return rd.fail(path + QStringLiteral(".shape"),
-                           QStringLiteral("'%1' is not one of ellipse, rect, line, polygon").arg(shape));
+                           QStringLiteral("'%1' is not one of ellipse, rect, line, polygon").arg(f.shape));
         }
-        if (o.contains(QStringLiteral("peak")) &&
-            !rd.point(o.value(QStringLiteral("peak")), path + QStringLiteral(".peak"), &f.peak))
+        f.peakSet = o.contains(QStringLiteral("peak"));
+        if (f.peakSet && !rd.point(o.value(QStringLiteral("peak")), path + QStringLiteral(".peak"), &f.peak))
             return false;
-        s.terrain << f;
+        s.terrain << terrainFeature(rules, f);
     }
 
     // commands and units
@@ -381,13 +433,16 @@ bool scenarioFromJson(const QJsonObject& root, const QString& fileName, const Tv
             u.side = c.side;
             u.command = cidx;
             double x = 0, y = 0, facing = c.side == 0 ? 90 : 270;
-            if (!rd.number(uo, QStringLiteral("x"), upath, &x) ||
-                !rd.number(uo, QStringLiteral("y"), upath, &y) ||
+            const bool place = !s.setup.deployment;
+            if (!rd.number(uo, QStringLiteral("x"), upath, &x, place) ||
+                !rd.number(uo, QStringLiteral("y"), upath, &y, place) ||
                 !rd.number(uo, QStringLiteral("facing"), upath, &facing, false, facing))
                 return false;
             const TypeInfo& ti = rules.type(u.type);
             u.pose = Pose{{x, y}, normDeg(facing), ti.w, u.large ? 2 * ti.d : ti.d};
-            const Polygon poly = u.pose.polygon();
+            if (!place)
+                u.status = UnitStatus::Undeployed; // 10.6: placed in the set-up
+            const Polygon poly = place ? u.pose.polygon() : Polygon();
             for (const Vec2& p : poly)
                 if (p.x < -1e-6 || p.y < -1e-6 || p.x > s.tableW + 1e-6 || p.y > s.tableD + 1e-6)
                     return rd.fail(upath, QStringLiteral("the stand at (%1, %2) is off the %3 x %4 table")
@@ -430,6 +485,7 @@ bool scenarioFromJson(const QJsonObject& root, const QString& fileName, const Tv
     for (qsizetype i = 0; i < s.units.size(); ++i)
         for (qsizetype j = i + 1; j < s.units.size(); ++j)
             if (s.units[i].type != UnitType::Commander && s.units[j].type != UnitType::Commander &&
+                s.units[i].onTable() && s.units[j].onTable() &&
                 overlaps(s.units[i].pose.polygon(), s.units[j].pose.polygon(), 0.01))
                 return rd.fail(
                     QStringLiteral("commands"),
@@ -438,7 +494,7 @@ bool scenarioFromJson(const QJsonObject& root, const QString& fileName, const Tv
     // decision).
     for (Command& c : s.commands) {
         Unit& cu = s.units[c.commander];
-        for (qsizetype j = 0; j < s.units.size(); ++j)
+        for (qsizetype j = 0; j < s.units.size() && cu.onTable(); ++j)
             if (s.units[j].command == cu.command && int(j) != c.commander &&
                 distance(cu.pose.polygon(), s.units[j].pose.polygon()) <= kContactEps) {
                 cu.attachedTo = int(j);
@@ -506,6 +562,37 @@ QString actionText(const BattleState& s, const TAction& a) {
             t += QLatin1Char('+') + id(x);
         return t;
     }
+    case TAction::Place:
+        return QStringLiteral("place ") + terrainSpecText(a.terrain);
+    case TAction::Pass:
+        return QStringLiteral("pass");
+    case TAction::Deploy:
+        return QStringLiteral("deploy %1 %2,%3 %4%5")
+            .arg(id(a.unit), num(a.move.to.x), num(a.move.to.y), num(a.move.angle),
+                 a.limbered ? QStringLiteral(" limbered") : QString());
+    case TAction::Change: {
+        auto fid = [&](int i) {
+            return i >= 0 && i < s.setup.specs.size() ? s.setup.specs[i].id : QStringLiteral("?");
+        };
+        switch (a.change) {
+        case TerrainChange::Remove:
+            return QStringLiteral("change remove %1").arg(fid(a.target));
+        case TerrainChange::Move:
+            return QStringLiteral("change move %1 %2,%3").arg(fid(a.target), num(a.shift.x), num(a.shift.y));
+        case TerrainChange::Swap:
+            return QStringLiteral("change swap %1 %2")
+                .arg(fid(a.target), fid(a.secondary.isEmpty() ? -1 : a.secondary[0]));
+        case TerrainChange::Road:
+            return QStringLiteral("change road %1 %2").arg(fid(a.target), terrainSpecText(a.terrain));
+        case TerrainChange::ToGentle:
+            return QStringLiteral("change gentle %1").arg(fid(a.target));
+        case TerrainChange::ToDifficult:
+            return QStringLiteral("change difficult %1").arg(fid(a.target));
+        case TerrainChange::None:
+            break;
+        }
+        return QStringLiteral("change ?");
+    }
     case TAction::Move:
     case TAction::Evade: {
         const QString head =
@@ -566,8 +653,66 @@ bool parseAction(const BattleState& s, const QString& text, TAction* out, QStrin
     };
     TAction a;
     const QString verb = w[0].toLower();
+    auto point = [&](const QString& t, Vec2* p) {
+        const QStringList xy = t.split(QLatin1Char(','));
+        bool okx = false, oky = false;
+        if (xy.size() == 2)
+            *p = {xy[0].toDouble(&okx), xy[1].toDouble(&oky)};
+        return okx && oky;
+    };
+    auto feature = [&](const QString& fid, int* idx) {
+        for (qsizetype i = 0; i < s.setup.specs.size(); ++i)
+            if (s.setup.specs[i].id.compare(fid, Qt::CaseInsensitive) == 0) {
+                *idx = int(i);
+                return true;
+            }
+        return false;
+    };
     if (verb == QLatin1String("end")) {
         a.kind = TAction::End;
+    } else if (verb == QLatin1String("pass")) {
+        a.kind = TAction::Pass;
+    } else if (verb == QLatin1String("place")) {
+        a.kind = TAction::Place;
+        QString why;
+        if (!parseTerrainSpec(w.mid(1), &a.terrain, &why))
+            return bad(why);
+    } else if (verb == QLatin1String("deploy")) {
+        a.kind = TAction::Deploy;
+        a.move.kind = MoveKind::To;
+        if (w.size() < 4 || !unit(w[1], &a.unit))
+            return bad(QStringLiteral("deploy UNIT X,Y FACING [limbered]"));
+        if (!point(w[2], &a.move.to) || !number(3, &a.move.angle))
+            return bad(QStringLiteral("deploy UNIT X,Y FACING [limbered]"));
+        a.limbered = w.size() > 4 && w[4].toLower() == QLatin1String("limbered");
+    } else if (verb == QLatin1String("change")) {
+        a.kind = TAction::Change;
+        const QString k = w.value(1).toLower();
+        if (w.size() < 3 || !feature(w[2], &a.target))
+            return bad(QStringLiteral("unknown terrain feature"));
+        if (k == QLatin1String("remove")) {
+            a.change = TerrainChange::Remove;
+        } else if (k == QLatin1String("move")) {
+            a.change = TerrainChange::Move;
+            if (w.size() < 4 || !point(w[3], &a.shift))
+                return bad(QStringLiteral("change move FEATURE DX,DY"));
+        } else if (k == QLatin1String("swap")) {
+            a.change = TerrainChange::Swap;
+            int other = -1;
+            if (w.size() < 4 || !feature(w[3], &other))
+                return bad(QStringLiteral("unknown terrain feature"));
+            a.secondary = {other};
+        } else if (k == QLatin1String("road")) {
+            a.change = TerrainChange::Road;
+            QString why;
+            if (!parseTerrainSpec(w.mid(3), &a.terrain, &why))
+                return bad(why);
+            a.terrain.id = s.setup.specs[a.target].id;
+        } else if (k == QLatin1String("gentle") || k == QLatin1String("difficult")) {
+            a.change = k == QLatin1String("gentle") ? TerrainChange::ToGentle : TerrainChange::ToDifficult;
+        } else {
+            return bad(QStringLiteral("remove, move, swap, road, gentle or difficult"));
+        }
     } else if (verb == QLatin1String("stand") || verb == QLatin1String("charge") ||
                verb == QLatin1String("hold")) {
         a.kind = verb == QLatin1String("stand")  ? TAction::Stand

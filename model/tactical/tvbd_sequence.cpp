@@ -52,6 +52,10 @@ void TvbdEngine::start(BattleState& s) const {
         if (a != b)
             s.attacker = a > b ? 0 : 1;
     }
+    beginSetup(s); // 10.4-10.6 when the scenario leaves them to the players, then the bombardment
+}
+
+void TvbdEngine::beginBombardment(BattleState& s) const {
     s.turn = 0;
     s.step = Step::Bombard;
     s.phaseIndex = -2;
@@ -74,6 +78,8 @@ int TvbdEngine::actor(const BattleState& s) const {
 QString TvbdEngine::prompt(const BattleState& s) const {
     const QString who = s.sideName[s.stepSide];
     switch (s.step) {
+    case Step::Setup:
+        return setupPrompt(s);
     case Step::Bombard:
         return QStringLiteral("1.7 %1: bombard with unlimbered Cannon, or end").arg(who);
     case Step::Move:
@@ -107,6 +113,8 @@ QList<TAction> TvbdEngine::legalActions(const BattleState& s) const {
     if (s.over())
         return out;
     switch (s.step) {
+    case Step::Setup:
+        return setupActions(s);
     case Step::Move:
         for (qsizetype i = 0; i < s.units.size(); ++i) {
             if (!canAct(s, int(i)))
@@ -170,6 +178,15 @@ QList<TAction> TvbdEngine::legalActions(const BattleState& s) const {
                 out << a;
             }
         }
+        for (qsizetype i = 0; i < s.units.size(); ++i) // 14.1.4 Commanders charge to attach
+            if (canAct(s, int(i)) && s.units[i].type == UnitType::Commander)
+                for (int t : commanderChargeTargets(s, int(i))) {
+                    TAction a;
+                    a.kind = TAction::Charge;
+                    a.unit = int(i);
+                    a.target = t;
+                    out << a;
+                }
         break;
     case Step::Evade:
         for (qsizetype i = 0; i < s.units.size(); ++i) {
@@ -178,7 +195,7 @@ QList<TAction> TvbdEngine::legalActions(const BattleState& s) const {
                 continue;
             bool charged = false;
             for (const Unit& y : s.units)
-                charged = charged || (y.onTable() && y.chargeTarget == int(i));
+                charged = charged || (y.onTable() && y.side != x.side && y.chargeTarget == int(i));
             if (!charged || inDifficult(s, int(i)))
                 continue;
             TAction st;
@@ -239,6 +256,12 @@ bool TvbdEngine::apply(BattleState& s, const TAction& a, QString* error) const {
     };
     if (s.over())
         return fail(QStringLiteral("the battle is over"));
+    if (s.step == Step::Setup) {
+        QString why;
+        if (!applySetup(s, a, &why))
+            return fail(why);
+        return true;
+    }
     if (a.kind == TAction::End) {
         if (s.step == Step::Evade)
             return fail(QStringLiteral("each charged Light Horse evades or stands"));
@@ -309,6 +332,17 @@ bool TvbdEngine::apply(BattleState& s, const TAction& a, QString* error) const {
     case TAction::Charge: {
         if (s.step != Step::Declare)
             return fail(QStringLiteral("not the declaration step"));
+        if (x.type == UnitType::Commander) {
+            if (!commanderChargeTargets(s, a.unit).contains(a.target))
+                return fail(
+                    QStringLiteral("14.1.4 a Commander charges only to attach to a unit of its command "
+                                   "that has declared a charge or is locked in melee, within 3 TUM"));
+            x.actedThisStep = true;
+            x.chargeTarget = a.target;
+            s.note(QStringLiteral("14.1.4 %1 declares a charge to attach to %2")
+                       .arg(x.id, s.units[a.target].id));
+            break;
+        }
         if (!isFormed(x.type) || x.shotMarker || x.movedMarker || locked(s, a.unit))
             return fail(QStringLiteral("14.1 this unit may not charge (shot, moved back or locked)"));
         bool found = false;
@@ -353,6 +387,11 @@ bool TvbdEngine::apply(BattleState& s, const TAction& a, QString* error) const {
     }
     case TAction::End:
         break;
+    case TAction::Place:
+    case TAction::Change:
+    case TAction::Deploy:
+    case TAction::Pass:
+        return fail(QStringLiteral("a set-up action (10.4-10.6) outside the set-up"));
     }
     advance(s);
     return true;
@@ -480,6 +519,9 @@ void TvbdEngine::advance(BattleState& s) const {
                     continue;
                 any = !chargeOptions(s, int(i)).isEmpty();
             }
+            for (qsizetype i = 0; i < s.units.size() && !any; ++i)
+                any = canAct(s, int(i)) && s.units[i].type == UnitType::Commander &&
+                      !commanderChargeTargets(s, int(i)).isEmpty();
         } else {
             const QList<TAction> l = legalActions(s);
             any = std::any_of(l.begin(), l.end(), [](const TAction& a) { return a.kind != TAction::End; });
@@ -500,7 +542,7 @@ void TvbdEngine::cancelCharges(BattleState& s) const {
             continue;
         for (qsizetype j = 0; j < s.units.size(); ++j) {
             const Unit& y = s.units[j];
-            if (y.chargeTarget != int(i) || !y.onTable())
+            if (y.chargeTarget != int(i) || !y.onTable() || y.side == x.side) // (14.1.4 Commanders: friends)
                 continue;
             if (isCavalry(y.type) && isInfantry(x.type)) {
                 s.note(
@@ -526,15 +568,15 @@ void TvbdEngine::cancelCharges(BattleState& s) const {
 }
 
 void TvbdEngine::resolveCharges(BattleState& s) const {
-    // 14.4 order: active cavalry, reactive cavalry, active infantry, reactive infantry (Commanders ride with
-    // the unit they are attached to).
+    // 14.4.1 order: active cavalry, reactive cavalry, active infantry, reactive infantry, active
+    // Commanders, reactive Commanders (attached Commanders ride with their unit).
     QList<int> order;
-    for (int pass = 0; pass < 4; ++pass) {
+    for (int pass = 0; pass < 6; ++pass) {
         const int side = pass % 2 == 0 ? s.active : s.reactive();
-        const bool cav = pass < 2;
         for (qsizetype i = 0; i < s.units.size(); ++i) {
             const Unit& x = s.units[i];
-            if (x.side == side && x.chargeTarget >= 0 && x.onTable() && isCavalry(x.type) == cav)
+            const int kind = isCavalry(x.type) ? 0 : x.type == UnitType::Commander ? 2 : 1;
+            if (x.side == side && x.chargeTarget >= 0 && x.onTable() && kind == pass / 2)
                 order << int(i);
         }
     }
@@ -542,7 +584,27 @@ void TvbdEngine::resolveCharges(BattleState& s) const {
         Unit& x = s.units[u];
         const int t = x.chargeTarget;
         x.chargeTarget = -1;
-        if (!x.onTable() || t < 0 || !s.units[t].onTable())
+        if (!x.onTable() || t < 0)
+            continue;
+        if (x.type == UnitType::Commander) {
+            // 14.1.4: to a unit that has just charged or is locked in melee, within the 3 TUM charge.
+            const Unit& tu = s.units[t];
+            const double len = (tu.pose.c - x.pose.c).length();
+            if (!tu.onTable() || !(tu.charged || locked(s, t)) || len > r.type(x.type).charge + 1e-6) {
+                s.note(QStringLiteral("14.1.4 %1 cannot charge to attach to %2 (%3)")
+                           .arg(x.id, tu.id,
+                                !tu.onTable() ? QStringLiteral("gone")
+                                : !(tu.charged || locked(s, t))
+                                    ? QStringLiteral("it did not charge")
+                                    : QStringLiteral("%1 TUM away").arg(fmt(len))));
+                continue;
+            }
+            x.pose.c = tu.pose.c;
+            x.attachedTo = t;
+            s.note(QStringLiteral("14.1.4 %1 charges %2 TUM and attaches to %3").arg(x.id, fmt(len), tu.id));
+            continue;
+        }
+        if (!s.units[t].onTable())
             continue;
         const auto plan = chargePlan(s, u, t);
         if (!plan) {
