@@ -4,6 +4,7 @@
 #include "cli_game.h"
 
 #include "battle/export.h"
+#include "battle/site.h"
 #include "battleexportdialog.h"
 #include "rules/action.h"
 #include "rules/state.h"
@@ -38,7 +39,7 @@ const char* kBattleUsage =
   --mapping FILE    the campaign->tactical mapping (default scenarios/battle-mapping.json)
   --pdf FILE.pdf    also the printable briefing (title, situation, orders of battle, the table map, special
                     rules, victory conditions, a casualty roster), as the window's Export battle writes it
-  --svg FILE.svg    also the table map as SVG (--pdf and --svg: a campaign battle, the default mapping)
+  --svg FILE.svg    also the table map as SVG
   validate  loads a battle scenario and checks both army lists (TVBD 7.3.2, 7.3.3; Tercios L818-1037)
   --rules tercios   Brevis Editio: Tercios (docs/tercios.md; the mapping's "tercios" section)
   run       plays a battle scenario with the miniatures module: --auto resolves it with both sides played
@@ -360,10 +361,6 @@ int exportCommand(ArgParser& p) {
         problem = QStringLiteral("give one of --scenario, --save or --input");
     if (problem.isEmpty() && outFile.isEmpty())
         problem = QStringLiteral("--out FILE.json is needed");
-    if (problem.isEmpty() && (!pdfFile.isEmpty() || !svgFile.isEmpty()) &&
-        (!input.isEmpty() || !mappingFile.isEmpty()))
-        problem = QStringLiteral(
-            "--pdf and --svg need a campaign battle (--scenario or --save) and the default mapping");
     if (!p.finish(problem))
         return 2;
 
@@ -383,8 +380,7 @@ int exportCommand(ArgParser& p) {
         return 1;
     }
     battle::BattleInput in;
-    std::shared_ptr<const GameData> campaignData; // for --pdf/--svg: the data and the state at the combat
-    rules::GameState campaignState;
+    int attackerSide = 0; // the campaign side attacking (for the briefing's colours)
     if (!input.isEmpty()) {
         QFile f(input);
         if (!f.open(QIODevice::ReadOnly)) {
@@ -404,6 +400,25 @@ int exportCommand(ArgParser& p) {
             err() << "westphalia-cli battle: " << error << "\n";
             return 1;
         }
+        // Roads toward the neighbouring cities from the map, when the description names a map city and
+        // gives no roads of its own.
+        if (in.roads.isEmpty()) {
+            LoadResult data;
+            if (!loadData({}, data))
+                return 1;
+            const auto byName = [&](const QString& name) {
+                for (qsizetype i = 0; i < data.data->cities.size(); ++i)
+                    if (data.data->cities[i].name == name)
+                        return int(i);
+                return -1;
+            };
+            const int city = byName(in.city);
+            if (city >= 0) {
+                battle::addMapRoads(*data.data, city, byName(in.approach), &in);
+                if (in.approach.isEmpty() && !in.roads.isEmpty())
+                    in.approach = in.roads.first().to;
+            }
+        }
     } else {
         LoadResult data;
         if (!loadData({}, data))
@@ -420,8 +435,8 @@ int exportCommand(ArgParser& p) {
             err() << "westphalia-cli battle: " << error << "\n";
             return rc;
         }
-        campaignData = data.data;
-        campaignState = s;
+        if (const auto* cf = std::get_if<rules::CombatFrame>(&s.frames.back()))
+            attackerSide = cf->attacker;
     }
     const int rc = tercios ? writeTercios(in, terciosMapping, battleSeed, outFile)
                            : writeTvbd(in, mapping, *rules, battleSeed, outFile);
@@ -430,7 +445,7 @@ int exportCommand(ArgParser& p) {
     // The briefing and the table map, drawn by the window's export (views/battleexportdialog).
     BattleExportDialog dialog;
     dialog.rulesBox()->setCurrentIndex(dialog.rulesBox()->findData(rulesName));
-    if (!dialog.setBattle(*campaignData, campaignState, battleSeed)) {
+    if (!dialog.setInput(in, battleSeed, mappingPath, attackerSide)) {
         err() << "westphalia-cli battle: " << dialog.error() << "\n";
         return 1;
     }

@@ -2,20 +2,26 @@
 // in model/tactical, passes the army-list check (TVBD 7.3.2/7.3.3), plays to a result, is deterministic,
 // and carries the combat cards' effects.
 #include "battle/export.h"
+#include "battle/site.h"
 #include "data/datadir.h"
+#include "data/gamedata.h"
 #include "data/loader.h"
 #include "rules/action.h"
 #include "rules/engine.h"
 #include "save/savefile.h"
 #include "tactical/tactical_game.h"
+#include "tactical/tercios.h"
 #include "tactical/tvbd.h"
 
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <cmath>
 
 using namespace wp::battle;
 using namespace wp::tactical;
@@ -23,7 +29,51 @@ using namespace wp::tactical;
 class TestBattle : public QObject {
     Q_OBJECT
     const TvbdRules* rules = nullptr;
+    const TerciosRules* trules = nullptr;
     TvbdMapping map;
+    TerciosMapping tmap;
+
+    static qsizetype countType(const QJsonObject& o, const QString& type) {
+        const QJsonArray t = o.value(QStringLiteral("terrain")).toArray();
+        return std::count_if(t.begin(), t.end(), [&](const QJsonValue& v) {
+            return v.toObject().value(QStringLiteral("type")).toString() == type;
+        });
+    }
+    static QJsonObject piece(const QJsonObject& o, const QString& id) {
+        for (const QJsonValue& v : o.value(QStringLiteral("terrain")).toArray())
+            if (v.toObject().value(QStringLiteral("id")).toString() == id)
+                return v.toObject();
+        return {};
+    }
+    // Distance from p to the polyline `pts` ([[x, y], ...]).
+    static double toLine(QPointF p, const QJsonArray& pts) {
+        double best = 1e9;
+        for (qsizetype i = 0; i + 1 < pts.size(); ++i) {
+            const QPointF a(pts[i].toArray()[0].toDouble(), pts[i].toArray()[1].toDouble());
+            const QPointF b(pts[i + 1].toArray()[0].toDouble(), pts[i + 1].toArray()[1].toDouble());
+            const QPointF ab = b - a;
+            const double len2 = QPointF::dotProduct(ab, ab);
+            const double t = len2 > 0 ? std::clamp(QPointF::dotProduct(p - a, ab) / len2, 0.0, 1.0) : 0;
+            const QPointF q = a + t * ab - p;
+            best = std::min(best, std::hypot(q.x(), q.y()));
+        }
+        return best;
+    }
+    // The Tercios export loads and both armies pass the army-building check (Tercios L818-1037).
+    QString terciosProblems(const QJsonObject& o, TerciosState* out = nullptr) {
+        TerciosState s;
+        QString err;
+        if (!terciosScenarioFromJson(o, QStringLiteral("export"), *trules, &s, &err))
+            return err;
+        for (int side = 0; side < 2; ++side) {
+            const QStringList pr = armyProblems(*trules, armyOf(s, side, s.pointsLimit));
+            if (!pr.isEmpty())
+                return QStringLiteral("side %1: %2").arg(side).arg(pr.join(QStringLiteral("; ")));
+        }
+        if (out)
+            *out = s;
+        return {};
+    }
 
     BattleInput fixture(const QString& name) {
         const QString path = QStringLiteral(WESTPHALIA_TEST_DIR "/fixtures/battle/") + name;
@@ -81,6 +131,209 @@ class TestBattle : public QObject {
         QVERIFY2(
             loadMapping(QStringLiteral(WESTPHALIA_SOURCE_DIR "/scenarios/battle-mapping.json"), &map, &error),
             qPrintable(error));
+        trules = defaultTerciosRules(&error);
+        QVERIFY2(trules, qPrintable(error));
+        QVERIFY2(loadTerciosMapping(QStringLiteral(WESTPHALIA_SOURCE_DIR "/scenarios/battle-mapping.json"),
+                                    &tmap, &error),
+                 qPrintable(error));
+    }
+
+    // scenarios/battle-terrain.json: every city of the map has an entry with its provenance, and every
+    // entry is a city of the map.
+    void siteTable() {
+        const wp::LoadResult data = wp::loadGameData(wp::findDataDir());
+        QVERIFY(data.ok());
+        QSet<QString> names;
+        for (const wp::City& c : data.data->cities)
+            names << c.name;
+        const QStringList keys = map.sites.keys();
+        QCOMPARE(QSet<QString>(keys.begin(), keys.end()), names);
+        QCOMPARE(
+            map.sites.value(QStringLiteral("Leipzig")).toObject().value(QStringLiteral("kind")).toString(),
+            QStringLiteral("stream"));
+        QCOMPARE(
+            map.sites.value(QStringLiteral("Magdeburg")).toObject().value(QStringLiteral("river")).toString(),
+            QStringLiteral("Elbe"));
+        // Leipzig's roads from the map: toward its three neighbours, the attacker's (Torgau) straight
+        // toward the attacker's base edge.
+        BattleInput in;
+        const int leipzig = data.data->city(QStringLiteral("leipzig"));
+        const int torgau = data.data->city(QStringLiteral("torgau"));
+        addMapRoads(*data.data, leipzig, torgau, &in);
+        QCOMPARE(in.roads.size(), data.data->cities[leipzig].neighbours.size());
+        for (const BattleRoad& r : in.roads)
+            if (r.to == QLatin1String("Torgau"))
+                QCOMPARE(r.angle, 180.0);
+        // A broken table names the file, the entry and the problem.
+        QTemporaryDir dir;
+        QFile f(dir.filePath(QStringLiteral("battle-terrain.json")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(
+            R"({"format": "westphalia-battle-terrain", "cities": {"Ulm": {"kind": "lake", "provenance": "x"}}})");
+        f.close();
+        QJsonObject sites;
+        QString error;
+        QVERIFY(!loadSites(f.fileName(), &sites, &error));
+        QCOMPARE(error,
+                 f.fileName() + QStringLiteral(": cities.Ulm.kind: 'lake' is not river, stream or none"));
+    }
+
+    // Rivers, roads, season in TVBD (8.2, 8.4): Leipzig's stream across the neutral zone with a bridge
+    // where the Torgau road crosses it; a city on a river gets it along a flank, impassable except at its
+    // bridges and fords, and no stand deploys in it; out-of-season fields have no effect.
+    void siteTvbd() {
+        BattleInput in = fixture(QStringLiteral("breitenfeld.json"));
+        QJsonObject o = exportTvbd(in, map, *rules, 1631);
+        BattleState s = load(o);
+        QCOMPARE(countType(o, QStringLiteral("stream")), 1);
+        QCOMPARE(countType(o, QStringLiteral("road")), 3);
+        QCOMPARE(piece(o, QStringLiteral("bridge-1")).value(QStringLiteral("name")).toString(),
+                 QStringLiteral("bridge on the road to Torgau"));
+        for (const QJsonValue& p :
+             piece(o, QStringLiteral("river")).value(QStringLiteral("points")).toArray())
+            QVERIFY(p.toArray()[1].toDouble() > s.tableD / 2 - 4 &&
+                    p.toArray()[1].toDouble() < s.tableD / 2 + 4);
+        QVERIFY(hasNote(o, QStringLiteral("The Pleisse and Elster at Leipzig (reconstructed")));
+        QVERIFY(hasNote(o, QStringLiteral("September 1631 (autumn)")));
+        // September: Saxony's two fields are bare, drawn but without effect (8.2); in June they count.
+        QCOMPARE(countType(o, QStringLiteral("field")), 0);
+        QCOMPARE(o.value(QStringLiteral("decor")).toArray().size(), 2);
+        in.month = 6;
+        QCOMPARE(countType(exportTvbd(in, map, *rules, 1631), QStringLiteral("field")), 2);
+        // Prague on the Moldau: a river along a flank, for several seeds (both flanks, with and without a
+        // ford); every stand deploys clear of it and the armies stay legal.
+        in = fixture(QStringLiteral("white-mountain.json"));
+        in.river.clear();
+        in.riverKind.clear();
+        int fords = 0, left = 0;
+        for (quint64 seed = 1; seed <= 12; ++seed) {
+            o = exportTvbd(in, map, *rules, seed);
+            s = load(o);
+            checkLegal(s, QStringLiteral("prague %1").arg(seed));
+            const QJsonObject river = piece(o, QStringLiteral("river"));
+            QCOMPARE(river.value(QStringLiteral("type")).toString(), QStringLiteral("river"));
+            QCOMPARE(river.value(QStringLiteral("name")).toString(), QStringLiteral("Moldau (Vltava)"));
+            const QJsonArray line = river.value(QStringLiteral("points")).toArray();
+            QCOMPARE(line.first().toArray()[1].toDouble(), 0.0); // 8.4: edge to edge
+            QCOMPARE(line.last().toArray()[1].toDouble(), s.tableD);
+            left += line.first().toArray()[0].toDouble() < s.tableW / 2;
+            fords += int(countType(o, QStringLiteral("ford")));
+            for (const Unit& u : s.units)
+                QVERIFY2(toLine(QPointF(u.pose.c.x, u.pose.c.y), line) > 1.25 + 1.0 - 1e-9,
+                         qPrintable(u.id)); // half river + half stand
+        }
+        QVERIFY(left > 0 && left < 12);
+        QVERIFY(fords > 0);
+    }
+
+    // The same site in Tercios: the River along a flank with its flow roll (L1485), Bridges where roads
+    // cross, the roads drawn (no Tercios road), Cropland rolled once (L1475) and bare out of season.
+    void siteTercios() {
+        BattleInput in = fixture(QStringLiteral("breitenfeld.json"));
+        for (quint64 seed = 1; seed <= 8; ++seed) {
+            const QJsonObject o = exportTercios(in, tmap, *trules, seed);
+            TerciosState s;
+            const QString pr = terciosProblems(o, &s);
+            QVERIFY2(pr.isEmpty(), qPrintable(pr));
+            const QJsonObject river = piece(o, QStringLiteral("river"));
+            QCOMPARE(river.value(QStringLiteral("type")).toString(), QStringLiteral("River"));
+            QCOMPARE(river.value(QStringLiteral("width")).toDouble(), 1.5); // Leipzig: a small river
+            const int flow = river.value(QStringLiteral("roll")).toInt();
+            QVERIFY(flow >= 1 && flow <= 6);
+            QVERIFY(hasNote(o, QStringLiteral("flow roll %1").arg(flow)));
+            QCOMPARE(o.value(QStringLiteral("decor")).toArray().size(), 3); // the three roads
+            for (const QJsonValue& r : o.value(QStringLiteral("regiments")).toArray())
+                for (const QJsonValue& u : r.toObject().value(QStringLiteral("units")).toArray()) {
+                    const QPointF c(u.toObject().value(QStringLiteral("x")).toDouble(),
+                                    u.toObject().value(QStringLiteral("y")).toDouble());
+                    QVERIFY(toLine(c, river.value(QStringLiteral("line")).toArray()) > 0.75 + 1.0);
+                }
+            // September: every Cropland piece has the out-of-season roll 1 (Difficult only).
+            for (const QJsonValue& t : o.value(QStringLiteral("terrain")).toArray())
+                if (t.toObject().value(QStringLiteral("type")).toString() == QLatin1String("Cropland"))
+                    QCOMPARE(t.toObject().value(QStringLiteral("roll")).toInt(), 1);
+        }
+        // A large river (Magdeburg's Elbe) is 3" wide.
+        in.city = QStringLiteral("Magdeburg");
+        const QJsonObject o = exportTercios(in, tmap, *trules, 3);
+        QVERIFY(terciosProblems(o).isEmpty());
+        QCOMPARE(piece(o, QStringLiteral("river")).value(QStringLiteral("width")).toDouble(), 3.0);
+        QVERIFY(hasNote(o, QStringLiteral("The Elbe at Magdeburg")));
+    }
+
+    // Special rules from the situation (docs/battle-export.md): a sally comes out of the town against the
+    // besiegers' lines, a relief attacks those lines, a fortress has works before its town, a Neutral
+    // Area keeps its town shut, a Dynamic leader's stars show in his troops (TVBD) or as a house rule.
+    void situations() {
+        const BattleInput base = fixture(QStringLiteral("white-mountain.json"));
+        auto works = [](const QJsonObject& o, bool high, double mid) {
+            int n = 0;
+            for (const QJsonValue& v : o.value(QStringLiteral("terrain")).toArray()) {
+                const QJsonObject t = v.toObject();
+                if (t.value(QStringLiteral("type")).toString() == QLatin1String("fortification") &&
+                    (t.value(QStringLiteral("centre")).toArray()[1].toDouble() > mid) == high)
+                    ++n;
+            }
+            return n;
+        };
+        BattleInput in = base;
+        in.sally = true;
+        QJsonObject o = exportTvbd(in, map, *rules, 4);
+        BattleState s = load(o);
+        checkLegal(s, QStringLiteral("sally"));
+        QVERIFY(piece(o, QStringLiteral("town")).value(QStringLiteral("centre")).toArray()[1].toDouble() <
+                s.tableD / 2);                      // the garrison's town on the attacker's side
+        QVERIFY(works(o, true, s.tableD / 2) >= 2); // 16.5: the besiegers' lines before their centre
+        QVERIFY(hasNote(o, QStringLiteral("Sally (13.17)")));
+        QJsonObject t = exportTercios(in, tmap, *trules, 4);
+        QVERIFY(terciosProblems(t).isEmpty());
+        QVERIFY(!piece(t, QStringLiteral("fortifications2")).isEmpty());
+        QVERIFY(hasNote(t, QStringLiteral("Sally (TYW 13.17)")));
+
+        in = base;
+        in.relief = true;
+        in.garrison = 2;
+        o = exportTvbd(in, map, *rules, 4);
+        checkLegal(load(o), QStringLiteral("relief"));
+        QVERIFY(works(o, true, 15) >= 2);
+        QVERIFY(hasNote(o, QStringLiteral("2 of the attacker's campaign units are the garrison")));
+        t = exportTercios(in, tmap, *trules, 4);
+        QVERIFY(terciosProblems(t).isEmpty());
+        QVERIFY(!piece(t, QStringLiteral("fortifications2")).isEmpty());
+        QVERIFY(hasNote(t, QStringLiteral("Relief of a siege (TYW 13.15)")));
+
+        in = base; // Prague is a fortress: two sections before the town, none in front of the stands
+        o = exportTvbd(in, map, *rules, 4);
+        QCOMPARE(works(o, true, 0), 2);
+        const double townY =
+            piece(o, QStringLiteral("town")).value(QStringLiteral("centre")).toArray()[1].toDouble();
+        QVERIFY(
+            std::abs(
+                piece(o, QStringLiteral("works-1")).value(QStringLiteral("centre")).toArray()[1].toDouble() -
+                (townY - 1.4)) < 1e-9);
+        in.fortress = false;
+        QCOMPARE(works(exportTvbd(in, map, *rules, 4), true, 0), 0);
+
+        in = base;
+        in.neutralArea = true;
+        QVERIFY(hasNote(exportTvbd(in, map, *rules, 4), QStringLiteral("A Neutral Area (5.13)")));
+        QVERIFY(hasNote(exportTercios(in, tmap, *trules, 4), QStringLiteral("A Neutral Area (TYW 5.13)")));
+
+        // Stars: the army commander's two stars make two more of his ordinary stands superior (16.3).
+        in = base;
+        auto superior = [&](const BattleInput& b) {
+            int n = 0;
+            for (const Unit& u : load(exportTvbd(b, map, *rules, 4)).units)
+                n += u.side == 0 && u.quality == Quality::Superior;
+            return n;
+        };
+        in.sides[0].leaders.first().stars = 0;
+        const int plain = superior(in);
+        in.sides[0].leaders.first().stars = 2;
+        QCOMPARE(superior(in), plain + 2);
+        QVERIFY(hasNote(exportTvbd(in, map, *rules, 4), QStringLiteral("is a Dynamic leader (2 star(s))")));
+        QVERIFY(
+            hasNote(exportTercios(in, tmap, *trules, 4), QStringLiteral("is a Dynamic leader (2 star(s))")));
     }
 
     void breitenfeld() {
@@ -165,19 +418,28 @@ class TestBattle : public QObject {
     // The readable expected outputs (tests/fixtures/battle/*.tvbd.json, written by `westphalia-cli battle
     // export --input X.json --rules tvbd --seed S --out X.tvbd.json`): a change of the generator or the
     // mapping shows up here and the files are regenerated on purpose, after looking at them.
+    // The Tercios ones are *.tercios.json (`--rules tercios`).
     void expectedOutputs_data() {
         QTest::addColumn<QString>("name");
         QTest::addColumn<int>("seed");
-        QTest::newRow("breitenfeld") << QStringLiteral("breitenfeld") << 1631;
-        QTest::newRow("white-mountain") << QStringLiteral("white-mountain") << 1620;
+        QTest::addColumn<QString>("ruleset");
+        for (const char* r : {"tvbd", "tercios"}) {
+            QTest::newRow(qPrintable(QStringLiteral("breitenfeld.%1").arg(QLatin1String(r))))
+                << QStringLiteral("breitenfeld") << 1631 << QString::fromLatin1(r);
+            QTest::newRow(qPrintable(QStringLiteral("white-mountain.%1").arg(QLatin1String(r))))
+                << QStringLiteral("white-mountain") << 1620 << QString::fromLatin1(r);
+        }
     }
     void expectedOutputs() {
         QFETCH(QString, name);
         QFETCH(int, seed);
+        QFETCH(QString, ruleset);
         QFile f(QStringLiteral(WESTPHALIA_TEST_DIR "/fixtures/battle/") + name +
-                QStringLiteral(".tvbd.json"));
+                QStringLiteral(".%1.json").arg(ruleset));
         QVERIFY(f.open(QIODevice::ReadOnly));
-        QCOMPARE(exportTvbd(fixture(name + QStringLiteral(".json")), map, *rules, quint64(seed)),
+        const BattleInput in = fixture(name + QStringLiteral(".json"));
+        QCOMPARE(ruleset == QLatin1String("tvbd") ? exportTvbd(in, map, *rules, quint64(seed))
+                                                  : exportTercios(in, tmap, *trules, quint64(seed)),
                  QJsonDocument::fromJson(f.readAll()).object());
     }
 
@@ -211,8 +473,14 @@ class TestBattle : public QObject {
             if (eff == QLatin1String("addCannon"))
                 QCOMPARE(unitsOf(s, 1, UnitType::Cannon).size(),
                          unitsOf(base, 1, UnitType::Cannon).size() + 1);
-            if (eff == QLatin1String("fortify"))
-                QCOMPARE(s.terrain.size(), base.terrain.size() + 1);
+            if (eff == QLatin1String("fortify")) { // 16.5: a section over each first-row foot stand
+                const auto works = [](const BattleState& b) {
+                    return std::count_if(b.terrain.begin(), b.terrain.end(), [](const TerrainFeature& f) {
+                        return f.type == QLatin1String("fortification");
+                    });
+                };
+                QVERIFY2(works(s) >= works(base) + 2, qPrintable(it.key()));
+            }
         }
     }
 
@@ -233,7 +501,14 @@ class TestBattle : public QObject {
                 for (int nb = 1; nb <= 16; ++nb) {
                     BattleInput in;
                     in.year = 1632;
-                    in.city = QStringLiteral("X");
+                    // No river, a river on a flank, a stream; every situation in turn.
+                    in.city = QStringList{QStringLiteral("X"), QStringLiteral("Prague"),
+                                          QStringLiteral("Leipzig")}[(na + nb) % 3];
+                    in.sally = (na + nb) % 5 == 1;
+                    in.relief = (na + nb) % 5 == 2;
+                    in.fortress = (na + nb) % 5 == 3;
+                    if (na % 2)
+                        in.sides[0].leaders << ForceLeader{QStringLiteral("L"), a.nationality, 2, 2};
                     in.sides[0].name = QStringLiteral("A");
                     in.sides[1].name = QStringLiteral("B");
                     for (int i = 0; i < na; ++i)
@@ -258,6 +533,47 @@ class TestBattle : public QObject {
                     ++n;
                 }
         QCOMPARE(n, 4 * 16 * 16);
+    }
+
+    // Issue 9's validator test for Tercios with the site and the situation: every pairing of the ten
+    // campaign nationalities, 1..16 units against 17 - n, by a river, a stream or none, sally, relief,
+    // fortress: it loads and both armies pass the army-building check (Tercios L818-1037).
+    void everySizeTercios() {
+        const wp::LoadResult data = wp::loadGameData(wp::findDataDir());
+        QVERIFY(data.ok());
+        QStringList nats; // the campaign's nationalities
+        for (const auto& nat : data.data->nationalities)
+            nats << nat.id;
+        QCOMPARE(nats.size(), 10);
+        const QStringList kinds = {QStringLiteral("veteran"), QStringLiteral("mercenary"),
+                                   QStringLiteral("militia")};
+        int n = 0;
+        for (qsizetype i = 0; i < nats.size(); ++i)
+            for (qsizetype j = i; j < nats.size(); ++j)
+                for (int k = 1; k <= 16; ++k) {
+                    BattleInput in;
+                    in.year = 1620 + 2 * (k % 14);
+                    in.city = QStringList{QStringLiteral("X"), QStringLiteral("Magdeburg"),
+                                          QStringLiteral("Leipzig")}[(i + j + k) % 3];
+                    in.area = k % 2 ? QStringLiteral("bohemia") : QStringLiteral("saxony");
+                    in.sally = (i + k) % 5 == 1;
+                    in.relief = (i + k) % 5 == 2;
+                    in.fortress = (i + k) % 5 == 3;
+                    in.month = 1 + k % 12;
+                    for (int side = 0; side < 2; ++side) {
+                        in.sides[side].name = nats[side ? j : i];
+                        for (int u = 0; u < (side ? 17 - k : k); ++u)
+                            in.sides[side].units
+                                << ForceUnit{nats[side ? j : i], kinds[(u + k) % 3], u % 4 == 1};
+                    }
+                    in.sides[1].cards << QStringLiteral("Field Fortifications");
+                    const QString pr = terciosProblems(exportTercios(in, tmap, *trules, quint64(k)));
+                    QVERIFY2(
+                        pr.isEmpty(),
+                        qPrintable(QStringLiteral("%1 v %2, %3: %4").arg(nats[i], nats[j]).arg(k).arg(pr)));
+                    ++n;
+                }
+        QCOMPARE(n, 55 * 16);
     }
 
     // A campaign game played by random legal actions up to its first combat: the battle on top of the
@@ -286,6 +602,10 @@ class TestBattle : public QObject {
         QVERIFY2(inputFromState(engine.data(), s, &in, &error), qPrintable(error));
         QVERIFY(!in.sides[0].units.isEmpty() && !in.sides[1].units.isEmpty());
         QCOMPARE(in.year, 1618 + 2 * int(s.turn));
+        // The roads toward every neighbouring city of the map (site.h).
+        const auto* cf = std::get_if<wp::rules::CombatFrame>(&s.frames.back());
+        QCOMPARE(in.roads.size(), data.data->cities[cf->city].neighbours.size());
+        QVERIFY(!in.approach.isEmpty());
         const QJsonObject o = exportTvbd(in, map, *rules, 11);
         checkLegal(load(o), QStringLiteral("campaign"));
 
@@ -358,14 +678,29 @@ class TestBattle : public QObject {
             QVERIFY(pdfBytes.startsWith("%PDF") && pdfBytes.size() > 20000); // several pages with a map
             QVERIFY(svgBytes.contains("<svg") && svgBytes.contains(in.title.toUtf8().left(6)));
         }
-        p.start(QStringLiteral(WESTPHALIA_CLI),
-                {QStringLiteral("battle"), QStringLiteral("export"), QStringLiteral("--input"),
-                 dir.filePath(QStringLiteral("none.json")), QStringLiteral("--rules"), QStringLiteral("tvbd"),
-                 QStringLiteral("--out"), fromSave, QStringLiteral("--pdf"),
-                 dir.filePath(QStringLiteral("x.pdf"))});
-        QVERIFY(p.waitForFinished(60000));
-        QCOMPARE(p.exitCode(), 2); // --pdf needs a campaign battle
-        QVERIFY(QString::fromUtf8(p.readAllStandardError()).contains(QStringLiteral("--pdf and --svg need")));
+        // ... and for a described battle (--input) with another mapping file (--mapping): the briefing and
+        // the map show the battle's river, roads and special rules.
+        const QString otherMapping = dir.filePath(QStringLiteral("my-mapping.json"));
+        QVERIFY(QFile::copy(QStringLiteral(WESTPHALIA_SOURCE_DIR "/scenarios/battle-mapping.json"),
+                            otherMapping));
+        for (const char* ruleset : {"tvbd", "tercios"}) {
+            const QString pdf = dir.filePath(QStringLiteral("input-%1.pdf").arg(QLatin1String(ruleset)));
+            const QString svg = dir.filePath(QStringLiteral("input-%1.svg").arg(QLatin1String(ruleset)));
+            p.start(QStringLiteral(WESTPHALIA_CLI),
+                    {QStringLiteral("battle"), QStringLiteral("export"), QStringLiteral("--input"),
+                     QStringLiteral(WESTPHALIA_TEST_DIR "/fixtures/battle/breitenfeld.json"),
+                     QStringLiteral("--mapping"), otherMapping, QStringLiteral("--rules"),
+                     QLatin1String(ruleset), QStringLiteral("--seed"), QStringLiteral("1631"),
+                     QStringLiteral("--out"),
+                     dir.filePath(QStringLiteral("input-%1.json").arg(QLatin1String(ruleset))),
+                     QStringLiteral("--pdf"), pdf, QStringLiteral("--svg"), svg});
+            QVERIFY(p.waitForFinished(60000));
+            QVERIFY2(p.exitCode() == 0, qPrintable(QString::fromUtf8(p.readAllStandardError())));
+            QFile pf(pdf), sf(svg);
+            QVERIFY(pf.open(QIODevice::ReadOnly) && sf.open(QIODevice::ReadOnly));
+            QVERIFY(pf.readAll().startsWith("%PDF"));
+            QVERIFY(sf.readAll().contains("Breitenfeld"));
+        }
         p.start(QStringLiteral(WESTPHALIA_CLI),
                 {QStringLiteral("battle"), QStringLiteral("export"), QStringLiteral("--save"), tyw,
                  QStringLiteral("--combat"), QStringLiteral("2"), QStringLiteral("--rules"),

@@ -10,6 +10,7 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFileDialog>
+#include <QFontMetricsF>
 #include <QHBoxLayout>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -46,11 +47,45 @@ QColor terrainColor(const QString& type) {
     if (type.contains(QLatin1String("marsh")) || type.contains(QLatin1String("river")) ||
         type.contains(QLatin1String("stream")))
         return QColor(0x7d, 0xa7, 0xc4);
-    if (type.contains(QLatin1String("town")) || type.contains(QLatin1String("village")))
+    if (type.contains(QLatin1String("town")) || type.contains(QLatin1String("village")) ||
+        type.contains(QLatin1String("building")))
         return QColor(0xa0, 0x60, 0x50);
     if (type.contains(QLatin1String("road")))
         return QColor(0x8a, 0x74, 0x55);
+    if (type.contains(QLatin1String("bridge")) || type.contains(QLatin1String("ford")))
+        return QColor(0x9a, 0x8c, 0x78);
+    if (type.contains(QLatin1String("wall")) || type.contains(QLatin1String("fortification")))
+        return QColor(0x6a, 0x5a, 0x4a);
     return QColor(0xd8, 0xcc, 0x8a); // fields and anything else
+}
+
+// A name on the table map, at `at` in table units, in a font sized to the drawing (not the table scale).
+void label(QPainter& p, QPointF at, const QString& text, const QRectF& r) {
+    if (text.isEmpty())
+        return;
+    const QPointF dev = p.transform().map(at);
+    p.save();
+    p.resetTransform();
+    QFont f = theme::sans(8);
+    f.setPixelSize(std::max(9, int(r.height() / 48)));
+    f.setItalic(true);
+    p.setFont(f);
+    const QRectF box = QFontMetricsF(f).boundingRect(text).adjusted(-3, -1, 3, 1);
+    const QRectF place(dev - QPointF(box.width() / 2, box.height() / 2), box.size());
+    p.setPen(Qt::NoPen);
+    p.setBrush(QColor(255, 255, 255, 170));
+    p.drawRoundedRect(place, 3, 3);
+    p.setPen(theme::ink());
+    p.drawText(place, Qt::AlignCenter, text);
+    p.restore();
+}
+
+// A point a little way back from a line's end toward its start (where a road leaves the table).
+QPointF nearEnd(const QJsonArray& pts, double back) {
+    const QPointF a = pt(pts.at(pts.size() - 2)), b = pt(pts.last());
+    const QPointF d = a - b;
+    const double len = std::hypot(d.x(), d.y());
+    return len > 0 ? b + d * std::min(1.0, back / len) : b;
 }
 
 } // namespace
@@ -73,8 +108,27 @@ void TablePreview::paintTercios(QPainter& p, const QRectF& r) const {
     p.translate(area.center() - QPointF(w * scale / 2, d * scale / 2));
     p.scale(scale, scale);
     p.fillRect(QRectF(0, 0, w, d), QColor(0xe9, 0xe2, 0xb8));
-    for (const auto& t : m_o.value(QStringLiteral("terrain")).toArray()) {
-        const QJsonObject to = t.toObject();
+    // Roads (no Tercios terrain: drawn for the look only), under the terrain.
+    for (const auto& t : m_o.value(QStringLiteral("decor")).toArray()) {
+        QPainterPath path;
+        const QJsonArray pts = t.toObject().value(QStringLiteral("line")).toArray();
+        for (int i = 0; i < pts.size(); ++i)
+            i == 0 ? path.moveTo(pt(pts[i])) : path.lineTo(pt(pts[i]));
+        p.setBrush(Qt::NoBrush);
+        p.setPen(QPen(terrainColor(QStringLiteral("road")), 1.0, Qt::SolidLine, Qt::RoundCap));
+        p.drawPath(path);
+    }
+    QList<QJsonObject> pieces; // the bridges and fords over the river: last
+    for (const auto& t : m_o.value(QStringLiteral("terrain")).toArray())
+        pieces << t.toObject();
+    std::stable_sort(pieces.begin(), pieces.end(), [](const QJsonObject& a, const QJsonObject& b) {
+        const auto crossing = [](const QJsonObject& o) {
+            const QString t = o.value(QStringLiteral("type")).toString();
+            return t == QLatin1String("Bridge") || t == QLatin1String("Ford");
+        };
+        return !crossing(a) && crossing(b);
+    });
+    for (const QJsonObject& to : pieces) {
         const QColor col = terrainColor(to.value(QStringLiteral("type")).toString().toLower());
         if (to.contains(QStringLiteral("polygon"))) {
             QPolygonF poly;
@@ -89,9 +143,26 @@ void TablePreview::paintTercios(QPainter& p, const QRectF& r) const {
             for (int i = 0; i < pts.size(); ++i)
                 i == 0 ? path.moveTo(pt(pts[i])) : path.lineTo(pt(pts[i]));
             p.setBrush(Qt::NoBrush);
-            p.setPen(QPen(col, std::max(0.4, to.value(QStringLiteral("width")).toDouble(0.6))));
+            p.setPen(QPen(col, std::max(0.4, to.value(QStringLiteral("width")).toDouble(0.6)), Qt::SolidLine,
+                          Qt::FlatCap));
             p.drawPath(path);
         }
+    }
+    // Names: the town (a Building named after the city) and where each road leaves the table.
+    for (const auto& t : m_o.value(QStringLiteral("terrain")).toArray()) {
+        const QJsonObject to = t.toObject();
+        if (to.value(QStringLiteral("type")).toString() != QLatin1String("Building"))
+            continue;
+        QPointF c;
+        const QJsonArray poly = to.value(QStringLiteral("polygon")).toArray();
+        for (const auto& v : poly)
+            c += pt(v) / double(std::max<qsizetype>(1, poly.size()));
+        label(p, c, to.value(QStringLiteral("id")).toString(), r);
+    }
+    for (const auto& t : m_o.value(QStringLiteral("decor")).toArray()) {
+        const QJsonArray pts = t.toObject().value(QStringLiteral("line")).toArray();
+        if (pts.size() >= 2)
+            label(p, nearEnd(pts, 5), t.toObject().value(QStringLiteral("name")).toString(), r);
     }
     for (const auto& reg : m_o.value(QStringLiteral("regiments")).toArray()) {
         const QJsonObject ro = reg.toObject();
@@ -153,10 +224,35 @@ void TablePreview::paintOn(QPainter& p, const QRectF& r) const {
     tint1.setAlpha(40);
     p.fillRect(QRectF(0, z0.x(), box.width(), z0.y() - z0.x()), tint0);
     p.fillRect(QRectF(0, z1.x(), box.width(), z1.y() - z1.x()), tint1);
-    for (const auto& t : terrain) {
-        const QJsonObject to = t.toObject();
+    // Out-of-season fields (no effect, 8.2): faint, under everything; then roads, water, the rest, and the
+    // bridges and fords over the water.
+    QList<QJsonObject> pieces;
+    for (const auto& t : m_o.value(QStringLiteral("decor")).toArray()) {
+        QJsonObject o = t.toObject();
+        o.insert(QStringLiteral("faint"), true);
+        pieces << o;
+    }
+    const auto layer = [](const QJsonObject& o) {
+        const QString t = o.value(QStringLiteral("type")).toString();
+        if (o.value(QStringLiteral("faint")).toBool())
+            return 0;
+        if (t == QLatin1String("road"))
+            return 1;
+        if (t == QLatin1String("river") || t == QLatin1String("stream"))
+            return 2;
+        if (t == QLatin1String("bridge") || t == QLatin1String("ford"))
+            return 4;
+        return 3;
+    };
+    for (const auto& t : terrain)
+        pieces << t.toObject();
+    std::stable_sort(pieces.begin(), pieces.end(),
+                     [&](const QJsonObject& a, const QJsonObject& b) { return layer(a) < layer(b); });
+    for (const QJsonObject& to : pieces) {
         const QString shape = to.value(QStringLiteral("shape")).toString();
-        const QColor col = terrainColor(to.value(QStringLiteral("type")).toString());
+        QColor col = terrainColor(to.value(QStringLiteral("type")).toString());
+        if (to.value(QStringLiteral("faint")).toBool())
+            col.setAlpha(70);
         p.setPen(QPen(col.darker(140), 0.15));
         p.setBrush(col);
         if (shape == QLatin1String("ellipse")) {
@@ -173,11 +269,21 @@ void TablePreview::paintOn(QPainter& p, const QRectF& r) const {
             for (int i = 0; i < pts.size(); ++i)
                 i == 0 ? path.moveTo(pt(pts[i])) : path.lineTo(pt(pts[i]));
             p.setBrush(Qt::NoBrush);
-            p.setPen(QPen(col, to.value(QStringLiteral("type")).toString().contains(QLatin1String("road"))
-                                   ? 0.35
-                                   : 0.8));
+            p.setPen(QPen(col, to.value(QStringLiteral("width")).toDouble(0.8), Qt::SolidLine, Qt::FlatCap));
             p.drawPath(path);
         }
+    }
+    // Names: the town, the water, where each road leaves the table.
+    for (const QJsonObject& to : pieces) {
+        const QString type = to.value(QStringLiteral("type")).toString(),
+                      name = to.value(QStringLiteral("name")).toString();
+        const QJsonArray pts = to.value(QStringLiteral("points")).toArray();
+        if (type == QLatin1String("town"))
+            label(p, pt(to.value(QStringLiteral("centre"))), name, r);
+        else if ((type == QLatin1String("river") || type == QLatin1String("stream")) && pts.size() >= 2)
+            label(p, (pt(pts.at(pts.size() / 2 - 1)) + pt(pts.at(pts.size() / 2))) / 2, name, r);
+        else if (type == QLatin1String("road") && pts.size() >= 2)
+            label(p, nearEnd(pts, 3), name, r);
     }
     for (const auto& c : commands) {
         const QJsonObject co = c.toObject();
@@ -243,6 +349,7 @@ BattleExportDialog::BattleExportDialog(QWidget* parent) : QDialog(parent) {
 
 bool BattleExportDialog::setBattle(const GameData& d, const rules::GameState& s, quint64 seed) {
     m_seed = seed;
+    m_mappingPath.clear();
     m_out = {};
     m_attacker = 0;
     if (!s.frames.empty())
@@ -262,6 +369,19 @@ bool BattleExportDialog::setBattle(const GameData& d, const rules::GameState& s,
     return m_error.isEmpty();
 }
 
+bool BattleExportDialog::setInput(const battle::BattleInput& in, quint64 seed, const QString& mappingPath,
+                                  int attacker) {
+    m_seed = seed;
+    m_out = {};
+    m_in = in;
+    m_mappingPath = mappingPath;
+    m_attacker = attacker;
+    m_preview->setAttacker(m_attacker);
+    m_error.clear();
+    generate();
+    return m_error.isEmpty();
+}
+
 bool BattleExportDialog::tercios() const {
     return m_rules->currentData().toString() == QLatin1String("tercios");
 }
@@ -270,7 +390,9 @@ void BattleExportDialog::generateTercios() {
     m_preview->setTercios(true);
     const tactical::TerciosRules* rules = tactical::defaultTerciosRules(&m_error);
     battle::TerciosMapping mapping;
-    if (!rules || !battle::loadTerciosMapping(battle::defaultMappingPath(), &mapping, &m_error)) {
+    if (!rules ||
+        !battle::loadTerciosMapping(m_mappingPath.isEmpty() ? battle::defaultMappingPath() : m_mappingPath,
+                                    &mapping, &m_error)) {
         m_title->setText(QStringLiteral("The battle cannot be exported"));
         m_summary->setPlainText(m_error +
                                 QStringLiteral("\n\nCheck the game data with 'westphalia-cli data check'."));
@@ -362,7 +484,8 @@ void BattleExportDialog::generate() {
     m_save->setText(QStringLiteral("Save TVBD scenario (JSON)…"));
     const tactical::TvbdRules* rules = tactical::defaultTvbdRules(&m_error);
     battle::TvbdMapping mapping;
-    if (!rules || !battle::loadMapping(battle::defaultMappingPath(), &mapping, &m_error)) {
+    if (!rules || !battle::loadMapping(m_mappingPath.isEmpty() ? battle::defaultMappingPath() : m_mappingPath,
+                                       &mapping, &m_error)) {
         m_title->setText(QStringLiteral("The battle cannot be exported"));
         m_summary->setPlainText(m_error +
                                 QStringLiteral("\n\nCheck the game data with 'westphalia-cli data check'."));

@@ -49,6 +49,10 @@ class BattleExportDialog : public QDialog {
     explicit BattleExportDialog(QWidget* parent = nullptr);
     // The combat on top of the state's frame stack. False (and the reason shown) when there is none.
     bool setBattle(const GameData& d, const rules::GameState& s, quint64 seed);
+    // An explicit battle (a battle description, docs/battle-export.md), with a mapping file (empty: the
+    // default); `attacker` is the campaign side attacking (for the colours). False when it cannot export.
+    bool setInput(const battle::BattleInput& in, quint64 seed, const QString& mappingPath = QString(),
+                  int attacker = 0);
     bool writeTo(const QString& file, QString* error) const;  // the JSON, atomically
     bool writePdf(const QString& file, QString* error) const; // a printable briefing (QPdfWriter)
     bool writeSvg(const QString& file, QString* error) const; // the table map
@@ -67,7 +71,8 @@ class BattleExportDialog : public QDialog {
     QJsonObject m_out;
     QString m_error;
     quint64 m_seed = 1;
-    int m_attacker = 0; // the campaign side attacking (TVBD side 0)
+    QString m_mappingPath; // empty: battle::defaultMappingPath()
+    int m_attacker = 0;    // the campaign side attacking (TVBD side 0)
     QLabel* m_title;
     TablePreview* m_preview;
     QTextBrowser* m_summary;

@@ -2,6 +2,7 @@
 // the seed, so the same (battle, mapping, seed) always gives the same JSON.
 #include "battle/export.h"
 
+#include "battle/site.h"
 #include "data/datadir.h"
 #include "data/gamedata.h"
 #include "rules/rng.h"
@@ -115,23 +116,15 @@ QString defaultMappingPath() {
 }
 
 bool loadMapping(const QString& path, TvbdMapping* out, QString* error) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("%1: cannot open: %2").arg(path, f.errorString());
+    QJsonObject doc;
+    if (!wp::tactical::readJsonObject(path, &doc, error))
         return false;
-    }
-    QJsonParseError pe;
-    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &pe);
-    if (pe.error != QJsonParseError::NoError) {
-        *error = QStringLiteral("%1: offset %2: %3").arg(path).arg(pe.offset).arg(pe.errorString());
-        return false;
-    }
-    const QJsonObject t = doc.object().value(QStringLiteral("tvbd")).toObject();
+    const QJsonObject t = doc.value(QStringLiteral("tvbd")).toObject();
     auto fail = [&](const QString& where, const QString& what) {
         *error = QStringLiteral("%1: tvbd.%2: %3").arg(path, where, what);
         return false;
     };
-    if (doc.object().value(QStringLiteral("format")).toString() != QLatin1String("westphalia-battle-mapping"))
+    if (doc.value(QStringLiteral("format")).toString() != QLatin1String("westphalia-battle-mapping"))
         return fail(QStringLiteral("format"), QStringLiteral("'westphalia-battle-mapping' is needed"));
     static const QStringList types = {QStringLiteral("Horse"),    QStringLiteral("LightHorse"),
                                       QStringLiteral("Dragoons"), QStringLiteral("PikeShot"),
@@ -163,6 +156,8 @@ bool loadMapping(const QString& path, TvbdMapping* out, QString* error) {
         return fail(QStringLiteral("maxStandsPerSide"), QStringLiteral("2 to 40 is needed"));
     if (t.value(QStringLiteral("tables")).toArray().isEmpty())
         return fail(QStringLiteral("tables"), QStringLiteral("a non-empty list is needed"));
+    if (!loadSites(sitesPathFor(path), &out->sites, error))
+        return false;
     out->root = t;
     return true;
 }
@@ -184,6 +179,23 @@ bool inputFromState(const GameData& data, const wp::rules::GameState& st, Battle
     }
     in.year = 1618 + 2 * st.turn; // tyw-facts: turn t covers (1618+2t)-(1619+2t)
     const int att = cf->attacker;
+    // The situation (docs/battle-export.md "Special rules from the situation").
+    in.sally = cf->sally;
+    in.relief = cf->relief;
+    if (cf->city >= 0 && cf->city < data.cities.size()) {
+        const City& c = data.cities[cf->city];
+        const int a = c.area >= 0 ? c.area : c.within;
+        in.neutralArea = a >= 0 && size_t(a) < st.areas.size() && st.areas[size_t(a)].neutral;
+        addMapRoads(data, cf->city, cf->attackerFrom, &in);
+        if (cf->attackerFrom >= 0 && cf->attackerFrom < data.cities.size() && cf->attackerFrom != cf->city)
+            in.approach = data.cities[cf->attackerFrom].name;
+        else if (!in.roads.isEmpty())
+            in.approach = in.roads.first().to;
+    }
+    if (in.relief)
+        for (int16_t u : cf->attackUnits)
+            if (st.units[size_t(u)].flags & kInside)
+                ++in.garrison;
     for (int i = 0; i < 2; ++i) {
         const int side = i == 0 ? att : 1 - att;
         Force& f = in.sides[i];
@@ -277,6 +289,39 @@ bool inputFromJson(const QJsonObject& root, const QString& fileName, BattleInput
         for (const QJsonValue& cv : so.value(QStringLiteral("cards")).toArray())
             f.cards << cv.toString();
     }
+    // The site and the situation (all optional).
+    in.month = root.value(QStringLiteral("month")).toInt(0);
+    if (root.contains(QStringLiteral("month")) && (in.month < 1 || in.month > 12))
+        return fail(QStringLiteral("month"), QStringLiteral("a month from 1 to 12 is needed"));
+    const QJsonArray roads = root.value(QStringLiteral("roads")).toArray();
+    for (qsizetype i = 0; i < roads.size(); ++i) {
+        const QJsonObject ro = roads[i].toObject();
+        const QJsonValue a = ro.value(QStringLiteral("angle"));
+        if (!a.isDouble() || a.toDouble() < 0 || a.toDouble() >= 360)
+            return fail(QStringLiteral("roads[%1].angle").arg(i),
+                        QStringLiteral("an angle from 0 to 359 degrees is needed (0 toward the defender's "
+                                       "base edge, 180 toward the attacker's)"));
+        in.roads << BattleRoad{ro.value(QStringLiteral("to")).toString(), a.toDouble()};
+    }
+    in.approach = root.value(QStringLiteral("approach")).toString();
+    if (root.contains(QStringLiteral("river"))) {
+        const QJsonObject ro = root.value(QStringLiteral("river")).toObject();
+        in.river = ro.value(QStringLiteral("name")).toString();
+        in.riverKind = ro.value(QStringLiteral("kind")).toString();
+        if (in.riverKind != QLatin1String("river") && in.riverKind != QLatin1String("stream") &&
+            in.riverKind != QLatin1String("none"))
+            return fail(QStringLiteral("river.kind"),
+                        QStringLiteral("'%1' is not river, stream or none").arg(in.riverKind));
+    }
+    in.sally = root.value(QStringLiteral("sally")).toBool();
+    in.relief = root.value(QStringLiteral("relief")).toBool();
+    in.garrison = root.value(QStringLiteral("garrison")).toInt(0);
+    in.neutralArea = root.value(QStringLiteral("neutral")).toBool();
+    if (in.sally && in.relief)
+        return fail(QStringLiteral("sally"), QStringLiteral("a battle is a sally or a relief, not both"));
+    if (in.garrison < 0 || in.garrison > in.sides[0].units.size())
+        return fail(QStringLiteral("garrison"),
+                    QStringLiteral("from 0 to the attacker's %1 units").arg(in.sides[0].units.size()));
     if (in.title.isEmpty())
         in.title = QStringLiteral("%1, %2").arg(in.city).arg(in.year);
     *out = in;
@@ -354,6 +399,55 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
             } else if (eff == QLatin1String("upgrade") || eff == QLatin1String("downgrade"))
                 later << std::pair{who, e};
         }
+    // The situation (docs/battle-export.md "Special rules from the situation").
+    if (in.sally || in.relief) {
+        fortify[1] = true; // the besiegers in their siege lines (16.5 field fortifications)
+        notes << (in.sally
+                      ? QStringLiteral(
+                            "Sally (13.17): %1 attacks out of the besieged %2, which stands behind "
+                            "its lines; %3 hold their siege lines (16.5 field fortifications in "
+                            "front of their centre). If the sally fails, the garrison falls back "
+                            "into the town (no pursuit beyond it).")
+                            .arg(in.sides[0].name, in.city, in.sides[1].name)
+                      : QStringLiteral("Relief of a siege (13.15): %1 attacks %2's besiegers, who hold "
+                                       "their siege lines (16.5 field fortifications in front of their "
+                                       "centre) with %3 behind them.%4 If the relief fails, the garrison "
+                                       "stays in the town.")
+                            .arg(in.sides[0].name, in.sides[1].name, in.city)
+                            .arg(in.garrison > 0
+                                     ? QStringLiteral(" %1 of the attacker's campaign units are the garrison "
+                                                      "that joined the relief (13.15).")
+                                           .arg(in.garrison)
+                                     : QString()));
+    } else if (in.fortress)
+        notes << QStringLiteral("%1 is a fortress: two sections of field fortifications (16.5) cover the "
+                                "front of the town; either side may garrison them with infantry or Cannon.")
+                     .arg(in.city);
+    if (in.neutralArea)
+        notes << QStringLiteral("A Neutral Area (5.13): %1 keeps its gates shut; no unit may enter the town "
+                                "(a scenario rule: the module does not enforce it).")
+                     .arg(in.city.isEmpty() ? QStringLiteral("the town") : in.city);
+    // A Dynamic (starred) army commander: TVBD Commanders are all alike (7.3), so each star makes one more
+    // of his army's ordinary Pike+Shot or Horse superior (16.3), after the cards.
+    QList<std::pair<int, QJsonObject>> stars;
+    for (int s = 0; s < 2; ++s)
+        if (!in.sides[s].leaders.isEmpty() && in.sides[s].leaders.first().stars > 0) {
+            const ForceLeader& l = in.sides[s].leaders.first();
+            stars << std::pair{
+                s, QJsonObject{{QStringLiteral("effect"), QStringLiteral("upgrade")},
+                               {QStringLiteral("from"), QStringLiteral("ordinary")},
+                               {QStringLiteral("count"), std::min(2, l.stars)},
+                               {QStringLiteral("types"),
+                                QJsonArray{QStringLiteral("PikeShot"), QStringLiteral("Horse")}}}};
+            notes << QStringLiteral(
+                         "%1 is a Dynamic leader (%2 star(s)): %3 more ordinary Pike+Shot or Horse "
+                         "of %4 are superior (16.3).")
+                         .arg(l.name)
+                         .arg(l.stars)
+                         .arg(std::min(2, l.stars))
+                         .arg(in.sides[s].name);
+        }
+    later << stars;
     // Caps (7.3.2): at most 4 Cannon; at most 2 each of the capped types, the surplus converted.
     const QJsonObject caps = m.value(QStringLiteral("caps")).toObject();
     for (int s = 0; s < 2; ++s) {
@@ -389,6 +483,9 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
             if (!nat.isEmpty() && st.nat != nat)
                 continue;
             if (st.type == QLatin1String("Cannon") || st.type == QLatin1String("Rabble"))
+                continue;
+            if (e.contains(QStringLiteral("from")) &&
+                st.quality != e.value(QStringLiteral("from")).toString())
                 continue;
             if (up && (st.quality == QLatin1String("ordinary") || st.quality == QLatin1String("inferior"))) {
                 st.quality = st.quality == QLatin1String("ordinary") ? QStringLiteral("superior")
@@ -437,6 +534,22 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
     const double D = 30;
     const double CW = size == QLatin1String("small") ? 16 : size == QLatin1String("giant") ? 30 : 24;
     const double front = D / 2 - 4 - 1.5; // 1 TUM behind the deployment line (10.6: 4 TUM short of centre)
+    // The site: river, roads, month (site.h), from a random stream of its own.
+    wp::rules::Rng siteRng(seed ^ 0x517e5ULL);
+    SiteShape shape;
+    shape.W = W;
+    shape.D = D;
+    shape.riverWidth = 2.5; // 8.4: rivers about 2-3 TUM, streams about 0.5 TUM
+    shape.streamWidth = 0.5;
+    shape.streamAcross = true;
+    shape.neutralLo = D / 2 - 4;
+    shape.neutralHi = D / 2 + 4;
+    shape.flankMin = 2;
+    shape.flankMax = 3.5;
+    shape.townW = 4;
+    shape.townD = 2.5;
+    shape.townDepth = in.sally ? D / 2 - 2 : D / 2 + 2; // a sally comes out of the town
+    const SitePlan site = planSite(in, map.sites, shape, siteRng);
 
     QJsonObject root;
     root.insert(QStringLiteral("format"), QStringLiteral("westphalia-tactical-scenario"));
@@ -454,6 +567,7 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
 
     // Units: slots per sector, rows 2.5 TUM apart from the front line back; side 1 mirrored in y.
     QJsonArray cmds;
+    QList<QPointF> works; // field fortification sections (16.5)
     for (int s = 0; s < 2; ++s) {
         auto sector = [&](double xa, double xb) {
             QList<Slot> out;
@@ -461,7 +575,8 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
             const double x0 = xa + ((xb - xa) - per * 2.5) / 2 + 1.25;
             for (int r = 0; r < 4; ++r)
                 for (int i = 0; i < per; ++i)
-                    out << Slot{x0 + i * 2.5, front - r * 2.5};
+                    if (x0 + i * 2.5 - 1.1 >= site.freeLo && x0 + i * 2.5 + 1.1 <= site.freeHi)
+                        out << Slot{x0 + i * 2.5, front - r * 2.5}; // clear of a river on the flank
             return out;
         };
         QList<Slot> centre = sector(W / 2 - CW / 2, W / 2 + CW / 2);
@@ -557,6 +672,10 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
                 }
                 if (st.type == QLatin1String("Cannon") && limberAll[s])
                     u.insert(QStringLiteral("limbered"), true);
+                // 16.5: a field fortification section over the front edge of each first-row infantry or
+                // Cannon stand of the centre (stands are 1 TUM deep; side 0 faces +y).
+                if (fortify[s] && !isCav(st.type) && sl.y == front && std::abs(sl.x - W / 2) <= CW / 2)
+                    works << QPointF(sl.x, s == 0 ? sl.y + 0.5 : D - sl.y - 0.5);
                 u.insert(QStringLiteral("name"), st.label);
                 body << u;
                 cx += sl.x;
@@ -592,38 +711,89 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
     }
     root.insert(QStringLiteral("commands"), cmds);
 
-    // Terrain: the town at the city on the defender's side of the neutral zone, a road from it to the
-    // attacker's base edge, the Area's features by its table, field fortifications from the card.
-    QJsonArray terrain;
+    // Terrain: the town at the city on the defender's side of the neutral zone, the river it lies on, the
+    // roads toward its neighbours (site.h), the Area's features by its table, field fortifications.
+    QJsonArray terrain, decor;
     auto uni = [&](double a, double b) { return a + (b - a) * rng.below(1001) / 1000.0; };
     auto pt = [](double x, double y) { return QJsonArray{x, y}; };
+    auto line = [&](const QList<QPointF>& l) {
+        QJsonArray a;
+        for (const QPointF& q : l)
+            a << pt(std::round(q.x() * 100) / 100, std::round(q.y() * 100) / 100);
+        return a;
+    };
     QList<Slot> used;
-    const double tx = std::round(uni(W / 4, 3 * W / 4) * 2) / 2;
+    const double tx = site.town.x();
     terrain << QJsonObject{
         {QStringLiteral("id"), QStringLiteral("town")},
         {QStringLiteral("type"), QStringLiteral("town")},
         {QStringLiteral("name"), in.city + (in.fortress ? QStringLiteral(" (fortress)") : QString())},
         {QStringLiteral("shape"), QStringLiteral("rect")},
-        {QStringLiteral("centre"), pt(tx, D / 2 + 2)},
+        {QStringLiteral("centre"), pt(tx, site.town.y())},
         {QStringLiteral("w"), 4},
         {QStringLiteral("d"), 2.5}};
-    used << Slot{tx, D / 2 + 2};
-    terrain << QJsonObject{{QStringLiteral("id"), QStringLiteral("road")},
-                           {QStringLiteral("type"), QStringLiteral("road")},
-                           {QStringLiteral("shape"), QStringLiteral("line")},
-                           {QStringLiteral("points"), QJsonArray{pt(tx, D / 2 + 2), pt(tx, 0)}}};
+    used << Slot{tx, site.town.y()};
+    for (qsizetype r = 0; r < site.roads.size(); ++r) {
+        QJsonObject ro{
+            {QStringLiteral("id"), r == 0 ? QStringLiteral("road") : QStringLiteral("road-%1").arg(r + 1)},
+            {QStringLiteral("type"), QStringLiteral("road")},
+            {QStringLiteral("shape"), QStringLiteral("line")},
+            {QStringLiteral("points"), line(site.roads[r].line)}};
+        if (!site.roads[r].to.isEmpty())
+            ro.insert(QStringLiteral("name"), QStringLiteral("road to %1").arg(site.roads[r].to));
+        terrain << ro;
+    }
+    if (!site.riverKind.isEmpty()) {
+        const bool river = site.riverKind == QLatin1String("river");
+        terrain << QJsonObject{{QStringLiteral("id"), QStringLiteral("river")},
+                               {QStringLiteral("type"), site.riverKind},
+                               {QStringLiteral("name"), site.river},
+                               {QStringLiteral("shape"), QStringLiteral("line")},
+                               {QStringLiteral("points"), line(site.riverLine)},
+                               {QStringLiteral("width"), site.riverWidth}};
+        int k = 0;
+        for (const SiteCrossing& c : site.crossings) {
+            // A crossing as wide as a unit along the water, reaching over both banks (8.2: difficult).
+            const double along = 2.5, over = site.riverWidth + 1.5;
+            terrain << QJsonObject{
+                {QStringLiteral("id"), QStringLiteral("%1-%2").arg(c.bridge ? "bridge" : "ford").arg(++k)},
+                {QStringLiteral("type"), c.bridge ? QStringLiteral("bridge") : QStringLiteral("ford")},
+                {QStringLiteral("name"), c.road.isEmpty()
+                                             ? QStringLiteral("ford over the %1").arg(site.river)
+                                             : QStringLiteral("bridge on the road to %1").arg(c.road)},
+                {QStringLiteral("shape"), QStringLiteral("rect")},
+                {QStringLiteral("centre"),
+                 pt(std::round(c.at.x() * 100) / 100, std::round(c.at.y() * 100) / 100)},
+                {QStringLiteral("w"), site.riverOnFlank ? over : along},
+                {QStringLiteral("d"), site.riverOnFlank ? along : over}};
+        }
+        notes << QStringLiteral("The %2 at %1 (%3): %4%5")
+                     .arg(in.city, site.river, site.riverSource,
+                          river
+                              ? QStringLiteral("a river along the %1 flank, impassable except at its bridges "
+                                               "and fords (8.2; Cannon cross only at a bridge)")
+                                    .arg(site.riverLine.first().x() < W / 2 ? QStringLiteral("left")
+                                                                            : QStringLiteral("right"))
+                              : QStringLiteral("a stream across the neutral zone, difficult along its whole "
+                                               "length (8.2); Cannon cross only at a bridge"),
+                          site.crossings.isEmpty()
+                              ? QStringLiteral(".")
+                              : QStringLiteral("; %1 crossing(s) drawn.").arg(site.crossings.size()));
+    }
+    notes << site.notes;
     const QJsonObject areas = m.value(QStringLiteral("areas")).toObject();
     const QJsonObject feat = areas.value(in.area).isObject()
                                  ? areas.value(in.area).toObject()
                                  : areas.value(QStringLiteral("default")).toObject();
     int fid = 0;
+    const double xLo = std::max(4.0, site.freeLo + 3), xHi = std::min(W - 4, site.freeHi - 3);
     for (auto it = feat.begin(); it != feat.end(); ++it) {
         const QString type = it.key();
         for (int n = 0; n < it.value().toInt(); ++n) {
             const bool gentle = type == QLatin1String("gentleHill");
             double x = 0, y = 0;
             for (int tries = 0; tries < 30; ++tries) {
-                x = uni(4, W - 4);
+                x = uni(xLo, xHi);
                 y = gentle ? uni(4, D - 4) : uni(D / 2 - 1.5, D / 2 + 1.5);
                 bool clear = true;
                 for (const Slot& u : used)
@@ -634,23 +804,35 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
             if (!gentle)
                 used << Slot{x, y};
             const double rx = gentle ? uni(4, 7) : uni(2, 3.5), ry = gentle ? uni(2, 3.5) : 1.5;
-            terrain << QJsonObject{{QStringLiteral("id"), QStringLiteral("%1-%2").arg(type).arg(++fid)},
-                                   {QStringLiteral("type"), type},
-                                   {QStringLiteral("shape"), QStringLiteral("ellipse")},
-                                   {QStringLiteral("centre"), pt(x, y)},
-                                   {QStringLiteral("rx"), rx},
-                                   {QStringLiteral("ry"), ry}};
+            const QJsonObject piece{{QStringLiteral("id"), QStringLiteral("%1-%2").arg(type).arg(++fid)},
+                                    {QStringLiteral("type"), type},
+                                    {QStringLiteral("shape"), QStringLiteral("ellipse")},
+                                    {QStringLiteral("centre"), pt(x, y)},
+                                    {QStringLiteral("rx"), rx},
+                                    {QStringLiteral("ry"), ry}};
+            // 8.2: only in-season (or enclosed) fields are difficult; bare fields are drawn, without effect.
+            if (type == QLatin1String("field") && !site.cropsStanding)
+                decor << piece;
+            else
+                terrain << piece;
         }
     }
-    for (int s = 0; s < 2; ++s)
-        if (fortify[s])
-            terrain << QJsonObject{{QStringLiteral("id"), QStringLiteral("fieldworks-%1").arg(s)},
-                                   {QStringLiteral("type"), QStringLiteral("rough")},
-                                   {QStringLiteral("shape"), QStringLiteral("rect")},
-                                   {QStringLiteral("centre"), pt(W / 2, s == 0 ? D / 2 - 3.5 : D / 2 + 3.5)},
-                                   {QStringLiteral("w"), CW},
-                                   {QStringLiteral("d"), 0.8}};
+    if (!decor.isEmpty())
+        notes << QStringLiteral("%1 field(s) out of season: open ground, drawn for the look only (8.2).")
+                     .arg(decor.size());
+    if (in.fortress && !in.sally && !in.relief) // the fortress's works before the town (16.5.2)
+        for (double dx : {-1.0, 1.0})
+            works << QPointF(tx + dx, site.town.y() - 1.25 - 0.15);
+    for (qsizetype k = 0; k < works.size(); ++k)
+        terrain << QJsonObject{{QStringLiteral("id"), QStringLiteral("works-%1").arg(k + 1)},
+                               {QStringLiteral("type"), QStringLiteral("fortification")},
+                               {QStringLiteral("shape"), QStringLiteral("rect")},
+                               {QStringLiteral("centre"), pt(works[k].x(), works[k].y())},
+                               {QStringLiteral("w"), 2},
+                               {QStringLiteral("d"), 0.3}};
     root.insert(QStringLiteral("terrain"), terrain);
+    if (!decor.isEmpty())
+        root.insert(QStringLiteral("decor"), decor);
 
     for (int s = 0; s < 2; ++s) {
         int coins = 0;

@@ -41,6 +41,13 @@ struct Force {
     QStringList cards;          // titles of the combat cards this side played ("Swedish Firepower")
 };
 
+// A road leaving the battle's city toward a neighbouring city, in its direction on the table (degrees:
+// 0 toward the defender's base edge, 90 toward the right (+x), 180 toward the attacker's base edge).
+struct BattleRoad {
+    QString to;
+    double angle = 180;
+};
+
 // A campaign battle described explicitly; sides[0] attacks.
 struct BattleInput {
     QString title;
@@ -49,10 +56,20 @@ struct BattleInput {
     int year = 1620; // the first year of the turn
     bool fortress = false;
     Force sides[2];
+    // ---- the site (model/battle/site.h) and the situation (docs/battle-export.md)
+    int month = 0;            // 1..12 when known; 0: rolled from the seed in the campaign season
+    QList<BattleRoad> roads;  // toward the neighbouring cities (the map's pathways)
+    QString approach;         // the city the attacker came from
+    QString river, riverKind; // the battle's own river (kind river|stream|none); empty: battle-terrain.json
+    bool sally = false;       // the attacker sallies out of the besieged fortress (13.17)
+    bool relief = false;      // the attacker relieves a siege of the city (13.15)
+    int garrison = 0;         // the attacker's units that were inside the besieged fortress (13.15)
+    bool neutralArea = false; // the battle is fought in a Neutral Area (5.13)
 };
 
 struct TvbdMapping {
-    QJsonObject root; // the "tvbd" object of the mapping file
+    QJsonObject root;  // the "tvbd" object of the mapping file
+    QJsonObject sites; // scenarios/battle-terrain.json's cities (site.h)
 };
 
 // Loads scenarios/battle-mapping.json (or another file). Errors name the file, the JSON path, the problem.
@@ -75,7 +92,8 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
 // ---- Brevis Editio: Tercios (issue 11; model/battle/export_tercios.cpp) ----------------------------------
 
 struct TerciosMapping {
-    QJsonObject root; // the "tercios" object of the mapping file
+    QJsonObject root;  // the "tercios" object of the mapping file
+    QJsonObject sites; // scenarios/battle-terrain.json's cities (site.h)
 };
 
 // Loads the "tercios" section of scenarios/battle-mapping.json. Errors name the file, the JSON path, the

@@ -3,7 +3,9 @@
 // gives the same JSON, and the result always loads and passes the army-building check (Tercios L818-1037).
 #include "battle/export.h"
 
+#include "battle/site.h"
 #include "rules/rng.h"
+#include "tactical/battle.h"
 #include "tactical/tercios.h"
 
 #include <QFile>
@@ -262,22 +264,14 @@ QJsonArray pt(double x, double y) {
 } // namespace
 
 bool loadTerciosMapping(const QString& path, TerciosMapping* out, QString* error) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("%1: cannot open: %2").arg(path, f.errorString());
+    QJsonObject doc;
+    if (!wp::tactical::readJsonObject(path, &doc, error))
         return false;
-    }
-    QJsonParseError pe;
-    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &pe);
-    if (pe.error != QJsonParseError::NoError) {
-        *error = QStringLiteral("%1: offset %2: %3").arg(path).arg(pe.offset).arg(pe.errorString());
-        return false;
-    }
     auto fail = [&](const QString& where, const QString& what) {
         *error = QStringLiteral("%1: tercios.%2: %3").arg(path, where, what);
         return false;
     };
-    const QJsonObject t = doc.object().value(QStringLiteral("tercios")).toObject();
+    const QJsonObject t = doc.value(QStringLiteral("tercios")).toObject();
     if (t.isEmpty())
         return fail(QStringLiteral(""), QStringLiteral("the 'tercios' section is missing"));
     const TerciosRules* rules = wp::tactical::defaultTerciosRules(error);
@@ -335,6 +329,8 @@ bool loadTerciosMapping(const QString& path, TerciosMapping* out, QString* error
             return fail(QStringLiteral("cards.%1").arg(it.key()),
                         QStringLiteral("unknown profile in from/to"));
     }
+    if (!loadSites(sitesPathFor(path), &out->sites, error))
+        return false;
     out->root = t;
     return true;
 }
@@ -375,6 +371,11 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
         if (b[0].cost <= pointsLimit && b[1].cost <= pointsLimit)
             break;
     }
+    // The situation: besiegers (the defender of a sally or a relief) hold their siege lines, a Wall in
+    // front of their first-line foot, as the Field Fortifications card gives (docs/battle-export.md).
+    if (in.sally || in.relief)
+        own[1] << QJsonObject{{QStringLiteral("effect"), QStringLiteral("fortify")},
+                              {QStringLiteral("title"), QStringLiteral("siege lines")}};
     // Cards that wear the enemy's units (§11.5 step 6): the first units of the first regiments.
     for (int side = 0; side < 2; ++side)
         for (const QJsonObject& c : own[side]) {
@@ -398,6 +399,23 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
     auto toTable = [&](double across, double depth) {
         return longEdges ? pt(across, depth) : pt(depth, across);
     };
+    // The site: river, roads, month (site.h), from a random stream of its own.
+    wp::rules::Rng siteRng(seed ^ 0x517e5ULL);
+    SiteShape shape;
+    shape.W = W;
+    shape.D = D;
+    shape.riverWidth = 3; // a River 3" wide, a small one 1.5" (Tercios L1485; "be flexible", L1467)
+    shape.streamWidth = 1.5;
+    shape.streamAcross = false; // both along a flank: a flow roll of 5-6 makes it impassable
+    shape.neutralLo = zone;
+    shape.neutralHi = D - zone;
+    shape.flankMin = 3;
+    shape.flankMax = 6;
+    shape.townW = 6;
+    shape.townD = 4;
+    shape.townDepth = in.sally ? zone + 4 : D - zone - 4; // a sally comes out of the town
+    const SitePlan site = planSite(in, map.sites, shape, siteRng);
+    const double lo = site.freeLo, hi = site.freeHi; // the deployment band, clear of a flank river
 
     // Deployment: per side, first line the foot in the centre with the horse on both flanks, second line
     // the guns and the battle group; a regiment is never split (6" cohesion, Tercios L1505).
@@ -432,16 +450,16 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
                 s += x.width;
             return s;
         };
-        while (width(row1) > W - 2 && row1.size() > 1) { // overflow to the second line, flanks first
+        while (width(row1) > hi - lo - 2 && row1.size() > 1) { // overflow to the second line, flanks first
             back.prepend(row1.takeFirst());
-            if (width(row1) > W - 2 && row1.size() > 1)
+            if (width(row1) > hi - lo - 2 && row1.size() > 1)
                 back << row1.takeLast();
         }
         QList<QList<Block>> rows{row1, back};
         for (int ri = 0; ri < rows.size(); ++ri) {
             const double total = width(rows[ri]);
-            const double squeeze = total > W - 2 ? (W - 2) / total : 1.0;
-            double x = (W - total * squeeze) / 2;
+            const double squeeze = total > hi - lo - 2 ? (hi - lo - 2) / total : 1.0;
+            double x = lo + (hi - lo - total * squeeze) / 2;
             for (const Block& blk : rows[ri]) {
                 const Regiment& g = b[side].regiments[blk.reg];
                 const TRegimentDef* d = rules.regiment(g.def);
@@ -459,7 +477,7 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
                     const double across0 = x + step / 2;
                     const double depth0 =
                         ri == 0 ? zone - 1 - p.baseD / 2 : std::max(p.baseD / 2 + 0.5, zone - 8);
-                    const double across = side == 0 ? across0 : W - across0;
+                    const double across = side == 0 ? across0 : lo + hi - across0;
                     const double depth = side == 0 ? depth0 : D - depth0;
                     if (ri == 0 && d->cat == QLatin1String("Foot")) {
                         footSpan[side][0] = std::min(footSpan[side][0], across - p.baseW / 2);
@@ -511,25 +529,17 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
         return true;
     };
     auto uni = [&](double a, double b2) { return a + (b2 - a) * rng.below(1001) / 1000.0; };
-    // Field Fortifications: a wall in front of the player's first-line foot.
-    for (int side = 0; side < 2; ++side)
-        for (const QJsonObject& c : own[side])
-            if (c.value(QStringLiteral("effect")).toString() == QLatin1String("fortify") &&
-                footSpan[side][1] > footSpan[side][0]) {
-                const double d0 = side == 0 ? zone + 0.4 : D - zone - 0.9;
-                const double a0 = side == 0 ? footSpan[side][0] : footSpan[side][0];
-                addBox(QStringLiteral("Wall"), Box{a0, footSpan[side][1], d0, d0 + 0.5},
-                       QStringLiteral("fortifications%1").arg(side + 1));
-            }
     // The city: a large building on the defender's side of the no-man's-land, walled if a fortress.
     {
-        const double a0 = W / 2 - 3 + uni(-8, 8);
-        const Box town{a0, a0 + 6, D - zone - 6, D - zone - 2};
+        const double a0 = site.town.x() - 3;
+        const Box town{a0, a0 + 6, site.town.y() - 2, site.town.y() + 2};
         if (clear(town)) {
             addBox(QStringLiteral("Building"), town, in.city.isEmpty() ? QStringLiteral("town") : in.city,
                    true);
             if (in.fortress) {
-                const Box wall{town.a0 - 4, town.a1 + 4, town.d0 - 1.5, town.d0 - 1.0};
+                // The walls face the enemy: the attacker, or the besiegers when the garrison sallies.
+                const Box wall = in.sally ? Box{town.a0 - 4, town.a1 + 4, town.d1 + 1.0, town.d1 + 1.5}
+                                          : Box{town.a0 - 4, town.a1 + 4, town.d0 - 1.5, town.d0 - 1.0};
                 bool ok = true;
                 for (qsizetype i = 0; i + 1 < boxes.size(); ++i)
                     if (wall.a0 < boxes[i].a1 && boxes[i].a0 < wall.a1 && wall.d0 < boxes[i].d1 &&
@@ -548,10 +558,72 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
             }
         }
     }
+    // Field Fortifications: a wall in front of the player's first-line foot.
+    for (int side = 0; side < 2; ++side)
+        for (const QJsonObject& c : own[side])
+            if (c.value(QStringLiteral("effect")).toString() == QLatin1String("fortify") &&
+                footSpan[side][1] > footSpan[side][0]) {
+                const double d0 = side == 0 ? zone + 0.4 : D - zone - 0.9;
+                const double a0 = side == 0 ? footSpan[side][0] : footSpan[side][0];
+                addBox(QStringLiteral("Wall"), Box{a0, footSpan[side][1], d0, d0 + 0.5},
+                       QStringLiteral("fortifications%1").arg(side + 1));
+                break; // one Wall a side (the card and siege lines are the same works)
+            }
+    QStringList siteNotes;
+    // The river along a flank, its crossings, and the roads (no Tercios road: drawn for the look only).
+    QJsonArray decor;
+    auto line = [&](const QList<QPointF>& l) {
+        QJsonArray a;
+        for (const QPointF& q : l)
+            a << toTable(q.x(), q.y());
+        return a;
+    };
+    for (const SiteRoad& r : site.roads)
+        decor << QJsonObject{{QStringLiteral("type"), QStringLiteral("road")},
+                             {QStringLiteral("name"), r.to.isEmpty()
+                                                          ? QStringLiteral("road")
+                                                          : QStringLiteral("road to %1").arg(r.to)},
+                             {QStringLiteral("line"), line(r.line)}};
+    if (!site.riverKind.isEmpty()) {
+        const int flow = 1 + siteRng.below(6); // L1485: 1 Difficult, 2-4 Very Difficult, 5-6 Impassable
+        terrain << QJsonObject{{QStringLiteral("id"), QStringLiteral("river")},
+                               {QStringLiteral("type"), QStringLiteral("River")},
+                               {QStringLiteral("line"), line(site.riverLine)},
+                               {QStringLiteral("width"), site.riverWidth},
+                               {QStringLiteral("roll"), flow}};
+        double rLo = W, rHi = 0;
+        for (const QPointF& q : site.riverLine) {
+            rLo = std::min(rLo, q.x() - site.riverWidth / 2);
+            rHi = std::max(rHi, q.x() + site.riverWidth / 2);
+        }
+        boxes << Box{rLo, rHi, 0, D};
+        int crossingNo = 0;
+        for (const SiteCrossing& c : site.crossings) {
+            const Box bx{c.at.x() - site.riverWidth / 2 - 1, c.at.x() + site.riverWidth / 2 + 1, c.at.y() - 2,
+                         c.at.y() + 2};
+            addBox(c.bridge ? QStringLiteral("Bridge") : QStringLiteral("Ford"), bx,
+                   QStringLiteral("%1%2").arg(c.bridge ? "bridge" : "ford").arg(++crossingNo));
+        }
+        siteNotes << QStringLiteral("The %2 at %1 (%3): a River along the %4 flank, flow roll %5: %6 "
+                                    "(L1485); %7 crossing(s), Bridges and Fords pass any unit (L1469).")
+                         .arg(in.city, site.river, site.riverSource,
+                              (site.riverLine.first().x() < W / 2) ? QStringLiteral("left")
+                                                                   : QStringLiteral("right"))
+                         .arg(flow)
+                         .arg(flow == 1   ? QStringLiteral("Difficult")
+                              : flow <= 4 ? QStringLiteral("Very Difficult")
+                                          : QStringLiteral("Impassable"))
+                         .arg(site.crossings.size());
+    }
+    siteNotes << site.notes;
     const QJsonObject areas = m.value(QStringLiteral("areas")).toObject();
     const QJsonArray types = areas.value(in.area).isArray()
                                  ? areas.value(in.area).toArray()
                                  : areas.value(QStringLiteral("default")).toArray();
+    // L1475: one roll for all Cropland, made here from the site's stream; out of season (September to
+    // April: harvested or bare fields) the crops give the lowest result, Difficult only.
+    const int cropRoll = 1 + siteRng.below(6);
+    const int crops = site.cropsStanding ? cropRoll : 1;
     const int pieces = 4 + rng.below(5); // G49: 4-8 pieces
     for (int i = 0, placed = 0; i < pieces && !types.isEmpty(); ++i) {
         const QString type =
@@ -563,6 +635,11 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
             if (!clear(bx))
                 continue;
             addBox(type, bx, QStringLiteral("%1%2").arg(type.toLower()).arg(++placed));
+            if (type == QLatin1String("Cropland")) {
+                QJsonObject t = terrain.last().toObject();
+                t.insert(QStringLiteral("roll"), crops);
+                terrain.replace(terrain.size() - 1, t);
+            }
             break;
         }
     }
@@ -614,8 +691,45 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
                             "tercios-digest.md 11.5 step 6).");
     if (in.fortress)
         notes << QStringLiteral("%1 is a fortress: its walls stand in front of the town.").arg(in.city);
+    if (in.sally)
+        notes << QStringLiteral("Sally (TYW 13.17): %1 attacks out of the besieged %2, on its side of the "
+                                "table; %3 hold their siege lines (a Wall, L1491, in front of their first "
+                                "line). If the sally fails, the garrison falls back into the town.")
+                     .arg(in.sides[0].name, in.city, in.sides[1].name);
+    if (in.relief)
+        notes << QStringLiteral("Relief of a siege (TYW 13.15): %1 attacks %2's besiegers, who hold their "
+                                "siege lines (a Wall, L1491, in front of their first line) with %3 behind "
+                                "them.%4")
+                     .arg(in.sides[0].name, in.sides[1].name, in.city)
+                     .arg(in.garrison > 0 ? QStringLiteral(" %1 of the attacker's campaign units are the "
+                                                           "garrison that joined the relief.")
+                                                .arg(in.garrison)
+                                          : QString());
+    if (in.neutralArea)
+        notes << QStringLiteral("A Neutral Area (TYW 5.13): %1 keeps its gates shut; no unit may enter the "
+                                "town (a scenario rule: the module does not enforce it).")
+                     .arg(in.city.isEmpty() ? QStringLiteral("the town") : in.city);
+    for (int side = 0; side < 2; ++side)
+        if (!in.sides[side].leaders.isEmpty() && in.sides[side].leaders.first().stars > 0)
+            notes << QStringLiteral("%1 is a Dynamic leader (%2 star(s)). House rule (tercios-digest.md 11.5 "
+                                    "step 5; Brevis has no Commanders): once per turn per star, %3 may "
+                                    "re-roll one failed Order Check.")
+                         .arg(in.sides[side].leaders.first().name)
+                         .arg(in.sides[side].leaders.first().stars)
+                         .arg(in.sides[side].name);
+    notes << siteNotes;
+    if (types.contains(QJsonValue(QStringLiteral("Cropland"))))
+        notes << QStringLiteral("Cropland: roll %1, %2 (L1475)%3.")
+                     .arg(crops)
+                     .arg(crops <= 2   ? QStringLiteral("Difficult")
+                          : crops <= 5 ? QStringLiteral("Covered and Difficult")
+                                       : QStringLiteral("Covered, Hidden and Very Difficult"))
+                     .arg(site.cropsStanding ? QString()
+                                             : QStringLiteral("; out of season the fields are bare"));
     notes << cardNotes;
     root.insert(QStringLiteral("sides"), sides);
+    if (!decor.isEmpty())
+        root.insert(QStringLiteral("decor"), decor);
     root.insert(QStringLiteral("terrain"), terrain);
     root.insert(QStringLiteral("regiments"), regiments);
     QJsonArray na;
