@@ -173,6 +173,7 @@ class TestTvbd : public QObject {
     void randomPlayEndsEveryBattle();
     void t27_attackerTerrainChange();
     void r14_1_4_commanderChargeToAttach();
+    void r16_5_6_fortificationCost();
     void r10_4_terrainLimits();
     void r10_5_10_6_scoutingAndDeployment();
     void r10_4_terrainProcedureApi();
@@ -1863,6 +1864,32 @@ void TestTvbd::r14_1_4_commanderChargeToAttach() {
     QCOMPARE(q.s.units[c2].pose.c, (Vec2{12, 9.5}));
     QVERIFY(logHas(q.s, QStringLiteral("did not charge")));
     Q_UNUSED(shot);
+}
+
+// 16.5.6: each field-fortification section costs 2 coins, counted with the units' coins (16.3.2).
+void TestTvbd::r16_5_6_fortificationCost() {
+    Pos p(*rules);
+    p.add(1, UnitType::Cannon, 10, 20, 270);   // raw: 2 coins
+    p.add(1, UnitType::PikeShot, 30, 20, 270); // ordinary: 4 coins
+    p.add(0, UnitType::PikeShot, 30, 17, 90);  // ordinary: 4 coins
+    int sections = -1;
+    QCOMPARE(armyCoins(*rules, p.s, 1, &sections), 6);
+    QCOMPARE(sections, 0);
+    p.terrain(QStringLiteral("fortification"), rectangle({10, 19.65}, 2, 0.3, 90));
+    p.terrain(QStringLiteral("fortification"), rectangle({30, 19.65}, 2, 0.3, 90));
+    QCOMPARE(armyCoins(*rules, p.s, 1, &sections), 10);
+    QCOMPARE(sections, 2);
+    QCOMPARE(armyCoins(*rules, p.s, 0, &sections), 4); // side 0 garrisons none
+    QCOMPARE(sections, 0);
+    auto coinProblem = [&](int budget) {
+        for (const QString& x : armyListProblems(*rules, p.s, 1, budget))
+            if (x.startsWith(QLatin1String("16.3.2")))
+                return x;
+        return QString();
+    };
+    QVERIFY(coinProblem(10).isEmpty());
+    QVERIFY2(coinProblem(9).contains(QStringLiteral("16.5.6")), qPrintable(coinProblem(9)));
+    QVERIFY(coinProblem(9).contains(QStringLiteral("10 coins")));
 }
 
 QTEST_GUILESS_MAIN(TestTvbd)

@@ -65,6 +65,12 @@ bool parseTerrainSpec(const QStringList& words, TerrainSpec* out, QString* error
 
 // The generic army list (7.3.2, 7.3.3) for one side: an empty list when legal.
 QStringList armyListProblems(const BattleState& s, int side);
+// 16.3.2 and 16.5.6: an army's cost in coins, its units (16.3) plus 2 coins for each field-fortification
+// section its infantry or Cannon garrison (a section over stands of both sides is counted for both);
+// `sections` receives the number of sections.
+int armyCoins(const TvbdRules& rules, const BattleState& s, int side, int* sections = nullptr);
+// The army list as above plus the coin budget (16.3.2), fortifications included (16.5.6).
+QStringList armyListProblems(const TvbdRules& rules, const BattleState& s, int side, int coinBudget);
 
 // ---- actions ---------------------------------------------------------------------------------------------
 enum class MoveKind {

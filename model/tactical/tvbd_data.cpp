@@ -537,6 +537,43 @@ QStringList armyListProblems(const BattleState& s, int side) {
     return out;
 }
 
+int armyCoins(const TvbdRules& rules, const BattleState& s, int side, int* sections) {
+    int coins = 0, n = 0;
+    for (const Unit& u : s.units)
+        if (u.side == side && u.type != UnitType::Commander)
+            coins += rules.coins(u.type, u.quality, u.large);
+    for (const TerrainFeature& f : s.terrain) {
+        if (f.type != QLatin1String("fortification"))
+            continue;
+        for (const Polygon& piece : f.pieces) {
+            bool garrisoned = false;
+            for (const Unit& u : s.units)
+                garrisoned = garrisoned || (u.side == side && u.onTable() &&
+                                            (isInfantry(u.type) || u.type == UnitType::Cannon) &&
+                                            overlaps(u.pose, piece, 1e-3));
+            n += garrisoned;
+        }
+    }
+    if (sections)
+        *sections = n;
+    return coins + 2 * n;
+}
+
+QStringList armyListProblems(const TvbdRules& rules, const BattleState& s, int side, int coinBudget) {
+    QStringList out = armyListProblems(s, side);
+    int sections = 0;
+    const int coins = armyCoins(rules, s, side, &sections);
+    if (coins > coinBudget)
+        out << QStringLiteral(
+                   "16.3.2 the army costs %1 coins (%2 for %3 field-fortification section(s), 16.5.6), "
+                   "over the budget of %4")
+                   .arg(coins)
+                   .arg(2 * sections)
+                   .arg(sections)
+                   .arg(coinBudget);
+    return out;
+}
+
 // ---- action text ----------------------------------------------------------------------------------------
 
 namespace {
