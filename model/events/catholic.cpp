@@ -646,9 +646,8 @@ EventDef revolt(const char* id, RevoltRule r, bool needsFrance) {
     setCheck(d, [r, needsFrance](const Ctx& c, int side) {
         if (needsFrance && !c.s.franceInWar)
             return QStringLiteral("11.31 C39: France has not entered the war (P17)");
-        return revoltCities(c, side, r).empty()
-                   ? QStringLiteral("9.41: no eligible city without an enemy army")
-                   : ok();
+        return !anyRevoltCity(c, side, r) ? QStringLiteral("9.41: no eligible city without an enemy army")
+                                          : ok();
     });
     d.apply = [id, r](Ctx& c, int side) { chooseRevolt(c, side, card(c, id), r); };
     return d;

@@ -767,25 +767,29 @@ void areaEntersWar(Ctx& c, int area, const QString& rule) {
 
 // ---------------------------------------------------------------- Peasant Revolts
 
-std::vector<int16_t> revoltCities(const Ctx& c, int side, const RevoltRule& r) {
+// The cities where `side` may place a revolt under `r`, in city order; with `firstOnly`, at most one.
+static std::vector<int16_t> revoltCitiesUpTo(const Ctx& c, int side, const RevoltRule& r, bool firstOnly) {
     std::vector<int16_t> out;
     const GameData& d = c.d;
+    bool france = false, germany = false; // the scope, once per call
+    std::vector<char> areaInScope(static_cast<size_t>(d.areas.size()), 0);
+    for (const QString& a : r.areas) {
+        if (a == QLatin1String("france"))
+            france = true;
+        else if (a == QLatin1String("germany"))
+            germany = true;
+        else if (const int ai = d.area(a); ai >= 0)
+            areaInScope[size_t(ai)] = 1;
+    }
     for (qsizetype ci = 0; ci < d.cities.size(); ++ci) {
         const City& ct = d.cities[ci];
         const int city = static_cast<int>(ci);
         const int area = ct.area; // Independent cities are not "within the Area" (2.2)
-        bool inScope = false;
-        for (const QString& a : r.areas) {
-            if (a == QLatin1String("france"))
-                inScope |= ct.france;
-            else if (a == QLatin1String("germany"))
-                inScope |= area >= 0 && d.areas[area].germany;
-            else
-                inScope |= area >= 0 && d.areas[area].id == a;
-        }
-        if (!inScope || r.except.contains(ct.id) || c.s.cities[city].revolt)
+        if (c.s.cities[city].revolt || (r.onMapOnly && ct.offmap))
             continue;
-        if (r.onMapOnly && ct.offmap)
+        const bool inScope = (france && ct.france) ||
+                             (area >= 0 && ((germany && d.areas[area].germany) || areaInScope[size_t(area)]));
+        if (!inScope || r.except.contains(ct.id))
             continue;
         if (r.ofControl != kNone && (area < 0 || c.s.areas[area].control != r.ofControl))
             continue;
@@ -800,8 +804,18 @@ std::vector<int16_t> revoltCities(const Ctx& c, int side, const RevoltRule& r) {
                 continue;
         }
         out.push_back(i16(city));
+        if (firstOnly)
+            break;
     }
     return out;
+}
+
+std::vector<int16_t> revoltCities(const Ctx& c, int side, const RevoltRule& r) {
+    return revoltCitiesUpTo(c, side, r, false);
+}
+
+bool anyRevoltCity(const Ctx& c, int side, const RevoltRule& r) {
+    return !revoltCitiesUpTo(c, side, r, true).empty();
 }
 
 void placeRevolt(Ctx& c, int city, int side, const QString& rule) {

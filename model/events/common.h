@@ -156,6 +156,7 @@ struct RevoltRule {
     bool onMapOnly = true; // never an off-map French city (11.32)
 };
 std::vector<int16_t> revoltCities(const Ctx& c, int side, const RevoltRule& r);
+bool anyRevoltCity(const Ctx& c, int side, const RevoltRule& r); // !revoltCities(...).empty(), sooner
 // 9.42: places a Peasant Revolt marker through the economy's placeRevolt (rules/economy.h): the city is
 // Neutral, its controller may lose the Area and its VP (reconcileAreas), an Independent or French city's VP
 // leave with its control; `side` is the player placing it (for the log).

@@ -919,7 +919,7 @@ EventDef peasantRevolt(const QString& cardId, const QString& areaId, const QStri
     r.except = {except};
     EventDef d;
     setCheck(d, [=](const Ctx& c, int) {
-        return ev::revoltCities(c, kProt, r).empty()
+        return !ev::anyRevoltCity(c, kProt, r)
                    ? QStringLiteral("9.41: no city of %1 (except %2) without a Catholic army or a revolt")
                          .arg(areaName(c, areaId), c.d.cities[c.d.city(except)].name)
                    : QString();

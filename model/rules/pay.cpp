@@ -196,17 +196,36 @@ bool locFor(const GameData& d, const GameState& s, int unit) {
 
 std::vector<int16_t> payable(const GameData& d, const GameState& s, int side) {
     std::vector<int16_t> out;
+    // hasLoc depends on the unit's space, nationality and whether only Swedish aid pays it: trace each such
+    // kind of unit once.
+    struct Traced {
+        int16_t loc, nat;
+        bool swedish, loc_ok;
+    };
+    std::vector<Traced> traced;
     for (size_t u = 0; u < s.units.size(); ++u) {
         const UnitState& us = s.units[u];
         const int unit = static_cast<int>(u);
         if (us.loc < 0 || !(us.flags & kUnpaid) || unitSide(d, s, unit) != side || inBox(us.loc) ||
             besiegedInside(d, s, unit))
             continue;
-        if (payRate(d, s, unit) > available(s, side, swedishOnly(d, s, unit)))
+        const bool swedish = swedishOnly(d, s, unit);
+        if (payRate(d, s, unit) > available(s, side, swedish))
             continue;
-        if (!locFor(d, s, unit))
-            continue;
-        out.push_back(static_cast<int16_t>(u));
+        const auto nat = static_cast<int16_t>(d.unitTypes[us.type].nationality);
+        bool ok;
+        if (s.options.loc_action_phase) {
+            ok = locFor(d, s, unit);
+        } else {
+            const auto known = std::find_if(traced.begin(), traced.end(), [&](const Traced& t) {
+                return t.loc == us.loc && t.nat == nat && t.swedish == swedish;
+            });
+            ok = known != traced.end() ? known->loc_ok : hasLoc(d, s, unit);
+            if (known == traced.end())
+                traced.push_back(Traced{us.loc, nat, swedish, ok});
+        }
+        if (ok)
+            out.push_back(static_cast<int16_t>(u));
     }
     return out;
 }
@@ -442,15 +461,15 @@ bool locallyPaid(const GameData& d, const GameState& s, int unit) {
 }
 
 bool payableBySwedishAidOnly(const GameData& d, const GameState& s, int unit) {
-    const QString n = unitNatId(d, s, unit);
-    if (n == QLatin1String("swedish"))
+    const NatCode n = unitNationality(d, s, unit).code;
+    if (n == NatCode::Swedish)
         return true;
-    if (n != QLatin1String("protestant"))
+    if (n != NatCode::Protestant)
         return false;
     // 17.Sw.2: German Protestants in an army under a Swedish leader count as Swedish.
     const UnitState& u = s.units[unit];
     for (int l : leadersAt(s, u.loc, kProtestant, d))
-        if (leaderNatId(d, l) == QLatin1String("swedish") &&
+        if (d.nationalities[d.leaders[l].nationality].code == NatCode::Swedish &&
             (s.leaders[l].flags & kInside) == (u.flags & kInside))
             return true;
     return false;
