@@ -167,6 +167,7 @@ bool recoverable(const GameData& d, const GameState& s, int city, int side) {
 
 std::vector<int16_t> recoveryOptions(const GameData& d, const GameState& s, int side) {
     std::vector<int16_t> out;
+    const PieceIndexScope pieces(s, d);
     for (qsizetype ci = 0; ci < d.cities.size(); ++ci)
         if (recoverable(d, s, static_cast<int>(ci), side))
             out.push_back(static_cast<int16_t>(ci));
@@ -196,6 +197,7 @@ bool locFor(const GameData& d, const GameState& s, int unit) {
 
 std::vector<int16_t> payable(const GameData& d, const GameState& s, int side) {
     std::vector<int16_t> out;
+    const PieceIndexScope pieces(s, d);
     // hasLoc depends on the unit's space, nationality and whether only Swedish aid pays it: trace each such
     // kind of unit once.
     struct Traced {
@@ -658,19 +660,22 @@ void placeLeadersAlone(Ctx& c, int side, int city) {
     if (leaders.empty())
         return;
     std::vector<int16_t> options;
-    for (qsizetype ci = 0; ci < c.d.cities.size(); ++ci) {
-        const int to = static_cast<int>(ci);
-        if (effectiveCityControl(c.d, c.s, to) != side || hasEnemyUnits(c.d, c.s, to, side))
-            continue;
-        bool ok = true;
-        for (int l : leaders)
-            ok &= pieceMayEnter(c, c.d.leaders[l].nationality, to);
-        std::vector<int> ls = leadersAt(c.s, to, side, c.d);
-        for (int l : leaders)
-            if (to != city)
-                ls.push_back(l);
-        if (ok && mixAllowed(c, unitsAt(c.s, to, side, c.d), ls))
-            options.push_back(static_cast<int16_t>(to));
+    { // the search does not change the state
+        const PieceIndexScope pieces(c.s, c.d);
+        for (qsizetype ci = 0; ci < c.d.cities.size(); ++ci) {
+            const int to = static_cast<int>(ci);
+            if (effectiveCityControl(c.d, c.s, to) != side || hasEnemyUnits(c.d, c.s, to, side))
+                continue;
+            bool ok = true;
+            for (int l : leaders)
+                ok &= pieceMayEnter(c, c.d.leaders[l].nationality, to);
+            std::vector<int> ls = leadersAt(c.s, to, side, c.d);
+            for (int l : leaders)
+                if (to != city)
+                    ls.push_back(l);
+            if (ok && mixAllowed(c, unitsAt(c.s, to, side, c.d), ls))
+                options.push_back(static_cast<int16_t>(to));
+        }
     }
     if (options.empty()) {
         for (int l : leaders) {
