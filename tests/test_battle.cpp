@@ -261,6 +261,25 @@ class TestBattle : public QObject {
         QVERIFY(hasNote(o, QStringLiteral("The Elbe at Magdeburg")));
     }
 
+    // With "terrainProcedure": "tvbd" in the mapping, the Area's table gives way to the rulebook's own
+    // placement (10.4: the defender places, the attacker changes one thing; issue 10's procedure) after
+    // the site: the scenario still loads and stays legal, the site is kept and the steps are in the notes.
+    void terrainProcedure() {
+        TvbdMapping proc = map;
+        proc.root.insert(QStringLiteral("terrainProcedure"), QStringLiteral("tvbd"));
+        const BattleInput in = fixture(QStringLiteral("breitenfeld.json"));
+        const QJsonObject plain = exportTvbd(in, map, *rules, 1631);
+        for (quint64 seed : {1631ULL, 7ULL}) {
+            const QJsonObject o = exportTvbd(in, proc, *rules, seed);
+            checkLegal(load(o), QStringLiteral("procedure"));
+            QVERIFY2(hasNote(o, QStringLiteral("procedure (10.4)")), qPrintable(QJsonDocument(o).toJson()));
+            QVERIFY(!hasNote(o, QStringLiteral("could not run")));
+            QCOMPARE(countType(o, QStringLiteral("town")), 1);
+            QVERIFY(countType(o, QStringLiteral("stream")) >= 1);
+            QCOMPARE(o.value(QStringLiteral("commands")), plain.value(QStringLiteral("commands")));
+        }
+    }
+
     // Special rules from the situation (docs/battle-export.md): a sally comes out of the town against the
     // besiegers' lines, a relief attacks those lines, a fortress has works before its town, a Neutral
     // Area keeps its town shut, a Dynamic leader's stars show in his troops (TVBD) or as a house rule.

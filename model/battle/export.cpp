@@ -787,7 +787,10 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
                                  : areas.value(QStringLiteral("default")).toObject();
     int fid = 0;
     const double xLo = std::max(4.0, site.freeLo + 3), xHi = std::min(W - 4, site.freeHi - 3);
-    for (auto it = feat.begin(); it != feat.end(); ++it) {
+    // "terrainProcedure": "tvbd" in the mapping: the defender's placement and the attacker's change by the
+    // rulebook (10.4, model/tactical/tvbd_setup.cpp) instead of the Area's table, after the site.
+    const bool procedure = m.value(QStringLiteral("terrainProcedure")).toString() == QLatin1String("tvbd");
+    for (auto it = feat.begin(); it != feat.end() && !procedure; ++it) {
         const QString type = it.key();
         for (int n = 0; n < it.value().toInt(); ++n) {
             const bool gentle = type == QLatin1String("gentleHill");
@@ -833,6 +836,18 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
     root.insert(QStringLiteral("terrain"), terrain);
     if (!decor.isEmpty())
         root.insert(QStringLiteral("decor"), decor);
+    if (procedure) {
+        QString why;
+        QStringList log;
+        QJsonObject placed = root;
+        if (wp::tactical::placeTerrainByProcedure(rules, &placed, seed, &why, &log)) {
+            root.insert(QStringLiteral("terrain"), placed.value(QStringLiteral("terrain")));
+            notes << QStringLiteral("Terrain by the rulebook's procedure (10.4), after the site:");
+            for (const QString& l : log)
+                notes << QStringLiteral("  ") + l;
+        } else
+            notes << QStringLiteral("The 10.4 terrain procedure could not run (%1): the site only.").arg(why);
+    }
 
     for (int s = 0; s < 2; ++s) {
         int coins = 0;
