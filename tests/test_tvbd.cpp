@@ -92,6 +92,17 @@ QJsonObject setupJson(const char* fixture, bool terrain, bool deployment) {
     return root;
 }
 
+// The state of such a scenario with the attacker fixed (-1: rolled).
+bool setupState(const TvbdRules& rules, const char* fixture, bool terrain, bool deployment, int attacker,
+                BattleState* s, QString* error) {
+    QJsonObject root = setupJson(fixture, terrain, deployment);
+    if (attacker >= 0)
+        root.insert(QStringLiteral("attacker"), attacker);
+    else
+        root.remove(QStringLiteral("attacker"));
+    return scenarioFromJson(root, QStringLiteral("x.json"), rules, s, error);
+}
+
 bool applyText(const TvbdEngine& e, BattleState& s, const QString& text, QString* error = nullptr) {
     TAction a;
     QString err;
@@ -1526,11 +1537,9 @@ void TestTvbd::cliBadInput() {
 // zone: removing a centre wood is allowed, removing a flank wood is not; swapping a small flank wood with a
 // large difficult centre hill is allowed.
 void TestTvbd::t27_attackerTerrainChange() {
-    QJsonObject root = setupJson("tvbd-white-mountain.json", true, false);
-    root.insert(QStringLiteral("attacker"), 0);
     BattleState s;
     QString error;
-    QVERIFY2(scenarioFromJson(root, QStringLiteral("x.json"), *rules, &s, &error), qPrintable(error));
+    QVERIFY2(setupState(*rules, "tvbd-white-mountain.json", true, false, 0, &s, &error), qPrintable(error));
     TvbdEngine e(*rules);
     e.start(s);
     QCOMPARE(s.step, Step::Setup);
@@ -1586,11 +1595,9 @@ void TestTvbd::t27_attackerTerrainChange() {
 
 // 10.4: the number of features by table size, the maximum of each kind, roads through villages.
 void TestTvbd::r10_4_terrainLimits() {
-    QJsonObject root = setupJson("tvbd-white-mountain.json", true, false);
-    root.insert(QStringLiteral("attacker"), 1);
     BattleState s;
     QString error;
-    QVERIFY2(scenarioFromJson(root, QStringLiteral("x.json"), *rules, &s, &error), qPrintable(error));
+    QVERIFY2(setupState(*rules, "tvbd-white-mountain.json", true, false, 1, &s, &error), qPrintable(error));
     TvbdEngine e(*rules);
     e.start(s);
     QCOMPARE(e.actor(s), 0);
@@ -1641,11 +1648,9 @@ void TestTvbd::r10_4_terrainLimits() {
 // deployment (commands alternating from the defender, then Cannon alternating from the attacker; the
 // zone from the base edge to 4 TUM short of the centre line; Pike+Shot in the centre zone).
 void TestTvbd::r10_5_10_6_scoutingAndDeployment() {
-    QJsonObject root = setupJson("tvbd-small-generic.json", false, true);
-    root.insert(QStringLiteral("attacker"), 0);
     BattleState s;
     QString error;
-    QVERIFY2(scenarioFromJson(root, QStringLiteral("x.json"), *rules, &s, &error), qPrintable(error));
+    QVERIFY2(setupState(*rules, "tvbd-small-generic.json", false, true, 0, &s, &error), qPrintable(error));
     int dice[2] = {0, 0};
     for (const Unit& u : s.units) {
         QCOMPARE(u.status, UnitStatus::Undeployed);
@@ -1772,11 +1777,9 @@ void TestTvbd::r10_4_terrainProcedureApi() {
 
 // Random and simple play through the whole set-up (10.3-10.6) and the battle; the action texts replay it.
 void TestTvbd::setupRandomPlayAndReplay() {
-    QJsonObject root = setupJson("tvbd-small-generic.json", true, true);
-    root.remove(QStringLiteral("attacker"));
     BattleState s;
     QString error;
-    QVERIFY2(scenarioFromJson(root, QStringLiteral("x.json"), *rules, &s, &error), qPrintable(error));
+    QVERIFY2(setupState(*rules, "tvbd-small-generic.json", true, true, -1, &s, &error), qPrintable(error));
     TvbdEngine e(*rules);
     for (quint64 seed = 1; seed <= 3; ++seed)
         for (Policy pol : {Policy::Random, Policy::Simple}) {
