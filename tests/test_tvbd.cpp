@@ -1806,6 +1806,17 @@ void TestTvbd::setupRandomPlayAndReplay() {
                 QVERIFY2(replay.applyText(t, &error), qPrintable(t + QStringLiteral(": ") + error));
             QCOMPARE(replay.state().log, g.state().log);
         }
+    // the shipped pick-up scenario leaves terrain and deployment to the players
+    BattleState pick;
+    QVERIFY2(loadScenario(QStringLiteral(WESTPHALIA_TEST_DIR "/../scenarios/battles/tvbd-pickup.json"),
+                          *rules, &pick, &error),
+             qPrintable(error));
+    for (const Unit& u : pick.units)
+        QCOMPARE(u.status, UnitStatus::Undeployed);
+    TacticalGame g(e, pick, 1);
+    const AutoResult res = autoResolve(g, Policy::Simple, 1);
+    QVERIFY(res.winner >= 0);
+    QVERIFY(logHas(g.state(), QStringLiteral("10.6")));
 }
 
 // 14.1.4: a Commander may charge (3 TUM) to attach to a unit of its command that has just charged or is
