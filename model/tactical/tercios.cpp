@@ -55,6 +55,11 @@ Vec2 centroid(const Polygon& p) {
     return p.isEmpty() ? c : c * (1.0 / double(p.size()));
 }
 
+// Half the diagonal: no point of the base is farther from its centre.
+double radius(const Pose& p) {
+    return 0.5 * std::sqrt(p.w * p.w + p.d * p.d) + 1e-9;
+}
+
 Vec2 round2(Vec2 v) {
     return {std::round(v.x * 100.0) / 100.0, std::round(v.y * 100.0) / 100.0};
 }
@@ -159,7 +164,8 @@ Vec2 TerciosEngine::centre(const Pose& p, int which) const {
 }
 
 QList<Vec2> TerciosEngine::centres(const Pose& p) const {
-    return {centre(p, 0), centre(p, 1), centre(p, -1), centre(p, 2)};
+    const Vec2 f = p.forward(), rt{f.y, -f.x}; // one direction for the four (as centre() computes them)
+    return {p.c + f * (p.d / 2), p.c - rt * (p.w / 2), p.c + rt * (p.w / 2), p.c - f * (p.d / 2)};
 }
 
 unsigned TerciosEngine::featuresAt(const TerciosState& s, Vec2 p) const {
@@ -226,12 +232,17 @@ bool TerciosEngine::lineClear(const TerciosState& s, Vec2 a, Vec2 b, int self, i
                               int enter) const {
     // Obstacles: other units (Tercios L453, L509) and Impassable (moves) or Hidden (sight) terrain.
     QList<Polygon> near;
+    const double x0 = std::min(a.x, b.x), x1 = std::max(a.x, b.x), y0 = std::min(a.y, b.y),
+                 y1 = std::max(a.y, b.y);
     for (qsizetype i = 0; i < s.units.size(); ++i) {
         if (int(i) == self || int(i) == target || !s.units[i].onTable())
             continue;
         const Pose& up = s.units[i].pose;
+        const double m = 3.0 + radius(up); // too far from the line to block it or narrow a gap:
+        if (up.c.x < x0 - m || up.c.x > x1 + m || up.c.y < y0 - m || up.c.y > y1 + m)
+            continue; // outside the line's box grown by the margin
         if (segmentDistance(up.c, a, b) > 3.0 + 0.5 * std::hypot(up.w, up.d))
-            continue; // too far from the line to block it or narrow a gap
+            continue;
         const Polygon poly = up.polygon();
         const double d = segPolyDistance(poly, a, b);
         if (d == 0)
@@ -375,10 +386,11 @@ bool TerciosEngine::blockedPose(const TerciosState& s, int u, const Pose& p, boo
         if (c.x < -1e-6 || c.y < -1e-6 || c.x > s.tableW + 1e-6 || c.y > s.tableD + 1e-6)
             return true;
     const Polygon poly = p.polygon();
+    const double rp = radius(p);
     for (qsizetype i = 0; i < s.units.size(); ++i) {
         const TUnit& y = s.units[i];
-        if (int(i) == u || !y.onTable())
-            continue;
+        if (int(i) == u || !y.onTable() || (y.pose.c - p.c).length() > rp + radius(y.pose) + 1.0)
+            continue; // too far to overlap or to be within 1"
         const Polygon other = y.pose.polygon();
         if (overlaps(poly, other))
             return true;
@@ -459,7 +471,13 @@ std::optional<Pose> TerciosEngine::checkMove(const TerciosState& s, int u, Vec2 
     return at(lo);
 }
 
-QList<Vec2> TerciosEngine::candidateMoves(const TerciosState& s, int u, Card order) const {
+bool TerciosEngine::canMoveNow(const TerciosState& s, int u) const {
+    return !s.readyDone.contains(QStringLiteral("move")) &&
+           !(has(s, u, RSquares) && s.readyDone.contains(QStringLiteral("face")));
+}
+
+QList<Vec2> TerciosEngine::candidateMoves(const TerciosState& s, int u, Card order,
+                                          QList<Pose>* poses) const {
     QList<Vec2> out;
     const TUnit& x = s.units[u];
     const int sp = speed(s, u, order, false);
@@ -469,11 +487,13 @@ QList<Vec2> TerciosEngine::candidateMoves(const TerciosState& s, int u, Card ord
     auto tryDir = [&](Vec2 dir, double maxLen) {
         for (double k : {1.0, 0.75, 0.5, 0.25}) {
             const Vec2 to = round2(from + dir * (maxLen * k));
-            if (checkMove(s, u, to, order)) {
+            if (const auto p = checkMove(s, u, to, order)) {
                 for (const Vec2& o : out)
                     if ((o - to).length() < 0.3)
                         return;
                 out << to;
+                if (poses)
+                    *poses << *p;
                 return;
             }
         }
@@ -509,8 +529,10 @@ bool TerciosEngine::canFace(const TerciosState& s, int u, int dir) const {
 double TerciosEngine::nearestEnemy(const TerciosState& s, int u, const Pose& p) const {
     double best = 1e9;
     const Polygon poly = p.polygon();
+    const double rp = radius(p);
     for (const TUnit& y : s.units)
-        if (y.side != s.units[u].side && y.onTable())
+        if (y.side != s.units[u].side && y.onTable() &&
+            (y.pose.c - p.c).length() - rp - radius(y.pose) < best)
             best = std::min(best, distance(poly, y.pose.polygon()));
     return best;
 }
@@ -520,8 +542,10 @@ bool TerciosEngine::baseBlocked(const TerciosState& s, int u, const Pose& p, int
         if (corner.x < -1e-6 || corner.y < -1e-6 || corner.x > s.tableW + 1e-6 || corner.y > s.tableD + 1e-6)
             return true;
     const Polygon ep = p.polygon();
+    const double rp = radius(p);
     for (qsizetype i = 0; i < s.units.size(); ++i)
         if (int(i) != u && int(i) != ignore && s.units[i].onTable() &&
+            (s.units[i].pose.c - p.c).length() <= rp + radius(s.units[i].pose) &&
             overlaps(ep, s.units[i].pose.polygon()))
             return true;
     return terrainBlocks(s, u, p, ep, -1, ignore);
@@ -1450,6 +1474,7 @@ QList<TcAction> TerciosEngine::legalActions(const TerciosState& s, bool withMove
         out << a;
     };
     const int u = s.activeUnit;
+    out.reserve(s.phase == TPhase::Planning ? 6 * s.units.size() : 16);
     switch (s.phase) {
     case TPhase::DeploySide:
         add(TcAction::Side, -1, 0);
@@ -1508,9 +1533,7 @@ QList<TcAction> TerciosEngine::legalActions(const TerciosState& s, bool withMove
                     add(TcAction::Face, u, -1, d);
                     out.last().mobility = true; // Mobility (Tercios L764)
                 }
-        const bool moveOk = !s.readyDone.contains(QStringLiteral("move")) &&
-                            !(has(s, u, RSquares) && s.readyDone.contains(QStringLiteral("face")));
-        if (moveOk && withMoves)
+        if (canMoveNow(s, u) && withMoves)
             for (const Vec2& to : candidateMoves(s, u, order)) {
                 add(TcAction::Move, u);
                 out.last().to = to;
@@ -1952,8 +1975,7 @@ bool TerciosEngine::apply(TerciosState& s, const TcAction& in, QString* error) c
     if (!ok && a.kind == TcAction::Move && (s.phase == TPhase::Ready || s.phase == TPhase::Run) &&
         a.unit == s.activeUnit) {
         // Any legal destination, not only the listed ones (Tercios L440-448).
-        const bool moveOk = !s.readyDone.contains(QStringLiteral("move")) &&
-                            !(has(s, a.unit, RSquares) && s.readyDone.contains(QStringLiteral("face")));
+        const bool moveOk = canMoveNow(s, a.unit);
         QString why;
         if (moveOk && checkMove(s, a.unit, a.to, s.phase == TPhase::Ready ? Card::Ready : Card::Run, &why))
             ok = true;

@@ -366,7 +366,10 @@ class TerciosEngine {
     // The pose after a voluntary move of the Front Centre to `to`, or nullopt with the reason.
     std::optional<Pose> checkMove(const TerciosState& s, int u, Vec2 to, Card order,
                                   QString* why = nullptr) const;
-    QList<Vec2> candidateMoves(const TerciosState& s, int u, Card order) const;
+    // A handful of legal destinations; `poses` (optional) receives the pose of each.
+    QList<Vec2> candidateMoves(const TerciosState& s, int u, Card order, QList<Pose>* poses = nullptr) const;
+    // The active unit may still move now (Ready!/Run!: one move; a Square not after a face, L350, L742).
+    bool canMoveNow(const TerciosState& s, int u) const;
     // Deployment (Tercios L1503-1505): the poses of regiment `reg` in a line centred on `at`, facing the
     // enemy, 1" apart, or nullopt (outside the area, overlapping, impassable terrain) with the reason.
     std::optional<QList<Pose>> deployPoses(const TerciosState& s, int reg, Vec2 at,

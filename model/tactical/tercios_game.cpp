@@ -128,18 +128,22 @@ TcAction simple(const TerciosEngine& e, const TerciosState& s, const QList<TcAct
         const int u = s.activeUnit;
         const double now = e.nearestEnemy(s, u, s.units[u].pose);
         const bool shooter = e.canShoot(s, u, Card::Fire, false);
-        if (!(shooter && now < e.profile(s, u).range * 0.8)) {
+        if (!(shooter && now < e.profile(s, u).range * 0.8) && e.canMoveNow(s, u)) {
+            // The legal list came without its candidate moves (chooseTerciosAction): the same candidates,
+            // in the same order, with their poses.
+            QList<Pose> poses;
+            const QList<Vec2> tos =
+                e.candidateMoves(s, u, s.phase == TPhase::Ready ? Card::Ready : Card::Run, &poses);
             double bestScore = 0.5;
             std::optional<TcAction> best;
-            for (const TcAction& a : legal) {
-                if (a.kind != TcAction::Move)
-                    continue;
-                const auto p = e.checkMove(s, u, a.to, s.phase == TPhase::Ready ? Card::Ready : Card::Run);
-                if (!p)
-                    continue;
-                const double after = std::max(2.0, e.nearestEnemy(s, u, *p));
+            for (qsizetype i = 0; i < tos.size(); ++i) {
+                const double after = std::max(2.0, e.nearestEnemy(s, u, poses[i]));
                 if (now - after > bestScore) {
                     bestScore = now - after;
+                    TcAction a;
+                    a.kind = TcAction::Move;
+                    a.unit = u;
+                    a.to = tos[i];
                     best = a;
                 }
             }
@@ -165,7 +169,9 @@ TcAction simple(const TerciosEngine& e, const TerciosState& s, const QList<TcAct
 
 TcAction chooseTerciosAction(const TerciosEngine& engine, const TerciosState& s, bool random,
                              wp::rules::Rng& rng) {
-    const QList<TcAction> legal = engine.legalActions(s);
+    // The simple policy lists a Ready!/Run! unit's candidate moves only when it wants to move.
+    const bool lazyMoves = !random && (s.phase == TPhase::Ready || s.phase == TPhase::Run);
+    const QList<TcAction> legal = engine.legalActions(s, !lazyMoves);
     if (legal.isEmpty())
         return {};
     if (random)
