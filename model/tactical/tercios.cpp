@@ -55,6 +55,25 @@ Vec2 centroid(const Polygon& p) {
     return p.isEmpty() ? c : c * (1.0 / double(p.size()));
 }
 
+// 1D6 each until they differ (Tercios L328, L1501); with `byRank` a tie goes to the higher Commander rank
+// (L330, G6). Returns the winning side.
+int rollOff(TerciosState& s, const QString& what, bool byRank) {
+    for (;;) {
+        const int ra = s.roll(), rb = s.roll();
+        s.note(QStringLiteral("%1: %2 rolls %3, %4 rolls %5")
+                   .arg(what, s.sideName[0])
+                   .arg(ra)
+                   .arg(s.sideName[1])
+                   .arg(rb));
+        if (ra != rb)
+            return ra > rb ? 0 : 1;
+        if (byRank && s.rank[0] != s.rank[1]) {
+            s.note(QStringLiteral("Tercios L330 tie: the higher-ranked Commander wins"));
+            return s.rank[0] > s.rank[1] ? 0 : 1;
+        }
+    }
+}
+
 // Half the diagonal: no point of the base is farther from its centre.
 double radius(const Pose& p) {
     return 0.5 * std::sqrt(p.w * p.w + p.d * p.d) + 1e-9;
@@ -1094,18 +1113,7 @@ void TerciosEngine::start(TerciosState& s) const {
                "Tercios L1497 orientation roll %1: the armies face each other across the %2 edges (G48)")
                .arg(o)
                .arg(s.deployLong ? QStringLiteral("long") : QStringLiteral("short")));
-    for (;;) {
-        const int ra = s.roll(), rb = s.roll();
-        s.note(QStringLiteral("Tercios L1501 deployment roll: %1 rolls %2, %3 rolls %4")
-                   .arg(s.sideName[0])
-                   .arg(ra)
-                   .arg(s.sideName[1])
-                   .arg(rb));
-        if (ra != rb) {
-            s.stepSide = ra > rb ? 0 : 1;
-            break;
-        }
-    }
+    s.stepSide = rollOff(s, QStringLiteral("Tercios L1501 deployment roll"), false);
     s.phase = TPhase::DeploySide;
 }
 
@@ -2015,23 +2023,7 @@ bool TerciosEngine::apply(TerciosState& s, const TcAction& in, QString* error) c
                 s.stepSide = 1;
             } else {
                 // Initiative (Tercios L328-332): 1D6 each, re-roll ties (G6: Commander rank first).
-                for (;;) {
-                    const int ra = s.roll(), rb = s.roll();
-                    s.note(QStringLiteral("Tercios L328 initiative: %1 rolls %2, %3 rolls %4")
-                               .arg(s.sideName[0])
-                               .arg(ra)
-                               .arg(s.sideName[1])
-                               .arg(rb));
-                    if (ra != rb) {
-                        s.stepSide = ra > rb ? 0 : 1;
-                        break;
-                    }
-                    if (s.rank[0] != s.rank[1]) {
-                        s.stepSide = s.rank[0] > s.rank[1] ? 0 : 1;
-                        s.note(QStringLiteral("Tercios L330 tie: the higher-ranked Commander wins"));
-                        break;
-                    }
-                }
+                s.stepSide = rollOff(s, QStringLiteral("Tercios L328 initiative"), true);
                 s.phase = TPhase::Initiative;
             }
         }

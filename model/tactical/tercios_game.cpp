@@ -186,6 +186,7 @@ AutoResult summarize(const TerciosState& s) {
     for (int side = 0; side < 2; ++side) {
         r.lost[side] = s.destroyed[side];
         r.eliminated[side] = s.destroyed[side];
+        r.commandersLost[side] = 0; // the seed has no rule for losing a Commander (docs/tercios.md)
     }
     r.reason = s.over() ? s.resultReason : QStringLiteral("not finished");
     return r;
