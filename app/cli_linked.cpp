@@ -10,6 +10,8 @@
 #include "tactical/battle.h"
 
 #include <QFile>
+#include <QJsonDocument>
+#include <QSaveFile>
 
 #include <algorithm>
 #include <cmath>
@@ -20,27 +22,30 @@ namespace wp::cli {
 namespace {
 
 const char* kLinkUsage =
-    R"(usage: westphalia-cli battle-link auto --scenario ID|POSITION [--option K=V]... [--seed N] --actions FILE
-                                   [--rules tvbd|tercios] [--log]
-       westphalia-cli battle-link form --scenario ID|POSITION [--option K=V]... [--seed N] --actions FILE
-                                   --form FILE
+    R"(usage: westphalia-cli battle-link auto GAME [--battle N] [--rules tvbd|tercios] [--out FILE.json] [--log]
+       westphalia-cli battle-link form GAME [--battle N] --form FILE
+       westphalia-cli battle-link verify GAME [--battle N]
+       westphalia-cli battle-link report GAME
        westphalia-cli battle-link calibrate --rules tvbd|tercios [--games N] [--seed S]
                                    [--base B] [--scale X] [--routed-weight W] [--pursuit P]
                                    [--loser-min M] [--tune]
-       westphalia-cli battle-link verify --scenario ID|POSITION [--option K=V]... [--seed N] --actions FILE
-       westphalia-cli battle-link report (--save FILE.tyw | --scenario ID|POSITION [--option K=V]... [--seed N]
-                                   --actions FILE)
-       westphalia-cli battle calibrate ...   (the same as battle-link calibrate)
-  auto       replays the actions (docs/actions.md, one a line) up to a battle waiting for its table
-             result (option battles=tvbd|tercios|ask), exports it, auto-resolves it with the seed the
-             game state gives (linkedBattleSeed: the other player gets the same battle) and prints the
-             result and the actions to append ("battle-result ...", "battle-leader ...")
+       westphalia-cli battle calibrate|report ...   (the same as battle-link calibrate|report)
+  GAME       --save FILE.tyw, or --scenario ID|POSITION [--option K=V]... [--seed N] --actions FILE (one
+             action a line, docs/actions.md)
+  auto       replays the game up to a battle waiting for its table result (option
+             battles=tvbd|tercios|ask; --battle N: the game's N-th table battle, as the report numbers
+             them), exports it, auto-resolves it with the seed the game state gives (linkedBattleSeed: the
+             other player gets the same battle) and prints the result and the actions to append
+             ("battle-result ...", "battle-leader ..."); --out writes the battle's tactical scenario
+             (play it with battle run), --log prints the tactical battle's log
   form       the same from a hand-entered result (docs/linked-battles.md "The form")
   verify     replays up to a table result waiting for the defender's confirmation and checks that it is
              the auto-resolved battle of that position (exit 1 when not)
-  report     every battle of a game: turn, place, attacker, CRT or table, Loss Numbers, winner, leaders
+  report     every battle of a game: turn, place, attacker, CRT or table, Loss Numbers, winner, leaders;
+             for a table battle the result entered, its seed and how to regenerate its scenario and log
   calibrate  N battles between random forces, each by the CRT and auto-resolved on the table with the
-             mapping; prints the winners and Loss Numbers side by side (--tune: searches the mapping's parameters for the closest fit on the same battles)
+             mapping; prints the winners, Loss Numbers and leader losses side by side (--tune: searches
+             the mapping's parameters for the closest fit on the same battles)
 )";
 
 bool number(const QString& text, const char* name, double lo, double hi, double* out, QString* problem) {
@@ -59,11 +64,73 @@ bool number(const QString& text, const char* name, double lo, double hi, double*
     return true;
 }
 
-// Replays the actions file from the set-up until a battle waits for its table result.
-// Replays the actions file from the set-up until a battle waits for its table result (or, with
-// `confirm`, for the defender's confirmation of it).
-int replayToTable(const rules::Engine& engine, rules::GameState& s, const QString& file, QString* error,
-                  bool confirm = false) {
+// The game a subcommand works on: --save FILE.tyw (its scenario, options, seed and actions), or --scenario
+// with --option, --seed and --actions FILE (one action a line, '#' comments). `where` names each action's
+// place for messages.
+struct GameSource {
+    GameSetup setup;
+    QStringList actions;
+    QStringList where;
+};
+
+bool readGameSource(ArgParser& p, GameSource* g, QString* problem) {
+    const QString saveFile = p.value(QStringLiteral("--save"));
+    const QString actionsFile = p.value(QStringLiteral("--actions"));
+    g->setup.scenario = p.value(QStringLiteral("--scenario"));
+    g->setup.options = allValues(p, QStringLiteral("--option"));
+    if (const QString seedText = p.value(QStringLiteral("--seed")); !seedText.isEmpty()) {
+        bool ok = false;
+        g->setup.seed = seedText.toULongLong(&ok);
+        if (!ok) {
+            *problem = QStringLiteral("--seed '%1' is not a non-negative whole number").arg(seedText);
+            return false;
+        }
+    }
+    if (saveFile.isEmpty() == (g->setup.scenario.isEmpty() || actionsFile.isEmpty())) {
+        *problem = QStringLiteral("give either --save FILE.tyw or --scenario ID|POSITION and --actions FILE");
+        return false;
+    }
+    g->where = QStringList{g->setup.scenario.isEmpty() ? saveFile : actionsFile};
+    return true;
+}
+
+// Loads the save or the actions file named by readGameSource.
+bool loadGameSource(GameSource* g, QString* error) {
+    const QString file = g->where.front();
+    g->where.clear();
+    if (g->setup.scenario.isEmpty()) {
+        const auto save = save::readFile(file, error);
+        if (!save)
+            return false;
+        g->setup.scenario = save->scenario;
+        g->setup.options = save->options;
+        g->setup.seed = save->seed;
+        g->actions = save->actions;
+        for (qsizetype i = 0; i < g->actions.size(); ++i)
+            g->where << QStringLiteral("%1: action %2").arg(file).arg(i + 1);
+        return true;
+    }
+    QFile f(file);
+    if (!f.open(QIODevice::ReadOnly | QIODevice::Text)) {
+        *error = QStringLiteral("cannot read %1: %2").arg(file, f.errorString());
+        return false;
+    }
+    const QStringList lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'));
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        const QString text = lines[i].section(QLatin1Char('#'), 0, 0).trimmed();
+        if (text.isEmpty())
+            continue;
+        g->actions << text;
+        g->where << QStringLiteral("%1:%2").arg(file).arg(i + 1);
+    }
+    return true;
+}
+
+// Replays the game until a battle waits for its table result (or, with `confirm`, for the defender's
+// confirmation of it): after all the actions, or with `battle` N > 0 at the N-th table battle's result
+// (numbered as the battle report numbers them).
+int replayToTable(const rules::Engine& engine, rules::GameState& s, const GameSource& g, QString* error,
+                  bool confirm = false, int battle = 0) {
     auto waiting = [&] {
         if (s.frames.empty() || !std::holds_alternative<rules::CombatFrame>(s.frames.back()))
             return false;
@@ -74,37 +141,41 @@ int replayToTable(const rules::Engine& engine, rules::GameState& s, const QStrin
                 return true;
         return false;
     };
-    QFile f(file);
-    if (!f.open(QIODevice::ReadOnly | QIODevice::Text)) {
-        *error = QStringLiteral("cannot read %1: %2").arg(file, f.errorString());
-        return 1;
-    }
-    const QStringList lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'));
-    for (qsizetype i = 0; i < lines.size(); ++i) {
-        const QString text = lines[i].section(QLatin1Char('#'), 0, 0).trimmed();
-        if (text.isEmpty())
-            continue;
-        const QString where = QStringLiteral("%1:%2").arg(file).arg(i + 1);
+    int seen = 0;
+    bool counted = false; // the table battle on top has been counted
+    for (qsizetype i = 0; i < g.actions.size(); ++i) {
+        const auto* f = s.frames.empty() ? nullptr : std::get_if<rules::CombatFrame>(&s.frames.back());
+        if (!f || f->table <= 0)
+            counted = false;
+        else if (!counted && g.actions[i].startsWith(QLatin1String("battle-result"))) {
+            counted = true;
+            if (++seen == battle && !confirm)
+                return 0;
+        }
+        if (battle > 0 && seen == battle && confirm && g.actions[i] == QLatin1String("battle confirm"))
+            return 0;
         QString why;
-        const auto a = rules::parseAction(engine.data(), s, text, &why);
+        const auto a = rules::parseAction(engine.data(), s, g.actions[i], &why);
         if (!a) {
-            *error = QStringLiteral("%1: cannot read '%2': %3").arg(where, text, why);
+            *error = QStringLiteral("%1: cannot read '%2': %3").arg(g.where[i], g.actions[i], why);
             return 1;
         }
         const rules::ApplyResult r = engine.apply(s, *a);
         if (!r.ok) {
-            *error = QStringLiteral("%1: illegal action '%2': %3").arg(where, text, r.error);
+            *error = QStringLiteral("%1: illegal action '%2': %3").arg(g.where[i], g.actions[i], r.error);
             return 1;
         }
     }
+    if (battle > 0) {
+        *error = QStringLiteral("the game has %1 table battle(s), not battle %2").arg(seen).arg(battle);
+        return 1;
+    }
     if (!waiting()) {
-        *error =
-            QStringLiteral("%1: after the actions no battle waits for %2 (%3); the game needs the option "
-                           "battles=tvbd, tercios or ask")
-                .arg(file,
-                     confirm ? QStringLiteral("the confirmation of its table result")
-                             : QStringLiteral("a table result"),
-                     engine.prompt(s));
+        *error = QStringLiteral("after the actions no battle waits for %1 (%2); the game needs the option "
+                                "battles=tvbd, tercios or ask, or give --battle N for a past battle")
+                     .arg(confirm ? QStringLiteral("the confirmation of its table result")
+                                  : QStringLiteral("a table result"),
+                          engine.prompt(s));
         return 1;
     }
     return 0;
@@ -131,25 +202,23 @@ enum class Mode { Auto, Form, Verify };
 
 int resultCommand(ArgParser& p, Mode mode) {
     const bool autoMode = mode == Mode::Auto;
-    GameSetup setup;
-    setup.scenario = p.value(QStringLiteral("--scenario"));
-    setup.options = allValues(p, QStringLiteral("--option"));
-    const QString seedText = p.value(QStringLiteral("--seed"));
-    const QString actions = p.value(QStringLiteral("--actions"));
     const QString rulesName = autoMode ? p.value(QStringLiteral("--rules")) : QString();
     const QString formFile = mode == Mode::Form ? p.value(QStringLiteral("--form")) : QString();
+    const QString outFile = autoMode ? p.value(QStringLiteral("--out")) : QString();
+    const QString battleText = p.value(QStringLiteral("--battle"));
     const bool showLog = autoMode && p.flag(QStringLiteral("--log"));
+    GameSource game;
     QString problem;
-    if (!seedText.isEmpty()) {
+    int battleNo = 0;
+    if (!battleText.isEmpty()) {
         bool ok = false;
-        setup.seed = seedText.toULongLong(&ok);
-        if (!ok)
-            problem = QStringLiteral("--seed '%1' is not a non-negative whole number").arg(seedText);
+        battleNo = battleText.toInt(&ok);
+        if (!ok || battleNo < 1)
+            problem =
+                QStringLiteral("--battle '%1' must be a table battle's number (1, 2, ...)").arg(battleText);
     }
-    if (problem.isEmpty() && setup.scenario.isEmpty())
-        problem = QStringLiteral("--scenario ID|POSITION is needed");
-    if (problem.isEmpty() && actions.isEmpty())
-        problem = QStringLiteral("--actions FILE is needed (the campaign up to the battle)");
+    if (problem.isEmpty())
+        readGameSource(p, &game, &problem);
     if (problem.isEmpty() && mode == Mode::Form && formFile.isEmpty())
         problem = QStringLiteral("--form FILE is needed");
     if (!p.finish(problem))
@@ -160,9 +229,9 @@ int resultCommand(ArgParser& p, Mode mode) {
     const rules::Engine engine(data.data);
     rules::GameState s;
     QString error;
-    int rc = startGame(engine, setup, s, nullptr, &error);
+    int rc = loadGameSource(&game, &error) ? startGame(engine, game.setup, s, nullptr, &error) : 1;
     if (rc == 0)
-        rc = replayToTable(engine, s, actions, &error, mode == Mode::Verify);
+        rc = replayToTable(engine, s, game, &error, mode == Mode::Verify, battleNo);
     if (rc != 0) {
         err() << "westphalia-cli battle-link: " << error << "\n";
         return rc;
@@ -185,14 +254,27 @@ int resultCommand(ArgParser& p, Mode mode) {
     if (autoMode) {
         const QString r = rulesName.isEmpty() ? table : rulesName;
         const quint64 seed = battle::linkedBattleSeed(s);
-        tactical::BattleState end;
+        QStringList log;
+        QJsonObject scenario;
         if (!battle::autoResolveLinked(*data.data, s, r, seed, battle::defaultMapping(r), &res, &tr, &error,
-                                       r == QLatin1String("tvbd") ? &end : nullptr)) {
+                                       &log) ||
+            (!outFile.isEmpty() && !battle::exportLinked(*data.data, s, r, seed, &scenario, &error))) {
             err() << "westphalia-cli battle-link: " << error << "\n";
             return 1;
         }
+        if (!outFile.isEmpty()) {
+            QSaveFile sf(outFile);
+            if (!sf.open(QIODevice::WriteOnly) || sf.write(QJsonDocument(scenario).toJson()) < 0 ||
+                !sf.commit()) {
+                err() << "westphalia-cli battle-link: cannot write " << outFile << ": " << sf.errorString()
+                      << "\n";
+                return 1;
+            }
+            out() << "scenario: " << outFile << " (" << r << "; westphalia-cli battle run " << outFile
+                  << " to play it)\n";
+        }
         if (showLog)
-            for (const QString& l : end.log)
+            for (const QString& l : log)
                 out() << "  | " << l << "\n";
         out() << "battle seed: " << seed << "\n";
     } else {
@@ -221,7 +303,9 @@ struct Stats {
     double meanLoss[2] = {0, 0};
     double sdLoss[2] = {0, 0};
     double meanWinnerLoss = 0, meanLoserLoss = 0;
-    int hist[2][6] = {}; // Loss Number 0, 1-2, 3-4, 5-7, 8-10, 11+
+    double leadersLost = 0; // 12.41 leader losses per battle
+    double leaderRate = 0;  // the same per leader in the battle
+    int hist[2][6] = {};    // Loss Number 0, 1-2, 3-4, 5-7, 8-10, 11+
 };
 
 int bucket(int loss) {
@@ -232,6 +316,7 @@ Stats stats(const QList<battle::CalibrationSample>& samples, bool crt, const bat
     Stats st;
     const double n = static_cast<double>(std::max<qsizetype>(1, samples.size()));
     double sq[2] = {0, 0};
+    double leaders = 0;
     for (const battle::CalibrationSample& smp : samples) {
         bool attWins = smp.crtAttackerWins;
         int loss[2] = {smp.crtLoss[0], smp.crtLoss[1]};
@@ -245,10 +330,17 @@ Stats stats(const QList<battle::CalibrationSample>& samples, bool crt, const bat
         }
         st.meanWinnerLoss += attWins ? loss[0] : loss[1];
         st.meanLoserLoss += attWins ? loss[1] : loss[0];
+        const qsizetype lost =
+            crt ? smp.crtLeadersLost
+                : smp.table.sides[0].leadersLost.size() + smp.table.sides[1].leadersLost.size();
+        st.leadersLost += static_cast<double>(lost);
+        leaders += smp.leaders;
     }
+    st.leaderRate = leaders > 0 ? st.leadersLost / leaders : 0.0;
     st.attackerWins /= n;
     st.meanWinnerLoss /= n;
     st.meanLoserLoss /= n;
+    st.leadersLost /= n;
     for (int i = 0; i < 2; ++i) {
         st.meanLoss[i] /= n;
         st.sdLoss[i] = std::sqrt(std::max(0.0, sq[i] / n - st.meanLoss[i] * st.meanLoss[i]));
@@ -261,6 +353,15 @@ QString pct(double x) {
 }
 QString num(double x) {
     return QString::number(x, 'f', 2);
+}
+
+QString mappingText(const battle::LinkMapping& m) {
+    return QStringLiteral("base %1, scale %2, routed weight %3, pursuit %4, loser minimum %5")
+        .arg(m.base)
+        .arg(m.scale)
+        .arg(m.routedWeight)
+        .arg(m.pursuit)
+        .arg(m.loserMinimum);
 }
 
 int calibrateCommand(ArgParser& p) {
@@ -316,8 +417,7 @@ int calibrateCommand(ArgParser& p) {
           << num(cfA / total) << " attacking, " << num(cfD / total) << " defending)\n";
     out() << "table: " << rulesName << ", auto-resolved (simple policy); draws " << draws << ", unfinished "
           << unfinished << " (both go by 12.28's tie rule)\n";
-    out() << "mapping: base " << m.base << ", scale " << m.scale << ", routed weight " << m.routedWeight
-          << ", pursuit " << m.pursuit << ", loser minimum " << m.loserMinimum << "\n\n";
+    out() << "mapping: " << mappingText(m) << "\n\n";
     const Stats c = stats(samples, true, m), t = stats(samples, false, m);
     auto row = [](const QString& name, const QString& a, const QString& b) {
         out() << name.leftJustified(34) << a.rightJustified(10) << b.rightJustified(10) << "\n";
@@ -330,6 +430,8 @@ int calibrateCommand(ArgParser& p) {
     row(QStringLiteral("sd Loss Number, defender"), num(c.sdLoss[1]), num(t.sdLoss[1]));
     row(QStringLiteral("mean Loss Number, winner"), num(c.meanWinnerLoss), num(t.meanWinnerLoss));
     row(QStringLiteral("mean Loss Number, loser"), num(c.meanLoserLoss), num(t.meanLoserLoss));
+    row(QStringLiteral("leaders lost per battle (12.41)"), num(c.leadersLost), num(t.leadersLost));
+    row(QStringLiteral("  the same per leader"), pct(c.leaderRate), pct(t.leaderRate));
     static const char* buckets[6] = {"0", "1-2", "3-4", "5-7", "8-10", "11+"};
     for (int i = 0; i < 2; ++i)
         for (int b = 0; b < 6; ++b)
@@ -347,7 +449,7 @@ int calibrateCommand(ArgParser& p) {
                     d += e * e;
                 }
             const double w = c.meanWinnerLoss - x.meanWinnerLoss, l = c.meanLoserLoss - x.meanLoserLoss;
-            return d + (w * w + l * l) / 100.0;
+            return d + (w * w + l * l) / 25.0;
         };
         struct Fit {
             double d;
@@ -370,15 +472,13 @@ int calibrateCommand(ArgParser& p) {
                             fits.append(Fit{distance(x), k, x});
                         }
         std::sort(fits.begin(), fits.end(), [](const Fit& a, const Fit& b) { return a.d < b.d; });
-        out() << "\ntune (same battles): the closest mappings; distance = squared band differences + mean "
-                 "differences / 100\n";
+        out() << "\ntune (same battles): the closest mappings; distance = squared band differences + "
+                 "squared differences of the winner's and the loser's mean / 25\n";
         auto show = [&](const Fit& f) {
-            out() << "  base " << f.m.base << ", scale " << f.m.scale << ", routed weight "
-                  << f.m.routedWeight << ", pursuit " << f.m.pursuit << ", loser minimum " << f.m.loserMinimum
-                  << ": distance " << QString::number(f.d, 'f', 4) << "; attacker wins "
-                  << pct(f.st.attackerWins) << ", mean loss attacker/defender " << num(f.st.meanLoss[0])
-                  << "/" << num(f.st.meanLoss[1]) << ", winner/loser " << num(f.st.meanWinnerLoss) << "/"
-                  << num(f.st.meanLoserLoss) << "\n";
+            out() << "  " << mappingText(f.m) << ": distance " << QString::number(f.d, 'f', 4)
+                  << "; attacker wins " << pct(f.st.attackerWins) << ", mean loss attacker/defender "
+                  << num(f.st.meanLoss[0]) << "/" << num(f.st.meanLoss[1]) << ", winner/loser "
+                  << num(f.st.meanWinnerLoss) << "/" << num(f.st.meanLoserLoss) << "\n";
         };
         for (qsizetype i = 0; i < std::min<qsizetype>(5, fits.size()); ++i)
             show(fits[i]);
@@ -394,62 +494,38 @@ int calibrateCommand(ArgParser& p) {
 }
 
 int reportCommand(ArgParser& p) {
-    const QString saveFile = p.value(QStringLiteral("--save"));
-    GameSetup setup;
-    setup.scenario = p.value(QStringLiteral("--scenario"));
-    setup.options = allValues(p, QStringLiteral("--option"));
-    const QString seedText = p.value(QStringLiteral("--seed"));
-    const QString actionsFile = p.value(QStringLiteral("--actions"));
+    GameSource game;
     QString problem;
-    if (!seedText.isEmpty()) {
-        bool ok = false;
-        setup.seed = seedText.toULongLong(&ok);
-        if (!ok)
-            problem = QStringLiteral("--seed '%1' is not a non-negative whole number").arg(seedText);
-    }
-    if (problem.isEmpty() && saveFile.isEmpty() == (setup.scenario.isEmpty() || actionsFile.isEmpty()))
-        problem = QStringLiteral("give either --save FILE or --scenario and --actions");
+    readGameSource(p, &game, &problem);
     if (!p.finish(problem))
         return 2;
+    const QString source = game.where.front();
+    const bool fromSave = game.setup.scenario.isEmpty();
     LoadResult data;
     if (!loadData({}, data))
         return 1;
     const rules::Engine engine(data.data);
     rules::GameState s;
-    QStringList actions;
     QString error;
-    if (!saveFile.isEmpty()) {
-        const auto g = save::readFile(saveFile, &error);
-        if (!g) {
-            err() << "westphalia-cli battle-link: " << error << "\n";
-            return 1;
-        }
-        setup.scenario = g->scenario;
-        setup.options = g->options;
-        setup.seed = g->seed;
-        actions = g->actions;
-    } else {
-        QFile f(actionsFile);
-        if (!f.open(QIODevice::ReadOnly | QIODevice::Text)) {
-            err() << "westphalia-cli battle-link: cannot read " << actionsFile << ": " << f.errorString()
-                  << "\n";
-            return 1;
-        }
-        for (const QString& line : QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'))) {
-            const QString t = line.section(QLatin1Char('#'), 0, 0).trimmed();
-            if (!t.isEmpty())
-                actions << t;
-        }
-    }
-    if (const int rc = startGame(engine, setup, s, nullptr, &error); rc != 0) {
+    if (const int rc = loadGameSource(&game, &error) ? startGame(engine, game.setup, s, nullptr, &error) : 1;
+        rc != 0) {
         err() << "westphalia-cli battle-link: " << error << "\n";
         return rc;
     }
+    const QStringList& actions = game.actions;
     QList<battle::BattleRecord> battles;
     if (!battle::battleReport(engine, s, actions, &battles, &error)) {
-        err() << "westphalia-cli battle-link: " << (saveFile.isEmpty() ? actionsFile : saveFile) << ": "
-              << error << "\n";
+        err() << "westphalia-cli battle-link: " << source << ": " << error << "\n";
         return 1;
+    }
+    // the links of a table battle: its scenario and log are regenerated from the game (docs "History")
+    QString gameArgs = QStringLiteral("--save %1").arg(source);
+    if (!fromSave) {
+        gameArgs = QStringLiteral("--scenario %1 --actions %2").arg(game.setup.scenario, source);
+        if (game.setup.seed)
+            gameArgs += QStringLiteral(" --seed %1").arg(*game.setup.seed);
+        for (const QString& o : game.setup.options)
+            gameArgs += QStringLiteral(" --option ") + o;
     }
     out() << "battles: " << battles.size() << "\n";
     for (const battle::BattleRecord& b : battles) {
@@ -462,6 +538,15 @@ int reportCommand(ArgParser& p) {
         if (!b.tableResult.isEmpty())
             out() << "; entered: " << b.tableResult;
         out() << "\n";
+        if (b.tableBattle > 0) {
+            out() << "    table battle " << b.tableBattle << " (" << b.rules << ", battle seed "
+                  << b.battleSeed << "; "
+                  << (b.autoResolved == 1   ? "the auto-resolved battle"
+                      : b.autoResolved == 0 ? "not the auto-resolved battle: a real table's result"
+                                            : "not confirmed")
+                  << "); scenario and log: westphalia-cli battle-link auto " << gameArgs << " --battle "
+                  << b.tableBattle << " --out battle-" << b.tableBattle << ".json --log\n";
+        }
     }
     return 0;
 }

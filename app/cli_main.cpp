@@ -45,7 +45,9 @@ Commands:
   tactical tercios --scenario FILE [--seed N] [--auto] [--log] [--actions FILE] [--legal] [--bench N]
                                           a Tilly's Very Bad Day battle: replay or auto-resolve
   battle export|validate ... --rules tvbd  a campaign battle as a TVBD scenario; check a scenario
-  battle-link auto|form|calibrate ...     linked battles: a table result back into the campaign; balance
+  battle-link auto|form|verify|report|calibrate ...
+                                          linked battles: a table result back into the campaign; the
+                                          battle report (also battle report); balance (battle calibrate)
   save verify FILE... | save replay FILE [--to N] [--state-json] | save bench
                                           check, replay and measure .tyw save files
   pbem new|join|play|export-turn|import-turn|status|verify --dir DIR ...
@@ -101,8 +103,9 @@ int main(int argc, char** argv) {
         rc = wp::cli::cardsCommand(args);
     else if (cmd == QLatin1String("tactical"))
         rc = wp::cli::tacticalCommand(args);
-    else if (cmd == QLatin1String("battle") && args.value(0) == QLatin1String("calibrate"))
-        rc = wp::cli::battleLinkCommand(args); // issue 12: battle calibrate
+    else if (cmd == QLatin1String("battle") &&
+             (args.value(0) == QLatin1String("calibrate") || args.value(0) == QLatin1String("report")))
+        rc = wp::cli::battleLinkCommand(args); // issue 12: battle calibrate, battle report
     else if (cmd == QLatin1String("battle-link"))
         rc = wp::cli::battleLinkCommand(args); // issue 12
     else if (cmd == QLatin1String("battle"))

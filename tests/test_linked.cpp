@@ -9,11 +9,16 @@
 #include "save/pbem.h"
 #include "save/savefile.h"
 #include "tactical/battle.h"
+#include "tactical/tvbd.h"
 
 #include <QFile>
+#include <QJsonDocument>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
+
+#include <algorithm>
+#include <cmath>
 
 using namespace wp;
 using namespace wp::rules;
@@ -321,7 +326,18 @@ class TestLinked : public QObject {
         QVERIFY(g.start(QStringLiteral("campaign"), battlesOption(QStringLiteral("tvbd")), 5, &error));
         Rng pick(5);
         int table = 0;
+        QStringList autoEntered; // the first table battle's result: auto-resolved (the others: at random)
         for (int i = 0; i < 3000 && !g.state().gameOver && table < 2; ++i) {
+            if (table == 0 && autoEntered.isEmpty() && g.prompt().contains("battle-result")) {
+                battle::LinkedResult res;
+                QVERIFY2(battle::autoResolveTop(g.data(), g.state(), &res, &error), qPrintable(error));
+                autoEntered = res.actions(g.data());
+                for (const QString& a : autoEntered)
+                    QVERIFY2(g.play(a).ok, qPrintable(a));
+                QVERIFY(g.play(QStringLiteral("battle confirm")).ok); // the defender confirms this one
+                ++table;
+                continue;
+            }
             const auto legal = g.legalActions();
             QVERIFY(!legal.empty());
             const size_t k = chooseRandomAction(g.data(), g.state(), legal, RandomPolicy::Aggressive, pick);
@@ -353,6 +369,16 @@ class TestLinked : public QObject {
                      QStringLiteral("table: Tilly's Very Bad Day")); // every battle, battles=tvbd
             if (!b.tableResult.isEmpty()) {
                 ++onTable;
+                // its links: numbered, the ruleset, the seed, whether it was the auto-resolved battle
+                QCOMPARE(b.tableBattle, onTable);
+                QCOMPARE(b.rules, QStringLiteral("tvbd"));
+                QVERIFY(b.battleSeed != 0);
+                if (onTable == 1) {
+                    QCOMPARE(b.tableResult, autoEntered.join(QStringLiteral("; ")));
+                    QCOMPARE(b.autoResolved, 1);
+                } else {
+                    QVERIFY(b.autoResolved == 0 || b.autoResolved == 1);
+                }
                 QVERIFY(b.tableResult.startsWith("battle-result"));
                 QVERIFY(!b.winner.isEmpty());
                 QVERIFY(b.lossNumber[0] >= 0 && b.lossNumber[1] >= 0);
@@ -370,6 +396,46 @@ class TestLinked : public QObject {
         QCOMPARE(p.exitCode(), 0);
         QVERIFY2(text.contains(QStringLiteral("battles: %1").arg(battles.size())), qPrintable(text));
         QVERIFY(text.contains("table: Tilly's Very Bad Day") && text.contains("entered: battle-result"));
+        quint64 firstSeed = 0;
+        for (const battle::BattleRecord& b : battles)
+            if (b.tableBattle == 1)
+                firstSeed = b.battleSeed;
+        QVERIFY2(
+            text.contains(QStringLiteral("table battle 1 (tvbd, battle seed %1; the auto-resolved battle); "
+                                         "scenario and log: westphalia-cli battle-link auto --save %2 "
+                                         "--battle 1")
+                              .arg(firstSeed)
+                              .arg(path)),
+            qPrintable(text));
+        // ... and `battle report` is the same command.
+        QProcess same;
+        same.start(QStringLiteral(WESTPHALIA_CLI), {"battle", "report", "--save", path});
+        QVERIFY(same.waitForFinished(60000));
+        QCOMPARE(QString::fromUtf8(same.readAllStandardOutput()), text);
+        // The link followed: the first table battle regenerated from the save, its scenario written and
+        // its log printed; the same battle, so the same result as entered.
+        const QString scenario = tmp.filePath("battle-1.json");
+        QProcess link;
+        link.start(QStringLiteral(WESTPHALIA_CLI),
+                   {"battle-link", "auto", "--save", path, "--battle", "1", "--out", scenario, "--log"});
+        QVERIFY(link.waitForFinished(60000));
+        const QString linked = QString::fromUtf8(link.readAllStandardOutput());
+        QVERIFY2(link.exitCode() == 0, qPrintable(QString::fromUtf8(link.readAllStandardError())));
+        QVERIFY(QFile::exists(scenario));
+        QVERIFY(linked.contains("  | ")); // the tactical log
+        for (const QString& a : autoEntered)
+            QVERIFY2(linked.contains(a + QLatin1Char('\n')), qPrintable(a));
+        QFile js(scenario);
+        QVERIFY(js.open(QIODevice::ReadOnly));
+        tactical::BattleState loaded;
+        QVERIFY2(tactical::scenarioFromJson(QJsonDocument::fromJson(js.readAll()).object(), scenario,
+                                            *tactical::defaultTvbdRules(&error), &loaded, &error),
+                 qPrintable(error));
+        QProcess none;
+        none.start(QStringLiteral(WESTPHALIA_CLI), {"battle-link", "auto", "--save", path, "--battle", "99"});
+        QVERIFY(none.waitForFinished(60000));
+        QCOMPARE(none.exitCode(), 1);
+        QVERIFY(QString::fromUtf8(none.readAllStandardError()).contains("not battle 99"));
     }
 
     // PBEM (docs/pbem.md): the option is agreed in the start exchange (the guest's game has it), and a
@@ -487,12 +553,10 @@ class TestLinked : public QObject {
         battle::LinkedResult res, again;
         battle::TableResult table;
         QString error;
-        tactical::BattleState end;
-        QVERIFY2(battle::autoResolveLinked(f.d(), f.s, rules, seed, mapping, &res, &table, &error,
-                                           rules == QLatin1String("tvbd") ? &end : nullptr),
+        QStringList log;
+        QVERIFY2(battle::autoResolveLinked(f.d(), f.s, rules, seed, mapping, &res, &table, &error, &log),
                  qPrintable(error));
-        if (rules == QLatin1String("tvbd"))
-            QVERIFY(end.over());
+        QVERIFY(!log.isEmpty()); // the tactical battle's own log
         QVERIFY(table.winner >= 0);
         QVERIFY(table.sides[0].units > 0 && table.sides[1].units > 0);
         QCOMPARE(table.sides[0].units,
@@ -529,6 +593,85 @@ class TestLinked : public QObject {
                     QStringLiteral("12.28 %1 wins the battle at Landshut")
                         .arg(res.attackerWins ? QStringLiteral("Catholic") : QStringLiteral("Protestant"))) ||
                 f.logged(QStringLiteral("12.43"))); // a winner eliminated by its losses loses (12.28)
+    }
+
+    // 12.4 for a table without Commanders (Tercios; docs/linked-battles.md "Leaders lost"): every leader
+    // makes the 12.41 roll (d10 >= Loss rating), the beaten side's at +1 and the winner's at -1, from the
+    // battle's seed; none for the defender at odds of 1-4 or less. The Tercios auto-resolve uses it.
+    void terciosLeaderLosses() {
+        Rules f;
+        Battle b;
+        QVERIFY(landshut(f, QStringLiteral("tercios"), &b));
+        const int tilly = f.leader("tilly"), mansfeld = f.leader("mansfeld");
+        auto chance = [&](int l, int drm) { // P(d10 + drm >= Loss rating), the d10 reading 0-9 (2.5)
+            return std::clamp((10.0 - (f.d().leaders[l].loss - drm)) / 10.0, 0.0, 1.0);
+        };
+        const int n = 600;
+        int lost[2] = {0, 0};
+        for (int k = 0; k < n; ++k) {
+            battle::TableResult t;
+            t.winner = 0; // Tilly's army holds the field
+            battle::rollTableLeaderLosses(f.d(), f.s, static_cast<quint64>(k) * 7919ULL + 11, &t);
+            battle::TableResult again;
+            again.winner = 0;
+            battle::rollTableLeaderLosses(f.d(), f.s, static_cast<quint64>(k) * 7919ULL + 11, &again);
+            QCOMPARE(again.sides[0].leadersLost, t.sides[0].leadersLost); // the same battle, the same die
+            QCOMPARE(again.sides[1].leadersLost, t.sides[1].leadersLost);
+            lost[0] += t.sides[0].leadersLost.contains(QStringLiteral("tilly"));
+            lost[1] += t.sides[1].leadersLost.contains(QStringLiteral("mansfeld"));
+            QVERIFY(t.sides[0].leadersLost.size() <= 1 && t.sides[1].leadersLost.size() <= 1);
+        }
+        // within five standard errors of the 12.41 chances with the winner's -1 and the loser's +1
+        const double pT = chance(tilly, -1), pM = chance(mansfeld, +1);
+        const double eT = 5 * std::sqrt(pT * (1 - pT) / n) + 1e-9,
+                     eM = 5 * std::sqrt(pM * (1 - pM) / n) + 1e-9;
+        QVERIFY2(std::abs(lost[0] / double(n) - pT) <= eT, qPrintable(QString::number(lost[0])));
+        QVERIFY2(std::abs(lost[1] / double(n) - pM) <= eM, qPrintable(QString::number(lost[1])));
+        QVERIFY(pM > pT); // the beaten side's leaders are the likelier to fall
+
+        // The Tercios auto-resolve rolls them: its leaders lost are the roll's for the battle it reports.
+        int rolled = 0;
+        for (quint64 seed = 1; seed <= 24; ++seed) {
+            battle::LinkedResult res;
+            battle::TableResult table;
+            QString error;
+            QVERIFY2(battle::autoResolveLinked(f.d(), f.s, QStringLiteral("tercios"), seed,
+                                               battle::defaultMapping(QStringLiteral("tercios")), &res,
+                                               &table, &error),
+                     qPrintable(error));
+            battle::TableResult bare = table;
+            bare.sides[0].leadersLost.clear();
+            bare.sides[1].leadersLost.clear();
+            battle::rollTableLeaderLosses(f.d(), f.s, seed, &bare);
+            QCOMPARE(table.sides[0].leadersLost, bare.sides[0].leadersLost);
+            QCOMPARE(table.sides[1].leadersLost, bare.sides[1].leadersLost);
+            rolled += static_cast<int>(res.leadersLost.size());
+        }
+        QVERIFY(rolled > 0); // an auto-resolved Tercios battle can kill a campaign leader
+
+        // 12.4: at odds of 1-4 or less the defender's leaders do not roll (one reduced attacker left
+        // against Mansfeld's force and every free Protestant Mercenary and Veteran).
+        auto& frame = std::get<CombatFrame>(f.s.frames.back());
+        frame.attackUnits.resize(1);
+        f.s.units[frame.attackUnits.front()].steps = 1;
+        const int landshut = f.city("landshut");
+        for (size_t u = 0; u < f.s.units.size(); ++u) {
+            const UnitType& t = f.d().unitTypes[f.s.units[u].type];
+            if (f.s.units[u].loc == kPool &&
+                t.nationality == f.d().nationality(QStringLiteral("protestant"))) {
+                f.s.units[u].loc = static_cast<int16_t>(landshut);
+                f.s.units[u].steps = 2;
+                frame.defendUnits.push_back(static_cast<int16_t>(u));
+            }
+        }
+        QVERIFY(cfSum(f.d(), f.s, std::vector<int>(frame.attackUnits.begin(), frame.attackUnits.end())) * 4 <=
+                cfSum(f.d(), f.s, std::vector<int>(frame.defendUnits.begin(), frame.defendUnits.end())));
+        for (int k = 0; k < 100; ++k) {
+            battle::TableResult t;
+            t.winner = 0;
+            battle::rollTableLeaderLosses(f.d(), f.s, static_cast<quint64>(k), &t);
+            QVERIFY(t.sides[1].leadersLost.isEmpty());
+        }
     }
 
     // The form of a real table (docs/linked-battles.md): read, mapped, its leaders checked against the
@@ -662,6 +805,7 @@ class TestLinked : public QObject {
             QVERIFY2(code == 0, qPrintable(text));
             QVERIFY(text.contains("attacker wins") && text.contains("CRT") &&
                     text.contains(QString::fromLatin1(r).toUpper()));
+            QVERIFY(text.contains("leaders lost per battle (12.41)"));
         }
         text = run({"battle-link", "calibrate", "--rules", "chess"}, &code);
         QCOMPARE(code, 2);

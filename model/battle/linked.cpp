@@ -48,18 +48,9 @@ const TvbdFiles& tvbdFiles() {
     return files;
 }
 
-// Exports and auto-resolves the combat on top of `s` in TVBD; the end state in *end.
-bool runTvbd(const GameData& d, const GameState& s, quint64 seed, wp::tactical::BattleState* end,
-             QString* error) {
+// Auto-resolves the exported TVBD battle `o`; the end state in *end.
+bool runTvbd(const QJsonObject& o, quint64 seed, wp::tactical::BattleState* end, QString* error) {
     const TvbdFiles& files = tvbdFiles();
-    if (!files.rules) {
-        *error = files.error;
-        return false;
-    }
-    BattleInput in;
-    if (!inputFromState(d, s, &in, error))
-        return false;
-    const QJsonObject o = exportTvbd(in, files.mapping, *files.rules, seed);
     wp::tactical::BattleState start;
     if (!wp::tactical::scenarioFromJson(o, QStringLiteral("linked battle"), *files.rules, &start, error))
         return false;
@@ -87,18 +78,9 @@ const TerciosFiles& terciosFiles() {
     return files;
 }
 
-// Exports and auto-resolves the combat on top of `s` in Brevis Editio Tercios; the end state in *end.
-bool runTercios(const GameData& d, const GameState& s, quint64 seed, wp::tactical::TerciosState* end,
-                QString* error) {
+// Auto-resolves the exported Tercios battle `o`; the end state in *end.
+bool runTercios(const QJsonObject& o, quint64 seed, wp::tactical::TerciosState* end, QString* error) {
     const TerciosFiles& files = terciosFiles();
-    if (!files.rules) {
-        *error = files.error;
-        return false;
-    }
-    BattleInput in;
-    if (!inputFromState(d, s, &in, error))
-        return false;
-    const QJsonObject o = exportTercios(in, files.mapping, *files.rules, seed);
     wp::tactical::TerciosState start;
     if (!wp::tactical::terciosScenarioFromJson(o, QStringLiteral("linked battle"), *files.rules, &start,
                                                error))
@@ -111,6 +93,25 @@ bool runTercios(const GameData& d, const GameState& s, quint64 seed, wp::tactica
 }
 
 } // namespace
+
+bool exportLinked(const GameData& d, const GameState& s, const QString& rules, quint64 seed, QJsonObject* out,
+                  QString* error) {
+    const bool tvbd = rules == QLatin1String("tvbd");
+    if (!tvbd && rules != QLatin1String("tercios")) {
+        *error = QStringLiteral("unknown ruleset '%1' (tvbd, tercios)").arg(rules);
+        return false;
+    }
+    if (tvbd ? !tvbdFiles().rules : !terciosFiles().rules) {
+        *error = tvbd ? tvbdFiles().error : terciosFiles().error;
+        return false;
+    }
+    BattleInput in;
+    if (!inputFromState(d, s, &in, error))
+        return false;
+    *out = tvbd ? exportTvbd(in, tvbdFiles().mapping, *tvbdFiles().rules, seed)
+                : exportTercios(in, terciosFiles().mapping, *terciosFiles().rules, seed);
+    return true;
+}
 
 TableResult tableResultFromTercios(const wp::tactical::TerciosState& end) {
     TableResult t;
@@ -127,27 +128,52 @@ TableResult tableResultFromTercios(const wp::tactical::TerciosState& end) {
     return t;
 }
 
+void rollTableLeaderLosses(const GameData& d, const GameState& s, quint64 seed, TableResult* table) {
+    const CombatFrame* f = topCombat(s);
+    if (!f)
+        return;
+    // 12.4: no roll for the defender at odds of 1-4 or less (the CRT's strengths: the units' CF)
+    const int attCf = cfSum(d, s, std::vector<int>(f->attackUnits.begin(), f->attackUnits.end()));
+    const int defCf = cfSum(d, s, std::vector<int>(f->defendUnits.begin(), f->defendUnits.end()));
+    Rng rng(seed ^ 0x12410000c0ffeeULL); // the battle's own die: the other player rolls the same
+    for (int i = 0; i < 2; ++i) {
+        if (i == 1 && attCf * 4 <= defCf)
+            continue;
+        const int drm = table->winner == 0 || table->winner == 1 ? (table->winner == i ? -1 : 1) : 0;
+        for (int16_t l : i == 0 ? f->attackLeaders : f->defendLeaders) {
+            const int roll = rng.d10() + drm; // 12.41: killed on a roll >= the Loss rating
+            if (s.leaders[l].status == LeaderStatus::InPlay && roll >= d.leaders[l].loss &&
+                !table->sides[i].leadersLost.contains(d.leaders[l].id))
+                table->sides[i].leadersLost << d.leaders[l].id;
+        }
+    }
+}
+
 namespace {
 
-// Runs the ruleset's auto-resolve and reads its end state.
+// Exports the combat, runs the ruleset's auto-resolve and reads its end state (the tactical log in *log).
 bool runTable(const GameData& d, const GameState& s, const QString& rules, quint64 seed, TableResult* out,
-              QString* error) {
+              QString* error, QStringList* log = nullptr) {
+    QJsonObject o;
+    if (!exportLinked(d, s, rules, seed, &o, error))
+        return false;
     if (rules == QLatin1String("tvbd")) {
         wp::tactical::BattleState end;
-        if (!runTvbd(d, s, seed, &end, error))
+        if (!runTvbd(o, seed, &end, error))
             return false;
         *out = tableResultFromTvbd(d, s, end);
+        if (log)
+            *log = end.log;
         return true;
     }
-    if (rules == QLatin1String("tercios")) {
-        wp::tactical::TerciosState end;
-        if (!runTercios(d, s, seed, &end, error))
-            return false;
-        *out = tableResultFromTercios(end);
-        return true;
-    }
-    *error = QStringLiteral("unknown ruleset '%1' (tvbd, tercios)").arg(rules);
-    return false;
+    wp::tactical::TerciosState end;
+    if (!runTercios(o, seed, &end, error))
+        return false;
+    *out = tableResultFromTercios(end);
+    rollTableLeaderLosses(d, s, seed, out);
+    if (log)
+        *log = end.log;
+    return true;
 }
 
 } // namespace
@@ -280,15 +306,10 @@ quint64 linkedBattleSeed(const GameState& s) {
 
 bool autoResolveLinked(const GameData& d, const GameState& s, const QString& rules, quint64 seed,
                        const LinkMapping& mapping, LinkedResult* out, TableResult* table, QString* error,
-                       wp::tactical::BattleState* tactical) {
+                       QStringList* log) {
     TableResult t;
-    if (rules == QLatin1String("tvbd") && tactical) {
-        if (!runTvbd(d, s, seed, tactical, error))
-            return false;
-        t = tableResultFromTvbd(d, s, *tactical);
-    } else if (!runTable(d, s, rules, seed, &t, error)) {
+    if (!runTable(d, s, rules, seed, &t, error, log))
         return false;
-    }
     if (table)
         *table = t;
     return mapResult(d, s, t, mapping, out, error);
@@ -297,10 +318,10 @@ bool autoResolveLinked(const GameData& d, const GameState& s, const QString& rul
 LinkMapping defaultMapping(const QString& rules) {
     LinkMapping m; // TVBD's calibrated values
     if (rules == QLatin1String("tercios")) {
-        m.base = 0.025; // Tercios destroys units outright and more of them: little attrition to add
+        m.base = 0.0; // Tercios destroys units outright and more of them: no attrition to add
         m.scale = 1.0;
         m.routedWeight = 0.75; // no rout status in Tercios: unused
-        m.pursuit = 0.0;
+        m.pursuit = 0.025;
         m.loserMinimum = 1.0;
     }
     return m;
@@ -429,7 +450,23 @@ bool battleReport(const Engine& engine, GameState s, const QStringList& actions,
     out->clear();
     qsizetype open = -1; // the battle being fought (index into *out)
     QStringList pendingTable;
+    int tableBattles = 0;
     for (qsizetype i = 0; i < actions.size(); ++i) {
+        if (open >= 0) {
+            // the links of a table battle: its seed when the result is entered; at the confirmation, whether
+            // the result is the auto-resolved battle (no die is rolled in between)
+            BattleRecord& rec = (*out)[open];
+            const CombatFrame* f = topCombat(s);
+            if (f && f->table > 0 && rec.tableBattle == 0 &&
+                actions[i].startsWith(QLatin1String("battle-result"))) {
+                rec.tableBattle = ++tableBattles;
+                rec.rules = f->table == kBattlesTercios ? QStringLiteral("tercios") : QStringLiteral("tvbd");
+                rec.battleSeed = linkedBattleSeed(s);
+            } else if (f && rec.tableBattle > 0 && actions[i] == QLatin1String("battle confirm")) {
+                QString differs;
+                rec.autoResolved = matchesAutoResolve(engine.data(), s, &differs) ? 1 : 0;
+            }
+        }
         QString why;
         const auto a = parseAction(engine.data(), s, actions[i], &why);
         Log log;
@@ -520,6 +557,7 @@ bool calibrate(const Engine& engine, const QString& rules, int games, quint64 se
     static const QRegularExpression lossRe(
         QStringLiteral("^12\\.26 (Catholic|Protestant): .*Loss Number (\\d+)$"));
     static const QRegularExpression winRe(QStringLiteral("^12\\.28 (Catholic|Protestant) wins"));
+    static const QRegularExpression killRe(QStringLiteral("^12\\.41 .+ is lost$"));
     out->clear();
     for (int g = 0; g < games; ++g) {
         GameState s = base;
@@ -572,6 +610,7 @@ bool calibrate(const Engine& engine, const QString& rules, int games, quint64 se
         smp.capacity[0] = lossCapacity(d, s, att);
         smp.capacity[1] = lossCapacity(d, s, other(att));
         smp.tieToAttacker = tieGoesToAttacker(d, s, f);
+        smp.leaders = static_cast<int>(f.attackLeaders.size() + f.defendLeaders.size());
 
         // The CRT: the engine itself (no combat cards), answering every decision with its first option.
         {
@@ -590,6 +629,8 @@ bool calibrate(const Engine& engine, const QString& rules, int games, quint64 se
                     // the Loss Number a side's roll gives is taken by the other side
                     smp.crtLoss[side == att ? 1 : 0] = m.captured(2).toInt();
                     ++found;
+                } else if (killRe.match(l.text).hasMatch()) {
+                    ++smp.crtLeadersLost;
                 } else if (const auto w = winRe.match(l.text); w.hasMatch()) {
                     smp.crtAttackerWins =
                         (w.captured(1) == QLatin1String("Catholic") ? kCatholic : kProtestant) == att;

@@ -7,6 +7,7 @@
 
 #include "rules/action.h"
 
+#include <QJsonObject>
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -43,11 +44,11 @@ struct TableResult {
 
 // The tunable mapping (docs/linked-battles.md "Mapping"; the defaults are the calibrated values).
 struct LinkMapping {
-    double base = 0.15;         // a fraction of the loss capacity every side takes in any battle
-    double routedWeight = 0.75; // a routed unit counts this much of a destroyed one
-    double scale = 1.0;         // times the side's loss capacity (every step of its units, 12.31)
-    double pursuit = 0.025;     // a further fraction of the loser's capacity: the pursuit after the battle
-    double loserMinimum = 1.0;  // the beaten side takes at least this Loss Number (a CRT loser always does)
+    double base = 0.125;       // a fraction of the loss capacity every side takes in any battle
+    double routedWeight = 0.5; // a routed unit counts this much of a destroyed one
+    double scale = 1.0;        // times the side's loss capacity (every step of its units, 12.31)
+    double pursuit = 0.15;     // a further fraction of the loser's capacity: the pursuit after the battle
+    double loserMinimum = 1.0; // the beaten side takes at least this Loss Number (a CRT loser always does)
 };
 
 // The campaign result the engine's decision takes.
@@ -77,8 +78,15 @@ TableResult tableResultFromTvbd(const GameData& d, const wp::rules::GameState& s
                                 const wp::tactical::BattleState& end);
 
 // The tabletop result read from the end state of a Tercios battle exported from the combat (units
-// destroyed; Tercios has no rout status and the export gives no Commander casualties: none are lost).
+// destroyed; Tercios has no rout status and no Commanders on the table: no leader is lost here).
 TableResult tableResultFromTercios(const wp::tactical::TerciosState& end);
+
+// Leader losses for a table without Commanders (Tercios; docs/linked-battles.md "Leaders lost"): every
+// campaign leader of the combat on top of `s` makes the 12.41 roll (a d10 >= his Loss rating), +1 for the
+// leaders of the beaten side, -1 for the winner's (none on a draw), with a die from `seed`; no roll for the
+// defender at odds of 1-4 or less (12.4). Appends the leaders lost to table->sides[].leadersLost.
+void rollTableLeaderLosses(const GameData& d, const wp::rules::GameState& s, quint64 seed,
+                           TableResult* table);
 
 // The calibrated mapping of a ruleset ("tvbd", "tercios"; docs/linked-battles.md "Balance").
 LinkMapping defaultMapping(const QString& rules);
@@ -87,12 +95,19 @@ LinkMapping defaultMapping(const QString& rules);
 // so the other player (PBEM) reproduces the same battle and checks the result entered (docs).
 quint64 linkedBattleSeed(const wp::rules::GameState& s);
 
-// Exports the combat on top of `s` (battle export) to the ruleset ("tvbd" or "tercios"), auto-resolves it
-// with the engine's simple policy and maps the end state. False with *error when the data files do not load
-// or the ruleset is unknown. `tactical` (optional, TVBD only) gets the TVBD end state.
+// The tactical scenario of the combat on top of `s` in the ruleset ("tvbd" or "tercios"), as the linked
+// battle is fought: `battle export` of the state after both sides' combat cards with the battle seed
+// `seed` (linkedBattleSeed for the game's own battle). False with *error when the data files do not load,
+// the ruleset is unknown or the top frame is not a combat.
+bool exportLinked(const GameData& d, const wp::rules::GameState& s, const QString& rules, quint64 seed,
+                  QJsonObject* out, QString* error);
+
+// Exports the combat on top of `s` (exportLinked), auto-resolves it with the tactical engine's simple
+// policy and maps the end state. False with *error when the data files do not load or the ruleset is
+// unknown. `log` (optional) gets the tactical engine's log of the battle.
 bool autoResolveLinked(const GameData& d, const wp::rules::GameState& s, const QString& rules, quint64 seed,
                        const LinkMapping& mapping, LinkedResult* out, TableResult* table, QString* error,
-                       wp::tactical::BattleState* tactical = nullptr);
+                       QStringList* log = nullptr);
 
 // The one call for a GUI or a bot at the table-result decision: the battle on top of `s` auto-resolved in
 // its ruleset (CombatFrame::table) with linkedBattleSeed(s) and defaultMapping. The actions to play are
@@ -120,6 +135,11 @@ struct BattleRecord {
     QString winner;               // from 12.28
     QStringList leadersLost;      // "12.41 Tilly is lost" ...
     QString tableResult;          // the confirmed table-result actions, in notation
+    // a battle fought on the table (the links of the history, docs/linked-battles.md "History"):
+    int tableBattle = 0;    // its number among the game's table battles (1, 2, ...; 0 for the CRT)
+    QString rules;          // "tvbd" / "tercios"
+    quint64 battleSeed = 0; // linkedBattleSeed at its table result: the scenario and the auto-resolve
+    int autoResolved = -1;  // the result confirmed is the auto-resolved battle: 1 yes, 0 no, -1 unknown
 };
 
 // Replays `actions` (notation) from `start` and lists every regular battle with how it was resolved and its
@@ -140,6 +160,8 @@ struct CalibrationSample {
     TableResult table;       // the auto-resolved TVBD battle of the same forces
     int capacity[2] = {0, 0};
     bool tieToAttacker = false;
+    int leaders = 0;        // campaign leaders in the battle (both sides)
+    int crtLeadersLost = 0; // killed by the CRT's 12.41 rolls (12.43 not counted)
 };
 
 // N battles between random campaign forces (1-8 units a side, random nationalities, kinds, reduced units
