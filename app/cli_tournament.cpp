@@ -22,7 +22,7 @@ namespace {
 
 const char* kTournamentUsage =
     R"(usage: westphalia-cli tournament --bots A,B [--games N] [--scenario ID] [--seed S]
-                                [--option KEY=VALUE]... [--jobs J] [--max-actions M]
+                                [--option KEY=VALUE]... [--handicap A|B] [--jobs J] [--max-actions M]
                                 [--save-dir DIR] [--reasons] [--data DIR]
 
 Plays N games between bot A and bot B, alternating sides: games 2k and 2k+1 use the seed S+k, A plays
@@ -35,6 +35,9 @@ time per decision (median and maximum).
   --scenario ID       campaign (default), early-war, intervention, apocalypse
   --seed S            the first seed (default 1)
   --option KEY=VALUE  an optional rule (19.x), as for 'play'
+  --handicap A|B      in every game the side that bot A (or B) plays gets the rules handicap
+                      handicap=<side>:half-aid (its AID plays give half the Aid Points; a game option,
+                      written into the saves), e.g. to measure a difficulty level
   --jobs J            games played in parallel (default 1: decision times are then comparable)
   --max-actions M     a game not over after M actions counts as a draw, marked unfinished (default 20000)
   --save-dir DIR      write each game as a save file DIR/<scenario>-<seed>-<A>-<B>.tyw (docs/saves.md) and
@@ -78,6 +81,7 @@ int tournamentCommand(const QStringList& args) {
     const QString jobsText = ap.value(QStringLiteral("--jobs"));
     const QString maxText = ap.value(QStringLiteral("--max-actions"));
     const QString saveDir = ap.value(QStringLiteral("--save-dir"));
+    const QString handicapText = ap.value(QStringLiteral("--handicap"));
     const bool withReasons = ap.flag(QStringLiteral("--reasons"));
     const QString dir = ap.value(QStringLiteral("--data"));
     QString problem;
@@ -97,6 +101,12 @@ int tournamentCommand(const QStringList& args) {
         if (problem.isEmpty() && !ai::makeBot(b, 0, &error))
             problem = QStringLiteral("--bots: %1").arg(error);
     }
+    const int handicapBot = handicapText == QLatin1String("A")   ? 0
+                            : handicapText == QLatin1String("B") ? 1
+                                                                 : -1;
+    if (problem.isEmpty() && !handicapText.isEmpty() && handicapBot < 0)
+        problem =
+            QStringLiteral("--handicap %1: expected A or B (the first or the second bot)").arg(handicapText);
     if (!ap.finish(problem))
         return 2;
 
@@ -126,12 +136,22 @@ int tournamentCommand(const QStringList& args) {
     struct Played {
         uint64_t seed = 0;
         int aSide = 0; // the side bot A plays
+        rules::GameOptions options;
         ai::MatchResult r;
     };
     std::vector<Played> played(static_cast<size_t>(games));
     for (int i = 0; i < games; ++i) {
-        played[static_cast<size_t>(i)].seed = seed0 + static_cast<uint64_t>(i / 2);
-        played[static_cast<size_t>(i)].aSide = i % 2 == 0 ? rules::kCatholic : rules::kProtestant;
+        Played& p = played[static_cast<size_t>(i)];
+        p.seed = seed0 + static_cast<uint64_t>(i / 2);
+        p.aSide = i % 2 == 0 ? rules::kCatholic : rules::kProtestant;
+        p.options = options;
+        if (handicapBot >= 0) {
+            const int side = handicapBot == 0 ? p.aSide : rules::other(p.aSide);
+            rules::setOption(p.options,
+                             side == rules::kCatholic ? QStringLiteral("handicap=catholic:half-aid")
+                                                      : QStringLiteral("handicap=protestant:half-aid"),
+                             nullptr);
+        }
     }
     std::atomic<int> next{0};
     std::atomic<bool> setupFailed{false};
@@ -143,7 +163,7 @@ int tournamentCommand(const QStringList& args) {
             Played& p = played[static_cast<size_t>(i)];
             rules::GameState start;
             QString error;
-            if (!engine.newGame(start, scenario, options, p.seed, &error)) {
+            if (!engine.newGame(start, scenario, p.options, p.seed, &error)) {
                 setupFailed = true;
                 setupError = error;
                 return;
@@ -214,7 +234,10 @@ int tournamentCommand(const QStringList& args) {
     out() << "tournament: " << botSpecs[0] << " vs " << botSpecs[1] << ", " << scenario << ", " << games
           << " games, seeds " << seed0 << "-" << seed0 + static_cast<uint64_t>((games - 1) / 2)
           << " (each seed twice, sides swapped)"
-          << (optionArgs.isEmpty() ? QString() : ", options " + optionArgs.join(' ')) << "\n";
+          << (optionArgs.isEmpty() ? QString() : ", options " + optionArgs.join(' '))
+          << (handicapBot < 0 ? QString()
+                              : QStringLiteral(", half-aid handicap for %1").arg(botSpecs[handicapBot]))
+          << "\n";
     out() << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8\n")
                  .arg(QStringLiteral("bot"), -12)
                  .arg(QStringLiteral("side"), -11)
@@ -289,8 +312,9 @@ int tournamentCommand(const QStringList& args) {
             return 1;
         }
         QTextStream ts(&f);
+        const QStringList gameOptions = rules::optionList(p.options);
         ts << "# westphalia-cli play --scenario " << scenario << " --seed " << p.seed
-           << (optionArgs.isEmpty() ? QString() : " --option " + optionArgs.join(" --option "))
+           << (gameOptions.isEmpty() ? QString() : " --option " + gameOptions.join(" --option "))
            << " --actions " << file << "\n# Catholic: " << a << ", Protestant: " << b << "; " << p.r.result
            << "\n";
         int idx[2] = {0, 0};
@@ -322,7 +346,7 @@ int tournamentCommand(const QStringList& args) {
         sg.appVersion = appVersion();
         sg.fingerprint = data.data->fingerprint;
         sg.scenario = scenario;
-        sg.options = rules::optionList(options);
+        sg.options = gameOptions;
         sg.seed = p.seed;
         sg.actions = p.r.actionTexts;
         sg.result = p.r.result;

@@ -127,8 +127,12 @@ NewGameDialog::NewGameDialog(const GameData& gameData, QWidget* parent) : QDialo
         });
     m_computer = new QComboBox(seatBox);
     m_computer->setObjectName(QStringLiteral("computerStrength"));
-    m_computer->addItem(QStringLiteral("Easy (small search, a random plan in 30 % of its card rounds)"),
+    m_computer->addItem(QStringLiteral("Easy (small search, a random plan in 30 % of its card rounds; "
+                                       "its Aid halved when it plays one side)"),
                         QStringLiteral("search:1"));
+    // Easy's handicap in the rules (issue 8): the computer side's AID plays give half the Aid Points,
+    // the game option handicap=<side>:half-aid, so saves and replays carry it (docs/ai.md).
+    m_computer->setItemData(0, true, kHalfAidRole);
     m_computer->addItem(QStringLiteral("Quick (priority list)"), QStringLiteral("priority"));
     m_computer->addItem(QStringLiteral("Normal (search)"), QStringLiteral("search"));
     m_computer->addItem(QStringLiteral("Strong (deeper search)"), QStringLiteral("search:3"));
@@ -201,6 +205,13 @@ NewGameSetup NewGameDialog::setup() const {
         s.seats[side] = static_cast<SeatKind>(m_seats[side]->currentData().toInt());
     s.coverHands = m_cover->isChecked();
     s.computerBot = m_computer->currentData().toString();
+    // Easy: the handicap goes to the computer's side, when the computer plays exactly one side
+    const bool computer[2] = {s.seats[0] == SeatKind::Computer, s.seats[1] == SeatKind::Computer};
+    if (m_computer->currentData(kHalfAidRole).toBool() && computer[0] != computer[1])
+        rules::setOption(s.options,
+                         computer[0] ? QStringLiteral("handicap=catholic:half-aid")
+                                     : QStringLiteral("handicap=protestant:half-aid"),
+                         nullptr);
     return s;
 }
 

@@ -35,7 +35,8 @@ class NewGameDialog : public QDialog {
     QSpinBox* m_seed;
     QCheckBox* m_randomSeed;
     QComboBox* m_seats[2];
-    QComboBox* m_computer = nullptr; // the computer seats' strength (a model/ai bot)
+    QComboBox* m_computer = nullptr;                      // the computer seats' strength (a model/ai bot)
+    static constexpr int kHalfAidRole = Qt::UserRole + 1; // the level's rules handicap (handicap=...)
     QCheckBox* m_cover;
     void showAbout();
 };
