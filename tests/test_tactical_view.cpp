@@ -100,6 +100,7 @@ class TestTacticalView : public QObject {
     void tvbdAssistDice();
     void terciosOnScreen();
     void terciosHotseatCover();
+    void setupDecisionsOnScreen();
 };
 
 // Bad input: a clear message naming the file and the problem, never a crash.
@@ -514,6 +515,49 @@ void TestTacticalView::terciosHotseatCover() {
             QVERIFY2(u.markers.contains(QStringLiteral("order ?")), qPrintable(u.id));
     w.setHotseat(false);
     QVERIFY(!w.cover()->isVisible());
+}
+
+// TVBD 10.4-10.6 and Tercios L1497-1505: a scenario that leaves terrain and deployment to the players starts
+// with those decisions in the window; units not yet deployed are not drawn on the table; each deployment
+// puts one more unit on it; the battle then goes on to its first turn.
+void TestTacticalView::setupDecisionsOnScreen() {
+    for (const char* file : {"tvbd-pickup.json", "tercios-deploy-example.json"}) {
+        TacticalWindow w;
+        QString error;
+        QVERIFY2(w.openFile(kSource + QStringLiteral("/scenarios/battles/") + QLatin1String(file), 3, &error),
+                 qPrintable(error));
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        TacticalSession* s = w.session();
+        auto deployed = [&] {
+            int n = 0;
+            for (const TacUnitView& u : s->units())
+                n += u.deployed;
+            return n;
+        };
+        QCOMPARE(deployed(), 0); // every unit waits for the deployment
+        QCOMPARE(w.view()->unitItemCount(), 0);
+        QVERIFY(w.actionList()->count() > 0);
+        QVERIFY(w.promptLabel()->text().contains(s->sideName(s->actor()).toHtmlEscaped()));
+        if (QLatin1String(file).startsWith(QLatin1String("tvbd")))
+            QVERIFY2(s->turnText().contains(QLatin1String("set-up")), qPrintable(s->turnText()));
+        int guard = 0, seen = 0;
+        // Take the first listed action until every unit is deployed, through the list and Apply.
+        while (deployed() < int(s->units().size()) && !s->over() && guard++ < 400) {
+            const int before = deployed();
+            QVERIFY(w.actionList()->count() > 0);
+            w.actionList()->setCurrentRow(0);
+            QTest::mouseClick(w.applyButton(), Qt::LeftButton);
+            QVERIFY(deployed() >= before);
+            QCOMPARE(w.view()->unitItemCount(), deployed()); // the table draws exactly the deployed units
+            seen = std::max(seen, deployed());
+        }
+        QCOMPARE(deployed(), int(s->units().size()));
+        QVERIFY(seen > 0);
+        shot(&w, QStringLiteral("tactical-setup-%1.png")
+                     .arg(QString::fromLatin1(file).section(QLatin1Char('-'), 0, 0)));
+    }
 }
 
 QTEST_MAIN(TestTacticalView)

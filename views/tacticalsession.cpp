@@ -147,8 +147,14 @@ class TvbdSession : public TacticalSession {
         return side == 0 || side == 1 ? s().sideName[side] : QString();
     }
     QString turnText() const override {
-        static const char* steps[] = {"bombardment (1.7)",         "initiative",   "movement", "shooting",
-                                      "charge declarations (5.1)", "evades (5.3)", "over"};
+        static const char* steps[] = {"bombardment (1.7)",
+                                      "initiative",
+                                      "movement",
+                                      "shooting",
+                                      "charge declarations (5.1)",
+                                      "evades (5.3)",
+                                      "over",
+                                      "set-up: terrain, scouting, deployment"}; // tactical::Step order
         return QStringLiteral("Turn %1 of %2 — %3; %4 active")
             .arg(s().turn)
             .arg(s().turnLimit)
@@ -184,7 +190,9 @@ class TvbdSession : public TacticalSession {
             v.commander = u.type == UnitType::Commander;
             v.onTable = u.onTable();
             v.routed = u.status == UnitStatus::Routed || u.status == UnitStatus::PursuedOff;
-            static const char* status[] = {"on table", "routed", "eliminated", "casualty", "pursued off"};
+            v.deployed = u.status != UnitStatus::Undeployed;
+            static const char* status[] = {"on table", "routed",      "eliminated",
+                                           "casualty", "pursued off", "not deployed"}; // UnitStatus order
             v.status = QLatin1String(status[int(u.status)]);
             v.pose = u.pose;
             v.strength = u.resolve;
@@ -480,8 +488,11 @@ class TerciosSession : public TacticalSession {
             v.type = p.name;
             v.side = u.side;
             v.onTable = u.onTable();
-            v.routed = !u.onTable();
-            v.status = u.onTable() ? QStringLiteral("on table") : QStringLiteral("destroyed");
+            v.deployed = u.status != TStatus::Reserve; // Tercios L1503-1505: deployed in the set-up
+            v.routed = !u.onTable() && v.deployed;
+            v.status = u.onTable()  ? QStringLiteral("on table")
+                       : v.deployed ? QStringLiteral("destroyed")
+                                    : QStringLiteral("not deployed");
             v.pose = u.pose;
             v.strengthMax = p.stamina;
             v.strength = std::max(0, p.stamina - u.wear);

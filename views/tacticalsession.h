@@ -23,8 +23,9 @@ struct TacUnitView {
     int side = 0;
     bool commander = false;
     bool onTable = true;
-    bool routed = false; // TVBD: routed (drawn as routed if still shown); Tercios: destroyed
-    QString status;      // "on table", "routed", "eliminated", "destroyed", …
+    bool routed = false;  // TVBD: routed (drawn as routed if still shown); Tercios: destroyed
+    bool deployed = true; // TVBD 10.6: false until placed in the set-up (not drawn on the table)
+    QString status;       // "on table", "routed", "eliminated", "destroyed", …
     tactical::Pose pose;
     int strength = 1, strengthMax = 1; // TVBD resolve / resolve at start; Tercios Stamina - Wear / Stamina
     QString strengthText;              // "R 2/3", "W 1/3"

@@ -342,7 +342,7 @@ void TacticalView::rebuild(int selected, const QList<TacActionView>& highlights,
     double meanY[2] = {0, 0};
     int count[2] = {0, 0};
     for (const TacUnitView& u : units)
-        if (u.side == 0 || u.side == 1) {
+        if (u.deployed && (u.side == 0 || u.side == 1)) {
             meanY[u.side] += u.pose.c.y;
             ++count[u.side];
         }
@@ -356,6 +356,10 @@ void TacticalView::rebuild(int selected, const QList<TacActionView>& highlights,
 
     for (int i = 0; i < units.size(); ++i) {
         const TacUnitView& u = units[i];
+        if (!u.deployed) {
+            m_unitPoses << u.pose; // (by index)
+            continue;              // not on the table yet (TVBD set-up, 10.6): listed in the prompt's actions
+        }
         // Units off the table (routed, eliminated, destroyed) stay where they fell, greyed and crossed.
         const QPointF c = toScene(u.pose.c);
         m_unitPoses << u.pose;
