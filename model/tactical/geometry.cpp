@@ -1,6 +1,7 @@
 #include "geometry.h"
 
 #include <algorithm>
+#include <initializer_list>
 #include <limits>
 
 namespace wp::tactical {
@@ -83,24 +84,52 @@ Polygon clipHalfPlane(const Polygon& p, Vec2 point, Vec2 n) {
 
 namespace {
 
-// Does `other` reach into the region of `self`'s local frame given by half-planes f >= f0 (or f <= f0)
-// and s-ranges? Implemented by clipping in local coordinates.
-bool reaches(const Polygon& local, const QList<std::pair<Vec2, Vec2>>& halfPlanes) {
-    Polygon p = local;
-    for (const auto& [pt, n] : halfPlanes) {
-        p = clipHalfPlane(p, pt, n);
-        if (p.size() < 3)
-            return false;
+// A small convex polygon on the stack (classify's clipping: no allocation). The same arithmetic as
+// clipHalfPlane and polygonArea, in the same order, so the same results bit for bit.
+constexpr int kSmallPoly = 64;
+struct SmallPoly {
+    std::array<Vec2, kSmallPoly> v;
+    int n = 0;
+};
+
+void clipSmall(const SmallPoly& p, Vec2 point, Vec2 n, SmallPoly& out) {
+    out.n = 0;
+    for (int i = 0; i < p.n; ++i) {
+        const Vec2 a = p.v[std::size_t(i)], b = p.v[std::size_t((i + 1) % p.n)];
+        const double da = (a - point).dot(n), db = (b - point).dot(n);
+        if (da >= 0)
+            out.v[std::size_t(out.n++)] = a;
+        if ((da >= 0) != (db >= 0)) {
+            const double t = da / (da - db);
+            out.v[std::size_t(out.n++)] = a + (b - a) * t;
+        }
     }
-    return polygonArea(p) > 1e-7;
 }
 
-} // namespace
+double areaSmall(const SmallPoly& p) {
+    double a = 0;
+    for (int i = 0; i < p.n; ++i)
+        a += p.v[std::size_t(i)].cross(p.v[std::size_t((i + 1) % p.n)]);
+    return std::abs(a) / 2;
+}
 
-Zone classify(const Pose& self, const Polygon& other) {
-    Polygon local;
-    for (const Vec2& v : other)
-        local << self.toLocal(v);
+// Does `other` reach into the region of `self`'s local frame given by half-planes f >= f0 (or f <= f0)
+// and s-ranges? Implemented by clipping in local coordinates.
+bool reaches(const SmallPoly& local, std::initializer_list<std::pair<Vec2, Vec2>> halfPlanes) {
+    SmallPoly buf[2];
+    const SmallPoly* p = &local;
+    int k = 0;
+    for (const auto& [pt, n] : halfPlanes) {
+        clipSmall(*p, pt, n, buf[k]);
+        p = &buf[k];
+        k ^= 1;
+        if (p->n < 3)
+            return false;
+    }
+    return areaSmall(*p) > 1e-7;
+}
+
+Zone classifyLocal(const Pose& self, const SmallPoly& local) {
     const double hf = self.d / 2, hw = self.w / 2, e = 1e-3;
     // Local frame: x = forward, y = to the right.
     // Front zone: ahead of the front edge line, between the extended side edges.
@@ -116,11 +145,75 @@ Zone classify(const Pose& self, const Polygon& other) {
         return Zone::BehindFlank;
     // Rear: entirely behind the rear edge, between the side edges.
     bool allRear = true;
-    for (const Vec2& v : local)
+    for (int i = 0; i < local.n; ++i) {
+        const Vec2 v = local.v[std::size_t(i)];
         if (v.x > -hf + e || std::abs(v.y) > hw + e)
             allRear = false;
+    }
     return allRear ? Zone::Rear : Zone::None;
 }
+
+Zone classifyPoints(const Pose& self, const Vec2* other, qsizetype n) {
+    // Each clip adds at most one vertex, and at most three clips are made.
+    SmallPoly local;
+    if (n + 3 > kSmallPoly) {
+        Polygon big(other, other + n);
+        Polygon l;
+        for (const Vec2& v : big)
+            l << self.toLocal(v);
+        // Large polygons (never stands): the same steps on the heap.
+        auto reachesBig = [&](std::initializer_list<std::pair<Vec2, Vec2>> hp) {
+            Polygon p = l;
+            for (const auto& [pt, nn] : hp) {
+                p = clipHalfPlane(p, pt, nn);
+                if (p.size() < 3)
+                    return false;
+            }
+            return polygonArea(p) > 1e-7;
+        };
+        const double hf = self.d / 2, hw = self.w / 2, e = 1e-3;
+        if (reachesBig({{{hf - e, 0}, {1, 0}}, {{0, -hw + e}, {0, 1}}, {{0, hw - e}, {0, -1}}}))
+            return Zone::Front;
+        if (reachesBig({{{hf + e, 0}, {1, 0}}, {{0, hw + e}, {0, 1}}}) ||
+            reachesBig({{{hf + e, 0}, {1, 0}}, {{0, -hw - e}, {0, -1}}}))
+            return Zone::FrontFlank;
+        if (reachesBig({{{hf - e, 0}, {-1, 0}}, {{0, hw + e}, {0, 1}}}) ||
+            reachesBig({{{hf - e, 0}, {-1, 0}}, {{0, -hw - e}, {0, -1}}}))
+            return Zone::BehindFlank;
+        bool allRear = true;
+        for (const Vec2& v : l)
+            if (v.x > -hf + e || std::abs(v.y) > hw + e)
+                allRear = false;
+        return allRear ? Zone::Rear : Zone::None;
+    }
+    // toLocal with the facing's direction taken once (the same values).
+    const Vec2 f = self.forward();
+    for (qsizetype i = 0; i < n; ++i) {
+        const Vec2 r = other[i] - self.c;
+        local.v[std::size_t(local.n++)] = {r.dot(f), r.x * f.y - r.y * f.x};
+    }
+    return classifyLocal(self, local);
+}
+
+} // namespace
+
+Zone classify(const Pose& self, const Polygon& other) {
+    return classifyPoints(self, other.constData(), other.size());
+}
+
+Zone classify(const Pose& self, const std::array<Vec2, 4>& other) {
+    return classifyPoints(self, other.data(), 4);
+}
+
+namespace {
+// segmentDistance squared (before its square root), the segment given as a, ab = b - a and l2 = ab.ab.
+inline double segmentDistance2(Vec2 p, Vec2 a, Vec2 ab, double l2) {
+    double t = l2 > 0 ? (p - a).dot(ab) / l2 : 0;
+    t = std::clamp(t, 0.0, 1.0);
+    const Vec2 q = p - (a + ab * t);
+    return q.x * q.x + q.y * q.y;
+}
+} // namespace
 
 double segmentDistance(Vec2 p, Vec2 a, Vec2 b) {
     const Vec2 ab = b - a;
@@ -224,14 +317,24 @@ double distanceSpan(Span a, Span b, double cap) {
         return gap; // a lower bound, already beyond what the caller cares about
     if (gap <= 0 && satDepth(a, b, -1e-12) >= 0)
         return 0;
-    double best = 1e300;
-    for (const Vec2& v : a)
-        for (qsizetype i = 0; i < b.size(); ++i)
-            best = std::min(best, segmentDistance(v, b[i], b[(i + 1) % b.size()]));
-    for (const Vec2& v : b)
-        for (qsizetype i = 0; i < a.size(); ++i)
-            best = std::min(best, segmentDistance(v, a[i], a[(i + 1) % a.size()]));
-    return best;
+    // The same sums as segmentDistance, compared squared (sqrt is monotonic and correctly rounded, so the
+    // square root of the smallest square is the smallest distance, bit for bit), each edge set up once.
+    double best2 = std::numeric_limits<double>::infinity();
+    bool any = false;
+    for (const Span* pe : {&b, &a}) {
+        const Span& e = *pe;
+        const Span& pts = pe == &b ? a : b;
+        for (qsizetype i = 0; i < e.size(); ++i) {
+            const Vec2 s0 = e[i];
+            const Vec2 ab = e[i + 1 < e.size() ? i + 1 : 0] - s0;
+            const double l2 = ab.dot(ab);
+            for (const Vec2& p : pts) {
+                any = true;
+                best2 = std::min(best2, segmentDistance2(p, s0, ab, l2));
+            }
+        }
+    }
+    return any ? std::sqrt(best2) : 1e300;
 }
 } // namespace
 

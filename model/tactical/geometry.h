@@ -64,8 +64,9 @@ QString zoneName(Zone z);
 
 // Zone of `other` seen from `self`. A stand exactly on a zone border does not reach into the zone beyond it.
 Zone classify(const Pose& self, const Polygon& other);
+Zone classify(const Pose& self, const std::array<Vec2, 4>& other); // the same on corners (no allocation)
 inline Zone classify(const Pose& self, const Pose& other) {
-    return classify(self, other.polygon());
+    return classify(self, other.corners());
 }
 inline bool isFlank(Zone z) {
     return z == Zone::FrontFlank || z == Zone::BehindFlank;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 namespace wp::tactical {
 
@@ -250,36 +251,108 @@ quint64 bitsOf(double d) {
     return b;
 }
 
+// The fingerprint's words for the units (what it reads of each), in order.
+void unitWords(const QList<Unit>& units, std::vector<quint64>& w) {
+    w.clear();
+    w.reserve(std::size_t(units.size()) * 7);
+    for (const Unit& u : units) {
+        w.push_back(bitsOf(u.pose.c.x));
+        w.push_back(bitsOf(u.pose.c.y));
+        w.push_back(bitsOf(u.pose.facing));
+        w.push_back(bitsOf(u.pose.w));
+        w.push_back(bitsOf(u.pose.d));
+        w.push_back(quint64(u.status) | quint64(u.side) << 4 | quint64(u.type) << 8 |
+                    quint64(u.quality) << 12 | quint64(u.large) << 16 | quint64(u.limbered) << 17 |
+                    quint64(u.shotMarker) << 18 | quint64(quint32(u.attachedTo)) << 20);
+        w.push_back(quint64(quint32(u.command)));
+    }
+}
+
+// The fingerprint's words for the terrain, in order (a feature's type by its text, compared, not hashed).
+void terrainWords(const QList<TerrainFeature>& terrain, std::vector<quint64>& w) {
+    w.clear();
+    w.push_back(quint64(terrain.size()));
+    for (const TerrainFeature& f : terrain) {
+        w.push_back(quint64(f.cls) | quint64(f.blocksLOS) << 40 | quint64(f.elevated) << 41);
+        w.push_back(bitsOf(f.peak.x));
+        w.push_back(bitsOf(f.peak.y));
+        w.push_back(bitsOf(f.radius));
+        w.push_back(quint64(f.pieces.size()));
+        for (const Polygon& piece : f.pieces) {
+            w.push_back(quint64(piece.size()));
+            for (const Vec2& v : piece) {
+                w.push_back(bitsOf(v.x));
+                w.push_back(bitsOf(v.y));
+            }
+        }
+    }
+}
+
+// Hashes of the units and of the terrain, remembered per thread for the last contents seen: the engine and
+// the policy ask many questions about one table, and the terrain does not change during a battle. The
+// contents are compared word for word with a private copy (no sharing with the caller's lists), which costs
+// far less than hashing them again.
+struct ListHashes {
+    std::vector<quint64> unitKey, unitNow;
+    quint64 unitHash = 0;
+    bool unitValid = false;
+    std::vector<quint64> terrainKey, terrainNow;
+    QStringList terrainTypes;
+    quint64 terrainHash = 0;
+    bool terrainValid = false;
+};
+
+quint64 unitsHash(const QList<Unit>& units) {
+    thread_local ListHashes c;
+    unitWords(units, c.unitNow);
+    if (!c.unitValid || c.unitNow != c.unitKey) {
+        quint64 h = quint64(units.size());
+        for (quint64 v : c.unitNow)
+            h = mix(h, v);
+        c.unitKey.swap(c.unitNow);
+        c.unitHash = h;
+        c.unitValid = true;
+    }
+    return c.unitHash;
+}
+
+quint64 terrainHash(const QList<TerrainFeature>& terrain) {
+    thread_local ListHashes c;
+    terrainWords(terrain, c.terrainNow);
+    bool same = c.terrainValid && c.terrainNow == c.terrainKey && c.terrainTypes.size() == terrain.size();
+    for (qsizetype i = 0; same && i < terrain.size(); ++i)
+        same = c.terrainTypes[i] == terrain[i].type;
+    if (!same) {
+        quint64 h = quint64(terrain.size());
+        c.terrainTypes.clear();
+        for (const TerrainFeature& f : terrain) {
+            h = mix(h, qHash(f.type) ^ (quint64(f.cls) << 32) ^ (quint64(f.blocksLOS) << 40) ^
+                           (quint64(f.elevated) << 41));
+            h = mix(h, bitsOf(f.peak.x));
+            h = mix(h, bitsOf(f.peak.y));
+            h = mix(h, bitsOf(f.radius));
+            for (const Polygon& piece : f.pieces) {
+                h = mix(h, quint64(piece.size()));
+                for (const Vec2& v : piece) {
+                    h = mix(h, bitsOf(v.x));
+                    h = mix(h, bitsOf(v.y));
+                }
+            }
+            c.terrainTypes << QString(f.type.constData(), f.type.size()); // a private copy
+        }
+        c.terrainKey.swap(c.terrainNow);
+        c.terrainHash = h;
+        c.terrainValid = true;
+    }
+    return c.terrainHash;
+}
+
 quint64 fingerprint(const BattleState& s, const void* rules) {
     quint64 h = mix(quint64(reinterpret_cast<quintptr>(rules)), quint64(s.units.size()));
     h = mix(h, bitsOf(s.tableW));
     h = mix(h, bitsOf(s.tableD));
-    for (const Unit& u : s.units) {
-        h = mix(h, bitsOf(u.pose.c.x));
-        h = mix(h, bitsOf(u.pose.c.y));
-        h = mix(h, bitsOf(u.pose.facing));
-        h = mix(h, bitsOf(u.pose.w));
-        h = mix(h, bitsOf(u.pose.d));
-        h = mix(h, quint64(u.status) | quint64(u.side) << 4 | quint64(u.type) << 8 |
-                       quint64(u.quality) << 12 | quint64(u.large) << 16 | quint64(u.limbered) << 17 |
-                       quint64(u.shotMarker) << 18 | quint64(quint32(u.attachedTo)) << 20);
-        h = mix(h, quint64(quint32(u.command)));
-    }
-    for (const TerrainFeature& f : s.terrain) {
-        h = mix(h, qHash(f.type) ^ (quint64(f.cls) << 32) ^ (quint64(f.blocksLOS) << 40) ^
-                       (quint64(f.elevated) << 41));
-        h = mix(h, bitsOf(f.peak.x));
-        h = mix(h, bitsOf(f.peak.y));
-        h = mix(h, bitsOf(f.radius));
-        for (const Polygon& piece : f.pieces) {
-            h = mix(h, quint64(piece.size()));
-            for (const Vec2& v : piece) {
-                h = mix(h, bitsOf(v.x));
-                h = mix(h, bitsOf(v.y));
-            }
-        }
-    }
-    return h;
+    h = mix(h, unitsHash(s.units));
+    return mix(h, terrainHash(s.terrain));
 }
 
 struct Memo {
