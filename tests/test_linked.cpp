@@ -702,6 +702,21 @@ class TestLinked : public QObject {
                                    QStringLiteral("f.txt"), &other, &error));
         QVERIFY(!battle::mapResult(f.d(), f.s, other, battle::LinkMapping{}, &wrong, &error));
         QVERIFY(error.contains("pappenheim") && error.contains("not in the battle"));
+        {
+            // Every leader of the battle lost: the engine closes the list itself, so no "battle-leader done"
+            Rules all = f;
+            battle::TableResult both = t;
+            both.sides[1].leadersLost = {QStringLiteral("mansfeld")};
+            battle::LinkedResult r2;
+            QVERIFY2(battle::mapResult(all.d(), all.s, both, battle::LinkMapping{}, &r2, &error),
+                     qPrintable(error));
+            QVERIFY(!r2.leadersDone);
+            QCOMPARE(r2.actions(all.d()).size(), 3);
+            QVERIFY(!r2.actions(all.d()).contains(QStringLiteral("battle-leader done")));
+            for (const QString& a : r2.actions(all.d()))
+                QVERIFY2(all.act(a), qPrintable(a));
+            QVERIFY(all.act("battle confirm"));
+        }
         const QStringList actions = res.actions(f.d());
         QCOMPARE(actions.size(), 3);
         QVERIFY(actions[0].startsWith("battle-result defender"));

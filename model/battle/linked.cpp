@@ -186,7 +186,8 @@ QStringList LinkedResult::actions(const GameData& d) const {
                .arg(lossNumber[1]);
     for (int l : leadersLost)
         out << QStringLiteral("battle-leader %1").arg(d.leaders[l].id);
-    out << QStringLiteral("battle-leader done");
+    if (leadersDone)
+        out << QStringLiteral("battle-leader done");
     return out;
 }
 
@@ -245,6 +246,11 @@ bool mapResult(const GameData& d, const GameState& s, const TableResult& table, 
             if (!r.leadersLost.contains(l))
                 r.leadersLost << l;
         }
+    qsizetype inPlay = 0; // the leaders the engine offers at "battle-leader"
+    for (const auto* leaders : {&f->attackLeaders, &f->defendLeaders})
+        for (int16_t l : *leaders)
+            inPlay += s.leaders[l].status == LeaderStatus::InPlay ? 1 : 0;
+    r.leadersDone = r.leadersLost.size() < inPlay;
     const QString winner = table.winner == 0   ? QStringLiteral("the attacker won")
                            : table.winner == 1 ? QStringLiteral("the defender won")
                            : table.winner == 2 ? QStringLiteral("a draw (12.28 tie rule)")

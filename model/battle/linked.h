@@ -57,6 +57,9 @@ struct LinkedResult {
     int lossNumber[2] = {0, 0}; // [0] the attacker takes, [1] the defender takes
     QList<int> leadersLost;     // GameData leader indices
     QString why;                // how the numbers were obtained
+    // "battle-leader done" is to be played: false when every leader of the battle is lost (the engine then
+    // closes the list by itself, combat.cpp, and a "done" would not be legal)
+    bool leadersDone = true;
     // The engine actions in notation, in order: "battle-result ...", "battle-leader ID"..., "battle-leader
     // done". The defender's "battle confirm" is his own decision and is not included.
     QStringList actions(const GameData& d) const;
