@@ -40,8 +40,9 @@ time per decision (median and maximum).
                       written into the saves), e.g. to measure a difficulty level
   --jobs J            games played in parallel (default 1: decision times are then comparable)
   --max-actions M     a game not over after M actions counts as a draw, marked unfinished (default 20000)
-  --save-dir DIR      write each game as a save file DIR/<scenario>-<seed>-<A>-<B>.tyw (docs/saves.md) and
-                      as DIR/<scenario>-<seed>-<A>-<B>.actions, replayable with
+  --save-dir DIR      write each game as a save file DIR/<scenario>-<seed>-<C>-<P>.tyw (docs/saves.md) and
+                      as DIR/<scenario>-<seed>-<C>-<P>.actions (C the Catholic's bot, P the Protestant's;
+                      with the same bot on both sides the sides-swapped game ends in -swapped), replayable with
                       'westphalia-cli play --scenario ID --seed S --actions FILE'
   --reasons           with --save-dir, each action is followed by a comment with the bot's reason
 
@@ -304,8 +305,13 @@ int tournamentCommand(const QStringList& args) {
             continue;
         const QString a = fileSafe(botSpecs[p.aSide == rules::kCatholic ? 0 : 1]);
         const QString b = fileSafe(botSpecs[p.aSide == rules::kCatholic ? 1 : 0]);
-        const QString file =
-            QStringLiteral("%1/%2-%3-%4-%5.actions").arg(saveDir, scenario).arg(p.seed).arg(a, b);
+        // the two games of a seed differ by their sides; with the same bot on both, by the swap
+        const QString stem =
+            QStringLiteral("%1/%2-%3-%4-%5%6")
+                .arg(saveDir, scenario)
+                .arg(p.seed)
+                .arg(a, b, a == b && p.aSide != rules::kCatholic ? QStringLiteral("-swapped") : QString());
+        const QString file = stem + QStringLiteral(".actions");
         QSaveFile f(file);
         if (!f.open(QIODevice::WriteOnly | QIODevice::Text)) {
             err() << "westphalia-cli tournament: cannot write " << file << ": " << f.errorString() << "\n";
@@ -351,7 +357,7 @@ int tournamentCommand(const QStringList& args) {
         sg.actions = p.r.actionTexts;
         sg.result = p.r.result;
         QString error;
-        const QString tyw = QStringLiteral("%1/%2-%3-%4-%5.tyw").arg(saveDir, scenario).arg(p.seed).arg(a, b);
+        const QString tyw = stem + QStringLiteral(".tyw");
         if (!save::writeFile(tyw, sg, &error)) {
             err() << "westphalia-cli tournament: " << error << "\n";
             return 1;

@@ -417,6 +417,24 @@ void TestSave::fuzzSaveDir() {
         QVERIFY2(game, qPrintable(error));
         QVERIFY(game->state().gameOver);
     }
+    // the same bot on both sides: the sides-swapped game gets its own files; `--handicap A` (issue 8) gives
+    // bot A's side the half-aid handicap, written into each save's options
+    QTemporaryDir same;
+    r = cli({"tournament", "--bots", "random,random", "--games", "2", "--scenario", "early-war", "--seed",
+             "5", "--handicap", "A", "--save-dir", same.path()});
+    QCOMPARE(r.code, 0);
+    const QStringList pair = QDir(same.path()).entryList({"*.tyw"});
+    QCOMPARE(pair, (QStringList{"early-war-5-random-random-swapped.tyw", "early-war-5-random-random.tyw"}));
+    QStringList handicaps;
+    for (const QString& f : pair) {
+        QString error;
+        auto game = save::load(data(), same.filePath(f), &error);
+        QVERIFY2(game, qPrintable(error));
+        handicaps << rules::optionList(game->state().options).filter(QStringLiteral("handicap=")).join(',');
+    }
+    QCOMPARE(handicaps, (QStringList{"handicap=protestant:half-aid", "handicap=catholic:half-aid"}));
+    r = cli({"tournament", "--bots", "random,random", "--games", "2", "--handicap", "C"});
+    QCOMPARE(r.code, 2);
 }
 
 // A mutation loop over the loader: random byte flips, cuts and insertions in the gzip bytes, and random
