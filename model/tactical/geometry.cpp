@@ -277,8 +277,8 @@ double boxGap(const Box& a, const Box& b) {
 double satDepth(Span a, Span b, double stopBelow = -1e300) {
     double best = std::numeric_limits<double>::max();
     for (const Span* p : {&a, &b}) {
-        for (qsizetype i = 0; i < p->size(); ++i) {
-            const Vec2 e = (*p)[(i + 1) % p->size()] - (*p)[i];
+        for (qsizetype i = 0, m = p->size(); i < m; ++i) {
+            const Vec2 e = (*p)[i + 1 < m ? i + 1 : 0] - (*p)[i];
             Vec2 n{-e.y, e.x};
             const double len = n.length();
             if (len < 1e-12)
@@ -286,12 +286,14 @@ double satDepth(Span a, Span b, double stopBelow = -1e300) {
             n = n * (1 / len);
             double amin = 1e300, amax = -1e300, bmin = 1e300, bmax = -1e300;
             for (const Vec2& v : a) {
-                amin = std::min(amin, v.dot(n));
-                amax = std::max(amax, v.dot(n));
+                const double k = v.dot(n);
+                amin = std::min(amin, k);
+                amax = std::max(amax, k);
             }
             for (const Vec2& v : b) {
-                bmin = std::min(bmin, v.dot(n));
-                bmax = std::max(bmax, v.dot(n));
+                const double k = v.dot(n);
+                bmin = std::min(bmin, k);
+                bmax = std::max(bmax, k);
             }
             best = std::min(best, std::min(amax, bmax) - std::max(amin, bmin));
             if (best <= stopBelow)

@@ -54,7 +54,9 @@ double nearestEnemy(const TvbdEngine& e, const BattleState& s, int u, const Pose
         const Unit& y = s.units[i];
         if (y.side == s.units[u].side || !y.onTable() || y.type == UnitType::Commander)
             continue;
-        best = std::min(best, distance(p, y.pose));
+        // Capped at the best so far: a farther stand may return a lower bound above it (it cannot win), a
+        // nearer one its exact distance, so the minimum is the same.
+        best = std::min(best, distance(p, y.pose, best));
     }
     (void)e;
     return best;

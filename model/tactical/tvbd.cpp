@@ -116,7 +116,8 @@ bool TvbdEngine::inCommand(const BattleState& s, int u) const {
     const Command& c = s.commands[x.command];
     if (c.commanderLost || c.commander < 0 || !s.units[c.commander].onTable())
         return false;
-    return distance(s, u, c.commander) <= r.commandRadius + 1e-9;
+    return distance(s, u, c.commander, r.commandRadius + 0.1) <=
+           r.commandRadius + 1e-9; // capped: same answer
 }
 
 bool TvbdEngine::commandCheck(BattleState& s, int u) const {
@@ -860,7 +861,7 @@ std::optional<Pose> TvbdEngine::checkMove(const BattleState& s, int u, const Mov
         return fail(QStringLiteral("12.1.10 buffer zone: ends %1 TUM from an enemy").arg(fmt(endMin)));
     if (zocEnemy >= 0 && m.kind != MoveKind::Backward) {
         const Unit& y = s.units[zocEnemy];
-        const double d1 = wp::tactical::distance(p, y.pose);
+        const double d1 = wp::tactical::distance(p, y.pose, zocBest); // capped: `closer` is the same
         const Vec2 away = x.pose.c - y.pose.c;
         const Vec2 moved = p.c - x.pose.c;
         const bool closer = d1 < zocBest - 1e-6;
@@ -1049,7 +1050,8 @@ std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, in
         if (a != 0)
             for (int k = 1; k <= 3; ++k) {
                 const Pose q = wheeled(x.pose, a * k / 3);
-                if (blockedAt(s, u, q, {}, nullptr) && !(k == 3 && distance(s, u, target) <= kContactEps))
+                if (blockedAt(s, u, q, {}, nullptr) &&
+                    !(k == 3 && distance(s, u, target, 0.1) <= kContactEps))
                     return;
             }
         // straight until the first touch of any enemy
@@ -1093,7 +1095,7 @@ std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, in
         for (int it = 0; it < 30; ++it) {
             const double mid = (lo + hi) / 2;
             const Pose q{w0.c + f * mid, w0.facing, w0.w, w0.d};
-            if (wp::tactical::distance(q, s.units[firstHit].pose) <= 1e-9)
+            if (wp::tactical::distance(q, s.units[firstHit].pose, 0.01) <= 1e-9) // capped: the same answer
                 hi = mid;
             else
                 lo = mid;
