@@ -33,6 +33,31 @@ Pose zocPose(const Pose& p, double depth) {
     return Pose{p.fromLocal(p.d / 2 + depth / 2, 0), p.facing, p.w, depth};
 }
 
+// Bounding boxes as geometry's overlaps() computes them first: boxes that do not meet mean no overlap, so a
+// stand's box, taken once, spares building its corners again for every terrain piece far from it.
+struct Box {
+    double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
+};
+template <typename Points> Box boxOf(const Points& pts) {
+    Box b;
+    for (const Vec2& v : pts) {
+        b.x0 = std::min(b.x0, v.x);
+        b.y0 = std::min(b.y0, v.y);
+        b.x1 = std::max(b.x1, v.x);
+        b.y1 = std::max(b.y1, v.y);
+    }
+    return b;
+}
+// overlaps(p, piece, tol) with p's box given: the very same answer.
+bool overlapsPiece(const Pose& p, const Box& pb, const Polygon& piece, double tol) {
+    if (!piece.isEmpty()) {
+        const Box b = boxOf(piece);
+        if (pb.x1 < b.x0 || b.x1 < pb.x0 || pb.y1 < b.y0 || b.y1 < pb.y0)
+            return false;
+    }
+    return overlaps(p, piece, tol);
+}
+
 } // namespace
 
 int TvbdEngine::commandArmyBreakpoint(int commands) {
@@ -54,11 +79,12 @@ double TvbdEngine::distance(const BattleState& s, int a, int b, double cap) cons
 
 bool TvbdEngine::inDifficult(const BattleState& s, const Pose& p) const {
     // 7.2.5: any part of the unit in difficult terrain puts the whole unit there.
+    const Box pb = boxOf(p.corners());
     for (const TerrainFeature& f : s.terrain) {
         if (f.cls == TerrainClass::Open)
             continue;
         for (const Polygon& piece : f.pieces)
-            if (overlaps(p, piece, 1e-3))
+            if (overlapsPiece(p, pb, piece, 1e-3))
                 return true;
     }
     return false;
@@ -563,7 +589,9 @@ void TvbdEngine::resolveShot(BattleState& s, int target, int primary, const QLis
 bool TvbdEngine::blockedAt(const BattleState& s, int u, const Pose& p, const QList<int>& ignore,
                            QString* why) const {
     const Unit& x = s.units[u];
-    for (const Vec2& c : p.corners())
+    const std::array<Vec2, 4> pc = p.corners();
+    const Box pb = boxOf(pc);
+    for (const Vec2& c : pc)
         if (c.x < -1e-6 || c.y < -1e-6 || c.x > s.tableW + 1e-6 || c.y > s.tableD + 1e-6) {
             if (why)
                 *why = QStringLiteral("off the table");
@@ -580,7 +608,7 @@ bool TvbdEngine::blockedAt(const BattleState& s, int u, const Pose& p, const QLi
             continue;
         const bool crossing = f.type == QLatin1String("bridge") || f.type == QLatin1String("ford");
         for (const Polygon& piece : f.pieces) {
-            if (!overlaps(p, piece, 1e-3))
+            if (!overlapsPiece(p, pb, piece, 1e-3))
                 continue;
             if (f.cls == TerrainClass::Impassable && !onCrossing) {
                 if (why)
