@@ -423,9 +423,15 @@ QList<int> TvbdEngine::computeShootTargets(const BattleState& s, int u, bool* to
     const double range = r.type(x.type).range;
     QList<std::pair<double, int>> front, flank;
     bool friendFront = false, friendLeft = false, friendRight = false;
+    const double rx = 0.5 * std::sqrt(x.pose.w * x.pose.w + x.pose.d * x.pose.d);
     for (qsizetype i = 0; i < s.units.size(); ++i) {
         const Unit& y = s.units[i];
         if (i == u || !y.onTable() || y.type == UnitType::Commander)
+            continue;
+        // Each stand lies within half its diagonal of its centre: centres farther apart than both halves plus
+        // the range (and a margin for rounding) put the stands out of range, as the distance below would.
+        const double ry = 0.5 * std::sqrt(y.pose.w * y.pose.w + y.pose.d * y.pose.d);
+        if ((y.pose.c - x.pose.c).length() - rx - ry > range + 1e-6)
             continue;
         const double d = distance(s, u, int(i), range + 0.1);
         if (d > range + 1e-9)
