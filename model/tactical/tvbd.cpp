@@ -1175,15 +1175,19 @@ QList<std::pair<int, ChargePlan>> TvbdEngine::computeChargeOptions(const BattleS
             distance(s, u, int(i), 3.1) <= 3 + 1e-6)
             near << int(i);
     }
-    // 14.1.3 front before flank: an enemy reachable straight ahead is the only target.
+    // 14.1.3 front before flank: an enemy reachable straight ahead is the only target. The plans are
+    // kept for the second pass (chargePlan reads only the table: the same answers).
+    QList<std::optional<ChargePlan>> plans;
+    plans.reserve(near.size());
     for (int t : near) {
-        auto p = chargePlan(s, u, t);
+        plans << chargePlan(s, u, t);
+        const std::optional<ChargePlan>& p = plans.last();
         if (p && p->wheel == 0 && classify(x.pose, s.units[t].pose) == Zone::Front)
             return {{t, *p}};
     }
-    for (int t : near)
-        if (auto p = chargePlan(s, u, t))
-            out << std::pair{t, *p};
+    for (qsizetype k = 0; k < near.size(); ++k)
+        if (plans[k])
+            out << std::pair{near[k], *plans[k]};
     return out;
 }
 
