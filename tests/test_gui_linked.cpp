@@ -278,12 +278,11 @@ class TestGuiLinked : public QObject {
     // and sends it; the defender's window checks it against the auto-resolved battle, he confirms in his
     // next file, and the attacker's copy replays and verifies the confirmation.
     void pbemTwoWindows() {
-        // Known bug (2026-11-23, under investigation): in some games the two windows' public states part
-        // (the frames differ, first seen at a recruitment or pay decision; the run-to-run variation comes
-        // from the PBEM keys). Run it with WESTPHALIA_PBEM_WINDOWS=1; docs/linked-battles.md "Not done".
+        // Off by default: the exchange is random play (new PBEM keys each run) up to the first table battle,
+        // which some games never reach (the game ends after minutes). WESTPHALIA_PBEM_WINDOWS=1 runs it;
+        // docs/linked-battles.md "Not done".
         if (!qEnvironmentVariableIsSet("WESTPHALIA_PBEM_WINDOWS"))
-            QSKIP(
-                "known bug: the two windows' states part in some games (WESTPHALIA_PBEM_WINDOWS=1 runs it)");
+            QSKIP("random play does not always reach a table battle (WESTPHALIA_PBEM_WINDOWS=1 runs it)");
         QTemporaryDir tmp;
         QVERIFY(tmp.isValid());
         auto path = [&](const QString& n) { return tmp.filePath(n); };
@@ -303,6 +302,9 @@ class TestGuiLinked : public QObject {
             MainWindow& a = *win[from];
             MainWindow& b = *win[1 - from];
             QVERIFY(a.controller()->pbemMustExport());
+            // A sealed last action is not resolved in the author's copy (docs/pbem.md): the receiver's copy
+            // rolls it and is one action ahead until the author imports the answer
+            const bool sealedLast = a.controller()->pbem()->lastActionSealed();
             const QString name =
                 path(QStringLiteral("f%1-").arg(++files) + a.controller()->pbem()->nextFileName());
             QVERIFY(a.exportTurnTo(name));
@@ -310,8 +312,8 @@ class TestGuiLinked : public QObject {
             QVERIFY2(in.ok, qPrintable(in.error));
             if (b.replayBar()->isVisible() && b.inPast())
                 press(b.replayBar()->presentButton());
-            QVERIFY2(save::publicDigest(a.controller()->state()) ==
-                         save::publicDigest(b.controller()->state()),
+            QVERIFY2(sealedLast || save::publicDigest(a.controller()->state()) ==
+                                       save::publicDigest(b.controller()->state()),
                      qPrintable(QStringLiteral("file %1 from the %2: %3")
                                     .arg(files)
                                     .arg(sideName(from), a.controller()->game().prompt())));
