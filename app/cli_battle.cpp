@@ -31,6 +31,8 @@ const char* kBattleUsage =
                                    [--pdf FILE.pdf] [--svg FILE.svg]
        westphalia-cli battle validate FILE.json --rules tvbd|tercios
        westphalia-cli battle run FILE.json [--rules tvbd|tercios] [--seed S] [--auto] [--odds N] [--log] ...
+       westphalia-cli battle report GAME | battle calibrate --rules tvbd|tercios --games N
+                                   (linked battles: the same as battle-link report|calibrate; see battle-link --help)
   list      replays the campaign (a save, or a scenario and its actions) and numbers every combat reached
   export    replays the campaign actions (one per line, docs/actions.md) from the scenario or position, or
             the actions of a save (--save), and exports the N-th combat reached (default the first) as a

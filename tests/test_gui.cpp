@@ -1129,6 +1129,20 @@ class TestGui : public QObject {
             QCOMPARE(ng.setup().options.battles, int8_t(kBattlesTercios));
             QCOMPARE(rules::optionList(ng.setup().options), QStringList{QStringLiteral("battles=tercios")});
         }
+        // Issue 8: "Easy" puts the rules handicap on the computer's side (one Computer seat), in the options.
+        {
+            NewGameDialog ng(*d);
+            auto* strength = ng.findChild<QComboBox*>(QStringLiteral("computerStrength"));
+            auto* seatP = ng.findChild<QComboBox*>(QStringLiteral("seatProtestant"));
+            QVERIFY(strength && seatP);
+            seatP->setCurrentIndex(seatP->findData(static_cast<int>(SeatKind::Computer)));
+            strength->setCurrentIndex(0); // Easy
+            QCOMPARE(int(ng.setup().options.half_aid_side), kProtestant);
+            QVERIFY(rules::optionList(ng.setup().options)
+                        .contains(QStringLiteral("handicap=protestant:half-aid")));
+            strength->setCurrentIndex(strength->findData(QStringLiteral("search")));
+            QCOMPARE(int(ng.setup().options.half_aid_side), -1); // Normal: no handicap
+        }
 
         test::Rules r;
         GameOptions options;
