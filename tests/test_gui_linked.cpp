@@ -17,6 +17,10 @@
 #include "rules_fixture.h"
 #include "save/pbem.h"
 #include "tableresultdialog.h"
+#include "tactical/tercios.h"
+#include "tactical/tvbd.h"
+#include "tacticalsession.h"
+#include "tacticalwindow.h"
 #include "theme.h"
 
 #include <QApplication>
@@ -118,6 +122,29 @@ bool logged(const GameController* gc, const QString& text) {
         if (l.text.contains(text))
             return true;
     return false;
+}
+
+// The table battle fought on screen from the Tabletop result dialog: *Fight it on screen* opens it in the
+// tactical window; the human sides' decisions are the simple policy's, played through the window
+// (playPolicyMove), the computer sides' the window's own computer seats. Returns the window at the end.
+TacticalWindow* fightToTheEnd(TableResultDialog* dlg, int computerTacticalSide) {
+    dlg->tabs()->setCurrentIndex(3);
+    press(dlg->fightButton());
+    TacticalWindow* tw = dlg->tacticalWindow();
+    if (!tw || !tw->session())
+        return nullptr;
+    tw->setComputerDelay(0);
+    for (int t = 0; t < 2; ++t)
+        if (tw->isComputerSide(t) != (t == computerTacticalSide))
+            return nullptr;
+    for (int i = 0; i < 20000 && !tw->session()->over(); ++i) {
+        if (tw->isComputerSide(tw->session()->actor()))
+            QCoreApplication::processEvents(); // the computer seat's queued move
+        else if (!tw->playPolicyMove())
+            return nullptr;
+    }
+    settle();
+    return tw;
 }
 
 } // namespace
@@ -271,6 +298,118 @@ class TestGuiLinked : public QObject {
             playRandomly(w, kCatholic, rng);
         }
         QVERIFY2(confirmed >= 1, qPrintable(gc->game().prompt()));
+    }
+
+    // Hotseat, TVBD, fought on screen: *Fight it on screen* opens the battle (battle export of this
+    // position, its battle seed) in the tactical window with both sides human; played to its end there, the
+    // end state becomes the result shown in the dialog (tableResultFromTvbd mapped by the default mapping),
+    // submitted like the auto-resolved one; the defender confirms; 12.31, 12.28 and 12.4 follow.
+    void hotseatOnScreenTvbd() {
+        MainWindow w(d);
+        NewGameSetup setup;
+        setup.seed = 2;
+        startCampaign(w, setup, QStringLiteral("tvbd"));
+        GameController* gc = w.controller();
+        Rng rng(2);
+        for (int i = 0; i < 3000 && !atTable(gc) && !gc->state().gameOver; ++i)
+            playRandomly(w, gc->actor(), rng);
+        QVERIFY2(isTableResultDecision(gc->legal()), qPrintable(gc->game().prompt()));
+        const int attacker = topCombat(gc->state())->attacker;
+        TableResultDialog* dlg = w.tableResultDialog();
+        QVERIFY(dlg->isVisible());
+        QVERIFY(!dlg->pending());
+        TacticalWindow* tw = fightToTheEnd(dlg, -1);
+        QVERIFY(tw);
+        QCOMPARE(tw->session()->ruleset(), QStringLiteral("tvbd"));
+        QCOMPARE(tw->session()->seed(), battle::linkedBattleSeed(gc->state()));
+        QVERIFY(tw->session()->over());
+        QVERIFY(tw->session()->actionTexts().size() > 10); // fought move by move, not one auto-resolve
+        // The dialog has the end state's result, as the model maps it.
+        QVERIFY2(dlg->pending(), qPrintable(dlg->resultLabel()->text()));
+        QVERIFY(dlg->resultLabel()->text().contains(QStringLiteral("fought on screen")));
+        battle::LinkedResult expected;
+        QString error;
+        const battle::TableResult table =
+            battle::tableResultFromTvbd(*d, gc->state(), *tw->session()->tvbdState());
+        QVERIFY(table.winner >= 0);
+        QVERIFY2(battle::mapResult(*d, gc->state(), table, battle::defaultMapping(QStringLiteral("tvbd")),
+                                   &expected, &error),
+                 qPrintable(error));
+        QCOMPARE(dlg->pending()->actions(*d), expected.actions(*d));
+        press(dlg->submitButton());
+        QVERIFY(!dlg->isVisible());
+        QCOMPARE(gc->actor(), 1 - attacker);
+        CombatDialog* combat = w.combatDialog();
+        QVERIFY(combat->isVisible());
+        const CombatFrame entered = *topCombat(gc->state());
+        QCOMPARE(entered.tableWinner, int8_t(expected.attackerWins ? attacker : 1 - attacker));
+        QCOMPARE(int(entered.lossNumber[attacker]), expected.lossNumber[0]);
+        QCOMPARE(int(entered.lossNumber[1 - attacker]), expected.lossNumber[1]);
+        press(combat->buttonFor(*legalChoice(gc, kBattleConfirm)));
+        QVERIFY(logged(gc, QStringLiteral("(linked battle) %1 confirms").arg(sideName(1 - attacker))));
+        finishBattle(w, -1, rng);
+        checkBackInTheCampaign(gc, entered);
+        // Ending the battle again (a second battleOver) no longer applies: the table decision is gone.
+        QVERIFY(!dlg->takeBattleEnd());
+    }
+
+    // A computer seat, Tercios, fought on screen: the Protestant is the computer; at the first table battle
+    // the human Catholic attacks in, he fights it on screen against the window's computer seat for the
+    // Protestant side (the tactical simple policy, by itself); the result comes back, with the leaders lost
+    // by the battle's 12.41 rolls (no Commanders on a Tercios table), and the computer defender confirms.
+    void computerSeatOnScreenTercios() {
+        MainWindow w(d);
+        NewGameSetup setup;
+        setup.seed = 2;
+        setup.seats[kProtestant] = SeatKind::Computer;
+        setup.computerBot = QStringLiteral("priority");
+        startCampaign(w, setup, QStringLiteral("tercios"));
+        GameController* gc = w.controller();
+        Rng rng(2);
+        bool fought = false;
+        for (int i = 0; i < 4000 && !fought && !gc->state().gameOver; ++i) {
+            if (gc->actor() == kProtestant || gc->computerThinking()) {
+                QTRY_VERIFY_WITH_TIMEOUT(gc->actor() != kProtestant || gc->state().gameOver, 20000);
+                continue;
+            }
+            if (const auto confirm = legalChoice(gc, kBattleConfirm)) { // the computer attacked: confirm
+                press(w.combatDialog()->buttonFor(*confirm));
+                finishBattle(w, kProtestant, rng);
+                continue;
+            }
+            if (!isTableResultDecision(gc->legal())) {
+                playRandomly(w, kCatholic, rng);
+                continue;
+            }
+            TableResultDialog* dlg = w.tableResultDialog();
+            QVERIFY(dlg->isVisible());
+            TacticalWindow* tw = fightToTheEnd(dlg, 1); // the export's side 1: the computer defender
+            QVERIFY(tw);
+            QCOMPARE(tw->session()->ruleset(), QStringLiteral("tercios"));
+            QVERIFY(tw->session()->over());
+            QVERIFY2(dlg->pending(), qPrintable(dlg->resultLabel()->text()));
+            battle::TableResult table = battle::tableResultFromTercios(*tw->session()->terciosState());
+            battle::rollTableLeaderLosses(*d, gc->state(), battle::linkedBattleSeed(gc->state()), &table);
+            battle::LinkedResult expected;
+            QString error;
+            QVERIFY2(battle::mapResult(*d, gc->state(), table,
+                                       battle::defaultMapping(QStringLiteral("tercios")), &expected, &error),
+                     qPrintable(error));
+            QCOMPARE(dlg->pending()->actions(*d), expected.actions(*d));
+            CombatFrame entered = *topCombat(gc->state());
+            QCOMPARE(entered.attacker, int8_t(kCatholic));
+            entered.lossNumber[kCatholic] = static_cast<int8_t>(expected.lossNumber[0]);
+            entered.lossNumber[kProtestant] = static_cast<int8_t>(expected.lossNumber[1]);
+            entered.tableWinner = expected.attackerWins ? kCatholic : kProtestant;
+            entered.tableLeadersLost.assign(expected.leadersLost.begin(), expected.leadersLost.end());
+            press(dlg->submitButton());
+            QTRY_VERIFY_WITH_TIMEOUT(logged(gc, QStringLiteral("(linked battle) Protestant confirms")),
+                                     20000);
+            finishBattle(w, kProtestant, rng);
+            checkBackInTheCampaign(gc, entered);
+            fought = true;
+        }
+        QVERIFY2(fought, qPrintable(gc->game().prompt()));
     }
 
     // By e-mail between two windows: the option agreed in the start exchange, the moves exchanged in

@@ -2,15 +2,21 @@
 
 #include "gamecontroller.h"
 #include "rules/internal.h"
+#include "tacticalsession.h"
+#include "tacticalwindow.h"
 #include "theme.h"
 
 #include <QComboBox>
+#include <QDir>
 #include <QGridLayout>
 #include <QHBoxLayout>
+#include <QJsonDocument>
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
+#include <QSaveFile>
 #include <QSpinBox>
+#include <QStandardPaths>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -187,6 +193,26 @@ TableResultDialog::TableResultDialog(GameController* controller, QWidget* parent
     exportLay->addWidget(m_export, 0, Qt::AlignLeft);
     exportLay->addStretch(1);
     m_tabs->addTab(exportPage, QStringLiteral("Export the battle"));
+
+    // (d) fought on screen, move by move
+    auto* fightPage = new QWidget(m_tabs);
+    auto* fightLay = new QVBoxLayout(fightPage);
+    auto* fightText = new QLabel(
+        QStringLiteral(
+            "Fight the battle move by move in the tactical window: both players at this screen, or "
+            "against the computer for a computer player's side. When the battle ends, its result "
+            "comes back here to be submitted; the other player confirms or disputes it as any "
+            "table result."),
+        fightPage);
+    fightText->setWordWrap(true);
+    fightLay->addWidget(fightText);
+    m_fight = new QPushButton(QStringLiteral("Fight it on screen…"), fightPage);
+    m_fight->setObjectName(QStringLiteral("fightOnScreen"));
+    m_fight->setProperty("primary", true);
+    connect(m_fight, &QPushButton::clicked, this, [this]() { fightOnScreen(); });
+    fightLay->addWidget(m_fight, 0, Qt::AlignLeft);
+    fightLay->addStretch(1);
+    m_tabs->addTab(fightPage, QStringLiteral("Fight it on screen"));
     lay->addWidget(m_tabs);
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int) { clearResult(); });
 
@@ -348,6 +374,107 @@ bool TableResultDialog::mapForm() {
         return false;
     }
     showResult(r, QStringLiteral("from the table, entered by hand"));
+    return true;
+}
+
+bool TableResultDialog::fightOnScreen(QString* error) {
+    auto fail = [&](const QString& e) {
+        showError(e);
+        if (error)
+            *error = e;
+        return false;
+    };
+    if (!refresh())
+        return fail(QStringLiteral("The table result is not the decision now."));
+    const GameData& d = gc->data();
+    const GameState& s = gc->state();
+    const CombatFrame* f = combatOnTop(s);
+    const QString rules = f->table == kBattlesTercios ? QStringLiteral("tercios") : QStringLiteral("tvbd");
+    const quint64 seed = battle::linkedBattleSeed(s);
+    QJsonObject scenario;
+    QString why;
+    if (!battle::exportLinked(d, s, rules, seed, &scenario, &why))
+        return fail(QStringLiteral("The battle cannot be exported: %1").arg(why));
+    // The scenario as a file (the tactical window's battle record names it): the data folder's
+    // linked-battles/, one file per battle (city, turn, ruleset, seed), written atomically.
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) +
+                        QStringLiteral("/linked-battles");
+    if (!QDir().mkpath(dir))
+        return fail(QStringLiteral("%1: cannot create the folder").arg(dir));
+    const QString path = QStringLiteral("%1/%2-turn%3-%4-%5.json")
+                             .arg(dir, d.cities[f->city].id)
+                             .arg(s.turn)
+                             .arg(rules)
+                             .arg(seed);
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return fail(QStringLiteral("%1: cannot write: %2").arg(path, file.errorString()));
+    file.write(QJsonDocument(scenario).toJson(QJsonDocument::Indented));
+    if (!file.commit())
+        return fail(QStringLiteral("%1: cannot write: %2").arg(path, file.errorString()));
+    auto session = TacticalSession::open(path, seed, &why);
+    if (!session)
+        return fail(QStringLiteral("The battle cannot be opened: %1").arg(why));
+    if (!m_tactical) {
+        m_tactical = new TacticalWindow(parentWidget());
+        m_tactical->setAttribute(Qt::WA_DeleteOnClose);
+        connect(m_tactical, &TacticalWindow::battleOver, this, [this]() { takeBattleEnd(); });
+        connect(m_tactical, &QObject::destroyed, this, [this]() { m_tactical = nullptr; });
+    }
+    m_fightScenario = session->scenarioPath();
+    m_fightSeed = seed;
+    // The export's side 0 is the campaign attacker. A side not played by a human here is the computer's.
+    const int att = f->attacker;
+    bool computer[2];
+    for (int t = 0; t < 2; ++t)
+        computer[t] = !gc->isHumanHere(t == 0 ? att : 1 - att);
+    m_tactical->setComputerSide(0, false);
+    m_tactical->setComputerSide(1, false);
+    m_tactical->setSession(std::move(session));
+    m_tactical->setHotseat(!computer[0] && !computer[1]);
+    for (int t = 0; t < 2; ++t)
+        m_tactical->setComputerSide(t, computer[t]);
+    m_tactical->show();
+    m_tactical->raise();
+    clearResult();
+    m_preview->setText(QStringLiteral("<i>The battle is being fought in the tactical window (%1). Its result "
+                                      "is shown here when it ends.</i>")
+                           .arg(tableRulesTitle(f->table)));
+    return true;
+}
+
+bool TableResultDialog::takeBattleEnd() {
+    const TacticalSession* ts = m_tactical ? m_tactical->session() : nullptr;
+    if (!ts || ts->scenarioPath() != m_fightScenario || !ts->over())
+        return false; // another battle opened in that window, or not over
+    m_tabs->setCurrentIndex(3);
+    show();
+    raise();
+    if (!refresh() || battle::linkedBattleSeed(gc->state()) != m_fightSeed) {
+        showError(QStringLiteral("The battle fought on screen is over, but the campaign is no longer at its "
+                                 "table result."));
+        return false;
+    }
+    const GameData& d = gc->data();
+    const GameState& s = gc->state();
+    battle::TableResult table;
+    QString rules;
+    if (const tactical::BattleState* tvbdEnd = ts->tvbdState()) {
+        table = battle::tableResultFromTvbd(d, s, *tvbdEnd);
+        rules = QStringLiteral("tvbd");
+    } else if (const tactical::TerciosState* terciosEnd = ts->terciosState()) {
+        // No Commanders on a Tercios table: the leaders lost by the battle's 12.41 rolls, as auto-resolved
+        table = battle::tableResultFromTercios(*terciosEnd);
+        battle::rollTableLeaderLosses(d, s, m_fightSeed, &table);
+        rules = QStringLiteral("tercios");
+    }
+    battle::LinkedResult r;
+    QString error;
+    if (rules.isEmpty() || !battle::mapResult(d, s, table, battle::defaultMapping(rules), &r, &error)) {
+        showError(QStringLiteral("The result cannot be mapped: %1").arg(error));
+        return false;
+    }
+    showResult(r, QStringLiteral("fought on screen: %1").arg(ts->resultText()));
     return true;
 }
 

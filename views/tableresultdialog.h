@@ -1,7 +1,9 @@
 // Linked battles (issue 12, docs/linked-battles.md, docs/gui.md): the tabletop result of a campaign battle
 // that went to the table. At the attacker's "battle-result" decision (thousands of legal actions) this
 // dialog offers (a) the battle auto-resolved on screen (battle::autoResolveTop), (b) the result of a real
-// table entered in a form (a battle::TableResult mapped by battle::mapResult) and (c) the battle export.
+// table entered in a form (a battle::TableResult mapped by battle::mapResult), (c) the battle export and
+// (d) the battle fought move by move in the tactical window, its end state read back (tableResultFromTvbd /
+// tableResultFromTercios) and mapped like the auto-resolved one.
 // The campaign result is shown before it is submitted; submitting plays LinkedResult::actions one by one
 // through the GameController, each checked against the legal actions of its moment.
 #pragma once
@@ -23,6 +25,7 @@ class QTabWidget;
 namespace wp {
 
 class GameController;
+class TacticalWindow;
 
 // The decision on top is the attacker's entry of a table result ("battle-result ...").
 bool isTableResultDecision(const std::vector<rules::Action>& legal);
@@ -47,6 +50,16 @@ class TableResultDialog : public QDialog {
     // Plays the result shown (LinkedResult::actions) through the controller. False with *error (also
     // shown) when one of the actions is not legal at its moment.
     bool submitResult(QString* error = nullptr);
+    // (d) the battle fought on screen: exports it (the battle seed of the position) to a scenario file in
+    // the application's data folder and opens it in a tactical window; a side whose campaign seat is not a
+    // human here (a computer player, the absent player of an e-mail game) is a computer seat there. When
+    // that battle ends, its end state is mapped and shown here (takeBattleEnd), ready to submit. False with
+    // *error (also shown) when the battle cannot be exported or opened.
+    bool fightOnScreen(QString* error = nullptr);
+    // Reads the end of the battle fought on screen into the result shown. False (and shown) when that
+    // battle is not over, or the campaign is no longer at that battle's table result.
+    bool takeBattleEnd();
+    TacticalWindow* tacticalWindow() const { return m_tactical; }
     const std::optional<battle::LinkedResult>& pending() const { return m_pending; }
 
     QTabWidget* tabs() const { return m_tabs; }
@@ -54,6 +67,7 @@ class TableResultDialog : public QDialog {
     QPushButton* mapButton() const { return m_map; }
     QPushButton* submitButton() const { return m_submit; }
     QPushButton* exportButton() const { return m_export; }
+    QPushButton* fightButton() const { return m_fight; }
     QComboBox* winnerBox() const { return m_winner; }
     QSpinBox* spin(int tableSide, Field f) const { return m_spins[tableSide][f]; }
     QListWidget* leadersList() const { return m_leaders; }
@@ -71,6 +85,10 @@ class TableResultDialog : public QDialog {
     QPushButton* m_map;
     QPushButton* m_export;
     QPushButton* m_submit;
+    QPushButton* m_fight;
+    TacticalWindow* m_tactical = nullptr; // deleted on close (destroyed() clears it)
+    QString m_fightScenario;              // the scenario file of the battle fought on screen
+    quint64 m_fightSeed = 0;              // its battle seed (linkedBattleSeed of the position)
     QComboBox* m_winner;
     QLabel* m_sideLabel[2];
     QSpinBox* m_spins[2][3];

@@ -330,6 +330,17 @@ class TvbdSession : public TacticalSession {
         return n;
     }
 
+    bool applyPolicyAction(quint64 policySeed, QString* text) override {
+        if (s().over())
+            return false;
+        wp::rules::Rng rng(policySeed);
+        const TAction a = choosePolicyAction(m_engine, s(), Policy::Simple, rng);
+        if (text)
+            *text = actionText(s(), a);
+        return m_core.apply(a, {}, nullptr);
+    }
+    const BattleState* tvbdState() const override { return &s(); }
+
     QString moveToText(int unit, Vec2 to) const override {
         if (unit < 0 || unit >= s().units.size() || s().units[unit].type != UnitType::Commander)
             return {};
@@ -646,6 +657,17 @@ class TerciosSession : public TacticalSession {
         m_core.undo.clear();
         return n;
     }
+
+    bool applyPolicyAction(quint64 policySeed, QString* text) override {
+        if (s().over())
+            return false;
+        wp::rules::Rng rng(policySeed);
+        const TcAction a = chooseTerciosAction(m_engine, s(), false, rng);
+        if (text)
+            *text = actionText(s(), a);
+        return m_core.apply(a, {}, nullptr);
+    }
+    const TerciosState* terciosState() const override { return &s(); }
 
     QString moveToText(int unit, Vec2 to) const override {
         if (unit < 0 || unit >= s().units.size())

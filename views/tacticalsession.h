@@ -15,6 +15,11 @@
 #include <memory>
 #include <optional>
 
+namespace wp::tactical {
+struct BattleState;
+struct TerciosState;
+} // namespace wp::tactical
+
 namespace wp {
 
 struct TacUnitView {
@@ -98,6 +103,13 @@ class TacticalSession {
                            QString* error) const = 0;
     // Plays the rest of the battle with both sides under the engine's simple policy.
     virtual int autoResolveRest(quint64 policySeed) = 0;
+    // Plays one action of the side to act chosen by the engine's simple policy (a computer seat); its
+    // notation in *text. False when the battle is over.
+    virtual bool applyPolicyAction(quint64 policySeed, QString* text) = 0;
+    // The engine's state (linked battles read the end state back into the campaign): the one of the
+    // session's ruleset, nullptr for the other.
+    virtual const tactical::BattleState* tvbdState() const { return nullptr; }
+    virtual const tactical::TerciosState* terciosState() const { return nullptr; }
     // The notation of a move of `unit` to a point of the table (a Tercios move of the Front Centre, a TVBD
     // Commander's free move), or "" when the ruleset moves that unit otherwise.
     virtual QString moveToText(int unit, tactical::Vec2 to) const = 0;

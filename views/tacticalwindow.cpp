@@ -330,6 +330,7 @@ void TacticalWindow::setSession(std::unique_ptr<TacticalSession> session) {
     m_selected = -1;
     m_policySeed = 1;
     m_shownSide = -1;
+    m_overShown = false;
     m_view->setSession(m_session.get());
     m_result->setText(QStringLiteral("—"));
     refresh();
@@ -465,6 +466,13 @@ void TacticalWindow::refresh() {
     m_log->scrollToBottom();
     updateCover();
     emit changed();
+    if (!m_session->over())
+        m_overShown = false;
+    else if (!m_overShown) {
+        m_overShown = true;
+        emit battleOver();
+    }
+    scheduleComputer();
 }
 
 void TacticalWindow::fillActions() {
@@ -615,6 +623,41 @@ void TacticalWindow::autoResolveRest() {
                       QStringLiteral("<br><b>%1</b>").arg(m_session->resultText().toHtmlEscaped()));
 }
 
+bool TacticalWindow::playPolicyMove() {
+    if (!m_session || m_session->over())
+        return false;
+    const int side = m_session->actor();
+    const qsizetype before = m_session->log().size();
+    QString text;
+    if (!m_session->applyPolicyAction(m_policySeed++, &text))
+        return false;
+    refresh();
+    showResult(before,
+               QStringLiteral("%1 (%2): %3")
+                   .arg(m_session->sideName(side),
+                        isComputerSide(side) ? QStringLiteral("computer") : QStringLiteral("policy"), text));
+    return true;
+}
+
+void TacticalWindow::setComputerSide(int side, bool computer) {
+    if (side < 0 || side > 1)
+        return;
+    m_computer[side] = computer;
+    scheduleComputer();
+}
+
+// A computer side to act: its next action after the delay (queued, so the window shows each one).
+void TacticalWindow::scheduleComputer() {
+    if (m_computerPending || !m_session || m_session->over() || !isComputerSide(m_session->actor()))
+        return;
+    m_computerPending = true;
+    QTimer::singleShot(m_computerDelay, this, [this]() {
+        m_computerPending = false;
+        if (m_session && !m_session->over() && isComputerSide(m_session->actor()))
+            playPolicyMove(); // refresh() schedules the next one
+    });
+}
+
 void TacticalWindow::setHotseat(bool on) {
     if (m_hotseatAction->isChecked() != on)
         m_hotseatAction->setChecked(on); // comes back here through toggled
@@ -625,6 +668,10 @@ void TacticalWindow::setHotseat(bool on) {
 void TacticalWindow::updateCover() {
     const bool secret = m_session && m_session->ruleset() == QLatin1String("tercios");
     const int actor = m_session ? m_session->actor() : -1;
+    if (isComputerSide(actor)) { // a computer side's secret orders are not the human's to see anyway
+        m_cover->hide();
+        return;
+    }
     if (!m_hotseatAction->isChecked() || !secret || actor < 0 || actor == m_shownSide) {
         if (!m_hotseatAction->isChecked() || !secret)
             m_cover->hide();

@@ -60,6 +60,14 @@ class TacticalWindow : public QMainWindow {
     void undo();
     void autoResolveRest();
     void setAssistDice(bool byHand);
+    // One action of the side to act chosen by the engine's simple policy (what a computer seat plays).
+    // False when the battle is over or no battle is open.
+    bool playPolicyMove();
+    // Computer seats (a linked battle against a computer player's side): the simple policy plays that
+    // side's decisions by itself, one action every `delayMs` (0 in the tests).
+    void setComputerSide(int side, bool computer);
+    bool isComputerSide(int side) const { return side >= 0 && side <= 1 && m_computer[side]; }
+    void setComputerDelay(int delayMs) { m_computerDelay = delayMs; }
 
     TacticalView* view() const { return m_view; }
     QListWidget* actionList() const { return m_actionList; }
@@ -83,6 +91,8 @@ class TacticalWindow : public QMainWindow {
 
   signals:
     void changed();
+    // The battle open has ended (emitted once per session, when its end is first shown).
+    void battleOver();
 
   protected:
     void resizeEvent(QResizeEvent* e) override;
@@ -97,6 +107,7 @@ class TacticalWindow : public QMainWindow {
     void saveDialog();
     void measuredMove();
     void tableClicked(tactical::Vec2 at);
+    void scheduleComputer();
     bool collectDice(const QString& text, QList<int>* dice);
 
     std::unique_ptr<TacticalSession> m_session;
@@ -105,6 +116,10 @@ class TacticalWindow : public QMainWindow {
     int m_selected = -1;
     QString m_lastError;
     quint64 m_policySeed = 1;
+    bool m_computer[2] = {false, false};
+    int m_computerDelay = 250;
+    bool m_computerPending = false;
+    bool m_overShown = false;
 
     TacticalView* m_view = nullptr;
     QLabel* m_header = nullptr;
