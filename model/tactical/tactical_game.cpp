@@ -1,6 +1,9 @@
 #include "tactical_game.h"
 
+#include <QVarLengthArray>
+
 #include <algorithm>
+#include <optional>
 
 namespace wp::tactical {
 
@@ -183,6 +186,45 @@ TAction simple(const TvbdEngine& e, const BattleState& s, const QList<TAction>& 
     return end;
 }
 
+// The move simple() would choose for a unit closing on the enemy (one it does not hold, not a Commander or
+// Cannon): the first listed legal move with the highest score above 0.4; nullopt when none (it holds).
+std::optional<TAction> bestClosingMove(const TvbdEngine& e, const BattleState& s, int u) {
+    const Unit& x = s.units[u];
+    const QList<MoveOption> options = e.moveOptions(s, u);
+    const double now = nearestEnemy(e, s, u, x.pose);
+    QVarLengthArray<std::pair<double, int>, 64> scored;
+    for (qsizetype k = 0; k < options.size(); ++k) {
+        const auto to = e.movePose(s, u, options[k].move);
+        if (!to)
+            continue;
+        const double after = std::max(1.0, nearestEnemy(e, s, u, *to));
+        const double score = now - after - (options[k].move.kind == MoveKind::Backward ? 5 : 0);
+        if (score > 0.4)
+            scored.push_back({score, int(k)});
+    }
+    std::stable_sort(scored.begin(), scored.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    QVarLengthArray<signed char, 64> legal(options.size(), -1); // unknown, 0, 1
+    auto isLegal = [&](int k) {
+        if (legal[k] < 0)
+            legal[k] = e.checkMove(s, u, options[k].move) ? 1 : 0;
+        return legal[k] == 1;
+    };
+    for (const auto& [score, k] : scored) {
+        const int primary = options[k].fallbackOf;
+        if (primary >= 0 && isLegal(primary))
+            continue; // listed only when the move it stands in for is not legal
+        if (!isLegal(k))
+            continue;
+        TAction a;
+        a.kind = TAction::Move;
+        a.unit = u;
+        a.move = options[k].move;
+        return a;
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 TAction choosePolicyAction(const TvbdEngine& engine, const BattleState& s, Policy policy,
@@ -209,6 +251,20 @@ TAction choosePolicyAction(const TvbdEngine& engine, const BattleState& s, Polic
                     h.unit = int(i);
                     return h;
                 }
+            }
+            if (x.type != UnitType::Commander && x.type != UnitType::Cannon) {
+                // A unit that closes on the enemy: simple() takes the first listed move with the best score
+                // above its threshold. The options are scored on their end poses unchecked, best first (the
+                // list order among equals), and only those are checked until one is legal: the same move,
+                // with a few checks instead of one per option.
+                if (const auto a = bestClosingMove(engine, s, int(i)))
+                    return *a;
+                if (!engine.hasCandidateMove(s, int(i)))
+                    continue;
+                TAction h;
+                h.kind = TAction::Hold;
+                h.unit = int(i);
+                return h;
             }
             for (const MoveSpec& m : engine.candidateMoves(s, int(i), &poses)) {
                 TAction a;

@@ -4,6 +4,8 @@
 // few owner's choices inside them made by the documented policy in docs/tvbd.md.
 #include "tvbd.h"
 
+#include <QVarLengthArray>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -278,11 +280,17 @@ quint64 bitsOf(double d) {
     return b;
 }
 
-// The fingerprint's words for the units (what it reads of each), in order.
-void unitWords(const QList<Unit>& units, std::vector<quint64>& w) {
+// The fingerprint's words for the units (what it reads of each), in order. `table`: only what shootTargets
+// and chargeOptions read (they skip Commanders and read no marker), so a shot's marker or a Commander's move
+// leaves their answers remembered; the unit asked about is added to their key separately.
+void unitWords(const QList<Unit>& units, std::vector<quint64>& w, bool table) {
     w.clear();
     w.reserve(std::size_t(units.size()) * 7);
     for (const Unit& u : units) {
+        if (table && u.type == UnitType::Commander) {
+            w.push_back(quint64(u.status) | quint64(u.side) << 4 | quint64(u.type) << 8);
+            continue;
+        }
         w.push_back(bitsOf(u.pose.c.x));
         w.push_back(bitsOf(u.pose.c.y));
         w.push_back(bitsOf(u.pose.facing));
@@ -290,7 +298,7 @@ void unitWords(const QList<Unit>& units, std::vector<quint64>& w) {
         w.push_back(bitsOf(u.pose.d));
         w.push_back(quint64(u.status) | quint64(u.side) << 4 | quint64(u.type) << 8 |
                     quint64(u.quality) << 12 | quint64(u.large) << 16 | quint64(u.limbered) << 17 |
-                    quint64(u.shotMarker) << 18 | quint64(quint32(u.attachedTo)) << 20);
+                    (table ? 0 : quint64(u.shotMarker) << 18 | quint64(quint32(u.attachedTo)) << 20));
         w.push_back(quint64(quint32(u.command)));
     }
 }
@@ -329,9 +337,10 @@ struct ListHashes {
     bool terrainValid = false;
 };
 
-quint64 unitsHash(const QList<Unit>& units) {
-    thread_local ListHashes c;
-    unitWords(units, c.unitNow);
+quint64 unitsHash(const QList<Unit>& units, bool table) {
+    thread_local ListHashes all, tableOnly;
+    ListHashes& c = table ? tableOnly : all;
+    unitWords(units, c.unitNow, table);
     if (!c.unitValid || c.unitNow != c.unitKey) {
         quint64 h = quint64(units.size());
         for (quint64 v : c.unitNow)
@@ -374,12 +383,23 @@ quint64 terrainHash(const QList<TerrainFeature>& terrain) {
     return c.terrainHash;
 }
 
-quint64 fingerprint(const BattleState& s, const void* rules) {
-    quint64 h = mix(quint64(reinterpret_cast<quintptr>(rules)), quint64(s.units.size()));
+quint64 fingerprint(const BattleState& s, const void* rules, bool table = false) {
+    quint64 h =
+        mix(quint64(reinterpret_cast<quintptr>(rules)), quint64(s.units.size()) | quint64(table) << 32);
     h = mix(h, bitsOf(s.tableW));
     h = mix(h, bitsOf(s.tableD));
-    h = mix(h, unitsHash(s.units));
+    h = mix(h, unitsHash(s.units, table));
     return mix(h, terrainHash(s.terrain));
+}
+
+// The key of a question about unit u on the table (shootTargets, chargeOptions): the table's fingerprint,
+// the unit and its own pose (which the table words leave out for a Commander).
+quint64 tableKey(const BattleState& s, const void* rules, int u) {
+    const Pose& p = s.units[u].pose;
+    quint64 h = mix(fingerprint(s, rules, true), quint64(u));
+    h = mix(h, bitsOf(p.c.x));
+    h = mix(h, bitsOf(p.c.y));
+    return mix(h, bitsOf(p.facing));
 }
 
 struct Memo {
@@ -405,7 +425,7 @@ Memo& memo() {
 
 QList<int> TvbdEngine::shootTargets(const BattleState& s, int u, bool* toFront) const {
     Memo& m = memo();
-    const quint64 key = mix(fingerprint(s, &r), quint64(u));
+    const quint64 key = tableKey(s, &r, u);
     auto it = m.targets.constFind(key);
     if (it == m.targets.constEnd()) {
         m.trim();
@@ -668,8 +688,9 @@ bool parallel(double a, double b) {
 }
 } // namespace
 
-std::optional<Pose> TvbdEngine::checkMove(const BattleState& s, int u, const MoveSpec& m, QString* why,
-                                          bool evade) const {
+std::optional<Pose> TvbdEngine::movePath(const BattleState& s, int u, const MoveSpec& m,
+                                         const QList<int>& startContacts, QList<Pose>* pathOut,
+                                         double* usedOut, bool* straightOut, QString* why) const {
     const Unit& x = s.units[u];
     const TypeInfo& ti = r.type(x.type);
     auto fail = [&](const QString& w) -> std::optional<Pose> {
@@ -677,69 +698,11 @@ std::optional<Pose> TvbdEngine::checkMove(const BattleState& s, int u, const Mov
             *why = w;
         return std::nullopt;
     };
-    if (!x.onTable())
-        return fail(QStringLiteral("not on the table"));
+    QList<Pose> own;
+    QList<Pose>& path = pathOut ? *pathOut : own;
     Pose p = x.pose;
-    // Commanders (12.1.9): any path within the allowance.
-    if (x.type == UnitType::Commander) {
-        Vec2 to;
-        if (m.kind == MoveKind::To)
-            to = m.to;
-        else if (m.kind == MoveKind::Attach) {
-            if (m.target < 0 || m.target >= s.units.size() || s.units[m.target].side != x.side ||
-                !s.units[m.target].onTable() || s.units[m.target].type == UnitType::Commander)
-                return fail(QStringLiteral("12.1.9 a Commander attaches only to a friendly combat unit"));
-            to = s.units[m.target].pose.c;
-        } else
-            return fail(QStringLiteral("12.1.9 a Commander moves to a point or attaches to a unit"));
-        const double len = (to - p.c).length();
-        Pose e{to, p.facing, p.w, p.d};
-        bool difficult = inDifficult(s, p) || inDifficult(s, e);
-        for (int k = 1; k < 8 && !difficult; ++k)
-            difficult = inDifficult(s, Pose{p.c + (to - p.c) * (k / 8.0), p.facing, p.w, p.d});
-        const double allow = difficult ? ti.moveDifficult : ti.move;
-        if (len > allow + 1e-6)
-            return fail(
-                QStringLiteral("12.1.3 Commander allowance %1 TUM exceeded (%2)").arg(fmt(allow), fmt(len)));
-        if (to.x < 0.5 || to.y < 0.5 || to.x > s.tableW - 0.5 || to.y > s.tableD - 0.5)
-            return fail(QStringLiteral("off the table"));
-        return e;
-    }
-    const bool isLimbered = x.type == UnitType::Cannon && x.limbered;
-    if (x.type == UnitType::Cannon && !x.limbered) {
-        if (m.kind == MoveKind::Pivot) {
-            if (x.shotMarker)
-                return fail(QStringLiteral("12.1.8 a Cannon that has shot cannot pivot"));
-            p.facing = normDeg(m.angle);
-            QString w;
-            if (blockedAt(s, u, p, {}, &w))
-                return fail(w);
-            return p;
-        }
-        return fail(QStringLiteral("12.1.7 unlimbered Cannon only pivot"));
-    }
-    if (m.kind == MoveKind::Unlimber) {
-        if (!isLimbered)
-            return fail(QStringLiteral("12.1.7 only a limbered Cannon unlimbers"));
-        return p;
-    }
-    const bool wheelOnly = ti.wheelOnly || x.quality == Quality::Raw || isLimbered;
-    if (wheelOnly && m.kind != MoveKind::Straight && m.kind != MoveKind::Wheel)
-        return fail(QStringLiteral("12.1.5 %1 may only wheel").arg(typeLabel(x.type)));
-    if (x.quality == Quality::Inferior &&
-        (m.kind == MoveKind::Oblique || m.kind == MoveKind::Sideways || m.kind == MoveKind::Backward))
-        return fail(QStringLiteral("16.3 inferior units may not oblique, sidestep or move backward"));
-    const QList<int> startContacts = contacts(s, u);
-    if (!startContacts.isEmpty() &&
-        !(m.kind == MoveKind::AboutFace || m.kind == MoveKind::Turn || m.kind == MoveKind::Face))
-        return fail(QStringLiteral("12.1.13 locked in melee: only a change of facing"));
-    if (!startContacts.isEmpty() && m.dist > 0)
-        return fail(QStringLiteral("12.1.13 locked in melee: only a change of facing"));
-    if (m.dist < 0)
-        return fail(QStringLiteral("negative distance"));
-
-    // Build the path: a sequence of poses.
-    QList<Pose> path{p};
+    path.clear();
+    path << p;
     double used = 0;
     Vec2 dir = p.forward();
     bool straightPass = false;
@@ -815,6 +778,104 @@ std::optional<Pose> TvbdEngine::checkMove(const BattleState& s, int u, const Mov
             path << Pose{base.c + dir * (m.dist * k / steps), base.facing, base.w, base.d};
         used += m.dist;
         p = path.last();
+    }
+    if (usedOut)
+        *usedOut = used;
+    if (straightOut)
+        *straightOut = straightPass;
+    return p;
+}
+
+std::optional<Pose> TvbdEngine::movePose(const BattleState& s, int u, const MoveSpec& m) const {
+    const Unit& x = s.units[u];
+    if (!x.onTable() || x.type == UnitType::Commander || (x.type == UnitType::Cannon && !x.limbered))
+        return std::nullopt;
+    if (m.kind == MoveKind::Unlimber)
+        return x.pose;
+    return movePath(s, u, m, m.kind == MoveKind::Face ? contacts(s, u) : QList<int>{}, nullptr, nullptr,
+                    nullptr, nullptr);
+}
+
+std::optional<Pose> TvbdEngine::checkMove(const BattleState& s, int u, const MoveSpec& m, QString* why,
+                                          bool evade) const {
+    const Unit& x = s.units[u];
+    const TypeInfo& ti = r.type(x.type);
+    auto fail = [&](const QString& w) -> std::optional<Pose> {
+        if (why)
+            *why = w;
+        return std::nullopt;
+    };
+    if (!x.onTable())
+        return fail(QStringLiteral("not on the table"));
+    Pose p = x.pose;
+    // Commanders (12.1.9): any path within the allowance.
+    if (x.type == UnitType::Commander) {
+        Vec2 to;
+        if (m.kind == MoveKind::To)
+            to = m.to;
+        else if (m.kind == MoveKind::Attach) {
+            if (m.target < 0 || m.target >= s.units.size() || s.units[m.target].side != x.side ||
+                !s.units[m.target].onTable() || s.units[m.target].type == UnitType::Commander)
+                return fail(QStringLiteral("12.1.9 a Commander attaches only to a friendly combat unit"));
+            to = s.units[m.target].pose.c;
+        } else
+            return fail(QStringLiteral("12.1.9 a Commander moves to a point or attaches to a unit"));
+        const double len = (to - p.c).length();
+        Pose e{to, p.facing, p.w, p.d};
+        bool difficult = inDifficult(s, p) || inDifficult(s, e);
+        for (int k = 1; k < 8 && !difficult; ++k)
+            difficult = inDifficult(s, Pose{p.c + (to - p.c) * (k / 8.0), p.facing, p.w, p.d});
+        const double allow = difficult ? ti.moveDifficult : ti.move;
+        if (len > allow + 1e-6)
+            return fail(
+                QStringLiteral("12.1.3 Commander allowance %1 TUM exceeded (%2)").arg(fmt(allow), fmt(len)));
+        if (to.x < 0.5 || to.y < 0.5 || to.x > s.tableW - 0.5 || to.y > s.tableD - 0.5)
+            return fail(QStringLiteral("off the table"));
+        return e;
+    }
+    const bool isLimbered = x.type == UnitType::Cannon && x.limbered;
+    if (x.type == UnitType::Cannon && !x.limbered) {
+        if (m.kind == MoveKind::Pivot) {
+            if (x.shotMarker)
+                return fail(QStringLiteral("12.1.8 a Cannon that has shot cannot pivot"));
+            p.facing = normDeg(m.angle);
+            QString w;
+            if (blockedAt(s, u, p, {}, &w))
+                return fail(w);
+            return p;
+        }
+        return fail(QStringLiteral("12.1.7 unlimbered Cannon only pivot"));
+    }
+    if (m.kind == MoveKind::Unlimber) {
+        if (!isLimbered)
+            return fail(QStringLiteral("12.1.7 only a limbered Cannon unlimbers"));
+        return p;
+    }
+    const bool wheelOnly = ti.wheelOnly || x.quality == Quality::Raw || isLimbered;
+    if (wheelOnly && m.kind != MoveKind::Straight && m.kind != MoveKind::Wheel)
+        return fail(QStringLiteral("12.1.5 %1 may only wheel").arg(typeLabel(x.type)));
+    if (x.quality == Quality::Inferior &&
+        (m.kind == MoveKind::Oblique || m.kind == MoveKind::Sideways || m.kind == MoveKind::Backward))
+        return fail(QStringLiteral("16.3 inferior units may not oblique, sidestep or move backward"));
+    const QList<int> startContacts = contacts(s, u);
+    if (!startContacts.isEmpty() &&
+        !(m.kind == MoveKind::AboutFace || m.kind == MoveKind::Turn || m.kind == MoveKind::Face))
+        return fail(QStringLiteral("12.1.13 locked in melee: only a change of facing"));
+    if (!startContacts.isEmpty() && m.dist > 0)
+        return fail(QStringLiteral("12.1.13 locked in melee: only a change of facing"));
+    if (m.dist < 0)
+        return fail(QStringLiteral("negative distance"));
+
+    // Build the path: a sequence of poses.
+    QList<Pose> path;
+    double used = 0;
+    bool straightPass = false;
+    {
+        QString w;
+        const auto end = movePath(s, u, m, startContacts, &path, &used, &straightPass, &w);
+        if (!end)
+            return fail(w);
+        p = *end;
     }
     // Every legal move ends clear (12.1.12, tested below with the same call): when no reason is wanted,
     // a blocked end settles it before the costlier path checks.
@@ -941,19 +1002,11 @@ bool TvbdEngine::hasCandidateMove(const BattleState& s, int u) const {
     return *it;
 }
 
-QList<MoveSpec> TvbdEngine::listMoves(const BattleState& s, int u, QList<Pose>* poses, bool firstOnly) const {
-    QList<MoveSpec> out;
+QList<MoveOption> TvbdEngine::moveOptions(const BattleState& s, int u) const {
+    QList<MoveOption> out;
     const Unit& x = s.units[u];
     const TypeInfo& ti = r.type(x.type);
-    auto add = [&](MoveSpec m) {
-        if (firstOnly && !out.isEmpty())
-            return;
-        if (const auto p = checkMove(s, u, m)) {
-            out << m;
-            if (poses)
-                *poses << *p;
-        }
-    };
+    auto add = [&](MoveSpec m, int fallbackOf = -1) { out << MoveOption{m, fallbackOf}; };
     if (x.type == UnitType::Commander) {
         for (qsizetype i = 0; i < s.units.size(); ++i) {
             const Unit& y = s.units[i];
@@ -972,24 +1025,17 @@ QList<MoveSpec> TvbdEngine::listMoves(const BattleState& s, int u, QList<Pose>* 
     if (x.type == UnitType::Cannon)
         add(mv(MoveKind::Unlimber));
     const double allow = ti.move;
-    QList<double> dists;
     for (double d : {1.0, 2.0, 3.0, 4.0, 6.0, 8.0})
         if (d <= allow + 1e-9)
-            dists << d;
-    for (double d : dists)
-        add(mv(MoveKind::Straight, 0, d));
+            add(mv(MoveKind::Straight, 0, d));
     for (double a : {-45.0, -20.0, 20.0, 45.0}) {
         const double rest = std::floor((allow - wheelCost(x.pose.w, a)) * 4) / 4;
         add(mv(MoveKind::Wheel, a, 0));
-        if (rest > 0.2 && !(firstOnly && !out.isEmpty())) {
-            if (const auto p = checkMove(s, u, mv(MoveKind::Wheel, a, rest))) {
-                out << mv(MoveKind::Wheel, a, rest);
-                if (poses)
-                    *poses << *p;
-            } else {
-                add(mv(MoveKind::Wheel, a,
-                       std::floor((std::min(allow, 3.0) - wheelCost(x.pose.w, a)) * 100) / 100));
-            }
+        if (rest > 0.2) {
+            add(mv(MoveKind::Wheel, a, rest));
+            add(mv(MoveKind::Wheel, a,
+                   std::floor((std::min(allow, 3.0) - wheelCost(x.pose.w, a)) * 100) / 100),
+                int(out.size()) - 1);
         }
     }
     for (double a : {-30.0, 30.0})
@@ -1005,6 +1051,26 @@ QList<MoveSpec> TvbdEngine::listMoves(const BattleState& s, int u, QList<Pose>* 
         const Zone z = classify(x.pose, s.units[e].pose);
         if (z == Zone::BehindFlank || z == Zone::Rear)
             add(mv(MoveKind::Face, 0, 0, e));
+    }
+    return out;
+}
+
+QList<MoveSpec> TvbdEngine::listMoves(const BattleState& s, int u, QList<Pose>* poses, bool firstOnly) const {
+    QList<MoveSpec> out;
+    const QList<MoveOption> options = moveOptions(s, u);
+    QVarLengthArray<bool, 64> legal(options.size(), false);
+    for (qsizetype i = 0; i < options.size(); ++i) {
+        if (firstOnly && !out.isEmpty())
+            break;
+        const MoveOption& o = options[i];
+        if (o.fallbackOf >= 0 && legal[o.fallbackOf])
+            continue;
+        if (const auto p = checkMove(s, u, o.move)) {
+            legal[i] = true;
+            out << o.move;
+            if (poses)
+                *poses << *p;
+        }
     }
     return out;
 }
@@ -1156,7 +1222,7 @@ std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, in
 
 QList<std::pair<int, ChargePlan>> TvbdEngine::chargeOptions(const BattleState& s, int u) const {
     Memo& m = memo();
-    const quint64 key = mix(fingerprint(s, &r), quint64(u));
+    const quint64 key = tableKey(s, &r, u);
     auto it = m.charges.constFind(key);
     if (it == m.charges.constEnd()) {
         m.trim();

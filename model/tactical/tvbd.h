@@ -106,6 +106,13 @@ inline MoveSpec mv(MoveKind k, double angle = 0, double dist = 0, int target = -
     return m;
 }
 
+// One of the representative moves of a unit (TvbdEngine::moveOptions), before it is checked. A fallback is
+// listed only when the option at `fallbackOf` is not legal (a wheel with a shorter straight part).
+struct MoveOption {
+    MoveSpec move;
+    int fallbackOf = -1;
+};
+
 // 10.4 the attacker's terrain change (options 1-6 of the rulebook, in its order).
 enum class TerrainChange { None, Remove, Move, Swap, Road, ToGentle, ToDifficult };
 
@@ -188,6 +195,12 @@ class TvbdEngine {
     QList<MoveSpec> candidateMoves(const BattleState& s, int u, QList<Pose>* poses = nullptr) const;
     // Whether candidateMoves would list anything (stops at the first legal move).
     bool hasCandidateMove(const BattleState& s, int u) const;
+    // The moves candidateMoves checks, in its order, unchecked: candidateMoves lists each option checkMove
+    // allows (a fallback only when the option it stands in for is not allowed).
+    QList<MoveOption> moveOptions(const BattleState& s, int u) const;
+    // The pose a move of a unit (not a Commander, not an unlimbered Cannon) would end in, unchecked: when
+    // checkMove allows the move, it returns this very pose. nullopt for a move of a kind no unit makes.
+    std::optional<Pose> movePose(const BattleState& s, int u, const MoveSpec& m) const;
     static int armyBreakpoint(int units) { return (units + 2) / 3; }    // 15.6
     static int commandBreakpoint(int units) { return (units + 1) / 2; } // 16.10
     static int commandArmyBreakpoint(int commands);                     // 16.10 table
@@ -231,6 +244,11 @@ class TvbdEngine {
     QList<int> computeShootTargets(const BattleState& s, int u, bool* toFront) const;
     QList<std::pair<int, ChargePlan>> computeChargeOptions(const BattleState& s, int u) const;
     QList<MoveSpec> listMoves(const BattleState& s, int u, QList<Pose>* poses, bool firstOnly) const;
+    // The path of a move (its start pose first), the allowance it uses and whether it is a straight pass
+    // (Table 5); nullopt and *why for a move the unit's kind cannot make.
+    std::optional<Pose> movePath(const BattleState& s, int u, const MoveSpec& m,
+                                 const QList<int>& startContacts, QList<Pose>* path, double* used,
+                                 bool* straightPass, QString* why) const;
     void advance(BattleState& s) const;
     bool evadeOk(const BattleState& s, int u, const MoveSpec& m, QString* why) const;
     void checkImmediateEnd(BattleState& s) const;
