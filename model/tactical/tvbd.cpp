@@ -1058,10 +1058,22 @@ QList<MoveOption> TvbdEngine::moveOptions(const BattleState& s, int u) const {
 QList<MoveSpec> TvbdEngine::listMoves(const BattleState& s, int u, QList<Pose>* poses, bool firstOnly) const {
     QList<MoveSpec> out;
     const QList<MoveOption> options = moveOptions(s, u);
+    if (firstOnly) {
+        // Whether anything is listed: some option is legal (a fallback too: it is listed or its primary is),
+        // so the changes of facing in place, which walk no path, are tried first.
+        auto inPlace = [](const MoveSpec& m) {
+            return m.kind == MoveKind::Turn || (m.kind == MoveKind::AboutFace && m.dist == 0);
+        };
+        for (int pass = 0; pass < 2; ++pass)
+            for (const MoveOption& o : options)
+                if (inPlace(o.move) == (pass == 0) && checkMove(s, u, o.move)) {
+                    out << o.move;
+                    return out;
+                }
+        return out;
+    }
     QVarLengthArray<bool, 64> legal(options.size(), false);
     for (qsizetype i = 0; i < options.size(); ++i) {
-        if (firstOnly && !out.isEmpty())
-            break;
         const MoveOption& o = options[i];
         if (o.fallbackOf >= 0 && legal[o.fallbackOf])
             continue;
