@@ -239,6 +239,49 @@ class TestAi : public QObject {
         QCOMPARE(ai::victoryOutlook(d, s, kCatholic), -1.0);
     }
 
+    // The search bot's plan level (issue 8): the objectives it searches for an activation include an own
+    // Elector threatened by a stronger enemy stack within two spaces (5.141: Köln, with 3 Protestant
+    // units next to it and none in it), the threat shows in electorThreat() until Köln is garrisoned, and
+    // an activation follows the objective it is given (11.1: one space closer each move).
+    void planLevelObjectives() {
+        Rules r;
+        QVERIFY(r.newGame());
+        r.clearBoard();
+        r.setMarker(QStringLiteral("koeln"), kCatholic);
+        r.setMarker(QStringLiteral("frankfurt"), kCatholic);
+        r.placeLeader(QStringLiteral("tilly"), QStringLiteral("frankfurt"));
+        r.place(QStringLiteral("bavarian"), UnitKind::Mercenary, QStringLiteral("frankfurt"), 4);
+        r.place(QStringLiteral("protestant"), UnitKind::Mercenary, QStringLiteral("aachen"), 3);
+        r.setActive(kCatholic);
+        const GameData& d = r.d();
+        const int koeln = r.city(QStringLiteral("koeln"));
+        const std::vector<int> objectives =
+            ai::activationObjectives(d, r.s, r.leader(QStringLiteral("tilly")), kCatholic, 3);
+        QVERIFY(!objectives.empty() && objectives.size() <= 4);
+        QVERIFY(std::find(objectives.begin(), objectives.end(), koeln) != objectives.end());
+        const double threatened = ai::electorThreat(d, r.s, kCatholic);
+        QVERIFY2(threatened < 0, qPrintable(QString::number(threatened)));
+        QCOMPARE(ai::electorThreat(d, r.s, kProtestant), -threatened);
+        const GameState before = r.s;
+        r.place(QStringLiteral("bavarian"), UnitKind::Mercenary, QStringLiteral("koeln"), 3);
+        QVERIFY(ai::electorThreat(d, r.s, kCatholic) > threatened);
+        r.s = before;
+
+        QVERIFY2(r.activate(QStringLiteral("tilly")), qPrintable(r.error));
+        while (!r.legalOf(ActionKind::PickUp).isEmpty()) // pick up the units first (11.15)
+            QVERIFY(r.act(r.legalOf(ActionKind::PickUp).front()));
+        const std::vector<Action> legal = r.legalActions();
+        Rng rng(1);
+        const auto moveTowards = [&](const QString& objective) {
+            const Action& a =
+                legal[ai::fastChoiceTowards(r.e, r.s, legal, rng, r.city(objective), kCatholic)];
+            return a.kind == ActionKind::Move ? d.cities[a.target].id : formatAction(d, r.s, a);
+        };
+        QCOMPARE(moveTowards(QStringLiteral("koeln")), QStringLiteral("mainz"));
+        QCOMPARE(moveTowards(QStringLiteral("marburg")), QStringLiteral("marburg"));
+        QCOMPARE(moveTowards(QStringLiteral("hanau")), QStringLiteral("hanau"));
+    }
+
     // Difficulty (issue 8): the lowest search level also plays weaker on purpose: in about 30 % of its
     // card rounds a random plan among the best it considered, and its reason says so.
     void lowestLevelHandicap() {

@@ -64,6 +64,24 @@ double victoryOutlook(const GameData& d, const rules::GameState& s, int side);
 size_t fastChoice(const rules::Engine& engine, const rules::GameState& s,
                   const std::vector<rules::Action>& legal, rules::Rng& rng, QString* reason = nullptr);
 
+// fastChoice with the search bot's plan level: during an activation of `side` the stack marches towards
+// `objective` (a city index) instead of the priority list's own objective (11.1).
+size_t fastChoiceTowards(const rules::Engine& engine, const rules::GameState& s,
+                         const std::vector<rules::Action>& legal, rules::Rng& rng, int objective, int side,
+                         QString* reason = nullptr);
+
+// The objectives worth searching for an activation of `leader`'s stack: the `count` best of the priority
+// list's objective scores (11.1) and, when there is one within 5 spaces, the nearest Elector or key city
+// of `side` with more enemy strength within two spaces than in it (5.141). Empty when the stack is off
+// the map or has no units.
+std::vector<int> activationObjectives(const GameData& d, const rules::GameState& s, int leader, int side,
+                                      int count);
+
+// The threat to the Electors and key cities (5.141, 5.21) in VP for `side`: per city held by a side, its
+// VP + 1 scaled by how far the enemy strength within two spaces exceeds the strength in it (up to 4 CF);
+// the enemy's threatened cities minus ours.
+double electorThreat(const GameData& d, const rules::GameState& s, int side);
+
 // The priority list's words for one action in `s` ("activate Tilly (14 CF) towards Magdeburg").
 QString describe(const rules::Engine& engine, const rules::GameState& s, const rules::Action& a);
 

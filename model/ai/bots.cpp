@@ -209,7 +209,7 @@ SearchLevel searchLevel(int level) {
     case 1:
         return {3, 30, 2, 0.5, 1.5, 0.3};
     case 2:
-        return {5, 120, 3, 1.0, 3.0, 0};
+        return {6, 120, 3, 1.0, 3.0, 0};
     case 3:
         return {6, 300, 3, 2.0, 6.0, 0};
     case 4:
@@ -312,8 +312,24 @@ class SearchBot : public Bot {
     void setThreads(int threads) override { m_threads = std::max(1, threads); }
 
     Decision decide(const SideView& view, const Controls& controls) override {
-        if (!isCardRound(view.state()))
+        if (!isCardRound(view.state())) {
+            // The plan level: our activation marches towards the objective the search chose for it.
+            const auto* af = std::get_if<ActivationFrame>(&view.state().frames.back());
+            if (m_objective >= 0 && af && af->side == view.side() && af->reactionCity < 0 &&
+                af->leader == m_objectiveLeader) {
+                const std::vector<Action> legal = view.legalActions();
+                QString why;
+                const size_t i = fastChoiceTowards(view.engine(), view.state(), legal, m_rng, m_objective,
+                                                   view.side(), &why);
+                Decision dec;
+                dec.action = legal[i];
+                dec.reason = QStringLiteral("search plan (towards %1): %2")
+                                 .arg(cityName(view.data(), m_objective), why);
+                return dec;
+            }
             return m_priority.decide(view, controls); // the priority list below the card rounds
+        }
+        m_objective = -1;
         const std::vector<Action> legal = view.legalActions();
         if (legal.size() == 1)
             return m_priority.decide(view, controls);
@@ -323,8 +339,11 @@ class SearchBot : public Bot {
     // The value the search maximises for `side`: the evaluation (VP) plus the victory outlook weighted
     // as kOutlookWeight VP per unit of win probability.
     static constexpr double kOutlookWeight = 30;
+    // The Electors and key cities within reach of enemy stacks stronger than their defence (5.141), in VP.
+    static constexpr double kThreatWeight = 1;
     double value(const GameData& d, const GameState& s, int side) const {
-        return evaluate(d, s, side) + kOutlookWeight * victoryOutlook(s, m_goals, side);
+        return evaluate(d, s, side) + kOutlookWeight * victoryOutlook(s, m_goals, side) +
+               kThreatWeight * electorThreat(d, s, side);
     }
     // Reads the scenario's final conditions once per scenario (before any search thread starts).
     void prepareGoals(const GameData& d, const GameState& s) {
@@ -338,24 +357,50 @@ class SearchBot : public Bot {
   private:
     struct Node {
         Action action;
-        int mover = kNone; // who chose `action`
+        int objective = -1; // the plan level: an ACT's objective city (the root's plans only)
+        int mover = kNone;  // who chose `action`
         std::vector<int> children;
         double reward = 0; // for `mover`
         int visits = 0;
         int avail = 0;
     };
 
-    // From a state inside the tree, plays the priority list until the next card round (or the end).
-    void toNextCardRound(const Engine& engine, GameState& s, Rng& rng) {
+    // From a state inside the tree, plays the priority list until the next card round (or the end); an
+    // activation of `side` marches towards `objective` when it is a city.
+    static void toNextCardRound(const Engine& engine, GameState& s, Rng& rng, int objective = -1,
+                                int side = kNone) {
         int n = 0;
         while (!s.gameOver && !isCardRound(s) && n++ < 2000) {
             const std::vector<Action> legal = engine.legalActions(s);
             if (legal.empty())
                 return;
-            if (!engine.apply(s, legal[fastChoice(engine, s, legal, rng)]).ok)
+            if (!engine.apply(s, legal[fastChoiceTowards(engine, s, legal, rng, objective, side)]).ok)
                 return;
         }
     }
+
+    // A plan of the root: a legal action and, for an ACT, the objective of the activation.
+    struct Plan {
+        size_t index;
+        int objective;
+    };
+    // The root's plans: the card-round candidates, each ACT once per objective worth searching.
+    static std::vector<Plan> rootPlans(const GameData& d, const GameState& s,
+                                       const std::vector<Action>& legal, int side) {
+        std::vector<Plan> out;
+        for (size_t ci : cardRoundCandidates(d, s, legal, side)) {
+            const Action& a = legal[ci];
+            std::vector<int> objectives;
+            if (a.kind == ActionKind::PlayCard && a.use == CardUse::Act)
+                objectives = activationObjectives(d, s, a.target, side, kObjectives);
+            if (objectives.empty())
+                out.push_back({ci, -1});
+            for (int o : objectives)
+                out.push_back({ci, o});
+        }
+        return out;
+    }
+    static constexpr int kObjectives = 3; // the priority list's best objectives per activation (+ defend)
 
     Decision search(const SideView& view, const std::vector<Action>& rootLegal, const Controls& controls) {
         const Engine& engine = view.engine();
@@ -372,20 +417,21 @@ class SearchBot : public Bot {
         const qint64 wallCap = static_cast<qint64>(lv.wallSeconds * 1e9);
         // Progressive bias: the priority bot's look-ahead ranks the root's plans on one determinisation;
         // the tree considers only the best `lv.width` of them.
-        std::vector<size_t> rootCands = cardRoundCandidates(d, view.state(), rootLegal, side);
+        std::vector<Plan> rootCands = rootPlans(d, view.state(), rootLegal, side);
         if (static_cast<int>(rootCands.size()) > lv.width) {
             const GameState sample = view.determinise(m_rng);
             const uint64_t playSeed = (static_cast<uint64_t>(m_rng.next()) << 32) | m_rng.next();
-            std::vector<std::pair<double, size_t>> ranked;
-            for (size_t ci : rootCands) {
+            std::vector<std::pair<double, Plan>> ranked;
+            for (const Plan& plan : rootCands) {
                 GameState t = sample;
                 Rng r(playSeed);
                 double v = -1e9; // a plan left unranked (out of time) comes last
-                if (wall.nsecsElapsed() < wallCap / 3 && engine.apply(t, rootLegal[ci]).ok) {
+                if (wall.nsecsElapsed() < wallCap / 3 && engine.apply(t, rootLegal[plan.index]).ok) {
+                    toNextCardRound(engine, t, r, plan.objective, side);
                     playout(engine, t, r, 2, 600);
                     v = value(d, t, side);
                 }
-                ranked.emplace_back(v, ci);
+                ranked.emplace_back(v, plan);
             }
             std::stable_sort(ranked.begin(), ranked.end(),
                              [](const auto& a, const auto& b) { return a.first > b.first; });
@@ -413,31 +459,37 @@ class SearchBot : public Bot {
                     }
                     const int mover = engine.actor(s);
                     const std::vector<Action> legal = node == 0 ? rootLegal : engine.legalActions(s);
-                    const std::vector<size_t> cands =
-                        node == 0 ? rootCands : cardRoundCandidates(d, s, legal, mover);
+                    std::vector<Plan> cands;
+                    if (node == 0)
+                        cands = rootCands;
+                    else
+                        for (size_t ci : cardRoundCandidates(d, s, legal, mover))
+                            cands.push_back({ci, -1});
                     // available children; the first untried candidate is expanded
                     std::vector<int> avail;
-                    std::vector<size_t> untried;
-                    for (size_t ci : cands) {
+                    std::vector<Plan> untried;
+                    for (const Plan& plan : cands) {
                         int found = -1;
                         for (int ch : tree[static_cast<size_t>(node)].children)
-                            if (tree[static_cast<size_t>(ch)].action == legal[ci]) {
+                            if (tree[static_cast<size_t>(ch)].action == legal[plan.index] &&
+                                tree[static_cast<size_t>(ch)].objective == plan.objective) {
                                 found = ch;
                                 break;
                             }
                         if (found >= 0)
                             avail.push_back(found);
                         else
-                            untried.push_back(ci);
+                            untried.push_back(plan);
                     }
                     for (int ch : avail)
                         ++tree[static_cast<size_t>(ch)].avail;
                     int next = -1;
                     if (!untried.empty()) {
-                        const size_t ci =
+                        const Plan plan =
                             untried[static_cast<size_t>(rng.below(static_cast<int>(untried.size())))];
                         Node n;
-                        n.action = legal[ci];
+                        n.action = legal[plan.index];
+                        n.objective = plan.objective;
                         n.mover = mover;
                         n.avail = 1;
                         tree.push_back(n);
@@ -461,6 +513,8 @@ class SearchBot : public Bot {
                         break;
                     if (!engine.apply(s, tree[static_cast<size_t>(next)].action).ok)
                         break;
+                    if (tree[static_cast<size_t>(next)].objective >= 0)
+                        toNextCardRound(engine, s, rng, tree[static_cast<size_t>(next)].objective, mover);
                     path.push_back(next);
                     node = next;
                     ++depth;
@@ -509,7 +563,8 @@ class SearchBot : public Bot {
                     const Node& o = other[static_cast<size_t>(ch)];
                     int found = -1;
                     for (int mine : nodes[0].children)
-                        if (nodes[static_cast<size_t>(mine)].action == o.action)
+                        if (nodes[static_cast<size_t>(mine)].action == o.action &&
+                            nodes[static_cast<size_t>(mine)].objective == o.objective)
                             found = mine;
                     if (found < 0) {
                         Node copy = o;
@@ -546,9 +601,9 @@ class SearchBot : public Bot {
         dec.action = b.action;
         // The handicap of the low levels: now and then a plan of the root at random instead of the best.
         if (lv.blunder > 0 && m_rng.below(1000) < static_cast<int>(lv.blunder * 1000)) {
-            const size_t pick =
-                rootCands[static_cast<size_t>(m_rng.below(static_cast<int>(rootCands.size())))];
-            dec.action = rootLegal[pick];
+            const Plan pick = rootCands[static_cast<size_t>(m_rng.below(static_cast<int>(rootCands.size())))];
+            dec.action = rootLegal[pick.index];
+            setObjective(dec.action, pick.objective);
             dec.reason =
                 QStringLiteral("search:%1 handicap (%2 % of the card rounds a random plan of the best %3): "
                                "%4 instead of %5")
@@ -558,25 +613,37 @@ class SearchBot : public Bot {
                     .arg(formatAction(d, view.state(), dec.action), formatAction(d, view.state(), b.action));
             return dec;
         }
+        setObjective(b.action, b.objective);
         auto pct = [](const Node& n) { return n.visits ? 100.0 * n.reward / n.visits : 0.0; };
-        dec.reason =
-            QStringLiteral("search: %1 (%2 iterations; %3 visits, %4 % expected)%5")
-                .arg(formatAction(d, view.state(), b.action))
-                .arg(it)
-                .arg(b.visits)
-                .arg(pct(b), 0, 'f', 0)
-                .arg(second >= 0
-                         ? QStringLiteral("; next %1 (%2 visits, %3 %)")
-                               .arg(formatAction(d, view.state(), nodes[static_cast<size_t>(second)].action))
-                               .arg(nodes[static_cast<size_t>(second)].visits)
-                               .arg(pct(nodes[static_cast<size_t>(second)]), 0, 'f', 0)
-                         : QString());
+        auto planText = [&](const Node& n) {
+            const QString a = formatAction(d, view.state(), n.action);
+            return n.objective >= 0 ? QStringLiteral("%1 towards %2").arg(a, cityName(d, n.objective)) : a;
+        };
+        dec.reason = QStringLiteral("search: %1 (%2 iterations; %3 visits, %4 % expected)%5")
+                         .arg(planText(b))
+                         .arg(it)
+                         .arg(b.visits)
+                         .arg(pct(b), 0, 'f', 0)
+                         .arg(second >= 0 ? QStringLiteral("; next %1 (%2 visits, %3 %)")
+                                                .arg(planText(nodes[static_cast<size_t>(second)]))
+                                                .arg(nodes[static_cast<size_t>(second)].visits)
+                                                .arg(pct(nodes[static_cast<size_t>(second)]), 0, 'f', 0)
+                                          : QString());
         return dec;
+    }
+
+    // The plan chosen at the card round: the activated leader and his objective, followed by our
+    // decisions of that activation (decide()).
+    void setObjective(const Action& a, int objective) {
+        const bool act = a.kind == ActionKind::PlayCard && a.use == CardUse::Act;
+        m_objective = act ? objective : -1;
+        m_objectiveLeader = act ? a.target : -1;
     }
 
     Rng m_rng;
     int m_level;
     int m_threads = 1;
+    int m_objective = -1, m_objectiveLeader = -1;
     PriorityBot m_priority;
     FinalGoals m_goals;
     std::optional<QString> m_goalsFor;

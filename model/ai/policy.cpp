@@ -621,7 +621,10 @@ size_t pickBest(const std::vector<Scored>& sc, Rng& rng) {
 } // namespace
 
 namespace {
-std::vector<Scored> scoreAll(const Engine& engine, const GameState& s, const std::vector<Action>& legal) {
+// `objective` >= 0: the city the activation of `objectiveSide` marches towards instead of the priority
+// list's own objective (the search bot's plan level; -1 for the priority list).
+std::vector<Scored> scoreAll(const Engine& engine, const GameState& s, const std::vector<Action>& legal,
+                             int objective = -1, int objectiveSide = kNone) {
     const GameData& d = engine.data();
     const Forces f(d, s);
     const KeyPlaces k = keyPlaces(d);
@@ -630,8 +633,9 @@ std::vector<Scored> scoreAll(const Engine& engine, const GameState& s, const std
     const int who = engine.actor(s);
     if (const auto* af = std::get_if<ActivationFrame>(&top)) {
         const int act = af->reactionCity >= 0 ? other(af->side) : af->side;
-        const Target t = af->reactionCity >= 0
-                             ? Target{}
+        const Target t = af->reactionCity >= 0 ? Target{}
+                         : objective >= 0 && af->side == objectiveSide
+                             ? Target{objective, 1}
                              : bestTarget(d, s, f, k, af->side, af->at, stackCf(d, s, af->units));
         for (size_t i = 0; i < legal.size(); ++i)
             sc[i] = scoreActivation(d, s, f, t, *af, act, legal[i]);
@@ -663,13 +667,13 @@ std::vector<Scored> scoreAll(const Engine& engine, const GameState& s, const std
 }
 
 size_t fastChoiceImpl(const Engine& engine, const GameState& s, const std::vector<Action>& legal, Rng& rng,
-                      QString* reason) {
+                      QString* reason, int objective = -1, int objectiveSide = kNone) {
     if (legal.size() <= 1) {
         if (reason)
             *reason = QStringLiteral("the only legal action");
         return 0;
     }
-    const std::vector<Scored> sc = scoreAll(engine, s, legal);
+    const std::vector<Scored> sc = scoreAll(engine, s, legal, objective, objectiveSide);
     const size_t best = pickBest(sc, rng);
     if (reason)
         *reason = sc[best].why;
@@ -684,6 +688,85 @@ QString describe(const Engine& engine, const GameState& s, const Action& a) {
 size_t fastChoice(const Engine& engine, const GameState& s, const std::vector<Action>& legal, Rng& rng,
                   QString* reason) {
     return fastChoiceImpl(engine, s, legal, rng, reason);
+}
+
+size_t fastChoiceTowards(const Engine& engine, const GameState& s, const std::vector<Action>& legal, Rng& rng,
+                         int objective, int side, QString* reason) {
+    return fastChoiceImpl(engine, s, legal, rng, reason, objective, side);
+}
+
+std::vector<int> activationObjectives(const GameData& d, const GameState& s, int leader, int side,
+                                      int count) {
+    std::vector<int> out;
+    if (leader < 0 || static_cast<size_t>(leader) >= s.leaders.size())
+        return out;
+    const int at = s.leaders[static_cast<size_t>(leader)].loc;
+    const int cf = leaderStackCf(d, s, leader, side);
+    if (!isCity(static_cast<int16_t>(at)) || cf <= 0)
+        return out;
+    const Forces f(d, s);
+    const KeyPlaces k = keyPlaces(d);
+    const Distances& dist = distances(d);
+    std::vector<std::pair<double, int>> scored;
+    int defend = -1, defendDist = 100;
+    const int opp = other(side);
+    for (int c = 0; c < dist.n; ++c) {
+        const int dd = dist.at(at, c);
+        if (dd < 0 || dd > 10)
+            continue;
+        const double v = cityValue(d, s, f, k, side, c, cf);
+        if (v > 0)
+            scored.emplace_back(v / (1.0 + dd), c);
+        // 5.141: our Elector (or key city) with enemy strength within two spaces above ours in it
+        if (dd <= 5 && dd < defendDist && (d.cities[c].elector || isKeyCity(k, c)) &&
+            effectiveCityControl(d, s, c) == side) {
+            int near = 0;
+            for (int e = 0; e < dist.n; ++e) {
+                const int de = dist.at(c, e);
+                if (de >= 0 && de <= 2)
+                    near += f.out[opp][static_cast<size_t>(e)];
+            }
+            if (near > f.out[side][static_cast<size_t>(c)] + f.in[side][static_cast<size_t>(c)]) {
+                defend = c;
+                defendDist = dd;
+            }
+        }
+    }
+    std::stable_sort(scored.begin(), scored.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    for (const auto& [v, c] : scored) {
+        if (static_cast<int>(out.size()) >= count)
+            break;
+        out.push_back(c);
+    }
+    if (defend >= 0 && std::find(out.begin(), out.end(), defend) == out.end())
+        out.push_back(defend);
+    return out;
+}
+
+double electorThreat(const GameData& d, const GameState& s, int side) {
+    const Forces f(d, s);
+    const KeyPlaces k = keyPlaces(d);
+    const Distances& dist = distances(d);
+    double threat[2] = {0, 0};
+    for (int c = 0; c < dist.n; ++c) {
+        if (!d.cities[c].elector && !isKeyCity(k, c))
+            continue;
+        const int owner = effectiveCityControl(d, s, c);
+        if (owner != kCath && owner != kProt)
+            continue;
+        const int opp = other(owner);
+        int near = 0;
+        for (int e = 0; e < dist.n; ++e) {
+            const int de = dist.at(c, e);
+            if (de >= 0 && de <= 2)
+                near += f.out[opp][static_cast<size_t>(e)];
+        }
+        const int own = f.out[owner][static_cast<size_t>(c)] + f.in[owner][static_cast<size_t>(c)];
+        if (near > own)
+            threat[owner] += (1.0 + d.cities[c].vp) * std::min(1.0, (near - own) / 4.0);
+    }
+    return threat[other(side)] - threat[side];
 }
 
 int playout(const Engine& engine, GameState& s, Rng& rng, int cardRounds, int maxActions) {
