@@ -155,8 +155,7 @@ int terciosCommand(const QStringList& args) {
         AutoResult* cells = results.data(); // each thread writes its own elements (no detach)
         auto work = [&, cells](int from) {
             for (int g = from; g < n; g += jobs) {
-                TerciosGame game(engine, start, seed + quint64(g));
-                cells[g] = autoResolve(game, random, seed + quint64(g));
+                cells[g] = resolveTercios(engine, start, seed + quint64(g), random);
             }
         };
         std::vector<std::thread> threads;

@@ -4,7 +4,10 @@
 #include "tercios.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 namespace wp::tactical {
 
@@ -30,22 +33,99 @@ double headingOf(Vec2 v) {
     return normDeg(std::atan2(v.y, v.x) * 180.0 / kPi);
 }
 
-double segSegDistance(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
+// segmentDistance(p, a, b) squared: the same operations without the square root. The square root is
+// monotonic and correctly rounded, so the root of the smallest square is the smallest distance, bit for bit.
+double segmentDistance2(Vec2 p, Vec2 a, Vec2 b) {
+    const Vec2 ab = b - a;
+    const double l2 = ab.dot(ab);
+    double t = l2 > 0 ? (p - a).dot(ab) / l2 : 0;
+    t = std::clamp(t, 0.0, 1.0);
+    const Vec2 r = p - (a + ab * t);
+    return r.x * r.x + r.y * r.y;
+}
+
+// Squared distance between the segments a-b and c-d (0 when they cross).
+double segSegDistance2(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
     auto orient = [](Vec2 p, Vec2 q, Vec2 r) { return (q - p).cross(r - p); };
     const double d1 = orient(a, b, c), d2 = orient(a, b, d), d3 = orient(c, d, a), d4 = orient(c, d, b);
     if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0)))
         return 0;
-    return std::min({segmentDistance(a, c, d), segmentDistance(b, c, d), segmentDistance(c, a, b),
-                     segmentDistance(d, a, b)});
+    return std::min({segmentDistance2(a, c, d), segmentDistance2(b, c, d), segmentDistance2(c, a, b),
+                     segmentDistance2(d, a, b)});
 }
 
 double segPolyDistance(const Polygon& poly, Vec2 a, Vec2 b) {
     if (contains(poly, a) || contains(poly, b) || segmentCrosses(poly, a, b))
         return 0;
-    double best = 1e300;
+    double best2 = 1e300;
     for (qsizetype i = 0; i < poly.size(); ++i)
-        best = std::min(best, segSegDistance(a, b, poly[i], poly[(i + 1) % poly.size()]));
-    return best;
+        best2 = std::min(best2, segSegDistance2(a, b, poly[i], poly[(i + 1) % poly.size()]));
+    return best2 >= 1e300 ? 1e300 : std::sqrt(best2);
+}
+
+// Bounding boxes: a box gap is a lower bound of the true distance, so pieces whose box is farther from a
+// line's box than a threshold need no exact test (the same answers, fewer polygon distances).
+struct Box {
+    double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
+};
+Box boxOf(const Polygon& p) {
+    Box b;
+    for (const Vec2& v : p) {
+        b.x0 = std::min(b.x0, v.x);
+        b.y0 = std::min(b.y0, v.y);
+        b.x1 = std::max(b.x1, v.x);
+        b.y1 = std::max(b.y1, v.y);
+    }
+    return b;
+}
+Box boxOf(Vec2 a, Vec2 b) {
+    return {std::min(a.x, b.x), std::min(a.y, b.y), std::max(a.x, b.x), std::max(a.y, b.y)};
+}
+// The boxes are more than `gap` apart along x or y (so every point of one is more than `gap` from the other).
+bool boxesApart(const Box& a, const Box& b, double gap) {
+    return a.x0 - b.x1 > gap || b.x0 - a.x1 > gap || a.y0 - b.y1 > gap || b.y0 - a.y1 > gap;
+}
+
+// A stand's directions and outline as Pose::forward/right/corners/polygon compute them (the same
+// operations, so the same bits), with the direction remembered per thread: facings repeat through
+// thousands of queries and after a move most are not whole degrees (a sine and cosine each otherwise).
+constexpr std::uint64_t kNoFacing = 0x7ff8dead0000beefULL; // a NaN no facing has: the empty slot's tag is 0
+struct DirSlot {
+    std::uint64_t tag = 0; // the facing's bits xor kNoFacing
+    Vec2 v;
+};
+thread_local DirSlot dirCache[256];
+
+Vec2 fwdOf(const Pose& p) {
+    std::uint64_t bits;
+    std::memcpy(&bits, &p.facing, sizeof bits);
+    DirSlot& slot = dirCache[(bits * 0x9e3779b97f4a7c15ULL) >> 56];
+    if (slot.tag != (bits ^ kNoFacing)) {
+        slot.tag = bits ^ kNoFacing;
+        slot.v = dirDeg(p.facing);
+    }
+    return slot.v;
+}
+Vec2 rightOf(const Pose& p) {
+    const Vec2 f = fwdOf(p);
+    return {f.y, -f.x};
+}
+std::array<Vec2, 4> cornersOf(const Pose& p) {
+    const Vec2 fw = fwdOf(p);
+    const Vec2 f = fw * (p.d / 2);
+    const Vec2 rr = Vec2{fw.y, -fw.x} * (p.w / 2);
+    return {p.c + f - rr, p.c + f + rr, p.c - f + rr, p.c - f - rr};
+}
+Polygon polyOf(const Pose& p) {
+    const auto k = cornersOf(p);
+    return {k[0], k[1], k[2], k[3]};
+}
+// The same into a reused buffer (no allocation once it has 4 places and is not shared).
+const Polygon& polyInto(Polygon& buf, const Pose& p) {
+    const auto k = cornersOf(p);
+    buf.resize(4);
+    std::copy(k.begin(), k.end(), buf.begin());
+    return buf;
 }
 
 Vec2 centroid(const Polygon& p) {
@@ -172,25 +252,26 @@ int TerciosEngine::disciplineDice(const TerciosState& s, int u, int net) const {
 Vec2 TerciosEngine::centre(const Pose& p, int which) const {
     switch (which) {
     case 1:
-        return p.c - p.right() * (p.w / 2);
+        return p.c - rightOf(p) * (p.w / 2);
     case -1:
-        return p.c + p.right() * (p.w / 2);
+        return p.c + rightOf(p) * (p.w / 2);
     case 2:
-        return p.c - p.forward() * (p.d / 2);
+        return p.c - fwdOf(p) * (p.d / 2);
     default:
-        return p.c + p.forward() * (p.d / 2);
+        return p.c + fwdOf(p) * (p.d / 2);
     }
 }
 
 QList<Vec2> TerciosEngine::centres(const Pose& p) const {
-    const Vec2 f = p.forward(), rt{f.y, -f.x}; // one direction for the four (as centre() computes them)
+    const Vec2 f = fwdOf(p), rt{f.y, -f.x}; // one direction for the four (as centre() computes them)
     return {p.c + f * (p.d / 2), p.c - rt * (p.w / 2), p.c + rt * (p.w / 2), p.c - f * (p.d / 2)};
 }
 
 unsigned TerciosEngine::featuresAt(const TerciosState& s, Vec2 p) const {
     unsigned f = 0;
+    const Box pb = boxOf(p, p);
     for (const TTerrain& t : s.terrain) {
-        if (t.type == QLatin1String("Building"))
+        if (boxesApart(boxOf(t.poly), pb, 0.6 + 1e-9) || t.type == QLatin1String("Building"))
             continue; // only its occupant is "in" a building (G55)
         if (t.linear ? distance(t.poly, p) <= 0.6 : contains(t.poly, p))
             f |= t.features;
@@ -218,8 +299,10 @@ bool TerciosEngine::crossesAtBridge(const TerciosState& s, Vec2 a, Vec2 b, const
 
 unsigned TerciosEngine::pathFeatures(const TerciosState& s, Vec2 a, Vec2 b) const {
     unsigned f = 0;
+    const Box lb = boxOf(a, b);
     for (const TTerrain& t : s.terrain) {
-        if (t.type == QLatin1String("Building") || segPolyDistance(t.poly, a, b) != 0)
+        if (boxesApart(boxOf(t.poly), lb, 1e-9) || t.type == QLatin1String("Building") ||
+            segPolyDistance(t.poly, a, b) != 0)
             continue;
         if (t.type == QLatin1String("River") && crossesAtBridge(s, a, b, t))
             continue; // over a Bridge or Ford the river does not count (Tercios L1469)
@@ -251,8 +334,8 @@ bool TerciosEngine::lineClear(const TerciosState& s, Vec2 a, Vec2 b, int self, i
                               int enter) const {
     // Obstacles: other units (Tercios L453, L509) and Impassable (moves) or Hidden (sight) terrain.
     QList<Polygon> near;
-    const double x0 = std::min(a.x, b.x), x1 = std::max(a.x, b.x), y0 = std::min(a.y, b.y),
-                 y1 = std::max(a.y, b.y);
+    const Box lineBox = boxOf(a, b);
+    const double x0 = lineBox.x0, x1 = lineBox.x1, y0 = lineBox.y0, y1 = lineBox.y1;
     for (qsizetype i = 0; i < s.units.size(); ++i) {
         if (int(i) == self || int(i) == target || !s.units[i].onTable())
             continue;
@@ -262,7 +345,7 @@ bool TerciosEngine::lineClear(const TerciosState& s, Vec2 a, Vec2 b, int self, i
             continue; // outside the line's box grown by the margin
         if (segmentDistance(up.c, a, b) > 3.0 + 0.5 * std::hypot(up.w, up.d))
             continue;
-        const Polygon poly = up.polygon();
+        const Polygon poly = polyOf(up);
         const double d = segPolyDistance(poly, a, b);
         if (d == 0)
             return false;
@@ -272,8 +355,8 @@ bool TerciosEngine::lineClear(const TerciosState& s, Vec2 a, Vec2 b, int self, i
     for (qsizetype i = 0; i < s.terrain.size(); ++i) {
         const TTerrain& t = s.terrain[i];
         const bool blocks = sight ? (t.features & FHidden) != 0 : (t.features & FImpassable) != 0;
-        if (!blocks || int(i) == enter)
-            continue;
+        if (!blocks || int(i) == enter || boxesApart(boxOf(t.poly), lineBox, 3.0))
+            continue; // (3" or more from the line: neither crossed nor narrowing a gap)
         if (t.type == QLatin1String("Building") && ((self >= 0 && s.units[self].building == int(i)) ||
                                                     (target >= 0 && s.units[target].building == int(i))))
             continue;
@@ -309,7 +392,7 @@ bool TerciosEngine::lineClear(const TerciosState& s, Vec2 a, Vec2 b, int self, i
 bool TerciosEngine::lineOfSight(const TerciosState& s, int u, int t, int source) const {
     const Pose& p = s.units[u].pose;
     const Vec2 from = centre(p, source);
-    const Vec2 out = source == 0 ? p.forward() : source == 1 ? p.right() * -1.0 : p.right();
+    const Vec2 out = source == 0 ? fwdOf(p) : source == 1 ? rightOf(p) * -1.0 : rightOf(p);
     for (const Vec2& c : centres(s.units[t].pose))
         if ((c - from).dot(out) > 1e-9 && lineClear(s, from, c, u, t, true))
             return true;
@@ -342,7 +425,7 @@ QList<ShotOption> TerciosEngine::shotOptions(const TerciosState& s, int u) const
         for (int src : sources) {
             const Pose& p = x.pose;
             const Vec2 from = centre(p, src);
-            const Vec2 outN = src == 0 ? p.forward() : src == 1 ? p.right() * -1.0 : p.right();
+            const Vec2 outN = src == 0 ? fwdOf(p) : src == 1 ? rightOf(p) * -1.0 : rightOf(p);
             bool ok = false;
             // A visible Centre within range (Tercios L515-519; G25 measures from the chosen Centre).
             for (const Vec2& c : centres(y.pose))
@@ -372,7 +455,7 @@ bool TerciosEngine::isFlankCharge(const TerciosState& s, const Pose& chargerStar
     if (has(s, t, RSquares) || y.building >= 0)
         return false; // Tercios L742, L1473
     // G15: the charger's Front Centre starts behind the line through the target's front edge.
-    return y.pose.toLocal(centre(chargerStart, 0)).x < y.pose.d / 2 - 1e-6;
+    return (centre(chargerStart, 0) - y.pose.c).dot(fwdOf(y.pose)) < y.pose.d / 2 - 1e-6; // Pose::toLocal().x
 }
 
 bool TerciosEngine::terrainBlocks(const TerciosState& s, int u, const Pose& p, const Polygon& poly, int enter,
@@ -401,16 +484,17 @@ void TerciosEngine::leaveBuilding(TerciosState& s, int u) const {
 
 bool TerciosEngine::blockedPose(const TerciosState& s, int u, const Pose& p, bool allowContactWith, int with,
                                 int enter) const {
-    for (const Vec2& c : p.corners())
+    for (const Vec2& c : cornersOf(p))
         if (c.x < -1e-6 || c.y < -1e-6 || c.x > s.tableW + 1e-6 || c.y > s.tableD + 1e-6)
             return true;
-    const Polygon poly = p.polygon();
+    const Polygon poly = polyOf(p);
     const double rp = radius(p);
+    Polygon other;
     for (qsizetype i = 0; i < s.units.size(); ++i) {
         const TUnit& y = s.units[i];
         if (int(i) == u || !y.onTable() || (y.pose.c - p.c).length() > rp + radius(y.pose) + 1.0)
             continue; // too far to overlap or to be within 1"
-        const Polygon other = y.pose.polygon();
+        polyInto(other, y.pose);
         if (overlaps(poly, other))
             return true;
         // G54: no voluntary move ends within 1" of an enemy, except a charge into contact.
@@ -434,7 +518,7 @@ std::optional<Pose> TerciosEngine::checkMove(const TerciosState& s, int u, Vec2 
     const double len = v.length();
     if (len < 0.05)
         return no(QStringLiteral("the destination is the Front Centre"));
-    if (v.dot(x.pose.forward()) < -1e-9)
+    if (v.dot(fwdOf(x.pose)) < -1e-9)
         return no(QStringLiteral("a turn of more than 90 degrees (Tercios L446)"));
     const int enter = buildingEntered(s, u, to, order);
     if (!lineClear(s, from, to, u, -1, false, enter))
@@ -444,13 +528,14 @@ std::optional<Pose> TerciosEngine::checkMove(const TerciosState& s, int u, Vec2 
     const bool difficult = (f & (FDifficult | FVeryDifficult)) != 0;
     const int sp = speed(s, u, order, difficult);
     if (len > sp + 0.01) // destinations are given in hundredths of an inch
-        return no(QStringLiteral("%1\" is beyond Speed %2 (Tercios L448%3)")
-                      .arg(len, 0, 'f', 2)
-                      .arg(sp)
-                      .arg(difficult ? QStringLiteral(", Difficult L483") : QString()));
+        return no(why ? QStringLiteral("%1\" is beyond Speed %2 (Tercios L448%3)")
+                            .arg(len, 0, 'f', 2)
+                            .arg(sp)
+                            .arg(difficult ? QStringLiteral(", Difficult L483") : QString())
+                      : QString());
     Pose p = x.pose;
     p.facing = headingOf(v);
-    p.c = to - p.forward() * (p.d / 2);
+    p.c = to - fwdOf(p) * (p.d / 2);
     if (!blockedPose(s, u, p, false, -1, enter))
         return p;
     // Angle Correction (Tercios L467-471, X5): pivot the base about its Front Centre up to 45 degrees.
@@ -459,7 +544,7 @@ std::optional<Pose> TerciosEngine::checkMove(const TerciosState& s, int u, Vec2 
         for (int sign : {1, -1}) {
             Pose q = p;
             q.facing = normDeg(heading + sign * step);
-            q.c = to - q.forward() * (q.d / 2);
+            q.c = to - fwdOf(q) * (q.d / 2);
             if (!blockedPose(s, u, q, false, -1, enter))
                 return q;
         }
@@ -468,7 +553,7 @@ std::optional<Pose> TerciosEngine::checkMove(const TerciosState& s, int u, Vec2 
     const Vec2 dir = v * (1.0 / len);
     auto at = [&](double d) {
         Pose q = p;
-        q.c = from + dir * d - q.forward() * (q.d / 2);
+        q.c = from + dir * d - fwdOf(q) * (q.d / 2);
         return q;
     };
     double lo = 0, hi = len;
@@ -517,7 +602,7 @@ QList<Vec2> TerciosEngine::candidateMoves(const TerciosState& s, int u, Card ord
             }
         }
     };
-    const Vec2 f = x.pose.forward(), rt = x.pose.right();
+    const Vec2 f = fwdOf(x.pose), rt = rightOf(x.pose);
     tryDir(f, sp);
     tryDir(unit(f + rt), sp);
     tryDir(unit(f - rt), sp);
@@ -525,9 +610,11 @@ QList<Vec2> TerciosEngine::candidateMoves(const TerciosState& s, int u, Card ord
     tryDir(rt * -1.0, sp / 2.0);
     // Toward the nearest enemies, stopping short of them.
     QList<std::pair<double, int>> enemies;
+    const Polygon xp = polyOf(x.pose);
+    Polygon other;
     for (qsizetype t = 0; t < s.units.size(); ++t)
         if (s.units[t].side != x.side && s.units[t].onTable())
-            enemies << std::pair{distance(x.pose.polygon(), s.units[t].pose.polygon()), int(t)};
+            enemies << std::pair{distance(xp, polyInto(other, s.units[t].pose)), int(t)};
     std::sort(enemies.begin(), enemies.end());
     for (qsizetype i = 0; i < enemies.size() && i < 2; ++i) {
         const Vec2 c = s.units[enemies[i].second].pose.c;
@@ -547,25 +634,27 @@ bool TerciosEngine::canFace(const TerciosState& s, int u, int dir) const {
 
 double TerciosEngine::nearestEnemy(const TerciosState& s, int u, const Pose& p) const {
     double best = 1e9;
-    const Polygon poly = p.polygon();
+    const Polygon poly = polyOf(p);
     const double rp = radius(p);
+    Polygon other;
     for (const TUnit& y : s.units)
         if (y.side != s.units[u].side && y.onTable() &&
             (y.pose.c - p.c).length() - rp - radius(y.pose) < best)
-            best = std::min(best, distance(poly, y.pose.polygon()));
+            best = std::min(best, distance(poly, polyInto(other, y.pose)));
     return best;
 }
 
 bool TerciosEngine::baseBlocked(const TerciosState& s, int u, const Pose& p, int ignore) const {
-    for (const Vec2& corner : p.corners())
+    for (const Vec2& corner : cornersOf(p))
         if (corner.x < -1e-6 || corner.y < -1e-6 || corner.x > s.tableW + 1e-6 || corner.y > s.tableD + 1e-6)
             return true;
-    const Polygon ep = p.polygon();
+    const Polygon ep = polyOf(p);
     const double rp = radius(p);
+    Polygon other;
     for (qsizetype i = 0; i < s.units.size(); ++i)
         if (int(i) != u && int(i) != ignore && s.units[i].onTable() &&
             (s.units[i].pose.c - p.c).length() <= rp + radius(s.units[i].pose) &&
-            overlaps(ep, s.units[i].pose.polygon()))
+            overlaps(ep, polyInto(other, s.units[i].pose)))
             return true;
     return terrainBlocks(s, u, p, ep, -1, ignore);
 }
@@ -578,7 +667,7 @@ std::optional<ChargePath> TerciosEngine::chargePath(const TerciosState& s, int u
     const Vec2 from = centre(x.pose, 0);
     if (y.building < 0 && (y.pose.c - from).length() - radius(y.pose) > speed(s, u, order, false) + 0.01)
         return std::nullopt; // out of reach even in the open (no base nearer than its radius)
-    Polygon tp = y.pose.polygon();
+    Polygon tp = polyOf(y.pose);
     if (y.building >= 0) // a unit in a building is reached at the building (Tercios L1473)
         tp = convexHull(tp + s.terrain[y.building].poly);
     if (distance(tp, from) > speed(s, u, order, false) + 0.01)
@@ -589,25 +678,27 @@ std::optional<ChargePath> TerciosEngine::chargePath(const TerciosState& s, int u
     for (const Vec2& c : targets) {
         const Vec2 v = c - from;
         const double len = v.length();
-        if (len < 1e-6 || v.dot(x.pose.forward()) < -1e-9)
+        if (len < 1e-6 || v.dot(fwdOf(x.pose)) < -1e-9)
             continue; // G13: the 90-degree pivot
         if (!lineClear(s, from, c, u, t, true) || !lineClear(s, from, c, u, t, false))
             continue; // Tercios L603-607
         const Vec2 dir = unit(v);
         Pose p = x.pose;
         p.facing = headingOf(v);
+        const Vec2 fw = fwdOf(p); // one facing for the whole sweep
         auto at = [&](double d) {
             Pose q = p;
-            q.c = from + dir * d - q.forward() * (q.d / 2);
+            q.c = from + dir * d - fw * (q.d / 2);
             return q;
         };
+        // In contact: touching or overlapping (an overlap deeper than overlaps()' tolerance has distance 0).
+        Polygon qp;
+        auto touches = [&](double d) { return distance(polyInto(qp, at(d)), tp, 0.1) <= kContactEps; };
         // Sweep to the first contact (G14), from a distance at which the bases cannot yet touch.
         double lo = std::max(0.0, std::min(len, distance(tp, from) - std::hypot(p.w, p.d)));
         double hi = -1;
         for (double d = lo; d <= len + 1e-9; d += 0.25) {
-            const Pose q = at(std::min(d, len));
-            const Polygon qp = q.polygon();
-            if (overlaps(qp, tp) || distance(qp, tp, 0.1) <= kContactEps) {
+            if (touches(std::min(d, len))) {
                 hi = std::min(d, len);
                 break;
             }
@@ -617,11 +708,7 @@ std::optional<ChargePath> TerciosEngine::chargePath(const TerciosState& s, int u
             hi = len;
         for (int k = 0; k < 30 && hi - lo > 1e-4; ++k) {
             const double mid = (lo + hi) / 2;
-            const Polygon qp = at(mid).polygon();
-            if (overlaps(qp, tp) || distance(qp, tp, 0.1) <= kContactEps)
-                hi = mid;
-            else
-                lo = mid;
+            (touches(mid) ? hi : lo) = mid;
         }
         const Pose end = at(lo);
         const unsigned f = pathFeatures(s, from, centre(end, 0)) | featuresAt(s, from);
@@ -897,14 +984,14 @@ double TerciosEngine::slide(TerciosState& s, int u, Vec2 dir, double dist) const
         Pose p = x.pose;
         p.c = p.c + d * inc;
         bool blocked = false;
-        for (const Vec2& c : p.corners())
+        for (const Vec2& c : cornersOf(p))
             if (c.x < -1e-6 || c.y < -1e-6 || c.x > s.tableW + 1e-6 || c.y > s.tableD + 1e-6)
                 blocked = true; // G36: the table edge stops the move
-        const Polygon np = p.polygon(), op = x.pose.polygon();
+        const Polygon np = polyOf(p), op = polyOf(x.pose);
         for (qsizetype i = 0; i < s.units.size() && !blocked; ++i) {
             if (int(i) == u || !s.units[i].onTable())
                 continue;
-            const Polygon other = s.units[i].pose.polygon();
+            const Polygon other = polyOf(s.units[i].pose);
             const double after = distance(np, other, 2.0);
             if (after < 1.0 && after < distance(op, other, 2.0) - 1e-9)
                 blocked = true; // stops 1" short of units (G36)
@@ -926,7 +1013,7 @@ double TerciosEngine::slide(TerciosState& s, int u, Vec2 dir, double dist) const
 void TerciosEngine::faceTowards(TerciosState& s, int u, Vec2 p) const {
     const Vec2 to = p - s.units[u].pose.c;
     int best = 0;
-    double bestDot = to.dot(s.units[u].pose.forward());
+    double bestDot = to.dot(fwdOf(s.units[u].pose));
     for (int dir : {1, -1, 2}) {
         const Vec2 f = dirDeg(s.units[u].pose.facing + (dir == 2 ? 180 : dir * 90));
         if (to.dot(f) > bestDot + 1e-9 && canFace(s, u, dir)) {
@@ -1020,7 +1107,7 @@ int TerciosEngine::melee(TerciosState& s, int a, int d, bool flank, bool counter
             return;
         if (flanked) // Tercios L660: a flank-charged unit first faces its enemy
             faceTowards(s, u, s.units[enemy].pose.c);
-        const double got = slide(s, u, s.units[u].pose.forward() * -1.0, 3.0);
+        const double got = slide(s, u, fwdOf(s.units[u].pose) * -1.0, 3.0);
         s.note(QStringLiteral("Tercios L658 %1 disengages %2\"").arg(s.units[u].id).arg(got, 0, 'f', 1));
         if (got < 3.0 - 1e-6)
             addWear(s, u, 1, s.units[enemy].side, QStringLiteral("Tercios L662 blocked disengage"));
@@ -1038,7 +1125,7 @@ int TerciosEngine::melee(TerciosState& s, int a, int d, bool flank, bool counter
                     type(s, loser) != TType::Horse) {
                     destroy(s, loser, s.units[winner].side, QStringLiteral("Tercios L768 Pursuit"));
                     const double got =
-                        slide(s, winner, s.units[winner].pose.forward(), profile(s, winner).speed);
+                        slide(s, winner, fwdOf(s.units[winner].pose), profile(s, winner).speed);
                     s.note(QStringLiteral("Tercios L768 %1 pursues %2\" straight ahead")
                                .arg(s.units[winner].id)
                                .arg(got, 0, 'f', 1));
@@ -1046,7 +1133,7 @@ int TerciosEngine::melee(TerciosState& s, int a, int d, bool flank, bool counter
                     if (loserFlanked)
                         faceTowards(s, loser, s.units[winner].pose.c);
                     const double want = 2.0 * profile(s, loser).speed; // G35
-                    const double got = slide(s, loser, s.units[loser].pose.forward() * -1.0, want);
+                    const double got = slide(s, loser, fwdOf(s.units[loser].pose) * -1.0, want);
                     TUnit& l = s.units[loser];
                     l.pose.facing = normDeg(l.pose.facing + 180);
                     l.disordered = true;
@@ -1063,7 +1150,7 @@ int TerciosEngine::melee(TerciosState& s, int a, int d, bool flank, bool counter
             }
         }
         if (s.units[winner].onTable() && nearestEnemy(s, winner, s.units[winner].pose) < 1.0 - 1e-6) {
-            slide(s, winner, s.units[winner].pose.forward() * -1.0, 1.0); // G38
+            slide(s, winner, fwdOf(s.units[winner].pose) * -1.0, 1.0); // G38
             s.note(QStringLiteral("Tercios L666 %1 steps back to keep its distance").arg(s.units[winner].id));
         }
     }
@@ -1140,18 +1227,18 @@ std::optional<QList<Pose>> TerciosEngine::deployPoses(const TerciosState& s, int
     for (int u : rg.units) {
         Pose p = s.units[u].pose;
         p.facing = line.facing;
-        p.c = at + line.right() * (off + p.w / 2);
+        p.c = at + rightOf(line) * (off + p.w / 2);
         off += p.w + 1; // side by side, 1" apart: every unit within 6" of another (L1505)
-        for (const Vec2& c : p.corners()) {
+        for (const Vec2& c : cornersOf(p)) {
             const double d = s.deployLong ? c.y : c.x;
             if (c.x < -1e-6 || c.y < -1e-6 || c.x > s.tableW + 1e-6 || c.y > s.tableD + 1e-6 ||
                 d < lo - 1e-6 || d > hi + 1e-6)
                 return no(QStringLiteral("%1 would be outside the deployment area (Tercios L1503-1505)")
                               .arg(s.units[u].id));
         }
-        const Polygon poly = p.polygon();
+        const Polygon poly = polyOf(p);
         for (const TUnit& y : s.units)
-            if (y.onTable() && overlaps(poly, y.pose.polygon()))
+            if (y.onTable() && overlaps(poly, polyOf(y.pose)))
                 return no(QStringLiteral("%1 would overlap %2").arg(s.units[u].id, y.id));
         for (const Pose& q : out)
             if (overlaps(p, q))
@@ -1636,7 +1723,7 @@ void TerciosEngine::offerMoveReactions(TerciosState& s, int mover) const {
     // move, each unit once per activation).
     s.pending = TPending{};
     s.pending.mover = mover;
-    const Polygon mp = s.units[mover].pose.polygon();
+    const Polygon mp = polyOf(s.units[mover].pose);
     for (qsizetype i = 0; i < s.units.size(); ++i) {
         const TUnit& y = s.units[i];
         if (!eligibleForMoveReaction(s, mover, int(i)))
@@ -1672,13 +1759,13 @@ void TerciosEngine::voluntaryMove(TerciosState& s, int u, Vec2 to, Card order) c
     QList<int> near;
     for (qsizetype e = 0; e < s.units.size(); ++e)
         if (eligibleForMoveReaction(s, u, int(e)) &&
-            distance(start.polygon(), centre(s.units[e].pose, 0)) > 3.0 + 1e-9)
+            distance(polyOf(start), centre(s.units[e].pose, 0)) > 3.0 + 1e-9)
             near << int(e);
     double pauseAt = -1;
     for (double d = 0.25; d < len - 1e-6 && !near.isEmpty() && pauseAt < 0; d += 0.25) {
         Pose q = p;
-        q.c = from + dir * d - q.forward() * (q.d / 2);
-        const Polygon qp = q.polygon();
+        q.c = from + dir * d - fwdOf(q) * (q.d / 2);
+        const Polygon qp = polyOf(q);
         for (int e : near)
             if (distance(qp, centre(s.units[e].pose, 0)) <= 3.0 + 1e-9) {
                 pauseAt = d;
@@ -1688,7 +1775,7 @@ void TerciosEngine::voluntaryMove(TerciosState& s, int u, Vec2 to, Card order) c
     if (pauseAt > 0) {
         Pose q = p;
         const Vec2 at = round2(from + dir * pauseAt);
-        q.c = at - q.forward() * (q.d / 2);
+        q.c = at - fwdOf(q) * (q.d / 2);
         if (!blockedPose(s, u, q)) {
             doMove(s, u, at, order);
             s.note(QStringLiteral("G17 %1 pauses: an enemy may react").arg(s.units[u].id));
@@ -1745,8 +1832,8 @@ std::optional<Vec2> TerciosEngine::approachPoint(const TerciosState& s, int u, i
         if ((c - from).length() < (best - from).length())
             best = c;
     Vec2 dir = unit(best - from);
-    if (dir.dot(x.pose.forward()) < 0) { // G12 within the 90-degree pivot
-        const Vec2 rt = x.pose.right();
+    if (dir.dot(fwdOf(x.pose)) < 0) { // G12 within the 90-degree pivot
+        const Vec2 rt = rightOf(x.pose);
         dir = dir.dot(rt) >= 0 ? rt : rt * -1.0;
     }
     const int sp = speed(s, u, Card::Assault, false);
@@ -1812,7 +1899,7 @@ void TerciosEngine::advanceCharge(TerciosState& s) const {
         return;
     }
     const Pose start = s.units[c].pose;
-    const Polygon startPoly = start.polygon();
+    const Polygon startPoly = polyOf(start);
     QList<int> near;
     for (qsizetype e = 0; e < s.units.size(); ++e)
         if (int(e) != t && eligibleForMoveReaction(s, c, int(e)) &&
@@ -1823,8 +1910,8 @@ void TerciosEngine::advanceCharge(TerciosState& s) const {
     const Vec2 dir = unit(centre(path->end, 0) - from);
     for (double d = 0.25; d < path->length - 1e-6 && !near.isEmpty(); d += 0.25) {
         Pose q = path->end;
-        q.c = from + dir * d - q.forward() * (q.d / 2);
-        const Polygon qp = q.polygon();
+        q.c = from + dir * d - fwdOf(q) * (q.d / 2);
+        const Polygon qp = polyOf(q);
         QList<int> reached;
         for (int e : near)
             if (distance(qp, centre(s.units[e].pose, 0)) <= 3.0 + 1e-9)
@@ -1938,7 +2025,7 @@ void TerciosEngine::react(TerciosState& s, int x, int dir) const {
         const Vec2 away = s.units[x].pose.c - centre(s.units[trig].pose, 0);
         s.units[x].pose.facing = headingOf(away);
         const double want = 2.0 * profile(s, x).speed;
-        const double got = slide(s, x, s.units[x].pose.forward(), want);
+        const double got = slide(s, x, fwdOf(s.units[x].pose), want);
         s.note(QStringLiteral("Tercios L416 %1 escapes %2\"").arg(ru.id).arg(got, 0, 'f', 1));
         if (got < profile(s, x).speed - 1e-6)
             addWear(s, x, 1, s.units[trig].side, QStringLiteral("G21 escape cut short"));
@@ -2114,8 +2201,7 @@ bool TerciosEngine::apply(TerciosState& s, const TcAction& in, QString* error) c
         break;
     case TcAction::Caracole:
         if (orderCheck(s, a.unit, 0, QStringLiteral("caracole"))) {
-            const double got =
-                slide(s, a.unit, s.units[a.unit].pose.forward() * -1.0, profile(s, a.unit).speed);
+            const double got = slide(s, a.unit, fwdOf(s.units[a.unit].pose) * -1.0, profile(s, a.unit).speed);
             s.note(QStringLiteral("Tercios L776 %1 caracoles %2\" straight back")
                        .arg(s.units[a.unit].id)
                        .arg(got, 0, 'f', 1));

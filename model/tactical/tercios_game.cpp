@@ -192,25 +192,49 @@ AutoResult summarize(const TerciosState& s) {
     return r;
 }
 
-AutoResult autoResolve(TerciosGame& game, bool random, quint64 policySeed, int maxActions) {
+namespace {
+
+// The policy plays both sides until the end or the cap; `apply` applies one action to the battle.
+template <class Apply>
+AutoResult resolveWith(const TerciosEngine& engine, const TerciosState& s, Apply apply, bool random,
+                       quint64 policySeed, int maxActions) {
     wp::rules::Rng rng(policySeed ^ 0x7e3c105ULL);
     int n = 0;
-    while (!game.state().over() && n < maxActions) {
-        const TcAction a = chooseTerciosAction(game.engine(), game.state(), random, rng);
+    while (!s.over() && n < maxActions) {
+        const TcAction a = chooseTerciosAction(engine, s, random, rng);
         QString error;
-        if (!game.apply(a, &error)) {
-            AutoResult r = summarize(game.state());
+        if (!apply(a, &error)) {
+            AutoResult r = summarize(s);
             r.reason = QStringLiteral("policy chose an illegal action: ") + error;
             r.actions = n;
             return r;
         }
         ++n;
     }
-    AutoResult r = summarize(game.state());
+    AutoResult r = summarize(s);
     r.actions = n;
-    if (!game.state().over())
+    if (!s.over())
         r.reason = QStringLiteral("action cap reached");
     return r;
+}
+
+} // namespace
+
+AutoResult autoResolve(TerciosGame& game, bool random, quint64 policySeed, int maxActions) {
+    return resolveWith(
+        game.engine(), game.state(), [&](const TcAction& a, QString* error) { return game.apply(a, error); },
+        random, policySeed, maxActions);
+}
+
+AutoResult resolveTercios(const TerciosEngine& engine, const TerciosState& scenario, quint64 seed,
+                          bool random, int maxActions) {
+    TerciosState s = scenario; // as TerciosGame's constructor starts it
+    s.rng.reseed(seed);
+    s.note(QStringLiteral("seed %1").arg(seed));
+    engine.start(s);
+    return resolveWith(
+        engine, s, [&](const TcAction& a, QString* error) { return engine.apply(s, a, error); }, random, seed,
+        maxActions);
 }
 
 AutoResult autoResolve(TerciosGame& game, Policy policy, quint64 policySeed, int maxActions) {
