@@ -427,11 +427,14 @@ bool leaderOnMap(const GameState& s, int leader) {
 
 std::vector<int> unitsOfNat(const GameData& d, const GameState& s, const QString& nat, bool citiesOnly) {
     std::vector<int> out;
+    const int want = d.nationality(nat);
+    if (want < 0)
+        return out;
     for (size_t u = 0; u < s.units.size(); ++u) {
         const int16_t loc = s.units[u].loc;
         if (loc < 0 || (citiesOnly && !isCity(loc)))
             continue;
-        if (natOf(d, s, static_cast<int>(u)) == nat)
+        if (d.unitTypes[s.units[u].type].nationality == want)
             out.push_back(static_cast<int>(u));
     }
     return out;
@@ -842,11 +845,29 @@ void stepLosses(Ctx& c, int owner, int cardIdx, const std::vector<int>& units, i
 
 // ---------------------------------------------------------------- Famine & Plague
 
+namespace {
+// How many units of `side` stand in each city (inside or outside its fortress), in one pass over the units;
+// mercenariesOnly counts only Mercenary units.
+std::vector<int> unitsPerCity(const Ctx& c, int side, bool mercenariesOnly) {
+    std::vector<int> count(static_cast<size_t>(c.d.cities.size()), 0);
+    for (const UnitState& u : c.s.units) {
+        if (u.loc < 0 || !isCity(u.loc) || u.loc >= c.d.cities.size())
+            continue;
+        const UnitType& t = c.d.unitTypes[u.type];
+        if (c.s.nationSide[t.nationality] != side || (mercenariesOnly && t.kind != UnitKind::Mercenary))
+            continue;
+        ++count[size_t(u.loc)];
+    }
+    return count;
+}
+} // namespace
+
 std::vector<int16_t> famineTargets(const Ctx& c, int side) {
     std::vector<int16_t> pillaged, big;
-    for (qsizetype ci = 0; ci < c.d.cities.size(); ++ci) {
+    const std::vector<int> count = unitsPerCity(c, other(side), false);
+    for (size_t ci = 0; ci < count.size(); ++ci) {
         const int city = static_cast<int>(ci);
-        const size_t n = unitsAt(c.s, city, other(side), c.d).size();
+        const int n = count[ci];
         if (n == 0)
             continue;
         if (c.s.cities[city].pillage > 0)
@@ -905,14 +926,10 @@ bool recovery(Ctx& c, int side, int cardIdx, int levels) {
 
 std::vector<int16_t> mutinyTargets(const Ctx& c, int side) {
     std::vector<int16_t> out;
-    for (qsizetype ci = 0; ci < c.d.cities.size(); ++ci) {
-        const int city = static_cast<int>(ci);
-        for (int u : unitsAt(c.s, city, other(side), c.d))
-            if (kindOf(c.d, c.s, u) == UnitKind::Mercenary) {
-                out.push_back(i16(city));
-                break;
-            }
-    }
+    const std::vector<int> count = unitsPerCity(c, other(side), true);
+    for (size_t ci = 0; ci < count.size(); ++ci)
+        if (count[ci] > 0)
+            out.push_back(i16(static_cast<int>(ci)));
     return out;
 }
 

@@ -84,7 +84,7 @@ int effectiveStars(const GameData& d, const GameState& s, int leader) {
 // Nationality movement limits (11.31-11.32, 17.Sp.2-17.Sp.32, 17.H.4, 19.7).
 bool pieceMayEnter(const Ctx& c, int nationality, int city) {
     const City& ct = c.d.cities[city];
-    const QString n = nationalityId(c.d, nationality);
+    const NatCode n = c.d.nationalities[nationality].code;
     if (ct.france) {
         // 11.31-11.32: nobody enters France before it is in the war; only Protestants enter the off-map
         // spaces.
@@ -93,7 +93,7 @@ bool pieceMayEnter(const Ctx& c, int nationality, int city) {
         if (ct.offmap && c.s.nationSide[nationality] != kProtestant)
             return false;
     }
-    if (n == QLatin1String("spanish") && !ct.spanishZone) {
+    if (n == NatCode::Spanish && !ct.spanishZone) {
         // 17.Sp.2; 17.Sp.3: the Cardinal Infante's army marches from Tyrol until it reaches the Zone, and
         // then stays in it (17.Sp.32).
         // Only the army moving with him: the activation on top of the stack must include him.
@@ -105,7 +105,7 @@ bool pieceMayEnter(const Ctx& c, int nationality, int city) {
         if (!f || std::find(f->leaders.begin(), f->leaders.end(), cl) == f->leaders.end())
             return false;
     }
-    if (n == QLatin1String("hungarian")) {
+    if (n == NatCode::Hungarian) {
         // 17.H.4: Hungary and the Areas adjacent to Austria only.
         static const QStringList allowed{"hungary", "austria", "moravia", "bohemia", "bavaria", "tyrol"};
         const int area = ct.area >= 0 ? ct.area : ct.within;
@@ -120,7 +120,7 @@ bool pieceMayEnter(const Ctx& c, int nationality, int city) {
         if (neutralArea || neutralIndependent)
             return false;
     }
-    if (n == QLatin1String("imperial") && c.s.options.tilly_dynamic) {
+    if (n == NatCode::Imperial && c.s.options.tilly_dynamic) {
         // 19.7 note: until Wallenstein is brought into play Imperial pieces stay in the Kingdom of Bohemia,
         // the Palatinates, Austria, Bavaria, Tyrol and Hungary.
         const int w = c.d.leader(QStringLiteral("wallenstein"));

@@ -290,19 +290,60 @@ void markPay(Ctx& c) {
                side);
 }
 
+// The Loot Table's modifiers and results as numbers, read once per table and thread (the data never
+// changes while loaded; the fingerprint guards against another data set loaded at the same address).
+struct LootDigest {
+    const RollTable* table = nullptr;
+    QByteArray fingerprint;
+    int pillage1 = 0, pillage2 = 0, besieged = 0, mercenary = 0, veteran = 0, dynamic = 0;
+    struct Bracket {
+        int min = 0, max = 0, drm = 0;
+    };
+    std::vector<Bracket> brackets;  // the unit-count brackets, in table order
+    std::vector<int> levels, steps; // per band: Pillage levels reached, step losses
+};
+
+const LootDigest& lootDigest(const GameData& d) {
+    const RollTable& t = d.tables.loot;
+    thread_local LootDigest g;
+    if (g.table == &t && g.fingerprint == d.fingerprint)
+        return g;
+    g = LootDigest{};
+    g.table = &t;
+    g.fingerprint = d.fingerprint;
+    g.pillage1 = eco::tableDrm(t, QStringLiteral("pillage1"), 1);
+    g.pillage2 = eco::tableDrm(t, QStringLiteral("pillage2"), 2);
+    g.besieged = eco::tableDrm(t, QStringLiteral("besieged"), 2);
+    g.mercenary = eco::tableDrm(t, QStringLiteral("mercenary-majority"), 1);
+    g.veteran = eco::tableDrm(t, QStringLiteral("veteran-majority"), -1);
+    g.dynamic = eco::tableDrm(t, QStringLiteral("dynamic"), -1);
+    for (const QJsonValue& v : t.modifiers) {
+        const QJsonObject o = v.toObject();
+        const QJsonObject r = o.value(QStringLiteral("units")).toObject();
+        if (!r.isEmpty())
+            g.brackets.push_back({r.value(QStringLiteral("min")).toInt(),
+                                  r.value(QStringLiteral("max")).toInt(),
+                                  o.value(QStringLiteral("drm")).toInt()});
+    }
+    for (const RollBand& b : t.bands) {
+        g.levels.push_back(b.result.value(QStringLiteral("pillage")).toInt());
+        g.steps.push_back(b.result.value(QStringLiteral("steps")).toInt());
+    }
+    return g;
+}
+
 int lootDrm(const Ctx& c, int city, int side, const std::vector<int>& units, int p0, QStringList* why) {
-    const RollTable& t = c.d.tables.loot;
+    const LootDigest& t = lootDigest(c.d);
     int drm = 0;
-    auto add = [&](const char* id, int fallback, const QString& text) {
-        const int v = eco::tableDrm(t, QLatin1String(id), fallback);
+    auto add = [&](int v, const QString& text) {
         drm += v;
         if (why) // the reasons are words for the log only
             *why << QStringLiteral("%1%2 %3").arg(v > 0 ? "+" : "").arg(v).arg(text);
     };
     if (p0 == 1)
-        add("pillage1", 1, QStringLiteral("Pillage-1"));
+        add(t.pillage1, QStringLiteral("Pillage-1"));
     if (p0 >= 2)
-        add("pillage2", 2, QStringLiteral("Pillage-2"));
+        add(t.pillage2, QStringLiteral("Pillage-2"));
     const int n = static_cast<int>(units.size());
     int merc = 0, vet = 0;
     bool inside = false, besieged = false;
@@ -313,25 +354,21 @@ int lootDrm(const Ctx& c, int city, int side, const std::vector<int>& units, int
         inside |= bool(c.s.units[u].flags & kInside);
         besieged |= besiegedInside(c.d, c.s, u);
     }
-    for (const QJsonValue& v : t.modifiers) { // the unit-count brackets (units, not steps)
-        const QJsonObject o = v.toObject();
-        const QJsonObject r = o.value(QStringLiteral("units")).toObject();
-        if (!r.isEmpty() && n >= r.value(QStringLiteral("min")).toInt() &&
-            n <= r.value(QStringLiteral("max")).toInt()) {
-            drm += o.value(QStringLiteral("drm")).toInt();
+    for (const LootDigest::Bracket& r : t.brackets) // the unit-count brackets (units, not steps)
+        if (n >= r.min && n <= r.max) {
+            drm += r.drm;
             if (why)
-                *why << QStringLiteral("+%1 %2 units").arg(o.value(QStringLiteral("drm")).toInt()).arg(n);
+                *why << QStringLiteral("+%1 %2 units").arg(r.drm).arg(n);
         }
-    }
     if (besieged)
-        add("besieged", 2, QStringLiteral("besieged"));
+        add(t.besieged, QStringLiteral("besieged"));
     if (2 * merc > n)
-        add("mercenary-majority", 1, QStringLiteral("Mercenary majority"));
+        add(t.mercenary, QStringLiteral("Mercenary majority"));
     if (2 * vet > n)
-        add("veteran-majority", -1, QStringLiteral("Veteran majority"));
+        add(t.veteran, QStringLiteral("Veteran majority"));
     for (int l : leadersAt(c.s, city, side, c.d))
         if (bool(c.s.leaders[l].flags & kInside) == inside && effectiveStars(c.d, c.s, l) > 0) {
-            add("dynamic", -1, QStringLiteral("Dynamic leader"));
+            add(t.dynamic, QStringLiteral("Dynamic leader"));
             break;
         }
     return drm;
@@ -358,8 +395,10 @@ void lootCity(Ctx& c, int city, std::vector<LootRoll> rolls, const QString& rule
                                     .arg(cityName(c.d, city)),
                                 r.side);
         const RollBand* b = eco::tableLookup(c.d.tables.loot, die + drm);
-        const int levels = b ? b->result.value(QStringLiteral("pillage")).toInt() : 0;
-        const int steps = b ? b->result.value(QStringLiteral("steps")).toInt() : 0;
+        const LootDigest& digest = lootDigest(c.d);
+        const size_t band = b ? size_t(b - c.d.tables.loot.bands.constData()) : 0;
+        const int levels = b ? digest.levels[band] : 0;
+        const int steps = b ? digest.steps[band] : 0;
         const int reached = p0 + levels;
         const int unfulfilled = std::max(0, reached - 2);
         r.after = std::min(2, reached);
@@ -668,12 +707,14 @@ void placeLeadersAlone(Ctx& c, int side, int city) {
                 continue;
             bool ok = true;
             for (int l : leaders)
-                ok &= pieceMayEnter(c, c.d.leaders[l].nationality, to);
+                ok = ok && pieceMayEnter(c, c.d.leaders[l].nationality, to);
+            if (!ok)
+                continue;
             std::vector<int> ls = leadersAt(c.s, to, side, c.d);
             for (int l : leaders)
                 if (to != city)
                     ls.push_back(l);
-            if (ok && mixAllowed(c, unitsAt(c.s, to, side, c.d), ls))
+            if (mixAllowed(c, unitsAt(c.s, to, side, c.d), ls))
                 options.push_back(static_cast<int16_t>(to));
         }
     }

@@ -115,13 +115,13 @@ int poolCount(const GameState& s, int type, int* first) {
 int capacity(const Ctx& c, int leader, int type) {
     const int city = c.s.leaders[leader].loc;
     const int side = leaderSide(c.d, c.s, leader);
-    int first = -1;
-    const int pool = poolCount(c.s, type, &first);
-    if (pool == 0)
-        return 0;
     std::vector<int> units = unitsAt(c.s, city, side, c.d);
     const int room = 8 - static_cast<int>(units.size());
     if (room <= 0)
+        return 0;
+    int first = -1;
+    const int pool = poolCount(c.s, type, &first);
+    if (pool == 0)
         return 0;
     units.push_back(first);
     if (!mixAllowed(c, units, leadersAt(c.s, city, side, c.d)))

@@ -90,6 +90,7 @@ std::vector<int> activatableLeaders(const Ctx& c, int side) {
 // Pieces a Free Action may move (8.32): one friendly unit, or one lone leader.
 std::vector<int16_t> freeActionPieces(const Ctx& c, int side) {
     std::vector<int16_t> out;
+    out.reserve(c.s.units.size() / 2);
     for (size_t u = 0; u < c.s.units.size(); ++u) {
         const UnitState& us = c.s.units[u];
         if (us.loc < 0 || unitSide(c.d, c.s, static_cast<int>(u)) != side)
@@ -206,7 +207,9 @@ std::vector<Action> turnLegal(const Ctx& c, const TurnFrame& f) {
                 out.push_back(Action{ActionKind::PlayCard, ci, CardUse::Enemies, -1, {}, {}});
         }
         if (freeActionAffordable(s, side)) { // 19.4c: a Free Action costs 1 AP
-            for (int16_t p : freeActionPieces(c, side))
+            const std::vector<int16_t> pieces = freeActionPieces(c, side);
+            out.reserve(out.size() + pieces.size() + 8);
+            for (int16_t p : pieces)
                 out.push_back(Action{ActionKind::FreeAction, -1, CardUse::Act, p, {}, {}});
             // 17.Sw.1: a Free Action may move the Swedish Base, and do nothing else.
             if (side == kProtestant && canMoveSwedishBase(c.d, s))

@@ -236,12 +236,16 @@ bool anyUnitWhere(const GameState& s, int loc, int side, const GameData& d, int 
 
 PieceIndexScope::PieceIndexScope(const GameState& s, const GameData& d)
     : m_previous(tTrusted), m_previousData(tIndex.data) {
+    if (tTrusted == &s && tIndex.data == &d)
+        return; // nested in a scope of the same state, which cannot have changed: the index describes it
     if (!tIndex.matches(s, d))
         tIndex.build(s, d);
     tTrusted = &s;
 }
 
 PieceIndexScope::~PieceIndexScope() {
+    if (m_previous == tTrusted)
+        return; // nested in a scope of the same state (the constructor changed nothing)
     // An enclosing scope's state has not changed (it is const while its scope lasts); the index may describe
     // another state now.
     if (m_previous && !tIndex.matches(*m_previous, *m_previousData))
