@@ -188,6 +188,8 @@ class TestTvbd : public QObject {
     void r10_4_terrainLimits();
     void r10_5_10_6_scoutingAndDeployment();
     void r10_4_terrainProcedureApi();
+    void t30_terrainCards();
+    void r16_6_terrainCardsProcedure();
     void setupRandomPlayAndReplay();
     void cliAutoResolve();
     void cliBadInput();
@@ -1773,6 +1775,173 @@ void TestTvbd::r10_4_terrainProcedureApi() {
         }
         QVERIFY(layouts.size() > 1); // the seed matters
     }
+}
+
+// 16.6 terrain cards, the worked example T30 (16.6.1, Figure 37): a big table's 3 x 2 layout with three large
+// cards (woods, field, gentle hill), two medium (rough ground, stream) and one open; the defender passes
+// its centre swap, the attacker swaps the large gentle hill in the centre for the open flank card (16.6.4
+// option 1), the defender passes its swap of the two medium cards (16.6.5), the stream is placed and splits
+// the large wood into two medium woods (16.6.7), and the road crosses the stream at a bridge (16.6.8).
+void TestTvbd::t30_terrainCards() {
+    QJsonObject root = setupJson("tvbd-white-mountain.json", false, false);
+    root.insert(QStringLiteral("setup"),
+                QJsonObject{{QStringLiteral("terrain"), QStringLiteral("cards")},
+                            {QStringLiteral("deployment"), QStringLiteral("scenario")}});
+    root.insert(QStringLiteral("attacker"), 0);
+    BattleState s;
+    QString error;
+    QVERIFY2(scenarioFromJson(root, QStringLiteral("x.json"), *rules, &s, &error), qPrintable(error));
+    TvbdEngine e(*rules);
+    e.start(s);
+    QCOMPARE(s.step, Step::Setup);
+    QCOMPARE(s.setup.stage, SetupStage::TerrainCards);
+    QCOMPARE(s.setup.cardCols, 3); // 16.6.3: a big table has the 3 x 2 layout
+    QCOMPARE(s.setup.cardRows, 2);
+    QCOMPARE(s.setup.cards.size(), 6);
+    QVERIFY(logHas(s, QStringLiteral("16.6.3 terrain cards, 3 x 2 layout")));
+    // The example's deal replaces the random one. Sectors from the top left (the defender's half on top):
+    // 1 field L, 2 gentle hill L, 3 woods L / 4 open, 5 rough M, 6 stream along the table.
+    s.setup.cards = {{QStringLiteral("field"), QStringLiteral("large"), 0},
+                     {QStringLiteral("gentleHill"), QStringLiteral("large"), 0},
+                     {QStringLiteral("woods"), QStringLiteral("large"), 0},
+                     {},
+                     {QStringLiteral("rough"), QStringLiteral("medium"), 0},
+                     {QStringLiteral("stream"), QStringLiteral("medium"), 1}};
+    s.setup.cardSteps = {CardCentreSwapDefender, CardCentreSwapAttacker, CardDefenderAdjust,
+                         CardSecondStream};
+    s.stepSide = 1;
+    QCOMPARE(e.actor(s), 1);
+    QVERIFY(e.prompt(s).startsWith(QStringLiteral("16.6.4")));
+    // 16.6.4: a swap must be the first possible option: a large centre card for an open flank card
+    QStringList legal;
+    for (const TAction& a : e.legalActions(s))
+        legal << actionText(s, a);
+    QCOMPARE(legal, (QStringList{QStringLiteral("card swap 2 4"), QStringLiteral("end")}));
+    BattleState t = s;
+    QVERIFY(!applyText(e, t, QStringLiteral("card swap 5 4"), &error)); // option 3 while option 1 is possible
+    QVERIFY(error.contains(QStringLiteral("16.6")));
+    QVERIFY(!applyText(e, t, QStringLiteral("card swap 2 1"), &error));          // large for large: no option
+    QVERIFY2(applyText(e, s, QStringLiteral("end"), &error), qPrintable(error)); // the defender passes
+    QCOMPARE(e.actor(s), 0);
+    QVERIFY2(applyText(e, s, QStringLiteral("card swap 2 4"), &error), qPrintable(error));
+    QVERIFY(s.setup.cards[1].type.isEmpty());
+    QCOMPARE(s.setup.cards[3].type, QStringLiteral("gentleHill"));
+    QCOMPARE(s.setup.cards[3].orientation, 0); // a swap keeps the orientation
+    // 16.6.5: the defender may swap the two medium cards (rough ground and stream) or turn one card
+    QCOMPARE(e.actor(s), 1);
+    QVERIFY(e.prompt(s).startsWith(QStringLiteral("16.6.5")));
+    legal.clear();
+    for (const TAction& a : e.legalActions(s))
+        legal << actionText(s, a);
+    QVERIFY(legal.contains(QStringLiteral("card swap 5 6")));
+    QVERIFY(legal.contains(QStringLiteral("card rotate 6 0")));
+    QVERIFY(!legal.contains(QStringLiteral("card swap 1 3")));   // large cards are not swapped here
+    QVERIFY(!legal.contains(QStringLiteral("card rotate 2 1"))); // an open card has nothing to turn
+    QVERIFY2(applyText(e, s, QStringLiteral("end"), &error), qPrintable(error));
+    // 16.6.6-16.6.7: the terrain is laid; the defender places the roads
+    QCOMPARE(s.setup.stage, SetupStage::Roads);
+    QCOMPARE(e.actor(s), 1);
+    auto spec = [&](const QString& id) {
+        for (const TerrainSpec& t2 : s.setup.specs)
+            if (t2.id == id)
+                return t2;
+        return TerrainSpec{};
+    };
+    QCOMPARE(s.setup.specs.size(), 6); // stream, field, woods in two halves, hill, rough ground
+    const TerrainSpec stream = spec(QStringLiteral("c6"));
+    QCOMPARE(stream.type, QStringLiteral("stream"));
+    QCOMPARE(stream.points,
+             (QList<Vec2>{{37.5, 0}, {37.5, 30}}));       // along the table through sector 6's middle
+    QCOMPARE(spec(QStringLiteral("c3")).type, QString()); // the large wood is split ...
+    const TerrainSpec w1 = spec(QStringLiteral("c3a")), w2 = spec(QStringLiteral("c3b"));
+    QCOMPARE(w1.type, QStringLiteral("woods"));
+    QCOMPARE(w2.type, QStringLiteral("woods"));
+    QCOMPARE(w1.size, QStringLiteral("medium")); // ... into two medium woods, one on each side of the stream
+    QCOMPARE(w2.size, QStringLiteral("medium"));
+    QVERIFY(w1.centre.x < 37.5 && w2.centre.x > 37.5);
+    const TerrainFeature water = terrainFeature(*rules, stream);
+    for (const TerrainSpec& w : {w1, w2}) {
+        const Polygon p = terrainFeature(*rules, w).pieces.first();
+        QVERIFY(!overlaps(p, water.pieces.first(), 0.01));
+        for (const Vec2& v : p) // still in sector 3 (x 30-45, y 15-30)
+            QVERIFY(v.x >= 30 - 1e-9 && v.x <= 45 + 1e-9 && v.y >= 15 - 1e-9 && v.y <= 30 + 1e-9);
+    }
+    QCOMPARE(spec(QStringLiteral("c4")).type, QStringLiteral("gentleHill")); // the hill is now on the flank
+    QCOMPARE(spec(QStringLiteral("c4")).size, QStringLiteral("large"));
+    QCOMPARE(spec(QStringLiteral("c4")).centre, (Vec2{7.5, 7.5}));
+    QCOMPARE(spec(QStringLiteral("c1")).centre, (Vec2{7.5, 22.5}));
+    QCOMPARE(spec(QStringLiteral("c5")).size, QStringLiteral("medium")); // the stream does not reach it
+    // 16.6.8: at least one road; it crosses the stream at a bridge
+    QVERIFY(!applyText(e, s, QStringLiteral("end"), &error));
+    QVERIFY(error.contains(QStringLiteral("16.6.8")));
+    QVERIFY2(applyText(e, s, QStringLiteral("place road 0,15 45,15"), &error), qPrintable(error));
+    int bridges = 0;
+    for (const TerrainFeature& f : s.terrain)
+        if (f.type == QLatin1String("bridge")) {
+            ++bridges;
+            QVERIFY(contains(f.pieces.first(), {37.5, 15}));
+        }
+    QCOMPARE(bridges, 1);
+    QVERIFY2(applyText(e, s, QStringLiteral("end"), &error), qPrintable(error));
+    QVERIFY(s.step != Step::Setup); // the scenario's deployment: on to the bombardment and turn 1
+    QVERIFY(logHas(s, QStringLiteral("16.6.4")) && logHas(s, QStringLiteral("16.6.5")));
+    QVERIFY(logHas(s, QStringLiteral("16.6.6-16.6.7 the terrain of the cards")));
+}
+
+// 16.6 through the API the battle export uses: random deals from the 36-card deck (no river or bend card),
+// the simple policy's decisions, at least one road; the same seed gives the same terrain.
+void TestTvbd::r16_6_terrainCardsProcedure() {
+    const QSet<QString> deckTypes{QStringLiteral("woods"),         QStringLiteral("field"),
+                                  QStringLiteral("rough"),         QStringLiteral("gentleHill"),
+                                  QStringLiteral("difficultHill"), QStringLiteral("stream"),
+                                  QStringLiteral("town"),          QStringLiteral("village"),
+                                  QStringLiteral("road"),          QStringLiteral("bridge")};
+    for (const char* f : {"tvbd-small-generic.json", "tvbd-white-mountain.json"}) {
+        const QJsonObject root = setupJson(f, false, false);
+        BattleState s;
+        QString error;
+        QVERIFY2(scenarioFromJson(root, QStringLiteral("x.json"), *rules, &s, &error), qPrintable(error));
+        QSet<QString> layouts;
+        for (quint64 seed = 1; seed <= 6; ++seed) {
+            const TerrainProcedureResult r1 = runTerrainProcedure(*rules, s, seed, TerrainMethod::Cards);
+            const TerrainProcedureResult r2 = runTerrainProcedure(*rules, s, seed, TerrainMethod::Cards);
+            QVERIFY2(r1.ok, qPrintable(r1.error));
+            QCOMPARE(r1.json, r2.json);
+            QVERIFY(!r1.log.filter(QStringLiteral("16.6.3")).isEmpty());
+            QVERIFY(!r1.log.filter(QStringLiteral("16.6.8")).isEmpty());
+            int roads = 0, streams = 0;
+            for (const TerrainSpec& t : r1.terrain) {
+                QVERIFY2(deckTypes.contains(t.type), qPrintable(t.type));
+                roads += t.type == QLatin1String("road");
+                streams += t.type == QLatin1String("stream");
+            }
+            QVERIFY(roads >= 1);
+            QVERIFY(streams <= 1); // 16.6.6: one stream on the table
+            QJsonObject placed = root;
+            QVERIFY2(placeTerrainByProcedure(*rules, &placed, seed, &error, nullptr, TerrainMethod::Cards),
+                     qPrintable(error));
+            QCOMPARE(placed.value(QStringLiteral("terrain")).toArray(), r1.json);
+            layouts.insert(QString::fromUtf8(QJsonDocument(r1.json).toJson()));
+        }
+        QVERIFY(layouts.size() > 1);
+    }
+    // the notation of the card decisions reads back
+    BattleState s;
+    QString error;
+    QJsonObject root = setupJson("tvbd-white-mountain.json", false, false);
+    root.insert(QStringLiteral("setup"), QJsonObject{{QStringLiteral("terrain"), QStringLiteral("cards")}});
+    QVERIFY2(scenarioFromJson(root, QStringLiteral("x.json"), *rules, &s, &error), qPrintable(error));
+    TvbdEngine e(*rules);
+    e.start(s);
+    for (const QString& text : {QStringLiteral("card swap 2 4"), QStringLiteral("card rotate 3 2"),
+                                QStringLiteral("card open 6")}) {
+        TAction a;
+        QVERIFY2(parseAction(s, text, &a, &error), qPrintable(error));
+        QCOMPARE(actionText(s, a), text);
+    }
+    TAction a;
+    QVERIFY(!parseAction(s, QStringLiteral("card rotate 3 4"), &a, &error));
+    QVERIFY(!parseAction(s, QStringLiteral("card swap 0 4"), &a, &error));
 }
 
 // Random and simple play through the whole set-up (10.3-10.6) and the battle; the action texts replay it.

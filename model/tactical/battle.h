@@ -115,7 +115,15 @@ struct TerrainSpec {
 };
 
 // TVBD set-up (phase 1, 10.1-10.6) when the scenario leaves it to the players (tvbd_setup.cpp).
-enum class SetupStage { None, PlaceTerrain, Roads, TerrainChange, Deploy, DeployCannon };
+// TerrainCards: TVBD 16.6 steps 2-3 (centre swaps, the defender's swap or rotation, the second stream).
+enum class SetupStage { None, PlaceTerrain, Roads, TerrainChange, Deploy, DeployCannon, TerrainCards };
+// A terrain card dealt to a 15 x 15 TUM sector (TVBD 16.6, 17.1): type empty for an open card; size small,
+// medium or large (a stream card counts as medium); orientation in quarter turns (0-3).
+struct TerrainCard {
+    QString type, size;
+    int orientation = 0;
+    bool operator==(const TerrainCard&) const = default;
+};
 struct SetupState {
     SetupStage stage = SetupStage::None;
     bool terrainProcedure = false; // 10.4: the defender places terrain, the attacker changes it
@@ -125,6 +133,12 @@ struct SetupState {
     int deploying = -1;            // 10.6: the command being deployed
     int nextId = 1;                // ids of placed terrain ("p1", "p2", ...)
     int fixedTerrain = 0;          // terrain[0, fixedTerrain) is the scenario's own
+    // 16.6 terrain cards (advanced): the cards by sector (numbered from the top left, the top row at side
+    // 1's base edge), the layout, and the decisions still to come (TerrainCardStep values).
+    bool terrainCards = false;
+    QList<TerrainCard> cards;
+    int cardCols = 0, cardRows = 0;
+    QList<int> cardSteps;
 };
 
 struct RoutRecord {

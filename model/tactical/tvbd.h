@@ -114,7 +114,23 @@ struct MoveOption {
 };
 
 // 10.4 the attacker's terrain change (options 1-6 of the rulebook, in its order).
-enum class TerrainChange { None, Remove, Move, Swap, Road, ToGentle, ToDifficult };
+// 16.6 terrain cards: CardSwap (target and secondary[0]: sectors, 0-based), CardRotate (target: sector,
+// secondary[0]: the new orientation 0-3), CardOpen (target: a stream card replaced by an open one).
+enum class TerrainChange {
+    None,
+    Remove,
+    Move,
+    Swap,
+    Road,
+    ToGentle,
+    ToDifficult,
+    CardSwap,
+    CardRotate,
+    CardOpen
+};
+
+// 16.6 the steps of the terrain-card procedure that are decisions (SetupState::cardSteps).
+enum TerrainCardStep { CardCentreSwapDefender, CardCentreSwapAttacker, CardDefenderAdjust, CardSecondStream };
 
 struct TAction {
     // Hold: the unit stays this step. Set-up (1.4-1.6): Place a terrain feature or road, Change the
@@ -280,9 +296,13 @@ struct TerrainProcedureResult {
     QStringList log;            // one line per step with its rule number
     QStringList actions;        // the decisions in the action notation
 };
-TerrainProcedureResult runTerrainProcedure(const TvbdRules& rules, const BattleState& scenario, quint64 seed);
-// The same on a scenario file's JSON: places terrain by 10.4 and appends it to root["terrain"].
+// The method: the basic one (10.4) or terrain cards (16.6, advanced: the cards are dealt, the centre swaps
+// and the defender's adjustment made by the simple policy, the features laid as the cards show, then roads).
+enum class TerrainMethod { Basic, Cards };
+TerrainProcedureResult runTerrainProcedure(const TvbdRules& rules, const BattleState& scenario, quint64 seed,
+                                           TerrainMethod method = TerrainMethod::Basic);
+// The same on a scenario file's JSON: places terrain by 10.4 (or 16.6) and appends it to root["terrain"].
 bool placeTerrainByProcedure(const TvbdRules& rules, QJsonObject* root, quint64 seed, QString* error,
-                             QStringList* log = nullptr);
+                             QStringList* log = nullptr, TerrainMethod method = TerrainMethod::Basic);
 
 } // namespace wp::tactical

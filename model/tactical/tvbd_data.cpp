@@ -311,16 +311,19 @@ bool scenarioFromJson(const QJsonObject& root, const QString& fileName, const Tv
     for (auto it = setup.begin(); it != setup.end(); ++it) {
         const QString v = it.value().toString();
         if (it.key() == QLatin1String("terrain") &&
-            (v == QLatin1String("defender") || v == QLatin1String("scenario")))
+            (v == QLatin1String("defender") || v == QLatin1String("scenario") ||
+             v == QLatin1String("cards"))) {
             s.setup.terrainProcedure = v == QLatin1String("defender");
-        else if (it.key() == QLatin1String("deployment") &&
-                 (v == QLatin1String("players") || v == QLatin1String("scenario")))
+            s.setup.terrainCards = v == QLatin1String("cards"); // 16.6 (advanced)
+        } else if (it.key() == QLatin1String("deployment") &&
+                   (v == QLatin1String("players") || v == QLatin1String("scenario")))
             s.setup.deployment = v == QLatin1String("players");
         else if (it.key() == QLatin1String("terrain") || it.key() == QLatin1String("deployment"))
-            return rd.fail(QStringLiteral("setup.") + it.key(),
-                           it.key() == QLatin1String("terrain")
-                               ? QStringLiteral("'%1' is not 'defender' (10.4) or 'scenario'").arg(v)
-                               : QStringLiteral("'%1' is not 'players' (10.6) or 'scenario'").arg(v));
+            return rd.fail(
+                QStringLiteral("setup.") + it.key(),
+                it.key() == QLatin1String("terrain")
+                    ? QStringLiteral("'%1' is not 'defender' (10.4), 'cards' (16.6) or 'scenario'").arg(v)
+                    : QStringLiteral("'%1' is not 'players' (10.6) or 'scenario'").arg(v));
         else
             return rd.fail(QStringLiteral("setup.") + it.key(), QStringLiteral("unknown set-up step"));
     }
@@ -625,6 +628,12 @@ QString actionText(const BattleState& s, const TAction& a) {
             return QStringLiteral("change gentle %1").arg(fid(a.target));
         case TerrainChange::ToDifficult:
             return QStringLiteral("change difficult %1").arg(fid(a.target));
+        case TerrainChange::CardSwap:
+            return QStringLiteral("card swap %1 %2").arg(a.target + 1).arg(a.secondary.value(0, -1) + 1);
+        case TerrainChange::CardRotate:
+            return QStringLiteral("card rotate %1 %2").arg(a.target + 1).arg(a.secondary.value(0, -1));
+        case TerrainChange::CardOpen:
+            return QStringLiteral("card open %1").arg(a.target + 1);
         case TerrainChange::None:
             break;
         }
@@ -722,6 +731,32 @@ bool parseAction(const BattleState& s, const QString& text, TAction* out, QStrin
         if (!point(w[2], &a.move.to) || !number(3, &a.move.angle))
             return bad(QStringLiteral("deploy UNIT X,Y FACING [limbered]"));
         a.limbered = w.size() > 4 && w[4].toLower() == QLatin1String("limbered");
+    } else if (verb == QLatin1String("card")) {
+        // 16.6 terrain cards: card swap S1 S2 | card rotate S O | card open S (sectors numbered from 1)
+        a.kind = TAction::Change;
+        const QString k = w.value(1).toLower();
+        auto sector = [&](int i, int* idx) {
+            bool ok = false;
+            *idx = w.value(i).toInt(&ok) - 1;
+            return ok && *idx >= 0 && *idx < s.setup.cards.size();
+        };
+        int other = -1;
+        if (w.size() < 3 || !sector(2, &a.target))
+            return bad(
+                QStringLiteral("card swap S1 S2, card rotate S O or card open S (a sector from 1 to %1)")
+                    .arg(s.setup.cards.size()));
+        if (k == QLatin1String("swap") && w.size() == 4 && sector(3, &other)) {
+            a.change = TerrainChange::CardSwap;
+            a.secondary = {other};
+        } else if (k == QLatin1String("rotate") && w.size() == 4 && w[3].size() == 1 &&
+                   w[3][0] >= QLatin1Char('0') && w[3][0] <= QLatin1Char('3')) {
+            a.change = TerrainChange::CardRotate;
+            a.secondary = {w[3].toInt()};
+        } else if (k == QLatin1String("open") && w.size() == 3) {
+            a.change = TerrainChange::CardOpen;
+        } else {
+            return bad(QStringLiteral("card swap S1 S2, card rotate S O (0-3) or card open S"));
+        }
     } else if (verb == QLatin1String("change")) {
         a.kind = TAction::Change;
         const QString k = w.value(1).toLower();

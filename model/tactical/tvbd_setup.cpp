@@ -167,11 +167,15 @@ std::optional<Vec2> lineCrossing(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
 
 // The placed terrain with a bridge wherever a road crosses a river (8.2; the defender's choice of
 // bridge or ford is taken as a bridge, so Cannon may cross).
-QList<TerrainSpec> materialize(const QList<TerrainSpec>& specs) {
+// With terrain cards a road crosses a stream at a bridge too (16.6.8: bridge or ford, the defender's
+// choice; taken as a bridge, as in the worked example T30).
+QList<TerrainSpec> materialize(const QList<TerrainSpec>& specs, bool streamBridges = false) {
     QList<TerrainSpec> out = specs;
     int n = 0;
     for (const TerrainSpec& river : specs) {
-        if (river.type != QLatin1String("river") || river.points.size() != 2)
+        if ((river.type != QLatin1String("river") &&
+             !(streamBridges && river.type == QLatin1String("stream"))) ||
+            river.points.size() != 2)
             continue;
         for (const TerrainSpec& road : specs) {
             if (!isRoad(road) || road.points.size() != 2)
@@ -277,7 +281,7 @@ QString deploymentZoneProblem(const TvbdRules& r, const BattleState& s, const Un
 
 void rebuild(const TvbdRules& r, BattleState& s) {
     s.terrain.resize(s.setup.fixedTerrain);
-    for (const TerrainSpec& t : materialize(s.setup.specs))
+    for (const TerrainSpec& t : materialize(s.setup.specs, s.setup.terrainCards))
         s.terrain << terrainFeature(r, t);
 }
 
@@ -291,6 +295,251 @@ TerrainSpec normalized(const TvbdRules& r, TerrainSpec t) {
         t.shape = rectType(t.type) ? QStringLiteral("rect") : QStringLiteral("ellipse");
     }
     return t;
+}
+
+// ---- 16.6 terrain cards -----------------------------------------------------------------------------------
+// The card images are missing (digest 3.6), so what a card shows is a decision: its feature centred on its
+// sector, of the card's size (8.3 dimensions as in 10.4), the long side across the table at orientations 0
+// and 2 and along it at 1 and 3; a stream card's stream runs straight from table edge to table edge through
+// the middle of its sector, across the table at orientations 0 and 2 and along it at 1 and 3.
+
+constexpr double kSector = 15;
+
+// 16.6.3 layouts: 2 x 2 small, 3 x 2 big, 4 x 2 giant; a shallow small table takes the 2 x 1 layout (16.8
+// option 1, its base edges left empty). The layout is centred on the table.
+std::pair<int, int> cardLayout(const BattleState& s) {
+    return {std::max(1, int(std::lround(s.tableW / kSector))), s.tableD >= 2 * kSector - 1 ? 2 : 1};
+}
+Vec2 sectorCentre(const BattleState& s, int k) {
+    const int cols = s.setup.cardCols, rows = s.setup.cardRows;
+    const double x0 = (s.tableW - cols * kSector) / 2, y0 = (s.tableD - rows * kSector) / 2;
+    const int row = k / cols, col = k % cols;
+    return {x0 + kSector * col + kSector / 2, s.tableD - y0 - kSector * row - kSector / 2};
+}
+// 16.6.4: the centre of a 3 x 2 layout is its middle column, of a 4 x 2 its middle two (a decision).
+bool centreSector(const BattleState& s, int k) {
+    const int cols = s.setup.cardCols, col = k % std::max(1, cols);
+    return (cols == 3 && col == 1) || (cols == 4 && (col == 1 || col == 2));
+}
+bool openCard(const TerrainCard& c) {
+    return c.type.isEmpty();
+}
+bool largeCard(const TerrainCard& c) {
+    return c.size == QLatin1String("large");
+}
+bool smallOrMediumCard(const TerrainCard& c) {
+    return !openCard(c) && !largeCard(c);
+}
+
+// Figure 44 / 17.1: the 36 cards of the standard deck (the river and bend cards are set aside, 16.6.3).
+QList<TerrainCard> terrainDeck() {
+    QList<TerrainCard> d;
+    auto add = [&](const char* type, const char* size, int n = 1) {
+        for (int i = 0; i < n; ++i)
+            d << TerrainCard{QString::fromLatin1(type), QString::fromLatin1(size), 0};
+    };
+    add("", "", 16);
+    add("woods", "small");
+    add("woods", "medium", 2);
+    add("woods", "large");
+    add("field", "small");
+    add("field", "medium");
+    add("field", "large");
+    add("rough", "small");
+    add("rough", "medium");
+    add("rough", "large");
+    add("gentleHill", "small");
+    add("gentleHill", "medium");
+    add("gentleHill", "large");
+    add("difficultHill", "medium");
+    add("difficultHill", "large");
+    add("stream", "medium", 2);
+    add("town", "large");
+    add("village", "medium");
+    add("village", "small");
+    return d;
+}
+
+QString cardText(const TerrainCard& c) {
+    if (openCard(c))
+        return QStringLiteral("open");
+    return c.type == QLatin1String("stream")
+               ? QStringLiteral("stream (orientation %1)").arg(c.orientation)
+               : QStringLiteral("%1 %2 (orientation %3)").arg(c.type, c.size).arg(c.orientation);
+}
+QString cardsText(const QList<TerrainCard>& cards) {
+    QStringList t;
+    for (qsizetype k = 0; k < cards.size(); ++k)
+        t << QStringLiteral("%1 %2").arg(k + 1).arg(cardText(cards[k]));
+    return t.join(QStringLiteral(", "));
+}
+int streamCards(const QList<TerrainCard>& cards) {
+    return int(std::count_if(cards.begin(), cards.end(),
+                             [](const TerrainCard& c) { return c.type == QLatin1String("stream"); }));
+}
+
+// 16.6.4: the centre swaps a player may make now (the first of options 1-3 that is possible).
+QList<std::pair<int, int>> centreSwaps(const BattleState& s) {
+    const QList<TerrainCard>& c = s.setup.cards;
+    for (int option = 1; option <= 3; ++option) {
+        QList<std::pair<int, int>> out;
+        for (int i = 0; i < c.size(); ++i)
+            for (int j = 0; j < c.size(); ++j) {
+                if (!centreSector(s, i) || centreSector(s, j))
+                    continue;
+                const bool ok = option == 1   ? largeCard(c[i]) && openCard(c[j])
+                                : option == 2 ? largeCard(c[i]) && smallOrMediumCard(c[j])
+                                              : smallOrMediumCard(c[i]) && openCard(c[j]);
+                if (ok)
+                    out << std::pair{i, j};
+            }
+        if (!out.isEmpty())
+            return out;
+    }
+    return {};
+}
+
+// 16.6.6-16.6.7: the features the cards show, the stream first; a feature the stream crosses is moved
+// aside (small, or medium the stream does not split) or split into two of the next size down, one on
+// each side of it (large; medium when the stream passes through its middle third). Ids c1, c2, ... by
+// sector ("c3a"/"c3b" for the halves of a split feature).
+QList<TerrainSpec> cardFeatures(const TvbdRules& r, const BattleState& s) {
+    QList<TerrainSpec> out;
+    const QList<TerrainCard>& cards = s.setup.cards;
+    std::optional<TerrainSpec> stream;
+    bool across = true; // the stream runs across the table (parallel to the base edges)
+    for (int k = 0; k < cards.size() && !stream; ++k)
+        if (cards[k].type == QLatin1String("stream")) {
+            const Vec2 c = sectorCentre(s, k);
+            across = cards[k].orientation % 2 == 0;
+            stream = across ? lineSpec(r, cards[k].type, {0, c.y}, {s.tableW, c.y})
+                            : lineSpec(r, cards[k].type, {c.x, 0}, {c.x, s.tableD});
+            stream->id = QStringLiteral("c%1").arg(k + 1);
+            out << *stream;
+        }
+    auto perpendicular = [&](const TerrainSpec& t) { // half extent across the stream and the offset from it
+        const Polygon p = specPolygon(r, t);
+        double lo = 1e300, hi = -1e300;
+        for (const Vec2& v : p) {
+            lo = std::min(lo, across ? v.y : v.x);
+            hi = std::max(hi, across ? v.y : v.x);
+        }
+        return (hi - lo) / 2;
+    };
+    for (int k = 0; k < cards.size(); ++k) {
+        const TerrainCard& card = cards[k];
+        if (openCard(card) || card.type == QLatin1String("stream"))
+            continue;
+        const Vec2 c = sectorCentre(s, k);
+        const double rotation = card.orientation % 2 == 0 ? 0 : 90;
+        TerrainSpec t = areaSpec(card.type, card.size, c, rotation);
+        t.id = QStringLiteral("c%1").arg(k + 1);
+        if (!stream || !overlaps(specPolygon(r, t), specPolygon(r, *stream), 0.01)) {
+            out << t;
+            continue;
+        }
+        const double line = across ? stream->points[0].y : stream->points[0].x;
+        const double offset = (across ? c.y : c.x) - line;
+        const double clear = stream->width / 2 + 0.25;
+        auto at = [&](TerrainSpec f, double side) {
+            const double v = line + side * (perpendicular(f) + clear);
+            (across ? f.centre.y : f.centre.x) = v;
+            return f;
+        };
+        const QString smaller = card.size == QLatin1String("large")    ? QStringLiteral("medium")
+                                : card.size == QLatin1String("medium") ? QStringLiteral("small")
+                                                                       : QString();
+        const bool split = !smaller.isEmpty() &&
+                           (card.size == QLatin1String("large") || std::abs(offset) < perpendicular(t) / 3);
+        if (split) {
+            TerrainSpec half = areaSpec(card.type, smaller, c, rotation);
+            half.id = t.id + QLatin1Char('a');
+            out << at(half, -1);
+            half.id = t.id + QLatin1Char('b');
+            out << at(half, 1);
+        } else {
+            out << at(t, offset < 0 ? -1 : 1);
+        }
+    }
+    return out;
+}
+// Passes over the card steps with nothing to decide; when none is left, lays the terrain the cards show
+// (16.6.6-16.6.7) and hands the roads to the defender (16.6.8).
+void advanceCards(const TvbdRules& r, BattleState& s) {
+    QList<int>& steps = s.setup.cardSteps;
+    while (!steps.isEmpty()) {
+        const int step = steps.first();
+        if (step == CardSecondStream && streamCards(s.setup.cards) < 2) {
+            steps.removeFirst();
+            continue;
+        }
+        const int side = step == CardCentreSwapAttacker ? s.attacker : 1 - s.attacker;
+        if ((step == CardCentreSwapDefender || step == CardCentreSwapAttacker) && centreSwaps(s).isEmpty()) {
+            s.note(QStringLiteral("16.6.4 %1 has no centre swap to make").arg(s.sideName[side]));
+            steps.removeFirst();
+            continue;
+        }
+        s.stepSide = side;
+        return;
+    }
+    s.setup.specs = cardFeatures(r, s);
+    rebuild(r, s);
+    QStringList placed;
+    for (const TerrainSpec& t : s.setup.specs)
+        placed << QStringLiteral("%1 %2").arg(t.id, terrainSpecText(t));
+    s.note(QStringLiteral("16.6.6-16.6.7 the terrain of the cards (%1): %2")
+               .arg(cardsText(s.setup.cards),
+                    placed.isEmpty() ? QStringLiteral("none") : placed.join(QStringLiteral("; "))));
+    s.setup.stage = SetupStage::Roads;
+    s.stepSide = 1 - s.attacker;
+    s.note(QStringLiteral("16.6.8 %1 (defender) places the roads: at least one from a table edge to the "
+                          "opposite one, and one through every village and town")
+               .arg(s.sideName[s.stepSide]));
+}
+
+// The decisions of the current card step (16.6.4, 16.6.5, 16.6.6's second stream).
+QList<TAction> cardActions(const BattleState& s) {
+    QList<TAction> out;
+    if (s.setup.cardSteps.isEmpty())
+        return out;
+    const int step = s.setup.cardSteps.first();
+    const QList<TerrainCard>& c = s.setup.cards;
+    TAction a;
+    a.kind = TAction::Change;
+    auto swap = [&](int i, int j) {
+        a.change = TerrainChange::CardSwap;
+        a.target = i;
+        a.secondary = {j};
+        out << a;
+    };
+    if (step == CardCentreSwapDefender || step == CardCentreSwapAttacker) {
+        for (const auto& [i, j] : centreSwaps(s))
+            swap(i, j);
+    } else if (step == CardDefenderAdjust) {
+        for (int i = 0; i < c.size(); ++i)
+            for (int j = i + 1; j < c.size(); ++j)
+                if (smallOrMediumCard(c[i]) && smallOrMediumCard(c[j]) && !(c[i] == c[j]))
+                    swap(i, j);
+        for (int i = 0; i < c.size(); ++i)
+            for (int o = 0; o < 4; ++o)
+                if (!openCard(c[i]) && o != c[i].orientation) {
+                    a.change = TerrainChange::CardRotate;
+                    a.target = i;
+                    a.secondary = {o};
+                    out << a;
+                }
+    } else if (step == CardSecondStream) {
+        for (int i = 0; i < c.size(); ++i)
+            if (c[i].type == QLatin1String("stream")) {
+                a.change = TerrainChange::CardOpen;
+                a.target = i;
+                a.secondary.clear();
+                out << a;
+            }
+        return out; // one of them must go (16.6.6)
+    }
+    out << TAction{};
+    return out;
 }
 
 } // namespace
@@ -451,6 +700,35 @@ QStringList TvbdEngine::terrainPlacementProblems(const BattleState& s, const Ter
 void TvbdEngine::beginSetup(BattleState& s, bool terrainDone) const {
     if (!terrainDone)
         s.setup.fixedTerrain = int(s.terrain.size());
+    if (s.setup.terrainCards && !terrainDone) {
+        // 16.6.3: the defender deals one card to each sector from the shuffled deck, each in a random
+        // orientation, and turns them face up.
+        const auto [cols, rows] = cardLayout(s);
+        s.setup.cardCols = cols;
+        s.setup.cardRows = rows;
+        QList<TerrainCard> deck = terrainDeck();
+        for (qsizetype i = deck.size() - 1; i > 0; --i)
+            std::swap(deck[i], deck[s.rng.below(int(i) + 1)]);
+        s.setup.cards.clear();
+        for (int k = 0; k < cols * rows && k < deck.size(); ++k) {
+            TerrainCard c = deck[k];
+            c.orientation = s.rng.below(4);
+            s.setup.cards << c;
+        }
+        ++s.rolls;
+        s.note(QStringLiteral("16.6.3 terrain cards, %1 x %2 layout: %3")
+                   .arg(cols)
+                   .arg(rows)
+                   .arg(cardsText(s.setup.cards)));
+        s.setup.cardSteps.clear();
+        for (int i = 0; i < (cols == 4 ? 2 : cols == 3 ? 1 : 0); ++i)
+            s.setup.cardSteps << CardCentreSwapDefender << CardCentreSwapAttacker;
+        s.setup.cardSteps << CardDefenderAdjust << CardSecondStream;
+        s.step = Step::Setup;
+        s.setup.stage = SetupStage::TerrainCards;
+        advanceCards(r, s);
+        return;
+    }
     if (s.setup.terrainProcedure && !terrainDone) {
         s.step = Step::Setup;
         s.setup.stage = SetupStage::PlaceTerrain;
@@ -538,6 +816,21 @@ QString TvbdEngine::setupPrompt(const BattleState& s) const {
         return QStringLiteral("10.4 %1 (defender): place a road, or end").arg(who);
     case SetupStage::TerrainChange:
         return QStringLiteral("10.4 %1 (attacker): change the terrain (one change), or end").arg(who);
+    case SetupStage::TerrainCards:
+        switch (s.setup.cardSteps.value(0)) {
+        case CardCentreSwapDefender:
+        case CardCentreSwapAttacker:
+            return QStringLiteral("16.6.4 %1: swap a centre terrain card with a flank card, or end").arg(who);
+        case CardDefenderAdjust:
+            return QStringLiteral(
+                       "16.6.5 %1 (defender): swap two small or medium terrain cards, or turn one, "
+                       "or end")
+                .arg(who);
+        default:
+            return QStringLiteral(
+                       "16.6.6 %1 (defender): replace one of the two stream cards with an open one")
+                .arg(who);
+        }
     case SetupStage::Deploy:
         return s.setup.deploying >= 0 ? QStringLiteral("10.6 %1: deploy the rest of %2")
                                             .arg(who, s.commands[s.setup.deploying].name)
@@ -638,6 +931,10 @@ QString changedSpecs(const TvbdEngine& e, const BattleState& s, const TAction& a
                     .arg(f.id, toGentle ? QStringLiteral("gentle hill") : QStringLiteral("difficult hill"));
         break;
     }
+    case TerrainChange::CardSwap:
+    case TerrainChange::CardRotate:
+    case TerrainChange::CardOpen:
+        return QStringLiteral("16.6 terrain cards are changed only while they are on the table layout");
     case TerrainChange::None:
         return QStringLiteral("unknown change");
     }
@@ -721,6 +1018,8 @@ QList<Vec2> roadTargets(const BattleState& s) {
 QList<TAction> TvbdEngine::setupActions(const BattleState& s) const {
     QList<TAction> out;
     const SetupStage st = s.setup.stage;
+    if (st == SetupStage::TerrainCards)
+        return cardActions(s);
     if (st == SetupStage::PlaceTerrain || st == SetupStage::Roads) {
         QList<TerrainSpec> cands;
         if (st == SetupStage::PlaceTerrain) {
@@ -755,7 +1054,8 @@ QList<TAction> TvbdEngine::setupActions(const BattleState& s) const {
         }
         const bool canEnd = st == SetupStage::PlaceTerrain
                                 ? countSpecs(s.setup.specs).features >= featureRange(s).first
-                                : villagesServed(r, s.setup.specs);
+                                : villagesServed(r, s.setup.specs) &&
+                                      (!s.setup.terrainCards || countSpecs(s.setup.specs).roads > 0);
         if (canEnd || out.isEmpty())
             out << TAction{};
         return out;
@@ -855,6 +1155,42 @@ bool TvbdEngine::applySetup(BattleState& s, const TAction& a, QString* why) cons
     };
     const SetupStage st = s.setup.stage;
     const QString who = s.sideName[s.stepSide];
+    if (st == SetupStage::TerrainCards) {
+        if (!cardActions(s).contains(a))
+            return fail(QStringLiteral("16.6 not a choice now (%1)").arg(setupPrompt(s)));
+        QList<TerrainCard>& c = s.setup.cards;
+        const int step = s.setup.cardSteps.first();
+        const QString rule = step == CardDefenderAdjust ? QStringLiteral("16.6.5")
+                             : step == CardSecondStream ? QStringLiteral("16.6.6")
+                                                        : QStringLiteral("16.6.4");
+        if (isTerrainEnd(a)) {
+            s.note(QStringLiteral("%1 %2 passes").arg(rule, who));
+        } else if (a.change == TerrainChange::CardSwap) {
+            const int i = a.target, j = a.secondary[0];
+            s.note(QStringLiteral("%1 %2 swaps card %3 (%4) and card %5 (%6)")
+                       .arg(rule, who)
+                       .arg(i + 1)
+                       .arg(cardText(c[i]))
+                       .arg(j + 1)
+                       .arg(cardText(c[j])));
+            std::swap(c[i], c[j]);
+        } else if (a.change == TerrainChange::CardRotate) {
+            s.note(QStringLiteral("%1 %2 turns card %3 (%4) to orientation %5")
+                       .arg(rule, who)
+                       .arg(a.target + 1)
+                       .arg(cardText(c[a.target]))
+                       .arg(a.secondary[0]));
+            c[a.target].orientation = a.secondary[0];
+        } else {
+            s.note(QStringLiteral("%1 %2 replaces the stream card %3 with an open card")
+                       .arg(rule, who)
+                       .arg(a.target + 1));
+            c[a.target] = TerrainCard{};
+        }
+        s.setup.cardSteps.removeFirst();
+        advanceCards(r, s);
+        return true;
+    }
     if (st == SetupStage::PlaceTerrain || st == SetupStage::Roads) {
         if (isTerrainEnd(a)) {
             if (st == SetupStage::PlaceTerrain) {
@@ -868,6 +1204,13 @@ bool TvbdEngine::applySetup(BattleState& s, const TAction& a, QString* why) cons
             }
             if (!villagesServed(r, s.setup.specs) && countSpecs(s.setup.specs).roads < 6)
                 return fail(QStringLiteral("8.2 every village and town needs a road through it"));
+            if (s.setup.terrainCards) {
+                if (countSpecs(s.setup.specs).roads == 0)
+                    return fail(QStringLiteral("16.6.8 every table has at least one road"));
+                s.note(QStringLiteral("16.6.8 %1 has placed the roads").arg(who));
+                beginSetup(s, true);
+                return true;
+            }
             s.setup.stage = SetupStage::TerrainChange;
             s.stepSide = s.attacker;
             s.note(QStringLiteral("10.4 %1 (attacker) may make one change to the terrain")
@@ -1065,6 +1408,13 @@ TAction chooseSetupAction(const TvbdEngine& engine, const BattleState& s, wp::ru
         }
         return best;
     }
+    case SetupStage::TerrainCards:
+        // The attacker takes a centre swap when it has one (the rulebook's example: a large feature out of
+        // the centre), the defender keeps the cards; of two streams the later card goes.
+        if (s.setup.cardSteps.value(0) == CardCentreSwapAttacker ||
+            s.setup.cardSteps.value(0) == CardSecondStream)
+            return s.setup.cardSteps.value(0) == CardSecondStream ? legal.last() : legal.first();
+        return legal.last();
     case SetupStage::None:
         break;
     }
@@ -1074,13 +1424,14 @@ TAction chooseSetupAction(const TvbdEngine& engine, const BattleState& s, wp::ru
 // ---- runTerrainProcedure
 // ------------------------------------------------------------------------------------
 
-TerrainProcedureResult runTerrainProcedure(const TvbdRules& rules, const BattleState& scenario,
-                                           quint64 seed) {
+TerrainProcedureResult runTerrainProcedure(const TvbdRules& rules, const BattleState& scenario, quint64 seed,
+                                           TerrainMethod method) {
     TerrainProcedureResult res;
     TvbdEngine engine(rules);
     BattleState s = scenario;
     s.setup = SetupState{};
-    s.setup.terrainProcedure = true;
+    s.setup.terrainProcedure = method == TerrainMethod::Basic;
+    s.setup.terrainCards = method == TerrainMethod::Cards;
     s.setup.deployment = false;
     s.rng.reseed(seed);
     s.log.clear();
@@ -1097,23 +1448,24 @@ TerrainProcedureResult runTerrainProcedure(const TvbdRules& rules, const BattleS
     }
     res.ok = true;
     res.attacker = s.attacker;
-    res.terrain = materialize(s.setup.specs);
+    res.terrain = materialize(s.setup.specs, s.setup.terrainCards);
     for (const TerrainSpec& t : res.terrain)
         res.json << terrainSpecJson(t);
     for (const QString& line : s.log)
-        if (line.startsWith(QLatin1String("1.3")) || line.startsWith(QLatin1String("10.4")))
+        if (line.startsWith(QLatin1String("1.3")) || line.startsWith(QLatin1String("10.4")) ||
+            line.startsWith(QLatin1String("16.6")))
             res.log << line;
     return res;
 }
 
 bool placeTerrainByProcedure(const TvbdRules& rules, QJsonObject* root, quint64 seed, QString* error,
-                             QStringList* log) {
+                             QStringList* log, TerrainMethod method) {
     BattleState s;
     QJsonObject copy = *root;
     copy.remove(QStringLiteral("setup"));
     if (!scenarioFromJson(copy, QStringLiteral("scenario"), rules, &s, error))
         return false;
-    const TerrainProcedureResult res = runTerrainProcedure(rules, s, seed);
+    const TerrainProcedureResult res = runTerrainProcedure(rules, s, seed, method);
     if (!res.ok) {
         if (error)
             *error = res.error;
