@@ -53,9 +53,15 @@ namespace {
 
 double nearestEnemy(const TvbdEngine& e, const BattleState& s, int u, const Pose& p) {
     double best = 1e9;
+    const double rp = 0.5 * std::sqrt(p.w * p.w + p.d * p.d);
     for (qsizetype i = 0; i < s.units.size(); ++i) {
         const Unit& y = s.units[i];
         if (y.side == s.units[u].side || !y.onTable() || y.type == UnitType::Commander)
+            continue;
+        // Each stand lies within half its diagonal of its centre: one whose centre is farther than both
+        // halves plus the best so far cannot come nearer (the same minimum, without measuring it).
+        if ((y.pose.c - p.c).length() - rp - 0.5 * std::sqrt(y.pose.w * y.pose.w + y.pose.d * y.pose.d) >
+            best + 1e-6)
             continue;
         // Capped at the best so far: a farther stand may return a lower bound above it (it cannot win), a
         // nearer one its exact distance, so the minimum is the same.
