@@ -28,7 +28,7 @@ const char* kBattleUsage =
        westphalia-cli battle export (--scenario ID|POSITION [--actions FILE] [--combat N] | --save FILE.tyw
                                    [--combat N] | --input FILE)
                                    [--seed N] [--battle-seed S] [--mapping FILE] --rules tvbd|tercios --out FILE.json
-                                   [--pdf FILE.pdf] [--svg FILE.svg]
+                                   [--pdf FILE.pdf] [--svg FILE.svg] [--png FILE.png]
        westphalia-cli battle validate FILE.json --rules tvbd|tercios
        westphalia-cli battle run FILE.json [--rules tvbd|tercios] [--seed S] [--auto] [--odds N] [--log] ...
        westphalia-cli battle report GAME | battle calibrate --rules tvbd|tercios --games N
@@ -42,6 +42,7 @@ const char* kBattleUsage =
   --pdf FILE.pdf    also the printable briefing (title, situation, orders of battle, the table map, special
                     rules, victory conditions, a casualty roster), as the window's Export battle writes it
   --svg FILE.svg    also the table map as SVG
+  --png FILE.png    also the briefing's first two pages as images (FILE.png and FILE-2.png), to look at
   validate  loads a battle scenario and checks both army lists (TVBD 7.3.2, 7.3.3; Tercios L818-1037)
   --rules tercios   Brevis Editio: Tercios (docs/tercios.md; the mapping's "tercios" section)
   run       plays a battle scenario with the miniatures module: --auto resolves it with both sides played
@@ -343,6 +344,7 @@ int exportCommand(ArgParser& p) {
     const QString outFile = p.value(QStringLiteral("--out"));
     const QString pdfFile = p.value(QStringLiteral("--pdf"));
     const QString svgFile = p.value(QStringLiteral("--svg"));
+    const QString pngFile = p.value(QStringLiteral("--png"));
     QString problem;
     quint64 seed = 1, battleSeed = 0;
     int combat = 1;
@@ -442,7 +444,7 @@ int exportCommand(ArgParser& p) {
     }
     const int rc = tercios ? writeTercios(in, terciosMapping, battleSeed, outFile)
                            : writeTvbd(in, mapping, *rules, battleSeed, outFile);
-    if (rc != 0 || (pdfFile.isEmpty() && svgFile.isEmpty()))
+    if (rc != 0 || (pdfFile.isEmpty() && svgFile.isEmpty() && pngFile.isEmpty()))
         return rc;
     // The briefing and the table map, drawn by the window's export (views/battleexportdialog).
     BattleExportDialog dialog;
@@ -464,6 +466,18 @@ int exportCommand(ArgParser& p) {
             return 1;
         }
         out() << "wrote " << svgFile << "\n";
+    }
+    for (int page = 0; page < 2 && !pngFile.isEmpty(); ++page) {
+        QString file = pngFile;
+        if (page > 0)
+            file.insert(file.endsWith(QLatin1String(".png"), Qt::CaseInsensitive) ? file.size() - 4
+                                                                                  : file.size(),
+                        QStringLiteral("-2"));
+        if (!dialog.briefingPage(page, QSize(1169, 827)).save(file, "PNG")) {
+            err() << "westphalia-cli battle: " << file << ": cannot write the image\n";
+            return 1;
+        }
+        out() << "wrote " << file << "\n";
     }
     return 0;
 }

@@ -255,6 +255,8 @@ void TablePreview::paintOn(QPainter& p, const QRectF& r) const {
             col.setAlpha(70);
         p.setPen(QPen(col.darker(140), 0.15));
         p.setBrush(col);
+        if (to.value(QStringLiteral("id")).toString() == QLatin1String("closed-town")) // 5.13: the shut town
+            p.setBrush(QBrush(terrainColor(QStringLiteral("town")).darker(160), Qt::DiagCrossPattern));
         if (shape == QLatin1String("ellipse")) {
             p.drawEllipse(pt(to.value(QStringLiteral("centre"))), to.value(QStringLiteral("rx")).toDouble(),
                           to.value(QStringLiteral("ry")).toDouble());

@@ -12,6 +12,7 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLineF>
 
 #include <algorithm>
 #include <cmath>
@@ -27,6 +28,8 @@ struct Stand {
     QString type, quality, nat, kind, label;
     bool reduced = false;
     int resolveLoss = 0; // Unreliable Troops
+    int unit = -1;       // the campaign unit (index in Force::units); -1 for cards' and guns' stands
+    bool large = false;  // a Large Pike+Shot (16.2: two stands back to back)
 };
 
 const QString kCav[] = {QStringLiteral("Horse"), QStringLiteral("LightHorse"), QStringLiteral("Dragoons")};
@@ -80,6 +83,9 @@ QList<Stand> forceStands(const Force& f, const QJsonObject& m, int year, int bud
                 s.nat = u.nationality;
                 s.kind = u.kind;
                 s.reduced = u.reduced;
+                s.unit = int(i);
+                // 16.2: a Large Pike+Shot is two stands back to back; a reduced unit keeps one of them.
+                s.large = ss[k].toArray().at(2).toString() == QLatin1String("large") && !u.reduced;
                 s.label = QStringLiteral("%1 %2%3 (unit %4)")
                               .arg(natName(u.nationality), u.kind,
                                    u.reduced ? QStringLiteral(", reduced") : QString())
@@ -92,22 +98,58 @@ QList<Stand> forceStands(const Force& f, const QJsonObject& m, int year, int bud
             Stand s{
                 QStringLiteral("PikeShot"), QStringLiteral("ordinary"), u.nationality, u.kind,
                 QStringLiteral("%1 %2 (unit %3, unmapped)").arg(natName(u.nationality), u.kind).arg(i + 1)};
+            s.unit = int(i);
             st << s;
         }
         perUnit << st;
     }
-    // Round robin: every unit's first stand, then the second stands, up to the budget.
+    // Round robin: every unit's first stand, then the second stands, up to the budget (a Large Pike+Shot
+    // counts two; when only one fits it comes as a normal one).
     QList<Stand> out;
+    int used = 0;
     for (int k = 0; k < 2; ++k)
         for (const QList<Stand>& st : perUnit)
-            if (k < st.size() && out.size() < budget)
-                out << st[k];
+            if (k < st.size() && used < budget) {
+                Stand x = st[k];
+                x.large = x.large && used + 2 <= budget;
+                used += x.large ? 2 : 1;
+                out << x;
+            }
     return out;
 }
 
 struct Slot {
     double x, y;
 };
+
+// The scenario with its terrain and its commands not yet deployed (10.6 "players"): what the 10.4
+// procedure runs on, and how the engine's loader reads the terrain back (classes and pieces).
+QJsonObject undeployed(const QJsonObject& root, const QJsonArray& terrain,
+                       const QList<QList<Stand>>* commands) {
+    QJsonObject o = root;
+    QJsonArray cmds;
+    for (int s = 0; s < 2; ++s)
+        for (qsizetype c = 0; c < commands[s].size(); ++c) {
+            const QString id = QStringLiteral("%1%2").arg(s == 0 ? "A" : "D").arg(c + 1);
+            QJsonArray units{QJsonObject{{QStringLiteral("id"), id + QStringLiteral("-0")},
+                                         {QStringLiteral("type"), QStringLiteral("Commander")}}};
+            for (qsizetype j = 0; j < commands[s][c].size(); ++j) {
+                const Stand& st = commands[s][c][j];
+                QJsonObject u{{QStringLiteral("id"), QStringLiteral("%1-%2").arg(id).arg(j + 1)},
+                              {QStringLiteral("type"), st.type},
+                              {QStringLiteral("quality"), st.quality}};
+                if (st.large)
+                    u.insert(QStringLiteral("large"), true);
+                units << u;
+            }
+            cmds << QJsonObject{
+                {QStringLiteral("id"), id}, {QStringLiteral("side"), s}, {QStringLiteral("units"), units}};
+        }
+    o.insert(QStringLiteral("commands"), cmds);
+    o.insert(QStringLiteral("terrain"), terrain);
+    o.insert(QStringLiteral("setup"), QJsonObject{{QStringLiteral("deployment"), QStringLiteral("players")}});
+    return o;
+}
 
 } // namespace
 
@@ -149,11 +191,21 @@ bool loadMapping(const QString& path, TvbdMapping* out, QString* error) {
                 return fail(p + QStringLiteral("[%1]").arg(k),
                             QStringLiteral("quality '%1' is not one of %2")
                                 .arg(s.at(1).toString(), quals.join(QStringLiteral(", "))));
+            if (s.size() > 2 && (s.at(2).toString() != QLatin1String("large") ||
+                                 s.at(0).toString() != QLatin1String("PikeShot") ||
+                                 s.at(1).toString() == QLatin1String("raw")))
+                return fail(p + QStringLiteral("[%1][2]").arg(k),
+                            QStringLiteral("only 'large' for a Pike+Shot that is not raw (16.2)"));
         }
     }
     const int cap = t.value(QStringLiteral("maxStandsPerSide")).toInt(22);
     if (cap < 2 || cap > 40)
         return fail(QStringLiteral("maxStandsPerSide"), QStringLiteral("2 to 40 is needed"));
+    const QString proc = t.value(QStringLiteral("terrainProcedure")).toString(QStringLiteral("tvbd"));
+    if (proc != QLatin1String("tvbd") && proc != QLatin1String("area"))
+        return fail(
+            QStringLiteral("terrainProcedure"),
+            QStringLiteral("'%1' is not tvbd (the rulebook's 10.4) or area (the Area's table)").arg(proc));
     if (t.value(QStringLiteral("tables")).toArray().isEmpty())
         return fail(QStringLiteral("tables"), QStringLiteral("a non-empty list is needed"));
     if (!loadSites(sitesPathFor(path), &out->sites, error))
@@ -200,7 +252,11 @@ bool inputFromState(const GameData& data, const wp::rules::GameState& st, Battle
         const int side = i == 0 ? att : 1 - att;
         Force& f = in.sides[i];
         f.name = side == kCatholic ? QStringLiteral("Catholic") : QStringLiteral("Protestant");
-        const auto& units = i == 0 ? cf->attackUnits : cf->defendUnits;
+        QList<int16_t> units(i == 0 ? cf->attackUnits.begin() : cf->defendUnits.begin(),
+                             i == 0 ? cf->attackUnits.end() : cf->defendUnits.end());
+        if (i == 0 && in.relief) // the garrison (units from inside the town) last: BattleInput::garrison
+            std::stable_partition(units.begin(), units.end(),
+                                  [&](int16_t u) { return !(st.units[size_t(u)].flags & kInside); });
         for (int16_t u : units) {
             const UnitState& us = st.units[size_t(u)];
             const UnitType& ut = data.unitTypes[us.type];
@@ -416,7 +472,7 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
                             .arg(in.sides[0].name, in.sides[1].name, in.city)
                             .arg(in.garrison > 0
                                      ? QStringLiteral(" %1 of the attacker's campaign units are the garrison "
-                                                      "that joined the relief (13.15).")
+                                                      "of the town (13.15).")
                                            .arg(in.garrison)
                                      : QString()));
     } else if (in.fortress)
@@ -425,7 +481,8 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
                      .arg(in.city);
     if (in.neutralArea)
         notes << QStringLiteral("A Neutral Area (5.13): %1 keeps its gates shut; no unit may enter the town "
-                                "(a scenario rule: the module does not enforce it).")
+                                "(a piece of the scenario's impassable terrain, 8.2, lies over it: "
+                                "'closed-town').")
                      .arg(in.city.isEmpty() ? QStringLiteral("the town") : in.city);
     // A Dynamic (starred) army commander: TVBD Commanders are all alike (7.3), so each star makes one more
     // of his army's ordinary Pike+Shot or Horse superior (16.3), after the cards.
@@ -503,6 +560,25 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
                 }
     }
 
+    // Relief (13.15): the garrison's stands (those of the attacker's last `garrison` campaign units,
+    // inputFromState puts the units from inside last) leave the relief army for the town.
+    QList<Stand> garrison;
+    if (in.relief && in.garrison > 0) {
+        const int first = int(in.sides[0].units.size()) - in.garrison;
+        QList<Stand> rest;
+        for (const Stand& st : stands[0])
+            (st.unit >= first && garrison.size() < 7 ? garrison : rest) << st;
+        if (garrison.size() >= 2 && rest.size() >= 2)
+            stands[0] = rest;
+        else
+            garrison.clear();
+        notes << (garrison.isEmpty()
+                      ? QStringLiteral("The garrison is too small for a command of its own (7.3.3: two "
+                                       "units and a Commander): it marches with the relief army.")
+                      : QStringLiteral("The garrison (%1 units) starts in the town behind the besiegers, "
+                                       "facing their rear, as a command of its own under the governor.")
+                            .arg(garrison.size()));
+    }
     // Commands: left-wing horse, foot, guns, right-wing horse, cut into ceil(n/7) chunks of 2..7 stands.
     QList<QList<Stand>> commands[2];
     for (int s = 0; s < 2; ++s) {
@@ -548,7 +624,8 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
     shape.flankMax = 3.5;
     shape.townW = 4;
     shape.townD = 2.5;
-    shape.townDepth = in.sally ? D / 2 - 2 : D / 2 + 2; // a sally comes out of the town
+    // A sally comes out of the town; a relief finds the besieged town behind the besiegers (13.15).
+    shape.townDepth = in.sally ? D / 2 - 2 : in.relief ? D - 3.5 : D / 2 + 2;
     const SitePlan site = planSite(in, map.sites, shape, siteRng);
 
     QJsonObject root;
@@ -565,155 +642,10 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
         root.insert(QStringLiteral("options"),
                     QJsonObject{{QStringLiteral("attackerAlwaysInitiative"), true}});
 
-    // Units: slots per sector, rows 2.5 TUM apart from the front line back; side 1 mirrored in y.
-    QJsonArray cmds;
-    QList<QPointF> works; // field fortification sections (16.5)
-    for (int s = 0; s < 2; ++s) {
-        auto sector = [&](double xa, double xb) {
-            QList<Slot> out;
-            const int per = int(std::floor((xb - xa) / 2.5));
-            const double x0 = xa + ((xb - xa) - per * 2.5) / 2 + 1.25;
-            for (int r = 0; r < 4; ++r)
-                for (int i = 0; i < per; ++i)
-                    if (x0 + i * 2.5 - 1.1 >= site.freeLo && x0 + i * 2.5 + 1.1 <= site.freeHi)
-                        out << Slot{x0 + i * 2.5, front - r * 2.5}; // clear of a river on the flank
-            return out;
-        };
-        QList<Slot> centre = sector(W / 2 - CW / 2, W / 2 + CW / 2);
-        QList<Slot> left = sector(0, W / 2 - CW / 2), right = sector(W / 2 + CW / 2, W);
-        // Pike+Shot first into the centre (tilly-digest 11.5: every Pike+Shot starts in the centre zone).
-        QHash<int, Slot> placed; // flat stand index -> slot
-        QList<const Stand*> flat;
-        for (qsizetype c = 0; c < commands[s].size(); ++c)
-            for (const Stand& st : commands[s][c]) {
-                flat << &st;
-            }
-        auto take = [](QList<Slot>& l, Slot* out) {
-            if (l.isEmpty())
-                return false;
-            *out = l.takeFirst();
-            return true;
-        };
-        const int cavTotal =
-            int(std::count_if(flat.begin(), flat.end(), [](const Stand* p) { return isCav(p->type); }));
-        int cavSeen = 0;
-        for (int pass = 0; pass < 3; ++pass)
-            for (qsizetype i = 0; i < flat.size(); ++i) {
-                const QString& t = flat[i]->type;
-                const int want = t == QLatin1String("PikeShot") ? 0 : isCav(t) ? 2 : 1;
-                if (want != pass)
-                    continue;
-                Slot sl{};
-                bool ok = false;
-                if (pass == 0)
-                    ok = take(centre, &sl);
-                else if (pass == 1)
-                    ok = take(centre, &sl) || take(left, &sl) || take(right, &sl);
-                else {
-                    const bool leftWing = cavSeen++ < cavTotal / 2;
-                    ok = leftWing ? (take(left, &sl) || take(right, &sl) || take(centre, &sl))
-                                  : (take(right, &sl) || take(left, &sl) || take(centre, &sl));
-                }
-                if (ok)
-                    placed.insert(int(i), sl);
-            }
-        // Commands are cut from the placed stands in x order (then y), so each holds neighbouring stands
-        // and its Commander stays near them (12.1.1); the army commander takes the middle one.
-        QList<int> byX = placed.keys();
-        std::sort(byX.begin(), byX.end(), [&](int a, int b) {
-            return placed[a].x != placed[b].x ? placed[a].x < placed[b].x : placed[a].y > placed[b].y;
-        });
-        QList<QList<int>> groups;
-        {
-            int pos = 0;
-            for (const QList<Stand>& c : commands[s]) {
-                QList<int> g = byX.mid(pos, c.size());
-                std::sort(g.begin(), g.end());
-                groups << g;
-                pos += int(c.size());
-            }
-        }
-        const int k = int(groups.size());
-        QList<int> rank(k);
-        {
-            QList<int> order(k);
-            for (int c = 0; c < k; ++c)
-                order[c] = c;
-            std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-                return std::abs(2 * a - (k - 1)) < std::abs(2 * b - (k - 1));
-            });
-            for (int r = 0; r < k; ++r)
-                rank[order[r]] = r;
-        }
-        const QString pre = s == 0 ? QStringLiteral("A") : QStringLiteral("D");
-        for (qsizetype c = 0; c < groups.size(); ++c) {
-            QJsonArray units;
-            const ForceLeader* ld =
-                rank[c] < in.sides[s].leaders.size() ? &in.sides[s].leaders[rank[c]] : nullptr;
-            double cx = 0;
-            int cn = 0;
-            QList<QJsonObject> body;
-            for (qsizetype j = 0; j < groups[c].size(); ++j) {
-                const Stand& st = *flat[groups[c][j]];
-                const Slot sl = placed[groups[c][j]];
-                QJsonObject u;
-                u.insert(QStringLiteral("id"), QStringLiteral("%1%2-%3").arg(pre).arg(c + 1).arg(j + 1));
-                u.insert(QStringLiteral("type"), st.type);
-                if (st.type != QLatin1String("Cannon") && st.type != QLatin1String("Rabble"))
-                    u.insert(QStringLiteral("quality"), st.quality);
-                u.insert(QStringLiteral("x"), sl.x);
-                u.insert(QStringLiteral("y"), s == 0 ? sl.y : D - sl.y);
-                if (st.resolveLoss > 0) {
-                    const auto t = wp::tactical::typeFromName(st.type);
-                    const auto q = wp::tactical::qualityFromName(st.quality);
-                    if (t && q)
-                        u.insert(QStringLiteral("resolve"),
-                                 std::max(1, rules.startResolve(*t, *q, false) - st.resolveLoss));
-                }
-                if (st.type == QLatin1String("Cannon") && limberAll[s])
-                    u.insert(QStringLiteral("limbered"), true);
-                // 16.5: a field fortification section over the front edge of each first-row infantry or
-                // Cannon stand of the centre (stands are 1 TUM deep; side 0 faces +y).
-                if (fortify[s] && !isCav(st.type) && sl.y == front && std::abs(sl.x - W / 2) <= CW / 2)
-                    works << QPointF(sl.x, s == 0 ? sl.y + 0.5 : D - sl.y - 0.5);
-                u.insert(QStringLiteral("name"), st.label);
-                body << u;
-                cx += sl.x;
-                ++cn;
-            }
-            QJsonObject cu;
-            cu.insert(QStringLiteral("id"), QStringLiteral("%1%2-0").arg(pre).arg(c + 1));
-            cu.insert(QStringLiteral("type"), QStringLiteral("Commander"));
-            cu.insert(QStringLiteral("x"), cn ? cx / cn : W / 2);
-            // Between the first and second rows, near its units (12.1.1: command radius 8 TUM).
-            cu.insert(QStringLiteral("y"), s == 0 ? front - 1.25 : D - (front - 1.25));
-            cu.insert(QStringLiteral("name"),
-                      ld ? QStringLiteral("%1 (battle %2%3)")
-                               .arg(ld->name)
-                               .arg(ld->battle)
-                               .arg(ld->stars ? QStringLiteral(", %1 star(s)").arg(ld->stars) : QString())
-                         : QStringLiteral("a colonel"));
-            units << cu;
-            for (const QJsonObject& u : body)
-                units << u;
-            QJsonObject co;
-            co.insert(QStringLiteral("id"), QStringLiteral("%1%2").arg(pre).arg(c + 1));
-            co.insert(QStringLiteral("name"),
-                      ld ? QStringLiteral("%1's command").arg(ld->name)
-                         : QStringLiteral("%1 command %2").arg(in.sides[s].name).arg(c + 1));
-            co.insert(QStringLiteral("side"), s);
-            co.insert(QStringLiteral("units"), units);
-            cmds << co;
-        }
-        for (qsizetype l = commands[s].size(); l < in.sides[s].leaders.size(); ++l)
-            notes << QStringLiteral("%1: %2 has no command of his own (one Commander per command, 7.3.2)")
-                         .arg(in.sides[s].name, in.sides[s].leaders[l].name);
-    }
-    root.insert(QStringLiteral("commands"), cmds);
-
-    // Terrain: the town at the city on the defender's side of the neutral zone, the river it lies on, the
-    // roads toward its neighbours (site.h), the Area's features by its table, field fortifications.
+    // ---- The terrain first (the site, then the rulebook's procedure or the Area's table), then the armies
+    // around it (docs/battle-export.md "Terrain").
     QJsonArray terrain, decor;
+    QList<QPointF> works; // field fortification sections (16.5): the fortress's, then the lines'
     auto uni = [&](double a, double b) { return a + (b - a) * rng.below(1001) / 1000.0; };
     auto pt = [](double x, double y) { return QJsonArray{x, y}; };
     auto line = [&](const QList<QPointF>& l) {
@@ -781,51 +713,455 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
                               : QStringLiteral("; %1 crossing(s) drawn.").arg(site.crossings.size()));
     }
     notes << site.notes;
-    const QJsonObject areas = m.value(QStringLiteral("areas")).toObject();
-    const QJsonObject feat = areas.value(in.area).isObject()
-                                 ? areas.value(in.area).toObject()
-                                 : areas.value(QStringLiteral("default")).toObject();
-    int fid = 0;
-    const double xLo = std::max(4.0, site.freeLo + 3), xHi = std::min(W - 4, site.freeHi - 3);
-    // "terrainProcedure": "tvbd" in the mapping: the defender's placement and the attacker's change by the
-    // rulebook (10.4, model/tactical/tvbd_setup.cpp) instead of the Area's table, after the site.
-    const bool procedure = m.value(QStringLiteral("terrainProcedure")).toString() == QLatin1String("tvbd");
-    for (auto it = feat.begin(); it != feat.end() && !procedure; ++it) {
-        const QString type = it.key();
-        for (int n = 0; n < it.value().toInt(); ++n) {
-            const bool gentle = type == QLatin1String("gentleHill");
-            double x = 0, y = 0;
-            for (int tries = 0; tries < 30; ++tries) {
-                x = uni(xLo, xHi);
-                y = gentle ? uni(4, D - 4) : uni(D / 2 - 1.5, D / 2 + 1.5);
-                bool clear = true;
-                for (const Slot& u : used)
-                    clear = clear && std::hypot(u.x - x, u.y - y) > (gentle ? 4 : 7);
-                if (clear)
-                    break;
+    // A Neutral Area's town keeps its gates shut (5.13): the rulebook's scenario impassable terrain (8.2, the
+    // module's "marsh" type) over it, so the engine keeps every unit out.
+    if (in.neutralArea)
+        terrain << QJsonObject{
+            {QStringLiteral("id"), QStringLiteral("closed-town")},
+            {QStringLiteral("type"), QStringLiteral("marsh")},
+            {QStringLiteral("name"), QStringLiteral("%1: gates shut (5.13), impassable")
+                                         .arg(in.city.isEmpty() ? QStringLiteral("the town") : in.city)},
+            {QStringLiteral("shape"), QStringLiteral("rect")},
+            {QStringLiteral("centre"), pt(tx, site.town.y())},
+            {QStringLiteral("w"), 4},
+            {QStringLiteral("d"), 2.5}};
+    if (in.fortress && !in.sally && !in.relief) // the fortress's works before the town (16.5.2)
+        for (double dx : {-1.0, 1.0})
+            works << QPointF(tx + dx, site.town.y() - 1.25 - 0.15);
+    // 8.2: only in-season (or enclosed) fields are difficult; bare fields are drawn, without effect.
+    auto addFeature = [&](const QJsonObject& piece) {
+        if (piece.value(QStringLiteral("type")).toString() == QLatin1String("field") && !site.cropsStanding)
+            decor << piece;
+        else
+            terrain << piece;
+    };
+    if (m.value(QStringLiteral("terrainProcedure")).toString(QStringLiteral("tvbd")) ==
+        QLatin1String("tvbd")) {
+        // The rulebook's placement (10.4: the defender places 1-4 / 2-6 features and roads, the attacker
+        // makes one change; issue 10's procedure, model/tactical/tvbd_setup.cpp) on the table with the site
+        // already on it and the armies not yet deployed.
+        wp::tactical::BattleState pre;
+        QString why;
+        wp::tactical::TerrainProcedureResult res;
+        if (wp::tactical::scenarioFromJson(undeployed(root, terrain, commands), QStringLiteral("export"),
+                                           rules, &pre, &why))
+            res = wp::tactical::runTerrainProcedure(rules, pre, seed);
+        else
+            res.error = why;
+        if (res.ok) {
+            for (const QJsonValue& v : res.json)
+                addFeature(v.toObject());
+            notes << QStringLiteral(
+                "Terrain by the rulebook's procedure (10.4), on the site, before deployment:");
+            for (const QString& l : res.log)
+                notes << QStringLiteral("  ") + l;
+        } else
+            notes << QStringLiteral("The 10.4 terrain procedure could not run (%1): the site only.")
+                         .arg(res.error);
+    } else {
+        // "terrainProcedure": "area": the Area's features by the mapping's table: hills anywhere, the
+        // others in the neutral zone, away from each other and the town.
+        const QJsonObject areas = m.value(QStringLiteral("areas")).toObject();
+        const QJsonObject feat = areas.value(in.area).isObject()
+                                     ? areas.value(in.area).toObject()
+                                     : areas.value(QStringLiteral("default")).toObject();
+        int fid = 0;
+        const double xLo = std::max(4.0, site.freeLo + 3), xHi = std::min(W - 4, site.freeHi - 3);
+        for (auto it = feat.begin(); it != feat.end(); ++it) {
+            const QString type = it.key();
+            for (int n = 0; n < it.value().toInt(); ++n) {
+                const bool gentle = type == QLatin1String("gentleHill");
+                double x = 0, y = 0;
+                for (int tries = 0; tries < 30; ++tries) {
+                    x = uni(xLo, xHi);
+                    y = gentle ? uni(4, D - 4) : uni(D / 2 - 1.5, D / 2 + 1.5);
+                    bool clear = true;
+                    for (const Slot& u : used)
+                        clear = clear && std::hypot(u.x - x, u.y - y) > (gentle ? 4 : 7);
+                    if (clear)
+                        break;
+                }
+                if (!gentle)
+                    used << Slot{x, y};
+                const double rx = gentle ? uni(4, 7) : uni(2, 3.5), ry = gentle ? uni(2, 3.5) : 1.5;
+                addFeature(QJsonObject{{QStringLiteral("id"), QStringLiteral("%1-%2").arg(type).arg(++fid)},
+                                       {QStringLiteral("type"), type},
+                                       {QStringLiteral("shape"), QStringLiteral("ellipse")},
+                                       {QStringLiteral("centre"), pt(x, y)},
+                                       {QStringLiteral("rx"), rx},
+                                       {QStringLiteral("ry"), ry}});
             }
-            if (!gentle)
-                used << Slot{x, y};
-            const double rx = gentle ? uni(4, 7) : uni(2, 3.5), ry = gentle ? uni(2, 3.5) : 1.5;
-            const QJsonObject piece{{QStringLiteral("id"), QStringLiteral("%1-%2").arg(type).arg(++fid)},
-                                    {QStringLiteral("type"), type},
-                                    {QStringLiteral("shape"), QStringLiteral("ellipse")},
-                                    {QStringLiteral("centre"), pt(x, y)},
-                                    {QStringLiteral("rx"), rx},
-                                    {QStringLiteral("ry"), ry}};
-            // 8.2: only in-season (or enclosed) fields are difficult; bare fields are drawn, without effect.
-            if (type == QLatin1String("field") && !site.cropsStanding)
-                decor << piece;
-            else
-                terrain << piece;
         }
     }
     if (!decor.isEmpty())
         notes << QStringLiteral("%1 field(s) out of season: open ground, drawn for the look only (8.2).")
                      .arg(decor.size());
-    if (in.fortress && !in.sally && !in.relief) // the fortress's works before the town (16.5.2)
-        for (double dx : {-1.0, 1.0})
-            works << QPointF(tx + dx, site.town.y() - 1.25 - 0.15);
+
+    // The terrain as the engine sees it (classes and pieces), to deploy around it.
+    QList<wp::tactical::TerrainFeature> feats;
+    {
+        wp::tactical::BattleState chk;
+        QString why;
+        if (wp::tactical::scenarioFromJson(undeployed(root, terrain, commands), QStringLiteral("export"),
+                                           rules, &chk, &why))
+            feats = chk.terrain;
+    }
+    QList<wp::tactical::Pose> taken; // what is already on the table (stands and Commanders, both sides)
+    // Whether a unit may start at p: never on impassable terrain (8.2), in a town or village, or on another
+    // unit; Cannon never in difficult terrain (12.1.6); `open` asks for open ground.
+    auto fits = [&](const wp::tactical::Pose& p, const QString& type, bool open, bool inTown) {
+        using wp::tactical::TerrainClass;
+        for (const wp::tactical::TerrainFeature& f : feats) {
+            const bool settlement = f.type == QLatin1String("town") || f.type == QLatin1String("village");
+            const bool block = f.cls == TerrainClass::Impassable || (settlement && !inTown) ||
+                               (f.cls == TerrainClass::Difficult && !settlement &&
+                                (open || type == QLatin1String("Cannon")));
+            if (block)
+                for (const wp::tactical::Polygon& piece : f.pieces)
+                    if (wp::tactical::overlaps(p, piece, 1e-3))
+                        return false;
+        }
+        for (const wp::tactical::Pose& q : taken)
+            if (wp::tactical::overlaps(p, q, 0.01))
+                return false;
+        for (const wp::tactical::Vec2& c : p.polygon())
+            if (c.x < 0 || c.y < 0 || c.x > W || c.y > D)
+                return false;
+        return true;
+    };
+    const wp::tactical::TypeInfo& cti = rules.type(wp::tactical::UnitType::Commander);
+    // The Commander's place among `cands` (in order of preference): the first within the command radius
+    // of every stand of its command (12.1.1), else the nearest to the farthest; the worst distance in *worst.
+    auto commanderAt = [&](const QList<wp::tactical::Pose>& members, const QList<QPointF>& cands, int side,
+                           bool inTown, double* worst) {
+        QPointF best = cands.isEmpty() ? QPointF(W / 2, D / 2) : cands.first();
+        *worst = 1e9;
+        for (const QPointF& c : cands) {
+            const wp::tactical::Pose p{{c.x(), c.y()}, side == 0 ? 90.0 : 270.0, cti.w, cti.d};
+            if (!fits(p, QStringLiteral("Commander"), false, inTown))
+                continue;
+            double far = 0;
+            for (const wp::tactical::Pose& u : members)
+                far = std::max(far, wp::tactical::distance(p, u));
+            if (far < *worst - 1e-9) {
+                *worst = far;
+                best = c;
+            }
+            if (far <= rules.commandRadius)
+                break;
+        }
+        return best;
+    };
+
+    // Relief (13.15): the garrison's stands start in the town behind the besiegers, facing their rear, as a
+    // command of their own under the governor (at least two stands, at most seven; else they march with
+    // the relief army).
+    QList<std::pair<Stand, QPointF>> garrisoned;
+    if (!garrison.isEmpty()) {
+        const double gx = site.town.x(), gy = site.town.y();
+        QList<QPointF> cand;
+        for (double dy : {-0.6, 0.6, 2.1, -2.1})
+            for (double dx : {-1.0, 1.0, -3.3, 3.3})
+                cand << QPointF(gx + dx, gy + dy);
+        QList<Stand> left;
+        for (const Stand& st : garrison) {
+            bool ok = false;
+            for (const QPointF& c : cand) {
+                const auto t = wp::tactical::typeFromName(st.type);
+                const wp::tactical::TypeInfo& ti = rules.type(t.value_or(wp::tactical::UnitType::PikeShot));
+                const wp::tactical::Pose p{{c.x(), c.y()}, 270, ti.w, st.large ? 2 * ti.d : ti.d};
+                if (fits(p, st.type, false, true)) {
+                    garrisoned << std::pair{st, c};
+                    taken << p;
+                    ok = true;
+                    break;
+                }
+            }
+            if (!ok)
+                left << st;
+        }
+        if (garrisoned.size() < 2) {
+            for (const auto& g : garrisoned)
+                left << g.first;
+            garrisoned.clear();
+            taken.clear();
+        }
+        commands[0].last() << left;
+        if (garrisoned.isEmpty())
+            notes << QStringLiteral("There is no room for the garrison in the town: it marches with the "
+                                    "relief army.");
+        else if (!left.isEmpty())
+            notes << QStringLiteral("%1 of the garrison's units find no room in the town and march with "
+                                    "the relief army.")
+                         .arg(left.size());
+    }
+
+    // Units: slots per sector, rows 2.5 TUM apart from the front line back; side 1 mirrored in y.
+    QJsonArray cmds;
+    for (int s = 0; s < 2; ++s) {
+        auto sector = [&](double xa, double xb) {
+            QList<Slot> out;
+            const int per = int(std::floor((xb - xa) / 2.5));
+            const double x0 = xa + ((xb - xa) - per * 2.5) / 2 + 1.25;
+            for (int r = 0; r < 4; ++r)
+                for (int i = 0; i < per; ++i)
+                    if (x0 + i * 2.5 - 1.1 >= site.freeLo && x0 + i * 2.5 + 1.1 <= site.freeHi)
+                        out << Slot{x0 + i * 2.5, front - r * 2.5}; // clear of a river on the flank
+            return out;
+        };
+        QList<Slot> centre = sector(W / 2 - CW / 2, W / 2 + CW / 2);
+        QList<Slot> left = sector(0, W / 2 - CW / 2), right = sector(W / 2 + CW / 2, W);
+        // Pike+Shot first into the centre (tilly-digest 11.5: every Pike+Shot starts in the centre zone).
+        QHash<int, Slot> placed; // flat stand index -> slot
+        QList<const Stand*> flat;
+        for (qsizetype c = 0; c < commands[s].size(); ++c)
+            for (const Stand& st : commands[s][c])
+                flat << &st;
+        // A stand's footprint at a slot (a Large Pike+Shot reaches one stand further back).
+        auto poseAt = [&](const Stand& st, const Slot& sl) {
+            const auto t = wp::tactical::typeFromName(st.type);
+            const wp::tactical::TypeInfo& ti = rules.type(t.value_or(wp::tactical::UnitType::PikeShot));
+            const double y = sl.y - (st.large ? 0.5 : 0);
+            return wp::tactical::Pose{
+                {sl.x, s == 0 ? y : D - y}, s == 0 ? 90.0 : 270.0, ti.w, st.large ? 2 * ti.d : ti.d};
+        };
+        // The first slot of the list where the stand fits on open ground, else where it may stand at all.
+        qsizetype lastTaken = -1;
+        QHash<int, qsizetype> takenAt; // flat stand index -> its footprint in `taken`
+        auto take = [&](QList<Slot>& l, const Stand& st, Slot* out) {
+            for (int tier = 0; tier < 2; ++tier)
+                for (qsizetype i = 0; i < l.size(); ++i) {
+                    const wp::tactical::Pose p = poseAt(st, l[i]);
+                    if (fits(p, st.type, tier == 0, false)) {
+                        *out = l.takeAt(i);
+                        taken << p;
+                        lastTaken = taken.size() - 1;
+                        return true;
+                    }
+                }
+            return false;
+        };
+        const int cavTotal =
+            int(std::count_if(flat.begin(), flat.end(), [](const Stand* p) { return isCav(p->type); }));
+        int cavSeen = 0;
+        for (int pass = 0; pass < 3; ++pass)
+            for (qsizetype i = 0; i < flat.size(); ++i) {
+                const Stand& st = *flat[i];
+                const int want = st.type == QLatin1String("PikeShot") ? 0 : isCav(st.type) ? 2 : 1;
+                if (want != pass)
+                    continue;
+                Slot sl{};
+                bool ok = false;
+                if (pass == 0)
+                    ok = take(centre, st, &sl) || take(left, st, &sl) || take(right, st, &sl);
+                else if (pass == 1)
+                    ok = take(centre, st, &sl) || take(left, st, &sl) || take(right, st, &sl);
+                else {
+                    const bool leftWing = cavSeen++ < cavTotal / 2;
+                    ok = leftWing ? (take(left, st, &sl) || take(right, st, &sl) || take(centre, st, &sl))
+                                  : (take(right, st, &sl) || take(left, st, &sl) || take(centre, st, &sl));
+                }
+                if (ok) {
+                    placed.insert(int(i), sl);
+                    takenAt.insert(int(i), lastTaken);
+                } else
+                    notes << QStringLiteral("%1: no room to deploy %2 (left out)")
+                                 .arg(in.sides[s].name, st.label);
+            }
+        // Commands are cut from the placed stands in x order (then y) into ceil(n/7) nearly equal ones
+        // (7.3.3), so each holds neighbouring stands; a command whose Commander cannot reach every stand
+        // within the command radius (12.1.1) is split in two.
+        QList<int> byX = placed.keys();
+        std::sort(byX.begin(), byX.end(), [&](int a, int b) {
+            return placed[a].x != placed[b].x ? placed[a].x < placed[b].x : placed[a].y > placed[b].y;
+        });
+        QList<QList<int>> groups;
+        {
+            const int n = int(byX.size()), k0 = std::max(1, (n + 6) / 7);
+            int pos = 0;
+            for (int c = 0; c < k0; ++c) {
+                const int len = n / k0 + (c < n % k0 ? 1 : 0);
+                groups << byX.mid(pos, len);
+                pos += len;
+            }
+        }
+        QList<QPointF> chief; // each group's Commander
+        for (qsizetype c = 0; c < groups.size();) {
+            QList<wp::tactical::Pose> members;
+            double lo = 1e9, hi = -1e9, mean = 0;
+            for (int i : groups[c]) {
+                members << poseAt(*flat[i], placed[i]);
+                lo = std::min(lo, placed[i].x);
+                hi = std::max(hi, placed[i].x);
+                mean += placed[i].x / double(groups[c].size());
+            }
+            // Between the rows (the first gap first, then before the first row), nearest the command's mean
+            // x first; a Commander may start in a village or the town (8.2: difficult, not impassable).
+            QList<QPointF> cands;
+            for (int r = 0; r < 5; ++r) {
+                QList<double> xs;
+                for (double x = std::max(0.5, std::floor(lo * 4) / 4 - 4);
+                     x <= std::min(W - 0.5, hi + 4) + 1e-9; x += 0.25)
+                    xs << x;
+                std::stable_sort(xs.begin(), xs.end(),
+                                 [&](double a, double b) { return std::abs(a - mean) < std::abs(b - mean); });
+                const double y = r < 4 ? front - 1.25 - 2.5 * r : front + 1;
+                for (double x : xs)
+                    cands << QPointF(x, s == 0 ? y : D - y);
+            }
+            double worst = 0;
+            const QPointF at = commanderAt(members, cands, s, true, &worst);
+            int weight = 0; // 7.3.3: at most 7 units besides the Commander (a Large Pike+Shot counts two)
+            for (int i : groups[c])
+                weight += flat[i]->large ? 2 : 1;
+            if (weight > 7 || (worst > rules.commandRadius && groups[c].size() >= 4)) {
+                const QList<int> g = groups[c];
+                groups[c] = g.mid(0, g.size() / 2);
+                groups.insert(c + 1, g.mid(g.size() / 2));
+                continue;
+            }
+            chief << at;
+            const wp::tactical::Pose cp{{at.x(), at.y()}, s == 0 ? 90.0 : 270.0, cti.w, cti.d};
+            taken << cp;
+            // Too few stands to split (a small army's wings and guns): the stands beyond the radius move
+            // to the free slot nearest the Commander (Pike+Shot within the centre zone).
+            if (worst > rules.commandRadius)
+                for (int i : groups[c]) {
+                    const Stand& st = *flat[i];
+                    if (wp::tactical::distance(cp, poseAt(st, placed[i])) <= rules.commandRadius)
+                        continue;
+                    QList<Slot>* lists[3] = {&centre, &left, &right};
+                    QList<Slot>* bl = nullptr;
+                    qsizetype bi = -1;
+                    double bd = 1e9;
+                    for (int l = 0; l < (st.type == QLatin1String("PikeShot") ? 1 : 3); ++l)
+                        for (qsizetype j = 0; j < lists[l]->size(); ++j) {
+                            const wp::tactical::Pose p = poseAt(st, lists[l]->at(j));
+                            const double d = wp::tactical::distance(cp, p);
+                            if (d <= rules.commandRadius && d < bd && fits(p, st.type, false, false)) {
+                                bd = d;
+                                bl = lists[l];
+                                bi = j;
+                            }
+                        }
+                    if (bl) {
+                        placed[i] = bl->takeAt(bi);
+                        taken[takenAt.value(i)] = poseAt(st, placed[i]);
+                    }
+                }
+            ++c;
+        }
+        for (QList<int>& g : groups)
+            std::sort(g.begin(), g.end());
+        // The garrison of a relieved town: its own command, the Commander in or by the town.
+        const int regular = int(groups.size());
+        if (s == 0 && !garrisoned.isEmpty()) {
+            QList<int> g;
+            QList<wp::tactical::Pose> members;
+            for (const auto& [st, c] : garrisoned) {
+                const Slot sl{c.x(), c.y() + (st.large ? 0.5 : 0)}; // poseAt's centre is c
+                g << int(flat.size());
+                flat << &st;
+                placed.insert(int(flat.size()) - 1, sl);
+                members << poseAt(st, sl);
+            }
+            QList<QPointF> cands;
+            for (double dy = -2.5; dy <= 3.0 + 1e-9; dy += 0.5)
+                for (double dx = -5; dx <= 5 + 1e-9; dx += 0.5)
+                    cands << QPointF(site.town.x() + dx, site.town.y() + dy);
+            std::stable_sort(cands.begin(), cands.end(), [&](QPointF a, QPointF b) {
+                return QLineF(a, site.town).length() < QLineF(b, site.town).length();
+            });
+            double worst = 0;
+            const QPointF at = commanderAt(members, cands, 0, true, &worst);
+            chief << at;
+            taken << wp::tactical::Pose{{at.x(), at.y()}, 270, cti.w, cti.d};
+            groups << g;
+        }
+        const int k = regular;
+        QList<int> rank(k);
+        {
+            QList<int> order(k);
+            for (int c = 0; c < k; ++c)
+                order[c] = c;
+            std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+                return std::abs(2 * a - (k - 1)) < std::abs(2 * b - (k - 1));
+            });
+            for (int r = 0; r < k; ++r)
+                rank[order[r]] = r;
+        }
+        const QString pre = s == 0 ? QStringLiteral("A") : QStringLiteral("D");
+        for (qsizetype c = 0; c < groups.size(); ++c) {
+            const bool gar = c >= regular;
+            QJsonArray units;
+            const ForceLeader* ld =
+                !gar && rank[c] < in.sides[s].leaders.size() ? &in.sides[s].leaders[rank[c]] : nullptr;
+            QList<QJsonObject> body;
+            for (qsizetype j = 0; j < groups[c].size(); ++j) {
+                const Stand& st = *flat[groups[c][j]];
+                const Slot sl = placed[groups[c][j]];
+                const wp::tactical::Pose p = poseAt(st, sl);
+                QJsonObject u;
+                u.insert(QStringLiteral("id"), QStringLiteral("%1%2-%3").arg(pre).arg(c + 1).arg(j + 1));
+                u.insert(QStringLiteral("type"), st.type);
+                if (st.type != QLatin1String("Cannon") && st.type != QLatin1String("Rabble"))
+                    u.insert(QStringLiteral("quality"), st.quality);
+                if (st.large)
+                    u.insert(QStringLiteral("large"), true);
+                u.insert(QStringLiteral("x"), p.c.x);
+                u.insert(QStringLiteral("y"), p.c.y);
+                if (gar)
+                    u.insert(QStringLiteral("facing"), 270); // toward the besiegers' rear
+                if (st.resolveLoss > 0) {
+                    const auto t = wp::tactical::typeFromName(st.type);
+                    const auto q = wp::tactical::qualityFromName(st.quality);
+                    if (t && q)
+                        u.insert(QStringLiteral("resolve"),
+                                 std::max(1, rules.startResolve(*t, *q, st.large) - st.resolveLoss));
+                }
+                if (st.type == QLatin1String("Cannon") && limberAll[s])
+                    u.insert(QStringLiteral("limbered"), true);
+                // 16.5: a field fortification section over the front edge of each first-row infantry or
+                // Cannon stand of the centre (stands are 1 TUM deep; side 0 faces +y).
+                if (!gar && fortify[s] && !isCav(st.type) && sl.y == front &&
+                    std::abs(sl.x - W / 2) <= CW / 2)
+                    works << QPointF(sl.x, s == 0 ? sl.y + 0.5 : D - sl.y - 0.5);
+                u.insert(QStringLiteral("name"), st.label);
+                body << u;
+            }
+            QJsonObject cu;
+            cu.insert(QStringLiteral("id"), QStringLiteral("%1%2-0").arg(pre).arg(c + 1));
+            cu.insert(QStringLiteral("type"), QStringLiteral("Commander"));
+            cu.insert(QStringLiteral("x"), chief[c].x());
+            cu.insert(QStringLiteral("y"), chief[c].y());
+            if (gar)
+                cu.insert(QStringLiteral("facing"), 270);
+            cu.insert(QStringLiteral("name"),
+                      gar  ? QStringLiteral("the governor of %1").arg(in.city)
+                      : ld ? QStringLiteral("%1 (battle %2%3)")
+                                 .arg(ld->name)
+                                 .arg(ld->battle)
+                                 .arg(ld->stars ? QStringLiteral(", %1 star(s)").arg(ld->stars) : QString())
+                           : QStringLiteral("a colonel"));
+            units << cu;
+            for (const QJsonObject& u : body)
+                units << u;
+            QJsonObject co;
+            co.insert(QStringLiteral("id"), QStringLiteral("%1%2").arg(pre).arg(c + 1));
+            co.insert(QStringLiteral("name"),
+                      gar  ? QStringLiteral("the garrison of %1").arg(in.city)
+                      : ld ? QStringLiteral("%1's command").arg(ld->name)
+                           : QStringLiteral("%1 command %2").arg(in.sides[s].name).arg(c + 1));
+            co.insert(QStringLiteral("side"), s);
+            co.insert(QStringLiteral("units"), units);
+            cmds << co;
+        }
+        for (qsizetype l = regular; l < in.sides[s].leaders.size(); ++l)
+            notes << QStringLiteral("%1: %2 has no command of his own (one Commander per command, 7.3.2)")
+                         .arg(in.sides[s].name, in.sides[s].leaders[l].name);
+    }
+    root.insert(QStringLiteral("commands"), cmds);
+
     for (qsizetype k = 0; k < works.size(); ++k)
         terrain << QJsonObject{{QStringLiteral("id"), QStringLiteral("works-%1").arg(k + 1)},
                                {QStringLiteral("type"), QStringLiteral("fortification")},
@@ -836,18 +1172,6 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
     root.insert(QStringLiteral("terrain"), terrain);
     if (!decor.isEmpty())
         root.insert(QStringLiteral("decor"), decor);
-    if (procedure) {
-        QString why;
-        QStringList log;
-        QJsonObject placed = root;
-        if (wp::tactical::placeTerrainByProcedure(rules, &placed, seed, &why, &log)) {
-            root.insert(QStringLiteral("terrain"), placed.value(QStringLiteral("terrain")));
-            notes << QStringLiteral("Terrain by the rulebook's procedure (10.4), after the site:");
-            for (const QString& l : log)
-                notes << QStringLiteral("  ") + l;
-        } else
-            notes << QStringLiteral("The 10.4 terrain procedure could not run (%1): the site only.").arg(why);
-    }
 
     for (int s = 0; s < 2; ++s) {
         int coins = 0;

@@ -63,7 +63,8 @@ struct BattleInput {
     QString river, riverKind; // the battle's own river (kind river|stream|none); empty: battle-terrain.json
     bool sally = false;       // the attacker sallies out of the besieged fortress (13.17)
     bool relief = false;      // the attacker relieves a siege of the city (13.15)
-    int garrison = 0;         // the attacker's units that were inside the besieged fortress (13.15)
+    int garrison = 0;         // the attacker's units that were inside the besieged fortress (13.15): the
+                              // last `garrison` of sides[0].units (they start in the town)
     bool neutralArea = false; // the battle is fought in a Neutral Area (5.13)
 };
 
