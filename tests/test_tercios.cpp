@@ -1574,6 +1574,65 @@ class TestTercios : public QObject {
         QVERIFY(text.contains("Unreliable Troops (played by"));
         QVERIFY(text.contains("Swedish Firepower (played by"));
     }
+    void exportPlayersDeploy() {
+        // G50 (Tercios L1497-1505): with the mapping's "deploy": true the export leaves the placing to the
+        // players: no positions, "deploy": true, the export's orientation kept (the terrain is laid out for
+        // it: the engine does not roll it again); the simple policy deploys every regiment and plays on.
+        wp::battle::TerciosMapping m = terciosMapping();
+        m.root.insert(QStringLiteral("deploy"), true);
+        for (const char* name : {"breitenfeld.json", "white-mountain.json"})
+            for (quint64 seed : {3, 4, 7}) {
+                const QJsonObject o =
+                    wp::battle::exportTercios(battleFixture(QLatin1String(name)), m, rules(), seed);
+                QVERIFY(o.value(QStringLiteral("deploy")).toBool());
+                for (const QJsonValue& r : o.value(QStringLiteral("regiments")).toArray())
+                    for (const QJsonValue& u : r.toObject().value(QStringLiteral("units")).toArray())
+                        QVERIFY(!u.toObject().contains(QStringLiteral("x")));
+                TerciosState s;
+                const QString pr = checkExport(o, &s);
+                QVERIFY2(pr.isEmpty(), qPrintable(pr));
+                const bool longEdges = o.value(QStringLiteral("deployment"))
+                                           .toObject()
+                                           .value(QStringLiteral("orientation"))
+                                           .toString() == QLatin1String("long");
+                QVERIFY(s.orientationFixed);
+                const TerciosEngine e(rules());
+                TerciosGame game(e, s, seed);
+                QCOMPARE(game.state().phase, TPhase::DeploySide);
+                QCOMPARE(game.state().deployLong, longEdges);
+                QVERIFY(
+                    !game.state().log.join(QLatin1Char('\n')).contains(QStringLiteral("orientation roll")));
+                while (game.state().phase == TPhase::DeploySide || game.state().phase == TPhase::Deploy) {
+                    wp::rules::Rng rng(seed);
+                    QVERIFY(game.apply(chooseTerciosAction(e, game.state(), false, rng)));
+                }
+                int placed = 0, units = 0;
+                for (const TUnit& u : game.state().units) {
+                    ++units;
+                    if (u.onTable()) {
+                        ++placed;
+                        const double d = longEdges ? u.pose.c.y : u.pose.c.x;
+                        const double depth = longEdges ? s.tableD : s.tableW;
+                        // Inside its own area (L1503): its own half, no nearer the centre line than 12".
+                        QCOMPARE(d < depth / 2, game.state().deployEdge[u.side] == 0);
+                        QVERIFY2(std::abs(d - depth / 2) >= 12 - 1e-6, qPrintable(u.id));
+                    }
+                }
+                QCOMPARE(placed, units); // every regiment found room
+                const AutoResult r = autoResolve(game, false, seed);
+                QVERIFY2(game.state().over(), qPrintable(r.reason));
+            }
+        // Without the option the export is positioned, as before.
+        const QJsonObject o = wp::battle::exportTercios(battleFixture(QStringLiteral("breitenfeld.json")),
+                                                        terciosMapping(), rules(), 3);
+        QVERIFY(!o.contains(QStringLiteral("deploy")));
+        // A bad orientation is named.
+        QJsonObject bad =
+            wp::battle::exportTercios(battleFixture(QStringLiteral("breitenfeld.json")), m, rules(), 3);
+        bad.insert(QStringLiteral("deployment"),
+                   QJsonObject{{QStringLiteral("orientation"), QStringLiteral("diagonal")}});
+        QVERIFY(checkExport(bad).contains(QStringLiteral("deployment.orientation")));
+    }
     void exportDeterministic() {
         const wp::battle::TerciosMapping m = terciosMapping();
         const wp::battle::BattleInput in = battleFixture(QStringLiteral("white-mountain.json"));

@@ -418,7 +418,11 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
     const double lo = site.freeLo, hi = site.freeHi; // the deployment band, clear of a flank river
 
     // Deployment: per side, first line the foot in the centre with the horse on both flanks, second line
-    // the guns and the battle group; a regiment is never split (6" cohesion, Tercios L1505).
+    // the guns and the battle group; a regiment is never split (6" cohesion, Tercios L1505). With the
+    // mapping's "deploy": true the players deploy instead (Tercios L1501-1505, G50): the units go without
+    // positions and the scenario says "deploy": true; the orientation rolled here stays (the terrain is laid
+    // out for it).
+    const bool playersDeploy = m.value(QStringLiteral("deploy")).toBool(false);
     QJsonArray regiments;
     double footSpan[2][2] = {{W, 0}, {W, 0}};
     for (int side = 0; side < 2; ++side) {
@@ -489,11 +493,13 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
                                                         .arg(blk.reg + 1)
                                                         .arg(QChar(char16_t(u'a' + u))));
                     uo.insert(QStringLiteral("profile"), g.units[u]);
-                    const QJsonArray xy = toTable(across, depth);
-                    uo.insert(QStringLiteral("x"), xy[0]);
-                    uo.insert(QStringLiteral("y"), xy[1]);
-                    uo.insert(QStringLiteral("facing"),
-                              longEdges ? (side == 0 ? 90 : 270) : (side == 0 ? 0 : 180));
+                    if (!playersDeploy) { // else the players place them (Tercios L1501-1505, G50)
+                        const QJsonArray xy = toTable(across, depth);
+                        uo.insert(QStringLiteral("x"), xy[0]);
+                        uo.insert(QStringLiteral("y"), xy[1]);
+                        uo.insert(QStringLiteral("facing"),
+                                  longEdges ? (side == 0 ? 90 : 270) : (side == 0 ? 0 : 180));
+                    }
                     if (g.wear[u])
                         uo.insert(QStringLiteral("wear"), g.wear[u]);
                     units << uo;
@@ -732,6 +738,14 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
         root.insert(QStringLiteral("decor"), decor);
     root.insert(QStringLiteral("terrain"), terrain);
     root.insert(QStringLiteral("regiments"), regiments);
+    if (playersDeploy) {
+        root.insert(QStringLiteral("deploy"), true);
+        notes << QStringLiteral(
+                     "The players deploy (Tercios L1501-1505): the deployment roll's winner chooses "
+                     "the side and places the first regiment, then alternately, each within %1\" "
+                     "of its own edge (12\" from the centre line).")
+                     .arg(zone);
+    }
     QJsonArray na;
     for (const QString& n : notes)
         na << n;

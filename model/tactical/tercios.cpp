@@ -1196,12 +1196,19 @@ void TerciosEngine::start(TerciosState& s) const {
         return;
     }
     // The set-up (Tercios L1497-1505): orientation (G48: 1-3 the long edges), then the deployment roll.
-    const int o = s.roll();
-    s.deployLong = o <= 3;
-    s.note(QStringLiteral(
-               "Tercios L1497 orientation roll %1: the armies face each other across the %2 edges (G48)")
-               .arg(o)
-               .arg(s.deployLong ? QStringLiteral("long") : QStringLiteral("short")));
+    if (s.orientationFixed) {
+        s.note(QStringLiteral(
+                   "Tercios L1497 orientation (rolled by the export, G48): the armies face each other "
+                   "across the %1 edges")
+                   .arg(s.deployLong ? QStringLiteral("long") : QStringLiteral("short")));
+    } else {
+        const int o = s.roll();
+        s.deployLong = o <= 3;
+        s.note(QStringLiteral(
+                   "Tercios L1497 orientation roll %1: the armies face each other across the %2 edges (G48)")
+                   .arg(o)
+                   .arg(s.deployLong ? QStringLiteral("long") : QStringLiteral("short")));
+    }
     s.stepSide = rollOff(s, QStringLiteral("Tercios L1501 deployment roll"), false);
     s.phase = TPhase::DeploySide;
 }

@@ -211,6 +211,7 @@ struct TerciosState {
     // or the short ones; deployEdge[side] = 0 the low edge (y or x near 0), 1 the high one.
     bool deployLong = true;
     int deployEdge[2] = {0, 1};
+    bool orientationFixed = false; // "deployment": {"orientation"} given (an export rolled it, G48): no roll
 
     int turn = 0;
     TPhase phase = TPhase::Planning;

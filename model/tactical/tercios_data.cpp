@@ -503,6 +503,17 @@ bool terciosScenarioFromJson(const QJsonObject& root, const QString& file, const
     }
     // "deploy": true: the units have no positions; the battle starts with the deployment (L1501-1505).
     const bool deploy = root.value(QStringLiteral("deploy")).toBool(false);
+    // An export has already rolled the orientation (G48) and laid the terrain out for it.
+    const QJsonValue orientation =
+        root.value(QStringLiteral("deployment")).toObject().value(QStringLiteral("orientation"));
+    if (deploy && !orientation.isUndefined()) {
+        if (orientation.toString() != QLatin1String("long") &&
+            orientation.toString() != QLatin1String("short"))
+            return fail(QStringLiteral("deployment.orientation"),
+                        QStringLiteral("must be \"long\" or \"short\""));
+        s.deployLong = orientation.toString() == QLatin1String("long");
+        s.orientationFixed = true;
+    }
     const QJsonArray terrain = root.value(QStringLiteral("terrain")).toArray();
     for (qsizetype i = 0; i < terrain.size(); ++i) {
         const QString where = QStringLiteral("terrain[%1]").arg(i);
