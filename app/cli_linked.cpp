@@ -28,7 +28,7 @@ const char* kLinkUsage =
        westphalia-cli battle-link report GAME
        westphalia-cli battle-link calibrate --rules tvbd|tercios [--games N] [--seed S]
                                    [--base B] [--scale X] [--routed-weight W] [--pursuit P]
-                                   [--loser-min M] [--tune]
+                                   [--loser-min M] [--leader-modifier D] [--tune]
        westphalia-cli battle calibrate|report ...   (the same as battle-link calibrate|report)
   GAME       --save FILE.tyw, or --scenario ID|POSITION [--option K=V]... [--seed N] --actions FILE (one
              action a line, docs/actions.md)
@@ -356,12 +356,14 @@ QString num(double x) {
 }
 
 QString mappingText(const battle::LinkMapping& m) {
-    return QStringLiteral("base %1, scale %2, routed weight %3, pursuit %4, loser minimum %5")
+    return QStringLiteral(
+               "base %1, scale %2, routed weight %3, pursuit %4, loser minimum %5, leader modifier %6")
         .arg(m.base)
         .arg(m.scale)
         .arg(m.routedWeight)
         .arg(m.pursuit)
-        .arg(m.loserMinimum);
+        .arg(m.loserMinimum)
+        .arg(m.leaderModifier);
 }
 
 int calibrateCommand(ArgParser& p) {
@@ -375,6 +377,13 @@ int calibrateCommand(ArgParser& p) {
     number(p.value(QStringLiteral("--routed-weight")), "--routed-weight", 0, 1, &m.routedWeight, &problem);
     number(p.value(QStringLiteral("--pursuit")), "--pursuit", 0, 1, &m.pursuit, &problem);
     number(p.value(QStringLiteral("--loser-min")), "--loser-min", 0, 20, &m.loserMinimum, &problem);
+    double leaderModifier = m.leaderModifier;
+    number(p.value(QStringLiteral("--leader-modifier")), "--leader-modifier", -10, 3, &leaderModifier,
+           &problem);
+    if (leaderModifier != std::floor(leaderModifier) && problem.isEmpty())
+        problem = QStringLiteral("--leader-modifier '%1' must be a whole number")
+                      .arg(p.value(QStringLiteral("--leader-modifier")));
+    m.leaderModifier = static_cast<int>(leaderModifier);
     const bool tune = p.flag(QStringLiteral("--tune"));
     int games = 200;
     quint64 seed = 1;

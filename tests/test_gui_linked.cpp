@@ -149,6 +149,15 @@ void startCampaign(MainWindow& w, NewGameSetup setup, const QString& battles) {
     QVERIFY(w.startGame(setup));
 }
 
+// The same with the Protestant a computer seat (the priority bot), seed 2.
+void startAgainstComputer(MainWindow& w, const QString& battles) {
+    NewGameSetup setup;
+    setup.seed = 2;
+    setup.seats[kProtestant] = SeatKind::Computer;
+    setup.computerBot = QStringLiteral("priority");
+    startCampaign(w, setup, battles);
+}
+
 // The campaign log has a line containing `text`.
 bool logged(const GameController* gc, const QString& text) {
     for (const LogLine& l : gc->log())
@@ -275,11 +284,7 @@ class TestGuiLinked : public QObject {
     // and confirms when it defends; the human's side goes through the dialogs.
     void computerSeat() {
         MainWindow w(d);
-        NewGameSetup setup;
-        setup.seed = 2;
-        setup.seats[kProtestant] = SeatKind::Computer;
-        setup.computerBot = QStringLiteral("priority");
-        startCampaign(w, setup, QStringLiteral("tvbd"));
+        startAgainstComputer(w, QStringLiteral("tvbd"));
         GameController* gc = w.controller();
         Rng rng(2);
         int confirmed = 0;
@@ -362,12 +367,13 @@ class TestGuiLinked : public QObject {
         QVERIFY(dlg->resultLabel()->text().contains(QStringLiteral("fought on screen")));
         battle::LinkedResult expected;
         QString error;
-        const battle::TableResult table =
-            battle::tableResultFromTvbd(*d, gc->state(), *tw->session()->tvbdState());
+        // the Commanders who fell on the table, and the battle's 12.41 roll for the others
+        battle::TableResult table = battle::tableResultFromTvbd(*d, gc->state(), *tw->session()->tvbdState());
         QVERIFY(table.winner >= 0);
-        QVERIFY2(battle::mapResult(*d, gc->state(), table, battle::defaultMapping(QStringLiteral("tvbd")),
-                                   &expected, &error),
-                 qPrintable(error));
+        const battle::LinkMapping mapping = battle::defaultMapping(QStringLiteral("tvbd"));
+        battle::rollTableLeaderLosses(*d, gc->state(), battle::linkedBattleSeed(gc->state()), &table,
+                                      mapping.leaderModifier);
+        QVERIFY2(battle::mapResult(*d, gc->state(), table, mapping, &expected, &error), qPrintable(error));
         QCOMPARE(dlg->pending()->actions(*d), expected.actions(*d));
         press(dlg->submitButton());
         QVERIFY(!dlg->isVisible());
@@ -392,11 +398,7 @@ class TestGuiLinked : public QObject {
     // by the battle's 12.41 rolls (no Commanders on a Tercios table), and the computer defender confirms.
     void computerSeatOnScreenTercios() {
         MainWindow w(d);
-        NewGameSetup setup;
-        setup.seed = 2;
-        setup.seats[kProtestant] = SeatKind::Computer;
-        setup.computerBot = QStringLiteral("priority");
-        startCampaign(w, setup, QStringLiteral("tercios"));
+        startAgainstComputer(w, QStringLiteral("tercios"));
         GameController* gc = w.controller();
         Rng rng(2);
         bool fought = false;
@@ -422,11 +424,12 @@ class TestGuiLinked : public QObject {
             QVERIFY(tw->session()->over());
             QVERIFY2(dlg->pending(), qPrintable(dlg->resultLabel()->text()));
             battle::TableResult table = battle::tableResultFromTercios(*tw->session()->terciosState());
-            battle::rollTableLeaderLosses(*d, gc->state(), battle::linkedBattleSeed(gc->state()), &table);
+            const battle::LinkMapping mapping = battle::defaultMapping(QStringLiteral("tercios"));
+            battle::rollTableLeaderLosses(*d, gc->state(), battle::linkedBattleSeed(gc->state()), &table,
+                                          mapping.leaderModifier);
             battle::LinkedResult expected;
             QString error;
-            QVERIFY2(battle::mapResult(*d, gc->state(), table,
-                                       battle::defaultMapping(QStringLiteral("tercios")), &expected, &error),
+            QVERIFY2(battle::mapResult(*d, gc->state(), table, mapping, &expected, &error),
                      qPrintable(error));
             QCOMPARE(dlg->pending()->actions(*d), expected.actions(*d));
             CombatFrame entered = *topCombat(gc->state());

@@ -463,14 +463,15 @@ bool TableResultDialog::takeBattleEnd() {
         table = battle::tableResultFromTvbd(d, s, *tvbdEnd);
         rules = QStringLiteral("tvbd");
     } else if (const tactical::TerciosState* terciosEnd = ts->terciosState()) {
-        // No Commanders on a Tercios table: the leaders lost by the battle's 12.41 rolls, as auto-resolved
         table = battle::tableResultFromTercios(*terciosEnd);
-        battle::rollTableLeaderLosses(d, s, m_fightSeed, &table);
         rules = QStringLiteral("tercios");
     }
+    // The leaders the table did not kill make the battle's 12.41 roll, as after the auto-resolve
+    const battle::LinkMapping mapping = battle::defaultMapping(rules);
+    battle::rollTableLeaderLosses(d, s, m_fightSeed, &table, mapping.leaderModifier);
     battle::LinkedResult r;
     QString error;
-    if (rules.isEmpty() || !battle::mapResult(d, s, table, battle::defaultMapping(rules), &r, &error)) {
+    if (rules.isEmpty() || !battle::mapResult(d, s, table, mapping, &r, &error)) {
         showError(QStringLiteral("The result cannot be mapped: %1").arg(error));
         return false;
     }

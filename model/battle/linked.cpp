@@ -128,7 +128,8 @@ TableResult tableResultFromTercios(const wp::tactical::TerciosState& end) {
     return t;
 }
 
-void rollTableLeaderLosses(const GameData& d, const GameState& s, quint64 seed, TableResult* table) {
+void rollTableLeaderLosses(const GameData& d, const GameState& s, quint64 seed, TableResult* table,
+                           int modifier) {
     const CombatFrame* f = topCombat(s);
     if (!f)
         return;
@@ -139,7 +140,8 @@ void rollTableLeaderLosses(const GameData& d, const GameState& s, quint64 seed, 
     for (int i = 0; i < 2; ++i) {
         if (i == 1 && attCf * 4 <= defCf)
             continue;
-        const int drm = table->winner == 0 || table->winner == 1 ? (table->winner == i ? -1 : 1) : 0;
+        const int drm =
+            modifier + (table->winner == 0 || table->winner == 1 ? (table->winner == i ? -1 : 1) : 0);
         for (int16_t l : i == 0 ? f->attackLeaders : f->defendLeaders) {
             const int roll = rng.d10() + drm; // 12.41: killed on a roll >= the Loss rating
             if (s.leaders[l].status == LeaderStatus::InPlay && roll >= d.leaders[l].loss &&
@@ -152,8 +154,8 @@ void rollTableLeaderLosses(const GameData& d, const GameState& s, quint64 seed, 
 namespace {
 
 // Exports the combat, runs the ruleset's auto-resolve and reads its end state (the tactical log in *log).
-bool runTable(const GameData& d, const GameState& s, const QString& rules, quint64 seed, TableResult* out,
-              QString* error, QStringList* log = nullptr) {
+bool runTable(const GameData& d, const GameState& s, const QString& rules, quint64 seed, int leaderModifier,
+              TableResult* out, QString* error, QStringList* log = nullptr) {
     QJsonObject o;
     if (!exportLinked(d, s, rules, seed, &o, error))
         return false;
@@ -162,6 +164,7 @@ bool runTable(const GameData& d, const GameState& s, const QString& rules, quint
         if (!runTvbd(o, seed, &end, error))
             return false;
         *out = tableResultFromTvbd(d, s, end);
+        rollTableLeaderLosses(d, s, seed, out, leaderModifier); // the Commanders who did not fall
         if (log)
             *log = end.log;
         return true;
@@ -170,7 +173,7 @@ bool runTable(const GameData& d, const GameState& s, const QString& rules, quint
     if (!runTercios(o, seed, &end, error))
         return false;
     *out = tableResultFromTercios(end);
-    rollTableLeaderLosses(d, s, seed, out);
+    rollTableLeaderLosses(d, s, seed, out, leaderModifier);
     if (log)
         *log = end.log;
     return true;
@@ -314,7 +317,7 @@ bool autoResolveLinked(const GameData& d, const GameState& s, const QString& rul
                        const LinkMapping& mapping, LinkedResult* out, TableResult* table, QString* error,
                        QStringList* log) {
     TableResult t;
-    if (!runTable(d, s, rules, seed, &t, error, log))
+    if (!runTable(d, s, rules, seed, mapping.leaderModifier, &t, error, log))
         return false;
     if (table)
         *table = t;
@@ -329,6 +332,7 @@ LinkMapping defaultMapping(const QString& rules) {
         m.routedWeight = 0.75; // no rout status in Tercios: unused
         m.pursuit = 0.025;
         m.loserMinimum = 1.0;
+        m.leaderModifier = 0;
     }
     return m;
 }
@@ -521,7 +525,6 @@ bool battleReport(const Engine& engine, GameState s, const QStringList& actions,
 
 bool calibrate(const Engine& engine, const QString& rules, int games, quint64 seed,
                const LinkMapping& mapping, QList<CalibrationSample>* out, QString* error) {
-    Q_UNUSED(mapping);
     if (rules != QLatin1String("tvbd") && rules != QLatin1String("tercios")) {
         *error = QStringLiteral("unknown ruleset '%1' (tvbd, tercios)").arg(rules);
         return false;
@@ -648,7 +651,8 @@ bool calibrate(const Engine& engine, const QString& rules, int games, quint64 se
             }
         }
         // The table: the same forces exported and auto-resolved.
-        if (!runTable(d, s, rules, seed * 7919ULL + static_cast<quint64>(g), &smp.table, error))
+        if (!runTable(d, s, rules, seed * 7919ULL + static_cast<quint64>(g), mapping.leaderModifier,
+                      &smp.table, error))
             return false;
         out->append(smp);
     }

@@ -49,6 +49,10 @@ struct LinkMapping {
     double scale = 1.0;        // times the side's loss capacity (every step of its units, 12.31)
     double pursuit = 0.15;     // a further fraction of the loser's capacity: the pursuit after the battle
     double loserMinimum = 1.0; // the beaten side takes at least this Loss Number (a CRT loser always does)
+    // The 12.41 roll of the leaders the table did not kill (rollTableLeaderLosses): this modifier besides
+    // the outcome's +-1. TVBD -2 (its Commanders fall on the table; the survivors' roll makes up the
+    // difference to the CRT's rate, docs "Leaders lost"), Tercios 0 (no Commanders on its table).
+    int leaderModifier = -2;
 };
 
 // The campaign result the engine's decision takes.
@@ -84,12 +88,13 @@ TableResult tableResultFromTvbd(const GameData& d, const wp::rules::GameState& s
 // destroyed; Tercios has no rout status and no Commanders on the table: no leader is lost here).
 TableResult tableResultFromTercios(const wp::tactical::TerciosState& end);
 
-// Leader losses for a table without Commanders (Tercios; docs/linked-battles.md "Leaders lost"): every
-// campaign leader of the combat on top of `s` makes the 12.41 roll (a d10 >= his Loss rating), +1 for the
-// leaders of the beaten side, -1 for the winner's (none on a draw), with a die from `seed`; no roll for the
-// defender at odds of 1-4 or less (12.4). Appends the leaders lost to table->sides[].leadersLost.
-void rollTableLeaderLosses(const GameData& d, const wp::rules::GameState& s, quint64 seed,
-                           TableResult* table);
+// Leader losses of an auto-resolved or on-screen table (docs/linked-battles.md "Leaders lost"): every
+// campaign leader of the combat on top of `s` not already lost on the table makes the 12.41 roll (a d10 +
+// `modifier` >= his Loss rating), +1 for the leaders of the beaten side, -1 for the winner's (none on a
+// draw), with a die from `seed`; no roll for the defender at odds of 1-4 or less (12.4). Appends the
+// leaders lost to table->sides[].leadersLost. `modifier`: LinkMapping::leaderModifier of the ruleset.
+void rollTableLeaderLosses(const GameData& d, const wp::rules::GameState& s, quint64 seed, TableResult* table,
+                           int modifier = 0);
 
 // The calibrated mapping of a ruleset ("tvbd", "tercios"; docs/linked-battles.md "Balance").
 LinkMapping defaultMapping(const QString& rules);
