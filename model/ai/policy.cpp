@@ -695,6 +695,19 @@ size_t fastChoiceTowards(const Engine& engine, const GameState& s, const std::ve
     return fastChoiceImpl(engine, s, legal, rng, reason, objective, side);
 }
 
+namespace {
+// The strength of `side` outside the fortresses within two spaces of `city` (the threat to it).
+int strengthNear(const Distances& dist, const Forces& f, int city, int side) {
+    int near = 0;
+    for (int e = 0; e < dist.n; ++e) {
+        const int de = dist.at(city, e);
+        if (de >= 0 && de <= 2)
+            near += f.out[side][static_cast<size_t>(e)];
+    }
+    return near;
+}
+} // namespace
+
 std::vector<int> activationObjectives(const GameData& d, const GameState& s, int leader, int side,
                                       int count) {
     std::vector<int> out;
@@ -720,13 +733,8 @@ std::vector<int> activationObjectives(const GameData& d, const GameState& s, int
         // 5.141: our Elector (or key city) with enemy strength within two spaces above ours in it
         if (dd <= 5 && dd < defendDist && (d.cities[c].elector || isKeyCity(k, c)) &&
             effectiveCityControl(d, s, c) == side) {
-            int near = 0;
-            for (int e = 0; e < dist.n; ++e) {
-                const int de = dist.at(c, e);
-                if (de >= 0 && de <= 2)
-                    near += f.out[opp][static_cast<size_t>(e)];
-            }
-            if (near > f.out[side][static_cast<size_t>(c)] + f.in[side][static_cast<size_t>(c)]) {
+            if (strengthNear(dist, f, c, opp) >
+                f.out[side][static_cast<size_t>(c)] + f.in[side][static_cast<size_t>(c)]) {
                 defend = c;
                 defendDist = dd;
             }
@@ -756,12 +764,7 @@ double electorThreat(const GameData& d, const GameState& s, int side) {
         if (owner != kCath && owner != kProt)
             continue;
         const int opp = other(owner);
-        int near = 0;
-        for (int e = 0; e < dist.n; ++e) {
-            const int de = dist.at(c, e);
-            if (de >= 0 && de <= 2)
-                near += f.out[opp][static_cast<size_t>(e)];
-        }
+        const int near = strengthNear(dist, f, c, opp);
         const int own = f.out[owner][static_cast<size_t>(c)] + f.in[owner][static_cast<size_t>(c)];
         if (near > own)
             threat[owner] += (1.0 + d.cities[c].vp) * std::min(1.0, (near - own) / 4.0);
