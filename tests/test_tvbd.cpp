@@ -190,6 +190,7 @@ class TestTvbd : public QObject {
     void r10_4_terrainProcedureApi();
     void t30_terrainCards();
     void r16_6_terrainCardsProcedure();
+    void r10_5_scoutingBenefit2();
     void setupRandomPlayAndReplay();
     void cliAutoResolve();
     void cliBadInput();
@@ -1942,6 +1943,70 @@ void TestTvbd::r16_6_terrainCardsProcedure() {
     TAction a;
     QVERIFY(!parseAction(s, QStringLiteral("card rotate 3 4"), &a, &error));
     QVERIFY(!parseAction(s, QStringLiteral("card swap 0 4"), &a, &error));
+}
+
+// 10.5 scouting benefit 2 with terrain cards (digest §10 gap 16: the roll is made before the cards' terrain
+// is laid): a point of advantage buys a swap of two medium cards; the points left are delays (benefits 3-4).
+void TestTvbd::r10_5_scoutingBenefit2() {
+    QJsonObject root = setupJson("tvbd-white-mountain.json", false, true);
+    root.insert(QStringLiteral("setup"),
+                QJsonObject{{QStringLiteral("terrain"), QStringLiteral("cards")},
+                            {QStringLiteral("deployment"), QStringLiteral("players")}});
+    root.insert(QStringLiteral("attacker"), 0);
+    BattleState s;
+    QString error;
+    QVERIFY2(scenarioFromJson(root, QStringLiteral("x.json"), *rules, &s, &error), qPrintable(error));
+    TvbdEngine e(*rules);
+    e.start(s);
+    QCOMPARE(s.setup.stage, SetupStage::TerrainCards);
+    QVERIFY(!s.setup.scouted);
+    s.setup.cards = {{QStringLiteral("field"), QStringLiteral("large"), 0},
+                     {},
+                     {QStringLiteral("woods"), QStringLiteral("large"), 0},
+                     {QStringLiteral("gentleHill"), QStringLiteral("large"), 0},
+                     {QStringLiteral("rough"), QStringLiteral("medium"), 0},
+                     {QStringLiteral("stream"), QStringLiteral("medium"), 1}};
+    s.setup.cardSteps = {CardDefenderAdjust, CardSecondStream, CardScoutSwap};
+    s.stepSide = 1;
+    int dice[2] = {0, 0};
+    for (const Unit& u : s.units)
+        dice[u.side] += u.type == UnitType::Dragoons ? 1 : u.type == UnitType::LightHorse ? 2 : 0;
+    const int w = dice[0] > 0 ? 0 : 1;
+    QVERIFY(dice[w] > 0);
+    s.scripted.clear();
+    for (int side = 0; side < 2; ++side)
+        for (int i = 0; i < dice[side]; ++i)
+            s.scripted << (side == w ? 6 : 1);
+    QVERIFY2(applyText(e, s, QStringLiteral("end"), &error),
+             qPrintable(error)); // 16.6.5: the defender passes
+    QVERIFY(s.setup.scouted);    // rolled now, before the terrain is laid
+    QCOMPARE(s.setup.scoutDelays[w], dice[w]);
+    QCOMPARE(s.setup.scoutDelays[1 - w], 0);
+    QCOMPARE(e.actor(s), w);
+    QVERIFY(e.prompt(s).startsWith(QStringLiteral("10.5")));
+    QStringList legal;
+    for (const TAction& a : e.legalActions(s))
+        legal << actionText(s, a);
+    QCOMPARE(legal,
+             (QStringList{QStringLiteral("card swap 5 6"), QStringLiteral("end")})); // the two medium cards
+    QVERIFY(!applyText(e, s, QStringLiteral("card swap 1 3"), &error)); // large cards: not benefit 2
+    QVERIFY2(applyText(e, s, QStringLiteral("card swap 5 6"), &error), qPrintable(error));
+    QCOMPARE(s.setup.cards[4].type, QStringLiteral("stream"));
+    QCOMPARE(s.setup.scoutDelays[w], dice[w] - 1); // one point spent
+    if (s.setup.stage == SetupStage::TerrainCards) // points left: another swap or end
+        QVERIFY2(applyText(e, s, QStringLiteral("end"), &error), qPrintable(error));
+    QCOMPARE(s.setup.stage, SetupStage::Roads);
+    QVERIFY(logHas(s, QStringLiteral("10.5 benefit 2:")));
+    bool streamInFive = false;
+    for (const TerrainSpec& t : s.setup.specs)
+        streamInFive = streamInFive || (t.id == QLatin1String("c5") && t.type == QLatin1String("stream") &&
+                                        t.points == QList<Vec2>{{22.5, 0}, {22.5, 30}});
+    QVERIFY(streamInFive); // the stream is laid from its new sector
+    QVERIFY2(applyText(e, s, QStringLiteral("place road 0,15 45,15"), &error), qPrintable(error));
+    QVERIFY2(applyText(e, s, QStringLiteral("end"), &error), qPrintable(error));
+    QCOMPARE(s.setup.stage, SetupStage::Deploy); // deployment, without a second scouting roll
+    QCOMPARE(s.log.filter(QStringLiteral("10.5 scouting:")).size(), 2);
+    QCOMPARE(s.setup.scoutDelays[w], dice[w] - 1);
 }
 
 // Random and simple play through the whole set-up (10.3-10.6) and the battle; the action texts replay it.

@@ -139,6 +139,7 @@ struct SetupState {
     QList<TerrainCard> cards;
     int cardCols = 0, cardRows = 0;
     QList<int> cardSteps;
+    bool scouted = false; // 10.5 already rolled (with terrain cards, before the terrain is laid)
 };
 
 struct RoutRecord {

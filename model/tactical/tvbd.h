@@ -130,7 +130,14 @@ enum class TerrainChange {
 };
 
 // 16.6 the steps of the terrain-card procedure that are decisions (SetupState::cardSteps).
-enum TerrainCardStep { CardCentreSwapDefender, CardCentreSwapAttacker, CardDefenderAdjust, CardSecondStream };
+// CardScoutSwap: 10.5 scouting benefit 2, swaps of two medium cards by the side with the advantage.
+enum TerrainCardStep {
+    CardCentreSwapDefender,
+    CardCentreSwapAttacker,
+    CardDefenderAdjust,
+    CardSecondStream,
+    CardScoutSwap
+};
 
 struct TAction {
     // Hold: the unit stays this step. Set-up (1.4-1.6): Place a terrain feature or road, Change the

@@ -463,6 +463,62 @@ QList<TerrainSpec> cardFeatures(const TvbdRules& r, const BattleState& s) {
     }
     return out;
 }
+// 10.5 scouting: 1d6 per Dragoons, 2d6 per Light Horse, hits on 5-6; the difference is the advantage, kept
+// as points in scoutDelays. Benefit 1 (organise commands after the enemy) does not apply: the commands are
+// fixed by the scenario. Benefit 2 (swap two medium terrain cards) only in a terrain-card game, where the
+// roll is made before the cards' terrain is laid (CardScoutSwap); the other points are delays (benefits
+// 3-4) in the deployment.
+void rollScouting(BattleState& s) {
+    s.setup.scouted = true;
+    int hits[2] = {0, 0};
+    for (int side = 0; side < 2; ++side) {
+        int dice = 0;
+        for (const Unit& u : s.units)
+            if (u.side == side)
+                dice += u.type == UnitType::Dragoons ? 1 : u.type == UnitType::LightHorse ? 2 : 0;
+        const QList<int> roll = s.rollDice(dice);
+        QStringList t;
+        for (int d : roll) {
+            hits[side] += d >= 5;
+            t << QString::number(d);
+        }
+        s.note(QStringLiteral("10.5 scouting: %1 rolls %2 dice (%3): %4 hits")
+                   .arg(s.sideName[side])
+                   .arg(dice)
+                   .arg(t.join(QLatin1Char(' ')))
+                   .arg(hits[side]));
+    }
+    if (hits[0] != hits[1]) {
+        const int w = hits[0] > hits[1] ? 0 : 1;
+        s.setup.scoutDelays[w] = std::abs(hits[0] - hits[1]);
+        const bool cards = s.setup.terrainCards && !s.setup.cardSteps.isEmpty();
+        s.note(
+            QStringLiteral("10.5 %1 has %2 point(s) of scouting advantage: %3delays of a command or a Cannon "
+                           "in the deployment (benefits 3-4)")
+                .arg(s.sideName[w])
+                .arg(s.setup.scoutDelays[w])
+                .arg(cards ? QStringLiteral("swaps of two medium terrain cards (benefit 2) or ")
+                           : QString()));
+    } else {
+        s.note(QStringLiteral("10.5 no scouting advantage"));
+    }
+}
+
+// 10.5 benefit 2: the swaps of two medium terrain cards (a stream card counts as medium).
+QList<std::pair<int, int>> scoutSwaps(const BattleState& s) {
+    QList<std::pair<int, int>> out;
+    const QList<TerrainCard>& c = s.setup.cards;
+    for (int i = 0; i < c.size(); ++i)
+        for (int j = i + 1; j < c.size(); ++j)
+            if (c[i].size == QLatin1String("medium") && c[j].size == QLatin1String("medium") &&
+                !(c[i] == c[j]))
+                out << std::pair{i, j};
+    return out;
+}
+int scoutSide(const BattleState& s) {
+    return s.setup.scoutDelays[0] > 0 ? 0 : s.setup.scoutDelays[1] > 0 ? 1 : -1;
+}
+
 // Passes over the card steps with nothing to decide; when none is left, lays the terrain the cards show
 // (16.6.6-16.6.7) and hands the roads to the defender (16.6.8).
 void advanceCards(const TvbdRules& r, BattleState& s) {
@@ -472,6 +528,16 @@ void advanceCards(const TvbdRules& r, BattleState& s) {
         if (step == CardSecondStream && streamCards(s.setup.cards) < 2) {
             steps.removeFirst();
             continue;
+        }
+        if (step == CardScoutSwap) {
+            if (!s.setup.scouted)
+                rollScouting(s);
+            if (scoutSide(s) < 0 || scoutSwaps(s).isEmpty()) {
+                steps.removeFirst();
+                continue;
+            }
+            s.stepSide = scoutSide(s);
+            return;
         }
         const int side = step == CardCentreSwapAttacker ? s.attacker : 1 - s.attacker;
         if ((step == CardCentreSwapDefender || step == CardCentreSwapAttacker) && centreSwaps(s).isEmpty()) {
@@ -514,6 +580,9 @@ QList<TAction> cardActions(const BattleState& s) {
     };
     if (step == CardCentreSwapDefender || step == CardCentreSwapAttacker) {
         for (const auto& [i, j] : centreSwaps(s))
+            swap(i, j);
+    } else if (step == CardScoutSwap) {
+        for (const auto& [i, j] : scoutSwaps(s))
             swap(i, j);
     } else if (step == CardDefenderAdjust) {
         for (int i = 0; i < c.size(); ++i)
@@ -724,6 +793,8 @@ void TvbdEngine::beginSetup(BattleState& s, bool terrainDone) const {
         for (int i = 0; i < (cols == 4 ? 2 : cols == 3 ? 1 : 0); ++i)
             s.setup.cardSteps << CardCentreSwapDefender << CardCentreSwapAttacker;
         s.setup.cardSteps << CardDefenderAdjust << CardSecondStream;
+        if (s.setup.deployment)
+            s.setup.cardSteps << CardScoutSwap; // 10.5 rolled before the terrain is laid (benefit 2)
         s.step = Step::Setup;
         s.setup.stage = SetupStage::TerrainCards;
         advanceCards(r, s);
@@ -746,38 +817,9 @@ void TvbdEngine::beginSetup(BattleState& s, bool terrainDone) const {
         beginBombardment(s);
         return;
     }
-    // 10.5 scouting: 1d6 per Dragoons, 2d6 per Light Horse, hits on 5-6; the difference is the advantage.
-    // Benefits 1 (the commands are fixed by the scenario) and 2 (terrain cards) do not apply here; each
-    // point is one delay (benefit 3 or 4) used in the deployment.
-    int hits[2] = {0, 0};
-    for (int side = 0; side < 2; ++side) {
-        int dice = 0;
-        for (const Unit& u : s.units)
-            if (u.side == side)
-                dice += u.type == UnitType::Dragoons ? 1 : u.type == UnitType::LightHorse ? 2 : 0;
-        const QList<int> roll = s.rollDice(dice);
-        QStringList t;
-        for (int d : roll) {
-            hits[side] += d >= 5;
-            t << QString::number(d);
-        }
-        s.note(QStringLiteral("10.5 scouting: %1 rolls %2 dice (%3): %4 hits")
-                   .arg(s.sideName[side])
-                   .arg(dice)
-                   .arg(t.join(QLatin1Char(' ')))
-                   .arg(hits[side]));
-    }
-    if (hits[0] != hits[1]) {
-        const int w = hits[0] > hits[1] ? 0 : 1;
-        s.setup.scoutDelays[w] = std::abs(hits[0] - hits[1]);
-        s.note(
-            QStringLiteral("10.5 %1 has %2 point(s) of scouting advantage: delays of a command or a Cannon "
-                           "in the deployment (benefits 3-4)")
-                .arg(s.sideName[w])
-                .arg(s.setup.scoutDelays[w]));
-    } else {
-        s.note(QStringLiteral("10.5 no scouting advantage"));
-    }
+    // 10.5 scouting (rolled before the terrain was laid in a terrain-card game)
+    if (!s.setup.scouted)
+        rollScouting(s);
     s.step = Step::Setup;
     s.setup.stage = SetupStage::Deploy;
     s.setup.deploying = -1;
@@ -825,6 +867,9 @@ QString TvbdEngine::setupPrompt(const BattleState& s) const {
             return QStringLiteral(
                        "16.6.5 %1 (defender): swap two small or medium terrain cards, or turn one, "
                        "or end")
+                .arg(who);
+        case CardScoutSwap:
+            return QStringLiteral("10.5 %1: swap two medium terrain cards (scouting benefit 2), or end")
                 .arg(who);
         default:
             return QStringLiteral(
@@ -1162,6 +1207,7 @@ bool TvbdEngine::applySetup(BattleState& s, const TAction& a, QString* why) cons
         const int step = s.setup.cardSteps.first();
         const QString rule = step == CardDefenderAdjust ? QStringLiteral("16.6.5")
                              : step == CardSecondStream ? QStringLiteral("16.6.6")
+                             : step == CardScoutSwap    ? QStringLiteral("10.5 benefit 2:")
                                                         : QStringLiteral("16.6.4");
         if (isTerrainEnd(a)) {
             s.note(QStringLiteral("%1 %2 passes").arg(rule, who));
@@ -1187,7 +1233,11 @@ bool TvbdEngine::applySetup(BattleState& s, const TAction& a, QString* why) cons
                        .arg(a.target + 1));
             c[a.target] = TerrainCard{};
         }
-        s.setup.cardSteps.removeFirst();
+        if (step == CardScoutSwap && !isTerrainEnd(a))
+            --s.setup
+                  .scoutDelays[s.stepSide]; // a point of advantage spent; the step goes on while any is left
+        else
+            s.setup.cardSteps.removeFirst();
         advanceCards(r, s);
         return true;
     }
