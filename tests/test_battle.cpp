@@ -349,13 +349,30 @@ class TestBattle : public QObject {
         }
         // The procedure places 2-6 features on a big table besides the site's town, stream, bridge, roads.
         QVERIFY(features > 12 * 6);
+        // The terrain cards (16.6, issue 10's TerrainMethod::Cards) as the mapping's other choice: the cards'
+        // features around the site, the armies around them, the same forces.
+        TvbdMapping cards = map;
+        cards.root.insert(QStringLiteral("terrainProcedure"), QStringLiteral("cards"));
+        for (quint64 seed = 1; seed <= 4; ++seed) {
+            const QJsonObject o = exportTvbd(in, cards, *rules, seed);
+            checkLegal(load(o), QStringLiteral("cards %1").arg(seed));
+            QVERIFY2(hasNote(o, QStringLiteral("terrain cards (16.6), on the site")),
+                     qPrintable(QJsonDocument(o).toJson()));
+            QVERIFY(hasNote(o, QStringLiteral("  16.6")));
+            QVERIFY(!hasNote(o, QStringLiteral("could not run")));
+            QCOMPARE(piece(o, QStringLiteral("town")).value(QStringLiteral("name")).toString(),
+                     QStringLiteral("Leipzig (fortress)"));
+            QCOMPARE(forces(o), forces(plain));
+            QVERIFY(o.value(QStringLiteral("terrain")) !=
+                    exportTvbd(in, map, *rules, seed).value(QStringLiteral("terrain")));
+        }
         // A broken choice is named.
         QTemporaryDir dir;
         QFile f(QStringLiteral(WESTPHALIA_SOURCE_DIR "/scenarios/battle-mapping.json"));
         QVERIFY(f.open(QIODevice::ReadOnly));
         QJsonObject doc = QJsonDocument::fromJson(f.readAll()).object();
         QJsonObject t = doc.value(QStringLiteral("tvbd")).toObject();
-        t.insert(QStringLiteral("terrainProcedure"), QStringLiteral("cards"));
+        t.insert(QStringLiteral("terrainProcedure"), QStringLiteral("hexes"));
         doc.insert(QStringLiteral("tvbd"), t);
         QFile out(dir.filePath(QStringLiteral("m.json")));
         QVERIFY(out.open(QIODevice::WriteOnly));
@@ -364,7 +381,7 @@ class TestBattle : public QObject {
         TvbdMapping bad;
         QString error;
         QVERIFY(!loadMapping(out.fileName(), &bad, &error));
-        QVERIFY2(error.contains(QStringLiteral("tvbd.terrainProcedure: 'cards' is not tvbd")),
+        QVERIFY2(error.contains(QStringLiteral("tvbd.terrainProcedure: 'hexes' is not tvbd")),
                  qPrintable(error));
     }
 

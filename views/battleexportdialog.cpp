@@ -299,6 +299,8 @@ void TablePreview::paintOn(QPainter& p, const QRectF& r) const {
             p.setBrush(col);
             if (uo.value(QStringLiteral("type")).toString() == QLatin1String("Commander"))
                 p.drawEllipse(at, 0.5, 0.5);
+            else if (uo.value(QStringLiteral("large")).toBool()) // 16.2: two stands back to back
+                p.drawRect(QRectF(at.x() - 1.1, at.y() - 0.9, 2.2, 1.8));
             else
                 p.drawRect(QRectF(at.x() - 1.1, at.y() - 0.4, 2.2, 0.8));
         }
@@ -535,7 +537,8 @@ void BattleExportDialog::generate() {
             for (const auto& u : co.value(QStringLiteral("units")).toArray()) {
                 const QJsonObject uo = u.toObject();
                 const QString q = uo.value(QStringLiteral("quality")).toString();
-                kinds[uo.value(QStringLiteral("type")).toString() +
+                kinds[(uo.value(QStringLiteral("large")).toBool() ? QStringLiteral("Large ") : QString()) +
+                      uo.value(QStringLiteral("type")).toString() +
                       (q.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(q))]++;
             }
             QStringList parts;

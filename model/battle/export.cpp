@@ -202,10 +202,12 @@ bool loadMapping(const QString& path, TvbdMapping* out, QString* error) {
     if (cap < 2 || cap > 40)
         return fail(QStringLiteral("maxStandsPerSide"), QStringLiteral("2 to 40 is needed"));
     const QString proc = t.value(QStringLiteral("terrainProcedure")).toString(QStringLiteral("tvbd"));
-    if (proc != QLatin1String("tvbd") && proc != QLatin1String("area"))
+    if (proc != QLatin1String("tvbd") && proc != QLatin1String("cards") && proc != QLatin1String("area"))
         return fail(
             QStringLiteral("terrainProcedure"),
-            QStringLiteral("'%1' is not tvbd (the rulebook's 10.4) or area (the Area's table)").arg(proc));
+            QStringLiteral("'%1' is not tvbd (the rulebook's 10.4), cards (its terrain cards, 16.6) or "
+                           "area (the Area's table)")
+                .arg(proc));
     if (t.value(QStringLiteral("tables")).toArray().isEmpty())
         return fail(QStringLiteral("tables"), QStringLiteral("a non-empty list is needed"));
     if (!loadSites(sitesPathFor(path), &out->sites, error))
@@ -735,8 +737,8 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
         else
             terrain << piece;
     };
-    if (m.value(QStringLiteral("terrainProcedure")).toString(QStringLiteral("tvbd")) ==
-        QLatin1String("tvbd")) {
+    const QString method = m.value(QStringLiteral("terrainProcedure")).toString(QStringLiteral("tvbd"));
+    if (method != QLatin1String("area")) {
         // The rulebook's placement (10.4: the defender places 1-4 / 2-6 features and roads, the attacker
         // makes one change; issue 10's procedure, model/tactical/tvbd_setup.cpp) on the table with the site
         // already on it and the armies not yet deployed.
@@ -745,19 +747,28 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
         wp::tactical::TerrainProcedureResult res;
         if (wp::tactical::scenarioFromJson(undeployed(root, terrain, commands), QStringLiteral("export"),
                                            rules, &pre, &why))
-            res = wp::tactical::runTerrainProcedure(rules, pre, seed);
+            res = wp::tactical::runTerrainProcedure(rules, pre, seed,
+                                                    method == QLatin1String("cards")
+                                                        ? wp::tactical::TerrainMethod::Cards
+                                                        : wp::tactical::TerrainMethod::Basic);
         else
             res.error = why;
         if (res.ok) {
             for (const QJsonValue& v : res.json)
                 addFeature(v.toObject());
-            notes << QStringLiteral(
-                "Terrain by the rulebook's procedure (10.4), on the site, before deployment:");
+            notes << (method == QLatin1String("cards")
+                          ? QStringLiteral(
+                                "Terrain by the rulebook's terrain cards (16.6), on the site, before "
+                                "deployment:")
+                          : QStringLiteral("Terrain by the rulebook's procedure (10.4), on the site, before "
+                                           "deployment:"));
             for (const QString& l : res.log)
                 notes << QStringLiteral("  ") + l;
         } else
-            notes << QStringLiteral("The 10.4 terrain procedure could not run (%1): the site only.")
-                         .arg(res.error);
+            notes << QStringLiteral("The %1 terrain procedure could not run (%2): the site only.")
+                         .arg(method == QLatin1String("cards") ? QStringLiteral("16.6")
+                                                               : QStringLiteral("10.4"),
+                              res.error);
     } else {
         // "terrainProcedure": "area": the Area's features by the mapping's table: hills anywhere, the
         // others in the neutral zone, away from each other and the town.
