@@ -44,7 +44,7 @@ QString sideResult(const wp::tactical::BattleState& s, const wp::tactical::AutoR
 
 const char* kTerciosUsage =
     R"(usage: westphalia-cli tactical tercios --scenario FILE [--seed N] [--auto] [--log]
-           [--actions FILE] [--legal] [--policy simple|random] [--games N] [--odds N]
+           [--actions FILE] [--legal] [--policy simple|random|A/B] [--games N] [--odds N]
            [--bench N] [--jobs N] [--view A|B]
   Loads a Brevis Editio: Tercios battle scenario (JSON, docs/tercios.md).
   --auto            both sides played by the policy to the end; prints the result
@@ -52,6 +52,8 @@ const char* kTerciosUsage =
   --legal           print the legal actions at the end
   --log             print the battle log
   --view A|B        print the units as that side sees them (the other side's cards hidden)
+  --policy P        simple (default) or random for both sides; A/B gives each side its own
+                    (simple/random: side A simple against random play)
   --games N         with --auto: resolve N battles (seeds S, S+1, ...) and print win rates
   --odds N          the same as --auto --games N: each side's chance of winning
   --bench N         auto-resolve N battles and print battles per second
@@ -118,11 +120,15 @@ int terciosCommand(const QStringList& args) {
         else
             problem = QStringLiteral("--view '%1' is not A or B").arg(viewText);
     }
-    bool random = false;
-    if (policyName == QLatin1String("random"))
-        random = true;
-    else if (!policyName.isEmpty() && policyName != QLatin1String("simple"))
-        problem = QStringLiteral("--policy '%1' is not simple or random").arg(policyName);
+    std::array<bool, 2> random{false, false}; // per side: random play (else the simple policy)
+    const QStringList policies = policyName.split(QLatin1Char('/'));
+    for (int side = 0; side < 2 && !policyName.isEmpty(); ++side) {
+        const QString& one = policies.value(policies.size() == 2 ? side : 0);
+        random[side] = one == QLatin1String("random");
+        if (policies.size() > 2 || (one != QLatin1String("simple") && one != QLatin1String("random")))
+            problem = QStringLiteral("--policy '%1' is not simple, random or A/B (e.g. simple/random)")
+                          .arg(policyName);
+    }
     if (scenario.isEmpty() && problem.isEmpty())
         problem = QStringLiteral("--scenario FILE is needed");
     if (!p.finish(problem))

@@ -456,12 +456,15 @@ TcAction chooseTerciosAction(const TerciosEngine& engine, const TerciosState& s,
                              wp::rules::Rng& rng);
 AutoResult summarize(const TerciosState& s);
 AutoResult autoResolve(TerciosGame& game, bool random, quint64 policySeed, int maxActions = 20000);
+// Each side its own policy: random[side] (true = random play, false = simple), for win rates against random.
+AutoResult autoResolve(TerciosGame& game, std::array<bool, 2> random, quint64 policySeed,
+                       int maxActions = 20000);
 // The same with the TVBD policy enum (Policy::Random = random, else simple), for callers of both rulesets.
 AutoResult autoResolve(TerciosGame& game, Policy policy, quint64 policySeed, int maxActions = 20000);
 // The battle of TerciosGame(engine, scenario, seed) auto-resolved with policy seed `seed` (the same actions
 // and result as autoResolve on that game), without the game's undo copies and action texts: for odds and
 // benchmarks that only need the result.
 AutoResult resolveTercios(const TerciosEngine& engine, const TerciosState& scenario, quint64 seed,
-                          bool random, int maxActions = 20000);
+                          std::array<bool, 2> random, int maxActions = 20000);
 
 } // namespace wp::tactical

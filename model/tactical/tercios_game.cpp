@@ -58,8 +58,41 @@ bool TerciosGame::undo() {
 
 namespace {
 
-// The card a unit gets in planning: charge what it can reach, shoot what it can hit, rest when worn and
-// safe, otherwise get ready (move and shoot).
+// A charge of u on t by the exact melee odds (Tercios L590-712): win minus lose, then the Wear exchanged;
+// -10 when u cannot reach t.
+double chargeScore(const TerciosEngine& e, const TerciosState& s, int u, int t) {
+    const auto cp = e.chargePath(s, u, t);
+    if (!cp)
+        return -10;
+    const MeleeOdds o = e.meleeOdds(s, u, t, cp->flank, false);
+    return o.pWin - o.pLose + 0.2 * (o.wearOnTarget - o.wearOnAttacker);
+}
+
+// The legal action of `kind` with the best score (the first of equals), or nullopt.
+template <class Score>
+std::optional<TcAction> bestOf(const QList<TcAction>& legal, TcAction::Kind kind, Score score) {
+    std::optional<TcAction> best;
+    double bestScore = -1e300;
+    for (const TcAction& a : legal)
+        if (a.kind == kind)
+            if (const double sc = score(a); sc > bestScore) {
+                bestScore = sc;
+                best = a;
+            }
+    return best;
+}
+
+// The shot most likely to break its target, then with the most expected Wear (exact odds, L525-572).
+std::optional<TcAction> bestShot(const TerciosEngine& e, const TerciosState& s, const QList<TcAction>& legal,
+                                 bool readyOrder) {
+    return bestOf(legal, TcAction::Fire, [&](const TcAction& a) {
+        const ShotOdds o = e.shotOdds(s, a.unit, a.target, readyOrder, false);
+        return o.pBreak + 0.25 * o.expectedWear;
+    });
+}
+
+// The card a unit gets in planning: charge what it can reach at fair odds, shoot what it can hit, rest
+// when worn and safe, otherwise get ready (move and shoot).
 Card planCard(const TerciosEngine& e, const TerciosState& s, int u) {
     const TUnit& x = s.units[u];
     const TProfile& p = e.profile(s, u);
@@ -68,12 +101,14 @@ Card planCard(const TerciosEngine& e, const TerciosState& s, int u) {
         return Card::Resist;
     if (p.type == TType::Artillery)
         return Card::Fire;
-    for (qsizetype t = 0; t < s.units.size(); ++t)
-        if (s.units[t].side != x.side && s.units[t].onTable() && e.chargePath(s, u, int(t))) {
-            if (p.melee >= 3 && !e.weary(s, u))
-                return Card::Assault;
-            break;
-        }
+    if (p.melee >= 3 && !e.weary(s, u)) {
+        double best = -10;
+        for (qsizetype t = 0; t < s.units.size(); ++t)
+            if (s.units[t].side != x.side && s.units[t].onTable())
+                best = std::max(best, chargeScore(e, s, u, int(t)));
+        if (best > -0.1) // not a likely defeat
+            return Card::Assault;
+    }
     if (e.canShoot(s, u, Card::Fire, false) && !e.shotOptions(s, u).isEmpty())
         return Card::Fire;
     if (p.type == TType::Horse && near < 2 * p.speed && p.melee >= 3)
@@ -121,7 +156,7 @@ TcAction simple(const TerciosEngine& e, const TerciosState& s, const QList<TcAct
     }
     case TPhase::Ready:
     case TPhase::Run: {
-        if (auto f = first(TcAction::Fire))
+        if (auto f = bestShot(e, s, legal, s.phase == TPhase::Ready))
             return *f;
         if (auto r = first(TcAction::Reorganize))
             return *r;
@@ -153,8 +188,15 @@ TcAction simple(const TerciosEngine& e, const TerciosState& s, const QList<TcAct
         return *first(TcAction::Done);
     }
     case TPhase::Fire:
+        if (auto f = bestShot(e, s, legal, false))
+            return *f;
+        return legal.first(); // done
     case TPhase::Assault:
-        return legal.first(); // the first target (fire / charge / approach), else done
+        // The charge with the best odds; out of reach the first approach, else done.
+        if (auto c = bestOf(legal, TcAction::Charge,
+                            [&](const TcAction& a) { return chargeScore(e, s, a.unit, a.target); }))
+            return *c;
+        return legal.first();
     case TPhase::Caracole:
         return e.weary(s, s.activeUnit) ? legal.first() : *first(TcAction::Done);
     case TPhase::Reaction:
@@ -196,12 +238,12 @@ namespace {
 
 // The policy plays both sides until the end or the cap; `apply` applies one action to the battle.
 template <class Apply>
-AutoResult resolveWith(const TerciosEngine& engine, const TerciosState& s, Apply apply, bool random,
-                       quint64 policySeed, int maxActions) {
+AutoResult resolveWith(const TerciosEngine& engine, const TerciosState& s, Apply apply,
+                       std::array<bool, 2> random, quint64 policySeed, int maxActions) {
     wp::rules::Rng rng(policySeed ^ 0x7e3c105ULL);
     int n = 0;
     while (!s.over() && n < maxActions) {
-        const TcAction a = chooseTerciosAction(engine, s, random, rng);
+        const TcAction a = chooseTerciosAction(engine, s, random[engine.actor(s) == 1 ? 1 : 0], rng);
         QString error;
         if (!apply(a, &error)) {
             AutoResult r = summarize(s);
@@ -221,13 +263,17 @@ AutoResult resolveWith(const TerciosEngine& engine, const TerciosState& s, Apply
 } // namespace
 
 AutoResult autoResolve(TerciosGame& game, bool random, quint64 policySeed, int maxActions) {
+    return autoResolve(game, std::array<bool, 2>{random, random}, policySeed, maxActions);
+}
+
+AutoResult autoResolve(TerciosGame& game, std::array<bool, 2> random, quint64 policySeed, int maxActions) {
     return resolveWith(
         game.engine(), game.state(), [&](const TcAction& a, QString* error) { return game.apply(a, error); },
         random, policySeed, maxActions);
 }
 
 AutoResult resolveTercios(const TerciosEngine& engine, const TerciosState& scenario, quint64 seed,
-                          bool random, int maxActions) {
+                          std::array<bool, 2> random, int maxActions) {
     TerciosState s = scenario; // as TerciosGame's constructor starts it
     s.rng.reseed(seed);
     s.note(QStringLiteral("seed %1").arg(seed));
