@@ -103,6 +103,17 @@ bool setupState(const TvbdRules& rules, const char* fixture, bool terrain, bool 
     return scenarioFromJson(root, QStringLiteral("x.json"), rules, s, error);
 }
 
+// The white-mountain battle with terrain cards (16.6), the attacker side 0, deployment by the players or not.
+bool cardsState(const TvbdRules& rules, bool deployment, BattleState* s, QString* error) {
+    QJsonObject root = setupJson("tvbd-white-mountain.json", false, deployment);
+    root.insert(QStringLiteral("setup"),
+                QJsonObject{{QStringLiteral("terrain"), QStringLiteral("cards")},
+                            {QStringLiteral("deployment"),
+                             deployment ? QStringLiteral("players") : QStringLiteral("scenario")}});
+    root.insert(QStringLiteral("attacker"), 0);
+    return scenarioFromJson(root, QStringLiteral("x.json"), rules, s, error);
+}
+
 bool applyText(const TvbdEngine& e, BattleState& s, const QString& text, QString* error = nullptr) {
     TAction a;
     QString err;
@@ -1784,14 +1795,9 @@ void TestTvbd::r10_4_terrainProcedureApi() {
 // option 1), the defender passes its swap of the two medium cards (16.6.5), the stream is placed and splits
 // the large wood into two medium woods (16.6.7), and the road crosses the stream at a bridge (16.6.8).
 void TestTvbd::t30_terrainCards() {
-    QJsonObject root = setupJson("tvbd-white-mountain.json", false, false);
-    root.insert(QStringLiteral("setup"),
-                QJsonObject{{QStringLiteral("terrain"), QStringLiteral("cards")},
-                            {QStringLiteral("deployment"), QStringLiteral("scenario")}});
-    root.insert(QStringLiteral("attacker"), 0);
     BattleState s;
     QString error;
-    QVERIFY2(scenarioFromJson(root, QStringLiteral("x.json"), *rules, &s, &error), qPrintable(error));
+    QVERIFY2(cardsState(*rules, false, &s, &error), qPrintable(error));
     TvbdEngine e(*rules);
     e.start(s);
     QCOMPARE(s.step, Step::Setup);
@@ -1948,14 +1954,9 @@ void TestTvbd::r16_6_terrainCardsProcedure() {
 // 10.5 scouting benefit 2 with terrain cards (digest §10 gap 16: the roll is made before the cards' terrain
 // is laid): a point of advantage buys a swap of two medium cards; the points left are delays (benefits 3-4).
 void TestTvbd::r10_5_scoutingBenefit2() {
-    QJsonObject root = setupJson("tvbd-white-mountain.json", false, true);
-    root.insert(QStringLiteral("setup"),
-                QJsonObject{{QStringLiteral("terrain"), QStringLiteral("cards")},
-                            {QStringLiteral("deployment"), QStringLiteral("players")}});
-    root.insert(QStringLiteral("attacker"), 0);
     BattleState s;
     QString error;
-    QVERIFY2(scenarioFromJson(root, QStringLiteral("x.json"), *rules, &s, &error), qPrintable(error));
+    QVERIFY2(cardsState(*rules, true, &s, &error), qPrintable(error));
     TvbdEngine e(*rules);
     e.start(s);
     QCOMPARE(s.setup.stage, SetupStage::TerrainCards);

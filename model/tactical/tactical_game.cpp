@@ -244,27 +244,18 @@ TAction choosePolicyAction(const TvbdEngine& engine, const BattleState& s, Polic
             if (x.side != s.stepSide || !x.onTable() || x.actedThisStep)
                 continue;
             if (x.type != UnitType::Commander && !(x.type == UnitType::Cannon && x.limbered)) {
-                // A unit the simple policy holds anyway (see simple()): only whether it has a move matters.
+                // A unit the simple policy holds anyway (see simple()): only whether it has a move matters. A
+                // unit that closes on the enemy: simple() takes the first listed move with the best score
+                // above its threshold. The options are scored on their end poses unchecked, best first (the
+                // list order among equals), and only those are checked until one is legal: the same move,
+                // with a few checks instead of one per option; without one it holds.
                 const double now = nearestEnemy(engine, s, int(i), x.pose);
                 const bool holds = x.type == UnitType::Cannon || now <= 2.0 ||
                                    (x.side != s.attacker && now < 10) ||
                                    (!isCavalry(x.type) && !engine.shootTargets(s, int(i)).isEmpty());
-                if (holds) {
-                    if (!engine.hasCandidateMove(s, int(i)))
-                        continue;
-                    TAction h;
-                    h.kind = TAction::Hold;
-                    h.unit = int(i);
-                    return h;
-                }
-            }
-            if (x.type != UnitType::Commander && x.type != UnitType::Cannon) {
-                // A unit that closes on the enemy: simple() takes the first listed move with the best score
-                // above its threshold. The options are scored on their end poses unchecked, best first (the
-                // list order among equals), and only those are checked until one is legal: the same move,
-                // with a few checks instead of one per option.
-                if (const auto a = bestClosingMove(engine, s, int(i)))
-                    return *a;
+                if (!holds)
+                    if (const auto a = bestClosingMove(engine, s, int(i)))
+                        return *a;
                 if (!engine.hasCandidateMove(s, int(i)))
                     continue;
                 TAction h;
