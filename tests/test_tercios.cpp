@@ -296,6 +296,52 @@ class TestTercios : public QObject {
         QVERIFY2(std::abs(win / double(n) - mo.pWin) < 0.012, qPrintable(QString::number(mo.pWin)));
         QVERIFY2(std::abs(lose / double(n) - mo.pLose) < 0.012, qPrintable(QString::number(mo.pLose)));
     }
+    void policyTargets() {
+        // The simple policy shoots the target it most likely breaks (Tercios L525-572 by shotOdds), not
+        // the first listed: a fresh Tercio first in the list, a worn one second.
+        Pos p(rules());
+        const int m = p.add(0, QStringLiteral("MusketeersCompany"), 30, 10, 90);
+        const int fresh = p.add(1, QStringLiteral("Tercio"), 22, 17, 270);
+        const int worn = p.add(1, QStringLiteral("Tercio"), 38, 17, 270, 4);
+        p.s.phase = TPhase::Fire;
+        p.s.activeUnit = m;
+        p.s.units[m].card = Card::Fire;
+        const TerciosEngine e(rules());
+        const QList<TcAction> legal = e.legalActions(p.s);
+        QCOMPARE(legal.size(), 3); // fire at either, done
+        QCOMPARE(legal[0].target, fresh);
+        QVERIFY(e.shotOdds(p.s, m, worn, false, false).pBreak >
+                e.shotOdds(p.s, m, fresh, false, false).pBreak);
+        wp::rules::Rng rng(1);
+        const TcAction a = chooseTerciosAction(e, p.s, false, rng);
+        QCOMPARE(a.kind, TcAction::Fire);
+        QCOMPARE(a.target, worn);
+    }
+    void resolveMatchesGame() {
+        // resolveTercios (the odds driver) plays the very battle of TerciosGame + autoResolve, with the same
+        // or different policies per side.
+        TerciosState start;
+        QString err;
+        QVERIFY2(loadTerciosScenario(
+                     QStringLiteral(WESTPHALIA_SOURCE_DIR "/scenarios/battles/tercios-example.json"), rules(),
+                     &start, &err),
+                 qPrintable(err));
+        const TerciosEngine e(rules());
+        for (quint64 seed : {1, 2, 3})
+            for (const std::array<bool, 2> random :
+                 {std::array<bool, 2>{false, false}, {false, true}, {true, false}}) {
+                TerciosGame game(e, start, seed);
+                const AutoResult a = autoResolve(game, random, seed);
+                const AutoResult b = resolveTercios(e, start, seed, random);
+                QVERIFY(game.state().over());
+                QCOMPARE(b.winner, a.winner);
+                QCOMPARE(b.actions, a.actions);
+                QCOMPARE(b.turns, a.turns);
+                QCOMPARE(b.reason, a.reason);
+                QCOMPARE(b.lost[0], a.lost[0]);
+                QCOMPARE(b.lost[1], a.lost[1]);
+            }
+    }
     void breakCheck() {
         // T7 (Tercios L552-572): Modern Squadron Wear 3 takes 2 -> BP 2; [6,6,1,2] passes, [6,3,2,1] fails.
         for (int pass = 0; pass < 2; ++pass) {
