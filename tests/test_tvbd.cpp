@@ -2052,6 +2052,24 @@ void TestTvbd::setupRandomPlayAndReplay() {
     const AutoResult res = autoResolve(g, Policy::Simple, 1);
     QVERIFY(res.winner >= 0);
     QVERIFY(logHas(g.state(), QStringLiteral("10.6")));
+    // the shipped terrain-card pick-up (16.6): simple and random play through the card decisions, replayed
+    BattleState cards;
+    QVERIFY2(loadScenario(QStringLiteral(WESTPHALIA_TEST_DIR "/../scenarios/battles/tvbd-cards.json"), *rules,
+                          &cards, &error),
+             qPrintable(error));
+    QVERIFY(cards.setup.terrainCards);
+    for (quint64 seed = 1; seed <= 3; ++seed)
+        for (Policy pol : {Policy::Simple, Policy::Random}) {
+            TacticalGame cg(e, cards, seed);
+            const AutoResult cr = autoResolve(cg, pol, seed);
+            QVERIFY2(cr.winner >= 0, qPrintable(cr.reason));
+            QVERIFY(logHas(cg.state(), QStringLiteral("16.6.3")));
+            QVERIFY(logHas(cg.state(), QStringLiteral("16.6.8")));
+            TacticalGame replay(e, cards, seed);
+            for (const QString& t : cg.actionTexts())
+                QVERIFY2(replay.applyText(t, &error), qPrintable(t + QStringLiteral(": ") + error));
+            QCOMPARE(replay.state().log, cg.state().log);
+        }
 }
 
 // 14.1.4: a Commander may charge (3 TUM) to attach to a unit of its command that has just charged or is
