@@ -602,6 +602,44 @@ class TestBattle : public QObject {
         QVERIFY2(r.winner >= 0, qPrintable(r.reason));
     }
 
+    // Large Pike+Shot and Dragoons by period and nationality (docs/battle-export.md; TVBD 16.2, 7.3.2).
+    void largeAndDragoons() {
+        auto army = [&](int year, const QString& a, const QString& ak, const QString& b, const QString& bk) {
+            BattleInput in;
+            in.city = QStringLiteral("X");
+            in.year = year;
+            in.sides[0].name = QStringLiteral("A");
+            in.sides[1].name = QStringLiteral("B");
+            for (int i = 0; i < 3; ++i) {
+                in.sides[0].units << ForceUnit{a, ak};
+                in.sides[1].units << ForceUnit{b, bk};
+            }
+            const BattleState s = load(exportTvbd(in, map, *rules, 3));
+            checkLegal(s, QStringLiteral("%1 %2 v %3").arg(year).arg(a, b));
+            return s;
+        };
+        // Swedish mercenaries from 1630 and French from 1635 bring Dragoons (two at most: the third is
+        // Horse).
+        BattleState s = army(1636, QStringLiteral("swedish"), QStringLiteral("mercenary"),
+                             QStringLiteral("french"), QStringLiteral("mercenary"));
+        QCOMPARE(unitsOf(s, 0, UnitType::Dragoons).size(), 2);
+        QCOMPARE(unitsOf(s, 1, UnitType::Dragoons).size(), 2);
+        s = army(1628, QStringLiteral("swedish"), QStringLiteral("mercenary"), QStringLiteral("french"),
+                 QStringLiteral("mercenary"));
+        QCOMPARE(unitsOf(s, 0, UnitType::Dragoons).size(), 0);
+        QCOMPARE(unitsOf(s, 1, UnitType::Dragoons).size(), 0);
+        // Tilly's tercios end in 1632; the Spanish keep theirs: one Large stand a full unit.
+        s = army(1634, QStringLiteral("spanish"), QStringLiteral("veteran"), QStringLiteral("bavarian"),
+                 QStringLiteral("veteran"));
+        QCOMPARE(unitsOf(s, 0, UnitType::PikeShot).size(), 3);
+        for (const Unit* u : unitsOf(s, 0, UnitType::PikeShot))
+            QVERIFY(u->large && u->quality == Quality::Superior);
+        for (const Unit* u : unitsOf(s, 1, UnitType::PikeShot))
+            QVERIFY(!u->large);
+        const auto commanders = unitsOf(s, 0, UnitType::Commander).size();
+        QCOMPARE(s.originalUnits[0], int(3 * 2 + 1 + commanders)); // 16.2: a Large Pike+Shot counts two
+    }
+
     // The readable expected outputs (tests/fixtures/battle/*.tvbd.json, written by `westphalia-cli battle
     // export --input X.json --rules tvbd --seed S --out X.tvbd.json`): a change of the generator or the
     // mapping shows up here and the files are regenerated on purpose, after looking at them.
@@ -891,13 +929,20 @@ class TestBattle : public QObject {
                      QLatin1String(ruleset), QStringLiteral("--seed"), QStringLiteral("1631"),
                      QStringLiteral("--out"),
                      dir.filePath(QStringLiteral("input-%1.json").arg(QLatin1String(ruleset))),
-                     QStringLiteral("--pdf"), pdf, QStringLiteral("--svg"), svg});
+                     QStringLiteral("--pdf"), pdf, QStringLiteral("--svg"), svg, QStringLiteral("--png"),
+                     dir.filePath(QStringLiteral("input.png"))});
             QVERIFY(p.waitForFinished(60000));
             QVERIFY2(p.exitCode() == 0, qPrintable(QString::fromUtf8(p.readAllStandardError())));
             QFile pf(pdf), sf(svg);
             QVERIFY(pf.open(QIODevice::ReadOnly) && sf.open(QIODevice::ReadOnly));
             QVERIFY(pf.readAll().startsWith("%PDF"));
             QVERIFY(sf.readAll().contains("Breitenfeld"));
+            // --png: the briefing's first two pages as images.
+            for (const char* png : {"input.png", "input-2.png"}) {
+                QFile pn(dir.filePath(QLatin1String(png)));
+                QVERIFY(pn.open(QIODevice::ReadOnly));
+                QVERIFY(pn.readAll().startsWith("\x89PNG"));
+            }
         }
         p.start(QStringLiteral(WESTPHALIA_CLI),
                 {QStringLiteral("battle"), QStringLiteral("export"), QStringLiteral("--save"), tyw,
