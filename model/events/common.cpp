@@ -1040,8 +1040,11 @@ QString respondKey(const char* card) {
 } // namespace
 
 bool dutchSiegePending(const GameState& s) {
-    for (const char* card : kSiegeCards)
-        if (s.markers.contains(respondKey(card)))
+    if (s.markers.isEmpty())
+        return false;
+    static const QString keys[] = {respondKey(kSiegeCards[0]), respondKey(kSiegeCards[1])};
+    for (const QString& key : keys)
+        if (s.markers.contains(key))
             return true;
     return false;
 }

@@ -1,6 +1,7 @@
 // Activation and movement: 8.3, 8.32, 10.1-10.2, 11.0, with the hand-offs to combat (12) and sieges (13).
 #include "rules/economy.h"
 #include "rules/internal.h"
+#include "rules/named.h"
 
 #include <algorithm>
 
@@ -65,7 +66,7 @@ void piecesIfStopped(const Ctx& c, const ActivationFrame& f, int city, std::vect
 bool mayStopAt(const Ctx& c, const ActivationFrame& f, int city) {
     if (!isCity(static_cast<int16_t>(city)))
         return true;
-    std::vector<int> units, leaders;
+    thread_local std::vector<int> units, leaders; // reused: this runs for every destination listed
     piecesIfStopped(c, f, city, units, leaders);
     int total = static_cast<int>(units.size());
     if (total > 8) // 10.21, 11.13
@@ -83,7 +84,7 @@ bool mayStopAt(const Ctx& c, const ActivationFrame& f, int city) {
 }
 
 int upLoc(const Ctx& c) {
-    const int b = c.d.box(QStringLiteral("up"));
+    const int b = named(c.d, Named::UpBox);
     return b < 0 ? -1 : kBoxBase + b;
 }
 
@@ -661,7 +662,7 @@ void eliminateUnit(Ctx& c, int unit, bool permanently, const QString& rule) {
 }
 
 bool wallensteinLeadsAt(const Ctx& c, int city, int side) {
-    const int w = c.d.leader(QStringLiteral("wallenstein"));
+    const int w = named(c.d, Named::Wallenstein);
     if (w < 0 || side != kCatholic)
         return false;
     const LeaderState& ls = c.s.leaders[w];

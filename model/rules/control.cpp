@@ -1,5 +1,6 @@
 // Control (3.1), Victory Points (5.1), Electors (5.14) and victory (5.2, scenario conditions).
 #include "rules/internal.h"
+#include "rules/named.h"
 
 #include <QJsonArray>
 
@@ -178,7 +179,7 @@ bool controlsAll(const GameData& d, const GameState& s, const QJsonObject& o) {
 }
 
 QString wallensteinStatus(const GameData& d, const GameState& s) {
-    const int w = d.leader(QStringLiteral("wallenstein"));
+    const int w = named(d, Named::Wallenstein);
     if (w < 0)
         return QStringLiteral("not-in-play");
     switch (s.leaders[w].status) {
@@ -348,24 +349,29 @@ bool passes(const GameData& d, const GameState& s, const CompiledTest& t) {
 bool checkImmediateVictory(Ctx& c) {
     if (c.s.gameOver)
         return true;
-    const Scenario* sc = c.d.scenario(c.s.scenario);
-    if (!sc || sc->immediateVictory.isEmpty())
-        return false;
-    // Compiled once per scenario and thread (the data never changes while loaded; the fingerprint guards
-    // against another data set loaded at the same address).
+    // The scenario's tests, compiled once per scenario and thread (the data never changes while loaded; the
+    // fingerprint guards against another data set loaded at the same address).
     struct Compiled {
-        const Scenario* scenario = nullptr;
+        const GameData* data = nullptr;
         QByteArray fingerprint;
+        QString id;
+        const Scenario* scenario = nullptr;
         std::vector<CompiledTest> tests;
     };
     thread_local Compiled compiled;
-    if (compiled.scenario != sc || compiled.fingerprint != c.d.fingerprint) {
-        compiled.scenario = sc;
+    if (compiled.data != &c.d || compiled.id != c.s.scenario || compiled.fingerprint != c.d.fingerprint) {
+        compiled.data = &c.d;
         compiled.fingerprint = c.d.fingerprint;
+        compiled.id = c.s.scenario;
+        compiled.scenario = c.d.scenario(c.s.scenario);
         compiled.tests.clear();
-        for (const QJsonValue& v : sc->immediateVictory)
-            compiled.tests.push_back(compileTest(v.toObject().value(QLatin1String("test")).toObject()));
+        if (compiled.scenario)
+            for (const QJsonValue& v : compiled.scenario->immediateVictory)
+                compiled.tests.push_back(compileTest(v.toObject().value(QLatin1String("test")).toObject()));
     }
+    const Scenario* sc = compiled.scenario;
+    if (!sc)
+        return false;
     for (size_t i = 0; i < compiled.tests.size(); ++i)
         if (passes(c.d, c.s, compiled.tests[i])) // the entry decides the game: applyEntries reports it
             return applyEntries(c, QJsonArray{sc->immediateVictory.at(qsizetype(i))}, QString());

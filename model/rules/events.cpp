@@ -11,10 +11,34 @@ EventRegistry& EventRegistry::instance() {
 
 void EventRegistry::add(const QString& cardId, EventDef def) {
     m_defs.insert(cardId, std::move(def));
+    ++m_generation;
 }
 
 void EventRegistry::remove(const QString& cardId) {
     m_defs.remove(cardId);
+    ++m_generation;
+}
+
+const EventDef* EventRegistry::findCard(const GameData& d, int cardIdx) const {
+    struct Table {
+        const EventRegistry* registry = nullptr;
+        quint64 generation = 0;
+        const GameData* data = nullptr;
+        QByteArray fingerprint;
+        std::vector<const EventDef*> defs;
+    };
+    thread_local Table t;
+    if (t.registry != this || t.generation != m_generation || t.data != &d ||
+        t.fingerprint != d.fingerprint || t.defs.size() != static_cast<size_t>(d.cards.size())) {
+        t.registry = this;
+        t.generation = m_generation;
+        t.data = &d;
+        t.fingerprint = d.fingerprint;
+        t.defs.clear();
+        for (const Card& cd : d.cards)
+            t.defs.push_back(find(cd.id));
+    }
+    return cardIdx >= 0 && static_cast<size_t>(cardIdx) < t.defs.size() ? t.defs[size_t(cardIdx)] : nullptr;
 }
 
 const EventDef* EventRegistry::find(const QString& cardId) const {

@@ -62,9 +62,13 @@ class EventRegistry {
     void add(const QString& cardId, EventDef def);
     void remove(const QString& cardId); // tests
     const EventDef* find(const QString& cardId) const;
+    // find(d.cards[cardIdx].id), from a per-thread table of the data set's cards (rebuilt when the data or
+    // the registry changes): for the hot paths that ask for every card in a hand.
+    const EventDef* findCard(const GameData& d, int cardIdx) const;
 
   private:
     QHash<QString, EventDef> m_defs;
+    quint64 m_generation = 0; // changes with every add or remove
 };
 
 // What the event choice `f` (purpose >= kChooseEventBase, data = the card) offers; Number and an empty

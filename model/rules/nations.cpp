@@ -2,6 +2,7 @@
 // (15.15), the Swedish Base, and the lasting national conditions (Hungary's rebellion, the Danes without
 // their king, the Cardinal Infante's march). The recruiting restrictions are with recruitment (recruit.cpp).
 #include "rules/economy.h"
+#include "rules/named.h"
 
 #include <algorithm>
 
@@ -68,7 +69,7 @@ QString leaderNatId(const GameData& d, int leader) {
 }
 
 bool wallensteinInPlay(const GameData& d, const GameState& s) {
-    const int w = d.leader(QStringLiteral("wallenstein"));
+    const int w = named(d, Named::Wallenstein);
     return w >= 0 && s.leaders[w].status == LeaderStatus::InPlay;
 }
 
@@ -123,7 +124,7 @@ bool pieceMayEnter(const Ctx& c, int nationality, int city) {
     if (n == NatCode::Imperial && c.s.options.tilly_dynamic) {
         // 19.7 note: until Wallenstein is brought into play Imperial pieces stay in the Kingdom of Bohemia,
         // the Palatinates, Austria, Bavaria, Tyrol and Hungary.
-        const int w = c.d.leader(QStringLiteral("wallenstein"));
+        const int w = named(c.d, Named::Wallenstein);
         if (w >= 0 && c.s.leaders[w].status == LeaderStatus::NotEntered && !imperialAreaBefore(c.d, ct))
             return false;
     }
@@ -157,7 +158,7 @@ bool mixAllowed(const Ctx& c, const std::vector<int>& units, const std::vector<i
         return false; // 17.F.5 Conflict of Interest, until Oxenstierna
     if (c.s.imperialBavarianBan && imp && bav) {
         // 19.7: before Wallenstein enters, Tilly may lead both with an Imperial sub-commander.
-        const int w = c.d.leader(QStringLiteral("wallenstein"));
+        const int w = named(c.d, Named::Wallenstein);
         const bool before = w >= 0 && c.s.leaders[w].status == LeaderStatus::NotEntered;
         return c.s.options.tilly_dynamic && before && tilly && impLeader;
     }
@@ -263,8 +264,8 @@ void leaderLossEffects(Ctx& c) {
         }
     }
     // 17.D.3: if King Christian becomes a casualty, all Danish units leave the game.
-    const int christian = c.d.leader(QStringLiteral("christian-iv"));
-    const int danish = c.d.nationality(QStringLiteral("danish"));
+    const int christian = named(c.d, Named::ChristianIV);
+    const int danish = named(c.d, Named::DanishNationality);
     if (christian >= 0 && danish >= 0 &&
         (s.leaders[christian].status == LeaderStatus::Dead ||
          s.leaders[christian].status == LeaderStatus::Removed)) {

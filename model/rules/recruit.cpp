@@ -3,6 +3,7 @@
 // stands (17.x); the steps come as full or reduced units within the counter mix (8.412) and the stacking
 // limit (8.42). Wallenstein's track rises by one per unit he raises (7.1).
 #include "rules/economy.h"
+#include "rules/named.h"
 
 #include <algorithm>
 
@@ -49,7 +50,7 @@ int recruitType(const Ctx& c, int leader, UnitKind kind) {
     if (hungaryLocked)
         return -1;
     int unitNat = nat; // the nationality of the units raised
-    auto protestantNat = [&] { return d.nationality(QStringLiteral("protestant")); };
+    auto protestantNat = [&] { return named(d, Named::ProtestantNationality); };
     switch (n.code) {
     case NatCode::Imperial: // 17.A.3
         if (ct.france || (!ct.independent && areaIs(d, ct, "bavaria")))
@@ -110,17 +111,45 @@ int poolCount(const GameState& s, int type, int* first) {
     return n;
 }
 
+// The counter mix per unit type (count and first unit), counted once for the questions about many leaders
+// asked of one unchanged state (who may recruit).
+struct PoolMemo {
+    bool counted = false;
+    std::vector<int> count, first;
+    void at(const Ctx& c, int type, int* n, int* firstUnit) {
+        if (!counted) { // one pass over the counters for every type
+            counted = true;
+            count.assign(static_cast<size_t>(c.d.unitTypes.size()), 0);
+            first.assign(count.size(), -1);
+            for (size_t u = 0; u < c.s.units.size(); ++u) {
+                const UnitState& us = c.s.units[u];
+                if (us.loc != kPool || size_t(us.type) >= count.size())
+                    continue;
+                if (count[size_t(us.type)]++ == 0)
+                    first[size_t(us.type)] = static_cast<int>(u);
+            }
+        }
+        *n = count[size_t(type)];
+        *firstUnit = first[size_t(type)];
+    }
+};
+
 // How many units of `type` the leader's space can receive: counter mix (8.412), stacking (8.42, 10.24),
 // nationality stacking (17.A.2 and the others).
-int capacity(const Ctx& c, int leader, int type) {
+int capacity(const Ctx& c, int leader, int type, PoolMemo* memo = nullptr) {
     const int city = c.s.leaders[leader].loc;
     const int side = leaderSide(c.d, c.s, leader);
     std::vector<int> units = unitsAt(c.s, city, side, c.d);
     const int room = 8 - static_cast<int>(units.size());
     if (room <= 0)
         return 0;
-    int first = -1;
-    const int pool = poolCount(c.s, type, &first);
+    int first = -1, pool = 0;
+    if (memo)
+        memo->at(c, type, &pool, &first);
+    else // the counter mix, counted only as far as the room (the answer is the smaller)
+        for (size_t u = 0; u < c.s.units.size() && pool < room; ++u)
+            if (c.s.units[u].type == type && c.s.units[u].loc == kPool && pool++ == 0)
+                first = static_cast<int>(u);
     if (pool == 0)
         return 0;
     units.push_back(first);
@@ -129,9 +158,9 @@ int capacity(const Ctx& c, int leader, int type) {
     return std::min(room, pool);
 }
 
-int feasibleType(const Ctx& c, int leader, UnitKind kind) {
+int feasibleType(const Ctx& c, int leader, UnitKind kind, PoolMemo* memo = nullptr) {
     const int t = recruitType(c, leader, kind);
-    return t >= 0 && capacity(c, leader, t) > 0 ? t : -1;
+    return t >= 0 && capacity(c, leader, t, memo) > 0 ? t : -1;
 }
 
 bool besiegedLeader(const GameState& s, int leader) {
@@ -143,7 +172,7 @@ bool besiegedLeader(const GameState& s, int leader) {
 }
 
 // May `leader` make a recruitment attempt now (8.4)?
-bool leaderMayRecruit(const Ctx& c, int side, int leader, const ChoiceFrame* f) {
+bool leaderMayRecruit(const Ctx& c, int side, int leader, const ChoiceFrame* f, PoolMemo* memo = nullptr) {
     const LeaderState& ls = c.s.leaders[leader];
     if (ls.status != LeaderStatus::InPlay || !isCity(ls.loc) || leaderSide(c.d, c.s, leader) != side)
         return false;
@@ -158,16 +187,25 @@ bool leaderMayRecruit(const Ctx& c, int side, int leader, const ChoiceFrame* f) 
                                              c.d.leaders[leader].nationality) == f->options.end())
             return false; // an event's recruiting (P23) names the leaders' nationalities
     }
-    return feasibleType(c, leader, UnitKind::Mercenary) >= 0 ||
-           feasibleType(c, leader, UnitKind::Militia) >= 0;
+    return feasibleType(c, leader, UnitKind::Mercenary, memo) >= 0 ||
+           feasibleType(c, leader, UnitKind::Militia, memo) >= 0;
 }
 
 std::vector<int> recruiters(const Ctx& c, int side, const ChoiceFrame* f) {
     std::vector<int> out;
+    PoolMemo memo;
     for (qsizetype l = 0; l < c.d.leaders.size(); ++l)
-        if (leaderMayRecruit(c, side, static_cast<int>(l), f))
+        if (leaderMayRecruit(c, side, static_cast<int>(l), f, &memo))
             out.push_back(static_cast<int>(l));
     return out;
+}
+
+bool anyRecruiter(const Ctx& c, int side, const ChoiceFrame* f) {
+    PoolMemo memo;
+    for (qsizetype l = 0; l < c.d.leaders.size(); ++l)
+        if (leaderMayRecruit(c, side, static_cast<int>(l), f, &memo))
+            return true;
+    return false;
 }
 
 UnitKind kindOf(int code) {
@@ -284,7 +322,7 @@ void advanceRecruit(Ctx& c) {
         case kRecruitAp:
             return;
         case kRecruitLeader:
-            if (f.count <= 0 || recruiters(c, f.actor, &f).empty()) {
+            if (f.count <= 0 || !anyRecruiter(c, f.actor, &f)) {
                 c.s.frames.pop_back();
                 return;
             }
@@ -326,14 +364,11 @@ bool canRecruit(const Ctx& c, int side, int card) {
     f.data = static_cast<int16_t>(card);
     if (c.d.cards[card].value <= 0)
         return false;
-    for (qsizetype l = 0; l < c.d.leaders.size(); ++l)
-        if (leaderMayRecruit(c, side, static_cast<int>(l), &f))
-            return true;
-    return false;
+    return anyRecruiter(c, side, &f);
 }
 
 static void beginRecruitment(Ctx& c, ChoiceFrame f) {
-    if (recruiters(c, f.actor, &f).empty()) {
+    if (!anyRecruiter(c, f.actor, &f)) {
         WP_SAY(c, QStringLiteral("8.4 no leader of %1 can recruit now").arg(sideName(f.actor)), f.actor);
         return;
     }

@@ -56,7 +56,7 @@ bool canPlayAsEvent(const Ctx& c, int side, int cardIdx) {
         return false; // 9.51: combat cards are played in combat
     if (cd.mark == CardMark::Dagger && c.s.eventPlayed[cardIdx])
         return false; // 8.62
-    const EventDef* ev = EventRegistry::instance().find(cd.id);
+    const EventDef* ev = EventRegistry::instance().findCard(c.d, cardIdx);
     if (!ev || !ev->apply)
         return false; // no event implemented for this card yet
     return !ev->playable || ev->playable(c, side);

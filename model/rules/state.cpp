@@ -1,6 +1,7 @@
 #include "rules/economy.h"
 #include "rules/internal.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace wp::rules {
@@ -95,10 +96,10 @@ static bool onBoard(int loc) {
 
 namespace {
 // Which pieces are where: a per-thread index of the units and leaders of one state, by location and side, in
-// counter order. It is used only inside a PieceIndexScope, while that state cannot change (listing the legal
-// actions takes the state const); elsewhere the queries scan the counters. It is rebuilt when the pieces (or
-// the sides of the nations, or the data) differ from the copy it was built from, so the code that moves
-// pieces needs no bookkeeping.
+// counter order. Inside a PieceIndexScope the state cannot change (listing the legal actions takes the state
+// const); outside every scope it is brought up to date before each query. It follows the pieces that differ
+// from its copy (or is rebuilt when the sides of the nations, the counters or the data differ), so the code
+// that moves pieces needs no bookkeeping.
 struct PieceIndex {
     const GameData* data = nullptr;
     QByteArray fingerprint;
@@ -117,12 +118,6 @@ struct PieceIndex {
             return loc < cities ? loc : -1;
         const int b = cities + (loc - kBoxBase);
         return b < slotCount ? b : -1;
-    }
-    bool matches(const GameState& s, const GameData& d) const {
-        return data == &d && units.size() == s.units.size() && leaders.size() == s.leaders.size() &&
-               nationSide == s.nationSide && d.fingerprint == fingerprint &&
-               std::memcmp(units.data(), s.units.data(), units.size() * sizeof(UnitState)) == 0 &&
-               std::memcmp(leaders.data(), s.leaders.data(), leaders.size() * sizeof(LeaderState)) == 0;
     }
     void build(const GameState& s, const GameData& d) {
         data = &d;
@@ -158,6 +153,87 @@ struct PieceIndex {
             return bucketOf(s.leaders[i].loc, d.leaders[qsizetype(i)].nationality);
         });
     }
+
+    // The index's buckets, by the copy's own sides (equal to the state's when repair() relinks).
+    int bucketOf(int loc, int nationality) const {
+        const int slot = slotOf(loc);
+        const int side = nationSide[size_t(nationality)];
+        if (slot < 0 || (side != kCatholic && side != kProtestant))
+            return -1;
+        return slot * 2 + side;
+    }
+    int unitBucket(const UnitState& u) const { return bucketOf(u.loc, data->unitTypes[u.type].nationality); }
+    int leaderBucket(const LeaderState& l, size_t i) const {
+        return l.status == LeaderStatus::InPlay ? bucketOf(l.loc, data->leaders[qsizetype(i)].nationality)
+                                                : -1;
+    }
+    static void unlink(std::vector<int16_t>& head, std::vector<int16_t>& next, int b, int i) {
+        if (b < 0)
+            return;
+        int16_t* at = &head[size_t(b)];
+        while (*at >= 0 && *at != i)
+            at = &next[size_t(*at)];
+        if (*at == i)
+            *at = next[size_t(i)];
+    }
+    static void link(std::vector<int16_t>& head, std::vector<int16_t>& next, int b, int i) {
+        if (b < 0)
+            return;
+        int16_t* at = &head[size_t(b)];
+        while (*at >= 0 && *at < i) // counter order
+            at = &next[size_t(*at)];
+        next[size_t(i)] = *at;
+        *at = static_cast<int16_t>(i);
+    }
+    // Brings the index up to `s` by moving only the pieces that changed, when `s` has the same data, counters
+    // and sides as the copy; false (nothing done) otherwise. Most changes between two queries move a few
+    // pieces: the copies are compared in blocks, and only a differing block piece by piece.
+    bool repair(const GameState& s, const GameData& d) {
+        if (data != &d || units.size() != s.units.size() || leaders.size() != s.leaders.size() ||
+            nationSide != s.nationSide || d.fingerprint != fingerprint)
+            return false;
+        constexpr size_t kBlock = 32;
+        for (size_t b0 = 0, n = units.size(); b0 < n; b0 += kBlock) {
+            const size_t end = std::min(n, b0 + kBlock);
+            if (std::memcmp(&units[b0], &s.units[b0], (end - b0) * sizeof(UnitState)) == 0)
+                continue;
+            for (size_t i = b0; i < end; ++i) {
+                UnitState& mine = units[i];
+                const UnitState& now = s.units[i];
+                if (mine.loc != now.loc || mine.type != now.type) {
+                    const int from = unitBucket(mine), to = unitBucket(now);
+                    if (from != to) {
+                        unlink(unitHead, unitNext, from, int(i));
+                        link(unitHead, unitNext, to, int(i));
+                    }
+                }
+                mine = now;
+            }
+        }
+        for (size_t b0 = 0, n = leaders.size(); b0 < n; b0 += kBlock) {
+            const size_t end = std::min(n, b0 + kBlock);
+            if (std::memcmp(&leaders[b0], &s.leaders[b0], (end - b0) * sizeof(LeaderState)) == 0)
+                continue;
+            for (size_t i = b0; i < end; ++i) {
+                LeaderState& mine = leaders[i];
+                const LeaderState& now = s.leaders[i];
+                if (mine.loc != now.loc || mine.status != now.status) {
+                    const int from = leaderBucket(mine, i), to = leaderBucket(now, i);
+                    if (from != to) {
+                        unlink(leaderHead, leaderNext, from, int(i));
+                        link(leaderHead, leaderNext, to, int(i));
+                    }
+                }
+                mine = now;
+            }
+        }
+        return true;
+    }
+    // Makes the index describe `s`.
+    void sync(const GameState& s, const GameData& d) {
+        if (!repair(s, d))
+            build(s, d);
+    }
 };
 
 thread_local PieceIndex tIndex;
@@ -170,8 +246,7 @@ int indexedSlot(const GameState& s, const GameData& d, int loc) {
         return tIndex.slotOf(loc);
     if (tTrusted)
         return -1;
-    if (!tIndex.matches(s, d))
-        tIndex.build(s, d);
+    tIndex.sync(s, d);
     return tIndex.slotOf(loc);
 }
 
@@ -238,8 +313,7 @@ PieceIndexScope::PieceIndexScope(const GameState& s, const GameData& d)
     : m_previous(tTrusted), m_previousData(tIndex.data) {
     if (tTrusted == &s && tIndex.data == &d)
         return; // nested in a scope of the same state, which cannot have changed: the index describes it
-    if (!tIndex.matches(s, d))
-        tIndex.build(s, d);
+    tIndex.sync(s, d);
     tTrusted = &s;
 }
 
@@ -248,8 +322,8 @@ PieceIndexScope::~PieceIndexScope() {
         return; // nested in a scope of the same state (the constructor changed nothing)
     // An enclosing scope's state has not changed (it is const while its scope lasts); the index may describe
     // another state now.
-    if (m_previous && !tIndex.matches(*m_previous, *m_previousData))
-        tIndex.build(*m_previous, *m_previousData);
+    if (m_previous)
+        tIndex.sync(*m_previous, *m_previousData);
     tTrusted = m_previous;
 }
 
