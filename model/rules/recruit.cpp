@@ -101,16 +101,6 @@ int recruitType(const Ctx& c, int leader, UnitKind kind) {
     return static_cast<int>(t - &d.unitTypes[0]);
 }
 
-// How many units of `type` are in the counter mix (8.412), and the first of them (or -1).
-int poolCount(const GameState& s, int type, int* first) {
-    int n = 0;
-    *first = -1;
-    for (size_t u = 0; u < s.units.size(); ++u)
-        if (s.units[u].type == type && s.units[u].loc == kPool && n++ == 0)
-            *first = static_cast<int>(u);
-    return n;
-}
-
 // The counter mix per unit type (count and first unit), counted once for the questions about many leaders
 // asked of one unchanged state (who may recruit).
 struct PoolMemo {
