@@ -282,6 +282,102 @@ class TestAi : public QObject {
         QCOMPARE(moveTowards(QStringLiteral("hanau")), QStringLiteral("hanau"));
     }
 
+    // The search bot's campaign plan (issue 8, docs/ai.md): 5.15 costs 3 VP when the Intervention cards
+    // come in (8.11: turn 7) without Spinola's army (a Spanish leader and 3 Spanish units) in the UP, so
+    // campaignTerms() counts the penalty as the Intervention draws near and not once the army is there;
+    // the Dutch War track's boxes still to come (16.13: +2 VP at +2 and at +4, -3 VP at -3) count more the
+    // nearer the marker is. With the plan, Spinola's activation in turn 6 marches to a "To UP" city and
+    // into the UP (16.21); the priority list, without it, does not. A Dutch War event (16.25 C3, the turn's
+    // first card) comes before any other card of the round.
+    void campaignPlanSpinolaAndDutchWar() {
+        Rules r;
+        QVERIFY(r.newGame());
+        r.clearBoard();
+        r.placeLeader(QStringLiteral("spinola"), QStringLiteral("brussels"));
+        r.place(QStringLiteral("spanish"), UnitKind::Veteran, QStringLiteral("brussels"), 5);
+        r.setActive(kCatholic);
+        const GameData& d = r.d();
+        const int spinola = r.leader(QStringLiteral("spinola"));
+        r.s.turn = 1;
+        const double early = ai::campaignTerms(d, r.s, kCatholic);
+        QCOMPARE(ai::campaignTerms(d, r.s, kProtestant), -early);
+        QCOMPARE(ai::upObjective(d, r.s, spinola, kCatholic), -1); // no hurry in turn 1
+        r.s.turn = 6;
+        QCOMPARE(ai::campaignTerms(d, r.s, kCatholic), early - 3); // 5.15 in the turn before turn 7
+        const int up = r.locOf(QStringLiteral("up"));
+        QCOMPARE(ai::upObjective(d, r.s, spinola, kCatholic), up);
+        QCOMPARE(ai::upObjective(d, r.s, spinola, kProtestant), -1);
+        r.s.dutchWar = 1;
+        QVERIFY(ai::campaignTerms(d, r.s, kCatholic) > early - 3); // the +2 box is one box away
+        r.s.dutchWar = 0;
+
+        // Spinola's activation in turn 6: towards Antwerp or Ghent, then into the UP.
+        const GameState before = r.s;
+        QVERIFY2(r.activate(QStringLiteral("spinola")), qPrintable(r.error));
+        while (!r.legalOf(ActionKind::PickUp).isEmpty())
+            QVERIFY(r.act(r.legalOf(ActionKind::PickUp).front()));
+        Rng rng(1);
+        const auto planMove = [&](int planSide) {
+            const std::vector<Action> legal = r.legalActions();
+            return legal[ai::fastChoiceTowards(r.e, r.s, legal, rng, -1, kNone, nullptr, planSide)];
+        };
+        const Action plain = planMove(kNone);
+        QVERIFY(plain.kind != ActionKind::Move || isCity(plain.target));
+        Action a = planMove(kCatholic);
+        QCOMPARE(a.kind, ActionKind::Move);
+        const QString exit = d.cities[a.target].id;
+        QVERIFY2(exit == QLatin1String("antwerp") || exit == QLatin1String("ghent"), qPrintable(exit));
+        QVERIFY(r.apply(a));
+        a = planMove(kCatholic);
+        QCOMPARE(a.kind, ActionKind::Move);
+        QCOMPARE(int(a.target), up);
+        QVERIFY(r.apply(a));
+        QVERIFY(r.s.spinolaInUp);
+        QCOMPARE(ai::campaignTerms(d, r.s, kCatholic), early); // the army is there: no penalty pending
+
+        // The turn's first card: C3 as an Event (the army is in the UP) before the other plans.
+        r.s = before;
+        r.s.leaders[static_cast<size_t>(spinola)].loc = static_cast<int16_t>(up);
+        for (UnitState& u : r.s.units)
+            if (u.loc == r.city(QStringLiteral("brussels")))
+                u.loc = static_cast<int16_t>(up);
+        r.s.spinolaInUp = true;
+        r.placeLeader(QStringLiteral("tilly"), QStringLiteral("munich"));
+        r.place(QStringLiteral("bavarian"), UnitKind::Mercenary, QStringLiteral("munich"), 4);
+        r.setHand(kCatholic, {QStringLiteral("C3"), QStringLiteral("C2"), QStringLiteral("C1")});
+        const std::vector<Action> legal = r.legalActions();
+        const Action& first =
+            legal[ai::fastChoiceTowards(r.e, r.s, legal, rng, -1, kNone, nullptr, kCatholic)];
+        QCOMPARE(formatAction(d, r.s, first), QStringLiteral("play C3 event"));
+    }
+
+    // The campaign plan's marches go around an enemy army the stack does not outnumber (11.1): Tilly at
+    // Budweis towards Prague, with a stronger Protestant army at Pilsen on the shortest way, marches by
+    // Iglau; the priority list, which measures the distance through Pilsen, finds no move closer.
+    void campaignPlanRoutesAroundEnemyArmies() {
+        Rules r;
+        QVERIFY(r.newGame());
+        r.clearBoard();
+        r.placeLeader(QStringLiteral("tilly"), QStringLiteral("budweis"));
+        r.place(QStringLiteral("bavarian"), UnitKind::Mercenary, QStringLiteral("budweis"), 3);
+        r.placeLeader(QStringLiteral("mansfeld"), QStringLiteral("pilsen"));
+        r.place(QStringLiteral("protestant"), UnitKind::Mercenary, QStringLiteral("pilsen"), 5);
+        r.setMarker(QStringLiteral("budweis"), kCatholic);
+        r.setActive(kCatholic);
+        QVERIFY2(r.activate(QStringLiteral("tilly")), qPrintable(r.error));
+        while (!r.legalOf(ActionKind::PickUp).isEmpty())
+            QVERIFY(r.act(r.legalOf(ActionKind::PickUp).front()));
+        const std::vector<Action> legal = r.legalActions();
+        Rng rng(1);
+        const int prague = r.city(QStringLiteral("prague"));
+        const Action& planned =
+            legal[ai::fastChoiceTowards(r.e, r.s, legal, rng, prague, kCatholic, nullptr, kCatholic)];
+        QCOMPARE(formatAction(r.d(), r.s, planned), QStringLiteral("move iglau"));
+        const Action& plain = legal[ai::fastChoiceTowards(r.e, r.s, legal, rng, prague, kCatholic)];
+        QVERIFY2(plain.kind != ActionKind::Move || r.d().cities[plain.target].id != QLatin1String("iglau"),
+                 qPrintable(formatAction(r.d(), r.s, plain)));
+    }
+
     // Difficulty (issue 8): the lowest search level also plays weaker on purpose: in about 30 % of its
     // card rounds a random plan among the best it considered, and its reason says so.
     void lowestLevelHandicap() {

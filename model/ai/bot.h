@@ -58,6 +58,12 @@ double evaluate(const GameData& d, const rules::GameState& s, int side);
 // A finished game is +-1 (a draw 0).
 double victoryOutlook(const GameData& d, const rules::GameState& s, int side);
 
+// The campaign's long-term VP that a few card rounds of play-out do not reach, for `side` (the search
+// bot's value, docs/ai.md "the campaign plan"): the 5.15 penalty pending while Spinola's army is not in
+// the UP (weighted by how near the Intervention is) and the Dutch War track's VP boxes still to come
+// (16.13).
+double campaignTerms(const GameData& d, const rules::GameState& s, int side);
+
 // The priority list without look-ahead: a fast, deterministic-but-for-ties choice among `legal` for
 // the actor of `s` (used in play-outs and for every decision except the card rounds). Returns the index
 // into `legal`; fills *reason when given.
@@ -66,9 +72,12 @@ size_t fastChoice(const rules::Engine& engine, const rules::GameState& s,
 
 // fastChoice with the search bot's plan level: during an activation of `side` the stack marches towards
 // `objective` (a city index) instead of the priority list's own objective (11.1).
+// `planSide`: the side whose decisions also follow the campaign plan (the search bot's side; kNone: the
+// plain priority list): the Dutch War events, Spinola's army to the UP before the Intervention (5.15).
+// `objective` may then also be the UP box (kBoxBase + box).
 size_t fastChoiceTowards(const rules::Engine& engine, const rules::GameState& s,
                          const std::vector<rules::Action>& legal, rules::Rng& rng, int objective, int side,
-                         QString* reason = nullptr);
+                         QString* reason = nullptr, int planSide = rules::kNone);
 
 // The objectives worth searching for an activation of `leader`'s stack: the `count` best of the priority
 // list's objective scores (11.1) and, when there is one within 5 spaces, the nearest Elector or key city
@@ -82,13 +91,19 @@ std::vector<int> activationObjectives(const GameData& d, const rules::GameState&
 // the enemy's threatened cities minus ours.
 double electorThreat(const GameData& d, const rules::GameState& s, int side);
 
-// The priority list's words for one action in `s` ("activate Tilly (14 CF) towards Magdeburg").
-QString describe(const rules::Engine& engine, const rules::GameState& s, const rules::Action& a);
+// The priority list's words for one action in `s` ("activate Tilly (14 CF) towards Magdeburg"), with the
+// campaign plan for `planSide`.
+QString describe(const rules::Engine& engine, const rules::GameState& s, const rules::Action& a,
+                 int planSide = rules::kNone);
+
+// The campaign plan's objective for an activation of `leader` of `side`: the UP box (kBoxBase + box) when
+// his stack can be Spinola's army there and the Intervention draws near (5.15), else -1.
+int upObjective(const GameData& d, const rules::GameState& s, int leader, int side);
 
 // Plays from `s` with fastChoice for both sides until `cardRounds` more top-level decisions (card rounds
 // and other turn decisions) have been reached, the game ends, or `maxActions` actions. Returns the number
 // of actions applied.
-int playout(const rules::Engine& engine, rules::GameState& s, rules::Rng& rng, int cardRounds,
-            int maxActions);
+int playout(const rules::Engine& engine, rules::GameState& s, rules::Rng& rng, int cardRounds, int maxActions,
+            int planSide = rules::kNone);
 
 } // namespace wp::ai

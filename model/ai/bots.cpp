@@ -34,8 +34,10 @@ bool isCardRound(const GameState& s) {
 // The card-round actions worth looking at (the others are dominated or rarely sensible): for ACT one card
 // per leader (the lowest value that activates him, to keep the better cards), REC with the highest value,
 // AID with the most points, every event, and pass. Free Actions only when nothing else is listed.
+// With `plan` (the search bot's campaign plan) an activation of the Catholic's leaders in the UP once
+// Spinola's army is there is left out: they may not leave it (16.24), so it would waste the card.
 std::vector<size_t> cardRoundCandidates(const GameData& d, const GameState& s,
-                                        const std::vector<Action>& legal, int side) {
+                                        const std::vector<Action>& legal, int side, bool plan = false) {
     std::vector<size_t> out;
     std::map<int, size_t> actByLeader;
     long bestRec = -1, bestAid = -1;
@@ -46,6 +48,9 @@ std::vector<size_t> cardRoundCandidates(const GameData& d, const GameState& s,
             const int value = d.cards[a.card].value;
             switch (a.use) {
             case CardUse::Act: {
+                if (plan && side == kCatholic && s.spinolaInUp &&
+                    isBox(s.leaders[static_cast<size_t>(a.target)].loc))
+                    break;
                 auto it = actByLeader.find(a.target);
                 if (it == actByLeader.end() || d.cards[legal[it->second].card].value > value)
                     actByLeader[a.target] = i;
@@ -118,106 +123,6 @@ class RandomBot : public Bot {
   private:
     Rng m_rng;
 };
-
-// ---------------------------------------------------------------- priority
-
-class PriorityBot : public Bot {
-  public:
-    explicit PriorityBot(uint64_t seed) : m_rng(mix(seed ^ 0x7072696fULL)) {}
-    QString name() const override { return QStringLiteral("priority"); }
-
-    Decision decide(const SideView& view, const Controls& controls) override {
-        const Engine& engine = view.engine();
-        const GameData& d = view.data();
-        const std::vector<Action> legal = view.legalActions();
-        Decision dec;
-        if (legal.size() == 1) {
-            dec.action = legal.front();
-            dec.reason = QStringLiteral("the only legal action");
-            return dec;
-        }
-        const GameState sample = view.determinise(m_rng);
-        if (!isCardRound(view.state())) {
-            QString why;
-            dec.action = legal[fastChoice(engine, sample, legal, m_rng, &why)];
-            dec.reason = QStringLiteral("priority: ") + why;
-            return dec;
-        }
-        // A card round: the priority list proposes, a short look-ahead (this round and the enemy's answer,
-        // played by the priority list on a determinisation) disposes.
-        const int side = view.side();
-        const std::vector<size_t> cands = cardRoundCandidates(d, view.state(), legal, side);
-        const uint64_t playSeed = (static_cast<uint64_t>(m_rng.next()) << 32) | m_rng.next();
-        double bestValue = -1e18, secondValue = -1e18;
-        size_t best = cands.front(), second = cands.front();
-        for (size_t k = 0; k < cands.size(); ++k) {
-            if (controls.cancelled() && k > 0)
-                break;
-            const size_t i = cands[k];
-            GameState t = sample;
-            Rng r(playSeed); // common random numbers: every candidate meets the same dice
-            double v = -1e9;
-            if (engine.apply(t, legal[i]).ok) {
-                playout(engine, t, r, 2, 600);
-                v = evaluate(d, t, side);
-            }
-            if (controls.progress)
-                controls.progress(static_cast<double>(k + 1) / static_cast<double>(cands.size()));
-            if (v > bestValue) {
-                second = best;
-                secondValue = bestValue;
-                best = i;
-                bestValue = v;
-            } else if (v > secondValue) {
-                second = i;
-                secondValue = v;
-            }
-        }
-        dec.action = legal[best];
-        dec.iterations = static_cast<int>(cands.size());
-        const QString why = describe(engine, sample, legal[best]);
-        dec.reason = QStringLiteral("priority: %1 — look-ahead %2 (position %3%4) among %5 plans")
-                         .arg(why, formatAction(d, view.state(), legal[best]))
-                         .arg(bestValue, 0, 'f', 1)
-                         .arg(secondValue > -1e17 ? QStringLiteral("; next best %1 at %2")
-                                                        .arg(formatAction(d, view.state(), legal[second]))
-                                                        .arg(secondValue, 0, 'f', 1)
-                                                  : QString())
-                         .arg(cands.size());
-        return dec;
-    }
-
-  private:
-    Rng m_rng;
-};
-
-// ---------------------------------------------------------------- search (IS-MCTS)
-
-struct SearchLevel {
-    int width; // the plans of the root the tree considers (the priority bot's best)
-    int iterations;
-    int horizon;        // top-level decisions played out after the tree
-    double seconds;     // CPU-time cap per decision (the tree-growing thread)
-    double wallSeconds; // wall-clock cap per whole decision, the ranking pass included
-    double blunder;     // handicap: the probability of playing a random plan of the root instead
-};
-
-// The default level's wall cap (3 s) leaves room under 5 s for a decision made on a loaded machine: the
-// first iteration always runs, and the priority list below the card rounds is not capped.
-SearchLevel searchLevel(int level) {
-    switch (level) {
-    case 1:
-        return {3, 30, 2, 0.5, 1.5, 0.3};
-    case 2:
-        return {6, 120, 3, 1.0, 3.0, 0};
-    case 3:
-        return {6, 300, 3, 2.0, 6.0, 0};
-    case 4:
-        return {8, 1000, 4, 4.0, 12.0, 0};
-    default:
-        return {10, 3000, 4, 10.0, 30.0, 0};
-    }
-}
 
 // The scenario's final victory conditions as numbers the search can aim at (5.22; 19.1 when chosen):
 // per side the VP bound of its win and the Areas it must control. Other tests (electors, events) are not
@@ -304,10 +209,141 @@ double victoryOutlook(const GameState& s, const FinalGoals& g, int side) {
     return p[side] - p[other(side)];
 }
 
+// The value the search maximises for `side` (and the plan bot's look-ahead): the evaluation (VP) plus the
+// victory outlook weighted as kOutlookWeight VP per unit of win probability, the threat to the Electors and
+// key cities (5.141) and the campaign's long-term VP (campaignTerms).
+constexpr double kOutlookWeight = 30;
+// The scenario's final conditions, read once per scenario (before any search thread starts).
+struct ScenarioGoals {
+    FinalGoals goals;
+    std::optional<QString> readFor;
+    void prepare(const GameData& d, const GameState& s) {
+        const QString key = s.scenario + (s.options.victory_19_1 ? QStringLiteral("/19.1") : QString());
+        if (!readFor || *readFor != key) {
+            goals = finalGoals(d, s.scenario, s.options.victory_19_1);
+            readFor = key;
+        }
+    }
+};
+
+constexpr double kThreatWeight = 1;
+double searchValue(const GameData& d, const GameState& s, int side, const FinalGoals& goals) {
+    return evaluate(d, s, side) + kOutlookWeight * victoryOutlook(s, goals, side) +
+           kThreatWeight * electorThreat(d, s, side) + campaignTerms(d, s, side);
+}
+
+// ---------------------------------------------------------------- priority
+
+// `plan`: the priority list with the search bot's campaign plan for its own side (campaignTerms and the
+// plan's card-round and activation preferences) and the search value in its look-ahead: the "plan" bot,
+// and the search bot's play below the card rounds. Without it, the priority bot.
+class PriorityBot : public Bot {
+  public:
+    explicit PriorityBot(uint64_t seed, bool plan = false) : m_rng(mix(seed ^ 0x7072696fULL)), m_plan(plan) {}
+    QString name() const override { return m_plan ? QStringLiteral("plan") : QStringLiteral("priority"); }
+
+    Decision decide(const SideView& view, const Controls& controls) override {
+        const Engine& engine = view.engine();
+        const GameData& d = view.data();
+        const std::vector<Action> legal = view.legalActions();
+        Decision dec;
+        if (legal.size() == 1) {
+            dec.action = legal.front();
+            dec.reason = QStringLiteral("the only legal action");
+            return dec;
+        }
+        const GameState sample = view.determinise(m_rng);
+        const int side = view.side();
+        const int planSide = m_plan ? side : kNone;
+        if (!isCardRound(view.state())) {
+            QString why;
+            dec.action = legal[fastChoiceTowards(engine, sample, legal, m_rng, -1, kNone, &why, planSide)];
+            dec.reason = QStringLiteral("priority: ") + why;
+            return dec;
+        }
+        if (m_plan)
+            m_goals.prepare(d, view.state());
+        // A card round: the priority list proposes, a short look-ahead (this round and the enemy's answer,
+        // played by the priority list on a determinisation) disposes.
+        const std::vector<size_t> cands = cardRoundCandidates(d, view.state(), legal, side, m_plan);
+        const uint64_t playSeed = (static_cast<uint64_t>(m_rng.next()) << 32) | m_rng.next();
+        double bestValue = -1e18, secondValue = -1e18;
+        size_t best = cands.front(), second = cands.front();
+        for (size_t k = 0; k < cands.size(); ++k) {
+            if (controls.cancelled() && k > 0)
+                break;
+            const size_t i = cands[k];
+            GameState t = sample;
+            Rng r(playSeed); // common random numbers: every candidate meets the same dice
+            double v = -1e9;
+            if (engine.apply(t, legal[i]).ok) {
+                playout(engine, t, r, 2, 600, planSide);
+                v = m_plan ? searchValue(d, t, side, m_goals.goals) : evaluate(d, t, side);
+            }
+            if (controls.progress)
+                controls.progress(static_cast<double>(k + 1) / static_cast<double>(cands.size()));
+            if (v > bestValue) {
+                second = best;
+                secondValue = bestValue;
+                best = i;
+                bestValue = v;
+            } else if (v > secondValue) {
+                second = i;
+                secondValue = v;
+            }
+        }
+        dec.action = legal[best];
+        dec.iterations = static_cast<int>(cands.size());
+        const QString why = describe(engine, sample, legal[best], planSide);
+        dec.reason = QStringLiteral("priority: %1 — look-ahead %2 (position %3%4) among %5 plans")
+                         .arg(why, formatAction(d, view.state(), legal[best]))
+                         .arg(bestValue, 0, 'f', 1)
+                         .arg(secondValue > -1e17 ? QStringLiteral("; next best %1 at %2")
+                                                        .arg(formatAction(d, view.state(), legal[second]))
+                                                        .arg(secondValue, 0, 'f', 1)
+                                                  : QString())
+                         .arg(cands.size());
+        return dec;
+    }
+
+  private:
+    Rng m_rng;
+    bool m_plan;
+    ScenarioGoals m_goals;
+};
+
+// ---------------------------------------------------------------- search (IS-MCTS)
+
+struct SearchLevel {
+    int width; // the plans of the root the tree considers (the priority bot's best)
+    int iterations;
+    int horizon;        // top-level decisions played out after the tree
+    double seconds;     // CPU-time cap per decision (the tree-growing thread)
+    double wallSeconds; // wall-clock cap per whole decision, the ranking pass included
+    double blunder;     // handicap: the probability of playing a random plan of the root instead
+};
+
+// The default level's wall cap (3 s) leaves room under 5 s for a decision made on a loaded machine: the
+// first iteration always runs, and the priority list below the card rounds is not capped.
+SearchLevel searchLevel(int level) {
+    switch (level) {
+    case 1:
+        return {3, 30, 2, 0.5, 1.5, 0.3};
+    case 2:
+        return {6, 120, 3, 1.0, 3.0, 0};
+    case 3:
+        return {6, 300, 3, 2.0, 6.0, 0};
+    case 4:
+        return {8, 1000, 4, 4.0, 12.0, 0};
+    default:
+        return {10, 3000, 4, 10.0, 30.0, 0};
+    }
+}
+
 class SearchBot : public Bot {
   public:
     SearchBot(uint64_t seed, int level)
-        : m_rng(mix(seed ^ 0x73656172ULL)), m_level(level), m_priority(seed) {}
+        : m_rng(mix(seed ^ 0x73656172ULL)), m_level(level), m_priority(seed, true) {}
     QString name() const override { return QStringLiteral("search:%1").arg(m_level); }
     void setThreads(int threads) override { m_threads = std::max(1, threads); }
 
@@ -320,14 +356,15 @@ class SearchBot : public Bot {
                 const std::vector<Action> legal = view.legalActions();
                 QString why;
                 const size_t i = fastChoiceTowards(view.engine(), view.state(), legal, m_rng, m_objective,
-                                                   view.side(), &why);
+                                                   view.side(), &why, view.side());
                 Decision dec;
                 dec.action = legal[i];
                 dec.reason = QStringLiteral("search plan (towards %1): %2")
                                  .arg(cityName(view.data(), m_objective), why);
                 return dec;
             }
-            return m_priority.decide(view, controls); // the priority list below the card rounds
+            return m_priority.decide(view,
+                                     controls); // the priority list (with the plan) below the card rounds
         }
         m_objective = -1;
         const std::vector<Action> legal = view.legalActions();
@@ -336,22 +373,8 @@ class SearchBot : public Bot {
         return search(view, legal, controls);
     }
 
-    // The value the search maximises for `side`: the evaluation (VP) plus the victory outlook weighted
-    // as kOutlookWeight VP per unit of win probability.
-    static constexpr double kOutlookWeight = 30;
-    // The Electors and key cities within reach of enemy stacks stronger than their defence (5.141), in VP.
-    static constexpr double kThreatWeight = 1;
     double value(const GameData& d, const GameState& s, int side) const {
-        return evaluate(d, s, side) + kOutlookWeight * victoryOutlook(s, m_goals, side) +
-               kThreatWeight * electorThreat(d, s, side);
-    }
-    // Reads the scenario's final conditions once per scenario (before any search thread starts).
-    void prepareGoals(const GameData& d, const GameState& s) {
-        const QString key = s.scenario + (s.options.victory_19_1 ? QStringLiteral("/19.1") : QString());
-        if (!m_goalsFor || *m_goalsFor != key) {
-            m_goals = finalGoals(d, s.scenario, s.options.victory_19_1);
-            m_goalsFor = key;
-        }
+        return searchValue(d, s, side, m_goals.goals);
     }
 
   private:
@@ -367,14 +390,18 @@ class SearchBot : public Bot {
 
     // From a state inside the tree, plays the priority list until the next card round (or the end); an
     // activation of `side` marches towards `objective` when it is a city.
-    static void toNextCardRound(const Engine& engine, GameState& s, Rng& rng, int objective = -1,
-                                int side = kNone) {
+    static void toNextCardRound(const Engine& engine, GameState& s, Rng& rng, int planSide,
+                                int objective = -1, int side = kNone) {
         int n = 0;
         while (!s.gameOver && !isCardRound(s) && n++ < 2000) {
             const std::vector<Action> legal = engine.legalActions(s);
             if (legal.empty())
                 return;
-            if (!engine.apply(s, legal[fastChoiceTowards(engine, s, legal, rng, objective, side)]).ok)
+            if (!engine
+                     .apply(
+                         s,
+                         legal[fastChoiceTowards(engine, s, legal, rng, objective, side, nullptr, planSide)])
+                     .ok)
                 return;
         }
     }
@@ -388,11 +415,15 @@ class SearchBot : public Bot {
     static std::vector<Plan> rootPlans(const GameData& d, const GameState& s,
                                        const std::vector<Action>& legal, int side) {
         std::vector<Plan> out;
-        for (size_t ci : cardRoundCandidates(d, s, legal, side)) {
+        for (size_t ci : cardRoundCandidates(d, s, legal, side, true)) {
             const Action& a = legal[ci];
             std::vector<int> objectives;
-            if (a.kind == ActionKind::PlayCard && a.use == CardUse::Act)
+            if (a.kind == ActionKind::PlayCard && a.use == CardUse::Act) {
                 objectives = activationObjectives(d, s, a.target, side, kObjectives);
+                const int up = upObjective(d, s, a.target, side); // the campaign plan (5.15)
+                if (up >= 0)
+                    objectives.push_back(up);
+            }
             if (objectives.empty())
                 out.push_back({ci, -1});
             for (int o : objectives)
@@ -407,7 +438,7 @@ class SearchBot : public Bot {
         const GameData& d = view.data();
         const int side = view.side();
         const SearchLevel lv = searchLevel(m_level);
-        prepareGoals(d, view.state());
+        m_goals.prepare(d, view.state());
         std::vector<Node> nodes(1);
         nodes[0].mover = kNone;
         // A wall-clock cap on the whole decision as well (a loaded machine stretches the CPU budget):
@@ -427,8 +458,8 @@ class SearchBot : public Bot {
                 Rng r(playSeed);
                 double v = -1e9; // a plan left unranked (out of time) comes last
                 if (wall.nsecsElapsed() < wallCap / 3 && engine.apply(t, rootLegal[plan.index]).ok) {
-                    toNextCardRound(engine, t, r, plan.objective, side);
-                    playout(engine, t, r, 2, 600);
+                    toNextCardRound(engine, t, r, side, plan.objective, side);
+                    playout(engine, t, r, 2, 600, side);
                     v = value(d, t, side);
                 }
                 ranked.emplace_back(v, plan);
@@ -454,7 +485,7 @@ class SearchBot : public Bot {
                 int depth = 0;
                 while (!s.gameOver && !expanded && depth < 6) {
                     if (!isCardRound(s)) {
-                        toNextCardRound(engine, s, rng);
+                        toNextCardRound(engine, s, rng, side);
                         continue;
                     }
                     const int mover = engine.actor(s);
@@ -463,7 +494,7 @@ class SearchBot : public Bot {
                     if (node == 0)
                         cands = rootCands;
                     else
-                        for (size_t ci : cardRoundCandidates(d, s, legal, mover))
+                        for (size_t ci : cardRoundCandidates(d, s, legal, mover, mover == side))
                             cands.push_back({ci, -1});
                     // available children; the first untried candidate is expanded
                     std::vector<int> avail;
@@ -514,12 +545,13 @@ class SearchBot : public Bot {
                     if (!engine.apply(s, tree[static_cast<size_t>(next)].action).ok)
                         break;
                     if (tree[static_cast<size_t>(next)].objective >= 0)
-                        toNextCardRound(engine, s, rng, tree[static_cast<size_t>(next)].objective, mover);
+                        toNextCardRound(engine, s, rng, side, tree[static_cast<size_t>(next)].objective,
+                                        mover);
                     path.push_back(next);
                     node = next;
                     ++depth;
                 }
-                playout(engine, s, rng, lv.horizon, 3000);
+                playout(engine, s, rng, lv.horizon, 3000, side);
                 const double v = value(d, s, side) - base;
                 const double r = 1.0 / (1.0 + std::exp(-v / 4.0)); // for `side`
                 for (int p : path) {
@@ -645,8 +677,7 @@ class SearchBot : public Bot {
     int m_threads = 1;
     int m_objective = -1, m_objectiveLeader = -1;
     PriorityBot m_priority;
-    FinalGoals m_goals;
-    std::optional<QString> m_goalsFor;
+    ScenarioGoals m_goals;
 };
 
 } // namespace
@@ -664,6 +695,8 @@ std::unique_ptr<Bot> makeBot(const QString& spec, uint64_t seed, QString* error)
         return std::make_unique<RandomBot>(seed);
     if (name == QLatin1String("priority") && levelText.isEmpty())
         return std::make_unique<PriorityBot>(seed);
+    if (name == QLatin1String("plan") && levelText.isEmpty())
+        return std::make_unique<PriorityBot>(seed, true);
     if (name == QLatin1String("search")) {
         int level = kDefaultSearchLevel;
         if (!levelText.isEmpty()) {
@@ -683,8 +716,8 @@ std::unique_ptr<Bot> makeBot(const QString& spec, uint64_t seed, QString* error)
 }
 
 QStringList botNames() {
-    return {QStringLiteral("random"), QStringLiteral("priority"), QStringLiteral("search"),
-            QStringLiteral("search:1..5")};
+    return {QStringLiteral("random"), QStringLiteral("priority"), QStringLiteral("plan"),
+            QStringLiteral("search"), QStringLiteral("search:1..5")};
 }
 
 } // namespace wp::ai

@@ -89,6 +89,102 @@ KeyPlaces keyPlaces(const GameData& d) {
     return k;
 }
 
+// What the search bot's campaign plan needs to know (docs/ai.md, "the campaign plan"): the Dutch War
+// cards, the United Provinces box and how far each city is from it (16.21), per data set.
+struct Campaign {
+    int c3 = -1, c4 = -1, c6 = -1, c11 = -1, c18 = -1;
+    int up = -1; // the UP box index
+    int spanish = -1;
+    std::vector<int8_t> upDist; // per city: spaces to a city with a "To UP" arrow, + 1 (-1: none)
+};
+
+const Campaign& campaign(const GameData& d) {
+    static std::mutex mutex;
+    static QHash<const GameData*, std::shared_ptr<Campaign>> cache;
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = cache.find(&d);
+    if (it != cache.end())
+        return **it;
+    auto c = std::make_shared<Campaign>();
+    c->c3 = d.card(QStringLiteral("C3"));
+    c->c4 = d.card(QStringLiteral("C4"));
+    c->c6 = d.card(QStringLiteral("C6"));
+    c->c11 = d.card(QStringLiteral("C11"));
+    c->c18 = d.card(QStringLiteral("C18"));
+    c->up = d.box(QStringLiteral("up"));
+    c->spanish = d.nationality(QStringLiteral("spanish"));
+    const qsizetype n = d.cities.size();
+    c->upDist.assign(static_cast<size_t>(n), -1);
+    std::deque<int> q;
+    for (const Arrow& a : d.arrows)
+        if (a.box == c->up && a.city >= 0 && a.city < n && c->upDist[static_cast<size_t>(a.city)] < 0) {
+            c->upDist[static_cast<size_t>(a.city)] = 1;
+            q.push_back(a.city);
+        }
+    while (!q.empty()) {
+        const int x = q.front();
+        q.pop_front();
+        const int dx = c->upDist[static_cast<size_t>(x)];
+        if (dx >= 100)
+            continue;
+        for (int nb : d.cities[x].neighbours)
+            if (c->upDist[static_cast<size_t>(nb)] < 0) {
+                c->upDist[static_cast<size_t>(nb)] = static_cast<int8_t>(dx + 1);
+                q.push_back(nb);
+            }
+    }
+    cache.insert(&d, c);
+    return *c;
+}
+
+bool isSpanishLeader(const GameData& d, const Campaign& cp, int leader) {
+    return leader >= 0 && leader < d.leaders.size() && d.leaders[leader].nationality == cp.spanish;
+}
+
+// 5.15: Spinola's army (a Spanish leader and 3 Spanish units) is in the United Provinces.
+bool spinolaArmyInUp(const GameData& d, const GameState& s, const Campaign& cp) {
+    if (cp.up < 0)
+        return false;
+    const int16_t loc = static_cast<int16_t>(kBoxBase + cp.up);
+    int spanish = 0;
+    bool leader = false;
+    for (size_t u = 0; u < s.units.size(); ++u)
+        if (s.units[u].loc == loc && s.units[u].steps > 0 &&
+            d.unitTypes[s.units[u].type].nationality == cp.spanish)
+            ++spanish;
+    for (size_t l = 0; l < s.leaders.size(); ++l)
+        if (s.leaders[l].loc == loc && s.leaders[l].status == LeaderStatus::InPlay &&
+            isSpanishLeader(d, cp, static_cast<int>(l)))
+            leader = true;
+    return leader && spanish >= 3;
+}
+
+// How urgent the 5.15 march to the UP is: 0 while the Intervention (8.11: turn 7 or 30 VP) is far, 1 in
+// the turn before it; 0 once the penalty is settled or the army is there.
+double spinolaUrgency(const GameData& d, const GameState& s, const Campaign& cp) {
+    if (s.spinolaPenaltyDone || s.interventionAdded || cp.up < 0 || spinolaArmyInUp(d, s, cp))
+        return 0;
+    if (s.vp >= 27)
+        return 1;
+    return std::clamp((s.turn - 2) / 4.0, 0.0, 1.0);
+}
+
+// The Spanish stack of `leader` can become Spinola's army in the UP (a Spanish leader, 3 Spanish units
+// with him, the Dutch War not over).
+bool canFormSpinolaArmy(const GameData& d, const GameState& s, const Campaign& cp, int leader) {
+    if (!isSpanishLeader(d, cp, leader) || s.dutchWar >= 5 || s.dutchWar <= -3)
+        return false;
+    const int16_t loc = s.leaders[static_cast<size_t>(leader)].loc;
+    if (!isCity(loc) || cp.upDist[static_cast<size_t>(loc)] < 0)
+        return false;
+    int spanish = 0;
+    for (size_t u = 0; u < s.units.size(); ++u)
+        if (s.units[u].loc == loc && s.units[u].steps > 0 &&
+            d.unitTypes[s.units[u].type].nationality == cp.spanish)
+            ++spanish;
+    return spanish >= 3;
+}
+
 // Combat strength per city and side, outside and inside the fortress.
 struct Forces {
     std::vector<int> out[2], in[2];
@@ -176,7 +272,38 @@ double cityValue(const GameData& d, const GameState& s, const Forces& f, const K
 struct Target {
     int city = -1;
     double score = 0;
+    // the campaign plan: spaces to `city` by paths that avoid enemy armies the stack does not outnumber
+    // 1.2:1 (-1: no such path); null for the priority list (its distances ignore the enemy)
+    const std::vector<int8_t>* route = nullptr;
 };
+
+// Spaces from every city to `target` for a stack of strength `cf` of `side` that may not pass through a
+// city holding an enemy army it does not outnumber 1.2:1 (it may end in the target itself).
+std::vector<int8_t> routeTo(const GameData& d, const Forces& f, int side, int target, int cf) {
+    const size_t n = static_cast<size_t>(d.cities.size());
+    std::vector<int8_t> out(n, -1);
+    if (target < 0 || static_cast<size_t>(target) >= n)
+        return out;
+    const int opp = other(side);
+    std::deque<int> q{target};
+    out[static_cast<size_t>(target)] = 0;
+    while (!q.empty()) {
+        const int c = q.front();
+        q.pop_front();
+        const int dc = out[static_cast<size_t>(c)];
+        if (dc >= 100)
+            continue;
+        const int enemy = f.out[opp][static_cast<size_t>(c)];
+        if (c != target && enemy > 0 && cf * 10 < enemy * 12)
+            continue; // blocked: no path leads through it
+        for (int nb : d.cities[c].neighbours)
+            if (out[static_cast<size_t>(nb)] < 0) {
+                out[static_cast<size_t>(nb)] = static_cast<int8_t>(dc + 1);
+                q.push_back(nb);
+            }
+    }
+    return out;
+}
 
 Target bestTarget(const GameData& d, const GameState& s, const Forces& f, const KeyPlaces& k, int side,
                   int at, int cf) {
@@ -320,6 +447,34 @@ double evaluate(const GameData& d, const GameState& s, int side) {
     return side == kCath ? v : -v;
 }
 
+int upObjective(const GameData& d, const GameState& s, int leader, int side) {
+    const Campaign& cp = campaign(d);
+    if (side != kCath || spinolaUrgency(d, s, cp) < 0.5 || !canFormSpinolaArmy(d, s, cp, leader))
+        return -1;
+    return kBoxBase + cp.up;
+}
+
+double campaignTerms(const GameData& d, const GameState& s, int side) {
+    if (s.gameOver)
+        return 0;
+    const Campaign& cp = campaign(d);
+    double v = 0; // the Catholic's point of view
+    // 5.15: -3 VP when the Intervention cards come in without Spinola's army in the UP
+    v -= 3 * spinolaUrgency(d, s, cp);
+    // 16.13: the Dutch War track's boxes still to be reached (+2 VP at +2 and at +4, -3 VP at -3), each
+    // worth half as much per box it is away
+    if (s.dutchWar < 5 && s.dutchWar > -3) {
+        auto reach = [](int boxes) { return boxes <= 0 ? 1.0 : std::pow(0.5, boxes); };
+        if (!(s.dutchWarVpAwarded & 1))
+            v += 2 * reach(2 - s.dutchWar);
+        if (!(s.dutchWarVpAwarded & 2))
+            v += 2 * reach(4 - s.dutchWar);
+        if (!(s.dutchWarVpAwarded & 4))
+            v -= 3 * reach(s.dutchWar + 3);
+    }
+    return side == kCath ? v : -v;
+}
+
 // ---------------------------------------------------------------- the priority list without look-ahead
 
 namespace {
@@ -348,10 +503,50 @@ double lossCost(const GameData& d, const GameState& s, const Action& a) {
     return cost;
 }
 
+// The campaign plan's card-round preferences (the search bot's side, docs/ai.md): the Dutch War events
+// (16.25 C3/C4 as the turn's first card, C18), the Edict's 2 VP (C6), Spinola's army to the UP before the
+// Intervention (5.15: C11, or an activation towards the UP). Returns false when it has no opinion.
+bool campaignCardRound(const GameData& d, const GameState& s, int side, const Action& a, Scored& r) {
+    if (side != kCath || a.kind != ActionKind::PlayCard)
+        return false;
+    const Campaign& cp = campaign(d);
+    const int card = a.card;
+    if (a.use == CardUse::Event) {
+        if (card == cp.c3 || card == cp.c4 || card == cp.c18) {
+            r = {200, QStringLiteral("event %1: the Dutch War track up (16.13: +2 VP at +2 and at +4)")
+                          .arg(d.cards[card].id)};
+            return true;
+        }
+        if (card == cp.c6) {
+            r = {160, QStringLiteral("event C6: the Edict of Restitution's 2 VP")};
+            return true;
+        }
+        if (card == cp.c11 && spinolaUrgency(d, s, cp) >= 0.5) {
+            r = {180, QStringLiteral("event C11: Spinola's army to the UP before the Intervention (5.15)")};
+            return true;
+        }
+        return false;
+    }
+    if (a.use == CardUse::Act && s.spinolaInUp && isBox(s.leaders[static_cast<size_t>(a.target)].loc)) {
+        r = {-5, QStringLiteral("activate %1: Spinola's army never leaves the UP (16.24)")
+                     .arg(leaderName(d, a.target))};
+        return true;
+    }
+    if (a.use == CardUse::Act && spinolaUrgency(d, s, cp) >= 0.75 && canFormSpinolaArmy(d, s, cp, a.target)) {
+        r = {170 - d.cards[card].value * 1.5,
+             QStringLiteral("activate %1 towards the United Provinces (5.15: -3 VP at the Intervention)")
+                 .arg(leaderName(d, a.target))};
+        return true;
+    }
+    return false;
+}
+
 Scored scoreTurn(const GameData& d, const GameState& s, const Forces& f, const KeyPlaces& k, int side,
-                 const Action& a) {
+                 const Action& a, bool plan) {
     Scored r;
     const int opp = other(side);
+    if (plan && campaignCardRound(d, s, side, a, r))
+        return r;
     switch (a.kind) {
     case ActionKind::PlayCard: {
         const Card& card = d.cards[a.card];
@@ -482,12 +677,28 @@ Scored scoreActivation(const GameData& d, const GameState& s, const Forces& f, c
     case ActionKind::EndActivation:
         return {20, QStringLiteral("end the activation at %1").arg(placeName(d, at))};
     case ActionKind::Move: {
+        if (isBox(static_cast<int16_t>(t.city))) {
+            // the campaign plan: Spinola's army marches to the United Provinces (5.15, 16.21)
+            if (a.target == t.city)
+                return {70, QStringLiteral("enter the United Provinces (5.15)")};
+            if (!isCity(a.target) || !isCity(static_cast<int16_t>(at)))
+                return {0, QStringLiteral("move to a box")};
+            const Campaign& cp = campaign(d);
+            const int da = cp.upDist[static_cast<size_t>(at)], dn = cp.upDist[static_cast<size_t>(a.target)];
+            double sc = dn >= 0 && dn < da ? 50 : 0;
+            if (f.out[opp][static_cast<size_t>(a.target)] > 0 &&
+                cf * 10 < f.out[opp][static_cast<size_t>(a.target)] * 12)
+                sc = -30;
+            return {sc,
+                    QStringLiteral("march towards the United Provinces (%1 spaces, %2 CF)").arg(da).arg(cf)};
+        }
         if (!isCity(a.target) || !isCity(static_cast<int16_t>(at)))
             return {3, QStringLiteral("move to a box")};
         if (t.city < 0)
             return {0, QStringLiteral("no objective")};
         const Distances& dist = distances(d);
-        const int da = dist.at(at, t.city), dn = dist.at(a.target, t.city);
+        const int da = t.route ? (*t.route)[static_cast<size_t>(at)] : dist.at(at, t.city);
+        const int dn = t.route ? (*t.route)[static_cast<size_t>(a.target)] : dist.at(a.target, t.city);
         const int enemy = f.out[opp][static_cast<size_t>(a.target)];
         double sc = dn >= 0 && dn < da ? 50 + (a.target == t.city ? 10 : 0) : 0;
         if (enemy > 0 && cf * 10 < enemy * 12)
@@ -536,8 +747,25 @@ Scored scoreCombat(const GameData& d, const GameState& s, const Forces& f, const
 }
 
 // A prior for the choices the evaluation does not see (their effect comes later).
-Scored scoreChoice(const GameData& d, const GameState& s, const ChoiceFrame& ch, int actor, const Action& a) {
+Scored scoreChoice(const GameData& d, const GameState& s, const ChoiceFrame& ch, int actor, const Action& a,
+                   bool plan) {
     const bool pass = a.kind == ActionKind::Pass;
+    if (plan && actor == kCath && ch.purpose == kChooseEventBase + 2 && ch.data == campaign(d).c11) {
+        // C11: the fewest and weakest Spanish units go with Spinola (3; the rest stay on the map)
+        if (pass)
+            return {100, QStringLiteral("C11: three units are enough")};
+        const int cf =
+            a.target >= 0 && static_cast<size_t>(a.target) < s.units.size() ? unitCf(d, s, a.target) : 0;
+        return {50.0 - cf, QStringLiteral("C11: the weakest Spanish unit to the UP (%1 CF)").arg(cf)};
+    }
+    if (plan && actor == kCath && ch.purpose == kChooseDiscard && a.target == campaign(d).c11 &&
+        spinolaUrgency(d, s, campaign(d)) > 0)
+        return {20, QStringLiteral("hold C11 for Spinola's army (5.15)")};
+    if (plan && actor == kCath && ch.purpose == kChooseDiscard &&
+        (a.target == campaign(d).c3 || a.target == campaign(d).c4) && spinolaArmyInUp(d, s, campaign(d)) &&
+        s.dutchWar < 5 && s.dutchWar > -3)
+        return {20,
+                QStringLiteral("hold %1 to open the next turn with it (16.25)").arg(d.cards[a.target].id)};
     switch (ch.purpose) {
     case kRecruitLeader:
         return {pass ? 0.0 : 10.0, pass ? QStringLiteral("stop recruiting") : QStringLiteral("recruit")};
@@ -621,10 +849,25 @@ size_t pickBest(const std::vector<Scored>& sc, Rng& rng) {
 } // namespace
 
 namespace {
+// The campaign plan sends an activation of Spinola's army to the UP (5.15) once it is urgent.
+bool upObjectiveWanted(const GameData& d, const GameState& s, const ActivationFrame& af) {
+    const Campaign& cp = campaign(d);
+    if (af.freeAction || spinolaUrgency(d, s, cp) < 0.75 || !isSpanishLeader(d, cp, af.leader))
+        return false;
+    if (isBox(af.at))
+        return false;
+    int spanish = 0;
+    for (int16_t u : af.units)
+        spanish += d.unitTypes[s.units[static_cast<size_t>(u)].type].nationality == cp.spanish;
+    return spanish >= 3 || canFormSpinolaArmy(d, s, cp, af.leader);
+}
+
 // `objective` >= 0: the city the activation of `objectiveSide` marches towards instead of the priority
 // list's own objective (the search bot's plan level; -1 for the priority list).
+// `planSide`: the side whose decisions follow the campaign plan as well (the search bot's side; kNone for
+// the priority list).
 std::vector<Scored> scoreAll(const Engine& engine, const GameState& s, const std::vector<Action>& legal,
-                             int objective = -1, int objectiveSide = kNone) {
+                             int objective = -1, int objectiveSide = kNone, int planSide = kNone) {
     const GameData& d = engine.data();
     const Forces f(d, s);
     const KeyPlaces k = keyPlaces(d);
@@ -633,10 +876,18 @@ std::vector<Scored> scoreAll(const Engine& engine, const GameState& s, const std
     const int who = engine.actor(s);
     if (const auto* af = std::get_if<ActivationFrame>(&top)) {
         const int act = af->reactionCity >= 0 ? other(af->side) : af->side;
-        const Target t = af->reactionCity >= 0 ? Target{}
-                         : objective >= 0 && af->side == objectiveSide
-                             ? Target{objective, 1}
-                             : bestTarget(d, s, f, k, af->side, af->at, stackCf(d, s, af->units));
+        Target t = af->reactionCity >= 0 ? Target{}
+                   : objective >= 0 && af->side == objectiveSide
+                       ? Target{objective, 1}
+                       : bestTarget(d, s, f, k, af->side, af->at, stackCf(d, s, af->units));
+        if (af->reactionCity < 0 && objective < 0 && af->side == planSide && planSide == kCath &&
+            upObjectiveWanted(d, s, *af))
+            t = Target{kBoxBase + campaign(d).up, 1};
+        std::vector<int8_t> route;
+        if (af->side == planSide && af->reactionCity < 0 && isCity(static_cast<int16_t>(t.city))) {
+            route = routeTo(d, f, af->side, t.city, stackCf(d, s, af->units));
+            t.route = &route;
+        }
         for (size_t i = 0; i < legal.size(); ++i)
             sc[i] = scoreActivation(d, s, f, t, *af, act, legal[i]);
     } else if (const auto* cf = std::get_if<CombatFrame>(&top)) {
@@ -644,8 +895,10 @@ std::vector<Scored> scoreAll(const Engine& engine, const GameState& s, const std
             sc[i] = scoreCombat(d, s, f, *cf, who, legal[i]);
     } else if (const auto* ch = std::get_if<ChoiceFrame>(&top)) {
         for (size_t i = 0; i < legal.size(); ++i)
-            sc[i] = scoreChoice(d, s, *ch, ch->actor, legal[i]);
-        if (wantsLookahead(*ch) && legal.size() <= 40) {
+            sc[i] = scoreChoice(d, s, *ch, ch->actor, legal[i], ch->actor == planSide);
+        const bool c11Units =
+            ch->actor == planSide && ch->purpose == kChooseEventBase + 2 && ch->data == campaign(d).c11;
+        if (wantsLookahead(*ch) && legal.size() <= 40 && !c11Units) {
             // The effect shows at once: one step of look-ahead with the evaluation.
             for (size_t i = 0; i < legal.size(); ++i) {
                 GameState t = s;
@@ -661,19 +914,19 @@ std::vector<Scored> scoreAll(const Engine& engine, const GameState& s, const std
             sc[i] = {legal[i].kind == ActionKind::Pass ? 0.0 : 1.0, QStringLiteral("siege")};
     } else {
         for (size_t i = 0; i < legal.size(); ++i)
-            sc[i] = scoreTurn(d, s, f, k, who, legal[i]);
+            sc[i] = scoreTurn(d, s, f, k, who, legal[i], who == planSide);
     }
     return sc;
 }
 
 size_t fastChoiceImpl(const Engine& engine, const GameState& s, const std::vector<Action>& legal, Rng& rng,
-                      QString* reason, int objective = -1, int objectiveSide = kNone) {
+                      QString* reason, int objective = -1, int objectiveSide = kNone, int planSide = kNone) {
     if (legal.size() <= 1) {
         if (reason)
             *reason = QStringLiteral("the only legal action");
         return 0;
     }
-    const std::vector<Scored> sc = scoreAll(engine, s, legal, objective, objectiveSide);
+    const std::vector<Scored> sc = scoreAll(engine, s, legal, objective, objectiveSide, planSide);
     const size_t best = pickBest(sc, rng);
     if (reason)
         *reason = sc[best].why;
@@ -681,8 +934,8 @@ size_t fastChoiceImpl(const Engine& engine, const GameState& s, const std::vecto
 }
 } // namespace
 
-QString describe(const Engine& engine, const GameState& s, const Action& a) {
-    return scoreAll(engine, s, {a}).front().why;
+QString describe(const Engine& engine, const GameState& s, const Action& a, int planSide) {
+    return scoreAll(engine, s, {a}, -1, kNone, planSide).front().why;
 }
 
 size_t fastChoice(const Engine& engine, const GameState& s, const std::vector<Action>& legal, Rng& rng,
@@ -691,8 +944,8 @@ size_t fastChoice(const Engine& engine, const GameState& s, const std::vector<Ac
 }
 
 size_t fastChoiceTowards(const Engine& engine, const GameState& s, const std::vector<Action>& legal, Rng& rng,
-                         int objective, int side, QString* reason) {
-    return fastChoiceImpl(engine, s, legal, rng, reason, objective, side);
+                         int objective, int side, QString* reason, int planSide) {
+    return fastChoiceImpl(engine, s, legal, rng, reason, objective, side, planSide);
 }
 
 namespace {
@@ -772,7 +1025,7 @@ double electorThreat(const GameData& d, const GameState& s, int side) {
     return threat[other(side)] - threat[side];
 }
 
-int playout(const Engine& engine, GameState& s, Rng& rng, int cardRounds, int maxActions) {
+int playout(const Engine& engine, GameState& s, Rng& rng, int cardRounds, int maxActions, int planSide) {
     int n = 0, rounds = 0;
     while (!s.gameOver && n < maxActions) {
         if (n > 0 && s.frames.size() == 1 && ++rounds >= cardRounds)
@@ -780,7 +1033,7 @@ int playout(const Engine& engine, GameState& s, Rng& rng, int cardRounds, int ma
         const std::vector<Action> legal = engine.legalActions(s);
         if (legal.empty())
             break;
-        const size_t i = fastChoiceImpl(engine, s, legal, rng, nullptr);
+        const size_t i = fastChoiceImpl(engine, s, legal, rng, nullptr, -1, kNone, planSide);
         if (!engine.apply(s, legal[i]).ok)
             break;
         ++n;
