@@ -288,7 +288,7 @@ class TestAi : public QObject {
     // the Dutch War track's boxes still to come (16.13: +2 VP at +2 and at +4, -3 VP at -3) count more the
     // nearer the marker is. With the plan, Spinola's activation in turn 6 marches to a "To UP" city and
     // into the UP (16.21); the priority list, without it, does not. A Dutch War event (16.25 C3, the turn's
-    // first card) comes before any other card of the round.
+    // first card) comes before any other card of the round, and so does C12's Bavarian Elector (5.142).
     void campaignPlanSpinolaAndDutchWar() {
         Rules r;
         QVERIFY(r.newGame());
@@ -349,6 +349,16 @@ class TestAi : public QObject {
         const Action& first =
             legal[ai::fastChoiceTowards(r.e, r.s, legal, rng, -1, kNone, nullptr, kCatholic)];
         QCOMPARE(formatAction(d, r.s, first), QStringLiteral("play C3 event"));
+
+        // C12 (5.142): the Elector passes from the Protestant Lower Palatinate to the Catholic Bavaria, a
+        // margin for the majority (5.141) that campaignTerms() counts as well.
+        r.setHand(kCatholic, {QStringLiteral("C12"), QStringLiteral("C2"), QStringLiteral("C1")});
+        const double electors = ai::campaignTerms(d, r.s, kCatholic);
+        std::vector<Action> cards = r.legalActions();
+        const Action& c12 = cards[ai::fastChoiceTowards(r.e, r.s, cards, rng, -1, kNone, nullptr, kCatholic)];
+        QCOMPARE(formatAction(d, r.s, c12), QStringLiteral("play C12 event"));
+        QVERIFY(r.apply(c12));
+        QCOMPARE(ai::campaignTerms(d, r.s, kCatholic), electors + 1); // 5 Electors against 2
     }
 
     // The campaign plan's marches go around an enemy army the stack does not outnumber (11.1): Tilly at

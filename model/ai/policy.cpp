@@ -92,7 +92,9 @@ KeyPlaces keyPlaces(const GameData& d) {
 // What the search bot's campaign plan needs to know (docs/ai.md, "the campaign plan"): the Dutch War
 // cards, the United Provinces box and how far each city is from it (16.21), per data set.
 struct Campaign {
-    int c3 = -1, c4 = -1, c6 = -1, c11 = -1, c18 = -1;
+    int c3 = -1, c4 = -1, c6 = -1, c11 = -1, c12 = -1, c18 = -1;
+    int p25 = -1, p26 = -1, p27 = -1; // the Protestant's Dutch War events (16.12)
+    int lowerPalatinate = -1, bavaria = -1;
     int up = -1; // the UP box index
     int spanish = -1;
     std::vector<int8_t> upDist; // per city: spaces to a city with a "To UP" arrow, + 1 (-1: none)
@@ -109,6 +111,12 @@ const Campaign& campaign(const GameData& d) {
     c->c3 = d.card(QStringLiteral("C3"));
     c->c4 = d.card(QStringLiteral("C4"));
     c->c6 = d.card(QStringLiteral("C6"));
+    c->c12 = d.card(QStringLiteral("C12"));
+    c->p25 = d.card(QStringLiteral("P25"));
+    c->p26 = d.card(QStringLiteral("P26"));
+    c->p27 = d.card(QStringLiteral("P27"));
+    c->lowerPalatinate = d.area(QStringLiteral("lower-palatinate"));
+    c->bavaria = d.area(QStringLiteral("bavaria"));
     c->c11 = d.card(QStringLiteral("C11"));
     c->c18 = d.card(QStringLiteral("C18"));
     c->up = d.box(QStringLiteral("up"));
@@ -461,6 +469,8 @@ double campaignTerms(const GameData& d, const GameState& s, int side) {
     double v = 0; // the Catholic's point of view
     // 5.15: -3 VP when the Intervention cards come in without Spinola's army in the UP
     v -= 3 * spinolaUrgency(d, s, cp);
+    // 5.141: every Elector held is a margin for the majority (its +-2 VP change hands with the fourth)
+    v += 0.5 * (electorsControlled(d, s, kCath) - electorsControlled(d, s, kProt));
     // 16.13: the Dutch War track's boxes still to be reached (+2 VP at +2 and at +4, -3 VP at -3), each
     // worth half as much per box it is away
     if (s.dutchWar < 5 && s.dutchWar > -3) {
@@ -503,18 +513,36 @@ double lossCost(const GameData& d, const GameState& s, const Action& a) {
     return cost;
 }
 
-// The campaign plan's card-round preferences (the search bot's side, docs/ai.md): the Dutch War events
-// (16.25 C3/C4 as the turn's first card, C18), the Edict's 2 VP (C6), Spinola's army to the UP before the
-// Intervention (5.15: C11, or an activation towards the UP). Returns false when it has no opinion.
+// The campaign plan's card-round preferences (the search bot's side, docs/ai.md). The Catholic: the Dutch
+// War events (16.25 C3/C4 as the turn's first card, C18), the Bavarian Elector (C12, 5.142), the Edict's
+// 2 VP (C6), Spinola's army to the UP before the Intervention (5.15: C11, or an activation towards the
+// UP). The Protestant: his Dutch War events (P25-P27). Returns false when it has no opinion.
 bool campaignCardRound(const GameData& d, const GameState& s, int side, const Action& a, Scored& r) {
-    if (side != kCath || a.kind != ActionKind::PlayCard)
+    if (a.kind != ActionKind::PlayCard)
         return false;
     const Campaign& cp = campaign(d);
     const int card = a.card;
+    if (side == kProt) {
+        // the Dutch War track down towards the -3 box (16.13: -3 VP) and away from the Catholic's awards
+        if (a.use == CardUse::Event && (card == cp.p25 || card == cp.p26 || card == cp.p27)) {
+            r = {150, QStringLiteral("event %1: the Dutch War track down (16.13: -3 VP at -3)")
+                          .arg(d.cards[card].id)};
+            return true;
+        }
+        return false;
+    }
     if (a.use == CardUse::Event) {
         if (card == cp.c3 || card == cp.c4 || card == cp.c18) {
             r = {200, QStringLiteral("event %1: the Dutch War track up (16.13: +2 VP at +2 and at +4)")
                           .arg(d.cards[card].id)};
+            return true;
+        }
+        // C12 (5.142): the Elector moves from the Lower Palatinate to Bavaria; worth it when that gives the
+        // Catholic an Elector more than the Protestant keeps
+        if (card == cp.c12 && cp.lowerPalatinate >= 0 && cp.bavaria >= 0 &&
+            s.areas[static_cast<size_t>(cp.bavaria)].control == kCath &&
+            s.areas[static_cast<size_t>(cp.lowerPalatinate)].control != kCath) {
+            r = {150, QStringLiteral("event C12: the Bavarian Elector (5.142), a margin for the majority")};
             return true;
         }
         if (card == cp.c6) {
