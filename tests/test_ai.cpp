@@ -386,6 +386,25 @@ class TestAi : public QObject {
         const Action& plain = legal[ai::fastChoiceTowards(r.e, r.s, legal, rng, prague, kCatholic)];
         QVERIFY2(plain.kind != ActionKind::Move || r.d().cities[plain.target].id != QLatin1String("iglau"),
                  qPrintable(formatAction(r.d(), r.s, plain)));
+
+        // Nor through a Neutral Area (5.13: the first unit to enter gives the enemy a VP): from Leipzig
+        // towards Ulm the shortest way leads by Lützen into neutral Thuringia; the plan goes by Torgau.
+        r.clearBoard();
+        r.placeLeader(QStringLiteral("tilly"), QStringLiteral("leipzig"));
+        r.place(QStringLiteral("bavarian"), UnitKind::Mercenary, QStringLiteral("leipzig"), 3);
+        r.setActive(kCatholic);
+        QVERIFY2(r.activate(QStringLiteral("tilly")), qPrintable(r.error));
+        while (!r.legalOf(ActionKind::PickUp).isEmpty())
+            QVERIFY(r.act(r.legalOf(ActionKind::PickUp).front()));
+        const std::vector<Action> fromLeipzig = r.legalActions();
+        const int ulm = r.city(QStringLiteral("ulm"));
+        QCOMPARE(formatAction(r.d(), r.s,
+                              fromLeipzig[ai::fastChoiceTowards(r.e, r.s, fromLeipzig, rng, ulm, kCatholic,
+                                                                nullptr, kCatholic)]),
+                 QStringLiteral("move torgau"));
+        QCOMPARE(formatAction(r.d(), r.s,
+                              fromLeipzig[ai::fastChoiceTowards(r.e, r.s, fromLeipzig, rng, ulm, kCatholic)]),
+                 QStringLiteral("move luetzen"));
     }
 
     // Difficulty (issue 8): the lowest search level also plays weaker on purpose: in about 30 % of its

@@ -281,13 +281,15 @@ struct Target {
     int city = -1;
     double score = 0;
     // the campaign plan: spaces to `city` by paths that avoid enemy armies the stack does not outnumber
-    // 1.2:1 (-1: no such path); null for the priority list (its distances ignore the enemy)
+    // 1.2:1 and Neutral Areas (-1: no such path); null for the priority list (its distances ignore both)
     const std::vector<int8_t>* route = nullptr;
 };
 
 // Spaces from every city to `target` for a stack of strength `cf` of `side` that may not pass through a
-// city holding an enemy army it does not outnumber 1.2:1 (it may end in the target itself).
-std::vector<int8_t> routeTo(const GameData& d, const Forces& f, int side, int target, int cf) {
+// city holding an enemy army it does not outnumber 1.2:1 nor through a city of a Neutral Area (5.13: a VP
+// to the enemy); it may end in the target itself.
+std::vector<int8_t> routeTo(const GameData& d, const GameState& s, const Forces& f, int side, int target,
+                            int cf) {
     const size_t n = static_cast<size_t>(d.cities.size());
     std::vector<int8_t> out(n, -1);
     if (target < 0 || static_cast<size_t>(target) >= n)
@@ -304,6 +306,9 @@ std::vector<int8_t> routeTo(const GameData& d, const Forces& f, int side, int ta
         const int enemy = f.out[opp][static_cast<size_t>(c)];
         if (c != target && enemy > 0 && cf * 10 < enemy * 12)
             continue; // blocked: no path leads through it
+        const int ar = d.cities[c].area;
+        if (c != target && ar >= 0 && !d.cities[c].independent && s.areas[static_cast<size_t>(ar)].neutral)
+            continue; // 5.13: crossing a Neutral Area costs a VP
         for (int nb : d.cities[c].neighbours)
             if (out[static_cast<size_t>(nb)] < 0) {
                 out[static_cast<size_t>(nb)] = static_cast<int8_t>(dc + 1);
@@ -913,7 +918,7 @@ std::vector<Scored> scoreAll(const Engine& engine, const GameState& s, const std
             t = Target{kBoxBase + campaign(d).up, 1};
         std::vector<int8_t> route;
         if (af->side == planSide && af->reactionCity < 0 && isCity(static_cast<int16_t>(t.city))) {
-            route = routeTo(d, f, af->side, t.city, stackCf(d, s, af->units));
+            route = routeTo(d, s, f, af->side, t.city, stackCf(d, s, af->units));
             t.route = &route;
         }
         for (size_t i = 0; i < legal.size(); ++i)
