@@ -22,6 +22,47 @@ namespace {
 
 // ---------------------------------------------------------------- map knowledge
 
+// One value per data set, built once by `build` (thread-safe; the search threads share it).
+template <class T, class Build> const T& perDataSet(const GameData& d, Build build) {
+    static std::mutex mutex;
+    static QHash<const GameData*, std::shared_ptr<T>> cache;
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = cache.find(&d);
+    if (it != cache.end())
+        return **it;
+    auto t = std::make_shared<T>(build());
+    cache.insert(&d, t);
+    return *t;
+}
+
+// Spaces by pathways (boxes left out) from the nearest of `sources` (each at `start` spaces) to every
+// city, -1 where none leads; a path goes on through a city only if `passable(city)` (a source always).
+template <class Passable>
+std::vector<int8_t> spacesFrom(const GameData& d, const std::vector<int>& sources, int start,
+                               Passable passable) {
+    const size_t n = static_cast<size_t>(d.cities.size());
+    std::vector<int8_t> out(n, -1);
+    std::deque<int> q;
+    for (int c : sources)
+        if (c >= 0 && static_cast<size_t>(c) < n && out[static_cast<size_t>(c)] < 0) {
+            out[static_cast<size_t>(c)] = static_cast<int8_t>(start);
+            q.push_back(c);
+        }
+    while (!q.empty()) {
+        const int c = q.front();
+        q.pop_front();
+        const int dc = out[static_cast<size_t>(c)];
+        if (dc >= 100 || (dc > start && !passable(c)))
+            continue;
+        for (int nb : d.cities[c].neighbours)
+            if (out[static_cast<size_t>(nb)] < 0) {
+                out[static_cast<size_t>(nb)] = static_cast<int8_t>(dc + 1);
+                q.push_back(nb);
+            }
+    }
+    return out;
+}
+
 // Shortest path lengths between cities by pathways (boxes left out), computed once per data set.
 struct Distances {
     int n = 0;
@@ -30,35 +71,16 @@ struct Distances {
 };
 
 const Distances& distances(const GameData& data) {
-    static std::mutex mutex;
-    static QHash<const GameData*, std::shared_ptr<Distances>> cache;
-    std::lock_guard<std::mutex> lock(mutex);
-    auto it = cache.find(&data);
-    if (it != cache.end())
-        return **it;
-    auto t = std::make_shared<Distances>();
-    t->n = static_cast<int>(data.cities.size());
-    t->d.assign(static_cast<size_t>(t->n) * t->n, -1);
-    for (int a = 0; a < t->n; ++a) {
-        std::deque<int> q{a};
-        t->d[static_cast<size_t>(a) * t->n + a] = 0;
-        while (!q.empty()) {
-            const int c = q.front();
-            q.pop_front();
-            const int dc = t->d[static_cast<size_t>(a) * t->n + c];
-            if (dc >= 100)
-                continue;
-            for (int nb : data.cities[c].neighbours) {
-                int8_t& dn = t->d[static_cast<size_t>(a) * t->n + nb];
-                if (dn < 0) {
-                    dn = static_cast<int8_t>(dc + 1);
-                    q.push_back(nb);
-                }
-            }
+    return perDataSet<Distances>(data, [&data] {
+        Distances t;
+        t.n = static_cast<int>(data.cities.size());
+        t.d.reserve(static_cast<size_t>(t.n) * t.n);
+        for (int a = 0; a < t.n; ++a) {
+            const std::vector<int8_t> row = spacesFrom(data, {a}, 0, [](int) { return true; });
+            t.d.insert(t.d.end(), row.begin(), row.end());
         }
-    }
-    cache.insert(&data, t);
-    return *t;
+        return t;
+    });
 }
 
 struct KeyPlaces {
@@ -101,48 +123,28 @@ struct Campaign {
 };
 
 const Campaign& campaign(const GameData& d) {
-    static std::mutex mutex;
-    static QHash<const GameData*, std::shared_ptr<Campaign>> cache;
-    std::lock_guard<std::mutex> lock(mutex);
-    auto it = cache.find(&d);
-    if (it != cache.end())
-        return **it;
-    auto c = std::make_shared<Campaign>();
-    c->c3 = d.card(QStringLiteral("C3"));
-    c->c4 = d.card(QStringLiteral("C4"));
-    c->c6 = d.card(QStringLiteral("C6"));
-    c->c12 = d.card(QStringLiteral("C12"));
-    c->p25 = d.card(QStringLiteral("P25"));
-    c->p26 = d.card(QStringLiteral("P26"));
-    c->p27 = d.card(QStringLiteral("P27"));
-    c->lowerPalatinate = d.area(QStringLiteral("lower-palatinate"));
-    c->bavaria = d.area(QStringLiteral("bavaria"));
-    c->c11 = d.card(QStringLiteral("C11"));
-    c->c18 = d.card(QStringLiteral("C18"));
-    c->up = d.box(QStringLiteral("up"));
-    c->spanish = d.nationality(QStringLiteral("spanish"));
-    const qsizetype n = d.cities.size();
-    c->upDist.assign(static_cast<size_t>(n), -1);
-    std::deque<int> q;
-    for (const Arrow& a : d.arrows)
-        if (a.box == c->up && a.city >= 0 && a.city < n && c->upDist[static_cast<size_t>(a.city)] < 0) {
-            c->upDist[static_cast<size_t>(a.city)] = 1;
-            q.push_back(a.city);
-        }
-    while (!q.empty()) {
-        const int x = q.front();
-        q.pop_front();
-        const int dx = c->upDist[static_cast<size_t>(x)];
-        if (dx >= 100)
-            continue;
-        for (int nb : d.cities[x].neighbours)
-            if (c->upDist[static_cast<size_t>(nb)] < 0) {
-                c->upDist[static_cast<size_t>(nb)] = static_cast<int8_t>(dx + 1);
-                q.push_back(nb);
-            }
-    }
-    cache.insert(&d, c);
-    return *c;
+    return perDataSet<Campaign>(d, [&d] {
+        Campaign c;
+        c.c3 = d.card(QStringLiteral("C3"));
+        c.c4 = d.card(QStringLiteral("C4"));
+        c.c6 = d.card(QStringLiteral("C6"));
+        c.c11 = d.card(QStringLiteral("C11"));
+        c.c12 = d.card(QStringLiteral("C12"));
+        c.c18 = d.card(QStringLiteral("C18"));
+        c.p25 = d.card(QStringLiteral("P25"));
+        c.p26 = d.card(QStringLiteral("P26"));
+        c.p27 = d.card(QStringLiteral("P27"));
+        c.lowerPalatinate = d.area(QStringLiteral("lower-palatinate"));
+        c.bavaria = d.area(QStringLiteral("bavaria"));
+        c.up = d.box(QStringLiteral("up"));
+        c.spanish = d.nationality(QStringLiteral("spanish"));
+        std::vector<int> exits;
+        for (const Arrow& a : d.arrows)
+            if (a.box == c.up)
+                exits.push_back(a.city);
+        c.upDist = spacesFrom(d, exits, 1, [](int) { return true; });
+        return c;
+    });
 }
 
 bool isSpanishLeader(const GameData& d, const Campaign& cp, int leader) {
@@ -290,32 +292,14 @@ struct Target {
 // to the enemy); it may end in the target itself.
 std::vector<int8_t> routeTo(const GameData& d, const GameState& s, const Forces& f, int side, int target,
                             int cf) {
-    const size_t n = static_cast<size_t>(d.cities.size());
-    std::vector<int8_t> out(n, -1);
-    if (target < 0 || static_cast<size_t>(target) >= n)
-        return out;
     const int opp = other(side);
-    std::deque<int> q{target};
-    out[static_cast<size_t>(target)] = 0;
-    while (!q.empty()) {
-        const int c = q.front();
-        q.pop_front();
-        const int dc = out[static_cast<size_t>(c)];
-        if (dc >= 100)
-            continue;
+    return spacesFrom(d, {target}, 0, [&](int c) {
         const int enemy = f.out[opp][static_cast<size_t>(c)];
-        if (c != target && enemy > 0 && cf * 10 < enemy * 12)
-            continue; // blocked: no path leads through it
+        if (enemy > 0 && cf * 10 < enemy * 12)
+            return false; // an army it does not outnumber
         const int ar = d.cities[c].area;
-        if (c != target && ar >= 0 && !d.cities[c].independent && s.areas[static_cast<size_t>(ar)].neutral)
-            continue; // 5.13: crossing a Neutral Area costs a VP
-        for (int nb : d.cities[c].neighbours)
-            if (out[static_cast<size_t>(nb)] < 0) {
-                out[static_cast<size_t>(nb)] = static_cast<int8_t>(dc + 1);
-                q.push_back(nb);
-            }
-    }
-    return out;
+        return ar < 0 || d.cities[c].independent || !s.areas[static_cast<size_t>(ar)].neutral; // 5.13
+    });
 }
 
 Target bestTarget(const GameData& d, const GameState& s, const Forces& f, const KeyPlaces& k, int side,
