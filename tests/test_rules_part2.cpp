@@ -907,6 +907,29 @@ class TestRulesPart2 : public QObject {
         QVERIFY(!pieceMayEnter(c2, f.nationality("spanish"), f.city("munich")));
     }
 
+    // 17.Sp.31 / 17.Sp.32: a unit of the Cardinal's army that he leaves behind outside the Zone in the
+    // Activation in which he reaches it is eliminated at the end of that Activation (found by the fuzzer,
+    // campaign seed 208205: the unit stayed outside the Zone for the rest of the game).
+    void nations_17Sp31_left_behind_when_reaching_the_zone() {
+        Rules f;
+        cleanCampaign(f);
+        f.placeLeader("cardinal-infante", "durlach");
+        const auto army = f.place("spanish", UnitKind::Veteran, "durlach", 2);
+        f.setMarker("durlach", kCatholic);
+        Ctx c = ctx(f);
+        setEffect(c, QStringLiteral("cardinalInfante"), 1, f.s.turn + 1);
+        QVERIFY(f.activate("cardinal-infante"));
+        QVERIFY(f.act(QStringLiteral("pickup u%1").arg(army[0])));
+        QVERIFY(f.act("move heidelberg")); // Lower Palatinate: in the Spanish Zone
+        QVERIFY(f.act("end"));
+        QVERIFY(f.runUntil([&] { return !f.activation(); }));
+        QCOMPARE(int(f.s.units[army[0]].loc), f.city("heidelberg"));
+        QVERIFY(!onMap(f, army[1]));
+        QVERIFY(f.logged("17.Sp.31"));
+        QVERIFY(f.logged("17.Sp.32"));
+        QCOMPARE(effect(f.s, QStringLiteral("cardinalInfante")), 0);
+    }
+
     // 17.Sp.31: the Cardinal's army pays from Vienna while outside the Zone.
     void nations_17Sp31_cardinal_pays_from_vienna() {
         Rules f;
