@@ -1454,6 +1454,23 @@ class TestRulesPart2 : public QObject {
         QCOMPARE(int(f.s.units[u[0]].loc), now);                         // his force goes with him
         QVERIFY(f.act("end"));
         QVERIFY(!f.activation()); // no second activation after a botch
+
+        // 11.22: a lone enemy leader where the botched force arrives is caught and eliminated
+        Rules g;
+        cleanCampaign(g, kProtestant, o);
+        g.placeLeader("anhalt", "prague");
+        g.placeLeader("mansfeld", "pilsen");
+        g.place("protestant", UnitKind::Mercenary, "pilsen", 1);
+        g.placeLeader("bucquoy", "eger");
+        g.place("imperial", UnitKind::Mercenary, "eger", 2);
+        g.placeLeader("tilly", g.d().cities[now].id); // alone: no force to flee from
+        g.setHand(kProtestant, {a, b});
+        QVERIFY(g.act(QStringLiteral("play %1 act anhalt").arg(a)));
+        g.dice({0, 9, 9, 9}); // the botch, then any 12.42 replacement roll
+        QVERIFY(g.act(QStringLiteral("play %1 act mansfeld").arg(b)));
+        QCOMPARE(int(g.s.leaders[g.leader("mansfeld")].loc), now);
+        QVERIFY2(g.logged("11.22 Tilly is caught without troops"), qPrintable(g.logText(g.log)));
+        QVERIFY(g.s.leaders[g.leader("tilly")].loc != now);
     }
 };
 
