@@ -1117,7 +1117,10 @@ QString TvbdEngine::setupPrompt(const BattleState& s) const {
     case SetupStage::PlaceTerrain:
         return QStringLiteral("10.4 %1 (defender): place a terrain feature, or end").arg(who);
     case SetupStage::Roads:
-        return QStringLiteral("10.4 %1 (defender): place a road, or end").arg(who);
+        return s.setup.terrainCards
+                   ? QStringLiteral("16.6.8 %1 (defender): place a road avoiding other terrain, or end")
+                         .arg(who)
+                   : QStringLiteral("10.4 %1 (defender): place a road, or end").arg(who);
     case SetupStage::TerrainChange:
         return QStringLiteral("10.4 %1 (attacker): change the terrain (one change), or end").arg(who);
     case SetupStage::TerrainCards:
@@ -1527,7 +1530,9 @@ QList<TerrainSpec> cardRoadCandidates(const TvbdRules& r, const BattleState& s) 
             via << v.centre;
     for (int axis = 0; axis < 2; ++axis) {
         const QList<int> from = plan.edgeCells(axis == 0 ? 2 : 0), to = plan.edgeCells(axis == 0 ? 3 : 1);
-        routes << plan.straighten(plan.path(from, to));
+        // from the middle third of the edge (a road along the table's rim is no road)
+        const QList<int> middle = from.mid(from.size() / 3, from.size() - 2 * (from.size() / 3));
+        routes << plan.straighten(plan.path(middle, to));
         for (const Vec2& v : via) {
             const QList<Vec2> p1 = plan.path(from, {plan.cell(v)}), p2 = plan.path({plan.cell(v)}, to);
             if (!p1.isEmpty() && !p2.isEmpty())
