@@ -239,6 +239,18 @@ class TestTvbd : public QObject {
     void r16_6_8_roadsAvoidTerrain();
     void armySizeBudget();
     void recruitRandomPlayAndReplay();
+    // rule sections without a test of their own before
+    void r8_2_terrainClasses();
+    void r10_7_bombardment();
+    void r12_1_5_changeOfDirectionByQuality();
+    void r12_1_9_commanderMovement();
+    void r12_2_5_rangeMarkersCannonMoveOrShoot();
+    void r14_1_2_chargingCriteria();
+    void r14_3_evades();
+    void r14_5_7_horseInDifficultTerrain();
+    void r14_5_9_commanderInMelee();
+    void r15_1_markersRemoved();
+    void r16_8_16_9_shallowAndGiantTables();
     void cliAutoResolve();
     void cliBadInput();
 
@@ -1146,7 +1158,11 @@ void TestTvbd::r12_1_7_cannonUnlimberAndPivot() {
     TvbdEngine e(*rules);
     QVERIFY(e.checkMove(p.s, c, mv(MoveKind::Straight, 0, 3)).has_value());
     QVERIFY(!e.checkMove(p.s, c, mv(MoveKind::Oblique, 30, 2)).has_value()); // wheel only
-    QVERIFY(e.shootTargets(p.s, c).isEmpty() || true);
+    QVERIFY(!e.shootTargets(p.s, c).isEmpty()); // a target straight ahead, but (12.1.6) no shot limbered:
+    p.s.step = Step::Shoot;
+    p.s.stepSide = 0;
+    for (const TAction& a : e.legalActions(p.s))
+        QVERIFY(a.kind != TAction::Shoot || a.unit != c);
     p.s.step = Step::Move;
     p.s.phaseIndex = 1;
     p.s.stepSide = 0;
@@ -2739,6 +2755,374 @@ void TestTvbd::recruitRandomPlayAndReplay() {
             QCOMPARE(replay.state().log, g.state().log);
         }
     QVERIFY(sizes.size() > 1); // random proposals vary the game
+}
+
+// TVBD 8.2: terrain classes: difficult (villages, towns, fields, woods, rough ground, difficult hills,
+// streams, bridges, fords), open (gentle hills, roads on open ground), impassable (rivers); blocking line of
+// sight; Cannon cross water only at bridges (12.1.6).
+void TestTvbd::r8_2_terrainClasses() {
+    for (const char* d :
+         {"village", "town", "field", "woods", "rough", "difficultHill", "stream", "bridge", "ford"})
+        QVERIFY2(rules->terrain.value(QLatin1String(d)).cls == TerrainClass::Difficult, d);
+    for (const char* o : {"gentleHill", "road"})
+        QVERIFY2(rules->terrain.value(QLatin1String(o)).cls == TerrainClass::Open, o);
+    QVERIFY(rules->terrain.value(QStringLiteral("river")).cls == TerrainClass::Impassable);
+    QVERIFY(!rules->terrain.value(QStringLiteral("rough")).blocksLOS);
+    QVERIFY(rules->terrain.value(QStringLiteral("gentleHill")).blocksLOS);
+    QVERIFY(rules->terrain.value(QStringLiteral("bridge")).cannonMayCross);
+    QVERIFY(!rules->terrain.value(QStringLiteral("ford")).cannonMayCross);
+    // any part of a unit in difficult terrain puts the whole unit in it
+    Pos p(*rules);
+    const int u = p.add(0, UnitType::PikeShot, 10, 10, 90);
+    p.terrain(QStringLiteral("rough"), rectangle({11.9, 10}, 2, 2, 90)); // overlaps the stand's right end
+    TvbdEngine e(*rules);
+    QVERIFY(e.inDifficult(p.s, u));
+    p.s.units[u].pose.c = {5, 10};
+    QVERIFY(!e.inDifficult(p.s, u));
+    // no part of a unit may enter impassable terrain
+    p.terrain(QStringLiteral("river"), thickSegment({0, 13}, {45, 13}, 2.5));
+    QString why;
+    QVERIFY(!e.checkMove(p.s, u, mv(MoveKind::Straight, 0, 2), &why).has_value());
+    QVERIFY(e.checkMove(p.s, u, mv(MoveKind::Straight, 0, 0.5)).has_value());
+}
+
+// TVBD 10.7 (step 1.7) bombardment: the defender's unlimbered Cannon shoot first, then the attacker's; each
+// shoots once or not at all, without moving or pivoting; limbered Cannon and other units do not; the
+// shooting markers are removed once all have shot.
+void TestTvbd::r10_7_bombardment() {
+    Pos p(*rules); // side 0 attacks
+    const int ac = p.add(0, UnitType::Cannon, 20, 5, 90);
+    p.add(0, UnitType::PikeShot, 10, 23, 90); // in range of nothing that matters; never shoots in 1.7
+    const int bc = p.add(1, UnitType::Cannon, 20, 25, 270);
+    const int limbered = p.add(1, UnitType::Cannon, 30, 25, 270);
+    p.s.units[limbered].limbered = true;
+    p.add(1, UnitType::Shot, 12, 25, 270); // a Pike+Shot within 2 TUM: no bombardment by infantry
+    TvbdEngine e(*rules);
+    e.start(p.s);
+    QCOMPARE(p.s.step, Step::Bombard);
+    QCOMPARE(e.actor(p.s), 1); // the defender first
+    QVERIFY(e.prompt(p.s).startsWith(QStringLiteral("1.7")));
+    const QList<TAction> legal = e.legalActions(p.s);
+    QVERIFY(legal.size() >= 2);
+    for (const TAction& a : legal)
+        QVERIFY2(a.kind == TAction::End || (a.kind == TAction::Shoot && a.unit == bc),
+                 qPrintable(actionText(p.s, a)));
+    p.s.scripted = {6, 1};
+    QString error;
+    QVERIFY2(applyText(e, p.s, QStringLiteral("shoot %1 %2").arg(p.s.units[ac].id, p.s.units[bc].id), &error),
+             qPrintable(error));
+    QCOMPARE(p.s.units[ac].resolve, 1); // 2d6 [6, 1]: one hit
+    QCOMPARE(p.s.step, Step::Bombard);  // the attacker's Cannon next
+    QCOMPARE(e.actor(p.s), 0);
+    QVERIFY(p.s.units[bc].shotMarker);
+    for (const TAction& a : e.legalActions(p.s))
+        QVERIFY(a.kind == TAction::End || (a.kind == TAction::Shoot && a.unit == ac));
+    p.s.scripted = {1, 1, 6, 6}; // (then the initiative: side 1 active)
+    QVERIFY2(applyText(e, p.s, QStringLiteral("end"), &error), qPrintable(error)); // it need not shoot
+    QCOMPARE(p.s.turn, 1);
+    QVERIFY(!p.s.units[bc].shotMarker); // markers removed before turn 1
+    QVERIFY(logHas(p.s, QStringLiteral("1.7 bombardment")));
+}
+
+// TVBD 12.1.5 with 16.3.1: ordinary units wheel, oblique, about face, turn, sidestep and move backward;
+// inferior units may not oblique, sidestep or move backward (they may wheel, about face and turn); raw units
+// (Rabble, Cannon) may only wheel.
+void TestTvbd::r12_1_5_changeOfDirectionByQuality() {
+    Pos p(*rules);
+    const int ord = p.add(0, UnitType::Horse, 10, 10, 90);
+    const int inf = p.add(0, UnitType::Horse, 20, 10, 90, -1, Quality::Inferior);
+    const int raw = p.add(0, UnitType::Rabble, 30, 10, 90);
+    p.add(1, UnitType::PikeShot, 40, 28, 270);
+    TvbdEngine e(*rules);
+    const MoveSpec oblique = mv(MoveKind::Oblique, 30, 2), side = mv(MoveKind::Sideways, 1),
+                   back = mv(MoveKind::Backward, 0, 1), wheel = mv(MoveKind::Wheel, 30, 1),
+                   about = mv(MoveKind::AboutFace, 0, 0), turn = mv(MoveKind::Turn, 1);
+    for (const MoveSpec& m : {oblique, side, back, wheel, about, turn})
+        QVERIFY(e.checkMove(p.s, ord, m).has_value());
+    QString why;
+    for (const MoveSpec& m : {oblique, side, back}) {
+        QVERIFY(!e.checkMove(p.s, inf, m, &why).has_value());
+        QVERIFY2(why.startsWith(QStringLiteral("16.3")), qPrintable(why));
+    }
+    for (const MoveSpec& m : {wheel, about, turn})
+        QVERIFY(e.checkMove(p.s, inf, m).has_value());
+    for (const MoveSpec& m : {oblique, about, turn, side}) {
+        QVERIFY(!e.checkMove(p.s, raw, m, &why).has_value());
+        QVERIFY2(why.contains(QStringLiteral("may only wheel")), qPrintable(why));
+    }
+    QVERIFY(e.checkMove(p.s, raw, wheel).has_value());
+    QCOMPARE(p.s.units[inf].startResolve, 2); // 16.3.1: inferior Horse, resolve 3 - 1
+}
+
+// TVBD 12.1.9: a Commander moves 8 TUM by any path, 3 TUM if any part of the move is in difficult terrain;
+// it attaches by ending on a unit of its side (docs/tvbd.md decision 10).
+void TestTvbd::r12_1_9_commanderMovement() {
+    Pos p(*rules);
+    const int c = p.add(0, UnitType::Commander, 10, 5, 90);
+    const int h = p.add(0, UnitType::Horse, 16, 5, 90);
+    p.add(1, UnitType::PikeShot, 40, 28, 270);
+    TvbdEngine e(*rules);
+    MoveSpec to = mv(MoveKind::To);
+    to.to = {10, 13};
+    QVERIFY(e.checkMove(p.s, c, to).has_value()); // 8 TUM
+    to.to = {10, 13.2};
+    QString why;
+    QVERIFY(!e.checkMove(p.s, c, to, &why).has_value());
+    QVERIFY2(why.contains(QStringLiteral("allowance 8")), qPrintable(why));
+    to.to = {5, 11}; // turns are free: any direction (7.8 TUM)
+    QVERIFY(e.checkMove(p.s, c, to).has_value());
+    p.terrain(QStringLiteral("woods"), ellipse({10, 9}, 2, 1.5, 0));
+    to.to = {10, 13};
+    QVERIFY(!e.checkMove(p.s, c, to, &why).has_value()); // through the wood: 3 TUM
+    QVERIFY2(why.contains(QStringLiteral("allowance 3")), qPrintable(why));
+    to.to = {10, 7.5}; // (ends in the wood: within 3 TUM)
+    QVERIFY(e.checkMove(p.s, c, to).has_value());
+    const auto att = e.checkMove(p.s, c, mv(MoveKind::Attach, 0, 0, h));
+    QVERIFY(att.has_value());
+    QCOMPARE(att->c, p.s.units[h].pose.c);
+    QVERIFY(!e.checkMove(p.s, c, mv(MoveKind::Attach, 0, 0, 2)).has_value()); // not an enemy
+}
+
+// TVBD 12.2.5 range (Horse and Light Horse 2 TUM, infantry 4, Cannon unlimited), 12.2.1 the shooting marker,
+// 12.2.14 Cannon move or shoot (a Cannon that moved or pivoted does not shoot; one that shot does not
+// pivot), limbered Cannon never shoot.
+void TestTvbd::r12_2_5_rangeMarkersCannonMoveOrShoot() {
+    Pos p(*rules);
+    const int horse = p.add(0, UnitType::Horse, 10, 10, 90);
+    const int shot = p.add(0, UnitType::Shot, 20, 10, 90);
+    const int cannon = p.add(0, UnitType::Cannon, 32, 5, 90);
+    const int t1 = p.add(1, UnitType::PikeShot, 10, 13, 270); // 2 TUM from the Horse's front
+    const int t2 = p.add(1, UnitType::PikeShot, 20, 15, 270); // 4 TUM from the Shot's front
+    p.add(1, UnitType::PikeShot, 32, 28, 270);                // 22 TUM ahead of the Cannon
+    TvbdEngine e(*rules);
+    p.s.step = Step::Shoot; // whether a unit is offered a shot in a shooting step
+    p.s.stepSide = 0;
+    p.s.turn = 1;
+    auto shoots = [&](int u) {
+        for (const TAction& a : e.legalActions(p.s))
+            if (a.kind == TAction::Shoot && a.unit == u)
+                return true;
+        return false;
+    };
+    QCOMPARE(e.shootTargets(p.s, horse), QList<int>{t1});
+    QCOMPARE(e.shootTargets(p.s, shot), QList<int>{t2});
+    QCOMPARE(e.shootTargets(p.s, cannon).size(), 1);
+    QVERIFY(shoots(horse) && shoots(shot) && shoots(cannon));
+    p.s.units[t1].pose.c.y = 13.2; // just beyond 2 TUM
+    p.s.units[t2].pose.c.y = 15.2; // just beyond 4 TUM
+    QVERIFY(e.shootTargets(p.s, horse).isEmpty());
+    QVERIFY(e.shootTargets(p.s, shot).isEmpty());
+    // 12.2.14: the Cannon that moved (pivoted) does not shoot this turn (a moved marker, 7.4)
+    p.s.units[cannon].movedMarker = true;
+    QVERIFY(!shoots(cannon));
+    p.s.units[cannon].movedMarker = false;
+    p.s.units[cannon].limbered = true; // 12.1.6 limbered Cannon do not shoot
+    QVERIFY(!shoots(cannon));
+    p.s.units[cannon].limbered = false;
+    QVERIFY(shoots(cannon));
+    // 12.2.1: a unit that shot gets a marker and shoots once a turn; a Cannon that shot does not pivot
+    p.s.units[t2].pose.c.y = 15;
+    p.s.scripted = {1, 1, 1, 1};
+    e.resolveShot(p.s, t2, shot, {});
+    QVERIFY(p.s.units[shot].shotMarker);
+    QVERIFY(!shoots(shot));
+    p.s.scripted = {1, 1};
+    e.resolveShot(p.s, 5, cannon, {});
+    QVERIFY(p.s.units[cannon].shotMarker);
+    QVERIFY(!e.checkMove(p.s, cannon, mv(MoveKind::Pivot, 80)).has_value());
+}
+
+// TVBD 14.1.1-14.1.2: a formed unit may declare a charge only if it did not shoot, did not move backward (no
+// moved marker), is not locked in melee and can contact an enemy with the 3 TUM charge move (a wheel at the
+// start counts in it).
+void TestTvbd::r14_1_2_chargingCriteria() {
+    Pos p(*rules);
+    const int h = p.add(0, UnitType::Horse, 10, 10, 90);
+    const int far = p.add(0, UnitType::Horse, 25, 10, 90);
+    const int t = p.add(1, UnitType::PikeShot, 10, 13.5, 270); // 2.5 TUM ahead
+    p.add(1, UnitType::PikeShot, 25, 14.6, 270);               // 3.6 TUM ahead: out of reach
+    TvbdEngine e(*rules);
+    QCOMPARE(e.chargeOptions(p.s, h).size(), 1);
+    QCOMPARE(e.chargeOptions(p.s, h).first().first, t);
+    QVERIFY(e.chargeOptions(p.s, far).isEmpty());
+    // declarations are listed in 5.1 only for units without shooting or moved markers
+    p.s.step = Step::Declare;
+    p.s.stepSide = 0;
+    p.s.turn = 1;
+    auto declares = [&](int u) {
+        for (const TAction& a : e.legalActions(p.s))
+            if (a.kind == TAction::Charge && a.unit == u)
+                return true;
+        return false;
+    };
+    QVERIFY(declares(h));
+    p.s.units[h].shotMarker = true;
+    QVERIFY(!declares(h));
+    p.s.units[h].shotMarker = false;
+    p.s.units[h].movedMarker = true;
+    QVERIFY(!declares(h));
+    p.s.units[h].movedMarker = false;
+    p.s.units[t].pose.c.y = 11; // in contact: locked in melee
+    QVERIFY(e.locked(p.s, h));
+    QVERIFY(!declares(h));
+}
+
+// TVBD 14.3 evades: a charged Light Horse in open terrain that did not declare a charge may evade after a
+// command check (Light Horse hit on 4+); it must end more than 3 TUM from its chargers and out of contact;
+// a failed check receives the charge; the charge still happens (14.2).
+void TestTvbd::r14_3_evades() {
+    auto build = [&](Pos& p) {
+        p.add(0, UnitType::Horse, 20, 10, 90);         // A0 charges
+        p.add(1, UnitType::LightHorse, 20, 12.5, 270); // B1, 1.5 TUM ahead
+        p.add(0, UnitType::Commander, 20, 4, 90);      // in command: no checks to declare
+        p.add(1, UnitType::Commander, 27, 14, 270);
+        p.s.commands[0].commander = 2;
+        p.s.commands[1].commander = 3;
+    };
+    TvbdEngine e(*rules);
+    QString error;
+    // To the evade step: initiative to A (6, 1), nothing moves or shoots, A declares.
+    auto toEvade = [&](Pos& p) {
+        e.start(p.s);
+        for (int guard = 0; guard < 20 && p.s.step != Step::Evade && p.s.turn <= 1; ++guard) {
+            if (p.s.step == Step::Declare && e.actor(p.s) == 0 && p.s.units[0].chargeTarget < 0) {
+                if (!applyText(e, p.s, QStringLiteral("charge A0 B1"), &error))
+                    return false;
+                continue;
+            }
+            if (!applyText(e, p.s, QStringLiteral("end"), &error))
+                return false;
+        }
+        return p.s.step == Step::Evade;
+    };
+    Pos p(*rules);
+    build(p);
+    p.s.scripted = {6, 1};
+    QVERIFY2(toEvade(p), qPrintable(error + e.prompt(p.s)));
+    QCOMPARE(e.actor(p.s), 1);
+    QVERIFY(e.prompt(p.s).contains(QStringLiteral("5.3")));
+    QStringList legal = legalTexts(e, p.s);
+    QVERIFY(legal.contains(QStringLiteral("stand B1")));
+    QVERIFY(legal.contains(QStringLiteral("evade B1 aboutface 8")));
+    QVERIFY(!legal.contains(QStringLiteral("end"))); // each charged Light Horse evades or stands
+    QVERIFY(!applyText(e, p.s, QStringLiteral("evade B1 aboutface 1"), &error)); // within 3 TUM of A0
+    QVERIFY2(error.contains(QStringLiteral("14.3")), qPrintable(error));
+    QCOMPARE(legalTexts(e, p.s), legal); // a refused evade changes nothing: the unit may still evade or stand
+    BattleState failed = p.s;
+    p.s.scripted = {4, 1, 1}; // 3d6 (resolve 3), a 4 passes for Light Horse
+    QVERIFY2(applyText(e, p.s, QStringLiteral("evade B1 aboutface 8"), &error), qPrintable(error));
+    QVERIFY2(logHas(p.s, QStringLiteral("14.3 B1 evades")), qPrintable(p.s.log.join(QLatin1Char('\n'))));
+    QVERIFY(logHas(p.s, QStringLiteral("12.1.2 command check B1: 3d6 [4,1,1] needing 4+: passed")));
+    QVERIFY(logHas(p.s, QStringLiteral("14.4 A0 charges 3.00 TUM into the space B1 evaded from")));
+    QVERIFY(p.s.units[1].pose.c.y > 20);   // turned about and moved away
+    QVERIFY(e.contacts(p.s, 1).isEmpty()); // the charge went 3 TUM and stopped short
+    failed.scripted = {3, 3, 1};
+    QVERIFY2(applyText(e, failed, QStringLiteral("evade B1 aboutface 8"), &error), qPrintable(error));
+    QVERIFY(logHas(failed, QStringLiteral("14.3 B1 fails to evade and receives the charge")));
+    QVERIFY(!logHas(failed, QStringLiteral("evaded from")));
+    // Light Horse in difficult terrain cannot evade: no evade decision at all
+    Pos q(*rules);
+    build(q);
+    q.terrain(QStringLiteral("rough"), rectangle({20, 13}, 3, 2, 90));
+    q.s.scripted = {6, 1};
+    QVERIFY(!toEvade(q));
+    QVERIFY(logHas(q.s, QStringLiteral("14.1 A0 declares a charge on B1")));
+    QVERIFY(!logHas(q.s, QStringLiteral("14.3")));
+}
+
+// TVBD 14.5.7: Horse in difficult terrain melee with one die less (never below 1d6); 14.5.3: and hit only on
+// 6 there.
+void TestTvbd::r14_5_7_horseInDifficultTerrain() {
+    Pos p(*rules);
+    const int h = p.add(0, UnitType::Horse, 10, 10, 90);
+    p.add(0, UnitType::Horse, 10, 8.5, 90); // support to-rear
+    const int t = p.add(1, UnitType::Horse, 10, 11, 270);
+    p.add(1, UnitType::Horse, 10, 12.5, 270);
+    TvbdEngine e(*rules);
+    const MeleeDice open = e.meleeDice(p.s, h, t, true);
+    QCOMPARE(open.dice, 3);
+    p.terrain(QStringLiteral("rough"), rectangle({10, 9.6}, 3, 1.5, 90));
+    QVERIFY(e.inDifficult(p.s, h));
+    const MeleeDice rough = e.meleeDice(p.s, h, t, true);
+    QCOMPARE(rough.dice, 2);
+    QCOMPARE(rough.toHit, 6);
+    p.s.units[h].resolve = 1;
+    QCOMPARE(e.meleeDice(p.s, h, t, true).dice, 1); // never below 1d6
+}
+
+// TVBD 14.5.9: an attached Commander adds one die hitting on 4+ to its unit's melee, and is checked for a
+// casualty when the unit takes hits (12.2.16).
+void TestTvbd::r14_5_9_commanderInMelee() {
+    Pos p(*rules);
+    const int a = p.add(0, UnitType::PikeShot, 10, 10, 90);
+    const int c = p.add(0, UnitType::Commander, 10, 9.5, 90);
+    p.s.units[c].attachedTo = a;
+    p.s.commands[0].commander = c;
+    const int b = p.add(1, UnitType::PikeShot, 10, 11, 270);
+    p.s.units[b].resolve = 4;
+    TvbdEngine e(*rules);
+    // Pike+Shot 4d6 unsupported: 3d6 at 5+; the Commander's die at 4+; the enemy 3d6 (unsupported) at 5+
+    p.s.scripted = {1, 1, 1, 4, 1, 1, 1};
+    e.resolveMelee(p.s);
+    QVERIFY2(logHas(p.s, QStringLiteral("Commander %1 [4] at 4+").arg(p.s.units[c].id)),
+             qPrintable(p.s.log.join(QLatin1Char('\n'))));
+    QCOMPARE(p.s.units[b].resolve, 3); // the Commander's 4 hit
+}
+
+// TVBD 15.1 (step 6.1): shooting and moved markers are removed in the morale phase.
+void TestTvbd::r15_1_markersRemoved() {
+    Pos p(*rules);
+    const int u = p.add(0, UnitType::Shot, 10, 10, 90);
+    const int v = p.add(1, UnitType::Shot, 30, 20, 270);
+    p.s.units[u].shotMarker = true;
+    p.s.units[v].movedMarker = true;
+    p.s.originalUnits[0] = p.s.originalUnits[1] = 10;
+    TvbdEngine e(*rules);
+    e.morale(p.s);
+    QVERIFY(!p.s.units[u].shotMarker);
+    QVERIFY(!p.s.units[v].movedMarker);
+}
+
+// TVBD 16.8 shallow small tables (30 x 20, deployment 6 deep, the 2 x 1 card layout of option 1, its base
+// edges empty) and 16.9 giant games (60 x 30, centre zone 30, 4 x 2 cards with two centre swaps each, 6
+// bonus units).
+void TestTvbd::r16_8_16_9_shallowAndGiantTables() {
+    TvbdEngine e(*rules);
+    QString error;
+    QJsonObject root = setupJson("tvbd-small-generic.json", false, true);
+    root.insert(QStringLiteral("size"), QStringLiteral("shallowSmall"));
+    root.insert(QStringLiteral("setup"),
+                QJsonObject{{QStringLiteral("terrain"), QStringLiteral("cards")},
+                            {QStringLiteral("deployment"), QStringLiteral("players")}});
+    root.insert(QStringLiteral("attacker"), 0);
+    BattleState s;
+    QVERIFY2(scenarioFromJson(root, QStringLiteral("x.json"), *rules, &s, &error), qPrintable(error));
+    QCOMPARE(s.tableD, 20.0);
+    QCOMPARE(s.centreW, 16.0);
+    e.start(s);
+    QCOMPARE(s.setup.cardCols, 2);
+    QCOMPARE(s.setup.cardRows, 1);
+    wp::rules::Rng rng(1);
+    for (int n = 0; n < 400 && s.step == Step::Setup; ++n)
+        QVERIFY2(e.apply(s, chooseSetupAction(e, s, rng), &error), qPrintable(error));
+    for (const TerrainSpec& t : s.setup.specs) // the cards' features lie in the middle 15 TUM
+        if (t.shape != QLatin1String("line"))
+            QVERIFY2(t.centre.y > 2.5 && t.centre.y < 17.5, qPrintable(t.id));
+    for (const Unit& u : s.units) // 10.6 on a 20 TUM table: 6 TUM deep
+        for (const Vec2& c : u.pose.corners())
+            QVERIFY(u.side == 0 ? c.y <= 6 + 1e-6 : c.y >= 14 - 1e-6);
+    // giant
+    root.insert(QStringLiteral("size"), QStringLiteral("giant"));
+    QVERIFY2(scenarioFromJson(root, QStringLiteral("x.json"), *rules, &s, &error), qPrintable(error));
+    QCOMPARE(s.tableW, 60.0);
+    QCOMPARE(s.centreW, 30.0);
+    e.start(s);
+    QCOMPARE(s.setup.cardCols, 4);
+    QCOMPARE(s.setup.cardRows, 2);
+    QCOMPARE(s.setup.cardSteps.mid(0, 4), (QList<int>{CardCentreSwapDefender, CardCentreSwapAttacker,
+                                                      CardCentreSwapDefender, CardCentreSwapAttacker}));
+    QCOMPARE(rules->gameSizes.value(QStringLiteral("giant")).bonus, 6);
+    QCOMPARE(rules->gameSizes.value(QStringLiteral("giant")).unitsMax, 60);
 }
 
 QTEST_GUILESS_MAIN(TestTvbd)

@@ -356,14 +356,15 @@ bool TvbdEngine::apply(BattleState& s, const TAction& a, QString* error) const {
             listed = listed || (l.unit == a.unit && (l.kind == TAction::Stand));
         if (!listed)
             return fail(QStringLiteral("14.3 this unit cannot evade now"));
-        x.actedThisStep = true;
         if (a.kind == TAction::Stand) {
+            x.actedThisStep = true;
             s.note(QStringLiteral("14.3 %1 stands").arg(x.id));
             break;
         }
         QString why;
         if (!evadeOk(s, a.unit, a.move, &why))
-            return fail(why);
+            return fail(why); // (refused: the state is unchanged, the unit may still evade or stand)
+        x.actedThisStep = true;
         if (!commandCheck(s, a.unit)) { // 14.3: Light Horse always test to evade
             s.note(QStringLiteral("14.3 %1 fails to evade and receives the charge").arg(x.id));
             break;
