@@ -3111,6 +3111,32 @@ void TestTvbd::r16_8_16_9_shallowAndGiantTables() {
     for (const Unit& u : s.units) // 10.6 on a 20 TUM table: 6 TUM deep
         for (const Vec2& c : u.pose.corners())
             QVERIFY(u.side == 0 ? c.y <= 6 + 1e-6 : c.y >= 14 - 1e-6);
+    // option 2: the 2 x 2 layout overhanging the base edges; the features are kept on the table
+    QJsonObject setup = root.value(QStringLiteral("setup")).toObject();
+    setup.insert(QStringLiteral("cardLayout"), QStringLiteral("2x2"));
+    root.insert(QStringLiteral("setup"), setup);
+    int features = 0;
+    for (quint64 seed = 1; seed <= 5; ++seed) {
+        QVERIFY2(scenarioFromJson(root, QStringLiteral("x.json"), *rules, &s, &error), qPrintable(error));
+        TacticalGame g(e, s, seed);
+        QCOMPARE(g.state().setup.cardRows, 2);
+        wp::rules::Rng prng(seed);
+        for (int n = 0; n < 400 && g.state().step == Step::Setup; ++n)
+            QVERIFY2(g.apply(chooseSetupAction(e, g.state(), prng), &error), qPrintable(error));
+        for (const TerrainFeature& f : g.state().terrain)
+            for (const Polygon& piece : f.pieces)
+                for (const Vec2& v : piece)
+                    QVERIFY2(v.y >= -1e-6 && v.y <= 20 + 1e-6, qPrintable(f.id));
+        features += int(g.state().setup.specs.size());
+    }
+    QVERIFY(features > 0);
+    QJsonObject wrong = root;
+    wrong.insert(QStringLiteral("size"), QStringLiteral("small"));
+    QVERIFY(!scenarioFromJson(wrong, QStringLiteral("x.json"), *rules, &s, &error));
+    QVERIFY2(error.contains(QStringLiteral("setup.cardLayout: 16.8")), qPrintable(error));
+    root.insert(QStringLiteral("setup"),
+                QJsonObject{{QStringLiteral("terrain"), QStringLiteral("cards")},
+                            {QStringLiteral("deployment"), QStringLiteral("players")}});
     // giant
     root.insert(QStringLiteral("size"), QStringLiteral("giant"));
     QVERIFY2(scenarioFromJson(root, QStringLiteral("x.json"), *rules, &s, &error), qPrintable(error));

@@ -155,8 +155,9 @@ struct SetupState {
     QList<TerrainCard> cards;
     int cardCols = 0, cardRows = 0;
     QList<int> cardSteps;
-    bool scouted = false;    // 10.5 already rolled (with terrain cards, before the terrain is laid)
-    bool twoStreams = false; // 16.7 (advanced): two stream cards may stay, with bend cards
+    bool scouted = false;      // 10.5 already rolled (with terrain cards, before the terrain is laid)
+    bool twoStreams = false;   // 16.7 (advanced): two stream cards may stay, with bend cards
+    bool cardOverhang = false; // 16.8 option 2: a shallow small table takes the 2 x 2 layout
     // 10.1 game size and 10.2 recruiting (16.3.2 coins): the agreed army size per side (0: none given); the
     // attacker's 16.4 bonus is added to its own budget.
     bool gameSizeByPlayers = false, recruit = false;

@@ -337,6 +337,13 @@ bool scenarioFromJson(const QJsonObject& root, const QString& fileName, const Tv
                            QStringLiteral("'%1' is not 'players' (%2) or 'scenario'")
                                .arg(v, it.key() == QLatin1String("gameSize") ? QStringLiteral("10.1")
                                                                              : QStringLiteral("10.2")));
+        if (it.key() == QLatin1String("cardLayout")) { // 16.8 (shallow small tables)
+            if (v != QLatin1String("2x1") && v != QLatin1String("2x2"))
+                return rd.fail(QStringLiteral("setup.cardLayout"),
+                               QStringLiteral("'%1' is not '2x1' or '2x2' (16.8)").arg(v));
+            s.setup.cardOverhang = v == QLatin1String("2x2");
+            continue;
+        }
         if (it.key() == QLatin1String("gameSize"))
             s.setup.gameSizeByPlayers = v == QLatin1String("players");
         else if (it.key() == QLatin1String("armies"))
@@ -358,6 +365,10 @@ bool scenarioFromJson(const QJsonObject& root, const QString& fileName, const Tv
         else
             return rd.fail(QStringLiteral("setup.") + it.key(), QStringLiteral("unknown set-up step"));
     }
+    if (s.setup.cardOverhang && (!s.setup.terrainCards || s.sizeName != QLatin1String("shallowSmall")))
+        return rd.fail(
+            QStringLiteral("setup.cardLayout"),
+            QStringLiteral("16.8 the 2 x 2 layout is an option of terrain cards on a shallow small table"));
     if (s.setup.twoStreams && !s.setup.terrainCards)
         return rd.fail(
             QStringLiteral("options.twoStreams"),

@@ -324,8 +324,11 @@ constexpr double kSector = 15;
 
 // 16.6.3 layouts: 2 x 2 small, 3 x 2 big, 4 x 2 giant; a shallow small table takes the 2 x 1 layout (16.8
 // option 1, its base edges left empty). The layout is centred on the table.
+// 16.8 option 2 (setup.cardLayout "2x2" on a shallow small table): the normal 2 x 2 layout, overhanging the
+// table's base edges by 5 TUM.
 std::pair<int, int> cardLayout(const BattleState& s) {
-    return {std::max(1, int(std::lround(s.tableW / kSector))), s.tableD >= 2 * kSector - 1 ? 2 : 1};
+    return {std::max(1, int(std::lround(s.tableW / kSector))),
+            s.tableD >= 2 * kSector - 1 || s.setup.cardOverhang ? 2 : 1};
 }
 Vec2 sectorCentre(const BattleState& s, int k) {
     const int cols = s.setup.cardCols, rows = s.setup.cardRows;
@@ -666,6 +669,26 @@ QList<TerrainSpec> cardFeatures(const TvbdRules& r, const BattleState& s, QStrin
             }
         }
     }
+    if (s.setup.cardOverhang) // 16.8 option 2: what falls off the table is discarded (a decision: the
+        for (qsizetype i = out.size() - 1; i >= 0;
+             --i) { // feature whose middle is off; the rest is pushed on)
+            TerrainSpec& f = out[i];
+            if (f.shape == QLatin1String("line"))
+                continue;
+            if (f.centre.y < 0 || f.centre.y > s.tableD || f.centre.x < 0 || f.centre.x > s.tableW) {
+                if (notes)
+                    *notes << QStringLiteral("16.8 %1 (%2 %3) falls off the table and is discarded")
+                                  .arg(f.id, f.type, f.size);
+                out.removeAt(i);
+                continue;
+            }
+            double lo = 1e300, hi = -1e300;
+            for (const Vec2& v : specPolygon(r, f)) {
+                lo = std::min(lo, v.y);
+                hi = std::max(hi, v.y);
+            }
+            f.centre.y += std::max(0.0, -lo) - std::max(0.0, hi - s.tableD);
+        }
     return out;
 }
 // 10.5 scouting: 1d6 per Dragoons, 2d6 per Light Horse, hits on 5-6; the difference is the advantage, kept
