@@ -142,6 +142,14 @@ QJsonObject recruitJson(const char* budgetKey, int budget, const QJsonObject& op
                                               {QStringLiteral("deployment"), QStringLiteral("players")}}}};
 }
 
+// Whether the engine offers an action of this kind to the unit now.
+bool offered(const TvbdEngine& e, const BattleState& s, TAction::Kind kind, int unit) {
+    for (const TAction& a : e.legalActions(s))
+        if (a.kind == kind && a.unit == unit)
+            return true;
+    return false;
+}
+
 QStringList legalTexts(const TvbdEngine& e, const BattleState& s) {
     QStringList out;
     for (const TAction& a : e.legalActions(s))
@@ -1161,8 +1169,7 @@ void TestTvbd::r12_1_7_cannonUnlimberAndPivot() {
     QVERIFY(!e.shootTargets(p.s, c).isEmpty()); // a target straight ahead, but (12.1.6) no shot limbered:
     p.s.step = Step::Shoot;
     p.s.stepSide = 0;
-    for (const TAction& a : e.legalActions(p.s))
-        QVERIFY(a.kind != TAction::Shoot || a.unit != c);
+    QVERIFY(!offered(e, p.s, TAction::Shoot, c));
     p.s.step = Step::Move;
     p.s.phaseIndex = 1;
     p.s.stepSide = 0;
@@ -2898,12 +2905,7 @@ void TestTvbd::r12_2_5_rangeMarkersCannonMoveOrShoot() {
     p.s.step = Step::Shoot; // whether a unit is offered a shot in a shooting step
     p.s.stepSide = 0;
     p.s.turn = 1;
-    auto shoots = [&](int u) {
-        for (const TAction& a : e.legalActions(p.s))
-            if (a.kind == TAction::Shoot && a.unit == u)
-                return true;
-        return false;
-    };
+    auto shoots = [&](int u) { return offered(e, p.s, TAction::Shoot, u); };
     QCOMPARE(e.shootTargets(p.s, horse), QList<int>{t1});
     QCOMPARE(e.shootTargets(p.s, shot), QList<int>{t2});
     QCOMPARE(e.shootTargets(p.s, cannon).size(), 1);
@@ -2949,12 +2951,7 @@ void TestTvbd::r14_1_2_chargingCriteria() {
     p.s.step = Step::Declare;
     p.s.stepSide = 0;
     p.s.turn = 1;
-    auto declares = [&](int u) {
-        for (const TAction& a : e.legalActions(p.s))
-            if (a.kind == TAction::Charge && a.unit == u)
-                return true;
-        return false;
-    };
+    auto declares = [&](int u) { return offered(e, p.s, TAction::Charge, u); };
     QVERIFY(declares(h));
     p.s.units[h].shotMarker = true;
     QVERIFY(!declares(h));

@@ -497,6 +497,13 @@ bool apply(const TvbdRules& r, BattleState& s, const TAction& a, QString* why, b
     *done = false;
     const int side = s.stepSide;
     const QString who = s.sideName[side];
+    auto recruitOne = [&](bool bonus) {
+        const QString p = recruitProblem(r, s, a, bonus);
+        if (!p.isEmpty())
+            return fail(p);
+        doRecruit(r, s, a, bonus);
+        return true;
+    };
     switch (s.setup.stage) {
     case SetupStage::GameSize: {
         if (a.kind == TAction::Agree) {
@@ -542,11 +549,7 @@ bool apply(const TvbdRules& r, BattleState& s, const TAction& a, QString* why, b
         }
         if (a.kind != TAction::Recruit)
             return fail(QStringLiteral("10.2 recruit a unit or a command, or end"));
-        const QString p = recruitProblem(r, s, a, false);
-        if (!p.isEmpty())
-            return fail(p);
-        doRecruit(r, s, a, false);
-        return true;
+        return recruitOne(false);
     }
     case SetupStage::Aggressive: {
         if (a.kind == TAction::End) {
@@ -581,11 +584,7 @@ bool apply(const TvbdRules& r, BattleState& s, const TAction& a, QString* why, b
         }
         if (a.kind != TAction::Recruit || !s.setup.aggressiveTaken)
             return fail(QStringLiteral("16.4 take the bonus units (aggressive), or end"));
-        const QString p = recruitProblem(r, s, a, true);
-        if (!p.isEmpty())
-            return fail(p);
-        doRecruit(r, s, a, true);
-        return true;
+        return recruitOne(true);
     }
     case SetupStage::Organise: {
         if (a.kind == TAction::End) {
