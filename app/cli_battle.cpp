@@ -529,15 +529,18 @@ int validateCommand(ArgParser& p) {
         return 1;
     }
     int bad = 0;
+    if (s.setup.recruit) {
+        out() << file << ": the players recruit the armies in the set-up (10.2)\n";
+        return 0;
+    }
     for (int side = 0; side < 2; ++side) {
-        int coins = 0;
-        for (const wp::tactical::Unit& u : s.units)
-            if (u.side == side && u.type != wp::tactical::UnitType::Commander)
-                coins += rules->coins(u.type, u.quality, u.large);
-        const QStringList problems = wp::tactical::armyListProblems(s, side);
-        out() << s.sideName[side] << ": " << s.originalUnits[side] << " units, " << coins
-              << " coins: " << (problems.isEmpty() ? QStringLiteral("legal") : QStringLiteral("ILLEGAL"))
-              << "\n";
+        // 16.3.2: counted against the scenario's budget when it gives one (armySize)
+        const int coins = wp::tactical::armyCoins(*rules, s, side);
+        const QStringList problems = wp::tactical::armyListProblemsWithBudget(*rules, s, side);
+        out() << s.sideName[side] << ": " << s.originalUnits[side] << " units, " << coins << " coins"
+              << (s.setup.armyCoins ? QStringLiteral(" of %1").arg(s.setup.armyCoins) : QString())
+              << (s.setup.armyUnits ? QStringLiteral(" (%1 units agreed)").arg(s.setup.armyUnits) : QString())
+              << ": " << (problems.isEmpty() ? QStringLiteral("legal") : QStringLiteral("ILLEGAL")) << "\n";
         for (const QString& pr : problems)
             out() << "  " << file << ": " << pr << "\n";
         bad += int(problems.size());

@@ -101,6 +101,7 @@ class TestTacticalView : public QObject {
     void terciosOnScreen();
     void terciosHotseatCover();
     void setupDecisionsOnScreen();
+    void tvbdEverySetupStepOnScreen();
 };
 
 // Bad input: a clear message naming the file and the problem, never a crash.
@@ -558,6 +559,103 @@ void TestTacticalView::setupDecisionsOnScreen() {
         shot(&w, QStringLiteral("tactical-setup-%1.png")
                      .arg(QString::fromLatin1(file).section(QLatin1Char('-'), 0, 0)));
     }
+}
+
+// TVBD 1.1-1.7 in the window: every set-up decision of the pick-up from scratch (tvbd-recruit.json: game
+// size, recruiting, the aggressive attacker, terrain cards with two streams, roads, scouting, deployment,
+// bombardment) is made in the window — typed in the entry (assist mode: what the players did on their
+// table), chosen in the list and applied, a deployment ghost clicked, and a unit deployed by Shift+click.
+void TestTacticalView::tvbdEverySetupStepOnScreen() {
+    TacticalWindow w;
+    QString error;
+    QVERIFY2(w.openFile(kSource + QStringLiteral("/scenarios/battles/tvbd-recruit.json"), 5, &error),
+             qPrintable(error));
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    TacticalSession* s = w.session();
+    auto type = [&](const QString& text) {
+        w.actionEntry()->setText(text);
+        QTest::keyClick(w.actionEntry(), Qt::Key_Return);
+        return w.lastError();
+    };
+    auto promptRule = [&] { return s->prompt().section(QLatin1Char(' '), 0, 0); };
+    // 10.1, typed as agreed at the table
+    QCOMPARE(promptRule(), QStringLiteral("10.1"));
+    QVERIFY(s->turnText().contains(QStringLiteral("set-up")));
+    const QString refused = type(QStringLiteral("size small units 40")); // refused: Table 4
+    QVERIFY2(refused.contains(QStringLiteral("10.1")), qPrintable(refused));
+    QCOMPARE(type(QStringLiteral("size small units 12")), QString());
+    QCOMPARE(type(QStringLiteral("agree")), QString());
+    // 10.2: the first side's army typed, the other's chosen in the list (the first listed each time)
+    QCOMPARE(promptRule(), QStringLiteral("10.2"));
+    for (const char* a :
+         {"recruit command", "recruit I-1 Cannon", "recruit I-1 Horse", "recruit I-1 Horse",
+          "recruit command", "recruit I-2 PikeShot", "recruit I-2 PikeShot", "recruit I-2 PikeShot"})
+        QCOMPARE(type(QLatin1String(a)), QString());
+    QVERIFY(w.actionList()->count() > 1);
+    QVERIFY(w.actionList()->item(0)->text().contains(QStringLiteral("coins"))); // what a recruit costs
+    QCOMPARE(type(QStringLiteral("end")), QString());
+    QSet<QString> rules;
+    int guard = 0, ghosts = 0;
+    bool clickedGhost = false, shiftDeployed = false;
+    while (!s->turnText().startsWith(QStringLiteral("Turn 1")) && !s->over() && guard++ < 400) {
+        rules.insert(promptRule());
+        QVERIFY2(w.actionList()->count() > 0, qPrintable(s->prompt()));
+        w.actionList()->setCurrentRow(0);
+        if (promptRule() == QStringLiteral("10.6")) {
+            ghosts = std::max(ghosts, w.view()->highlightCount()); // the unit's places drawn on the table
+            const QString first = w.actionList()->item(0)->data(Qt::UserRole).toString();
+            if (!shiftDeployed && first.startsWith(QStringLiteral("deploy"))) {
+                // Shift+click where the first listed place is: deployed there (as the players did)
+                const QStringList xy = first.section(QLatin1Char(' '), 2, 2).split(QLatin1Char(','));
+                const QPoint at =
+                    w.view()->mapFromScene(w.view()->toScene({xy[0].toDouble(), xy[1].toDouble()}));
+                const int n = int(s->actionTexts().size());
+                QTest::mouseClick(w.view()->viewport(), Qt::LeftButton, Qt::ShiftModifier, at);
+                QVERIFY2(w.lastError().isEmpty(), qPrintable(w.lastError()));
+                QCOMPARE(int(s->actionTexts().size()), n + 1);
+                QVERIFY2(s->actionTexts().last().startsWith(first.section(QLatin1Char(' '), 0, 1)),
+                         qPrintable(s->actionTexts().last()));
+                shiftDeployed = true;
+                continue;
+            }
+            if (!clickedGhost && w.view()->highlightCount() > 0) {
+                const QPoint at = w.view()->mapFromScene(w.view()->toScene([&] {
+                    const QStringList xy = first.section(QLatin1Char(' '), 2, 2).split(QLatin1Char(','));
+                    return tactical::Vec2{xy[0].toDouble(), xy[1].toDouble()};
+                }()));
+                const int n = int(s->actionTexts().size());
+                QTest::mouseClick(w.view()->viewport(), Qt::LeftButton, {}, at);
+                if (int(s->actionTexts().size()) == n + 1) {
+                    QCOMPARE(s->actionTexts().last(), first);
+                    clickedGhost = true;
+                    continue;
+                }
+            }
+            if (guard % 7 == 0)
+                shot(&w, QStringLiteral("tactical-setup-deploy.png"));
+        }
+        const int n = int(s->actionTexts().size());
+        QTest::mouseClick(w.applyButton(), Qt::LeftButton);
+        QVERIFY2(int(s->actionTexts().size()) == n + 1, qPrintable(w.lastError()));
+    }
+    QVERIFY2(s->turnText().startsWith(QStringLiteral("Turn 1")) || s->over(), qPrintable(s->turnText()));
+    for (const char* r : {"10.2", "16.4", "16.6.5", "16.6.8", "10.6"})
+        QVERIFY2(rules.contains(QLatin1String(r)), r);
+    QVERIFY(ghosts > 0);
+    QVERIFY(clickedGhost);
+    QVERIFY(shiftDeployed);
+    int onTable = 0;
+    for (const TacUnitView& u : s->units())
+        onTable += u.deployed;
+    QCOMPARE(onTable, int(s->units().size()));
+    QCOMPARE(w.view()->unitItemCount(), onTable);
+    for (const QString& line : s->log())
+        if (line.startsWith(QLatin1String("1.7")))
+            rules.insert(QStringLiteral("1.7"));
+    QVERIFY(rules.contains(QStringLiteral("1.7"))); // the bombardment step came before turn 1
+    shot(&w, QStringLiteral("tactical-setup-recruit.png"));
 }
 
 QTEST_MAIN(TestTacticalView)

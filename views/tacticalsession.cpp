@@ -147,14 +147,9 @@ class TvbdSession : public TacticalSession {
         return side == 0 || side == 1 ? s().sideName[side] : QString();
     }
     QString turnText() const override {
-        static const char* steps[] = {"bombardment (1.7)",
-                                      "initiative",
-                                      "movement",
-                                      "shooting",
-                                      "charge declarations (5.1)",
-                                      "evades (5.3)",
-                                      "over",
-                                      "set-up: terrain, scouting, deployment"}; // tactical::Step order
+        static const char* steps[] = {
+            "bombardment (1.7)", "initiative", "movement",        "shooting", "charge declarations (5.1)",
+            "evades (5.3)",      "over",       "set-up (1.1-1.6)"}; // tactical::Step order
         return QStringLiteral("Turn %1 of %2 — %3; %4 active")
             .arg(s().turn)
             .arg(s().turnLimit)
@@ -285,6 +280,23 @@ class TvbdSession : public TacticalSession {
                 v.kind = TacActionView::Charge;
                 v.odds = chargeOdds(a, &v.end);
                 break;
+            case TAction::Deploy: { // 10.6: drawn as a ghost where the unit would stand
+                const Unit& u = st.units[a.unit];
+                v.kind = TacActionView::Move;
+                v.end = Pose{a.move.to, a.move.angle, u.pose.w, u.pose.d};
+                v.label =
+                    QStringLiteral("%1 (%2) to %3,%4 facing %5%6   [%7]")
+                        .arg(u.id, typeLabel(u.type), num(a.move.to.x), num(a.move.to.y), num(a.move.angle),
+                             a.limbered ? QStringLiteral(", limbered") : QString(), v.text);
+                break;
+            }
+            case TAction::Recruit: // 10.2: what it costs
+                v.label = QStringLiteral("%1   (%2%3 coins)")
+                              .arg(v.text, a.target < 0 ? QStringLiteral("a new command with its Commander: ")
+                                                        : QString())
+                              .arg(m_engine.rules().coins(a.recruitType, a.quality, a.large));
+                v.kind = TacActionView::Other;
+                break;
             default:
                 v.kind = TacActionView::Other;
                 break;
@@ -342,9 +354,15 @@ class TvbdSession : public TacticalSession {
     const BattleState* tvbdState() const override { return &s(); }
 
     QString moveToText(int unit, Vec2 to) const override {
-        if (unit < 0 || unit >= s().units.size() || s().units[unit].type != UnitType::Commander)
+        if (unit < 0 || unit >= s().units.size())
             return {};
-        return QStringLiteral("move %1 to %2,%3").arg(s().units[unit].id, num(to.x), num(to.y));
+        const Unit& u = s().units[unit];
+        if (u.status == UnitStatus::Undeployed) // 10.6: deployed there, facing the enemy
+            return QStringLiteral("deploy %1 %2,%3 %4")
+                .arg(u.id, num(to.x), num(to.y), num(u.side == 0 ? 90 : 270));
+        if (u.type != UnitType::Commander)
+            return {};
+        return QStringLiteral("move %1 to %2,%3").arg(u.id, num(to.x), num(to.y));
     }
 
     bool dragsAlongFacing(int unit) const override {

@@ -111,7 +111,8 @@ class TacticalSession {
     virtual const tactical::BattleState* tvbdState() const { return nullptr; }
     virtual const tactical::TerciosState* terciosState() const { return nullptr; }
     // The notation of a move of `unit` to a point of the table (a Tercios move of the Front Centre, a TVBD
-    // Commander's free move), or "" when the ruleset moves that unit otherwise.
+    // Commander's free move, the deployment of a TVBD unit not yet on the table, 10.6), or "" when the
+    // ruleset moves that unit otherwise.
     virtual QString moveToText(int unit, tactical::Vec2 to) const = 0;
     // The move of a unit dragged on the table by `delta`: TVBD formed units move straight forward or back by
     // the drag's length along their facing, Commanders and Tercios units to where they are dropped. "" when

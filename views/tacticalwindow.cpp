@@ -195,7 +195,8 @@ void TacticalWindow::buildUi() {
     auto* shiftHint =
         new QLabel(QStringLiteral("Drag the selected unit to move it (TVBD: straight forward or "
                                   "back; Tercios and Commanders: where dropped); Shift+click on "
-                                  "the table moves it there."));
+                                  "the table moves it there. In the TVBD deployment (10.6) Shift+click "
+                                  "deploys the unit of the chosen action there."));
     shiftHint->setWordWrap(true);
     al->addWidget(shiftHint);
     m_handDice = new QCheckBox(QStringLiteral("Dice rolled by hand (the app asks for the ones it needs)"));
@@ -295,8 +296,20 @@ void TacticalWindow::buildUi() {
         m_odds->setText(i >= 0 && i < m_legal.size() && !m_legal[i].odds.isEmpty()
                             ? QStringLiteral("Odds: ") + m_legal[i].odds
                             : QString());
-        if (!m_highlights.isEmpty() && i >= 0 && i < m_legal.size()) // the current action drawn stronger
+        if (!m_highlights.isEmpty() && i >= 0 && i < m_legal.size()) { // the current action drawn stronger
             m_view->rebuild(m_selected, m_highlights, m_legal[i].text);
+        } else if (m_selected < 0 && m_session) { // a unit not on the table yet (TVBD 10.6): its places
+            const int unit = i >= 0 && i < m_legal.size() ? m_legal[i].unit : -1;
+            QList<TacActionView> places;
+            if (unit >= 0 && unit < m_session->units().size() && !m_session->units()[unit].deployed)
+                for (const TacActionView& a : m_legal)
+                    if (a.unit == unit && a.end)
+                        places << a;
+            if (!places.isEmpty() || m_setupGhosts) {
+                m_view->rebuild(-1, places, places.isEmpty() ? QString() : m_legal[i].text);
+                m_setupGhosts = !places.isEmpty();
+            }
+        }
     });
     connect(m_actionList, &QListWidget::itemDoubleClicked, this,
             [this](QListWidgetItem* it) { submit(it->data(Qt::UserRole).toString()); });
@@ -708,9 +721,20 @@ void TacticalWindow::measuredMove() {
 }
 
 void TacticalWindow::tableClicked(Vec2 at) {
-    if (!m_session || m_selected < 0)
+    if (!m_session)
         return;
-    const QString t = m_session->moveToText(m_selected, at);
+    // the selected unit, or the unit of the current action when it is not on the table yet (10.6 deploy)
+    int unit = m_selected;
+    if (unit < 0)
+        if (QListWidgetItem* it = m_actionList->currentItem()) {
+            const int i = it->data(Qt::UserRole + 1).toInt();
+            if (i >= 0 && i < m_legal.size() && m_legal[i].unit >= 0 &&
+                m_legal[i].unit < m_session->units().size() && !m_session->units()[m_legal[i].unit].deployed)
+                unit = m_legal[i].unit;
+        }
+    if (unit < 0)
+        return;
+    const QString t = m_session->moveToText(unit, at);
     if (t.isEmpty()) {
         statusBar()->showMessage(QStringLiteral("This unit moves by the listed or measured moves"), 5000);
         return;

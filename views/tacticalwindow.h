@@ -120,6 +120,7 @@ class TacticalWindow : public QMainWindow {
     int m_computerDelay = 250;
     bool m_computerPending = false;
     bool m_overShown = false;
+    bool m_setupGhosts = false; // the table shows the places of a unit not deployed yet
 
     TacticalView* m_view = nullptr;
     QLabel* m_header = nullptr;

@@ -28,12 +28,18 @@ struct TerrainTypeInfo {
     double width = 0;
 };
 
+// 10.1 game sizes (Table 4), 16.3.2 coins, 16.4 the aggressive attacker's bonus, by table (16.8, 16.9).
+struct GameSizeInfo {
+    int unitsMin = 10, unitsMax = 18, coinsMin = 40, coinsMax = 72, suggested = 15, bonus = 2;
+};
+
 struct TvbdRules {
     QHash<int, TypeInfo> types; // keyed by int(UnitType)
     QHash<int, int> qualityDelta, qualityCost;
     QHash<int, int> largeResolve, largeCap, largeCost; // keyed by int(Quality)
     int largeFlankDice = 2, largeFlankMinResolve = 2;
-    QHash<QString, QList<double>> tables; // name -> {w, d, centre}
+    QHash<QString, QList<double>> tables;   // name -> {w, d, centre}
+    QHash<QString, GameSizeInfo> gameSizes; // name -> army sizes (10.1, 16.3.2, 16.4)
     double deployShort = 4;
     double narrowGap = 2;
     double commandRadius = 8, zocDepth = 3, buffer = 1, supportRange = 4, evadeClear = 3, wheelMax = 45,
@@ -71,6 +77,9 @@ QStringList armyListProblems(const BattleState& s, int side);
 int armyCoins(const TvbdRules& rules, const BattleState& s, int side, int* sections = nullptr);
 // The army list as above plus the coin budget (16.3.2), fortifications included (16.5.6).
 QStringList armyListProblems(const TvbdRules& rules, const BattleState& s, int side, int coinBudget);
+// The army list with the army size the state carries (10.1 units, 16.3.2 coins, the 16.4 bonus of the side):
+// the generic list alone when the scenario gives no army size.
+QStringList armyListProblemsWithBudget(const TvbdRules& rules, const BattleState& s, int side);
 
 // ---- actions ---------------------------------------------------------------------------------------------
 enum class MoveKind {
@@ -126,7 +135,8 @@ enum class TerrainChange {
     ToDifficult,
     CardSwap,
     CardRotate,
-    CardOpen
+    CardOpen,
+    CardBend // 16.7: a stream card replaced by a bend card (target: sector, secondary[0]: orientation 0-3)
 };
 
 // 16.6 the steps of the terrain-card procedure that are decisions (SetupState::cardSteps).
@@ -140,17 +150,43 @@ enum TerrainCardStep {
 };
 
 struct TAction {
-    // Hold: the unit stays this step. Set-up (1.4-1.6): Place a terrain feature or road, Change the
-    // terrain (the attacker, 10.4), Deploy a unit (10.6), Pass (10.5: delay deploying a command/Cannon).
-    enum Kind { End, Move, Shoot, Charge, Evade, Stand, Hold, Place, Change, Deploy, Pass } kind = End;
+    // Hold: the unit stays this step. Set-up (1.1-1.6): Place a terrain feature or road, Change the
+    // terrain (the attacker, 10.4), Deploy a unit (10.6), Pass (10.5: delay deploying a command/Cannon),
+    // Size (10.1: propose a game size), Agree (10.1), Recruit (10.2: a unit into a command, or with target
+    // -1 a new command with its Commander), Assign (10.5 benefit 1: a unit to another command of its side),
+    // Aggressive (16.4: the attacker takes the bonus units and the shorter time limit).
+    enum Kind {
+        End,
+        Move,
+        Shoot,
+        Charge,
+        Evade,
+        Stand,
+        Hold,
+        Place,
+        Change,
+        Deploy,
+        Pass,
+        Size,
+        Agree,
+        Recruit,
+        Assign,
+        Aggressive
+    } kind = End;
     int unit = -1;        // mover, primary shooter, charger, evader, deployed unit
     int target = -1;      // shooting / charge target; terrain change: the feature (index in setup.specs)
     QList<int> secondary; // secondary shooters; terrain swap: the other feature
     MoveSpec move;        // Deploy: move.to = centre, move.angle = facing
     TerrainSpec terrain;  // Place; Change Road: the new road
     TerrainChange change = TerrainChange::None;
-    Vec2 shift;            // Change Move
-    bool limbered = false; // Deploy of a Cannon
+    Vec2 shift;                                // Change Move
+    bool limbered = false;                     // Deploy of a Cannon
+    QString table;                             // Size: the table (small, big, shallowSmall, giant)
+    int amount = 0;                            // Size: units (or coins) per side
+    bool coins = false;                        // Size: the amount is in coins (16.3.2)
+    UnitType recruitType = UnitType::PikeShot; // Recruit
+    Quality quality = Quality::Ordinary;       // Recruit
+    bool large = false;                        // Recruit: a Large Pike+Shot (16.2)
     bool operator==(const TAction&) const = default;
 };
 
