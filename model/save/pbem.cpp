@@ -14,6 +14,8 @@
 #include <QSaveFile>
 
 #include <algorithm>
+#include <cstdio>
+#include <mutex>
 #include <optional>
 
 namespace wp::save {
@@ -41,8 +43,19 @@ uint64_t u64(const QByteArray& hex) {
     return hex.left(16).toULongLong(nullptr, 16);
 }
 
+// setTestSecretsSeed(): the generator of the secrets in tests (none: the operating system's).
+std::mutex g_testMutex;
+std::optional<QRandomGenerator> g_testSecrets;
+
 QByteArray randomHex() {
     QByteArray b(32, 0);
+    {
+        const std::lock_guard<std::mutex> lock(g_testMutex);
+        if (g_testSecrets) {
+            g_testSecrets->fillRange(reinterpret_cast<quint32*>(b.data()), 8);
+            return b.toHex();
+        }
+    }
     QRandomGenerator::system()->fillRange(reinterpret_cast<quint32*>(b.data()), 8);
     return b.toHex();
 }
@@ -269,6 +282,20 @@ QByteArray encodeFile(const QJsonObject& o) {
 }
 
 } // namespace
+
+void setTestSecretsSeed(quint64 seed) {
+    const std::lock_guard<std::mutex> lock(g_testMutex);
+    if (seed == 0) {
+        g_testSecrets.reset();
+        return;
+    }
+    const quint32 words[2] = {static_cast<quint32>(seed), static_cast<quint32>(seed >> 32)};
+    g_testSecrets.emplace(words, 2);
+    std::fprintf(stderr,
+                 "westphalia: PBEM secrets from the fixed test seed %llu (tests only: never in a real "
+                 "game)\n",
+                 static_cast<unsigned long long>(seed));
+}
 
 QByteArray publicDigest(const GameState& s) {
     QByteArray b;

@@ -31,6 +31,13 @@ enum class DiceMode {
             // action of a file is sealed: fewer e-mails
 };
 
+// TESTS ONLY (docs/pbem.md "Tests"): the secrets of the sessions created or joined after this call (game
+// id, deck secret, dice chain seed, nonce) come from a generator seeded with `seed` instead of the operating
+// system's, so a test of two copies plays the same game every run. A known seed makes every secret
+// guessable: the app and the CLI never call this (no option, no environment variable reaches it), and each
+// call says so on stderr. 0 restores the operating system's generator.
+void setTestSecretsSeed(quint64 seed);
+
 // The public part of a state: everything except the order and split of the hidden cards (hands, draw
 // piles) and the random generator. Two honest copies agree on it after every action.
 QByteArray publicDigest(const rules::GameState& s);
