@@ -307,9 +307,11 @@ TableResult tableResultFromTvbd(const GameData& d, const GameState& s, const wp:
 }
 
 quint64 linkedBattleSeed(const GameState& s) {
-    Rng r = s.rng; // a copy: the game's generator is not advanced
-    const quint64 hi = r.next(), lo = r.next();
     const CombatFrame* f = topCombat(s);
+    if (f && f->tableSeed != 0)
+        return f->tableSeed; // fixed when the battle went to the table (combat.cpp)
+    Rng r = s.rng;           // a copy: the game's generator is not advanced
+    const quint64 hi = r.next(), lo = r.next();
     return ((hi << 32) | lo) ^ (f ? static_cast<quint64>(f->city) * 0x9e3779b97f4a7c15ULL : 0);
 }
 
