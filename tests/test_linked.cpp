@@ -161,6 +161,30 @@ void startPbem(const QString dirs[2], const QString& option) {
     QVERIFY(h.saveTo(dirs[0], &error));
 }
 
+// The campaign with `battles` and `seed` played at random (the aggressive policy) until the first table
+// result is the decision: whether it is.
+bool playToTheTable(Game& g, const QString& battles, quint64 seed) {
+    QString error;
+    if (!g.start(QStringLiteral("campaign"), battlesOption(battles), seed, &error))
+        return false;
+    Rng pick(seed);
+    for (int i = 0; i < 5000 && !g.state().gameOver && !g.prompt().contains("battle-result"); ++i) {
+        const auto legal = g.legalActions();
+        if (!g.play(legal[chooseRandomAction(g.data(), g.state(), legal, RandomPolicy::Aggressive, pick)]).ok)
+            return false;
+    }
+    return g.prompt().contains("battle-result");
+}
+
+// westphalia-cli with `args`: its output and error text; its exit code in *code.
+QString runCli(const QStringList& args, int* code) {
+    QProcess p;
+    p.start(QStringLiteral(WESTPHALIA_CLI), args);
+    p.waitForFinished(120000);
+    *code = p.exitCode();
+    return QString::fromUtf8(p.readAllStandardOutput() + p.readAllStandardError());
+}
+
 // The result's actions with the record attached to the first ("battle-result ... @...").
 QStringList withRecord(const GameData& d, const battle::LinkedResult& r, const battle::TableRecord& record) {
     QStringList texts = r.actions(d);
@@ -780,15 +804,7 @@ class TestLinked : public QObject {
     void screenRecordSaveRoundTrip() {
         Game g(rulesData());
         QString error;
-        QVERIFY(g.start(QStringLiteral("campaign"), battlesOption(QStringLiteral("tercios")), 3, &error));
-        Rng pick(3);
-        for (int i = 0; i < 5000 && !g.state().gameOver && !g.prompt().contains("battle-result"); ++i) {
-            const auto legal = g.legalActions();
-            QVERIFY(
-                g.play(legal[chooseRandomAction(g.data(), g.state(), legal, RandomPolicy::Aggressive, pick)])
-                    .ok);
-        }
-        QVERIFY(g.prompt().contains("battle-result"));
+        QVERIFY2(playToTheTable(g, QStringLiteral("tercios"), 3), qPrintable(g.prompt()));
         const battle::TableRecord record =
             fightOnScreen(g.data(), g.state(), -1); // hotseat: both at the screen
         battle::RecordCheck check;
@@ -826,22 +842,16 @@ class TestLinked : public QObject {
         QTemporaryDir tmp;
         const QString path = tmp.filePath("screen.tyw");
         QVERIFY(save::writeFile(path, sg, &error));
-        auto run = [&](const QStringList& args, int* code) {
-            QProcess p;
-            p.start(QStringLiteral(WESTPHALIA_CLI), args);
-            p.waitForFinished(120000);
-            *code = p.exitCode();
-            return QString::fromUtf8(p.readAllStandardOutput() + p.readAllStandardError());
-        };
         int code = -1;
-        QString text = run({"save", "verify", path}, &code);
+        QString text = runCli({"save", "verify", path}, &code);
         QVERIFY2(code == 0 && text.contains("1 table battle records replayed"), qPrintable(text));
-        text = run({"battle-link", "report", "--save", path}, &code);
+        text = runCli({"battle-link", "report", "--save", path}, &code);
         QVERIFY2(code == 0 && text.contains("fought on screen: its record replays to the result"),
                  qPrintable(text));
         QVERIFY(text.contains("westphalia-cli battle-link replay --save " + path + " --battle 1"));
         const QString out = tmp.filePath("battle-1.json");
-        text = run({"battle-link", "replay", "--save", path, "--battle", "1", "--out", out, "--log"}, &code);
+        text =
+            runCli({"battle-link", "replay", "--save", path, "--battle", "1", "--out", out, "--log"}, &code);
         QVERIFY2(code == 0 && text.contains("fought on screen") && text.contains("  | "), qPrintable(text));
         QFile rec(out);
         QVERIFY(rec.open(QIODevice::ReadOnly));
@@ -865,10 +875,10 @@ class TestLinked : public QObject {
         QCOMPARE(battles.back().recordOk, 0);
         QVERIFY2(battles.back().recordError.contains("not over"), qPrintable(battles.back().recordError));
         QVERIFY(save::writeFile(path, sg, &error));
-        text = run({"save", "verify", path}, &code);
+        text = runCli({"save", "verify", path}, &code);
         QVERIFY2(code == 1 && text.contains("the battle's record does not give the result confirmed"),
                  qPrintable(text));
-        text = run({"battle-link", "report", "--save", path}, &code);
+        text = runCli({"battle-link", "report", "--save", path}, &code);
         QVERIFY2(code == 1 && text.contains("does NOT give the result"), qPrintable(text));
     }
 
@@ -1221,15 +1231,7 @@ class TestLinked : public QObject {
     void cli() {
         Game g(rulesData());
         QString error;
-        QVERIFY(g.start(QStringLiteral("campaign"), battlesOption(QStringLiteral("tvbd")), 3, &error));
-        Rng pick(3);
-        for (int i = 0; i < 5000 && !g.state().gameOver && !g.prompt().contains("battle-result"); ++i) {
-            const auto legal = g.legalActions();
-            QVERIFY(
-                g.play(legal[chooseRandomAction(g.data(), g.state(), legal, RandomPolicy::Aggressive, pick)])
-                    .ok);
-        }
-        QVERIFY(g.prompt().contains("battle-result"));
+        QVERIFY2(playToTheTable(g, QStringLiteral("tvbd"), 3), qPrintable(g.prompt()));
         QTemporaryDir tmp;
         const QString actions = tmp.filePath("campaign.txt"), form = tmp.filePath("form.txt");
         {
@@ -1240,13 +1242,6 @@ class TestLinked : public QObject {
             QVERIFY(r.open(QIODevice::WriteOnly));
             r.write("winner attacker\nattacker units 6 destroyed 1\ndefender units 6 destroyed 3 routed 2\n");
         }
-        auto run = [&](const QStringList& args, int* code) {
-            QProcess p;
-            p.start(QStringLiteral(WESTPHALIA_CLI), args);
-            p.waitForFinished(120000);
-            *code = p.exitCode();
-            return QString::fromUtf8(p.readAllStandardOutput() + p.readAllStandardError());
-        };
         const QStringList game{"--scenario", "campaign", "--option",  "battles=tvbd",
                                "--seed",     "3",        "--actions", actions};
         int code = -1;
@@ -1254,7 +1249,7 @@ class TestLinked : public QObject {
             QStringList args = QStringList{"battle-link", sub} + game;
             if (sub == QLatin1String("form"))
                 args << "--form" << form;
-            const QString text = run(args, &code);
+            const QString text = runCli(args, &code);
             QVERIFY2(code == 0, qPrintable(text));
             const QStringList lines = text.split('\n');
             const qsizetype at = lines.indexOf(QRegularExpression("^actions .*"));
@@ -1276,7 +1271,7 @@ class TestLinked : public QObject {
             both.close();
             QStringList vargs{"battle-link",  "verify", "--scenario", "campaign",  "--option",
                               "battles=tvbd", "--seed", "3",          "--actions", both.fileName()};
-            const QString verdict = run(vargs, &code);
+            const QString verdict = runCli(vargs, &code);
             if (sub == QLatin1String("auto"))
                 QVERIFY2(code == 0 && verdict.contains("is the auto-resolved battle"), qPrintable(verdict));
             else
@@ -1285,18 +1280,18 @@ class TestLinked : public QObject {
         }
         QString text;
         for (const char* r : {"tvbd", "tercios"}) {
-            text = run({"battle", "calibrate", "--rules", r, "--games", "3", "--seed", "4"}, &code);
+            text = runCli({"battle", "calibrate", "--rules", r, "--games", "3", "--seed", "4"}, &code);
             QVERIFY2(code == 0, qPrintable(text));
             QVERIFY(text.contains("attacker wins") && text.contains("CRT") &&
                     text.contains(QString::fromLatin1(r).toUpper()));
             QVERIFY(text.contains("leaders lost per battle (12.41)"));
         }
-        text = run({"battle-link", "calibrate", "--rules", "chess"}, &code);
+        text = runCli({"battle-link", "calibrate", "--rules", "chess"}, &code);
         QCOMPARE(code, 2);
-        text = run(QStringList{"battle-link", "form"} + game, &code);
+        text = runCli(QStringList{"battle-link", "form"} + game, &code);
         QCOMPARE(code, 2);
         QVERIFY(text.contains("--form FILE is needed"));
-        text = run({"battle-link", "auto", "--scenario", "campaign", "--actions", actions}, &code);
+        text = runCli({"battle-link", "auto", "--scenario", "campaign", "--actions", actions}, &code);
         QCOMPARE(code, 1); // without the option the actions do not even replay (no table step)
     }
 };
