@@ -208,6 +208,13 @@ class TestLinked : public QObject {
         return f.d().unitTypes[f.s.units[units.front()].type].lf;
     }
 
+    // A data row per ruleset ("rules": tvbd, tercios).
+    static void rulesetRows() {
+        QTest::addColumn<QString>("rules");
+        QTest::newRow("tvbd") << QStringLiteral("tvbd");
+        QTest::newRow("tercios") << QStringLiteral("tercios");
+    }
+
     static bool landshut(Rules& f, const QString& battles, Battle* b, std::initializer_list<int> dice = {}) {
         if (!f.newGame(QStringLiteral("campaign"), battlesOption(battles)))
             return false;
@@ -687,11 +694,7 @@ class TestLinked : public QObject {
     // entered, in both rulesets; each kind of tampering is refused with what is wrong: another result, a
     // computer's move that is not the policy's, an illegal or missing move, another battle's seed, another
     // scenario; by e-mail the receiver's side must be the computer's and no die rolled by hand.
-    void screenRecord_data() {
-        QTest::addColumn<QString>("rules");
-        QTest::newRow("tvbd") << QStringLiteral("tvbd");
-        QTest::newRow("tercios") << QStringLiteral("tercios");
-    }
+    void screenRecord_data() { rulesetRows(); }
     void screenRecord() {
         QFETCH(QString, rules);
         Rules f;
@@ -1014,11 +1017,7 @@ class TestLinked : public QObject {
     // A campaign battle sent to TVBD and back, auto-resolved: the export of the battle on top of the
     // state, the TVBD engine's end state, the mapped result entered and confirmed, then 12.31 with those
     // Loss Numbers and 12.28 with that winner. The same state gives the same battle (PBEM check).
-    void autoResolvedBackIntoTheCampaign_data() {
-        QTest::addColumn<QString>("rules");
-        QTest::newRow("tvbd") << QStringLiteral("tvbd");
-        QTest::newRow("tercios") << QStringLiteral("tercios");
-    }
+    void autoResolvedBackIntoTheCampaign_data() { rulesetRows(); }
     void autoResolvedBackIntoTheCampaign() {
         QFETCH(QString, rules);
         Rules f;
