@@ -5,6 +5,7 @@
 
 #include <QApplication>
 #include <QCheckBox>
+#include <QCloseEvent>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDockWidget>
@@ -341,7 +342,6 @@ bool TacticalWindow::openFile(const QString& path, quint64 seed, QString* error)
 void TacticalWindow::setSession(std::unique_ptr<TacticalSession> session) {
     m_session = std::move(session);
     m_selected = -1;
-    m_policySeed = 1;
     m_shownSide = -1;
     m_overShown = false;
     m_view->setSession(m_session.get());
@@ -628,7 +628,7 @@ void TacticalWindow::autoResolveRest() {
     if (!m_session || m_session->over())
         return;
     const qsizetype before = m_session->log().size();
-    const int n = m_session->autoResolveRest(m_policySeed++);
+    const int n = m_session->autoResolveRest();
     m_selected = -1;
     refresh();
     showResult(before, QStringLiteral("auto-resolved: %1 actions").arg(n), true);
@@ -642,7 +642,7 @@ bool TacticalWindow::playPolicyMove() {
     const int side = m_session->actor();
     const qsizetype before = m_session->log().size();
     QString text;
-    if (!m_session->applyPolicyAction(m_policySeed++, &text))
+    if (!m_session->applyPolicyAction(&text))
         return false;
     refresh();
     showResult(before,
@@ -699,6 +699,12 @@ void TacticalWindow::updateCover() {
     m_cover->setGeometry(rect());
     m_cover->show();
     m_cover->raise();
+}
+
+void TacticalWindow::closeEvent(QCloseEvent* e) {
+    if (m_session && !m_session->over())
+        emit closingUnfinished();
+    QMainWindow::closeEvent(e);
 }
 
 void TacticalWindow::resizeEvent(QResizeEvent* e) {
