@@ -1227,7 +1227,8 @@ class TestTercios : public QObject {
     }
     void fuzzInvariants() {
         // Random legal play through whole battles; after every action: a side to act with at least one
-        // legal action, Wear within 0..Stamina on the table, bases on the table, scores = destroyed units.
+        // legal action, Wear within 0..Stamina on the table, bases on the table and not overlapping, scores =
+        // destroyed units.
         const QDir dir(QStringLiteral(WESTPHALIA_SOURCE_DIR "/scenarios/battles"));
         const TerciosEngine e(rules());
         int battles = 0;
@@ -1262,6 +1263,13 @@ class TestTercios : public QObject {
                     }
                     QCOMPARE(scored[0], t.score[0]);
                     QCOMPARE(scored[1], t.score[1]);
+                    for (qsizetype i = 0; i < t.units.size(); ++i) // bases never overlap (L467-471)
+                        for (qsizetype j = i + 1; j < t.units.size(); ++j)
+                            QVERIFY2(!t.units[i].onTable() || !t.units[j].onTable() ||
+                                         !overlaps(t.units[i].pose, t.units[j].pose),
+                                     qPrintable(QStringLiteral("%1: %2 overlaps %3 after '%4'")
+                                                    .arg(f, t.units[i].id, t.units[j].id,
+                                                         game.actionTexts().last())));
                 }
                 QVERIFY(game.state().turn <= game.state().turnLimit);
                 ++battles;
@@ -1887,6 +1895,50 @@ class TestTercios : public QObject {
         for (int u : {u1, u2, u3})
             QCOMPARE(v.units[u].card, Card::Ready);
         QVERIFY(!p.s.units[u1].activated && !p.s.units[u3].activated); // they keep their cards
+    }
+    void noOverlapOnInvoluntaryMoves() {
+        // Tercios L467-471, G36: involuntary moves never push a base into another. A unit touching a friend
+        // behind it (a cut-back move ends in contact) cannot disengage through it; an escape turns only where
+        // the base has room to turn.
+        Pos p(rules());
+        const int a = p.add(0, QStringLiteral("ClassicSquadron"), 36, 20, 90);
+        const int f = p.add(0, QStringLiteral("ClassicSquadron"), 36, 0, 90);
+        p.s.units[f].pose.c.y = 20 - p.s.units[a].pose.d; // touching its rear edge
+        const TerciosEngine e(rules());
+        QVERIFY(!overlaps(p.s.units[a].pose, p.s.units[f].pose));
+        QVERIFY(e.slide(p.s, a, {0, -1}, 3.0) < 1e-9);
+        QVERIFY(!overlaps(p.s.units[a].pose, p.s.units[f].pose));
+        // Light Horse facing east between two touching friends, before and behind it; an enemy comes within
+        // 3" from the north-east: turning directly away (about 223 degrees) would swing its corners into
+        // them, so it escapes without that turn, as far as it can.
+        Pos q(rules());
+        const int x = q.add(1, QStringLiteral("LightHorse"), 36, 20, 0);
+        const double d = q.s.units[x].pose.d;
+        const int fr = q.add(1, QStringLiteral("MusketeersCompany"), 36 + d, 20, 0);
+        const int bk = q.add(1, QStringLiteral("MusketeersCompany"), 36 - d, 20, 0);
+        const int m = q.add(0, QStringLiteral("MusketeersCompany"), 39.3, 27.5, 270);
+        q.s.units[x].card = Card::Run;
+        q.s.units[fr].card = Card::Resist;
+        q.s.units[bk].card = Card::Resist;
+        q.s.units[m].card = Card::Ready;
+        q.s.current = 0;
+        QVERIFY(!overlaps(q.s.units[x].pose, q.s.units[fr].pose) &&
+                !overlaps(q.s.units[x].pose, q.s.units[bk].pose));
+        QVERIFY(e.apply(q.s, act(TcAction::Activate, m)));
+        TcAction mv = act(TcAction::Move, m);
+        mv.to = {39, 22.8};
+        QString err;
+        QVERIFY2(e.apply(q.s, mv, &err), qPrintable(err));
+        QCOMPARE(q.s.phase, TPhase::Reaction);
+        QCOMPARE(q.s.pending.reactors.first(), x);
+        q.s.scripted = {5, 1};
+        QVERIFY(e.apply(q.s, act(TcAction::React, x)));
+        QVERIFY(logHas(q.s, QStringLiteral("B0 escapes")));
+        for (int i = 0; i < q.s.units.size(); ++i)
+            for (int j = i + 1; j < q.s.units.size(); ++j)
+                QVERIFY2(!q.s.units[i].onTable() || !q.s.units[j].onTable() ||
+                             !overlaps(q.s.units[i].pose, q.s.units[j].pose),
+                         qPrintable(q.s.units[i].id + QLatin1Char(' ') + q.s.units[j].id));
     }
     void policyDoesNotPeek() {
         // Hidden orders (Tercios L319, L366): the simple policy decides from what its side may see — the same

@@ -730,6 +730,8 @@ std::optional<ChargePath> TerciosEngine::chargePath(const TerciosState& s, int u
             (touches(mid) ? hi : lo) = mid;
         }
         const Pose end = at(lo);
+        if (overlaps(polyInto(qp, end), tp))
+            continue; // already touching: turning to this Centre would push the base into the target
         const unsigned f = pathFeatures(s, from, centre(end, 0)) | featuresAt(s, from);
         const bool difficult = (f & (FDifficult | FVeryDifficult)) != 0;
         if (lo > speed(s, u, order, difficult) + 1e-6)
@@ -1012,8 +1014,10 @@ double TerciosEngine::slide(TerciosState& s, int u, Vec2 dir, double dist) const
                 continue;
             const Polygon other = polyOf(s.units[i].pose);
             const double after = distance(np, other, 2.0);
-            if (after < 1.0 && after < distance(op, other, 2.0) - 1e-9)
-                blocked = true; // stops 1" short of units (G36)
+            // Stops 1" short of units (G36); a unit it already touches (distance 0 both before and after:
+            // a cut-back move ends in contact, L469) stops it as soon as the bases would overlap.
+            if ((after < 1.0 && after < distance(op, other, 2.0) - 1e-9) || overlaps(np, other))
+                blocked = true;
         }
         for (const TTerrain& t : s.terrain)
             if (!blocked && (t.features & FImpassable) && distance(np, t.poly, 2.0) < 1.0 &&
@@ -2065,11 +2069,20 @@ void TerciosEngine::react(TerciosState& s, int x, int dir) const {
         }
         break;
     case Card::Run: {
-        // Escape (Tercios L414-418, G21): turn directly away and move up to 2x Speed.
+        // Escape (Tercios L414-418, G21): turn directly away and move up to 2x Speed. The turn is made
+        // where the base has room for it (before the move, or else at its end); the move goes straight
+        // away either way.
         const Vec2 away = s.units[x].pose.c - centre(s.units[trig].pose, 0);
-        s.units[x].pose.facing = headingOf(away);
+        auto turnAway = [&]() {
+            Pose p = s.units[x].pose;
+            p.facing = headingOf(away);
+            if (!baseBlocked(s, x, p, -1))
+                s.units[x].pose = p;
+        };
+        turnAway();
         const double want = 2.0 * profile(s, x).speed;
-        const double got = slide(s, x, fwdOf(s.units[x].pose), want);
+        const double got = slide(s, x, away, want);
+        turnAway();
         s.note(QStringLiteral("Tercios L416 %1 escapes %2\"").arg(ru.id).arg(got, 0, 'f', 1));
         if (got < profile(s, x).speed - 1e-6)
             addWear(s, x, 1, s.units[trig].side, QStringLiteral("G21 escape cut short"));
