@@ -628,7 +628,7 @@ void TestTacticalView::setupDecisionsOnScreen() {
     }
 }
 
-// Hotseat (Tercios L319, L366): a whole battle played through the window's list with the cover on; whenever
+// Hotseat (Tercios L319, L366): three turns played through the window's list with the cover on; whenever
 // a player has the screen, nothing shows the other side's face-down cards; a record saved mid-turn reopens
 // behind the cover and hides them too.
 void TestTacticalView::terciosSecretsInHotseat() {
@@ -645,7 +645,7 @@ void TestTacticalView::terciosSecretsInHotseat() {
     const QString record = dir.filePath(QStringLiteral("midturn.json"));
     bool saved = false;
     int steps = 0;
-    while (!s->over() && steps++ < 3000) {
+    while (!s->over() && s->terciosState()->turn <= 3 && steps++ < 3000) { // three turns
         if (w.cover()->isVisible())
             QTest::mouseClick(w.coverButton(), Qt::LeftButton);
         QVERIFY(!w.cover()->isVisible());
@@ -659,7 +659,7 @@ void TestTacticalView::terciosSecretsInHotseat() {
         const QString next = policyText(s, rng);
         QVERIFY2(playFromList(w, next), qPrintable(next));
     }
-    QVERIFY(s->over());
+    QVERIFY(s->over() || s->terciosState()->turn == 4);
     QVERIFY(saved);
     // The record reopened in a hotseat window: covered first, then the side to act sees only its own cards.
     TacticalWindow again;
@@ -674,7 +674,7 @@ void TestTacticalView::terciosSecretsInHotseat() {
 }
 
 // A linked battle against a computer seat (docs/linked-battles.md "Fight it on screen"): the human side's
-// view all along — the computer's cards stay face down while it plans, acts and reacts, and its legal
+// view for three turns — the computer's cards stay face down while it plans, acts and reacts, and its legal
 // actions (a reaction list would tell its card) are not listed.
 void TestTacticalView::terciosComputerSeatKeepsItsCards() {
     TacticalWindow w;
@@ -702,7 +702,7 @@ void TestTacticalView::terciosComputerSeatKeepsItsCards() {
     });
     wp::rules::Rng rng(8);
     int steps = 0;
-    while (!s->over() && steps++ < 3000) {
+    while (!s->over() && s->terciosState()->turn <= 3 && steps++ < 3000) { // three turns
         for (int k = 0; k < 5000 && !s->over() && w.isComputerSide(s->actor()); ++k)
             QCoreApplication::processEvents();
         if (s->over() || QTest::currentTestFailed())
@@ -711,8 +711,8 @@ void TestTacticalView::terciosComputerSeatKeepsItsCards() {
         QVERIFY2(playFromList(w, next), qPrintable(next));
     }
     QVERIFY(!QTest::currentTestFailed());
-    QVERIFY(s->over());
-    QVERIFY(checks > 100);
+    QVERIFY(s->over() || s->terciosState()->turn == 4);
+    QVERIFY(checks > 50);
     QVERIFY(computerTurns > 20);
 }
 
