@@ -144,6 +144,18 @@ bool playFromList(TacticalWindow& w, const QString& text) {
     return true;
 }
 
+// The shipped Tercios example (12 points a side) opened in the window with a seed, shown at that size.
+bool showExample(TacticalWindow& w, quint64 seed, QSize size) {
+    QString error;
+    if (!w.openFile(kSource + QStringLiteral("/scenarios/battles/tercios-example.json"), seed, &error)) {
+        qWarning("%s", qPrintable(error));
+        return false;
+    }
+    w.resize(size);
+    w.show();
+    return true;
+}
+
 int offTable(const TacticalSession* s) {
     int n = 0;
     for (const TacUnitView& u : s->units())
@@ -448,10 +460,7 @@ void TestTacticalView::tvbdAssistDice() {
 void TestTacticalView::terciosOnScreen() {
     TacticalWindow w;
     QString error;
-    QVERIFY2(w.openFile(kSource + QStringLiteral("/scenarios/battles/tercios-example.json"), 3, &error),
-             qPrintable(error));
-    w.resize(1400, 900);
-    w.show();
+    QVERIFY(showExample(w, 3, {1400, 900}));
     TacticalSession* s = w.session();
     QCOMPARE(s->ruleset(), QStringLiteral("tercios"));
     QCOMPARE(w.view()->unitItemCount(), int(s->units().size()));
@@ -548,10 +557,7 @@ void TestTacticalView::terciosOnScreen() {
 void TestTacticalView::terciosHotseatCover() {
     TacticalWindow w;
     QString error;
-    QVERIFY2(w.openFile(kSource + QStringLiteral("/scenarios/battles/tercios-example.json"), 5, &error),
-             qPrintable(error));
-    w.resize(1200, 800);
-    w.show();
+    QVERIFY(showExample(w, 5, {1200, 800}));
     TacticalSession* s = w.session();
     QVERIFY(!w.cover()->isVisible());
     w.setHotseat(true);
@@ -634,10 +640,7 @@ void TestTacticalView::setupDecisionsOnScreen() {
 void TestTacticalView::terciosSecretsInHotseat() {
     TacticalWindow w;
     QString error;
-    QVERIFY2(w.openFile(kSource + QStringLiteral("/scenarios/battles/tercios-example.json"), 7, &error),
-             qPrintable(error));
-    w.resize(1200, 800);
-    w.show();
+    QVERIFY(showExample(w, 7, {1200, 800}));
     w.setHotseat(true);
     wp::rules::Rng rng(3);
     TacticalSession* s = w.session();
@@ -679,10 +682,7 @@ void TestTacticalView::terciosSecretsInHotseat() {
 void TestTacticalView::terciosComputerSeatKeepsItsCards() {
     TacticalWindow w;
     QString error;
-    QVERIFY2(w.openFile(kSource + QStringLiteral("/scenarios/battles/tercios-example.json"), 4, &error),
-             qPrintable(error));
-    w.resize(1200, 800);
-    w.show();
+    QVERIFY(showExample(w, 4, {1200, 800}));
     w.setComputerDelay(0);
     w.setComputerSide(1, true);
     TacticalSession* s = w.session();

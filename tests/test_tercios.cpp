@@ -132,6 +132,18 @@ TcAction orderAct(int unit, Card c) {
     return a;
 }
 
+// Unit u's side activates it with card c (Tercios L334); true when the engine accepts.
+bool activate(Pos& p, const TerciosEngine& e, int u, Card c) {
+    p.s.units[u].card = c;
+    p.s.current = p.s.units[u].side;
+    return e.apply(p.s, act(TcAction::Activate, u));
+}
+
+// u activates with Assault! and declares a charge on t (Tercios L596).
+bool charge(Pos& p, const TerciosEngine& e, int u, int t) {
+    return activate(p, e, u, Card::Assault) && e.apply(p.s, act(TcAction::Charge, u, t));
+}
+
 ArmyRegiment reg(const QString& def, const QStringList& units) {
     ArmyRegiment a;
     a.def = def;
@@ -508,10 +520,8 @@ class TestTercios : public QObject {
         const int a = p.add(0, QStringLiteral("Cuirassiers"), 36, 14, 90);
         const int d = p.add(1, QStringLiteral("ClassicSquadron"), 36, 20, 270);
         TerciosEngine e(rules());
-        p.s.units[a].card = Card::Assault;
         p.s.units[d].card = Card::Resist;
-        p.s.current = 0;
-        QVERIFY(e.apply(p.s, act(TcAction::Activate, a)));
+        QVERIFY(activate(p, e, a, Card::Assault));
         QCOMPARE(p.s.phase, TPhase::Assault);
         QVERIFY(e.apply(p.s, act(TcAction::Charge, a, d)));
         QCOMPARE(p.s.phase, TPhase::Reaction);
@@ -759,10 +769,8 @@ class TestTercios : public QObject {
         const int a = p.add(0, QStringLiteral("Cuirassiers"), 20, 30, 90);
         const int b = p.add(1, QStringLiteral("ClassicSquadron"), 20, 10, 90); // behind it
         const TerciosEngine e(rules());
-        p.s.units[a].card = Card::Assault;
         p.s.units[b].card = Card::Resist;
-        p.s.current = 0;
-        QVERIFY(e.apply(p.s, act(TcAction::Activate, a)));
+        QVERIFY(activate(p, e, a, Card::Assault));
         QVERIFY(p.s.units[a].activated);
         QCOMPARE(p.s.phase, TPhase::Activate);
         QCOMPARE(p.s.current, 1);
@@ -817,10 +825,8 @@ class TestTercios : public QObject {
         QVERIFY(!e.checkMove(p.s, sq, {45, 20.5}, Card::Ready)); // a Squadron needs a large building
         p.s.terrain[1].large = true;
         QCOMPARE(e.buildingEntered(p.s, sq, {45, 20.5}, Card::Ready), 1);
-        p.s.units[m].card = Card::Ready;
         p.s.units[h].card = Card::Resist;
-        p.s.current = 0;
-        QVERIFY(e.apply(p.s, act(TcAction::Activate, m)));
+        QVERIFY(activate(p, e, m, Card::Ready));
         TcAction mv = act(TcAction::Move, m);
         mv.to = inside;
         QString err;
@@ -951,9 +957,7 @@ class TestTercios : public QObject {
         const int h = p.add(0, QStringLiteral("Cuirassiers"), 36, 10, 90);
         p.add(1, QStringLiteral("ClassicSquadron"), 36, 44, 270);
         const TerciosEngine e(rules());
-        p.s.units[h].card = Card::Ready;
-        p.s.current = 0;
-        QVERIFY(e.apply(p.s, act(TcAction::Activate, h)));
+        QVERIFY(activate(p, e, h, Card::Ready));
         TcAction turn = act(TcAction::Face, h);
         turn.dir = 1;
         turn.mobility = true;
@@ -975,9 +979,7 @@ class TestTercios : public QObject {
         Pos q(rules());
         const int t = q.add(0, QStringLiteral("Tercio"), 36, 10, 90);
         q.add(1, QStringLiteral("ClassicSquadron"), 36, 44, 270);
-        q.s.units[t].card = Card::Ready;
-        q.s.current = 0;
-        QVERIFY(e.apply(q.s, act(TcAction::Activate, t)));
+        QVERIFY(activate(q, e, t, Card::Ready));
         TcAction f2 = act(TcAction::Face, t);
         f2.dir = 1;
         QVERIFY(e.apply(q.s, f2));
@@ -1021,9 +1023,7 @@ class TestTercios : public QObject {
         QVERIFY2(fc.y > 13.5 - 0.02 && fc.y <= 13.5 + 1e-9, qPrintable(QString::number(fc.y)));
         QVERIFY(!overlaps(moved->polygon(), p.s.terrain.first().poly));
         // Played: the log says where it aimed.
-        p.s.units[u].card = Card::Ready;
-        p.s.current = 0;
-        QVERIFY(e.apply(p.s, act(TcAction::Activate, u)));
+        QVERIFY(activate(p, e, u, Card::Ready));
         TcAction mv = act(TcAction::Move, u);
         mv.to = to;
         QString err;
@@ -1052,11 +1052,9 @@ class TestTercios : public QObject {
         const int d = p.add(1, QStringLiteral("ClassicSquadron"), 36, 18, 270);
         const int far = p.add(1, QStringLiteral("ClassicSquadron"), 6, 44, 270); // keeps the turn going
         const TerciosEngine e(rules());
-        p.s.units[a].card = Card::Assault;
         p.s.units[d].card = Card::Fire;
         p.s.units[far].card = Card::Resist;
-        p.s.current = 0;
-        QVERIFY(e.apply(p.s, act(TcAction::Activate, a)));
+        QVERIFY(activate(p, e, a, Card::Assault));
         const QList<TcAction> legal = e.legalActions(p.s);
         QCOMPARE(legal.size(), 1);
         QCOMPARE(legal.first().kind, TcAction::Charge);
@@ -1337,12 +1335,9 @@ class TestTercios : public QObject {
         const int d = p.add(1, QStringLiteral("ClassicSquadron"), 36, 20, 270);
         const int far = p.add(1, QStringLiteral("ClassicSquadron"), 6, 44, 270);
         const TerciosEngine e(rules());
-        p.s.units[a].card = Card::Assault;
         p.s.units[d].card = Card::Assault;
         p.s.units[far].card = Card::Resist;
-        p.s.current = 0;
-        QVERIFY(e.apply(p.s, act(TcAction::Activate, a)));
-        QVERIFY(e.apply(p.s, act(TcAction::Charge, a, d)));
+        QVERIFY(charge(p, e, a, d));
         QCOMPARE(e.actor(p.s), 1);
         p.s.scripted = {5, 1, 1, 1}; // the reaction check (Discipline 4)
         QVERIFY(e.apply(p.s, act(TcAction::React, d)));
@@ -1356,12 +1351,9 @@ class TestTercios : public QObject {
         const int h = p.add(1, QStringLiteral("LightHorse"), 36, 19, 270);
         const int far = p.add(1, QStringLiteral("ClassicSquadron"), 6, 44, 270);
         const TerciosEngine e(rules());
-        p.s.units[a].card = Card::Assault;
         p.s.units[h].activated = true; // already acted this turn
         p.s.units[far].card = Card::Resist;
-        p.s.current = 0;
-        QVERIFY(e.apply(p.s, act(TcAction::Activate, a)));
-        QVERIFY(e.apply(p.s, act(TcAction::Charge, a, h)));
+        QVERIFY(charge(p, e, a, h));
         const QList<TcAction> legal = e.legalActions(p.s);
         QVERIFY(legal.contains(act(TcAction::Decline, h)));
         TcAction evade = act(TcAction::React, h);
@@ -1383,10 +1375,8 @@ class TestTercios : public QObject {
         const int m = p.add(0, QStringLiteral("MusketeersCompany"), 36, 20, 90);
         const int b = p.add(1, QStringLiteral("ClassicSquadron"), 36, 29.5, 270);
         const TerciosEngine e(rules());
-        p.s.units[m].card = Card::Ready;
         p.s.units[b].card = Card::Fire;
-        p.s.current = 0;
-        QVERIFY(e.apply(p.s, act(TcAction::Activate, m)));
+        QVERIFY(activate(p, e, m, Card::Ready));
         TcAction mv = act(TcAction::Move, m);
         mv.to = e.centre(p.s.units[m].pose, 0) + Vec2{0, 5};
         QString err;
@@ -1407,10 +1397,8 @@ class TestTercios : public QObject {
         const int m = p.add(0, QStringLiteral("MusketeersCompany"), 36, 10, 90);
         const int b = p.add(1, QStringLiteral("ClassicSquadron"), 41.5, 12.5, 180);
         const TerciosEngine e(rules());
-        p.s.units[m].card = Card::Ready;
         p.s.units[b].card = Card::Fire;
-        p.s.current = 0;
-        QVERIFY(e.apply(p.s, act(TcAction::Activate, m)));
+        QVERIFY(activate(p, e, m, Card::Ready));
         TcAction mv = act(TcAction::Move, m);
         mv.to = e.centre(p.s.units[m].pose, 0) + Vec2{0, 5};
         QString err;
@@ -1469,13 +1457,10 @@ class TestTercios : public QObject {
         const int d = p.add(1, QStringLiteral("MusketeersCompany"), 36, 16, 270);
         const int by = p.add(1, QStringLiteral("ClassicSquadron"), 41.5, 14, 180);
         const TerciosEngine e(rules());
-        p.s.units[a].card = Card::Assault;
         p.s.units[d].card = Card::None; // cannot react
         p.s.units[d].activated = true;
         p.s.units[by].card = Card::Assault;
-        p.s.current = 0;
-        QVERIFY(e.apply(p.s, act(TcAction::Activate, a)));
-        QVERIFY(e.apply(p.s, act(TcAction::Charge, a, d)));
+        QVERIFY(charge(p, e, a, d));
         QCOMPARE(p.s.phase, TPhase::Reaction);
         QCOMPARE(p.s.pending.reactors, QList<int>{by});
         // Check [5,1,1,1]; the Squadron (Melee 4+1) hits twice vs Infantry 3, the Musketeers (Courage 3)
@@ -1496,11 +1481,9 @@ class TestTercios : public QObject {
         p.terrain(QStringLiteral("Rocks"), {{38.6, 8}, {38.8, 8}, {38.8, 20}, {38.6, 20}},
                   FImpassable | FHidden);
         const TerciosEngine e(rules());
-        p.s.units[a].card = Card::Assault;
         p.s.units[d].card = Card::Resist;
         p.s.units[by].card = Card::Fire;
-        p.s.current = 0;
-        QVERIFY(e.apply(p.s, act(TcAction::Activate, a)));
+        QVERIFY(activate(p, e, a, Card::Assault));
         QVERIFY(e.legalActions(p.s).contains(act(TcAction::Approach, a, d)));
         QVERIFY(e.apply(p.s, act(TcAction::Approach, a, d)));
         QCOMPARE(p.s.phase, TPhase::Reaction);
@@ -1518,10 +1501,8 @@ class TestTercios : public QObject {
         const int m = p.add(0, QStringLiteral("MusketeersCompany"), 36, 20, 90);
         const int b = p.add(1, QStringLiteral("ClassicSquadron"), 36, 29.5, 270);
         const TerciosEngine e(rules());
-        p.s.units[m].card = Card::Ready;
         p.s.units[b].card = Card::Assault;
-        p.s.current = 0;
-        QVERIFY(e.apply(p.s, act(TcAction::Activate, m)));
+        QVERIFY(activate(p, e, m, Card::Ready));
         TcAction mv = act(TcAction::Move, m);
         mv.to = e.centre(p.s.units[m].pose, 0) + Vec2{0, 5};
         QVERIFY(e.apply(p.s, mv));
@@ -1541,12 +1522,9 @@ class TestTercios : public QObject {
         const int d = p.add(1, QStringLiteral("ClassicSquadron"), 36, 20, 270);
         const int far = p.add(1, QStringLiteral("ClassicSquadron"), 6, 44, 270);
         const TerciosEngine e(rules());
-        p.s.units[a].card = Card::Assault;
         p.s.units[d].card = Card::Resist;
         p.s.units[far].card = Card::Resist;
-        p.s.current = 0;
-        QVERIFY(e.apply(p.s, act(TcAction::Activate, a)));
-        QVERIFY(e.apply(p.s, act(TcAction::Charge, a, d)));
+        QVERIFY(charge(p, e, a, d));
         p.s.scripted = {5, 1, 1, 1, 4, 4, 1, 1, 1, 1};
         QVERIFY(e.apply(p.s, act(TcAction::React, d)));
         QVERIFY2(logHas(p.s, QStringLiteral("B1 resists: Courage 6 dice")),
@@ -1596,10 +1574,8 @@ class TestTercios : public QObject {
         const int b =
             p.add(1, QStringLiteral("MusketeersCompany"), 40.2, 12.2, 90); // m passes behind its front
         const TerciosEngine e(rules());
-        p.s.units[m].card = Card::Ready;
         p.s.units[b].card = Card::Fire;
-        p.s.current = 0;
-        QVERIFY(e.apply(p.s, act(TcAction::Activate, m)));
+        QVERIFY(activate(p, e, m, Card::Ready));
         TcAction mv = act(TcAction::Move, m);
         mv.to = e.centre(p.s.units[m].pose, 0) + Vec2{0, 1};
         QString err;
@@ -1612,12 +1588,9 @@ class TestTercios : public QObject {
         const int a = q.add(0, QStringLiteral("Cuirassiers"), 36, 14, 90);
         const int d = q.add(1, QStringLiteral("ClassicSquadron"), 36, 22, 90); // its back to the charger
         const int far = q.add(1, QStringLiteral("ClassicSquadron"), 6, 44, 270);
-        q.s.units[a].card = Card::Assault;
         q.s.units[d].card = Card::Fire;
         q.s.units[far].card = Card::Resist;
-        q.s.current = 0;
-        QVERIFY(e.apply(q.s, act(TcAction::Activate, a)));
-        QVERIFY(e.apply(q.s, act(TcAction::Charge, a, d)));
+        QVERIFY(charge(q, e, a, d));
         QVERIFY(logHas(q.s, QStringLiteral("flank charge")));
         q.s.scripted = {5, 1}; // Discipline 4, Decreased for the flank charge (L621): 2 dice
         QVERIFY(e.apply(q.s, act(TcAction::React, d)));
@@ -1634,10 +1607,8 @@ class TestTercios : public QObject {
             const int h = p.add(0, QStringLiteral("MountedArquebusiers"), 36, 12, 90);
             const int t = p.add(1, QStringLiteral("ClassicSquadron"), 36, 18, 270);
             const TerciosEngine e(rules());
-            p.s.units[h].card = Card::Fire;
             p.s.units[t].card = Card::Resist;
-            p.s.current = 0;
-            QVERIFY(e.apply(p.s, act(TcAction::Activate, h)));
+            QVERIFY(activate(p, e, h, Card::Fire));
             p.s.scripted = {1, 1, 1}; // three misses
             QVERIFY(e.apply(p.s, act(TcAction::Fire, h, t)));
             QCOMPARE(p.s.phase, TPhase::Caracole);
@@ -1750,11 +1721,8 @@ class TestTercios : public QObject {
         const int a = p.add(0, QStringLiteral("ClassicSquadron"), 36, 14, 90);
         const int d = p.add(1, QStringLiteral("ClassicSquadron"), 36, 20, 270);
         const TerciosEngine e(rules());
-        p.s.units[a].card = Card::Assault;
         p.s.units[d].card = Card::Run;
-        p.s.current = 0;
-        QVERIFY(e.apply(p.s, act(TcAction::Activate, a)));
-        QVERIFY(e.apply(p.s, act(TcAction::Charge, a, d)));
+        QVERIFY(charge(p, e, a, d));
         p.s.scripted = {5, 1, 1, 1};
         QVERIFY(e.apply(p.s, act(TcAction::React, d)));
         QCOMPARE(p.s.units[d].pose.facing, 90.0);
@@ -1773,12 +1741,9 @@ class TestTercios : public QObject {
         const int d = p.add(1, QStringLiteral("ClassicSquadron"), 36, 24, 90); // its back to the charger
         const int far = p.add(1, QStringLiteral("ClassicSquadron"), 6, 44, 270);
         const TerciosEngine e(rules());
-        p.s.units[a].card = Card::Assault;
         p.s.units[d].card = Card::Ready;
         p.s.units[far].card = Card::Resist;
-        p.s.current = 0;
-        QVERIFY(e.apply(p.s, act(TcAction::Activate, a)));
-        QVERIFY(e.apply(p.s, act(TcAction::Charge, a, d)));
+        QVERIFY(charge(p, e, a, d));
         QVERIFY(logHas(p.s, QStringLiteral("declares a charge on B1 (flank charge")));
         TcAction face = act(TcAction::React, d);
         face.dir = 1;
@@ -1796,10 +1761,8 @@ class TestTercios : public QObject {
         const int u = p.add(0, QStringLiteral("ClassicSquadron"), 36, 10, 90);
         p.add(1, QStringLiteral("ClassicSquadron"), 36, 44, 270);
         const TerciosEngine e(rules());
-        p.s.units[u].card = Card::Ready;
         p.s.units[u].disordered = true;
-        p.s.current = 0;
-        QVERIFY(e.apply(p.s, act(TcAction::Activate, u)));
+        QVERIFY(activate(p, e, u, Card::Ready));
         QVERIFY(e.apply(p.s, act(TcAction::Reorganize, u)));
         QVERIFY(!p.s.units[u].disordered);
         QCOMPARE(p.s.phase, TPhase::Ready);
@@ -1812,9 +1775,7 @@ class TestTercios : public QObject {
         Pos q(rules());
         const int v = q.add(0, QStringLiteral("ClassicSquadron"), 36, 10, 90);
         q.add(1, QStringLiteral("ClassicSquadron"), 36, 44, 270);
-        q.s.units[v].card = Card::Ready;
-        q.s.current = 0;
-        QVERIFY(e.apply(q.s, act(TcAction::Activate, v)));
+        QVERIFY(activate(q, e, v, Card::Ready));
         QVERIFY(e.apply(q.s, face));
         QString err;
         QVERIFY(!e.apply(q.s, face, &err));
@@ -1857,11 +1818,9 @@ class TestTercios : public QObject {
             const int d = p.add(1, QStringLiteral("ClassicSquadron"), 36, 16, 270);
             const int far = p.add(1, QStringLiteral("ClassicSquadron"), 6, 44, 270);
             const TerciosEngine e(rules());
-            p.s.units[a].card = Card::Assault;
             p.s.units[d].activated = true; // no reaction
             p.s.units[far].card = Card::Resist;
-            p.s.current = 0;
-            QVERIFY(e.apply(p.s, act(TcAction::Activate, a)));
+            QVERIFY(activate(p, e, a, Card::Assault));
             QString err;
             QVERIFY2(e.apply(p.s, act(TcAction::Charge, a, d), &err), qPrintable(err));
             QCOMPARE(logHas(p.s, QStringLiteral("A0 is Disordered charging through Very Difficult")),
