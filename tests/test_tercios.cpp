@@ -1367,6 +1367,15 @@ class TestTercios : public QObject {
         QCOMPARE(p.s.units[h].pose.facing, 90.0);
         QVERIFY(!logHas(p.s, QStringLiteral("Tercios L594 melee")));
         QVERIFY(logHas(p.s, QStringLiteral("cannot reach: moves as close as possible")));
+        // The same Horse holding Run! (its card is the evasion, L414, L766): Discipline+ too.
+        Pos q(rules());
+        const int qa = q.add(0, QStringLiteral("ClassicSquadron"), 36, 14, 90);
+        const int qh = q.add(1, QStringLiteral("LightHorse"), 36, 19, 270);
+        q.s.units[qh].card = Card::Run;
+        QVERIFY(charge(q, e, qa, qh));
+        q.s.scripted = {1, 1, 5};
+        QVERIFY(e.apply(q.s, act(TcAction::React, qh)));
+        QVERIFY(logHas(q.s, QStringLiteral("reaction check: B1 Discipline 3 dice")));
     }
     void reactionToMove() {
         // Tercios L390, L422 (G17): an enemy ending a move within 3" of the Front Centre triggers a

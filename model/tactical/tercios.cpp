@@ -2018,8 +2018,11 @@ void TerciosEngine::react(TerciosState& s, int x, int dir) const {
     int net = 0;
     if (charge && x == s.pending.target && s.pending.flank)
         net -= 1; // Tercios L621
-    if (evasion && type(s, trig) == TType::Foot)
-        net += 1; // Tercios L766
+    // Horse escaping a charge (Evasion, or its Run! card: the same move) by Foot gets Discipline+ (Tercios
+    // L766; guns count as Foot in combat, L788).
+    if (type(s, x) == TType::Horse && charge && x == s.pending.target &&
+        (evasion || (!ru.activated && ru.card == Card::Run)) && type(s, trig) != TType::Horse)
+        net += 1;
     const bool hadCard = !ru.activated;
     const Card card = evasion ? Card::Run : ru.card;
     ru.activated = true;
