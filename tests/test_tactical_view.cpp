@@ -658,6 +658,7 @@ void TestTacticalView::terciosSecretsInHotseat() {
         if (!saved && s->turnText().contains(QLatin1String("activation")) && s->holdsSecrets()) {
             QVERIFY2(s->saveRecord(record, &error), qPrintable(error));
             saved = true;
+            shot(&w, QStringLiteral("tactical-tercios-hotseat-hidden.png"));
         }
         const QString next = policyText(s, rng);
         QVERIFY2(playFromList(w, next), qPrintable(next));
@@ -696,6 +697,9 @@ void TestTacticalView::terciosComputerSeatKeepsItsCards() {
             QVERIFY(s->legalActions().size() > 0);
             QCOMPARE(w.actionList()->count(), 1); // "Sweden (computer) is choosing…"
             QVERIFY(!(w.actionList()->item(0)->flags() & Qt::ItemIsEnabled));
+            QVERIFY(!w.undoButton()->isEnabled()); // the human cannot take back the computer's moves
+            if (computerTurns == 30)
+                shot(&w, QStringLiteral("tactical-tercios-computer-seat.png"));
         }
         checkSecretsHidden(w, 0);
         ++checks;

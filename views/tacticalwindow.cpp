@@ -466,7 +466,7 @@ void TacticalWindow::refresh() {
     m_view->rebuild(m_selected, m_highlights);
     fillActions();
     m_applyBtn->setEnabled(!m_legal.isEmpty());
-    m_undoBtn->setEnabled(m_session->canUndo());
+    m_undoBtn->setEnabled(m_session->canUndo() && !isComputerSide(actor)); // not the computer's moves
     m_autoBtn->setEnabled(!m_session->over());
 
     m_log->clear();
@@ -622,7 +622,7 @@ void TacticalWindow::showResult(qsizetype fromLine, const QString& what, bool la
 }
 
 void TacticalWindow::undo() {
-    if (!m_session || !m_session->canUndo())
+    if (!m_session || !m_session->canUndo() || isComputerSide(m_session->actor()))
         return;
     m_session->undo();
     refresh();
