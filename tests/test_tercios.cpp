@@ -1864,6 +1864,49 @@ class TestTercios : public QObject {
             QCOMPARE(v.units[u].card, Card::Ready);
         QVERIFY(!p.s.units[u1].activated && !p.s.units[u3].activated); // they keep their cards
     }
+    void tercioClassicOption() {
+        // Tercios L1066, L1091: a Tercio (Viejo) may give up Squares and Extended Arc of Fire; it is then
+        // based as a Classic Squadron (12 x 6 cm) with Shoot 4. Only the Tercios regiments offer it.
+        const QJsonObject o =
+            QJsonDocument::fromJson(
+                R"({"format":"westphalia-tercios-scenario","sides":[{"faction":"Spanish"},{"faction":"Swedish"}],
+          "regiments":[{"side":0,"def":"Tercios","units":[{"id":"a","profile":"Tercio","x":20,"y":5,"classic":true},
+                                                        {"id":"b","profile":"Tercio","x":30,"y":5}]},
+                       {"side":1,"def":"Classic","units":[{"id":"c","profile":"ClassicSquadron","x":20,"y":43},
+                        {"id":"d","profile":"ClassicSquadron","x":30,"y":43},{"id":"e","profile":"ClassicSquadron","x":40,"y":43}]}]})")
+                .object();
+        TerciosState s;
+        QString err;
+        QVERIFY2(terciosScenarioFromJson(o, QStringLiteral("c.json"), rules(), &s, &err), qPrintable(err));
+        const TerciosEngine e(rules());
+        QCOMPARE(e.shootBase(s, 0), 4);
+        QCOMPARE(e.shootBase(s, 1), 3);
+        QVERIFY(!e.has(s, 0, RSquares) && !e.has(s, 0, RExtendedArc));
+        QVERIFY(e.has(s, 1, RSquares) && e.has(s, 1, RExtendedArc));
+        QVERIFY(std::abs(s.units[0].pose.w - 12 / 2.54) < 1e-9 &&
+                std::abs(s.units[0].pose.d - 6 / 2.54) < 1e-9);
+        QVERIFY(std::abs(s.units[1].pose.d - 12 / 2.54) < 1e-9);
+        QVERIFY(armyProblems(rules(), armyOf(s, 0, 12)).isEmpty());
+        Pose behind = s.units[0].pose;
+        behind.c = s.units[0].pose.c - Vec2{0, 8};
+        QVERIFY(e.isFlankCharge(s, behind, 0)); // no Squares: it can be flanked
+        // The option is the Tercios regiments' only.
+        ArmyList a = armyOf(s, 1, 12);
+        a.regiments[0].classic = {true, false, false};
+        QVERIFY(armyProblems(rules(), a).join(QLatin1Char(' ')).contains(QStringLiteral("classic option")));
+        QJsonObject bad = o;
+        QJsonArray regs = bad.value(QStringLiteral("regiments")).toArray();
+        QJsonObject r1 = regs[1].toObject();
+        QJsonArray us = r1.value(QStringLiteral("units")).toArray();
+        QJsonObject u0 = us[0].toObject();
+        u0.insert(QStringLiteral("classic"), true);
+        us[0] = u0;
+        r1.insert(QStringLiteral("units"), us);
+        regs[1] = r1;
+        bad.insert(QStringLiteral("regiments"), regs);
+        QVERIFY(!terciosScenarioFromJson(bad, QStringLiteral("c.json"), rules(), &s, &err));
+        QVERIFY2(err.contains(QStringLiteral("regiments[1].units[0].classic")), qPrintable(err));
+    }
     void weaponRanges() {
         // Tercios L794-818, L517: Pistol 4", Arquebus 8", Musket 12", Light Gun 18", Medium Gun 24", Heavy
         // Gun 36", measured from the Front Centre to the target's nearest Centre.
