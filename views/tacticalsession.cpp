@@ -15,6 +15,7 @@
 #include <QSaveFile>
 
 #include <cmath>
+#include <iterator>
 
 namespace wp {
 
@@ -494,8 +495,19 @@ class TerciosSession : public TacticalSession {
         return side == 0 || side == 1 ? s().sideName[side] : QString();
     }
     QString turnText() const override {
-        static const char* phases[] = {"planning", "initiative", "activation", "Ready!",   "Assault!",
-                                       "Run!",     "Fire!",      "caracole",   "reaction", "over"};
+        static const char* phases[] = {"set-up: deployment side",
+                                       "set-up: deployment",
+                                       "planning",
+                                       "initiative",
+                                       "activation",
+                                       "Ready!",
+                                       "Assault!",
+                                       "Run!",
+                                       "Fire!",
+                                       "caracole",
+                                       "reaction",
+                                       "over"}; // TPhase, in order
+        static_assert(std::size(phases) == size_t(TPhase::Over) + 1);
         return QStringLiteral("Turn %1 of %2 — %3; score %4 %5, %6 %7")
             .arg(s().turn)
             .arg(s().turnLimit)
@@ -524,8 +536,8 @@ class TerciosSession : public TacticalSession {
 
     QList<TacUnitView> units() const override {
         QList<TacUnitView> out;
-        const int side = actor();
-        // Hidden orders: the side to act sees its own cards and the opponent's revealed ones.
+        const int side = viewingSide();
+        // Hidden orders: a side sees its own cards and the opponent's revealed ones (viewFor).
         const TerciosState st = side >= 0 ? viewFor(s(), side) : s();
         for (qsizetype i = 0; i < st.units.size(); ++i) {
             const TUnit& u = st.units[i];
@@ -705,6 +717,22 @@ class TerciosSession : public TacticalSession {
         return m_core.apply(a, {}, nullptr);
     }
     const TerciosState* terciosState() const override { return &s(); }
+
+    QString publicText(const QString& text) const override {
+        // "order U card" -> "order U (a card, face down)"; a shared Brigade card ("order U with V") is
+        // announced (Tercios L752).
+        const QStringList w = text.simplified().split(QLatin1Char(' '));
+        if (w.size() == 3 && w[0].compare(QLatin1String("order"), Qt::CaseInsensitive) == 0)
+            return QStringLiteral("order %1 (a card, face down)").arg(w[1]);
+        return text;
+    }
+    bool holdsSecrets() const override {
+        const TerciosState v = viewFor(s(), 0), w = viewFor(s(), 1);
+        for (qsizetype i = 0; i < v.units.size(); ++i)
+            if (v.units[i].card == Card::Hidden || w.units[i].card == Card::Hidden)
+                return true;
+        return false;
+    }
 
     QString moveToText(int unit, Vec2 to) const override {
         if (unit < 0 || unit >= s().units.size())

@@ -86,6 +86,17 @@ class TacticalSession {
     virtual QString sideName(int side) const = 0;
     virtual QString turnText() const = 0;
     virtual int actor() const = 0; // -1 when over
+    // Whose eyes units() draws for (Tercios secret orders, L319): kFollowActor (the default) the side to
+    // act — its own cards and the other side's revealed ones; a side number always that side (a human
+    // against a computer seat); kReferee every card.
+    static constexpr int kFollowActor = -2, kReferee = -1;
+    void setViewer(int viewer) { m_viewer = viewer; }
+    int viewer() const { return m_viewer; }
+    int viewingSide() const { return m_viewer == kFollowActor ? actor() : m_viewer; } // -1: every card
+    // An action's text as the other side may read it (a Tercios order card stays face down).
+    virtual QString publicText(const QString& actionText) const { return actionText; }
+    // Whether the battle (and so a record saved now) holds cards a side has not seen yet.
+    virtual bool holdsSecrets() const { return false; }
     virtual QString prompt() const = 0;
     virtual bool over() const = 0;
     virtual QString resultText() const = 0;
@@ -147,6 +158,7 @@ class TacticalSession {
     static std::unique_ptr<TacticalSession> openScenario(const QString& path, quint64 seed, QString* error);
     QString m_scenarioPath;
     quint64 m_seed = 0;
+    int m_viewer = kFollowActor;
 };
 
 } // namespace wp

@@ -104,6 +104,7 @@ class TacticalWindow : public QMainWindow {
   private:
     void buildUi();
     void updateCover();
+    void updateViewer();
     void refresh();
     void fillActions();
     void showResult(qsizetype fromLine, const QString& what, bool lastLines = false);
