@@ -253,25 +253,6 @@ struct Span {
     const Vec2* begin() const { return p; }
     const Vec2* end() const { return p + n; }
 };
-struct Box {
-    double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
-};
-Box boxOf(Span p) {
-    Box b;
-    for (const Vec2& v : p) {
-        b.x0 = std::min(b.x0, v.x);
-        b.y0 = std::min(b.y0, v.y);
-        b.x1 = std::max(b.x1, v.x);
-        b.y1 = std::max(b.y1, v.y);
-    }
-    return b;
-}
-// Gap between the bounding boxes (0 when they meet): a lower bound of the true distance.
-double boxGap(const Box& a, const Box& b) {
-    const double dx = std::max({0.0, a.x0 - b.x1, b.x0 - a.x1});
-    const double dy = std::max({0.0, a.y0 - b.y1, b.y0 - a.y1});
-    return std::sqrt(dx * dx + dy * dy);
-}
 // Minimum overlap depth along the separating-axis candidates (negative or zero = separated/touching).
 // Stops early once the depth is known to be at most `stopBelow`.
 double satDepth(Span a, Span b, double stopBelow = -1e300) {
@@ -306,8 +287,7 @@ double satDepth(Span a, Span b, double stopBelow = -1e300) {
 bool overlapsSpan(Span a, Span b, double tol) {
     // Disjoint bounding boxes: the convex polygons are disjoint, so no overlap deeper than tol >= 0.
     if (tol >= 0 && !a.isEmpty() && !b.isEmpty()) {
-        const Box ba = boxOf(a), bb = boxOf(b);
-        if (ba.x1 < bb.x0 || bb.x1 < ba.x0 || ba.y1 < bb.y0 || bb.y1 < ba.y0)
+        if (!boxOf(a).meets(boxOf(b)))
             return false;
     }
     return satDepth(a, b, tol) > tol;

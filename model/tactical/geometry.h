@@ -6,8 +6,10 @@
 #include <QList>
 #include <QString>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <initializer_list>
 
 namespace wp::tactical {
 
@@ -34,6 +36,48 @@ inline double normDeg(double deg) {
 }
 
 using Polygon = QList<Vec2>; // convex, counter-clockwise or clockwise
+
+// An axis-aligned bounding box (empty, x0 > x1, when made of no point). Boxes that do not meet hold shapes
+// that do not meet; the gap between two boxes is a lower bound of the distance between what they hold: the
+// engines use them to skip exact tests that cannot succeed (the same answers, fewer polygon tests).
+struct Box {
+    double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
+    void add(Vec2 v) {
+        x0 = std::min(x0, v.x);
+        y0 = std::min(y0, v.y);
+        x1 = std::max(x1, v.x);
+        y1 = std::max(y1, v.y);
+    }
+    void add(const Box& b) {
+        x0 = std::min(x0, b.x0);
+        y0 = std::min(y0, b.y0);
+        x1 = std::max(x1, b.x1);
+        y1 = std::max(y1, b.y1);
+    }
+    Box grown(double m) const { return {x0 - m, y0 - m, x1 + m, y1 + m}; }
+    // Whether the boxes share a point (touching counts).
+    bool meets(const Box& o) const { return !(x1 < o.x0 || o.x1 < x0 || y1 < o.y0 || o.y1 < y0); }
+};
+// The box of any list of points (a Polygon, a stand's corners).
+template <typename Points> Box boxOf(const Points& pts) {
+    Box b;
+    for (const Vec2& v : pts)
+        b.add(v);
+    return b;
+}
+inline Box boxOf(Vec2 a, Vec2 b) {
+    return {std::min(a.x, b.x), std::min(a.y, b.y), std::max(a.x, b.x), std::max(a.y, b.y)};
+}
+// The boxes are more than `gap` apart along x or y (so every point of one is more than `gap` from the other).
+inline bool boxesApart(const Box& a, const Box& b, double gap) {
+    return a.x0 - b.x1 > gap || b.x0 - a.x1 > gap || a.y0 - b.y1 > gap || b.y0 - a.y1 > gap;
+}
+// Gap between the boxes (0 when they meet): a lower bound of the distance between what they hold.
+inline double boxGap(const Box& a, const Box& b) {
+    const double dx = std::max({0.0, a.x0 - b.x1, b.x0 - a.x1});
+    const double dy = std::max({0.0, a.y0 - b.y1, b.y0 - a.y1});
+    return std::sqrt(dx * dx + dy * dy);
+}
 
 // A stand: centre, facing (degrees; 0 = +x, 90 = +y), width along its front edge and depth.
 struct Pose {

@@ -35,26 +35,12 @@ Pose zocPose(const Pose& p, double depth) {
     return Pose{p.fromLocal(p.d / 2 + depth / 2, 0), p.facing, p.w, depth};
 }
 
-// Bounding boxes as geometry's overlaps() computes them first: boxes that do not meet mean no overlap, so a
-// stand's box, taken once, spares building its corners again for every terrain piece far from it.
-struct Box {
-    double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
-};
-template <typename Points> Box boxOf(const Points& pts) {
-    Box b;
-    for (const Vec2& v : pts) {
-        b.x0 = std::min(b.x0, v.x);
-        b.y0 = std::min(b.y0, v.y);
-        b.x1 = std::max(b.x1, v.x);
-        b.y1 = std::max(b.y1, v.y);
-    }
-    return b;
-}
-// overlaps(p, piece, tol) with p's box given: the very same answer.
+// overlaps(p, piece, tol) with p's box given: the very same answer. A stand's box, taken once, spares
+// building its corners again for every terrain piece far from it (boxes that do not meet: no overlap, as
+// overlaps() tests first).
 bool overlapsPiece(const Pose& p, const Box& pb, const Polygon& piece, double tol) {
     if (!piece.isEmpty()) {
-        const Box b = boxOf(piece);
-        if (pb.x1 < b.x0 || b.x1 < pb.x0 || pb.y1 < b.y0 || b.y1 < pb.y0)
+        if (!pb.meets(boxOf(piece)))
             return false;
     }
     return overlaps(p, piece, tol);
