@@ -35,17 +35,6 @@ Pose zocPose(const Pose& p, double depth) {
     return Pose{p.fromLocal(p.d / 2 + depth / 2, 0), p.facing, p.w, depth};
 }
 
-// overlaps(p, piece, tol) with p's box given: the very same answer. A stand's box, taken once, spares
-// building its corners again for every terrain piece far from it (boxes that do not meet: no overlap, as
-// overlaps() tests first).
-bool overlapsPiece(const Pose& p, const Box& pb, const Polygon& piece, double tol) {
-    if (!piece.isEmpty()) {
-        if (!pb.meets(boxOf(piece)))
-            return false;
-    }
-    return overlaps(p, piece, tol);
-}
-
 } // namespace
 
 int TvbdEngine::commandArmyBreakpoint(int commands) {
@@ -65,15 +54,66 @@ double TvbdEngine::distance(const BattleState& s, int a, int b, double cap) cons
     return wp::tactical::distance(s.units[a].pose, s.units[b].pose, cap);
 }
 
+// The stands (other than the mover and Commanders, on the table) whose centres lie within blockedAt's 4 TUM
+// of some pose in `area`, and the terrain pieces whose boxes meet it, in table order, with what blockedAt
+// asks of each piece's feature: the same tests over them give the same answers for every pose in the area.
+struct TvbdEngine::Near {
+    struct Piece {
+        const TerrainFeature* f = nullptr;
+        const Polygon* poly = nullptr;
+        Box box;
+        bool bridge = false, ford = false, stream = false;
+    };
+    QVarLengthArray<int, 64> units;
+    QVarLengthArray<Piece, 32> pieces;
+    bool bridgeCannonMayCross = false;
+};
+
+TvbdEngine::Near TvbdEngine::nearArea(const BattleState& s, int u, const Box& area, bool units,
+                                      double within) const {
+    Near n;
+    // A pose's centre lies inside its box, so inside the area: stands within `within` TUM of it (each axis:
+    // blockedAt's 4, the charge's touch test 5) lie within the area grown by that (a hair more for rounding).
+    const Box reach = area.grown(within + 1e-6);
+    for (qsizetype i = 0; units && i < s.units.size(); ++i) {
+        const Unit& y = s.units[i];
+        if (i == u || !y.onTable() || y.type == UnitType::Commander)
+            continue;
+        if (y.pose.c.x < reach.x0 || y.pose.c.x > reach.x1 || y.pose.c.y < reach.y0 || y.pose.c.y > reach.y1)
+            continue;
+        n.units.push_back(int(i));
+    }
+    const Box around = area.grown(1e-6); // a centre on a piece's edge counts as inside it (contains)
+    for (const TerrainFeature& f : s.terrain) {
+        const bool bridge = f.type == QLatin1String("bridge"), ford = f.type == QLatin1String("ford");
+        if (f.cls == TerrainClass::Open && !bridge && !ford)
+            continue;
+        const bool stream = f.type == QLatin1String("stream");
+        for (const Polygon& piece : f.pieces) {
+            const Box b = boxOf(piece);
+            if (!piece.isEmpty() && !b.meets(around))
+                continue;
+            n.pieces.push_back({&f, &piece, b, bridge, ford, stream});
+        }
+    }
+    n.bridgeCannonMayCross = r.terrain.value(QStringLiteral("bridge")).cannonMayCross;
+    return n;
+}
+
 bool TvbdEngine::inDifficult(const BattleState& s, const Pose& p) const {
+    return inDifficult(p, nearArea(s, -1, boxOf(p.corners()), false));
+}
+
+bool TvbdEngine::inDifficult(const Pose& p, const Near& near) const {
     // 7.2.5: any part of the unit in difficult terrain puts the whole unit there.
     const Box pb = boxOf(p.corners());
-    for (const TerrainFeature& f : s.terrain) {
-        if (f.cls == TerrainClass::Open)
+    for (const Near::Piece& k : near.pieces) {
+        if (k.f->cls == TerrainClass::Open)
             continue;
-        for (const Polygon& piece : f.pieces)
-            if (overlapsPiece(p, pb, piece, 1e-3))
-                return true;
+        if (!k.poly->isEmpty() && !pb.meets(k.box))
+            continue;
+        if (overlaps(p, *k.poly, 1e-3))
+            return true;
     }
     return false;
 }
@@ -600,6 +640,11 @@ void TvbdEngine::resolveShot(BattleState& s, int target, int primary, const QLis
 
 bool TvbdEngine::blockedAt(const BattleState& s, int u, const Pose& p, const QList<int>& ignore,
                            QString* why) const {
+    return blockedAt(s, u, p, ignore, why, nearArea(s, u, boxOf(p.corners())));
+}
+
+bool TvbdEngine::blockedAt(const BattleState& s, int u, const Pose& p, const QList<int>& ignore, QString* why,
+                           const Near& near, int passSide) const {
     const Unit& x = s.units[u];
     const std::array<Vec2, 4> pc = p.corners();
     const Box pb = boxOf(pc);
@@ -610,40 +655,35 @@ bool TvbdEngine::blockedAt(const BattleState& s, int u, const Pose& p, const QLi
             return true;
         }
     bool onCrossing = false;
-    for (const TerrainFeature& f : s.terrain)
-        if (f.type == QLatin1String("bridge") || f.type == QLatin1String("ford"))
-            for (const Polygon& piece : f.pieces)
-                if (contains(piece, p.c))
-                    onCrossing = true;
-    for (const TerrainFeature& f : s.terrain) {
+    for (const Near::Piece& k : near.pieces)
+        if ((k.bridge || k.ford) && contains(*k.poly, p.c))
+            onCrossing = true;
+    for (const Near::Piece& k : near.pieces) {
+        const TerrainFeature& f = *k.f;
         if (f.cls == TerrainClass::Open)
             continue;
-        const bool crossing = f.type == QLatin1String("bridge") || f.type == QLatin1String("ford");
-        for (const Polygon& piece : f.pieces) {
-            if (!overlapsPiece(p, pb, piece, 1e-3))
+        if (!k.poly->isEmpty() && !pb.meets(k.box))
+            continue;
+        if (!overlaps(p, *k.poly, 1e-3))
+            continue;
+        if (f.cls == TerrainClass::Impassable && !onCrossing) {
+            if (why)
+                *why = QStringLiteral("8.2 impassable %1").arg(f.type);
+            return true;
+        }
+        if (x.type == UnitType::Cannon && f.cls == TerrainClass::Difficult && !k.bridge &&
+            !(onCrossing && f.cls == TerrainClass::Difficult && k.stream)) {
+            if (onCrossing && near.bridgeCannonMayCross && !k.ford)
                 continue;
-            if (f.cls == TerrainClass::Impassable && !onCrossing) {
-                if (why)
-                    *why = QStringLiteral("8.2 impassable %1").arg(f.type);
-                return true;
-            }
-            if (x.type == UnitType::Cannon && f.cls == TerrainClass::Difficult &&
-                !(crossing && f.type == QLatin1String("bridge")) &&
-                !(onCrossing && f.cls == TerrainClass::Difficult && f.type == QLatin1String("stream"))) {
-                if (onCrossing && r.terrain.value(QStringLiteral("bridge")).cannonMayCross &&
-                    f.type != QLatin1String("ford"))
-                    continue;
-                if (why)
-                    *why = QStringLiteral("12.1.6 limbered Cannon cannot enter difficult terrain");
-                return true;
-            }
+            if (why)
+                *why = QStringLiteral("12.1.6 limbered Cannon cannot enter difficult terrain");
+            return true;
         }
     }
-    for (qsizetype i = 0; i < s.units.size(); ++i) {
+    for (int i : near.units) {
         const Unit& y = s.units[i];
-        if (i == u || !y.onTable() || y.type == UnitType::Commander)
-            continue;
-        if (std::abs(y.pose.c.x - p.c.x) > 4 || std::abs(y.pose.c.y - p.c.y) > 4 || ignore.contains(int(i)))
+        if (std::abs(y.pose.c.x - p.c.x) > 4 || std::abs(y.pose.c.y - p.c.y) > 4 || y.side == passSide ||
+            ignore.contains(i))
             continue;
         if (overlaps(p, y.pose, 1e-3)) {
             if (why)
@@ -863,14 +903,21 @@ std::optional<Pose> TvbdEngine::checkMove(const BattleState& s, int u, const Mov
             return fail(w);
         p = *end;
     }
+    // The region the path's stands cover: each stand lies within half its diagonal of its centre.
+    const double half = 0.5 * std::sqrt(p.w * p.w + p.d * p.d) + 1e-6;
+    Box area;
+    for (const Pose& q : path)
+        area.add(q.c);
+    area = area.grown(half);
+    const Near near = nearArea(s, u, area);
     // Every legal move ends clear (12.1.12, tested below with the same call): when no reason is wanted,
     // a blocked end settles it before the costlier path checks.
-    if (!why && blockedAt(s, u, p, {}, nullptr))
+    if (!why && blockedAt(s, u, p, {}, nullptr, near))
         return std::nullopt;
     // Allowance (12.1.3), difficult terrain anywhere on the path caps it.
     bool difficult = false;
     for (const Pose& q : path)
-        if (inDifficult(s, q)) {
+        if (inDifficult(q, near)) {
             difficult = true;
             break;
         }
@@ -894,10 +941,10 @@ std::optional<Pose> TvbdEngine::checkMove(const BattleState& s, int u, const Mov
     }
     for (qsizetype k = 1; k < path.size(); ++k) {
         QString w;
-        if (blockedAt(s, u, path[k], passable, &w))
+        if (blockedAt(s, u, path[k], passable, &w, near))
             return fail(QStringLiteral("12.1 path blocked: ") + w);
     }
-    if (blockedAt(s, u, p, {}, why ? why : nullptr)) {
+    if (blockedAt(s, u, p, {}, why ? why : nullptr, near)) {
         if (why)
             *why = QStringLiteral("12.1.12 must end clear: ") + *why;
         return std::nullopt;
@@ -919,6 +966,16 @@ std::optional<Pose> TvbdEngine::checkMove(const BattleState& s, int u, const Mov
             continue;
         if ((y.pose.c - x.pose.c).length() > 25)
             continue;
+        {
+            // An enemy farther from every stand on the path than the buffer zone (and a margin for rounding),
+            // whose zone of control lies outside the path's region too, changes nothing below: skipped. The
+            // enemy and its zone lie within `reach` of its centre.
+            const double hy = 0.5 * std::sqrt(y.pose.w * y.pose.w + y.pose.d * y.pose.d) + r.buffer + 1e-3;
+            const double fz = y.pose.d / 2 + r.zocDepth, wz = y.pose.w / 2;
+            const double reach = std::max(hy, std::sqrt(fz * fz + wz * wz) + 1e-6);
+            if (r.buffer < 3.9 && boxGap(area, boxOf(y.pose.c, y.pose.c)) > reach) // d0, d1 capped at 4 below
+                continue;
+        }
         const double d0 = wp::tactical::distance(x.pose, y.pose, 4);
         const double d1 = wp::tactical::distance(p, y.pose, 4);
         startMin = std::min(startMin, d0);
@@ -1100,7 +1157,22 @@ QList<int> TvbdEngine::commanderChargeTargets(const BattleState& s, int c) const
     return out;
 }
 
+TvbdEngine::Near TvbdEngine::chargeArea(const BattleState& s, int u) const {
+    // A wheel turns the stand about a front corner, half its diagonal from its centre: the wheeled centre
+    // lies within a diagonal of the centre, the charge then moves it at most the charge distance, and the
+    // stand lies within half its diagonal of its centre. Enemies are touched within 5 TUM (each axis).
+    const Pose& p = s.units[u].pose;
+    const double half = 0.5 * std::sqrt(p.w * p.w + p.d * p.d);
+    const double reach = r.type(s.units[u].type).charge;
+    return nearArea(s, u, boxOf(p.c, p.c).grown(3 * half + reach + 1e-6), true, 5);
+}
+
 std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, int target) const {
+    return chargePlan(s, u, target, chargeArea(s, u));
+}
+
+std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, int target,
+                                                 const Near& near) const {
     const Unit& x = s.units[u];
     const Unit& t = s.units[target];
     if (!isFormed(x.type) || !t.onTable() || t.side == x.side || t.type == UnitType::Commander)
@@ -1127,10 +1199,6 @@ std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, in
     };
     std::optional<ChargePlan> best;
     const Polygon targetPoly = t.pose.polygon();
-    QList<int> enemies;
-    for (qsizetype i = 0; i < s.units.size(); ++i)
-        if (s.units[i].side != x.side)
-            enemies << int(i);
     auto tryAngle = [&](double a) {
         const double cost = wheelCost(x.pose.w, a);
         if (cost > reach)
@@ -1148,7 +1216,7 @@ std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, in
         if (a != 0)
             for (int k = 1; k <= 3; ++k) {
                 const Pose q = wheeled(x.pose, a * k / 3);
-                if (blockedAt(s, u, q, {}, nullptr) &&
+                if (blockedAt(s, u, q, {}, nullptr, near) &&
                     !(k == 3 && distance(s, u, target, 0.1) <= kContactEps))
                     return;
             }
@@ -1164,14 +1232,14 @@ std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, in
             // touching any enemy?
             int touched = -1;
 
-            for (qsizetype i = 0; i < s.units.size(); ++i) {
+            for (int i : near.units) { // the stands within 5 TUM of any pose of the charge, in table order
                 const Unit& y = s.units[i];
-                if (y.side == x.side || !y.onTable() || y.type == UnitType::Commander)
+                if (y.side == x.side)
                     continue;
                 if (std::abs(y.pose.c.x - q.c.x) > 5 || std::abs(y.pose.c.y - q.c.y) > 5)
                     continue;
                 if (wp::tactical::distance(q, y.pose, 0.01) <= 1e-9 || overlaps(q, y.pose, 0)) {
-                    touched = int(i);
+                    touched = i;
                     break;
                 }
             }
@@ -1181,7 +1249,7 @@ std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, in
                 break;
             }
             // friends and terrain (charges ignore the buffer zone, 14.1.1)
-            if (blockedAt(s, u, q, enemies, nullptr))
+            if (blockedAt(s, u, q, {}, nullptr, near, 1 - x.side))
                 return;
             lo = dd;
             if (dd >= maxD)
@@ -1243,8 +1311,9 @@ QList<std::pair<int, ChargePlan>> TvbdEngine::computeChargeOptions(const BattleS
     // kept for the second pass (chargePlan reads only the table: the same answers).
     QList<std::optional<ChargePlan>> plans;
     plans.reserve(near.size());
+    const Near area = chargeArea(s, u);
     for (int t : near) {
-        plans << chargePlan(s, u, t);
+        plans << chargePlan(s, u, t, area);
         const std::optional<ChargePlan>& p = plans.last();
         if (p && p->wheel == 0 && classify(x.pose, s.units[t].pose) == Zone::Front)
             return {{t, *p}};
@@ -1361,18 +1430,21 @@ void TvbdEngine::rallyBack(BattleState& s, int u) const {
     // Walk back until blocked (stop at the bump); then make sure it ends clear of friends passed through.
     double reached = 0;
     const Pose start = x.pose;
+    const Near near = nearArea(s, u,
+                               boxOf(start.c, start.c + back * full)
+                                   .grown(0.5 * std::sqrt(start.w * start.w + start.d * start.d) + 1e-6));
     for (double d = 0.05; d <= full + 1e-9; d += 0.05) {
         const Pose q{start.c + back * d, start.facing, start.w, start.d};
         QList<int> ignore = passable;
         if (d < 0.2)
             ignore << touching;
-        if (blockedAt(s, u, q, ignore, nullptr))
+        if (blockedAt(s, u, q, ignore, nullptr, near))
             break;
         reached = d;
     }
     while (reached > 0) {
         const Pose q{start.c + back * reached, start.facing, start.w, start.d};
-        if (!blockedAt(s, u, q, touching, nullptr))
+        if (!blockedAt(s, u, q, touching, nullptr, near))
             break;
         reached -= 0.05;
     }

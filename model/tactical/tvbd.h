@@ -279,6 +279,18 @@ class TvbdEngine {
     void beginTurn(BattleState& s) const;
     bool canAct(const BattleState& s, int u) const;
     bool blockedAt(const BattleState& s, int u, const Pose& p, const QList<int>& ignore, QString* why) const;
+    // What the poses inside a region can touch (tvbd.cpp): blockedAt and inDifficult over it give their
+    // answers over the whole table for any pose in the region, looking at fewer stands and terrain pieces.
+    struct Near;
+    // reach: the stands whose centres lie within this distance (each axis) of the area are listed.
+    Near nearArea(const BattleState& s, int u, const Box& area, bool units = true, double reach = 4) const;
+    // passSide: the stands of this side do not block either (as if all were in `ignore`).
+    bool blockedAt(const BattleState& s, int u, const Pose& p, const QList<int>& ignore, QString* why,
+                   const Near& near, int passSide = -1) const;
+    // The region every pose of u's charges lies in (wheels of up to 45 degrees, then the charge move).
+    Near chargeArea(const BattleState& s, int u) const;
+    std::optional<ChargePlan> chargePlan(const BattleState& s, int u, int target, const Near& near) const;
+    bool inDifficult(const Pose& p, const Near& near) const;
     QList<int> shooters(const BattleState& s, int side) const;
     void removeUnit(BattleState& s, int u, UnitStatus st) const;
     void syncAttached(BattleState& s, int u) const;
