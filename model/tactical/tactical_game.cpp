@@ -51,24 +51,48 @@ bool TacticalGame::undo() {
 
 namespace {
 
-double nearestEnemy(const TvbdEngine& e, const BattleState& s, int u, const Pose& p) {
-    double best = 1e9;
-    const double rp = 0.5 * std::sqrt(p.w * p.w + p.d * p.d);
-    for (qsizetype i = 0; i < s.units.size(); ++i) {
-        const Unit& y = s.units[i];
+// The enemy stands a unit measures its distance to (on the table, not Commanders), with half their diagonals.
+struct Enemies {
+    QVarLengthArray<const Pose*, 64> pose;
+    QVarLengthArray<double, 64> half;
+};
+Enemies enemiesOf(const BattleState& s, int u) {
+    Enemies en;
+    for (const Unit& y : s.units) {
         if (y.side == s.units[u].side || !y.onTable() || y.type == UnitType::Commander)
             continue;
-        // Each stand lies within half its diagonal of its centre: one whose centre is farther than both
-        // halves plus the best so far cannot come nearer (the same minimum, without measuring it).
-        if ((y.pose.c - p.c).length() - rp - 0.5 * std::sqrt(y.pose.w * y.pose.w + y.pose.d * y.pose.d) >
-            best + 1e-6)
-            continue;
-        // Capped at the best so far: a farther stand may return a lower bound above it (it cannot win), a
-        // nearer one its exact distance, so the minimum is the same.
-        best = std::min(best, distance(p, y.pose, best));
+        en.pose.push_back(&y.pose);
+        en.half.push_back(0.5 * std::sqrt(y.pose.w * y.pose.w + y.pose.d * y.pose.d));
     }
-    (void)e;
+    return en;
+}
+
+// The distance from a stand at p to the nearest enemy (1e9 when none): the smallest exact distance. Each
+// stand lies within half its diagonal of its centre, so the distance of centres less both halves is a lower
+// bound: the enemy with the lowest bound is measured first, then only those whose bound does not exceed the
+// best so far (capped at it: a farther stand may return a lower bound above it, which cannot win). Any order
+// of measuring gives the same minimum, bit for bit (the exact distance does not depend on the cap).
+double nearestEnemy(const Enemies& en, const Pose& p) {
+    const double rp = 0.5 * std::sqrt(p.w * p.w + p.d * p.d);
+    const qsizetype n = en.pose.size();
+    QVarLengthArray<double, 64> bound(n);
+    qsizetype first = -1;
+    for (qsizetype k = 0; k < n; ++k) {
+        bound[k] = (en.pose[k]->c - p.c).length() - rp - en.half[k];
+        if (first < 0 || bound[k] < bound[first])
+            first = k;
+    }
+    if (first < 0)
+        return 1e9;
+    double best = std::min(1e9, distance(p, *en.pose[first], 1e9));
+    for (qsizetype k = 0; k < n; ++k)
+        if (k != first && bound[k] <= best + 1e-6)
+            best = std::min(best, distance(p, *en.pose[k], best));
     return best;
+}
+
+double nearestEnemy(const BattleState& s, int u, const Pose& p) {
+    return nearestEnemy(enemiesOf(s, u), p);
 }
 
 double pHit(int need) {
@@ -97,7 +121,7 @@ TAction simple(const TvbdEngine& e, const BattleState& s, const QList<TAction>& 
         hold.unit = unit;
         double bestScore = 0.4;
         TAction best = hold;
-        const double now = nearestEnemy(e, s, unit, x.pose);
+        const double now = nearestEnemy(s, unit, x.pose);
         const bool shooterInRange = !isCavalry(x.type) && !e.shootTargets(s, unit).isEmpty();
         for (qsizetype k = 0; k < legal.size(); ++k) {
             const TAction& a = legal[k];
@@ -118,7 +142,7 @@ TAction simple(const TvbdEngine& e, const BattleState& s, const QList<TAction>& 
                                                                : e.checkMove(s, unit, a.move);
             if (!to)
                 continue;
-            const double after = std::max(1.0, nearestEnemy(e, s, unit, *to));
+            const double after = std::max(1.0, nearestEnemy(s, unit, *to));
             const double score = now - after - (a.move.kind == MoveKind::Backward ? 5 : 0);
             if (score > bestScore) {
                 bestScore = score;
@@ -197,13 +221,14 @@ TAction simple(const TvbdEngine& e, const BattleState& s, const QList<TAction>& 
 std::optional<TAction> bestClosingMove(const TvbdEngine& e, const BattleState& s, int u) {
     const Unit& x = s.units[u];
     const QList<MoveOption> options = e.moveOptions(s, u);
-    const double now = nearestEnemy(e, s, u, x.pose);
+    const Enemies enemies = enemiesOf(s, u);
+    const double now = nearestEnemy(enemies, x.pose);
     QVarLengthArray<std::pair<double, int>, 64> scored;
     for (qsizetype k = 0; k < options.size(); ++k) {
         const auto to = e.movePose(s, u, options[k].move);
         if (!to)
             continue;
-        const double after = std::max(1.0, nearestEnemy(e, s, u, *to));
+        const double after = std::max(1.0, nearestEnemy(enemies, *to));
         const double score = now - after - (options[k].move.kind == MoveKind::Backward ? 5 : 0);
         if (score > 0.4)
             scored.push_back({score, int(k)});
@@ -249,7 +274,7 @@ TAction choosePolicyAction(const TvbdEngine& engine, const BattleState& s, Polic
                 // above its threshold. The options are scored on their end poses unchecked, best first (the
                 // list order among equals), and only those are checked until one is legal: the same move,
                 // with a few checks instead of one per option; without one it holds.
-                const double now = nearestEnemy(engine, s, int(i), x.pose);
+                const double now = nearestEnemy(s, int(i), x.pose);
                 const bool holds = x.type == UnitType::Cannon || now <= 2.0 ||
                                    (x.side != s.attacker && now < 10) ||
                                    (!isCavalry(x.type) && !engine.shootTargets(s, int(i)).isEmpty());

@@ -724,11 +724,18 @@ std::optional<Pose> TvbdEngine::movePath(const BattleState& s, int u, const Move
             *why = w;
         return std::nullopt;
     };
-    QList<Pose> own;
-    QList<Pose>& path = pathOut ? *pathOut : own;
-    Pose p = x.pose;
-    path.clear();
-    path << p;
+    // The poses along the path, kept only when the caller wants them (the end pose is the last one).
+    Pose p = x.pose, last = p;
+    auto push = [&](const Pose& q) {
+        if (pathOut)
+            *pathOut << q;
+        last = q;
+    };
+    if (pathOut) {
+        pathOut->clear();
+        pathOut->reserve(48);
+    }
+    push(p);
     double used = 0;
     Vec2 dir = p.forward();
     bool straightPass = false;
@@ -739,10 +746,10 @@ std::optional<Pose> TvbdEngine::movePath(const BattleState& s, int u, const Move
     case MoveKind::Wheel: {
         if (std::abs(m.angle) > r.wheelMax + 1e-9)
             return fail(QStringLiteral("12.1.5 a wheel is at most %1 degrees").arg(r.wheelMax));
-        for (int k = 1; k <= 6; ++k)
-            path << wheeled(p, m.angle * k / 6);
+        for (int k = pathOut ? 1 : 6; k <= 6; ++k)
+            push(wheeled(p, m.angle * k / 6));
         used += wheelCost(p.w, m.angle);
-        p = path.last();
+        p = last;
         dir = p.forward();
         straightPass = true;
         break;
@@ -754,7 +761,7 @@ std::optional<Pose> TvbdEngine::movePath(const BattleState& s, int u, const Move
         break;
     case MoveKind::AboutFace:
         p.facing = normDeg(p.facing + 180);
-        path << p;
+        push(p);
         dir = p.forward();
         straightPass = true;
         break;
@@ -768,22 +775,22 @@ std::optional<Pose> TvbdEngine::movePath(const BattleState& s, int u, const Move
         const Pose& t = s.units[m.target].pose;
         p.facing = normDeg(t.facing + 180);
         p.c = t.c + t.forward() * (t.d / 2 + p.d / 2);
-        path << p;
+        push(p);
         break;
     }
     case MoveKind::Turn:
         if (m.dist > 0)
             return fail(QStringLiteral("12.1.5 a turn uses the whole move"));
         p.facing = normDeg(p.facing + (m.angle > 0 ? 90 : -90));
-        path << p;
+        push(p);
         break;
     case MoveKind::Sideways:
         if (m.dist > 0)
             return fail(QStringLiteral("12.1.5 a sideways move uses the whole move"));
         dir = p.right() * (m.angle > 0 ? -1.0 : 1.0);
-        for (int k = 1; k <= 4; ++k)
-            path << Pose{p.c + dir * (r.sideStep * k / 4), p.facing, p.w, p.d};
-        p = path.last();
+        for (int k = pathOut ? 1 : 4; k <= 4; ++k)
+            push(Pose{p.c + dir * (r.sideStep * k / 4), p.facing, p.w, p.d});
+        p = last;
         break;
     case MoveKind::Backward: {
         if (ti.backward <= 0)
@@ -800,10 +807,10 @@ std::optional<Pose> TvbdEngine::movePath(const BattleState& s, int u, const Move
     if (m.kind != MoveKind::Turn && m.kind != MoveKind::Sideways && m.dist > 0) {
         const int steps = std::max(1, int(std::ceil(m.dist / 0.25)));
         const Pose base = p;
-        for (int k = 1; k <= steps; ++k)
-            path << Pose{base.c + dir * (m.dist * k / steps), base.facing, base.w, base.d};
+        for (int k = pathOut ? 1 : steps; k <= steps; ++k)
+            push(Pose{base.c + dir * (m.dist * k / steps), base.facing, base.w, base.d});
         used += m.dist;
-        p = path.last();
+        p = last;
     }
     if (usedOut)
         *usedOut = used;
