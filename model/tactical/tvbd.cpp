@@ -467,7 +467,7 @@ QList<int> TvbdEngine::shootTargets(const BattleState& s, int u, bool* toFront) 
 QList<int> TvbdEngine::computeShootTargets(const BattleState& s, int u, bool* toFront) const {
     const Unit& x = s.units[u];
     const double range = r.type(x.type).range;
-    QList<std::pair<double, int>> front, flank;
+    QVarLengthArray<std::pair<double, int>, 32> front, flank;
     bool friendFront = false, friendLeft = false, friendRight = false;
     const double rx = 0.5 * std::sqrt(x.pose.w * x.pose.w + x.pose.d * x.pose.d);
     for (qsizetype i = 0; i < s.units.size(); ++i) {
@@ -492,37 +492,44 @@ QList<int> TvbdEngine::computeShootTargets(const BattleState& s, int u, bool* to
                 (x.pose.toLocal(y.pose.c).y > 0 ? friendRight : friendLeft) = true;
             continue;
         }
-        if (z == Zone::Rear || z == Zone::None)
-            continue;
-        if (!lineOfSight(s, u, int(i)))
-            continue;
         if (z == Zone::Front)
-            front << std::pair{d, int(i)};
-        else if (x.type != UnitType::Cannon) // 12.2.6: Cannon shoot only to-front
-            flank << std::pair{d, int(i)};
+            front.push_back({d, int(i)});
+        else if (isFlank(z) && x.type != UnitType::Cannon) // 12.2.6: Cannon shoot only to-front
+            flank.push_back({d, int(i)});
     }
-    auto closest = [](QList<std::pair<double, int>> l) {
+    // The closest targets in sight (12.2.3, 12.2.5): those in line of sight within 0.05 TUM of the closest
+    // one in sight, by distance (then table order). Line of sight is tested nearest first, and only until the
+    // targets beyond the closest one in sight by more than 0.05 TUM: the same list as testing every one.
+    auto closest = [&](QVarLengthArray<std::pair<double, int>, 32>& l) {
         QList<int> out;
-        if (l.isEmpty())
-            return out;
         std::sort(l.begin(), l.end());
-        for (const auto& [d, i] : l)
-            if (d <= l.first().first + 0.05)
-                out << i;
+        double nearest = -1;
+        for (const auto& [d, i] : l) {
+            if (nearest >= 0 && d > nearest + 0.05)
+                break;
+            if (!lineOfSight(s, u, i))
+                continue;
+            if (nearest < 0)
+                nearest = d;
+            out << i;
+        }
         return out;
     };
-    if (!friendFront && !front.isEmpty()) {
-        if (toFront)
-            *toFront = true;
-        return closest(front);
+    if (!friendFront) {
+        QList<int> out = closest(front);
+        if (!out.isEmpty()) {
+            if (toFront)
+                *toFront = true;
+            return out;
+        }
     }
     if (toFront)
         *toFront = false;
-    QList<std::pair<double, int>> ok;
+    QVarLengthArray<std::pair<double, int>, 32> ok;
     for (const auto& e : flank) {
         const bool right = x.pose.toLocal(s.units[e.second].pose.c).y > 0;
         if ((right && !friendRight) || (!right && !friendLeft))
-            ok << e;
+            ok.push_back(e);
     }
     return closest(ok);
 }
