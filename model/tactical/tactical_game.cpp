@@ -260,6 +260,7 @@ std::optional<TAction> bestClosingMove(const TvbdEngine& e, const BattleState& s
 
 TAction choosePolicyAction(const TvbdEngine& engine, const BattleState& s, Policy policy,
                            wp::rules::Rng& rng) {
+    const TableReadScope scope(s); // a decision reads the state only
     if (policy == Policy::Simple && s.step == Step::Move) {
         // Only the first unit still to act: the same actions legalActions lists for it (cheaper).
         QList<TAction> l;

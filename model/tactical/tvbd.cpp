@@ -188,21 +188,40 @@ bool TvbdEngine::commandCheck(BattleState& s, int u) const {
     return ok;
 }
 
-QList<int> TvbdEngine::contacts(const BattleState& s, int u) const {
-    QList<int> out;
+namespace {
+// The enemies in base contact with u, in table order, each given to `f` until it returns false.
+template <typename F> void eachContact(const BattleState& s, int u, F&& f) {
     const Unit& x = s.units[u];
     if (!x.onTable() || x.type == UnitType::Commander)
-        return out;
+        return;
     for (qsizetype i = 0; i < s.units.size(); ++i) {
         const Unit& y = s.units[i];
         if (y.side == x.side || !y.onTable() || y.type == UnitType::Commander)
             continue;
         if (std::abs(y.pose.c.x - x.pose.c.x) > 4 || std::abs(y.pose.c.y - x.pose.c.y) > 4)
             continue;
-        if (wp::tactical::distance(x.pose, y.pose, 0.1) <= kContactEps)
-            out << int(i);
+        if (wp::tactical::distance(x.pose, y.pose, 0.1) <= kContactEps && !f(int(i)))
+            return;
     }
+}
+} // namespace
+
+QList<int> TvbdEngine::contacts(const BattleState& s, int u) const {
+    QList<int> out;
+    eachContact(s, u, [&](int i) {
+        out << i;
+        return true;
+    });
     return out;
+}
+
+bool TvbdEngine::locked(const BattleState& s, int u) const {
+    bool any = false;
+    eachContact(s, u, [&](int) {
+        any = true;
+        return false; // the first one settles it
+    });
+    return any;
 }
 
 bool TvbdEngine::lineOfSight(const BattleState& s, int a, int b) const {
@@ -272,19 +291,21 @@ bool TvbdEngine::lineOfSight(const BattleState& s, int a, int b) const {
 
 QList<int> TvbdEngine::shooters(const BattleState& s, int side) const {
     QList<int> out;
-    for (qsizetype i = 0; i < s.units.size(); ++i) {
-        const Unit& u = s.units[i];
-        if (u.side != side || !u.onTable() || u.shotMarker || u.movedMarker)
-            continue;
-        if (u.type == UnitType::Commander || u.type == UnitType::Rabble)
-            continue;
-        if (u.type == UnitType::Cannon && u.limbered)
-            continue;
-        if (locked(s, int(i)))
-            continue;
-        out << int(i);
-    }
+    for (qsizetype i = 0; i < s.units.size(); ++i)
+        if (mayShoot(s, int(i), side))
+            out << int(i);
     return out;
+}
+
+bool TvbdEngine::mayShoot(const BattleState& s, int i, int side) const {
+    const Unit& u = s.units[i];
+    if (u.side != side || !u.onTable() || u.shotMarker || u.movedMarker)
+        return false;
+    if (u.type == UnitType::Commander || u.type == UnitType::Rabble)
+        return false;
+    if (u.type == UnitType::Cannon && u.limbered)
+        return false;
+    return !locked(s, i);
 }
 
 // ---- memo -------------------------------------------------------------------------------------------------
@@ -306,27 +327,25 @@ quint64 bitsOf(double d) {
     return b;
 }
 
-// The fingerprint's words for the units (what it reads of each), in order. `table`: only what shootTargets
-// and chargeOptions read (they skip Commanders and read no marker), so a shot's marker or a Commander's move
-// leaves their answers remembered; the unit asked about is added to their key separately.
-void unitWords(const QList<Unit>& units, std::vector<quint64>& w, bool table) {
-    w.clear();
-    w.reserve(std::size_t(units.size()) * 7);
-    for (const Unit& u : units) {
-        if (table && u.type == UnitType::Commander) {
-            w.push_back(quint64(u.status) | quint64(u.side) << 4 | quint64(u.type) << 8);
-            continue;
-        }
-        w.push_back(bitsOf(u.pose.c.x));
-        w.push_back(bitsOf(u.pose.c.y));
-        w.push_back(bitsOf(u.pose.facing));
-        w.push_back(bitsOf(u.pose.w));
-        w.push_back(bitsOf(u.pose.d));
-        w.push_back(quint64(u.status) | quint64(u.side) << 4 | quint64(u.type) << 8 |
-                    quint64(u.quality) << 12 | quint64(u.large) << 16 | quint64(u.limbered) << 17 |
-                    (table ? 0 : quint64(u.shotMarker) << 18 | quint64(quint32(u.attachedTo)) << 20));
-        w.push_back(quint64(quint32(u.command)));
-    }
+// What the fingerprint reads of each unit, as bits: compared bit for bit with the last units seen (cheaper
+// than hashing them), hashed as words when they change.
+struct UnitBits {
+    quint64 x = 0, y = 0, facing = 0, w = 0, d = 0;
+    quint64 flags = 0; // status, side, type, quality, large, limbered, shot marker, attached-to
+    quint64 command = 0;
+    bool operator==(const UnitBits&) const = default;
+};
+constexpr quint64 kMarkerFlags = ~quint64(0) << 18; // the shot marker and attached-to bits
+UnitBits unitBits(const Unit& u) {
+    return {bitsOf(u.pose.c.x),
+            bitsOf(u.pose.c.y),
+            bitsOf(u.pose.facing),
+            bitsOf(u.pose.w),
+            bitsOf(u.pose.d),
+            quint64(u.status) | quint64(u.side) << 4 | quint64(u.type) << 8 | quint64(u.quality) << 12 |
+                quint64(u.large) << 16 | quint64(u.limbered) << 17 | quint64(u.shotMarker) << 18 |
+                quint64(quint32(u.attachedTo)) << 20,
+            quint64(quint32(u.command))};
 }
 
 // The fingerprint's words for the terrain, in order (a feature's type by its text, compared, not hashed).
@@ -349,42 +368,83 @@ void terrainWords(const QList<TerrainFeature>& terrain, std::vector<quint64>& w)
     }
 }
 
+// Whether the terrain's words are exactly `key` (terrainWords compared in place, the vertices as raw bits).
+bool sameTerrainWords(const QList<TerrainFeature>& terrain, const std::vector<quint64>& key) {
+    std::size_t k = 0;
+    auto next = [&](quint64 v) { return k < key.size() && key[k++] == v; };
+    if (!next(quint64(terrain.size())))
+        return false;
+    for (const TerrainFeature& f : terrain) {
+        if (!next(quint64(f.cls) | quint64(f.blocksLOS) << 40 | quint64(f.elevated) << 41) ||
+            !next(bitsOf(f.peak.x)) || !next(bitsOf(f.peak.y)) || !next(bitsOf(f.radius)) ||
+            !next(quint64(f.pieces.size())))
+            return false;
+        for (const Polygon& piece : f.pieces) {
+            if (!next(quint64(piece.size())))
+                return false;
+            const std::size_t n = 2 * std::size_t(piece.size());
+            static_assert(sizeof(Vec2) == 2 * sizeof(quint64));
+            if (key.size() - k < n ||
+                std::memcmp(key.data() + k, piece.constData(), n * sizeof(quint64)) != 0)
+                return false;
+            k += n;
+        }
+    }
+    return k == key.size();
+}
+
 // Hashes of the units and of the terrain, remembered per thread for the last contents seen: the engine and
 // the policy ask many questions about one table, and the terrain does not change during a battle. The
-// contents are compared word for word with a private copy (no sharing with the caller's lists), which costs
+// contents are compared bit for bit with a private copy (no sharing with the caller's lists), which costs
 // far less than hashing them again.
 struct ListHashes {
-    std::vector<quint64> unitKey, unitNow;
-    quint64 unitHash = 0;
+    std::vector<UnitBits> units;
+    quint64 unitHash[2] = {0, 0}; // all, table (shootTargets and chargeOptions: no marker, no Commander pose)
     bool unitValid = false;
-    std::vector<quint64> terrainKey, terrainNow;
+    std::vector<quint64> terrainKey;
     QStringList terrainTypes;
     quint64 terrainHash = 0;
     bool terrainValid = false;
 };
 
+// The hash of the units' words: `table` leaves out what shootTargets and chargeOptions do not read (they skip
+// Commanders and read no marker), so a shot's marker or a Commander's move leaves their answers remembered;
+// the unit asked about is added to their key separately.
 quint64 unitsHash(const QList<Unit>& units, bool table) {
-    thread_local ListHashes all, tableOnly;
-    ListHashes& c = table ? tableOnly : all;
-    unitWords(units, c.unitNow, table);
-    if (!c.unitValid || c.unitNow != c.unitKey) {
-        quint64 h = quint64(units.size());
-        for (quint64 v : c.unitNow)
-            h = mix(h, v);
-        c.unitKey.swap(c.unitNow);
-        c.unitHash = h;
+    thread_local ListHashes c;
+    bool same = c.unitValid && c.units.size() == std::size_t(units.size());
+    for (qsizetype i = 0; same && i < units.size(); ++i)
+        same = c.units[std::size_t(i)] == unitBits(units[i]);
+    if (!same) {
+        c.units.clear();
+        for (const Unit& u : units)
+            c.units.push_back(unitBits(u));
+        for (int t = 0; t < 2; ++t) {
+            quint64 h = quint64(units.size());
+            for (const UnitBits& b : c.units) {
+                if (t == 1 && UnitType((b.flags >> 8) & 0xf) == UnitType::Commander) {
+                    h = mix(h, b.flags & 0xfff); // status, side, type
+                    continue;
+                }
+                for (quint64 v :
+                     {b.x, b.y, b.facing, b.w, b.d, t == 1 ? b.flags & ~kMarkerFlags : b.flags, b.command})
+                    h = mix(h, v);
+            }
+            c.unitHash[t] = h;
+        }
         c.unitValid = true;
     }
-    return c.unitHash;
+    return c.unitHash[table ? 1 : 0];
 }
 
 quint64 terrainHash(const QList<TerrainFeature>& terrain) {
     thread_local ListHashes c;
-    terrainWords(terrain, c.terrainNow);
-    bool same = c.terrainValid && c.terrainNow == c.terrainKey && c.terrainTypes.size() == terrain.size();
+    bool same =
+        c.terrainValid && c.terrainTypes.size() == terrain.size() && sameTerrainWords(terrain, c.terrainKey);
     for (qsizetype i = 0; same && i < terrain.size(); ++i)
         same = c.terrainTypes[i] == terrain[i].type;
     if (!same) {
+        terrainWords(terrain, c.terrainKey);
         quint64 h = quint64(terrain.size());
         c.terrainTypes.clear();
         for (const TerrainFeature& f : terrain) {
@@ -402,20 +462,42 @@ quint64 terrainHash(const QList<TerrainFeature>& terrain) {
             }
             c.terrainTypes << QString(f.type.constData(), f.type.size()); // a private copy
         }
-        c.terrainKey.swap(c.terrainNow);
         c.terrainHash = h;
         c.terrainValid = true;
     }
     return c.terrainHash;
 }
 
-quint64 fingerprint(const BattleState& s, const void* rules, bool table = false) {
+// The read scopes open on this thread (TableReadScope), innermost last, with the fingerprints taken in them.
+struct OpenScope {
+    const BattleState* s = nullptr;
+    const void* rules[2] = {nullptr,
+                            nullptr}; // the rules each fingerprint was taken with (none yet: nullptr)
+    quint64 fp[2] = {0, 0};           // all, table
+};
+thread_local QVarLengthArray<OpenScope, 4> openScopes;
+
+quint64 computeFingerprint(const BattleState& s, const void* rules, bool table) {
     quint64 h =
         mix(quint64(reinterpret_cast<quintptr>(rules)), quint64(s.units.size()) | quint64(table) << 32);
     h = mix(h, bitsOf(s.tableW));
     h = mix(h, bitsOf(s.tableD));
     h = mix(h, unitsHash(s.units, table));
     return mix(h, terrainHash(s.terrain));
+}
+
+quint64 fingerprint(const BattleState& s, const void* rules, bool table = false) {
+    if (!openScopes.isEmpty() && openScopes.last().s == &s) {
+        // Within a read scope the state does not change: its fingerprint is taken once.
+        OpenScope& o = openScopes.last();
+        const int t = table ? 1 : 0;
+        if (o.rules[t] != rules) {
+            o.fp[t] = computeFingerprint(s, rules, table);
+            o.rules[t] = rules;
+        }
+        return o.fp[t];
+    }
+    return computeFingerprint(s, rules, table);
 }
 
 // The key of a question about unit u on the table (shootTargets, chargeOptions): the table's fingerprint,
@@ -448,6 +530,17 @@ Memo& memo() {
 }
 
 } // namespace
+
+TableReadScope::TableReadScope(const BattleState& s)
+    : m_open(openScopes.isEmpty() || openScopes.last().s != &s) {
+    if (m_open)
+        openScopes.push_back(OpenScope{&s, {nullptr, nullptr}, {0, 0}});
+}
+
+TableReadScope::~TableReadScope() {
+    if (m_open)
+        openScopes.pop_back();
+}
 
 QList<int> TvbdEngine::shootTargets(const BattleState& s, int u, bool* toFront) const {
     Memo& m = memo();
