@@ -334,23 +334,45 @@ AutoResult summarize(const BattleState& s) {
     return r;
 }
 
-AutoResult autoResolve(TacticalGame& game, Policy policy, quint64 policySeed, int maxActions) {
+namespace {
+// The auto-resolve loop on a live state `s` that `apply` changes (a TacticalGame's, or a bare one).
+template <typename Apply>
+AutoResult resolveWith(const TvbdEngine& engine, const BattleState& s, Apply&& apply, Policy policy,
+                       quint64 policySeed, int maxActions) {
     wp::rules::Rng rng(policySeed);
     int n = 0;
-    while (!game.state().over() && n < maxActions) {
-        const TAction a = choosePolicyAction(game.engine(), game.state(), policy, rng);
+    while (!s.over() && n < maxActions) {
+        const TAction a = choosePolicyAction(engine, s, policy, rng);
         QString err;
-        if (!game.apply(a, &err)) {
-            AutoResult r = summarize(game.state());
+        if (!apply(a, &err)) {
+            AutoResult r = summarize(s);
             r.reason = QStringLiteral("policy chose an illegal action: ") + err;
             r.winner = -1;
             return r;
         }
         ++n;
     }
-    AutoResult r = summarize(game.state());
+    AutoResult r = summarize(s);
     r.actions = n;
     return r;
+}
+} // namespace
+
+AutoResult autoResolve(TacticalGame& game, Policy policy, quint64 policySeed, int maxActions) {
+    return resolveWith(
+        game.engine(), game.state(), [&](const TAction& a, QString* error) { return game.apply(a, error); },
+        policy, policySeed, maxActions);
+}
+
+AutoResult resolveTvbd(const TvbdEngine& engine, const BattleState& scenario, quint64 seed, Policy policy,
+                       int maxActions) {
+    BattleState s = scenario; // as TacticalGame's constructor starts it
+    s.rng.reseed(seed);
+    s.note(QStringLiteral("seed %1").arg(seed));
+    engine.start(s);
+    return resolveWith(
+        engine, s, [&](const TAction& a, QString* error) { return engine.apply(s, a, error); }, policy, seed,
+        maxActions);
 }
 
 } // namespace wp::tactical
