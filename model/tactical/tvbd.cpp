@@ -1305,10 +1305,15 @@ std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, in
         return false;
     };
     std::optional<ChargePlan> best;
-    const Polygon targetPoly = t.pose.polygon();
     auto tryAngle = [&](double a) {
         const double cost = wheelCost(x.pose.w, a);
         if (cost > reach)
+            return;
+        // A plan replaces the best so far only when its wheel and straight distance together are shorter by
+        // more than 1e-9 (below): a wheel costing that much already, or a straight part reaching that far
+        // without touching, cannot win (the same choice, without walking it).
+        const double bound = best ? wheelCost(x.pose.w, best->wheel) + best->dist - 1e-9 : 0;
+        if (best && cost >= bound)
             return;
         const Pose w0 = a == 0 ? x.pose : wheeled(x.pose, a);
         {
@@ -1316,7 +1321,7 @@ std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, in
             // stand touched (a cheap test that spares the step-by-step walk for most angles).
             const double span = reach - cost;
             const Pose sweep{w0.c + w0.forward() * (span / 2), w0.facing, w0.w, w0.d + span};
-            if (wp::tactical::distance(sweep.polygon(), targetPoly, 0.01) > 1e-6)
+            if (wp::tactical::distance(sweep, t.pose, 0.01) > 1e-6)
                 return;
         }
         // the wheel itself must not hit anything
@@ -1334,6 +1339,8 @@ std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, in
         int firstHit = -1;
         const double step = 0.25; // stands are at least 1 TUM deep: no stand is stepped over
         for (double d = 0; d <= maxD + 1e-9; d += step) {
+            if (best && cost + lo >= bound)
+                return; // the touch lies beyond lo: no shorter than the best
             const double dd = std::min(d, maxD);
             const Pose q{w0.c + f * dd, w0.facing, w0.w, w0.d};
             // touching any enemy?
@@ -1362,7 +1369,7 @@ std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, in
             if (dd >= maxD)
                 break;
         }
-        if (firstHit < 0)
+        if (firstHit != target) // none touched, or another stand first
             return;
         // refine the touch point
         for (int it = 0; it < 30; ++it) {
@@ -1373,8 +1380,6 @@ std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, in
             else
                 lo = mid;
         }
-        if (firstHit != target)
-            return;
         const Pose end{w0.c + f * hi, w0.facing, w0.w, w0.d};
         const Zone contact = classify(t.pose, end);
         if (!allowed(contact))
