@@ -86,22 +86,29 @@ namespace {
 
 // A small convex polygon on the stack (classify's clipping: no allocation). The same arithmetic as
 // clipHalfPlane and polygonArea, in the same order, so the same results bit for bit.
+// The points are stored as a plain pair of doubles, which (unlike Vec2 and its default member initializers)
+// leaves the buffer uninitialized: no zeroing of 64 points for every clip.
 constexpr int kSmallPoly = 64;
 struct SmallPoly {
-    std::array<Vec2, kSmallPoly> v;
+    struct Pt {
+        double x, y;
+    };
+    std::array<Pt, kSmallPoly> v;
     int n = 0;
+    Vec2 at(int i) const { return {v[std::size_t(i)].x, v[std::size_t(i)].y}; }
+    void add(Vec2 p) { v[std::size_t(n++)] = {p.x, p.y}; }
 };
 
 void clipSmall(const SmallPoly& p, Vec2 point, Vec2 n, SmallPoly& out) {
     out.n = 0;
     for (int i = 0; i < p.n; ++i) {
-        const Vec2 a = p.v[std::size_t(i)], b = p.v[std::size_t((i + 1) % p.n)];
+        const Vec2 a = p.at(i), b = p.at((i + 1) % p.n);
         const double da = (a - point).dot(n), db = (b - point).dot(n);
         if (da >= 0)
-            out.v[std::size_t(out.n++)] = a;
+            out.add(a);
         if ((da >= 0) != (db >= 0)) {
             const double t = da / (da - db);
-            out.v[std::size_t(out.n++)] = a + (b - a) * t;
+            out.add(a + (b - a) * t);
         }
     }
 }
@@ -109,7 +116,7 @@ void clipSmall(const SmallPoly& p, Vec2 point, Vec2 n, SmallPoly& out) {
 double areaSmall(const SmallPoly& p) {
     double a = 0;
     for (int i = 0; i < p.n; ++i)
-        a += p.v[std::size_t(i)].cross(p.v[std::size_t((i + 1) % p.n)]);
+        a += p.at(i).cross(p.at((i + 1) % p.n));
     return std::abs(a) / 2;
 }
 
@@ -146,7 +153,7 @@ Zone classifyLocal(const Pose& self, const SmallPoly& local) {
     // Rear: entirely behind the rear edge, between the side edges.
     bool allRear = true;
     for (int i = 0; i < local.n; ++i) {
-        const Vec2 v = local.v[std::size_t(i)];
+        const Vec2 v = local.at(i);
         if (v.x > -hf + e || std::abs(v.y) > hw + e)
             allRear = false;
     }
@@ -190,7 +197,7 @@ Zone classifyPoints(const Pose& self, const Vec2* other, qsizetype n) {
     const Vec2 f = self.forward();
     for (qsizetype i = 0; i < n; ++i) {
         const Vec2 r = other[i] - self.c;
-        local.v[std::size_t(local.n++)] = {r.dot(f), r.x * f.y - r.y * f.x};
+        local.add({r.dot(f), r.x * f.y - r.y * f.x});
     }
     return classifyLocal(self, local);
 }

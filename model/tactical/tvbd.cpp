@@ -1451,8 +1451,8 @@ bool TvbdEngine::supported(const BattleState& s, int u) const {
         const Unit& y = s.units[i];
         if (int(i) == u || !y.onTable() || y.type == UnitType::Commander || y.type == UnitType::Cannon)
             continue;
-        if (classify(x.pose, y.pose) != Zone::Rear ||
-            distance(s, u, int(i), r.supportRange + 0.1) > r.supportRange + 1e-9)
+        if (distance(s, u, int(i), r.supportRange + 0.1) > r.supportRange + 1e-9 || // the cheaper test first
+            classify(x.pose, y.pose) != Zone::Rear)
             continue;
         if (y.side != x.side)
             return false;
