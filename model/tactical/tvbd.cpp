@@ -35,6 +35,20 @@ Pose zocPose(const Pose& p, double depth) {
     return Pose{p.fromLocal(p.d / 2 + depth / 2, 0), p.facing, p.w, depth};
 }
 
+// Half the diagonal of a stand: every point of it lies within this of its centre.
+double halfDiagonal(const Pose& p) {
+    return 0.5 * std::sqrt(p.w * p.w + p.d * p.d);
+}
+
+// Whether two stands (with half diagonals ha, hb) are certainly more than `gap` apart: their centres are
+// farther apart than both halves and the gap, plus a margin far above rounding. Where this holds, the
+// distance measured exceeds gap + 1e-9 and the stands do not overlap: a test against those thresholds can be
+// skipped with the same answer.
+bool apart(const Pose& a, double ha, const Pose& b, double hb, double gap) {
+    const double dx = a.c.x - b.c.x, dy = a.c.y - b.c.y, reach = ha + hb + gap + 1e-6;
+    return dx * dx + dy * dy > reach * reach;
+}
+
 } // namespace
 
 int TvbdEngine::commandArmyBreakpoint(int commands) {
@@ -65,6 +79,7 @@ struct TvbdEngine::Near {
         bool bridge = false, ford = false, stream = false;
     };
     QVarLengthArray<int, 64> units;
+    QVarLengthArray<double, 64> half; // the units' half diagonals
     QVarLengthArray<Piece, 32> pieces;
     bool bridgeCannonMayCross = false;
 };
@@ -82,6 +97,7 @@ TvbdEngine::Near TvbdEngine::nearArea(const BattleState& s, int u, const Box& ar
         if (y.pose.c.x < reach.x0 || y.pose.c.x > reach.x1 || y.pose.c.y < reach.y0 || y.pose.c.y > reach.y1)
             continue;
         n.units.push_back(int(i));
+        n.half.push_back(halfDiagonal(y.pose));
     }
     const Box around = area.grown(1e-6); // a centre on a piece's edge counts as inside it (contains)
     for (const TerrainFeature& f : s.terrain) {
@@ -198,7 +214,8 @@ template <typename F> void eachContact(const BattleState& s, int u, F&& f) {
         const Unit& y = s.units[i];
         if (y.side == x.side || !y.onTable() || y.type == UnitType::Commander)
             continue;
-        if (std::abs(y.pose.c.x - x.pose.c.x) > 4 || std::abs(y.pose.c.y - x.pose.c.y) > 4)
+        if (std::abs(y.pose.c.x - x.pose.c.x) > 4 || std::abs(y.pose.c.y - x.pose.c.y) > 4 ||
+            apart(x.pose, halfDiagonal(x.pose), y.pose, halfDiagonal(y.pose), kContactEps))
             continue;
         if (wp::tactical::distance(x.pose, y.pose, 0.1) <= kContactEps && !f(int(i)))
             return;
@@ -780,12 +797,14 @@ bool TvbdEngine::blockedAt(const BattleState& s, int u, const Pose& p, const QLi
             return true;
         }
     }
-    for (int i : near.units) {
+    const double hp = halfDiagonal(p);
+    for (qsizetype k = 0; k < near.units.size(); ++k) {
+        const int i = near.units[k];
         const Unit& y = s.units[i];
         if (std::abs(y.pose.c.x - p.c.x) > 4 || std::abs(y.pose.c.y - p.c.y) > 4 || y.side == passSide ||
             ignore.contains(i))
             continue;
-        if (overlaps(p, y.pose, 1e-3)) {
+        if (!apart(p, hp, y.pose, near.half[k], 0) && overlaps(p, y.pose, 1e-3)) {
             if (why)
                 *why = QStringLiteral("would overlap %1").arg(y.id);
             return true;
@@ -1334,6 +1353,7 @@ std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, in
             }
         // straight until the first touch of any enemy
         const Vec2 f = w0.forward();
+        const double hx = halfDiagonal(w0);
         double lo = 0, hi = -1;
         const double maxD = reach - cost;
         int firstHit = -1;
@@ -1346,11 +1366,13 @@ std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, in
             // touching any enemy?
             int touched = -1;
 
-            for (int i : near.units) { // the stands within 5 TUM of any pose of the charge, in table order
+            for (qsizetype k = 0; k < near.units.size(); ++k) { // the stands within 5 TUM of any pose of the
+                const int i = near.units[k];                    // charge, in table order
                 const Unit& y = s.units[i];
                 if (y.side == x.side)
                     continue;
-                if (std::abs(y.pose.c.x - q.c.x) > 5 || std::abs(y.pose.c.y - q.c.y) > 5)
+                if (std::abs(y.pose.c.x - q.c.x) > 5 || std::abs(y.pose.c.y - q.c.y) > 5 ||
+                    apart(q, hx, y.pose, near.half[k], 0.01))
                     continue;
                 if (wp::tactical::distance(q, y.pose, 0.01) <= 1e-9 || overlaps(q, y.pose, 0)) {
                     touched = i;
@@ -1413,9 +1435,11 @@ QList<std::pair<int, ChargePlan>> TvbdEngine::computeChargeOptions(const BattleS
     QList<std::pair<int, ChargePlan>> out;
     const Unit& x = s.units[u];
     QList<int> near;
+    const double hx = halfDiagonal(x.pose);
     for (qsizetype i = 0; i < s.units.size(); ++i) {
         const Unit& y = s.units[i];
         if (y.side != x.side && y.onTable() && y.type != UnitType::Commander &&
+            !apart(x.pose, hx, y.pose, halfDiagonal(y.pose), 3 + 1e-6) &&
             distance(s, u, int(i), 3.1) <= 3 + 1e-6)
             near << int(i);
     }
@@ -1447,11 +1471,13 @@ bool TvbdEngine::supported(const BattleState& s, int u) const {
     if (isInfantry(x.type) && garrison(s, u))
         return true; // 16.5.5 infantry in field fortifications
     bool friendRear = false;
+    const double hx = halfDiagonal(x.pose);
     for (qsizetype i = 0; i < s.units.size(); ++i) {
         const Unit& y = s.units[i];
         if (int(i) == u || !y.onTable() || y.type == UnitType::Commander || y.type == UnitType::Cannon)
             continue;
-        if (distance(s, u, int(i), r.supportRange + 0.1) > r.supportRange + 1e-9 || // the cheaper test first
+        if (apart(x.pose, hx, y.pose, halfDiagonal(y.pose), r.supportRange) ||
+            distance(s, u, int(i), r.supportRange + 0.1) > r.supportRange + 1e-9 || // the cheaper tests first
             classify(x.pose, y.pose) != Zone::Rear)
             continue;
         if (y.side != x.side)
