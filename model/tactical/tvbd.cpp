@@ -117,7 +117,16 @@ TvbdEngine::Near TvbdEngine::nearArea(const BattleState& s, int u, const Box& ar
 }
 
 bool TvbdEngine::inDifficult(const BattleState& s, const Pose& p) const {
-    return inDifficult(p, nearArea(s, -1, boxOf(p.corners()), false));
+    // 7.2.5 (as below, for one pose): the pieces whose boxes the stand's box does not meet are not measured.
+    const Box pb = boxOf(p.corners());
+    for (const TerrainFeature& f : s.terrain) {
+        if (f.cls == TerrainClass::Open)
+            continue;
+        for (const Polygon& piece : f.pieces)
+            if ((piece.isEmpty() || pb.meets(boxOf(piece))) && overlaps(p, piece, 1e-3))
+                return true;
+    }
+    return false;
 }
 
 bool TvbdEngine::inDifficult(const Pose& p, const Near& near) const {
@@ -416,6 +425,7 @@ bool sameTerrainWords(const QList<TerrainFeature>& terrain, const std::vector<qu
 // far less than hashing them again.
 struct ListHashes {
     std::vector<UnitBits> units;
+    std::vector<std::array<quint64, 2>> unitPart; // each unit's share of the two hashes below
     quint64 unitHash[2] = {0, 0}; // all, table (shootTargets and chargeOptions: no marker, no Commander pose)
     bool unitValid = false;
     std::vector<quint64> terrainKey;
@@ -424,32 +434,46 @@ struct ListHashes {
     bool terrainValid = false;
 };
 
-// The hash of the units' words: `table` leaves out what shootTargets and chargeOptions do not read (they skip
-// Commanders and read no marker), so a shot's marker or a Commander's move leaves their answers remembered;
-// the unit asked about is added to their key separately.
+// A unit's share of the units' hashes: its words hashed after its index. `table` leaves out what shootTargets
+// and chargeOptions do not read (they skip Commanders and read no marker), so a shot's marker or a
+// Commander's move leaves their answers remembered; the unit asked about is added to their key separately.
+quint64 unitPart(std::size_t i, const UnitBits& b, bool table) {
+    quint64 h = mix(0x51ed270b27cbd6f1ULL, quint64(i));
+    if (table && UnitType((b.flags >> 8) & 0xf) == UnitType::Commander)
+        return mix(h, b.flags & 0xfff); // status, side, type
+    for (quint64 v : {b.x, b.y, b.facing, b.w, b.d, table ? b.flags & ~kMarkerFlags : b.flags, b.command})
+        h = mix(h, v);
+    return h;
+}
+
+// The hash of the units: the sum of the units' shares (so a change of a few units re-hashes only those).
 quint64 unitsHash(const QList<Unit>& units, bool table) {
     thread_local ListHashes c;
-    bool same = c.unitValid && c.units.size() == std::size_t(units.size());
-    for (qsizetype i = 0; same && i < units.size(); ++i)
-        same = c.units[std::size_t(i)] == unitBits(units[i]);
-    if (!same) {
-        c.units.clear();
-        for (const Unit& u : units)
-            c.units.push_back(unitBits(u));
-        for (int t = 0; t < 2; ++t) {
-            quint64 h = quint64(units.size());
-            for (const UnitBits& b : c.units) {
-                if (t == 1 && UnitType((b.flags >> 8) & 0xf) == UnitType::Commander) {
-                    h = mix(h, b.flags & 0xfff); // status, side, type
-                    continue;
-                }
-                for (quint64 v :
-                     {b.x, b.y, b.facing, b.w, b.d, t == 1 ? b.flags & ~kMarkerFlags : b.flags, b.command})
-                    h = mix(h, v);
-            }
-            c.unitHash[t] = h;
+    const std::size_t n = std::size_t(units.size());
+    if (!c.unitValid || c.units.size() != n) {
+        c.units.assign(n, UnitBits{});
+        c.unitPart.assign(n, {0, 0});
+        for (std::size_t i = 0; i < n; ++i) {
+            c.units[i] = unitBits(units[qsizetype(i)]);
+            c.unitPart[i] = {unitPart(i, c.units[i], false), unitPart(i, c.units[i], true)};
+        }
+        c.unitHash[0] = c.unitHash[1] = quint64(n);
+        for (const auto& part : c.unitPart) {
+            c.unitHash[0] += part[0];
+            c.unitHash[1] += part[1];
         }
         c.unitValid = true;
+    } else {
+        for (std::size_t i = 0; i < n; ++i) {
+            const UnitBits b = unitBits(units[qsizetype(i)]);
+            if (b == c.units[i])
+                continue;
+            const std::array<quint64, 2> part{unitPart(i, b, false), unitPart(i, b, true)};
+            for (int t = 0; t < 2; ++t)
+                c.unitHash[t] += part[std::size_t(t)] - c.unitPart[i][std::size_t(t)];
+            c.units[i] = b;
+            c.unitPart[i] = part;
+        }
     }
     return c.unitHash[table ? 1 : 0];
 }
@@ -589,10 +613,16 @@ QList<int> TvbdEngine::computeShootTargets(const BattleState& s, int u, bool* to
         const double ry = 0.5 * std::sqrt(y.pose.w * y.pose.w + y.pose.d * y.pose.d);
         if ((y.pose.c - x.pose.c).length() - rx - ry > range + 1e-6)
             continue;
+        // 12.2.6: Cannon shoot only to-front, so only friends and enemies to-front count for them (a friend
+        // on a flank stops fire only to that flank): their zone is asked first, the distance only to-front.
+        const bool cannon = x.type == UnitType::Cannon;
+        const Zone z0 = cannon ? classify(x.pose, y.pose) : Zone::None;
+        if (cannon && z0 != Zone::Front)
+            continue;
         const double d = distance(s, u, int(i), range + 0.1);
         if (d > range + 1e-9)
             continue;
-        const Zone z = classify(x.pose, y.pose);
+        const Zone z = cannon ? z0 : classify(x.pose, y.pose);
         if (y.side == x.side) {
             // 12.2.7: friends in range to-front stop fire to-front; friends on a flank stop fire to that
             // flank.
