@@ -213,10 +213,16 @@ Zone classify(const Pose& self, const std::array<Vec2, 4>& other) {
 }
 
 namespace {
-// segmentDistance squared (before its square root), the segment given as a, ab = b - a and l2 = ab.ab.
+// segmentDistance squared (before its square root), the segment given as a, ab = b - a and l2 = ab.ab. The
+// parameter t = clamp((p - a).ab / l2, 0, 1) is divided out only when the clamp does not settle it: a
+// negative numerator gives 0 and one of at least l2 gives 1 (the division is correctly rounded, so the same
+// t).
 inline double segmentDistance2(Vec2 p, Vec2 a, Vec2 ab, double l2) {
-    double t = l2 > 0 ? (p - a).dot(ab) / l2 : 0;
-    t = std::clamp(t, 0.0, 1.0);
+    double t = 0;
+    if (l2 > 0) {
+        const double num = (p - a).dot(ab);
+        t = num < 0 ? 0.0 : num >= l2 ? 1.0 : num / l2;
+    }
     const Vec2 q = p - (a + ab * t);
     return q.x * q.x + q.y * q.y;
 }
