@@ -218,11 +218,10 @@ TAction simple(const TvbdEngine& e, const BattleState& s, const QList<TAction>& 
 
 // The move simple() would choose for a unit closing on the enemy (one it does not hold, not a Commander or
 // Cannon): the first listed legal move with the highest score above 0.4; nullopt when none (it holds).
-std::optional<TAction> bestClosingMove(const TvbdEngine& e, const BattleState& s, int u) {
-    const Unit& x = s.units[u];
+// `now`: the unit's distance to the nearest enemy.
+std::optional<TAction> bestClosingMove(const TvbdEngine& e, const BattleState& s, int u, double now) {
     const QList<MoveOption> options = e.moveOptions(s, u);
     const Enemies enemies = enemiesOf(s, u);
-    const double now = nearestEnemy(enemies, x.pose);
     QVarLengthArray<std::pair<double, int>, 64> scored;
     for (qsizetype k = 0; k < options.size(); ++k) {
         const auto to = e.movePose(s, u, options[k].move);
@@ -280,7 +279,7 @@ TAction choosePolicyAction(const TvbdEngine& engine, const BattleState& s, Polic
                                    (x.side != s.attacker && now < 10) ||
                                    (!isCavalry(x.type) && !engine.shootTargets(s, int(i)).isEmpty());
                 if (!holds)
-                    if (const auto a = bestClosingMove(engine, s, int(i)))
+                    if (const auto a = bestClosingMove(engine, s, int(i), now))
                         return *a;
                 if (!engine.hasCandidateMove(s, int(i)))
                     continue;

@@ -1095,12 +1095,14 @@ std::optional<Pose> TvbdEngine::checkMove(const BattleState& s, int u, const Mov
             mayPass(x.type, y.type, straightPass && parallel(y.pose.facing, p.facing)))
             passable << int(i);
     }
-    for (qsizetype k = 1; k < path.size(); ++k) {
+    // Without a reason wanted, the end pose (the path's last) was found clear above with no stand passed
+    // through, so it is clear with some passed through too: it is not tested again.
+    for (qsizetype k = 1, n = why ? path.size() : path.size() - 1; k < n; ++k) {
         QString w;
         if (blockedAt(s, u, path[k], passable, &w, near))
             return fail(QStringLiteral("12.1 path blocked: ") + w);
     }
-    if (blockedAt(s, u, p, {}, why ? why : nullptr, near)) {
+    if (why && blockedAt(s, u, p, {}, why, near)) {
         if (why)
             *why = QStringLiteral("12.1.12 must end clear: ") + *why;
         return std::nullopt;
