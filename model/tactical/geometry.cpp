@@ -136,11 +136,17 @@ bool reaches(const SmallPoly& local, std::initializer_list<std::pair<Vec2, Vec2>
     return areaSmall(*p) > 1e-7;
 }
 
+// The front zone: ahead of the front edge line, between the extended side edges (local frame: x = forward,
+// y = to the right).
+bool reachesFront(const Pose& self, const SmallPoly& local) {
+    const double hf = self.d / 2, hw = self.w / 2, e = 1e-3;
+    return reaches(local, {{{hf - e, 0}, {1, 0}}, {{0, -hw + e}, {0, 1}}, {{0, hw - e}, {0, -1}}});
+}
+
 Zone classifyLocal(const Pose& self, const SmallPoly& local) {
     const double hf = self.d / 2, hw = self.w / 2, e = 1e-3;
     // Local frame: x = forward, y = to the right.
-    // Front zone: ahead of the front edge line, between the extended side edges.
-    if (reaches(local, {{{hf - e, 0}, {1, 0}}, {{0, -hw + e}, {0, 1}}, {{0, hw - e}, {0, -1}}}))
+    if (reachesFront(self, local))
         return Zone::Front;
     // Front-flank: ahead of the front edge line, outside the side edges.
     if (reaches(local, {{{hf + e, 0}, {1, 0}}, {{0, hw + e}, {0, 1}}}) ||
@@ -210,6 +216,18 @@ Zone classify(const Pose& self, const Polygon& other) {
 
 Zone classify(const Pose& self, const std::array<Vec2, 4>& other) {
     return classifyPoints(self, other.data(), 4);
+}
+
+bool inFront(const Pose& self, const Pose& other) {
+    // classifyPoints' local points (the same arithmetic), then only its first test.
+    const std::array<Vec2, 4> k = other.corners();
+    const Vec2 f = self.forward();
+    SmallPoly local;
+    for (const Vec2& v : k) {
+        const Vec2 r = v - self.c;
+        local.add({r.dot(f), r.x * f.y - r.y * f.x});
+    }
+    return reachesFront(self, local);
 }
 
 namespace {

@@ -112,6 +112,8 @@ Zone classify(const Pose& self, const std::array<Vec2, 4>& other); // the same o
 inline Zone classify(const Pose& self, const Pose& other) {
     return classify(self, other.corners());
 }
+// Whether classify(self, other) is Zone::Front: its first test alone (cheaper where no other zone matters).
+bool inFront(const Pose& self, const Pose& other);
 inline bool isFlank(Zone z) {
     return z == Zone::FrontFlank || z == Zone::BehindFlank;
 }

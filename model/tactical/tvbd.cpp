@@ -68,6 +68,16 @@ int separation(const std::array<Vec2, 4>& a, Vec2 af, const std::array<Vec2, 4>&
     return least > margin ? 1 : 0;
 }
 
+// Half the largest diagonal of the stands on the table (not Commanders): every stand lies within this of its
+// centre.
+double largestHalfDiagonal(const BattleState& s) {
+    double m = 0;
+    for (const Unit& y : s.units)
+        if (y.onTable() && y.type != UnitType::Commander)
+            m = std::max(m, y.pose.w * y.pose.w + y.pose.d * y.pose.d);
+    return 0.5 * std::sqrt(m);
+}
+
 // Whether two stands (with half diagonals ha, hb) are certainly more than `gap` apart: their centres are
 // farther apart than both halves and the gap, plus a margin far above rounding. Where this holds, the
 // distance measured exceeds gap + 1e-9 and the stands do not overlap: a test against those thresholds can be
@@ -112,13 +122,12 @@ struct TvbdEngine::Near {
     bool bridgeCannonMayCross = false;
 };
 
-TvbdEngine::Near TvbdEngine::nearArea(const BattleState& s, int u, const Box& area, bool units,
-                                      double within) const {
+TvbdEngine::Near TvbdEngine::nearArea(const BattleState& s, int u, const Box& area, double within) const {
     Near n;
     // A pose's centre lies inside its box, so inside the area: stands within `within` TUM of it (each axis:
     // blockedAt's 4, the charge's touch test 5) lie within the area grown by that (a hair more for rounding).
     const Box reach = area.grown(within + 1e-6);
-    for (qsizetype i = 0; units && i < s.units.size(); ++i) {
+    for (qsizetype i = 0; i < s.units.size(); ++i) {
         const Unit& y = s.units[i];
         if (i == u || !y.onTable() || y.type == UnitType::Commander)
             continue;
@@ -631,26 +640,27 @@ QList<int> TvbdEngine::computeShootTargets(const BattleState& s, int u, bool* to
     const double range = r.type(x.type).range;
     QVarLengthArray<std::pair<double, int>, 32> front, flank;
     bool friendFront = false, friendLeft = false, friendRight = false;
-    const double rx = 0.5 * std::sqrt(x.pose.w * x.pose.w + x.pose.d * x.pose.d);
+    // Each stand lies within half its diagonal of its centre: centres farther apart than the shooter's half,
+    // the largest half of any stand and the range (and a margin for rounding) put the stands out of range, as
+    // the distance below would (compared squared: no square root per stand).
+    const double reach = halfDiagonal(x.pose) + largestHalfDiagonal(s) + range + 1e-6;
+    const bool cannon = x.type == UnitType::Cannon;
     for (qsizetype i = 0; i < s.units.size(); ++i) {
         const Unit& y = s.units[i];
         if (i == u || !y.onTable() || y.type == UnitType::Commander)
             continue;
-        // Each stand lies within half its diagonal of its centre: centres farther apart than both halves plus
-        // the range (and a margin for rounding) put the stands out of range, as the distance below would.
-        const double ry = 0.5 * std::sqrt(y.pose.w * y.pose.w + y.pose.d * y.pose.d);
-        if ((y.pose.c - x.pose.c).length() - rx - ry > range + 1e-6)
+        const double dx = y.pose.c.x - x.pose.c.x, dy = y.pose.c.y - x.pose.c.y;
+        if (dx * dx + dy * dy > reach * reach)
             continue;
         // 12.2.6: Cannon shoot only to-front, so only friends and enemies to-front count for them (a friend
-        // on a flank stops fire only to that flank): their zone is asked first, the distance only to-front.
-        const bool cannon = x.type == UnitType::Cannon;
-        const Zone z0 = cannon ? classify(x.pose, y.pose) : Zone::None;
-        if (cannon && z0 != Zone::Front)
+        // on a flank stops fire only to that flank): whether a stand is to-front is asked first, the distance
+        // only then.
+        if (cannon && !inFront(x.pose, y.pose))
             continue;
         const double d = distance(s, u, int(i), range + 0.1);
         if (d > range + 1e-9)
             continue;
-        const Zone z = cannon ? z0 : classify(x.pose, y.pose);
+        const Zone z = cannon ? Zone::Front : classify(x.pose, y.pose);
         if (y.side == x.side) {
             // 12.2.7: friends in range to-front stop fire to-front; friends on a flank stop fire to that
             // flank.
@@ -1350,7 +1360,7 @@ TvbdEngine::Near TvbdEngine::chargeArea(const BattleState& s, int u) const {
     const Pose& p = s.units[u].pose;
     const double half = 0.5 * std::sqrt(p.w * p.w + p.d * p.d);
     const double reach = r.type(s.units[u].type).charge;
-    return nearArea(s, u, boxOf(p.c, p.c).grown(3 * half + reach + 1e-6), true, 5);
+    return nearArea(s, u, boxOf(p.c, p.c).grown(3 * half + reach + 1e-6), 5);
 }
 
 std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, int target) const {

@@ -298,7 +298,7 @@ class TvbdEngine {
     // answers over the whole table for any pose in the region, looking at fewer stands and terrain pieces.
     struct Near;
     // reach: the stands whose centres lie within this distance (each axis) of the area are listed.
-    Near nearArea(const BattleState& s, int u, const Box& area, bool units = true, double reach = 4) const;
+    Near nearArea(const BattleState& s, int u, const Box& area, double reach = 4) const;
     // passSide: the stands of this side do not block either (as if all were in `ignore`).
     bool blockedAt(const BattleState& s, int u, const Pose& p, const QList<int>& ignore, QString* why,
                    const Near& near, int passSide = -1) const;
