@@ -68,26 +68,29 @@ Enemies enemiesOf(const BattleState& s, int u) {
 }
 
 // The distance from a stand at p to the nearest enemy (1e9 when none): the smallest exact distance. Each
-// stand lies within half its diagonal of its centre, so the distance of centres less both halves is a lower
-// bound: the enemy with the lowest bound is measured first, then only those whose bound does not exceed the
-// best so far (capped at it: a farther stand may return a lower bound above it, which cannot win). Any order
-// of measuring gives the same minimum, bit for bit (the exact distance does not depend on the cap).
+// stand lies within half its diagonal of its centre, so an enemy whose centre is farther than the best
+// distance so far plus both halves (and a margin far above rounding; compared squared) cannot come nearer and
+// is not measured; the enemy with the nearest centre is measured first. Any order of measuring gives the same
+// minimum, bit for bit (a distance capped at the best so far is either exact or a lower bound above it).
 double nearestEnemy(const Enemies& en, const Pose& p) {
     const double rp = 0.5 * std::sqrt(p.w * p.w + p.d * p.d);
     const qsizetype n = en.pose.size();
-    QVarLengthArray<double, 64> bound(n);
+    QVarLengthArray<double, 64> centre2(n);
     qsizetype first = -1;
     for (qsizetype k = 0; k < n; ++k) {
-        bound[k] = (en.pose[k]->c - p.c).length() - rp - en.half[k];
-        if (first < 0 || bound[k] < bound[first])
+        const Vec2 d = en.pose[k]->c - p.c;
+        centre2[k] = d.x * d.x + d.y * d.y;
+        if (first < 0 || centre2[k] < centre2[first])
             first = k;
     }
     if (first < 0)
         return 1e9;
     double best = std::min(1e9, distance(p, *en.pose[first], 1e9));
-    for (qsizetype k = 0; k < n; ++k)
-        if (k != first && bound[k] <= best + 1e-6)
+    for (qsizetype k = 0; k < n; ++k) {
+        const double reach = best + 1e-6 + rp + en.half[k];
+        if (k != first && centre2[k] <= reach * reach)
             best = std::min(best, distance(p, *en.pose[k], best));
+    }
     return best;
 }
 

@@ -30,6 +30,15 @@ int hitsOf(const QList<int>& d, int need) {
     return int(std::count_if(d.begin(), d.end(), [need](int x) { return x >= need; }));
 }
 
+// A piece of terrain that blockedAt or inDifficult may test (of a feature that is not open, or a bridge or
+// ford), with its box and what they ask of its feature: the terrain's pieces, kept with the memo below.
+struct TerrainPiece {
+    int feature = -1, piece = -1;
+    Box box;
+    bool bridge = false, ford = false, stream = false;
+};
+const std::vector<TerrainPiece>& terrainPieces(const BattleState& s);
+
 // Zone of control (12.1.11): a rectangle as wide as the unit, zocDepth deep, ahead of its front edge.
 Pose zocPose(const Pose& p, double depth) {
     return Pose{p.fromLocal(p.d / 2 + depth / 2, 0), p.facing, p.w, depth};
@@ -119,7 +128,6 @@ struct TvbdEngine::Near {
     QVarLengthArray<int, 64> units;
     QVarLengthArray<double, 64> half; // the units' half diagonals
     QVarLengthArray<Piece, 32> pieces;
-    bool bridgeCannonMayCross = false;
 };
 
 TvbdEngine::Near TvbdEngine::nearArea(const BattleState& s, int u, const Box& area, double within) const {
@@ -137,31 +145,24 @@ TvbdEngine::Near TvbdEngine::nearArea(const BattleState& s, int u, const Box& ar
         n.half.push_back(halfDiagonal(y.pose));
     }
     const Box around = area.grown(1e-6); // a centre on a piece's edge counts as inside it (contains)
-    for (const TerrainFeature& f : s.terrain) {
-        const bool bridge = f.type == QLatin1String("bridge"), ford = f.type == QLatin1String("ford");
-        if (f.cls == TerrainClass::Open && !bridge && !ford)
+    for (const TerrainPiece& k : terrainPieces(s)) {
+        const TerrainFeature& f = s.terrain[k.feature];
+        const Polygon& piece = f.pieces[k.piece];
+        if (!piece.isEmpty() && !k.box.meets(around))
             continue;
-        const bool stream = f.type == QLatin1String("stream");
-        for (const Polygon& piece : f.pieces) {
-            const Box b = boxOf(piece);
-            if (!piece.isEmpty() && !b.meets(around))
-                continue;
-            n.pieces.push_back({&f, &piece, b, bridge, ford, stream});
-        }
+        n.pieces.push_back({&f, &piece, k.box, k.bridge, k.ford, k.stream});
     }
-    n.bridgeCannonMayCross = r.terrain.value(QStringLiteral("bridge")).cannonMayCross;
     return n;
 }
 
 bool TvbdEngine::inDifficult(const BattleState& s, const Pose& p) const {
     // 7.2.5 (as below, for one pose): the pieces whose boxes the stand's box does not meet are not measured.
     const Box pb = boxOf(p.corners());
-    for (const TerrainFeature& f : s.terrain) {
-        if (f.cls == TerrainClass::Open)
-            continue;
-        for (const Polygon& piece : f.pieces)
-            if ((piece.isEmpty() || pb.meets(boxOf(piece))) && overlaps(p, piece, 1e-3))
-                return true;
+    for (const TerrainPiece& k : terrainPieces(s)) {
+        const TerrainFeature& f = s.terrain[k.feature];
+        const Polygon& piece = f.pieces[k.piece];
+        if (f.cls != TerrainClass::Open && (piece.isEmpty() || pb.meets(k.box)) && overlaps(p, piece, 1e-3))
+            return true;
     }
     return false;
 }
@@ -465,10 +466,6 @@ struct ListHashes {
     std::vector<std::array<quint64, 2>> unitPart; // each unit's share of the two hashes below
     quint64 unitHash[2] = {0, 0}; // all, table (shootTargets and chargeOptions: no marker, no Commander pose)
     bool unitValid = false;
-    std::vector<quint64> terrainKey;
-    QStringList terrainTypes;
-    quint64 terrainHash = 0;
-    bool terrainValid = false;
 };
 
 // A unit's share of the units' hashes: its words hashed after its index. `table` leaves out what shootTargets
@@ -515,17 +512,47 @@ quint64 unitsHash(const QList<Unit>& units, bool table) {
     return c.unitHash[table ? 1 : 0];
 }
 
-quint64 terrainHash(const QList<TerrainFeature>& terrain) {
-    thread_local ListHashes c;
-    bool same =
-        c.terrainValid && c.terrainTypes.size() == terrain.size() && sameTerrainWords(terrain, c.terrainKey);
+// The read scopes open on this thread (TableReadScope), innermost last, with what was taken in them.
+struct OpenScope {
+    const BattleState* s = nullptr;
+    const void* rules[2] = {nullptr,
+                            nullptr}; // the rules each fingerprint was taken with (none yet: nullptr)
+    quint64 fp[2] = {0, 0};           // all, table
+    bool haveTerrain = false;         // the terrain was checked against the cache in this scope ...
+    quint64 terrain = 0;              // ... and had this hash
+};
+thread_local QVarLengthArray<OpenScope, 4> openScopes;
+
+OpenScope* scopeOf(const BattleState& s) {
+    return !openScopes.isEmpty() && openScopes.last().s == &s ? &openScopes.last() : nullptr;
+}
+
+// The terrain's hash and its pieces as blockedAt and inDifficult look at them, remembered per thread for the
+// last terrain seen (compared word for word with a private copy; within a read scope, once).
+struct TerrainCache {
+    std::vector<quint64> key;
+    QStringList types;
+    quint64 hash = 0;
+    bool valid = false;
+    std::vector<TerrainPiece> pieces;
+};
+
+const TerrainCache& terrainCache(const BattleState& s) {
+    thread_local TerrainCache c;
+    OpenScope* o = scopeOf(s);
+    if (o && o->haveTerrain && c.valid && c.hash == o->terrain)
+        return c; // checked in this scope, and not rebuilt for another terrain since
+    const QList<TerrainFeature>& terrain = s.terrain;
+    bool same = c.valid && c.types.size() == terrain.size() && sameTerrainWords(terrain, c.key);
     for (qsizetype i = 0; same && i < terrain.size(); ++i)
-        same = c.terrainTypes[i] == terrain[i].type;
+        same = c.types[i] == terrain[i].type;
     if (!same) {
-        terrainWords(terrain, c.terrainKey);
+        terrainWords(terrain, c.key);
         quint64 h = quint64(terrain.size());
-        c.terrainTypes.clear();
-        for (const TerrainFeature& f : terrain) {
+        c.types.clear();
+        c.pieces.clear();
+        for (qsizetype i = 0; i < terrain.size(); ++i) {
+            const TerrainFeature& f = terrain[i];
             h = mix(h, qHash(f.type) ^ (quint64(f.cls) << 32) ^ (quint64(f.blocksLOS) << 40) ^
                            (quint64(f.elevated) << 41));
             h = mix(h, bitsOf(f.peak.x));
@@ -538,22 +565,28 @@ quint64 terrainHash(const QList<TerrainFeature>& terrain) {
                     h = mix(h, bitsOf(v.y));
                 }
             }
-            c.terrainTypes << QString(f.type.constData(), f.type.size()); // a private copy
+            c.types << QString(f.type.constData(), f.type.size()); // a private copy
+            // blockedAt and inDifficult: the pieces of terrain that is not open, and of bridges and fords.
+            const bool bridge = f.type == QLatin1String("bridge"), ford = f.type == QLatin1String("ford");
+            if (f.cls == TerrainClass::Open && !bridge && !ford)
+                continue;
+            const bool stream = f.type == QLatin1String("stream");
+            for (qsizetype j = 0; j < f.pieces.size(); ++j)
+                c.pieces.push_back({int(i), int(j), boxOf(f.pieces[j]), bridge, ford, stream});
         }
-        c.terrainHash = h;
-        c.terrainValid = true;
+        c.hash = h;
+        c.valid = true;
     }
-    return c.terrainHash;
+    if (o) {
+        o->haveTerrain = true;
+        o->terrain = c.hash;
+    }
+    return c;
 }
 
-// The read scopes open on this thread (TableReadScope), innermost last, with the fingerprints taken in them.
-struct OpenScope {
-    const BattleState* s = nullptr;
-    const void* rules[2] = {nullptr,
-                            nullptr}; // the rules each fingerprint was taken with (none yet: nullptr)
-    quint64 fp[2] = {0, 0};           // all, table
-};
-thread_local QVarLengthArray<OpenScope, 4> openScopes;
+const std::vector<TerrainPiece>& terrainPieces(const BattleState& s) {
+    return terrainCache(s).pieces;
+}
 
 quint64 computeFingerprint(const BattleState& s, const void* rules, bool table) {
     quint64 h =
@@ -561,7 +594,7 @@ quint64 computeFingerprint(const BattleState& s, const void* rules, bool table) 
     h = mix(h, bitsOf(s.tableW));
     h = mix(h, bitsOf(s.tableD));
     h = mix(h, unitsHash(s.units, table));
-    return mix(h, terrainHash(s.terrain));
+    return mix(h, terrainCache(s).hash);
 }
 
 quint64 fingerprint(const BattleState& s, const void* rules, bool table = false) {
@@ -858,7 +891,7 @@ bool TvbdEngine::blockedAt(const BattleState& s, int u, const Pose& p, const QLi
         }
         if (x.type == UnitType::Cannon && f.cls == TerrainClass::Difficult && !k.bridge &&
             !(onCrossing && f.cls == TerrainClass::Difficult && k.stream)) {
-            if (onCrossing && near.bridgeCannonMayCross && !k.ford)
+            if (onCrossing && r.terrain.value(QStringLiteral("bridge")).cannonMayCross && !k.ford)
                 continue;
             if (why)
                 *why = QStringLiteral("12.1.6 limbered Cannon cannot enter difficult terrain");
@@ -1125,17 +1158,20 @@ std::optional<Pose> TvbdEngine::checkMove(const BattleState& s, int u, const Mov
     if (used > allow + 1e-6)
         return fail(QStringLiteral("12.1.3 allowance %1 TUM exceeded (%2)").arg(fmt(allow), fmt(used)));
 
-    // Obstacles along the path: enemies never; friends per Table 5 (12.1.12), ending clear.
+    // Obstacles along the path: enemies never; friends per Table 5 (12.1.12), ending clear. Without a reason
+    // wanted, the end pose (the path's last) was found clear above with no stand passed through, so it is
+    // clear with some passed through too: it is not tested again. blockedAt looks only at the stands of
+    // `near`, so only those are asked whether they may be passed through.
+    const qsizetype pathTests = why ? path.size() : path.size() - 1;
     QList<int> passable;
-    for (qsizetype i = 0; i < s.units.size(); ++i) {
-        const Unit& y = s.units[i];
-        if (y.side == x.side && i != u && y.onTable() &&
-            mayPass(x.type, y.type, straightPass && parallel(y.pose.facing, p.facing)))
-            passable << int(i);
-    }
-    // Without a reason wanted, the end pose (the path's last) was found clear above with no stand passed
-    // through, so it is clear with some passed through too: it is not tested again.
-    for (qsizetype k = 1, n = why ? path.size() : path.size() - 1; k < n; ++k) {
+    if (pathTests > 1)
+        for (int i : near.units) {
+            const Unit& y = s.units[i];
+            if (y.side == x.side &&
+                mayPass(x.type, y.type, straightPass && parallel(y.pose.facing, p.facing)))
+                passable << i;
+        }
+    for (qsizetype k = 1; k < pathTests; ++k) {
         QString w;
         if (blockedAt(s, u, path[k], passable, &w, near))
             return fail(QStringLiteral("12.1 path blocked: ") + w);
