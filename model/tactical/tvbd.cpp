@@ -203,11 +203,10 @@ bool TvbdEngine::garrison(const BattleState& s, int u) const {
     const Unit& x = s.units[u];
     if (!x.onTable() || !(isInfantry(x.type) || x.type == UnitType::Cannon))
         return false;
-    const Polygon p = x.pose.polygon();
     for (const TerrainFeature& f : s.terrain)
         if (f.type == QLatin1String("fortification"))
             for (const Polygon& piece : f.pieces)
-                if (overlaps(p, piece, 1e-3))
+                if (overlaps(x.pose, piece, 1e-3))
                     return true;
     return false;
 }
@@ -217,11 +216,10 @@ bool TvbdEngine::behindFortification(const BattleState& s, int u, Vec2 from) con
     if (!garrison(s, u))
         return false;
     const Unit& x = s.units[u];
-    const Polygon p = x.pose.polygon();
     for (const TerrainFeature& f : s.terrain)
         if (f.type == QLatin1String("fortification"))
             for (const Polygon& piece : f.pieces)
-                if (overlaps(p, piece, 1e-3) && segmentCrosses(piece, from, x.pose.c))
+                if (overlaps(x.pose, piece, 1e-3) && segmentCrosses(piece, from, x.pose.c))
                     return true;
     return false;
 }
@@ -1279,6 +1277,7 @@ bool TvbdEngine::hasCandidateMove(const BattleState& s, int u) const {
 
 QList<MoveOption> TvbdEngine::moveOptions(const BattleState& s, int u) const {
     QList<MoveOption> out;
+    out.reserve(32);
     const Unit& x = s.units[u];
     const TypeInfo& ti = r.type(x.type);
     auto add = [&](MoveSpec m, int fallbackOf = -1) { out << MoveOption{m, fallbackOf}; };
