@@ -551,8 +551,12 @@ const TerrainCache& terrainCache(const BattleState& s) {
         c.pieces.clear();
         for (qsizetype i = 0; i < terrain.size(); ++i) {
             const TerrainFeature& f = terrain[i];
-            h = mix(h, qHash(f.type) ^ (quint64(f.cls) << 32) ^ (quint64(f.blocksLOS) << 40) ^
-                           (quint64(f.elevated) << 41));
+            // The type's characters are mixed in one by one: Qt's string hash (AES/AVX code) leaves the upper
+            // halves of the vector registers in a state that made all the engine's later floating point
+            // several times slower on the benchmark machine (docs/performance.md).
+            for (const QChar ch : f.type)
+                h = mix(h, ch.unicode());
+            h = mix(h, (quint64(f.cls) << 32) ^ (quint64(f.blocksLOS) << 40) ^ (quint64(f.elevated) << 41));
             h = mix(h, bitsOf(f.peak.x));
             h = mix(h, bitsOf(f.peak.y));
             h = mix(h, bitsOf(f.radius));
