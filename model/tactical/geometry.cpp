@@ -324,34 +324,6 @@ bool overlapsSpan(Span a, Span b, double tol) {
     return satDepth(a, b, tol) > tol;
 }
 
-// Two stands (rectangles) compared along the axes of their sides, which are (twice each, up to sign) the edge
-// normals satDepth tests: +1 when their projections overlap along all four by more than `tol` plus a margin,
-// -1 when along one of them they overlap by less than `tol` less the margin (or are apart), 0 in between. The
-// depths come from centres and half sizes (no square root, no division) and agree with satDepth's to far
-// better than the margin, so satDepth compared with `tol` gives the same answer wherever this is not 0.
-int rectDepthSide(const Pose& a, const Pose& b, double tol) {
-    constexpr double kMargin = 1e-8;
-    if (!(a.w > 1e-9 && a.d > 1e-9 && b.w > 1e-9 && b.d > 1e-9))
-        return 0; // degenerate edges are skipped by satDepth: leave it to satDepth
-    const Vec2 fa = a.forward(), fb = b.forward();
-    const Vec2 ra{fa.y, -fa.x}, rb{fb.y, -fb.x};
-    const Vec2 dc = b.c - a.c;
-    const double ha = a.d / 2, wa = a.w / 2, hb = b.d / 2, wb = b.w / 2;
-    const double cf = std::abs(fa.dot(fb)), cr = std::abs(fa.dot(rb)); // |ra.rb| and |ra.fb| alike
-    // Overlap of two intervals of radii rA and rB whose centres lie d apart (one may hold the other).
-    auto depth = [](double rA, double rB, double d) {
-        return std::min(rA + rB - std::abs(d), 2 * std::min(rA, rB));
-    };
-    const double least = std::min(
-        std::min(depth(ha, hb * cf + wb * cr, dc.dot(fa)), depth(wa, hb * cr + wb * cf, dc.dot(ra))),
-        std::min(depth(ha * cf + wa * cr, hb, dc.dot(fb)), depth(ha * cr + wa * cf, wb, dc.dot(rb))));
-    if (least > tol + kMargin)
-        return 1;
-    if (least < tol - kMargin)
-        return -1;
-    return 0;
-}
-
 // distanceSpan's last part for polygons that do not intersect: the smallest vertex-edge distance. The same
 // sums as segmentDistance, compared squared (sqrt is monotonic and correctly rounded, so the square root of
 // the smallest square is the smallest distance, bit for bit), each edge set up once.
@@ -384,6 +356,32 @@ double distanceSpan(Span a, Span b, double cap) {
 }
 } // namespace
 
+// The axes of two stands' sides are, twice each and up to sign, the edge normals satDepth tests; the depths
+// here come from centres and half sizes and agree with satDepth's to far better than the margin, so satDepth
+// compared with `tol` gives the same answer wherever this is not 0.
+int overlapSide(const Pose& a, const Pose& b, double tol) {
+    constexpr double kMargin = 1e-8;
+    if (!(a.w > 1e-9 && a.d > 1e-9 && b.w > 1e-9 && b.d > 1e-9))
+        return 0; // degenerate edges are skipped by satDepth: leave it to satDepth
+    const Vec2 fa = a.forward(), fb = b.forward();
+    const Vec2 ra{fa.y, -fa.x}, rb{fb.y, -fb.x};
+    const Vec2 dc = b.c - a.c;
+    const double ha = a.d / 2, wa = a.w / 2, hb = b.d / 2, wb = b.w / 2;
+    const double cf = std::abs(fa.dot(fb)), cr = std::abs(fa.dot(rb)); // |ra.rb| and |ra.fb| alike
+    // Overlap of two intervals of radii rA and rB whose centres lie d apart (one may hold the other).
+    auto depth = [](double rA, double rB, double d) {
+        return std::min(rA + rB - std::abs(d), 2 * std::min(rA, rB));
+    };
+    const double least = std::min(
+        std::min(depth(ha, hb * cf + wb * cr, dc.dot(fa)), depth(wa, hb * cr + wb * cf, dc.dot(ra))),
+        std::min(depth(ha * cf + wa * cr, hb, dc.dot(fb)), depth(ha * cr + wa * cf, wb, dc.dot(rb))));
+    if (least > tol + kMargin)
+        return 1;
+    if (least < tol - kMargin)
+        return -1;
+    return 0;
+}
+
 bool overlaps(const Polygon& a, const Polygon& b, double tol) {
     return overlapsSpan(a, b, tol);
 }
@@ -391,7 +389,7 @@ bool overlaps(const Pose& a, const Pose& b, double tol) {
     // overlapsSpan: disjoint boxes, or satDepth(a, b, tol) > tol; for two stands the side axes mostly settle
     // it.
     if (tol >= 0)
-        if (const int side = rectDepthSide(a, b, tol); side != 0)
+        if (const int side = overlapSide(a, b, tol); side != 0)
             return side > 0;
     return overlapsSpan(a.corners(), b.corners(), tol);
 }
@@ -418,7 +416,7 @@ double distance(const Pose& a, const Pose& b, double cap) {
     if (gap > cap)
         return gap;
     if (gap <= 0) {
-        const int side = rectDepthSide(a, b, 0);
+        const int side = overlapSide(a, b, 0);
         if (side > 0 || (side == 0 && satDepth(ka, kb, -1e-12) >= 0))
             return 0;
     }

@@ -131,6 +131,13 @@ double distance(const Pose& a, const Polygon& b, double cap = 1e300);
 bool overlaps(const Polygon& a, const Polygon& b, double tol = 1e-3);
 bool overlaps(const Pose& a, const Pose& b, double tol = 1e-3);
 bool overlaps(const Pose& a, const Polygon& b, double tol = 1e-3);
+// Two stands (rectangles) along the axes of their sides, which decide whether they meet: +1 when their
+// projections overlap by more than tol (plus a margin of 1e-8) along all four, so they overlap deeper than
+// tol (overlaps(a, b, tol) holds; with tol >= 0 their distance is 0); -1 when along one of them they overlap
+// by less than tol (less the margin), so overlaps(a, b, tol) does not hold (with tol <= 0 they are more than
+// -tol apart); 0 when too close to tell (ask overlaps or distance). No square root, no division: a cheap
+// first test.
+int overlapSide(const Pose& a, const Pose& b, double tol);
 bool contains(const Polygon& a, Vec2 p);
 // Segment a-b passes through the interior of the polygon.
 bool segmentCrosses(const Polygon& poly, Vec2 a, Vec2 b);

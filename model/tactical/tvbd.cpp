@@ -49,34 +49,6 @@ double halfDiagonal(const Pose& p) {
     return 0.5 * std::sqrt(p.w * p.w + p.d * p.d);
 }
 
-// Two stands' outlines compared along the four axes of their sides (each stand's forward and right: for
-// rectangles, the axes that decide whether they meet). -1: apart along one of them by more than `margin`, so
-// more than that apart and not overlapping; +1: overlapping along all four by more than `margin`, so
-// overlapping that deep (distance 0); 0: neither (an exact test is needed). The margins are far above
-// rounding, so the answer agrees with geometry's distance and overlaps, which test the same edges.
-int separation(const std::array<Vec2, 4>& a, Vec2 af, const std::array<Vec2, 4>& b, Vec2 bf, double margin) {
-    const Vec2 axes[4] = {af, {af.y, -af.x}, bf, {bf.y, -bf.x}};
-    double least = 1e300;
-    for (const Vec2& n : axes) {
-        double amin = 1e300, amax = -1e300, bmin = 1e300, bmax = -1e300;
-        for (const Vec2& v : a) {
-            const double k = v.dot(n);
-            amin = std::min(amin, k);
-            amax = std::max(amax, k);
-        }
-        for (const Vec2& v : b) {
-            const double k = v.dot(n);
-            bmin = std::min(bmin, k);
-            bmax = std::max(bmax, k);
-        }
-        const double overlap = std::min(amax, bmax) - std::max(amin, bmin);
-        if (overlap < -margin)
-            return -1;
-        least = std::min(least, overlap);
-    }
-    return least > margin ? 1 : 0;
-}
-
 // Half the largest diagonal of the stands on the table (not Commanders): every stand lies within this of its
 // centre.
 double largestHalfDiagonal(const BattleState& s) {
@@ -1433,8 +1405,6 @@ std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, in
         return false;
     };
     std::optional<ChargePlan> best;
-    const std::array<Vec2, 4> targetCorners = t.pose.corners();
-    const Vec2 targetForward = t.pose.forward();
     auto tryAngle = [&](double a) {
         const double cost = wheelCost(x.pose.w, a);
         if (cost > reach)
@@ -1451,8 +1421,7 @@ std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, in
             // stand touched (a cheap test that spares the step-by-step walk for most angles).
             const double span = reach - cost;
             const Pose sweep{w0.c + w0.forward() * (span / 2), w0.facing, w0.w, w0.d + span};
-            const int sep = separation(sweep.corners(), w0.forward(), targetCorners, targetForward, 1e-5);
-            if (sep < 0 || (sep == 0 && wp::tactical::distance(sweep, t.pose, 0.01) > 1e-6))
+            if (overlapSide(sweep, t.pose, -1e-5) < 0 || wp::tactical::distance(sweep, t.pose, 0.01) > 1e-6)
                 return;
         }
         // the wheel itself must not hit anything
@@ -1486,7 +1455,7 @@ std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, in
                 if (std::abs(y.pose.c.x - q.c.x) > 5 || std::abs(y.pose.c.y - q.c.y) > 5 ||
                     apart(q, hx, y.pose, near.half[k], 0.01))
                     continue;
-                const int sep = separation(q.corners(), f, y.pose.corners(), y.pose.forward(), 1e-6);
+                const int sep = overlapSide(q, y.pose, 0);
                 if (sep > 0 || (sep == 0 && (wp::tactical::distance(q, y.pose, 0.01) <= 1e-9 ||
                                              overlaps(q, y.pose, 0)))) {
                     touched = i;
@@ -1511,7 +1480,7 @@ std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, in
         for (int it = 0; it < 30; ++it) {
             const double mid = (lo + hi) / 2;
             const Pose q{w0.c + f * mid, w0.facing, w0.w, w0.d};
-            const int sep = separation(q.corners(), f, targetCorners, targetForward, 1e-6);
+            const int sep = overlapSide(q, t.pose, 0);
             if (sep > 0 || (sep == 0 && wp::tactical::distance(q, t.pose, 0.01) <= 1e-9)) // capped: the same
                 hi = mid;
             else
