@@ -63,29 +63,6 @@ double segPolyDistance(const Polygon& poly, Vec2 a, Vec2 b) {
     return best2 >= 1e300 ? 1e300 : std::sqrt(best2);
 }
 
-// Bounding boxes: a box gap is a lower bound of the true distance, so pieces whose box is farther from a
-// line's box than a threshold need no exact test (the same answers, fewer polygon distances).
-struct Box {
-    double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
-};
-Box boxOf(const Polygon& p) {
-    Box b;
-    for (const Vec2& v : p) {
-        b.x0 = std::min(b.x0, v.x);
-        b.y0 = std::min(b.y0, v.y);
-        b.x1 = std::max(b.x1, v.x);
-        b.y1 = std::max(b.y1, v.y);
-    }
-    return b;
-}
-Box boxOf(Vec2 a, Vec2 b) {
-    return {std::min(a.x, b.x), std::min(a.y, b.y), std::max(a.x, b.x), std::max(a.y, b.y)};
-}
-// The boxes are more than `gap` apart along x or y (so every point of one is more than `gap` from the other).
-bool boxesApart(const Box& a, const Box& b, double gap) {
-    return a.x0 - b.x1 > gap || b.x0 - a.x1 > gap || a.y0 - b.y1 > gap || b.y0 - a.y1 > gap;
-}
-
 // A stand's directions and outline as Pose::forward/right/corners/polygon compute them (the same
 // operations, so the same bits), with the direction remembered per thread: facings repeat through
 // thousands of queries and after a move most are not whole degrees (a sine and cosine each otherwise).
