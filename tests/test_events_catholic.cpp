@@ -1105,7 +1105,7 @@ class TestEventsCatholic : public QObject {
         const int level = siegeLevel(f.d(), f.s, bremen);
         QVERIFY(cfSum(f.d(), f.s, unitsAt(f.s, bremen, P, f.d())) >= level); // the siege stands before
         PLAY(f, "C17");
-        QVERIFY(inEventChoice(f)); // the Saxons' Saxony city is still to be chosen ...
+        QVERIFY(inEventChoice(f));                     // the Saxons' Saxony city is still to be chosen ...
         QCOMPARE(f.s.cities[bremen].siege, int8_t(0)); // ... and the siege is already lifted (13.14)
         QCOMPARE(int(f.s.cities[bremen].sieger), int(kNone));
         QVERIFY(f.logged("13.14 the siege of Bremen is lifted"));
