@@ -1072,6 +1072,22 @@ class TestEventsCatholic : public QObject {
         QCOMPARE(f.s.units[mixed[0]].loc, int16_t(f.city("torgau")));
         QCOMPARE(leaderSide(f.d(), f.s, f.leader("john-george")), C);
     }
+    // 8.66 with 11.22: the Saxons teleported to a Saxony city catch a lone enemy leader standing there, as
+    // every other arrival of units does.
+    void c17_saxonsCatchALoneLeader() {
+        Rules f;
+        QVERIFY(start(f, {"C17"}));
+        f.s.nationSide[f.nationality("saxon")] = P;
+        f.setAreaControl("saxony", P);
+        f.place("saxon", UnitKind::Militia, "leipzig");
+        f.place("protestant", UnitKind::Mercenary, "leipzig", 2);
+        const int mansfeld = f.leader("mansfeld");
+        f.placeLeader("mansfeld", "torgau");
+        PLAY(f, "C17");
+        ACT(f, "choose torgau");
+        QVERIFY(f.s.leaders[mansfeld].status != LeaderStatus::InPlay);
+        QVERIFY(f.logged("11.22 Mansfeld is caught without troops at Torgau"));
+    }
     // 8.66: a siege between the Saxons and their new friends ends.
     void c17_siegeEnds() {
         Rules f;

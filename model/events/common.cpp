@@ -254,6 +254,7 @@ void commonApply(Ctx& c, const Action& a) {
             eliminateUnit(c, moved.back(), false, QStringLiteral("8.66 overstacked:"));
             moved.pop_back();
         }
+        catchLoneLeaders(c, to, side); // 11.22: as by any arrival of units
         if (isCity(i16(from)))
             checkSiegeMaintained(c, from);
         break;
@@ -285,6 +286,7 @@ void commonApply(Ctx& c, const Action& a) {
                        .arg(cityName(c.d, a.target)),
                    kProtestant);
             checkStacking(c, a.target, kProtestant);
+            catchLoneLeaders(c, a.target, kProtestant); // 11.22: as by any arrival of units
         }
         return;
     }
