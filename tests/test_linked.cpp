@@ -202,6 +202,24 @@ QStringList withRecord(const GameData& d, const battle::LinkedResult& r, const b
     return texts;
 }
 
+// `g` saved and read back (the save's text, replayed) into *r: the same game.
+void reloaded(const Game& g, const QString& name, Game* r) {
+    QString error;
+    const auto back = save::parse(save::serialize(save::fromGame(g)), name, &error);
+    QVERIFY2(back.has_value(), qPrintable(error));
+    QVERIFY2(save::replay(*back, name, *r, &error), qPrintable(error));
+    QCOMPARE(r->actions(), g.actions());
+    QVERIFY(r->state() == g.state());
+}
+
+// The battle report of a campaign game started with `battles` and `seed` (battleReport of its actions).
+bool campaignReport(const Game& game, const QString& battles, quint64 seed, QList<battle::BattleRecord>* out,
+                    QString* error) {
+    GameState start;
+    return game.engine().newGame(start, QStringLiteral("campaign"), battlesOption(battles), seed, error) &&
+           battle::battleReport(game.engine(), start, game.actions(), out, error);
+}
+
 // A real table's form for the units of a linked battle (docs/linked-battles.md "The form"): per side the
 // first unit destroyed, the second routed (TVBD) or remaining Weary and Disordered (Tercios), the others
 // remaining worn (TVBD: one resolve lost; Tercios: a Wear of 1).
@@ -949,17 +967,12 @@ class TestLinked : public QObject {
         QVERIFY(g.play(QStringLiteral("battle confirm")).ok);
 
         save::SaveGame sg = save::fromGame(g);
-        const auto back = save::parse(save::serialize(sg), QStringLiteral("screen.tyw"), &error);
-        QVERIFY2(back.has_value(), qPrintable(error));
         Game r(rulesData());
-        QVERIFY2(save::replay(*back, QStringLiteral("screen.tyw"), r, &error), qPrintable(error));
-        QCOMPARE(r.actions(), g.actions());
-        QVERIFY(r.state() == g.state());
+        reloaded(g, QStringLiteral("screen.tyw"), &r);
+        if (QTest::currentTestFailed())
+            return;
         auto report = [&](const Game& game, QList<battle::BattleRecord>* out) {
-            GameState start;
-            return game.engine().newGame(start, QStringLiteral("campaign"),
-                                         battlesOption(QStringLiteral("tercios")), 3, &error) &&
-                   battle::battleReport(game.engine(), start, game.actions(), out, &error);
+            return campaignReport(game, QStringLiteral("tercios"), 3, out, &error);
         };
         QList<battle::BattleRecord> battles;
         QVERIFY2(report(r, &battles), qPrintable(error));
@@ -1482,17 +1495,12 @@ class TestLinked : public QObject {
             QVERIFY2(g.play(a).ok, qPrintable(a.left(60)));
         QVERIFY(g.play(QStringLiteral("battle confirm")).ok);
         save::SaveGame sg = save::fromGame(g);
-        const auto back = save::parse(save::serialize(sg), QStringLiteral("hand.tyw"), &error);
-        QVERIFY2(back.has_value(), qPrintable(error));
         Game r(rulesData());
-        QVERIFY2(save::replay(*back, QStringLiteral("hand.tyw"), r, &error), qPrintable(error));
-        QCOMPARE(r.actions(), g.actions());
-        QVERIFY(r.state() == g.state());
+        reloaded(g, QStringLiteral("hand.tyw"), &r);
+        if (QTest::currentTestFailed())
+            return;
         auto report = [&](const Game& game, QList<battle::BattleRecord>* out) {
-            GameState start;
-            return game.engine().newGame(start, QStringLiteral("campaign"),
-                                         battlesOption(QStringLiteral("tvbd")), 3, &error) &&
-                   battle::battleReport(game.engine(), start, game.actions(), out, &error);
+            return campaignReport(game, QStringLiteral("tvbd"), 3, out, &error);
         };
         QList<battle::BattleRecord> battles;
         QVERIFY2(report(r, &battles), qPrintable(error));

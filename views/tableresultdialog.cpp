@@ -71,8 +71,8 @@ bool scenarioHashOf(const QString& path, QString* hash, QString* error) {
 }
 
 // The form of a real table's result (a "hand" record replayed): its units, per side, with their fates and
-// states, and the leaders lost.
-QString handFormHtml(const GameData& d, const GameState& s, const battle::RecordCheck& check) {
+// states, and the totals.
+QString handFormHtml(const GameState& s, const battle::RecordCheck& check) {
     const CombatFrame* f = combatOnTop(s);
     if (!f || check.units.isEmpty())
         return {};
@@ -104,12 +104,7 @@ QString handFormHtml(const GameData& d, const GameState& s, const battle::Record
                  .arg(n.routed)
                  .arg(n.remaining);
     }
-    QStringList lost;
-    for (int t = 0; t < 2; ++t)
-        for (const QString& id : check.record.leadersLost[t])
-            lost << (d.leader(id) >= 0 ? d.leaders[d.leader(id)].name.toHtmlEscaped() : id.toHtmlEscaped());
-    return h + QStringLiteral("<br>Commanders lost: %1.")
-                   .arg(lost.isEmpty() ? QStringLiteral("none") : lost.join(QStringLiteral(", ")));
+    return h; // the leaders lost are in the lines above ("Leaders lost on the table")
 }
 
 } // namespace
@@ -159,7 +154,7 @@ QString enteredTableResultHtml(const GameData& d, const GameState& s, const QStr
                                        "result</b>: %1<br><i>Dispute it: the result or its form was "
                                        "changed.</i></p>")
                             .arg(why.toHtmlEscaped());
-            return h + handFormHtml(d, s, check);
+            return h + handFormHtml(s, check);
         }
         const bool screen = check.record.by == QLatin1String("screen");
         QString what =
@@ -248,7 +243,7 @@ TableResultDialog::TableResultDialog(GameController* controller, QWidget* parent
     m_units->setSelectionMode(QAbstractItemView::NoSelection);
     m_units->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_units->horizontalHeader()->setSectionResizeMode(NameColumn, QHeaderView::Stretch);
-    m_units->setMinimumHeight(200);
+    m_units->setMinimumHeight(240);
     formLay->addWidget(m_units, 1);
     m_unitsNote = new QLabel(formPage);
     m_unitsNote->setWordWrap(true);
@@ -339,14 +334,14 @@ TableResultDialog::TableResultDialog(GameController* controller, QWidget* parent
     fightLay->addLayout(unfinishedRow);
     fightLay->addStretch(1);
     m_tabs->addTab(fightPage, QStringLiteral("Fight it on screen"));
-    lay->addWidget(m_tabs);
+    lay->addWidget(m_tabs, 3);
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int) { clearResult(); });
 
     m_preview = new QLabel(this);
     m_preview->setObjectName(QStringLiteral("tableResultPreview"));
     m_preview->setTextFormat(Qt::RichText);
     m_preview->setWordWrap(true);
-    m_preview->setMinimumHeight(120);
+    m_preview->setMinimumHeight(110);
     m_preview->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_preview->setStyleSheet(
         QStringLiteral("QLabel { background: #fbf7ee; border: 1px solid #c8b088; border-radius: 6px;"
@@ -561,13 +556,30 @@ QComboBox* TableResultDialog::fateBox(int row) const {
     return qobject_cast<QComboBox*>(m_units->cellWidget(row, FateColumn));
 }
 
+// The state widgets sit in a holder (the view shows its cell widgets; the holder hides its content for a
+// unit that is not remaining).
 QSpinBox* TableResultDialog::stateSpin(int row) const {
-    return qobject_cast<QSpinBox*>(m_units->cellWidget(row, StateColumn));
+    QWidget* holder = m_units->cellWidget(row, StateColumn);
+    return holder ? holder->findChild<QSpinBox*>() : nullptr;
 }
 
 QCheckBox* TableResultDialog::disorderBox(int row) const {
-    return qobject_cast<QCheckBox*>(m_units->cellWidget(row, DisorderColumn));
+    QWidget* holder = m_units->cellWidget(row, DisorderColumn);
+    return holder ? holder->findChild<QCheckBox*>() : nullptr;
 }
+
+namespace {
+
+QWidget* cellHolder(QWidget* content, QWidget* parent) {
+    auto* holder = new QWidget(parent);
+    auto* lay = new QHBoxLayout(holder);
+    lay->setContentsMargins(0, 0, 0, 0);
+    content->setParent(holder);
+    lay->addWidget(content);
+    return holder;
+}
+
+} // namespace
 
 void TableResultDialog::fillUnits() {
     const GameData& d = gc->data();
@@ -621,19 +633,24 @@ void TableResultDialog::fillUnits() {
                                   .arg(u.startResolve));
         }
         state->setEnabled(false);
-        m_units->setCellWidget(r, StateColumn, state);
+        state->setVisible(false);
+        m_units->setCellWidget(r, StateColumn, cellHolder(state, m_units));
         QCheckBox* disorder = nullptr;
         if (!tvbd) {
             disorder = new QCheckBox(QStringLiteral("Disordered"), m_units);
             disorder->setObjectName(QStringLiteral("disordered_%1").arg(u.id));
             disorder->setEnabled(false);
-            m_units->setCellWidget(r, DisorderColumn, disorder);
+            disorder->setVisible(false);
+            m_units->setCellWidget(r, DisorderColumn, cellHolder(disorder, m_units));
         }
         connect(fate, &QComboBox::currentIndexChanged, this, [this, fate, state, disorder]() {
             const bool remaining = fate->currentData().toString() == QLatin1String("remaining");
-            state->setEnabled(remaining);
-            if (disorder)
+            state->setEnabled(remaining); // a state for a remaining unit only
+            state->setVisible(remaining);
+            if (disorder) {
                 disorder->setEnabled(remaining);
+                disorder->setVisible(remaining);
+            }
             updateTotals();
         });
         if (!tvbd)
@@ -643,6 +660,10 @@ void TableResultDialog::fillUnits() {
             });
     }
     m_units->resizeColumnsToContents();
+    // the state widgets start hidden (no fate yet): room for "Wear 3 of 3 · Weary", "resolve 4 of 4"
+    m_units->setColumnWidth(FateColumn, 112);
+    m_units->setColumnWidth(StateColumn, tvbd ? 130 : 160);
+    m_units->setColumnWidth(DisorderColumn, 112);
     m_units->horizontalHeader()->setSectionResizeMode(NameColumn, QHeaderView::Stretch);
     m_unitsNote->setText(
         m_formError.isEmpty()

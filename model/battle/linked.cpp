@@ -854,21 +854,35 @@ bool mergeForm(const TableRecord& record, QList<TableUnit>* units, QString* erro
 
 } // namespace
 
-bool handRecord(const GameData& d, const GameState& s, int winner, const QList<TableUnit>& units,
-                const QStringList leadersLost[2], TableRecord* out, QString* error) {
+namespace {
+
+// A record of the battle on top of `s` by `by`: its ruleset, its battle seed and its exported scenario's
+// hash.
+bool recordOfTop(const GameData& d, const GameState& s, const QString& by, TableRecord* out, QString* error) {
     const CombatFrame* f = topCombat(s);
     if (!f || f->table <= 0) {
         *error = QStringLiteral("no battle is on the table here");
         return false;
     }
     TableRecord r;
-    r.by = QStringLiteral("hand");
+    r.by = by;
     r.rules = f->table == kBattlesTercios ? QStringLiteral("tercios") : QStringLiteral("tvbd");
     r.seed = linkedBattleSeed(s);
     QJsonObject scenario;
     if (!exportLinked(d, s, r.rules, r.seed, &scenario, error))
         return false;
     r.scenario = scenarioHash(scenario);
+    *out = r;
+    return true;
+}
+
+} // namespace
+
+bool handRecord(const GameData& d, const GameState& s, int winner, const QList<TableUnit>& units,
+                const QStringList leadersLost[2], TableRecord* out, QString* error) {
+    TableRecord r;
+    if (!recordOfTop(d, s, QStringLiteral("hand"), &r, error))
+        return false;
     r.winner = winner;
     r.units = units;
     r.leadersLost[0] = leadersLost[0];
@@ -979,19 +993,9 @@ bool replayRecord(const GameData& d, const GameState& s, const TableRecord& reco
 }
 
 bool autoRecord(const GameData& d, const GameState& s, QString* attachment, QString* error) {
-    const CombatFrame* f = topCombat(s);
-    if (!f || f->table <= 0) {
-        *error = QStringLiteral("no battle is on the table here");
-        return false;
-    }
     TableRecord record;
-    record.by = QStringLiteral("auto");
-    record.rules = f->table == kBattlesTercios ? QStringLiteral("tercios") : QStringLiteral("tvbd");
-    record.seed = linkedBattleSeed(s);
-    QJsonObject scenario;
-    if (!exportLinked(d, s, record.rules, record.seed, &scenario, error))
+    if (!recordOfTop(d, s, QStringLiteral("auto"), &record, error))
         return false;
-    record.scenario = scenarioHash(scenario);
     *attachment = encodeRecord(record);
     return true;
 }
