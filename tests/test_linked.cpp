@@ -202,6 +202,13 @@ QStringList withRecord(const GameData& d, const battle::LinkedResult& r, const b
     return texts;
 }
 
+// The result of a record entered in the game with the record attached, and confirmed.
+void enterAndConfirm(Game& g, const battle::RecordCheck& check, const battle::TableRecord& record) {
+    for (const QString& a : withRecord(g.data(), check.expected, record))
+        QVERIFY2(g.play(a).ok, qPrintable(a.left(60)));
+    QVERIFY(g.play(QStringLiteral("battle confirm")).ok);
+}
+
 // `g` saved and read back (the save's text, replayed) into *r: the same game.
 void reloaded(const Game& g, const QString& name, Game* r) {
     QString error;
@@ -961,10 +968,8 @@ class TestLinked : public QObject {
         battle::RecordCheck check;
         QVERIFY2(battle::replayRecord(g.data(), g.state(), record, &check, &error), qPrintable(error));
         const qsizetype at = g.actions().size();
-        for (const QString& a : withRecord(g.data(), check.expected, record))
-            QVERIFY2(g.play(a).ok, qPrintable(a.left(60)));
+        enterAndConfirm(g, check, record);
         QVERIFY(g.actions()[at].startsWith(check.expected.actions(g.data()).front() + QStringLiteral(" @")));
-        QVERIFY(g.play(QStringLiteral("battle confirm")).ok);
 
         save::SaveGame sg = save::fromGame(g);
         Game r(rulesData());
@@ -1491,9 +1496,7 @@ class TestLinked : public QObject {
         battle::RecordCheck check;
         QVERIFY2(battle::replayRecord(g.data(), g.state(), record, &check, &error), qPrintable(error));
         const GameState before = g.state();
-        for (const QString& a : withRecord(g.data(), check.expected, record))
-            QVERIFY2(g.play(a).ok, qPrintable(a.left(60)));
-        QVERIFY(g.play(QStringLiteral("battle confirm")).ok);
+        enterAndConfirm(g, check, record);
         save::SaveGame sg = save::fromGame(g);
         Game r(rulesData());
         reloaded(g, QStringLiteral("hand.tyw"), &r);
