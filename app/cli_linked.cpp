@@ -285,8 +285,13 @@ int resultCommand(ArgParser& p, Mode mode) {
                   << (check.record.by == QLatin1String("screen")
                           ? QStringLiteral("the battle fought on screen, %1 tactical actions replayed")
                                 .arg(check.record.moves.size())
+                      : check.record.by == QLatin1String("hand")
+                          ? QStringLiteral("the form of a real table, %1 units").arg(check.units.size())
                           : QStringLiteral("the auto-resolved battle"))
                   << " (" << check.end << "; battle seed " << check.record.seed << ")\n";
+            if (check.record.by == QLatin1String("hand"))
+                for (const QString& l : check.log.mid(1))
+                    out() << "  | " << l << "\n";
             return 0;
         }
         if (!battle::matchesAutoResolve(*data.data, s, &error)) {
@@ -396,6 +401,8 @@ int replayCommand(ArgParser& p) {
           << (hasRecord
                   ? (record.by == QLatin1String("screen")
                          ? QStringLiteral("fought on screen, %1 tactical actions").arg(record.moves.size())
+                     : record.by == QLatin1String("hand")
+                         ? QStringLiteral("a real table's result entered in the form (no tactical battle)")
                          : QStringLiteral("auto-resolved"))
                   : QStringLiteral("no record: a real table's result (the scenario only)"))
           << "\n";
@@ -415,12 +422,13 @@ int replayCommand(ArgParser& p) {
             }
             return true;
         };
+        const bool fought = hasRecord && record.by != QLatin1String("hand"); // a tactical battle to open
         if (!write(scenarioPath, check.scenarioJson) ||
-            (hasRecord && !write(outFile, battle::tacticalBattleRecord(rulesName, battle::linkedBattleSeed(s),
-                                                                       scenarioFile, check.played))))
+            (fought && !write(outFile, battle::tacticalBattleRecord(rulesName, battle::linkedBattleSeed(s),
+                                                                    scenarioFile, check.played))))
             return 1;
         out() << "scenario: " << scenarioPath << "\n";
-        if (hasRecord)
+        if (fought)
             out() << "battle record: " << outFile << " (westphalia --battle " << outFile << " opens it)\n";
     }
     if (showLog)
@@ -683,6 +691,8 @@ int reportCommand(ArgParser& p) {
             const QString record =
                 b.recordOk == 1   ? (b.evidence == QLatin1String("screen")
                                          ? QStringLiteral("fought on screen: its record replays to the result")
+                                     : b.evidence == QLatin1String("hand")
+                                         ? QStringLiteral("a real table: the form entered gives the result")
                                          : QStringLiteral("auto-resolved: its record replays to the result"))
                 : b.recordOk == 0 ? QStringLiteral("its record does NOT give the result: ") + b.recordError
                 : b.autoResolved == 1 ? QStringLiteral("no record; the auto-resolved battle")
@@ -692,6 +702,8 @@ int reportCommand(ArgParser& p) {
                   << b.battleSeed << "; " << record
                   << "); scenario, record and log: westphalia-cli battle-link replay " << gameArgs
                   << " --battle " << b.tableBattle << " --out battle-" << b.tableBattle << ".json --log\n";
+            for (const QString& l : b.form) // a real table's form, unit by unit
+                out() << "      " << l << "\n";
             bad += b.recordOk == 0;
         }
     }

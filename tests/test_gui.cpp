@@ -26,6 +26,7 @@
 #include "save/pbem.h"
 #include "save/savefile.h"
 #include "siegedialog.h"
+#include "table_form_fixture.h"
 #include "tableresultdialog.h"
 #include "theme.h"
 
@@ -1261,29 +1262,48 @@ class TestGui : public QObject {
         QVERIFY(!dlg->submitButton()->isEnabled());
         QVERIFY(dlg->resultLabel()->text().contains(QStringLiteral("Enter the attacker")));
         dlg->winnerBox()->setCurrentIndex(1); // the defender holds the field
-        dlg->spin(0, TableResultDialog::Destroyed)->setValue(2);
-        dlg->spin(0, TableResultDialog::Routed)->setValue(1);
-        dlg->spin(0, TableResultDialog::Remaining)->setValue(1);
-        dlg->spin(1, TableResultDialog::Destroyed)->setValue(0);
-        dlg->spin(1, TableResultDialog::Routed)->setValue(1);
-        dlg->spin(1, TableResultDialog::Remaining)->setValue(3);
+        // The exported battle's units, one row each; the totals are read-only and follow the fates.
+        QCOMPARE(dlg->unitTable()->rowCount(), int(dlg->formUnits().size()));
+        QVERIFY(dlg->spin(0, TableResultDialog::Destroyed)->isReadOnly());
+        QVERIFY(dlg->unitTable()->isColumnHidden(TableResultDialog::DisorderColumn)); // TVBD: no Disordered
+        QVERIFY(!guitest::enterUnit(dlg, 0, QStringLiteral("remaining"), 0)); // TVBD: at least 1 resolve
+        bool entered = false;
+        const QList<battle::TableUnit> units = guitest::enterSampleForm(dlg, true, &entered);
+        QVERIFY(entered);
         QListWidget* leaders = dlg->leadersList();
         QCOMPARE(leaders->count(), 2); // Tilly and Mansfeld
         const QString tillyName = d->leaders[d->leader(QStringLiteral("tilly"))].name;
         QCOMPARE(leaders->item(0)->data(Qt::UserRole).toString(), QStringLiteral("tilly"));
         QVERIFY(leaders->item(0)->text().startsWith(tillyName));
         leaders->item(0)->setCheckState(Qt::Checked);
+        QCOMPARE(dlg->enteredUnits().size(), units.size());
+        for (qsizetype i = 0; i < units.size(); ++i) {
+            QCOMPARE(dlg->enteredUnits()[i].fate, units[i].fate);
+            QCOMPARE(dlg->enteredUnits()[i].resolve, units[i].resolve);
+        }
         click(dlg->mapButton());
-        QVERIFY(dlg->pending());
+        QVERIFY2(dlg->pending(), qPrintable(dlg->resultLabel()->text()));
         battle::TableResult table;
-        table.winner = 1;
-        table.sides[0] = {4, 2, 1, 1, {QStringLiteral("tilly")}};
-        table.sides[1] = {4, 0, 1, 3, {}};
-        table.reason = QStringLiteral("entered by hand");
+        const QStringList lostTilly[2] = {{QStringLiteral("tilly")}, {}};
+        QVERIFY2(battle::tableResultFromUnits(QStringLiteral("tvbd"), units, 1, lostTilly, &table, &error),
+                 qPrintable(error));
+        for (int t = 0; t < 2; ++t) { // the totals shown are the form's
+            QCOMPARE(dlg->spin(t, TableResultDialog::Destroyed)->value(), table.sides[t].destroyed);
+            QCOMPARE(dlg->spin(t, TableResultDialog::Routed)->value(), table.sides[t].routed);
+            QCOMPARE(dlg->spin(t, TableResultDialog::Remaining)->value(), table.sides[t].remaining);
+            QVERIFY(table.sides[t].destroyed >= 1);
+        }
         battle::LinkedResult mapped;
         QVERIFY2(battle::mapResult(*d, gc->state(), table, battle::defaultMapping(QStringLiteral("tvbd")),
                                    &mapped, &error),
                  qPrintable(error));
+        // the form goes with the result: its record ("hand") gives it
+        battle::TableRecord handRecord;
+        QVERIFY(battle::decodeRecord(dlg->pendingAttachment(), &handRecord, &error));
+        QCOMPARE(handRecord.by, QStringLiteral("hand"));
+        battle::RecordCheck handCheck;
+        QVERIFY2(battle::replayRecord(*d, gc->state(), handRecord, &handCheck, &error), qPrintable(error));
+        QCOMPARE(handCheck.expected.actions(*d), mapped.actions(*d));
         QVERIFY(!mapped.attackerWins);
         QCOMPARE(dlg->pending()->attackerWins, false);
         QCOMPARE(dlg->pending()->lossNumber[0], mapped.lossNumber[0]);
@@ -1291,6 +1311,8 @@ class TestGui : public QObject {
         QCOMPARE(dlg->pending()->leadersLost, QList<int>{d->leader(QStringLiteral("tilly"))});
         QVERIFY(dlg->resultLabel()->text().contains(QStringLiteral("Protestant army wins")));
         QVERIFY(dlg->resultLabel()->text().contains(QStringLiteral("Leaders lost: ") + tillyName));
+        dlg->resize(760, 900);
+        settle();
         QVERIFY(dlg->grab().save(shot(QStringLiteral("table-result-form.png"))));
         click(dlg->submitButton());
         QCOMPARE(gc->actor(), kProtestant);
@@ -1300,13 +1322,14 @@ class TestGui : public QObject {
         QCOMPARE(f->tableLeadersLost,
                  std::vector<int16_t>{static_cast<int16_t>(d->leader(QStringLiteral("tilly")))});
         QCOMPARE(f->lossNumber[kCatholic], int8_t(mapped.lossNumber[0]));
-        // The check agrees with the model's: a hand-entered result is (here) not the auto-resolved one.
-        QString why;
-        const bool same = battle::matchesAutoResolve(*d, gc->state(), &why);
+        // The defender sees the form unit by unit, checked: its mapping gives the result entered.
         QVERIFY(combat->tableCheckLabel());
-        QVERIFY(combat->tableCheckLabel()->text().contains(same ? QStringLiteral("This is the auto-resolved")
-                                                                : QStringLiteral("Not the auto-resolved")));
-        QVERIFY(combat->tableCheckLabel()->text().contains(tillyName));
+        const QString check = combat->tableCheckLabel()->text();
+        QVERIFY2(check.contains(QStringLiteral("The form entered gives this result")), qPrintable(check));
+        QVERIFY(check.contains(tillyName));
+        QVERIFY(check.contains(units.front().name.toHtmlEscaped()));
+        QVERIFY(check.contains(QStringLiteral("remaining, resolve")));
+        QVERIFY(combat->grab().save(shot(QStringLiteral("table-result-form-confirm.png"))));
         // Disputed: the attacker enters it again, and the dialog is back.
         click(combat->buttonFor(*legalChoice(gc, kBattleDispute)));
         QCOMPARE(gc->actor(), kCatholic);
@@ -1376,15 +1399,23 @@ class TestGui : public QObject {
         settle();
         QVERIFY(!dlg->pending()); // another tab: the result shown is gone
         dlg->winnerBox()->setCurrentIndex(0);
-        dlg->spin(0, TableResultDialog::Remaining)->setValue(4);
-        dlg->spin(1, TableResultDialog::Destroyed)->setValue(3);
-        dlg->spin(1, TableResultDialog::Remaining)->setValue(1);
+        // Tercios: no rout, a remaining unit's Wear (Weary at its Stamina) and Disordered
+        QVERIFY(!dlg->unitTable()->isColumnHidden(TableResultDialog::DisorderColumn));
+        QVERIFY(!guitest::enterUnit(dlg, 0, QStringLiteral("routed")));
+        const QList<battle::TableUnit> terciosUnits = guitest::enterSampleForm(dlg, false, &entered);
+        QVERIFY(entered);
+        QVERIFY(std::any_of(terciosUnits.begin(), terciosUnits.end(),
+                            [](const battle::TableUnit& u) { return u.disordered && u.weary(); }));
+        dlg->resize(760, 900);
+        settle();
+        QVERIFY(dlg->grab().save(shot(QStringLiteral("table-result-form-tercios.png"))));
         click(dlg->mapButton());
-        QVERIFY(dlg->pending());
+        QVERIFY2(dlg->pending(), qPrintable(dlg->resultLabel()->text()));
         battle::TableResult t4;
-        t4.winner = 0;
-        t4.sides[0] = {4, 0, 0, 4, {}};
-        t4.sides[1] = {4, 3, 0, 1, {}};
+        const QStringList noLeaders[2];
+        QVERIFY(
+            battle::tableResultFromUnits(QStringLiteral("tercios"), terciosUnits, 0, noLeaders, &t4, &error));
+        QCOMPARE(dlg->spin(1, TableResultDialog::Remaining)->value(), t4.sides[1].remaining);
         QVERIFY(battle::mapResult(*d, gc->state(), t4, battle::defaultMapping(QStringLiteral("tercios")),
                                   &mapped, &error));
         QVERIFY(mapped.attackerWins);

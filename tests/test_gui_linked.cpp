@@ -17,6 +17,7 @@
 #include "rules/invariants.h"
 #include "rules_fixture.h"
 #include "save/pbem.h"
+#include "table_form_fixture.h"
 #include "tableresultdialog.h"
 #include "tactical/tercios.h"
 #include "tactical/tvbd.h"
@@ -716,12 +717,10 @@ class TestGuiLinked : public QObject {
         // The attacker's window: the form of a real table (the defender holds the field; one leader lost).
         dlg->tabs()->setCurrentIndex(1);
         dlg->winnerBox()->setCurrentIndex(1);
-        const int units[2] = {static_cast<int>(battle.attackUnits.size()),
-                              static_cast<int>(battle.defendUnits.size())};
-        dlg->spin(0, TableResultDialog::Destroyed)->setValue(1);
-        dlg->spin(0, TableResultDialog::Remaining)->setValue(std::max(0, 2 * units[0] - 1));
-        dlg->spin(1, TableResultDialog::Routed)->setValue(1);
-        dlg->spin(1, TableResultDialog::Remaining)->setValue(std::max(0, 2 * units[1] - 1));
+        bool filled = false;
+        const QList<battle::TableUnit> units = guitest::enterSampleForm(
+            dlg, topCombat(aw.controller()->state())->table == kBattlesTvbd, &filled);
+        QVERIFY(filled);
         QListWidget* leaders = dlg->leadersList();
         QVERIFY(leaders->count() >= 1);
         leaders->item(0)->setCheckState(Qt::Checked);
@@ -743,10 +742,12 @@ class TestGuiLinked : public QObject {
         CombatDialog* combat = dw.combatDialog();
         QVERIFY(combat->isVisible());
         QVERIFY(combat->tableCheckLabel());
-        QString why;
-        const bool same = battle::matchesAutoResolve(*d, dgc->state(), &why);
-        QVERIFY(combat->tableCheckLabel()->text().contains(same ? QStringLiteral("This is the auto-resolved")
-                                                                : QStringLiteral("Not the auto-resolved")));
+        // the form came with the result (checked on import): the defender sees it unit by unit, verified
+        const QString check = combat->tableCheckLabel()->text();
+        QVERIFY2(check.contains(QStringLiteral("The form entered gives this result")), qPrintable(check));
+        for (const battle::TableUnit& u : units)
+            QVERIFY2(check.contains(u.name.toHtmlEscaped()), qPrintable(u.name));
+        QVERIFY(!battle::enteredAttachment(dgc->pbem()->allActions()).isEmpty());
         const CombatFrame enteredFrame = *topCombat(dgc->state());
         press(combat->buttonFor(*confirm));
         QVERIFY(logged(dgc, QStringLiteral("(linked battle) %1 confirms").arg(sideName(1 - att))));

@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 using namespace wp;
 using namespace wp::rules;
@@ -201,6 +202,58 @@ QStringList withRecord(const GameData& d, const battle::LinkedResult& r, const b
     return texts;
 }
 
+// The result of a record entered in the game with the record attached, and confirmed.
+void enterAndConfirm(Game& g, const battle::RecordCheck& check, const battle::TableRecord& record) {
+    for (const QString& a : withRecord(g.data(), check.expected, record))
+        QVERIFY2(g.play(a).ok, qPrintable(a.left(60)));
+    QVERIFY(g.play(QStringLiteral("battle confirm")).ok);
+}
+
+// `g` saved and read back (the save's text, replayed) into *r: the same game.
+void reloaded(const Game& g, const QString& name, Game* r) {
+    QString error;
+    const auto back = save::parse(save::serialize(save::fromGame(g)), name, &error);
+    QVERIFY2(back.has_value(), qPrintable(error));
+    QVERIFY2(save::replay(*back, name, *r, &error), qPrintable(error));
+    QCOMPARE(r->actions(), g.actions());
+    QVERIFY(r->state() == g.state());
+}
+
+// The battle report of a campaign game started with `battles` and `seed` (battleReport of its actions).
+bool campaignReport(const Game& game, const QString& battles, quint64 seed, QList<battle::BattleRecord>* out,
+                    QString* error) {
+    GameState start;
+    return game.engine().newGame(start, QStringLiteral("campaign"), battlesOption(battles), seed, error) &&
+           battle::battleReport(game.engine(), start, game.actions(), out, error);
+}
+
+// A real table's form for the units of a linked battle (docs/linked-battles.md "The form"): per side the
+// first unit destroyed, the second routed (TVBD) or remaining Weary and Disordered (Tercios), the others
+// remaining worn (TVBD: one resolve lost; Tercios: a Wear of 1).
+QList<battle::TableUnit> sampleForm(QList<battle::TableUnit> units, const QString& rules) {
+    int seen[2] = {0, 0};
+    for (battle::TableUnit& u : units) {
+        const int k = seen[u.side]++;
+        u.fate = k == 0                                     ? QStringLiteral("destroyed")
+                 : k == 1 && rules == QLatin1String("tvbd") ? QStringLiteral("routed")
+                                                            : QStringLiteral("remaining");
+        u.resolve = std::max(1, u.startResolve - 1);
+        u.wear = k == 1 ? u.startResolve : std::min(1, u.startResolve);
+        u.disordered = k == 1;
+    }
+    return units;
+}
+
+// The form changed after its result was entered: a remaining unit of `side` destroyed instead.
+battle::TableRecord changedFate(battle::TableRecord r, int side) {
+    for (battle::TableUnit& u : r.units)
+        if (u.side == side && u.fate == QLatin1String("remaining")) {
+            u.fate = QStringLiteral("destroyed");
+            break;
+        }
+    return r;
+}
+
 } // namespace
 
 class TestLinked : public QObject {
@@ -238,6 +291,98 @@ class TestLinked : public QObject {
         f.setActive(kCatholic);
         return f.activate("tilly") && f.pickUp(b->army) && f.act("move landshut") &&
                f.act("attack " + unitList(b->army)) && f.act("pass") && f.act("pass");
+    }
+
+    // The files of a table result sent by e-mail: the honest one's actions and a cheating copy's, and what
+    // the refusal of the cheating one says.
+    struct Files {
+        QStringList honest, cheat;
+        QString refusal;
+    };
+
+    // A PBEM game with `option` played at random until the sender is at a table result; `make` gives the
+    // honest and the cheating result. The cheating file is refused by the receiver with the reason and
+    // nothing changes; the honest one is imported and its record matches at the confirmation.
+    static void pbemTableBattle(const QString& option, quint64 secretsSeed, quint64 pickSeed,
+                                const std::function<void(const GameState&, Files*)>& make) {
+        QTemporaryDir tmp;
+        const QString dirs[2] = {tmp.filePath("catholic"), tmp.filePath("protestant")};
+        QString error;
+        const FixedSecrets secrets(secretsSeed);
+        startPbem(dirs, option);
+        if (QTest::currentTestFailed())
+            return;
+        auto atTableResult = [](const save::PbemSession& s) {
+            const auto legal = s.legalActions();
+            return !legal.empty() && std::all_of(legal.begin(), legal.end(), [](const Action& a) {
+                return a.kind == ActionKind::Choose &&
+                       (a.target == kBattleWonByAttacker || a.target == kBattleWonByDefender);
+            });
+        };
+        auto playTexts = [&](save::PbemSession& s, const QStringList& texts) {
+            for (const QString& t : texts) {
+                QString attachment, why;
+                splitAttachment(t, &attachment);
+                const auto a = parseAction(*rulesData(), s.state(), t, &why);
+                if (!a || !s.play(*a, nullptr, attachment).ok)
+                    return false;
+            }
+            return true;
+        };
+        Rng pick(pickSeed);
+        bool verified = false;
+        for (int file = 0; file < 600 && !verified; ++file) {
+            save::PbemSession a(rulesData()), b(rulesData());
+            QVERIFY(a.loadFrom(dirs[0], &error) && b.loadFrom(dirs[1], &error));
+            const int sender = a.myBall() ? 0 : 1;
+            save::PbemSession& s = sender == 0 ? a : b;
+            save::PbemSession& r = sender == 0 ? b : a;
+            if (s.state().gameOver)
+                break;
+            bool fought = false;
+            while (s.canPlay() && !fought) {
+                if (!atTableResult(s)) {
+                    const auto legal = s.legalActions();
+                    QVERIFY(s.play(legal[chooseRandomAction(*rulesData(), s.state(), legal,
+                                                            RandomPolicy::Aggressive, pick)])
+                                .ok);
+                    continue;
+                }
+                Files files;
+                make(s.state(), &files);
+                if (QTest::currentTestFailed())
+                    return;
+                // the cheating copy of the sender first
+                const QString cheatDir = tmp.filePath(QStringLiteral("cheat%1").arg(file));
+                QVERIFY(s.saveTo(cheatDir, &error));
+                save::PbemSession cheat(rulesData());
+                QVERIFY(cheat.loadFrom(cheatDir, &error));
+                QVERIFY(playTexts(cheat, files.cheat));
+                QByteArray bytes;
+                QString name;
+                QVERIFY2(cheat.exportFile(&bytes, &name, false, &error), qPrintable(error));
+                const QStringList before = r.allActions();
+                QVERIFY(!r.importFile(bytes, name, &error));
+                QVERIFY2(error.contains(files.refusal), qPrintable(error));
+                QCOMPARE(r.allActions(), before); // nothing changed
+                // the honest file
+                QVERIFY(playTexts(s, files.honest));
+                fought = true;
+            }
+            QByteArray bytes;
+            QString name;
+            QVERIFY2(s.exportFile(&bytes, &name, false, &error), qPrintable(error));
+            QVERIFY2(r.importFile(bytes, name, &error), qPrintable(error));
+            QVERIFY(s.saveTo(dirs[sender], &error) && r.saveTo(dirs[1 - sender], &error));
+            if (fought) {
+                const QString attachment = battle::enteredAttachment(r.allActions());
+                QVERIFY(!attachment.isEmpty());
+                QVERIFY2(battle::matchesRecord(*rulesData(), r.state(), attachment, nullptr, &error),
+                         qPrintable(error));
+                verified = true;
+            }
+        }
+        QVERIFY(verified);
     }
 
   private slots:
@@ -823,23 +968,16 @@ class TestLinked : public QObject {
         battle::RecordCheck check;
         QVERIFY2(battle::replayRecord(g.data(), g.state(), record, &check, &error), qPrintable(error));
         const qsizetype at = g.actions().size();
-        for (const QString& a : withRecord(g.data(), check.expected, record))
-            QVERIFY2(g.play(a).ok, qPrintable(a.left(60)));
+        enterAndConfirm(g, check, record);
         QVERIFY(g.actions()[at].startsWith(check.expected.actions(g.data()).front() + QStringLiteral(" @")));
-        QVERIFY(g.play(QStringLiteral("battle confirm")).ok);
 
         save::SaveGame sg = save::fromGame(g);
-        const auto back = save::parse(save::serialize(sg), QStringLiteral("screen.tyw"), &error);
-        QVERIFY2(back.has_value(), qPrintable(error));
         Game r(rulesData());
-        QVERIFY2(save::replay(*back, QStringLiteral("screen.tyw"), r, &error), qPrintable(error));
-        QCOMPARE(r.actions(), g.actions());
-        QVERIFY(r.state() == g.state());
+        reloaded(g, QStringLiteral("screen.tyw"), &r);
+        if (QTest::currentTestFailed())
+            return;
         auto report = [&](const Game& game, QList<battle::BattleRecord>* out) {
-            GameState start;
-            return game.engine().newGame(start, QStringLiteral("campaign"),
-                                         battlesOption(QStringLiteral("tercios")), 3, &error) &&
-                   battle::battleReport(game.engine(), start, game.actions(), out, &error);
+            return campaignReport(game, QStringLiteral("tercios"), 3, out, &error);
         };
         QList<battle::BattleRecord> battles;
         QVERIFY2(report(r, &battles), qPrintable(error));
@@ -901,88 +1039,42 @@ class TestLinked : public QObject {
     // A file whose record does not hold is refused with the reason and nothing changes: here the sender
     // played the receiver's side himself.
     void pbemScreenBattle() {
-        QTemporaryDir tmp;
-        const QString dirs[2] = {tmp.filePath("catholic"), tmp.filePath("protestant")};
-        QString error;
-        const FixedSecrets secrets(4102);
-        startPbem(dirs, QStringLiteral("battles=tercios"));
-        if (QTest::currentTestFailed())
-            return;
-        auto atTableResult = [](const save::PbemSession& s) {
-            const auto legal = s.legalActions();
-            return !legal.empty() && std::all_of(legal.begin(), legal.end(), [](const Action& a) {
-                return a.kind == ActionKind::Choose &&
-                       (a.target == kBattleWonByAttacker || a.target == kBattleWonByDefender);
-            });
-        };
-        auto playTexts = [&](save::PbemSession& s, const QStringList& texts) {
-            for (const QString& t : texts) {
-                QString attachment, why;
-                splitAttachment(t, &attachment);
-                const auto a = parseAction(*rulesData(), s.state(), t, &why);
-                if (!a || !s.play(*a, nullptr, attachment).ok)
-                    return false;
-            }
-            return true;
-        };
-        Rng pick(23);
-        bool verified = false;
-        for (int file = 0; file < 600 && !verified; ++file) {
-            save::PbemSession a(rulesData()), b(rulesData());
-            QVERIFY(a.loadFrom(dirs[0], &error) && b.loadFrom(dirs[1], &error));
-            const int sender = a.myBall() ? 0 : 1;
-            save::PbemSession& s = sender == 0 ? a : b;
-            save::PbemSession& r = sender == 0 ? b : a;
-            if (s.state().gameOver)
-                break;
-            bool fought = false;
-            while (s.canPlay() && !fought) {
-                if (!atTableResult(s)) {
-                    const auto legal = s.legalActions();
-                    QVERIFY(s.play(legal[chooseRandomAction(*rulesData(), s.state(), legal,
-                                                            RandomPolicy::Aggressive, pick)])
-                                .ok);
-                    continue;
-                }
-                // The receiver is the defender: tactical side 1, the computer seat's on the sender's screen.
-                const GameState at = s.state();
-                const battle::TableRecord record = fightOnScreen(*rulesData(), at, 1);
-                battle::RecordCheck check;
-                QVERIFY2(battle::replayRecord(*rulesData(), at, record, &check, &error), qPrintable(error));
-                // a cheating copy of the sender first: both sides of the battle played by himself
-                const QString cheatDir = tmp.filePath(QStringLiteral("cheat%1").arg(file));
-                QVERIFY(s.saveTo(cheatDir, &error));
-                save::PbemSession cheat(rulesData());
-                QVERIFY(cheat.loadFrom(cheatDir, &error));
-                const battle::TableRecord both = fightOnScreen(*rulesData(), at, -1);
-                battle::RecordCheck bothCheck;
-                QVERIFY2(battle::replayRecord(*rulesData(), at, both, &bothCheck, &error), qPrintable(error));
-                QVERIFY(playTexts(cheat, withRecord(*rulesData(), bothCheck.expected, both)));
-                QByteArray bytes;
-                QString name;
-                QVERIFY2(cheat.exportFile(&bytes, &name, false, &error), qPrintable(error));
-                const QStringList before = r.allActions();
-                QVERIFY(!r.importFile(bytes, name, &error));
-                QVERIFY2(error.contains("not played by the computer seat"), qPrintable(error));
-                QCOMPARE(r.allActions(), before); // nothing changed
-                // the honest file
-                QVERIFY(playTexts(s, withRecord(*rulesData(), check.expected, record)));
-                fought = true;
-            }
-            QByteArray bytes;
-            QString name;
-            QVERIFY2(s.exportFile(&bytes, &name, false, &error), qPrintable(error));
-            QVERIFY2(r.importFile(bytes, name, &error), qPrintable(error));
-            QVERIFY(s.saveTo(dirs[sender], &error) && r.saveTo(dirs[1 - sender], &error));
-            if (fought) {
-                const QString attachment = battle::enteredAttachment(r.allActions());
-                QVERIFY(!attachment.isEmpty());
-                QVERIFY2(battle::matchesRecord(*rulesData(), r.state(), attachment, nullptr, &error),
-                         qPrintable(error));
-                verified = true;
-            }
-        }
-        QVERIFY(verified);
+        pbemTableBattle(QStringLiteral("battles=tercios"), 4102, 23, [](const GameState& at, Files* files) {
+            // The receiver is the defender: tactical side 1, the computer seat's on the sender's screen.
+            QString error;
+            const battle::TableRecord record = fightOnScreen(*rulesData(), at, 1);
+            battle::RecordCheck check;
+            QVERIFY2(battle::replayRecord(*rulesData(), at, record, &check, &error), qPrintable(error));
+            files->honest = withRecord(*rulesData(), check.expected, record);
+            // a cheating copy of the sender: both sides of the battle played by himself
+            const battle::TableRecord both = fightOnScreen(*rulesData(), at, -1);
+            battle::RecordCheck bothCheck;
+            QVERIFY2(battle::replayRecord(*rulesData(), at, both, &bothCheck, &error), qPrintable(error));
+            files->cheat = withRecord(*rulesData(), bothCheck.expected, both);
+            files->refusal = QStringLiteral("not played by the computer seat");
+        });
+    }
+
+    // By e-mail, a real table's result entered in the form (record "hand", TVBD): the form travels with the
+    // result and the receiver's copy checks on import that its mapping gives the result; a file whose form
+    // was changed (a fate) after the result was worked out is refused with the reason, nothing changes.
+    void pbemHandForm() {
+        pbemTableBattle(QStringLiteral("battles=tvbd"), 4103, 29, [](const GameState& at, Files* files) {
+            QString error;
+            QList<battle::TableUnit> units;
+            QVERIFY2(battle::tableUnits(*rulesData(), at, &units, &error), qPrintable(error));
+            const QStringList lost[2];
+            battle::TableRecord record;
+            QVERIFY2(battle::handRecord(*rulesData(), at, 1, sampleForm(units, QStringLiteral("tvbd")), lost,
+                                        &record, &error),
+                     qPrintable(error));
+            battle::RecordCheck check;
+            QVERIFY2(battle::replayRecord(*rulesData(), at, record, &check, &error), qPrintable(error));
+            files->honest = withRecord(*rulesData(), check.expected, record);
+            files->cheat = check.expected.actions(*rulesData());
+            files->cheat.front() += QStringLiteral(" @") + battle::encodeRecord(changedFate(record, 1));
+            files->refusal = QStringLiteral("is not the result of the battle's record (the form entered");
+        });
     }
 
     // docs/linked-battles.md "The mapping": the share of each side's loss capacity, the pursuit and the
@@ -1234,6 +1326,243 @@ class TestLinked : public QObject {
             QVERIFY(!battle::parseTableForm(QLatin1String(k.text), QStringLiteral("f.txt"), &t, &error));
             QVERIFY2(error.startsWith(QLatin1String(k.message)), qPrintable(error));
         }
+    }
+
+    // A real table's result entered unit by unit (docs/linked-battles.md "The form", record kind "hand"):
+    // the exported scenario's units listed (a Large Pike+Shot counts 2), the form's counts derived from
+    // the fates, its record encoded and replayed — the mapping of the form must give exactly the result
+    // entered; a changed fate, a missing unit or a state the ruleset does not allow is refused with the
+    // reason.
+    void handForm_data() { rulesetRows(); }
+    void handForm() {
+        QFETCH(QString, rules);
+        const bool tvbd = rules == QLatin1String("tvbd");
+        Rules f;
+        Battle b;
+        QVERIFY(landshut(f, rules, &b));
+        QString error;
+        QList<battle::TableUnit> units;
+        QVERIFY2(battle::tableUnits(f.d(), f.s, &units, &error), qPrintable(error));
+        // the units of the scenario the players set up
+        QJsonObject scenario;
+        QVERIFY2(battle::exportLinked(f.d(), f.s, rules, battle::linkedBattleSeed(f.s), &scenario, &error),
+                 qPrintable(error));
+        QList<battle::TableUnit> again;
+        QVERIFY2(battle::scenarioUnits(rules, scenario, &again, &error), qPrintable(error));
+        QCOMPARE(again.size(), units.size());
+        int perSide[2] = {0, 0}, weight[2] = {0, 0};
+        for (const battle::TableUnit& u : units) {
+            QVERIFY(!u.id.isEmpty() && !u.name.isEmpty() && !u.type.isEmpty());
+            QVERIFY2(u.startResolve >= 1, qPrintable(u.id)); // TVBD resolve, Tercios Stamina
+            QCOMPARE(u.weight, u.type.startsWith(QLatin1String("Large ")) ? 2 : 1);
+            QCOMPARE(u.fate, QStringLiteral("remaining"));
+            perSide[u.side] += 1;
+            weight[u.side] += u.weight;
+        }
+        QVERIFY(perSide[0] >= 2 && perSide[1] >= 2);
+        // the same units as the auto-resolve counts (tableResultFromTvbd / tableResultFromTercios)
+        battle::LinkedResult autoResult;
+        battle::TableResult autoTable;
+        QVERIFY2(battle::autoResolveLinked(f.d(), f.s, rules, battle::linkedBattleSeed(f.s),
+                                           battle::defaultMapping(rules), &autoResult, &autoTable, &error),
+                 qPrintable(error));
+        QCOMPARE(autoTable.sides[0].units, weight[0]);
+        QCOMPARE(autoTable.sides[1].units, weight[1]);
+
+        const QList<battle::TableUnit> form = sampleForm(units, rules);
+        const QStringList lost[2] = {{QStringLiteral("tilly")}, {}};
+        battle::TableRecord record;
+        QVERIFY2(battle::handRecord(f.d(), f.s, 1, form, lost, &record, &error), qPrintable(error));
+        QCOMPARE(record.by, QStringLiteral("hand"));
+        // the attachment round trip
+        battle::TableRecord back;
+        QVERIFY2(battle::decodeRecord(battle::encodeRecord(record), &back, &error), qPrintable(error));
+        QCOMPARE(back.winner, 1);
+        QCOMPARE(back.units.size(), form.size());
+        QCOMPARE(back.leadersLost[0], lost[0]);
+        for (qsizetype i = 0; i < form.size(); ++i) {
+            QCOMPARE(back.units[i].fate, form[i].fate);
+            if (form[i].fate == QLatin1String("remaining")) {
+                QCOMPARE(tvbd ? back.units[i].resolve : back.units[i].wear,
+                         tvbd ? form[i].resolve : form[i].wear);
+                QCOMPARE(back.units[i].disordered, !tvbd && form[i].disordered);
+            }
+        }
+        // replayed: the counts from the fates (weights), the leaders as entered, no roll
+        battle::RecordCheck check;
+        QVERIFY2(battle::replayRecord(f.d(), f.s, back, &check, &error), qPrintable(error));
+        battle::TableResult direct;
+        QVERIFY2(battle::tableResultFromUnits(rules, form, 1, lost, &direct, &error), qPrintable(error));
+        for (int t = 0; t < 2; ++t) {
+            QCOMPARE(check.table.sides[t].units, weight[t]);
+            QCOMPARE(check.table.sides[t].destroyed, direct.sides[t].destroyed);
+            QCOMPARE(check.table.sides[t].routed, tvbd ? direct.sides[t].routed : 0);
+            QCOMPARE(check.table.sides[t].remaining + check.table.sides[t].destroyed +
+                         check.table.sides[t].routed,
+                     weight[t]);
+        }
+        QCOMPARE(check.table.sides[0].leadersLost, lost[0]);
+        QVERIFY(check.table.sides[1].leadersLost.isEmpty());
+        battle::LinkedResult mapped;
+        QVERIFY2(battle::mapResult(f.d(), f.s, direct, battle::defaultMapping(rules), &mapped, &error),
+                 qPrintable(error));
+        QCOMPARE(check.expected.actions(f.d()), mapped.actions(f.d()));
+        QCOMPARE(check.units.size(), form.size());
+        QVERIFY2(check.log.join('\n').contains(tvbd ? QStringLiteral("remaining, resolve")
+                                                    : QStringLiteral("Weary")),
+                 qPrintable(check.log.join('\n')));
+        const QStringList texts = withRecord(f.d(), mapped, record);
+        QVERIFY2(battle::checkAttachedResult(f.d(), f.s, texts, kNone, nullptr, &error), qPrintable(error));
+        // by e-mail too: a hand-entered form has no tactical moves to restrict
+        QVERIFY2(battle::checkAttachedResult(f.d(), f.s, texts, kProtestant, nullptr, &error),
+                 qPrintable(error));
+
+        // A changed fate (a defender's remaining unit destroyed) with the result entered: refused
+        const battle::TableRecord changed = changedFate(record, 1);
+        battle::TableResult changedTable;
+        QVERIFY(battle::tableResultFromUnits(rules, changed.units, 1, lost, &changedTable, &error));
+        battle::LinkedResult changedResult;
+        QVERIFY(battle::mapResult(f.d(), f.s, changedTable, battle::defaultMapping(rules), &changedResult,
+                                  &error));
+        QVERIFY(changedResult.actions(f.d()) != mapped.actions(f.d())); // the change shows in the result
+        QStringList tampered = mapped.actions(f.d());
+        tampered.front() += QStringLiteral(" @") + battle::encodeRecord(changed);
+        QVERIFY(!battle::checkAttachedResult(f.d(), f.s, tampered, kNone, nullptr, &error));
+        QVERIFY2(error.contains(QStringLiteral("is not the result of the battle's record (the form entered")),
+                 qPrintable(error));
+        // A form that does not hold: every unit once, with a state its ruleset allows
+        struct Bad {
+            std::function<void(battle::TableRecord&)> edit;
+            const char* message;
+        };
+        const QList<Bad> bad = {
+            {[](battle::TableRecord& r) { r.units.removeLast(); }, "the form has no fate for unit"},
+            {[](battle::TableRecord& r) { r.units.last().id = QStringLiteral("nowhere"); },
+             "the form names unit 'nowhere', which is not in the battle"},
+            {[](battle::TableRecord& r) { r.units << r.units.front(); }, "twice"},
+            {[&](battle::TableRecord& r) {
+                 battle::TableUnit& u = r.units.last();
+                 u.fate = QStringLiteral("remaining");
+                 u.resolve = 0;
+                 u.wear = u.startResolve + 1; // TVBD: no resolve left; Tercios: past its Stamina
+             },
+             tvbd ? "a remaining unit has 1 to" : "a remaining unit has a Wear of 0 to"},
+            {[](battle::TableRecord& r) { r.units.front().fate = QStringLiteral("fled"); },
+             "its fate is 'fled'"},
+            {[](battle::TableRecord& r) { r.leadersLost[1] << QStringLiteral("pappenheim"); },
+             "'pappenheim' is not in the battle"},
+        };
+        for (const Bad& k : bad) {
+            battle::TableRecord r = record;
+            k.edit(r);
+            battle::TableRecord decoded;
+            QVERIFY2(battle::decodeRecord(battle::encodeRecord(r), &decoded, &error), qPrintable(error));
+            QVERIFY(!battle::replayRecord(f.d(), f.s, decoded, nullptr, &error));
+            QVERIFY2(error.contains(QLatin1String(k.message)), qPrintable(error));
+        }
+        if (!tvbd) { // Tercios has no rout status
+            battle::TableRecord r = record;
+            r.units.front().fate = QStringLiteral("routed");
+            QVERIFY(!battle::replayRecord(f.d(), f.s, r, nullptr, &error));
+            QVERIFY2(error.contains("Tercios has no rout status"), qPrintable(error));
+        }
+        // entered in the campaign and confirmed: the leader entered dies, the winner holds the field
+        for (const QString& a : texts)
+            QVERIFY2(f.act(a), qPrintable(a));
+        QVERIFY2(battle::matchesRecord(f.d(), f.s, battle::encodeRecord(record), &check, &error),
+                 qPrintable(error));
+        QVERIFY(!battle::matchesRecord(f.d(), f.s, battle::encodeRecord(changed), nullptr, &error));
+        QVERIFY2(error.contains("the form entered by hand gives"), qPrintable(error));
+        QVERIFY(f.act("battle confirm"));
+        QVERIFY(f.runUntil([&] { return !f.combat(); }));
+        QCOMPARE(f.s.leaders[f.leader("tilly")].status, LeaderStatus::Dead);
+        QVERIFY(f.logged("12.28 Protestant wins the battle at Landshut"));
+    }
+
+    // A game with a real table's form saved and loaded: the save verifies, the battle report lists the
+    // form unit by unit; a save whose form was changed (a fate) still loads but fails its check with the
+    // reason; an old save's hand-entered result without an attachment still loads and reports.
+    void handFormSaveRoundTrip() {
+        Game g(rulesData());
+        QString error;
+        QVERIFY2(playToTheTable(g, QStringLiteral("tvbd"), 3), qPrintable(g.prompt()));
+        const qsizetype at = g.actions().size();
+        QList<battle::TableUnit> units;
+        QVERIFY2(battle::tableUnits(g.data(), g.state(), &units, &error), qPrintable(error));
+        const QList<battle::TableUnit> form = sampleForm(units, QStringLiteral("tvbd"));
+        const QStringList lost[2];
+        battle::TableRecord record;
+        QVERIFY2(battle::handRecord(g.data(), g.state(), 0, form, lost, &record, &error), qPrintable(error));
+        battle::RecordCheck check;
+        QVERIFY2(battle::replayRecord(g.data(), g.state(), record, &check, &error), qPrintable(error));
+        const GameState before = g.state();
+        enterAndConfirm(g, check, record);
+        save::SaveGame sg = save::fromGame(g);
+        Game r(rulesData());
+        reloaded(g, QStringLiteral("hand.tyw"), &r);
+        if (QTest::currentTestFailed())
+            return;
+        auto report = [&](const Game& game, QList<battle::BattleRecord>* out) {
+            return campaignReport(game, QStringLiteral("tvbd"), 3, out, &error);
+        };
+        QList<battle::BattleRecord> battles;
+        QVERIFY2(report(r, &battles), qPrintable(error));
+        QCOMPARE(battles.back().evidence, QStringLiteral("hand"));
+        QCOMPARE(battles.back().recordOk, 1);
+        QCOMPARE(battles.back().form.size(), form.size() + 1); // a heading, then a line per unit
+        QVERIFY(battles.back().form.join('\n').contains(form.front().name + QStringLiteral(" (")));
+
+        QTemporaryDir tmp;
+        const QString path = tmp.filePath("hand.tyw");
+        QVERIFY(save::writeFile(path, sg, &error));
+        int code = -1;
+        QString text = runCli({"save", "verify", path}, &code);
+        QVERIFY2(code == 0 && text.contains("1 table battle records replayed"), qPrintable(text));
+        text = runCli({"battle-link", "report", "--save", path}, &code);
+        QVERIFY2(code == 0 && text.contains("a real table: the form entered gives the result") &&
+                     text.contains(QStringLiteral("): destroyed")) &&
+                     text.contains(QStringLiteral("remaining, resolve")),
+                 qPrintable(text));
+        text = runCli({"battle-link", "replay", "--save", path, "--battle", "1", "--out",
+                       tmp.filePath("b1.json"), "--log"},
+                      &code);
+        QVERIFY2(code == 0 && text.contains("entered in the form") && text.contains("  | attacker"),
+                 qPrintable(text));
+        QVERIFY(!QFile::exists(tmp.filePath("b1.json"))); // no tactical battle to open
+        QVERIFY(QFile::exists(tmp.filePath("b1-scenario.json")));
+
+        // the form changed in the save (a fate): it loads, its check fails with the reason
+        QString attachment;
+        const QString notation = splitAttachment(sg.actions[at], &attachment);
+        const battle::TableRecord changed = changedFate(record, 0); // the winner's: a loss for him
+        battle::RecordCheck changedCheck;
+        QVERIFY2(battle::replayRecord(g.data(), before, changed, &changedCheck, &error), qPrintable(error));
+        QVERIFY(changedCheck.expected.actions(g.data()) != check.expected.actions(g.data()));
+        sg.actions[at] = notation + QStringLiteral(" @") + battle::encodeRecord(changed);
+        const auto edited = save::parse(save::serialize(sg), QStringLiteral("changed.tyw"), &error);
+        QVERIFY2(edited.has_value(), qPrintable(error));
+        Game c(rulesData());
+        QVERIFY2(save::replay(*edited, QStringLiteral("changed.tyw"), c, &error), qPrintable(error));
+        QVERIFY(c.state() == g.state()); // the campaign does not depend on the attachment
+        QVERIFY2(report(c, &battles), qPrintable(error));
+        QCOMPARE(battles.back().recordOk, 0);
+        QVERIFY2(battles.back().recordError.contains("the form entered by hand gives"),
+                 qPrintable(battles.back().recordError));
+        QVERIFY(save::writeFile(path, sg, &error));
+        text = runCli({"save", "verify", path}, &code);
+        QVERIFY2(code == 1 && text.contains("the battle's record does not give the result confirmed"),
+                 qPrintable(text));
+
+        // an old save: the same result without an attachment
+        sg.actions[at] = notation;
+        const auto old = save::parse(save::serialize(sg), QStringLiteral("old.tyw"), &error);
+        QVERIFY2(old.has_value(), qPrintable(error));
+        Game o(rulesData());
+        QVERIFY2(save::replay(*old, QStringLiteral("old.tyw"), o, &error), qPrintable(error));
+        QVERIFY(o.state() == g.state());
+        QVERIFY2(report(o, &battles), qPrintable(error));
+        QCOMPARE(battles.back().recordOk, -1);
+        QVERIFY(battles.back().form.isEmpty());
     }
 
     // westphalia-cli battle-link auto|form and battle calibrate (docs/linked-battles.md): a campaign

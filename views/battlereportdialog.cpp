@@ -44,6 +44,9 @@ QString BattleReportDialog::recordText(const battle::BattleRecord& b) {
         QString ignore;
         const int moves =
             battle::decodeRecord(b.attachment, &r, &ignore) ? static_cast<int>(r.moves.size()) : 0;
+        if (b.evidence == QLatin1String("hand"))
+            return QStringLiteral("✔ a real table's result: the form entered gives the result (%1 units)")
+                .arg(std::max<qsizetype>(0, b.form.size() - 1));
         return b.evidence == QLatin1String("screen")
                    ? QStringLiteral(
                          "✔ fought on screen: its record replays to the result (%1 tactical actions)")
@@ -151,7 +154,10 @@ bool BattleReportDialog::refresh() {
                 : recordText(b)};
         for (int c = 0; c < Columns; ++c) {
             auto* it = new QTableWidgetItem(cells[c]);
-            it->setToolTip(cells[c]);
+            // a real table's form: its units, fates and states in the record's tooltip
+            it->setToolTip(c == Record && !b.form.isEmpty()
+                               ? cells[c] + QLatin1Char('\n') + b.form.join(QLatin1Char('\n'))
+                               : cells[c]);
             if (c == Record && b.recordOk == 0)
                 it->setForeground(QColor(0xa0, 0x20, 0x20));
             else if (c == Record && b.recordOk == 1)

@@ -6,12 +6,14 @@
 #include "tacticalwindow.h"
 #include "theme.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QGridLayout>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
@@ -21,6 +23,7 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -67,6 +70,43 @@ bool scenarioHashOf(const QString& path, QString* hash, QString* error) {
     return true;
 }
 
+// The form of a real table's result (a "hand" record replayed): its units, per side, with their fates and
+// states, and the totals.
+QString handFormHtml(const GameState& s, const battle::RecordCheck& check) {
+    const CombatFrame* f = combatOnTop(s);
+    if (!f || check.units.isEmpty())
+        return {};
+    QString h =
+        QStringLiteral("<p><b>The table as entered</b> (%1 holds the field):</p>"
+                       "<table cellspacing='0' cellpadding='2' border='1' style='border-color:#c8b088'>"
+                       "<tr><th>side</th><th>unit</th><th>type</th><th>fate and state</th></tr>")
+            .arg(check.record.winner == 0   ? QStringLiteral("the attacker")
+                 : check.record.winner == 1 ? QStringLiteral("the defender")
+                                            : QStringLiteral("nobody: a draw"));
+    for (const battle::TableUnit& u : check.units) {
+        const int side = u.side == 0 ? f->attacker : 1 - f->attacker;
+        const QString colour = u.fate == QLatin1String("destroyed") ? QStringLiteral("#a02020")
+                               : u.fate == QLatin1String("routed")  ? QStringLiteral("#a06020")
+                                                                    : QStringLiteral("#206020");
+        h += QStringLiteral("<tr><td style='color:%1'>%2</td><td>%3</td><td>%4</td><td style='color:%5'>%6"
+                            "</td></tr>")
+                 .arg(theme::sideColor(side).name(), theme::sideName(side), u.name.toHtmlEscaped(),
+                      u.weight > 1 ? QStringLiteral("%1 (counts %2)").arg(u.type).arg(u.weight) : u.type,
+                      colour, u.stateText(check.record.rules).toHtmlEscaped());
+    }
+    h += QStringLiteral("</table>");
+    for (int t = 0; t < 2; ++t) {
+        const battle::TableSide& n = check.table.sides[t];
+        h += QStringLiteral("<br>%1: %2 of %3 units destroyed, %4 routed, %5 remaining")
+                 .arg(t == 0 ? QStringLiteral("Attacker") : QStringLiteral("Defender"))
+                 .arg(n.destroyed)
+                 .arg(n.units)
+                 .arg(n.routed)
+                 .arg(n.remaining);
+    }
+    return h; // the leaders lost are in the lines above ("Leaders lost on the table")
+}
+
 } // namespace
 
 bool isTableChoice(const Action& a) {
@@ -106,6 +146,16 @@ QString enteredTableResultHtml(const GameData& d, const GameState& s, const QStr
         const bool same = battle::matchesRecord(d, s, attachment, &check, &why);
         if (matches)
             *matches = same;
+        if (check.record.by == QLatin1String("hand")) {
+            h += same ? QStringLiteral("<p style='color:#206020'><b>✔ The form entered gives this result</b> "
+                                       "(the mapping of its units, winner and leaders). Confirm it if it is "
+                                       "what happened on your table.</p>")
+                      : QStringLiteral("<p style='color:#a02020'><b>✘ The form entered does not give this "
+                                       "result</b>: %1<br><i>Dispute it: the result or its form was "
+                                       "changed.</i></p>")
+                            .arg(why.toHtmlEscaped());
+            return h + handFormHtml(s, check);
+        }
         const bool screen = check.record.by == QLatin1String("screen");
         QString what =
             screen ? QStringLiteral("the battle fought on screen (%1 tactical actions replayed%2%3)")
@@ -184,9 +234,24 @@ TableResultDialog::TableResultDialog(GameController* controller, QWidget* parent
     m_winner->setObjectName(QStringLiteral("tableWinner"));
     winRow->addWidget(m_winner, 1);
     formLay->addLayout(winRow);
+    m_units = new QTableWidget(0, 6, formPage);
+    m_units->setObjectName(QStringLiteral("tableUnits"));
+    m_units->setHorizontalHeaderLabels({QStringLiteral("Side"), QStringLiteral("Unit"),
+                                        QStringLiteral("Type"), QStringLiteral("Fate"),
+                                        QStringLiteral("State"), QStringLiteral("Markers")});
+    m_units->verticalHeader()->setVisible(false);
+    m_units->setSelectionMode(QAbstractItemView::NoSelection);
+    m_units->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_units->horizontalHeader()->setSectionResizeMode(NameColumn, QHeaderView::Stretch);
+    m_units->setMinimumHeight(240);
+    formLay->addWidget(m_units, 1);
+    m_unitsNote = new QLabel(formPage);
+    m_unitsNote->setWordWrap(true);
+    m_unitsNote->setStyleSheet(QStringLiteral("QLabel { color: #6a5536; font-size: 8pt; }"));
+    formLay->addWidget(m_unitsNote);
     auto* grid = new QGridLayout();
     const char* heads[] = {"destroyed", "routed", "remaining"};
-    grid->addWidget(new QLabel(QStringLiteral("<i>tactical units</i>"), formPage), 0, 0);
+    grid->addWidget(new QLabel(QStringLiteral("<i>totals (tactical units)</i>"), formPage), 0, 0);
     for (int c = 0; c < 3; ++c)
         grid->addWidget(new QLabel(QLatin1String(heads[c]), formPage), 0, c + 1, Qt::AlignHCenter);
     for (int t = 0; t < 2; ++t) {
@@ -194,7 +259,10 @@ TableResultDialog::TableResultDialog(GameController* controller, QWidget* parent
         grid->addWidget(m_sideLabel[t], t + 1, 0);
         for (int c = 0; c < 3; ++c) {
             auto* sp = new QSpinBox(formPage);
-            sp->setRange(0, 99);
+            sp->setRange(0, 999);
+            sp->setReadOnly(true); // derived from the units above
+            sp->setButtonSymbols(QAbstractSpinBox::NoButtons);
+            sp->setFocusPolicy(Qt::NoFocus);
             sp->setObjectName(
                 QStringLiteral("table%1%2").arg(t == 0 ? "Attacker" : "Defender", QLatin1String(heads[c])));
             grid->addWidget(sp, t + 1, c + 1);
@@ -202,16 +270,10 @@ TableResultDialog::TableResultDialog(GameController* controller, QWidget* parent
         }
     }
     formLay->addLayout(grid);
-    auto* unitsNote = new QLabel(QStringLiteral("A Large Pike+Shot counts 2; Commanders are not counted. The "
-                                                "units at the start are the three columns added."),
-                                 formPage);
-    unitsNote->setWordWrap(true);
-    unitsNote->setStyleSheet(QStringLiteral("QLabel { color: #6a5536; font-size: 8pt; }"));
-    formLay->addWidget(unitsNote);
     formLay->addWidget(new QLabel(QStringLiteral("Commanders lost (tick each that fell):"), formPage));
     m_leaders = new QListWidget(formPage);
     m_leaders->setObjectName(QStringLiteral("tableLeaders"));
-    m_leaders->setMaximumHeight(110);
+    m_leaders->setMaximumHeight(80);
     formLay->addWidget(m_leaders);
     m_map = new QPushButton(QStringLiteral("Show the campaign result"), formPage);
     m_map->setObjectName(QStringLiteral("mapTableForm"));
@@ -272,14 +334,14 @@ TableResultDialog::TableResultDialog(GameController* controller, QWidget* parent
     fightLay->addLayout(unfinishedRow);
     fightLay->addStretch(1);
     m_tabs->addTab(fightPage, QStringLiteral("Fight it on screen"));
-    lay->addWidget(m_tabs);
+    lay->addWidget(m_tabs, 3);
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int) { clearResult(); });
 
     m_preview = new QLabel(this);
     m_preview->setObjectName(QStringLiteral("tableResultPreview"));
     m_preview->setTextFormat(Qt::RichText);
     m_preview->setWordWrap(true);
-    m_preview->setMinimumHeight(120);
+    m_preview->setMinimumHeight(110);
     m_preview->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_preview->setStyleSheet(
         QStringLiteral("QLabel { background: #fbf7ee; border: 1px solid #c8b088; border-radius: 6px;"
@@ -296,7 +358,7 @@ TableResultDialog::TableResultDialog(GameController* controller, QWidget* parent
     connect(m_submit, &QPushButton::clicked, this, [this]() { submitResult(); });
     bottom->addWidget(m_submit);
     lay->addLayout(bottom);
-    resize(600, 640);
+    resize(760, 860);
     clearResult();
 }
 
@@ -309,8 +371,11 @@ bool TableResultDialog::refresh() {
     if (!f)
         return false;
     const int att = f->attacker, def = 1 - att;
-    const bool fresh = f->city != m_city;
-    m_city = f->city;
+    // another battle (a new game may stop at a battle in the same city): its units, leaders and ruleset
+    const QString battleKey =
+        QStringLiteral("%1/%2/%3").arg(f->city).arg(f->table).arg(battle::linkedBattleSeed(s));
+    const bool fresh = battleKey != m_battle;
+    m_battle = battleKey;
     m_title->setText(QStringLiteral("Battle at %1 — on the table").arg(cityName(d, f->city)));
     m_subtitle->setText(QStringLiteral("%1 (attacker) against %2 (defender) · %3. %1 enters the result; %2 "
                                        "confirms or disputes it.")
@@ -327,9 +392,8 @@ bool TableResultDialog::refresh() {
         m_sideLabel[t]->setText(QStringLiteral("<b style='color:%1'>%2</b> (%3)")
                                     .arg(theme::sideColor(side).name(), theme::sideName(side),
                                          t == 0 ? QStringLiteral("attacker") : QStringLiteral("defender")));
-        for (int c = 0; c < 3; ++c)
-            m_spins[t][c]->setValue(0);
     }
+    fillUnits();
     m_leaders->clear();
     for (int t = 0; t < 2; ++t)
         for (int16_t l : t == 0 ? f->attackLeaders : f->defendLeaders) {
@@ -488,42 +552,212 @@ bool TableResultDialog::autoResolve() {
     return true;
 }
 
+QComboBox* TableResultDialog::fateBox(int row) const {
+    return qobject_cast<QComboBox*>(m_units->cellWidget(row, FateColumn));
+}
+
+// The state widgets sit in a holder (the view shows its cell widgets; the holder hides its content for a
+// unit that is not remaining).
+QSpinBox* TableResultDialog::stateSpin(int row) const {
+    QWidget* holder = m_units->cellWidget(row, StateColumn);
+    return holder ? holder->findChild<QSpinBox*>() : nullptr;
+}
+
+QCheckBox* TableResultDialog::disorderBox(int row) const {
+    QWidget* holder = m_units->cellWidget(row, DisorderColumn);
+    return holder ? holder->findChild<QCheckBox*>() : nullptr;
+}
+
+namespace {
+
+QWidget* cellHolder(QWidget* content, QWidget* parent) {
+    auto* holder = new QWidget(parent);
+    auto* lay = new QHBoxLayout(holder);
+    lay->setContentsMargins(0, 0, 0, 0);
+    content->setParent(holder);
+    lay->addWidget(content);
+    return holder;
+}
+
+} // namespace
+
+void TableResultDialog::fillUnits() {
+    const GameData& d = gc->data();
+    const GameState& s = gc->state();
+    const CombatFrame* f = combatOnTop(s);
+    m_formRules = f && f->table == kBattlesTercios ? QStringLiteral("tercios") : QStringLiteral("tvbd");
+    const bool tvbd = m_formRules == QLatin1String("tvbd");
+    m_formUnits.clear();
+    m_formError.clear();
+    if (!battle::tableUnits(d, s, &m_formUnits, &m_formError))
+        m_formUnits.clear();
+    m_units->setRowCount(0);
+    m_units->setRowCount(static_cast<int>(m_formUnits.size()));
+    m_units->setColumnHidden(DisorderColumn, tvbd);
+    for (int r = 0; r < m_formUnits.size(); ++r) {
+        const battle::TableUnit& u = m_formUnits[r];
+        const int side = u.side == 0 ? f->attacker : 1 - f->attacker;
+        auto* sideItem = new QTableWidgetItem(theme::sideName(side));
+        sideItem->setForeground(theme::sideColor(side));
+        m_units->setItem(r, SideColumn, sideItem);
+        m_units->setItem(r, NameColumn, new QTableWidgetItem(u.name));
+        m_units->setItem(r, TypeColumn,
+                         new QTableWidgetItem(u.weight > 1
+                                                  ? QStringLiteral("%1 (counts %2)").arg(u.type).arg(u.weight)
+                                                  : u.type));
+        auto* fate = new QComboBox(m_units);
+        fate->setObjectName(QStringLiteral("fate_%1").arg(u.id));
+        fate->addItem(QStringLiteral("—"), QString());
+        fate->addItem(QStringLiteral("remaining"), QStringLiteral("remaining"));
+        if (tvbd) // Tercios has no rout status
+            fate->addItem(QStringLiteral("routed"), QStringLiteral("routed"));
+        fate->addItem(QStringLiteral("destroyed"), QStringLiteral("destroyed"));
+        m_units->setCellWidget(r, FateColumn, fate);
+        auto* state = new QSpinBox(m_units);
+        state->setObjectName(QStringLiteral("state_%1").arg(u.id));
+        if (tvbd) {
+            state->setRange(1, std::max(1, u.startResolve));
+            state->setValue(u.startResolve);
+            state->setPrefix(QStringLiteral("resolve "));
+            state->setSuffix(QStringLiteral(" of %1").arg(u.startResolve));
+            state->setToolTip(
+                QStringLiteral("The resolve it has left (TVBD 7.1): its starting resolve less its "
+                               "losses"));
+        } else {
+            state->setRange(0, u.startResolve);
+            state->setValue(0);
+            state->setPrefix(QStringLiteral("Wear "));
+            state->setSuffix(QStringLiteral(" of %1").arg(u.startResolve));
+            state->setToolTip(QStringLiteral("Its Wear markers; at its Stamina (%1) it is Weary, above it "
+                                             "destroyed")
+                                  .arg(u.startResolve));
+        }
+        state->setEnabled(false);
+        state->setVisible(false);
+        m_units->setCellWidget(r, StateColumn, cellHolder(state, m_units));
+        QCheckBox* disorder = nullptr;
+        if (!tvbd) {
+            disorder = new QCheckBox(QStringLiteral("Disordered"), m_units);
+            disorder->setObjectName(QStringLiteral("disordered_%1").arg(u.id));
+            disorder->setEnabled(false);
+            disorder->setVisible(false);
+            m_units->setCellWidget(r, DisorderColumn, cellHolder(disorder, m_units));
+        }
+        connect(fate, &QComboBox::currentIndexChanged, this, [this, fate, state, disorder]() {
+            const bool remaining = fate->currentData().toString() == QLatin1String("remaining");
+            state->setEnabled(remaining); // a state for a remaining unit only
+            state->setVisible(remaining);
+            if (disorder) {
+                disorder->setEnabled(remaining);
+                disorder->setVisible(remaining);
+            }
+            updateTotals();
+        });
+        if (!tvbd)
+            connect(state, &QSpinBox::valueChanged, this, [state, u](int wear) {
+                state->setSuffix(wear >= u.startResolve ? QStringLiteral(" of %1 · Weary").arg(u.startResolve)
+                                                        : QStringLiteral(" of %1").arg(u.startResolve));
+            });
+    }
+    m_units->resizeColumnsToContents();
+    // the state widgets start hidden (no fate yet): room for "Wear 3 of 3 · Weary", "resolve 4 of 4"
+    m_units->setColumnWidth(FateColumn, 112);
+    m_units->setColumnWidth(StateColumn, tvbd ? 130 : 160);
+    m_units->setColumnWidth(DisorderColumn, 112);
+    m_units->horizontalHeader()->setSectionResizeMode(NameColumn, QHeaderView::Stretch);
+    m_unitsNote->setText(
+        m_formError.isEmpty()
+            ? (tvbd ? QStringLiteral(
+                          "The units of the exported battle, as you set it up. Enter each one’s fate; "
+                          "for a remaining unit the resolve it has left. A Large Pike+Shot counts 2; "
+                          "the Commanders are the leaders below. The totals are the units added.")
+                    : QStringLiteral(
+                          "The units of the exported battle, as you set it up. Enter each one’s fate "
+                          "(Tercios has no rout: a unit that left the table is destroyed); for a "
+                          "remaining unit its Wear (Weary at its Stamina) and whether it is "
+                          "Disordered. The totals are the units added."))
+            : QStringLiteral("The battle’s units cannot be read: %1").arg(m_formError));
+    updateTotals();
+}
+
+QList<battle::TableUnit> TableResultDialog::enteredUnits() const {
+    QList<battle::TableUnit> units = m_formUnits;
+    for (int r = 0; r < units.size(); ++r) {
+        battle::TableUnit& u = units[r];
+        u.fate = fateBox(r) ? fateBox(r)->currentData().toString() : QString();
+        if (m_formRules == QLatin1String("tvbd"))
+            u.resolve = stateSpin(r)->value();
+        else
+            u.wear = stateSpin(r)->value();
+        u.disordered = disorderBox(r) && disorderBox(r)->isChecked();
+        if (u.fate != QLatin1String("remaining")) { // the state of a remaining unit only
+            u.resolve = 0;
+            u.wear = 0;
+            u.disordered = false;
+        }
+    }
+    return units;
+}
+
+void TableResultDialog::updateTotals() {
+    int n[2][3] = {};
+    for (const battle::TableUnit& u : enteredUnits()) {
+        const int t = u.side == 0 ? 0 : 1;
+        if (u.fate == QLatin1String("destroyed"))
+            n[t][Destroyed] += u.weight;
+        else if (u.fate == QLatin1String("routed"))
+            n[t][Routed] += u.weight;
+        else if (u.fate == QLatin1String("remaining"))
+            n[t][Remaining] += u.weight;
+    }
+    for (int t = 0; t < 2; ++t)
+        for (int c = 0; c < 3; ++c)
+            m_spins[t][c]->setValue(n[t][c]);
+}
+
 bool TableResultDialog::mapForm() {
     if (!refresh()) {
         showError(QStringLiteral("The table result is not the decision now."));
         return false;
     }
-    const CombatFrame* f = combatOnTop(gc->state());
-    battle::TableResult table;
-    table.winner = m_winner->currentData().toInt();
-    table.reason = QStringLiteral("entered by hand");
-    for (int t = 0; t < 2; ++t) {
-        battle::TableSide& side = table.sides[t];
-        side.destroyed = m_spins[t][Destroyed]->value();
-        side.routed = m_spins[t][Routed]->value();
-        side.remaining = m_spins[t][Remaining]->value();
-        side.units = side.destroyed + side.routed + side.remaining;
-        if (side.units <= 0) {
-            showError(QStringLiteral("Enter the %1's tactical units: destroyed, routed and remaining add up "
-                                     "to the units it had at the start.")
-                          .arg(t == 0 ? QStringLiteral("attacker") : QStringLiteral("defender")));
+    if (m_formUnits.isEmpty()) {
+        showError(QStringLiteral("The battle’s units cannot be read: %1").arg(m_formError));
+        return false;
+    }
+    const GameData& d = gc->data();
+    const GameState& s = gc->state();
+    const QList<battle::TableUnit> units = enteredUnits();
+    for (const battle::TableUnit& u : units)
+        if (u.fate.isEmpty()) {
+            showError(
+                QStringLiteral("Enter the %1’s units: %2 (%3) has no fate yet (remaining, %4destroyed).")
+                    .arg(u.side == 0 ? QStringLiteral("attacker") : QStringLiteral("defender"), u.name,
+                         u.type,
+                         m_formRules == QLatin1String("tvbd") ? QStringLiteral("routed, ") : QString()));
             return false;
         }
-    }
+    const int winner = m_winner->currentData().toInt();
+    QStringList lost[2];
     for (int i = 0; i < m_leaders->count(); ++i) {
         const QListWidgetItem* it = m_leaders->item(i);
         if (it->checkState() == Qt::Checked)
-            table.sides[it->data(Qt::UserRole + 1).toInt()].leadersLost << it->data(Qt::UserRole).toString();
+            lost[it->data(Qt::UserRole + 1).toInt()] << it->data(Qt::UserRole).toString();
     }
+    battle::TableResult table;
     battle::LinkedResult r;
+    battle::TableRecord record;
     QString error;
-    const QString rules =
-        f && f->table == kBattlesTercios ? QStringLiteral("tercios") : QStringLiteral("tvbd");
-    if (!battle::mapResult(gc->data(), gc->state(), table, battle::defaultMapping(rules), &r, &error)) {
+    if (!battle::tableResultFromUnits(m_formRules, units, winner, lost, &table, &error) ||
+        !battle::mapResult(d, s, table, battle::defaultMapping(m_formRules), &r, &error) ||
+        !battle::handRecord(d, s, winner, units, lost, &record, &error)) {
         showError(QStringLiteral("The result cannot be mapped: %1").arg(error));
         return false;
     }
-    showResult(r, QStringLiteral("from the table, entered by hand"));
+    showResult(r, QStringLiteral("from the table, entered by hand"), battle::encodeRecord(record),
+               QStringLiteral("<i>Entered by hand: the form (%1 units, their fates and states) goes with the "
+                              "result. The other player sees it, his copy checks that it gives this result, "
+                              "and he confirms it or disputes it.</i>")
+                   .arg(units.size()));
     return true;
 }
 
@@ -724,7 +958,7 @@ bool TableResultDialog::submitResult(QString* error) {
     }
     m_pending.reset();
     m_pendingAttachment.clear();
-    m_city = -1;
+    m_battle.clear();
     hide();
     return true;
 }

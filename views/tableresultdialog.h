@@ -16,12 +16,14 @@
 #include <optional>
 #include <vector>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QListWidget;
 class QPushButton;
 class QSpinBox;
 class QTabWidget;
+class QTableWidget;
 
 namespace wp {
 
@@ -52,13 +54,17 @@ class TableResultDialog : public QDialog {
     Q_OBJECT
   public:
     enum Field { Destroyed = 0, Routed = 1, Remaining = 2 };
+    // The columns of the form's unit table (a real table's result).
+    enum UnitColumn { SideColumn = 0, NameColumn, TypeColumn, FateColumn, StateColumn, DisorderColumn };
     explicit TableResultDialog(GameController* gc, QWidget* parent = nullptr);
     // Re-reads the battle on top. Returns whether the table result is the decision now.
     bool refresh();
 
     // (a) the battle auto-resolved on screen; the result is shown and may be submitted.
     bool autoResolve();
-    // (b) the form mapped to the campaign result (shown; may be submitted). False with the error shown.
+    // (b) the form mapped to the campaign result (shown; may be submitted) with the form as its attachment
+    // (battle::TableRecord "hand": the units' fates and states, the winner, the leaders lost), which every
+    // other copy checks (its mapping gives the result) and the defender sees. False with the error shown.
     bool mapForm();
     // Plays the result shown (LinkedResult::actions) through the controller. False with *error (also
     // shown) when one of the actions is not legal at its moment.
@@ -98,7 +104,16 @@ class TableResultDialog : public QDialog {
     QPushButton* resumeButton() const { return m_resume; }
     QPushButton* discardButton() const { return m_discard; }
     QComboBox* winnerBox() const { return m_winner; }
+    // the totals per side, read-only: derived from the unit table
     QSpinBox* spin(int tableSide, Field f) const { return m_spins[tableSide][f]; }
+    // the form's units (battle::tableUnits of the battle on top), one row each
+    QTableWidget* unitTable() const { return m_units; }
+    const QList<battle::TableUnit>& formUnits() const { return m_formUnits; }
+    QComboBox* fateBox(int row) const;     // "—" (not entered), remaining, routed (TVBD), destroyed
+    QSpinBox* stateSpin(int row) const;    // TVBD: resolve left; Tercios: Wear (remaining units only)
+    QCheckBox* disorderBox(int row) const; // Tercios: Disordered (remaining units only)
+    // The units as entered (fate "" when not entered yet).
+    QList<battle::TableUnit> enteredUnits() const;
     QListWidget* leadersList() const { return m_leaders; }
     QLabel* resultLabel() const { return m_preview; }
 
@@ -126,11 +141,18 @@ class TableResultDialog : public QDialog {
     QComboBox* m_winner;
     QLabel* m_sideLabel[2];
     QSpinBox* m_spins[2][3];
+    QTableWidget* m_units;
+    QLabel* m_unitsNote;
+    QList<battle::TableUnit> m_formUnits; // the scenario's units (battle::tableUnits)
+    QString m_formRules;                  // "tvbd" / "tercios"
+    QString m_formError;                  // why the units could not be read
+    void fillUnits();
+    void updateTotals();
     QListWidget* m_leaders;
     QLabel* m_preview;
     std::optional<battle::LinkedResult> m_pending;
     QString m_pendingFrom; // "auto-resolved" / "from the table"
-    int m_city = -1;
+    QString m_battle;      // the battle shown: city, ruleset, battle seed
     void showResult(const battle::LinkedResult& r, const QString& from, const QString& attachment = {},
                     const QString& evidence = {});
     // The battle's scenario file in the data folder (linked-battles/CITY-turnN-RULES-SEED.json).

@@ -13,6 +13,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
+#include <QSet>
 
 #include <algorithm>
 #include <cmath>
@@ -154,6 +155,135 @@ TableResult tableResultFromTercios(const wp::tactical::TerciosState& end) {
             ts.remaining += 1;
     }
     return t;
+}
+
+QString TableUnit::stateText(const QString& rules) const {
+    if (fate != QLatin1String("remaining"))
+        return fate;
+    if (rules == QLatin1String("tvbd"))
+        return QStringLiteral("remaining, resolve %1 of %2").arg(resolve).arg(startResolve);
+    QString t = QStringLiteral("remaining, Wear %1 of %2").arg(wear).arg(startResolve);
+    if (disordered)
+        t += QStringLiteral(", Disordered");
+    if (weary())
+        t += QStringLiteral(", Weary");
+    return t;
+}
+
+bool scenarioUnits(const QString& rules, const QJsonObject& scenario, QList<TableUnit>* out, QString* error) {
+    // the scenario as the tactical window reads it from its file (a JSON round trip)
+    const QJsonObject o =
+        QJsonDocument::fromJson(QJsonDocument(scenario).toJson(QJsonDocument::Compact)).object();
+    const QString name = QStringLiteral("linked battle");
+    QList<TableUnit> units;
+    if (rules == QLatin1String("tvbd")) {
+        using namespace wp::tactical;
+        BattleState st;
+        if (!tvbdFiles().rules) {
+            *error = tvbdFiles().error;
+            return false;
+        }
+        if (!scenarioFromJson(o, name, *tvbdFiles().rules, &st, error))
+            return false;
+        for (const Unit& u : st.units) {
+            if (u.type == wp::tactical::UnitType::Commander)
+                continue; // Commanders are the leaders (the form's list of the leaders lost)
+            TableUnit t;
+            t.id = u.id;
+            t.name = u.name;
+            t.type = (u.large ? QStringLiteral("Large ") : QString()) + wp::tactical::typeName(u.type);
+            t.side = u.side == 0 ? 0 : 1;
+            t.weight = u.large ? 2 : 1;
+            t.startResolve = u.startResolve;
+            t.resolve = u.startResolve;
+            units << t;
+        }
+    } else if (rules == QLatin1String("tercios")) {
+        using namespace wp::tactical;
+        TerciosState st;
+        if (!terciosFiles().rules) {
+            *error = terciosFiles().error;
+            return false;
+        }
+        if (!terciosScenarioFromJson(o, name, *terciosFiles().rules, &st, error))
+            return false;
+        const TerciosEngine engine(*terciosFiles().rules);
+        for (int i = 0; i < st.units.size(); ++i) {
+            const TUnit& u = st.units[i];
+            TableUnit t;
+            t.id = u.id;
+            t.name = u.name;
+            t.type = u.profile;
+            t.side = u.side == 0 ? 0 : 1;
+            t.startResolve = engine.stamina(st, i);
+            units << t;
+        }
+    } else {
+        *error = QStringLiteral("unknown ruleset '%1' (tvbd, tercios)").arg(rules);
+        return false;
+    }
+    *out = units;
+    return true;
+}
+
+bool tableUnits(const GameData& d, const GameState& s, QList<TableUnit>* out, QString* error) {
+    const CombatFrame* f = topCombat(s);
+    if (!f || f->table <= 0) {
+        *error = QStringLiteral("no battle is on the table here");
+        return false;
+    }
+    const QString rules = f->table == kBattlesTercios ? QStringLiteral("tercios") : QStringLiteral("tvbd");
+    QJsonObject scenario;
+    return exportLinked(d, s, rules, linkedBattleSeed(s), &scenario, error) &&
+           scenarioUnits(rules, scenario, out, error);
+}
+
+bool tableResultFromUnits(const QString& rules, const QList<TableUnit>& units, int winner,
+                          const QStringList leadersLost[2], TableResult* out, QString* error) {
+    const bool tvbd = rules == QLatin1String("tvbd");
+    TableResult t;
+    t.winner = winner;
+    t.reason = QStringLiteral("entered by hand");
+    if (winner < 0 || winner > 2) {
+        *error = QStringLiteral("the winner is missing (the attacker, the defender or a draw)");
+        return false;
+    }
+    for (const TableUnit& u : units) {
+        auto fail = [&](const QString& why) {
+            *error = QStringLiteral("unit %1 '%2': %3").arg(u.id, u.name, why);
+            return false;
+        };
+        TableSide& ts = t.sides[u.side == 0 ? 0 : 1];
+        ts.units += u.weight;
+        if (u.fate == QLatin1String("destroyed")) {
+            ts.destroyed += u.weight;
+        } else if (u.fate == QLatin1String("routed")) {
+            if (!tvbd)
+                return fail(QStringLiteral("Tercios has no rout status: remaining or destroyed"));
+            ts.routed += u.weight;
+        } else if (u.fate == QLatin1String("remaining")) {
+            ts.remaining += u.weight;
+            if (tvbd && (u.resolve < 1 || u.resolve > u.startResolve))
+                return fail(QStringLiteral("a remaining unit has 1 to %1 resolve left, not %2")
+                                .arg(u.startResolve)
+                                .arg(u.resolve));
+            if (!tvbd && (u.wear < 0 || u.wear > u.startResolve))
+                return fail(QStringLiteral("a remaining unit has a Wear of 0 to %1 (its Stamina), not %2")
+                                .arg(u.startResolve)
+                                .arg(u.wear));
+        } else {
+            return fail(QStringLiteral("its fate is '%1' (remaining, routed, destroyed)").arg(u.fate));
+        }
+    }
+    for (int i = 0; i < 2; ++i) {
+        if (t.sides[i].units == 0) {
+            *error = QStringLiteral("the %1 has no tactical units").arg(i == 0 ? "attacker" : "defender");
+            return false;
+        }
+        t.sides[i].leadersLost = leadersLost[i];
+    }
+    *out = t;
+    return true;
 }
 
 void rollTableLeaderLosses(const GameData& d, const GameState& s, quint64 seed, TableResult* table,
@@ -471,6 +601,45 @@ QJsonObject tacticalBattleRecord(const QString& rules, quint64 seed, const QStri
     return root;
 }
 
+namespace {
+
+// The "form" of a "hand" record (recordFromJson): the winner, the units' fates and states, the leaders.
+bool readForm(const QJsonObject& form, TableRecord* r, QString* error) {
+    auto fail = [&](const QString& where, const QString& why) {
+        *error = QStringLiteral("$.form.%1: %2").arg(where, why);
+        return false;
+    };
+    static const QStringList winners{"attacker", "defender", "draw"};
+    r->winner = static_cast<int>(winners.indexOf(form.value(QStringLiteral("winner")).toString()));
+    if (r->winner < 0)
+        return fail(QStringLiteral("winner"), QStringLiteral("expected attacker, defender or draw"));
+    const QJsonArray units = form.value(QStringLiteral("units")).toArray();
+    if (units.isEmpty())
+        return fail(QStringLiteral("units"), QStringLiteral("expected the battle's units"));
+    for (qsizetype i = 0; i < units.size(); ++i) {
+        const QJsonObject a = units[i].toObject();
+        const QString where = QStringLiteral("units[%1]").arg(i);
+        TableUnit u;
+        u.id = a.value(QStringLiteral("id")).toString();
+        u.fate = a.value(QStringLiteral("fate")).toString();
+        if (u.id.isEmpty() || u.fate.isEmpty())
+            return fail(where, QStringLiteral("expected an id and a fate"));
+        u.resolve = a.value(QStringLiteral("resolve")).toInt();
+        u.wear = a.value(QStringLiteral("wear")).toInt();
+        u.disordered = a.value(QStringLiteral("disordered")).toBool();
+        r->units << u;
+    }
+    const QJsonArray leaders = form.value(QStringLiteral("leaders")).toArray();
+    if (leaders.size() != 2)
+        return fail(QStringLiteral("leaders"), QStringLiteral("expected two lists of leader ids"));
+    for (int i = 0; i < 2; ++i)
+        for (const QJsonValue& v : leaders[i].toArray())
+            r->leadersLost[i] << v.toString();
+    return true;
+}
+
+} // namespace
+
 QJsonObject recordToJson(const TableRecord& r) {
     QJsonObject o;
     o.insert(QStringLiteral("format"), QStringLiteral("westphalia-table-record"));
@@ -481,6 +650,29 @@ QJsonObject recordToJson(const TableRecord& r) {
     o.insert(QStringLiteral("scenario"), r.scenario);
     o.insert(QStringLiteral("computer"), QJsonArray{r.computer[0], r.computer[1]});
     o.insert(QStringLiteral("moves"), movesJson(r.moves));
+    if (r.by == QLatin1String("hand")) {
+        static const char* winners[3] = {"attacker", "defender", "draw"};
+        QJsonObject form;
+        form.insert(QStringLiteral("winner"),
+                    r.winner >= 0 && r.winner <= 2 ? QLatin1String(winners[r.winner]) : QLatin1String(""));
+        QJsonArray units;
+        for (const TableUnit& u : r.units) {
+            QJsonObject a{{QStringLiteral("id"), u.id}, {QStringLiteral("fate"), u.fate}};
+            if (u.fate == QLatin1String("remaining")) {
+                if (r.rules == QLatin1String("tvbd")) {
+                    a.insert(QStringLiteral("resolve"), u.resolve);
+                } else {
+                    a.insert(QStringLiteral("wear"), u.wear);
+                    a.insert(QStringLiteral("disordered"), u.disordered);
+                }
+            }
+            units.append(a);
+        }
+        form.insert(QStringLiteral("units"), units);
+        form.insert(QStringLiteral("leaders"), QJsonArray{QJsonArray::fromStringList(r.leadersLost[0]),
+                                                          QJsonArray::fromStringList(r.leadersLost[1])});
+        o.insert(QStringLiteral("form"), form);
+    }
     return o;
 }
 
@@ -495,8 +687,8 @@ bool recordFromJson(const QJsonObject& o, TableRecord* out, QString* error) {
         return fail(QStringLiteral("version"), QStringLiteral("this Westphalia reads version 1"));
     TableRecord r;
     r.by = o.value(QStringLiteral("by")).toString();
-    if (r.by != QLatin1String("auto") && r.by != QLatin1String("screen"))
-        return fail(QStringLiteral("by"), QStringLiteral("expected \"auto\" or \"screen\""));
+    if (r.by != QLatin1String("auto") && r.by != QLatin1String("screen") && r.by != QLatin1String("hand"))
+        return fail(QStringLiteral("by"), QStringLiteral("expected \"auto\", \"screen\" or \"hand\""));
     r.rules = o.value(QStringLiteral("rules")).toString();
     if (r.rules != QLatin1String("tvbd") && r.rules != QLatin1String("tercios"))
         return fail(QStringLiteral("rules"), QStringLiteral("expected \"tvbd\" or \"tercios\""));
@@ -528,6 +720,8 @@ bool recordFromJson(const QJsonObject& o, TableRecord* out, QString* error) {
             return fail(where, QStringLiteral("a move of the policy takes no dice rolled by hand"));
         r.moves << m;
     }
+    if (r.by == QLatin1String("hand") && !readForm(o.value(QStringLiteral("form")).toObject(), &r, error))
+        return false;
     *out = r;
     return true;
 }
@@ -627,6 +821,76 @@ bool replayMoves(const Engine& engine, State st, const TableRecord& r, Choose ch
 
 } // namespace
 
+namespace {
+
+// The fates and states of a "hand" record's form put on the scenario's units: every unit of the scenario
+// entered exactly once, no other.
+bool mergeForm(const TableRecord& record, QList<TableUnit>* units, QString* error) {
+    QSet<QString> seen;
+    for (const TableUnit& e : record.units) {
+        auto it =
+            std::find_if(units->begin(), units->end(), [&](const TableUnit& u) { return u.id == e.id; });
+        if (it == units->end()) {
+            *error = QStringLiteral("the form names unit '%1', which is not in the battle").arg(e.id);
+            return false;
+        }
+        if (seen.contains(e.id)) {
+            *error = QStringLiteral("the form enters unit %1 '%2' twice").arg(e.id, it->name);
+            return false;
+        }
+        seen.insert(e.id);
+        it->fate = e.fate;
+        it->resolve = e.resolve;
+        it->wear = e.wear;
+        it->disordered = e.disordered;
+    }
+    for (const TableUnit& u : *units)
+        if (!seen.contains(u.id)) {
+            *error = QStringLiteral("the form has no fate for unit %1 '%2'").arg(u.id, u.name);
+            return false;
+        }
+    return true;
+}
+
+} // namespace
+
+namespace {
+
+// A record of the battle on top of `s` by `by`: its ruleset, its battle seed and its exported scenario's
+// hash.
+bool recordOfTop(const GameData& d, const GameState& s, const QString& by, TableRecord* out, QString* error) {
+    const CombatFrame* f = topCombat(s);
+    if (!f || f->table <= 0) {
+        *error = QStringLiteral("no battle is on the table here");
+        return false;
+    }
+    TableRecord r;
+    r.by = by;
+    r.rules = f->table == kBattlesTercios ? QStringLiteral("tercios") : QStringLiteral("tvbd");
+    r.seed = linkedBattleSeed(s);
+    QJsonObject scenario;
+    if (!exportLinked(d, s, r.rules, r.seed, &scenario, error))
+        return false;
+    r.scenario = scenarioHash(scenario);
+    *out = r;
+    return true;
+}
+
+} // namespace
+
+bool handRecord(const GameData& d, const GameState& s, int winner, const QList<TableUnit>& units,
+                const QStringList leadersLost[2], TableRecord* out, QString* error) {
+    TableRecord r;
+    if (!recordOfTop(d, s, QStringLiteral("hand"), &r, error))
+        return false;
+    r.winner = winner;
+    r.units = units;
+    r.leadersLost[0] = leadersLost[0];
+    r.leadersLost[1] = leadersLost[1];
+    *out = r;
+    return true;
+}
+
 bool replayRecord(const GameData& d, const GameState& s, const TableRecord& record, RecordCheck* out,
                   QString* error) {
     const CombatFrame* f = topCombat(s);
@@ -661,7 +925,22 @@ bool replayRecord(const GameData& d, const GameState& s, const TableRecord& reco
         return false;
     }
     const LinkMapping mapping = defaultMapping(rules);
-    if (record.by == QLatin1String("auto")) {
+    if (record.by == QLatin1String("hand")) {
+        if (!record.moves.isEmpty() || record.computer[0] || record.computer[1]) {
+            *error = QStringLiteral("a real table's record lists no tactical moves and no computer seat");
+            return false;
+        }
+        QList<TableUnit> units;
+        if (!scenarioUnits(rules, c.scenarioJson, &units, error) || !mergeForm(record, &units, error) ||
+            !tableResultFromUnits(rules, units, record.winner, record.leadersLost, &c.table, error))
+            return false;
+        c.units = units;
+        c.log << QStringLiteral("a real table's result, entered in the form (%1 units)").arg(units.size());
+        for (const TableUnit& u : units)
+            c.log << QStringLiteral("%1 %2 %3 (%4): %5")
+                         .arg(u.side == 0 ? QStringLiteral("attacker") : QStringLiteral("defender"), u.id,
+                              u.name, u.type, u.stateText(rules));
+    } else if (record.by == QLatin1String("auto")) {
         if (!record.moves.isEmpty()) {
             *error = QStringLiteral("an auto-resolved battle's record lists no moves");
             return false;
@@ -714,19 +993,9 @@ bool replayRecord(const GameData& d, const GameState& s, const TableRecord& reco
 }
 
 bool autoRecord(const GameData& d, const GameState& s, QString* attachment, QString* error) {
-    const CombatFrame* f = topCombat(s);
-    if (!f || f->table <= 0) {
-        *error = QStringLiteral("no battle is on the table here");
-        return false;
-    }
     TableRecord record;
-    record.by = QStringLiteral("auto");
-    record.rules = f->table == kBattlesTercios ? QStringLiteral("tercios") : QStringLiteral("tvbd");
-    record.seed = linkedBattleSeed(s);
-    QJsonObject scenario;
-    if (!exportLinked(d, s, record.rules, record.seed, &scenario, error))
+    if (!recordOfTop(d, s, QStringLiteral("auto"), &record, error))
         return false;
-    record.scenario = scenarioHash(scenario);
     *attachment = encodeRecord(record);
     return true;
 }
@@ -780,8 +1049,11 @@ bool checkAttachedResult(const GameData& d, const GameState& s, const QStringLis
         }
         const QString got = (k == 0 ? first : texts[k]).simplified();
         if (got != want[k]) {
-            *error = QStringLiteral("'%1' is not the result of the battle's record (%2: %3)")
-                         .arg(got, c.end, want.join(QStringLiteral("; ")));
+            *error = QStringLiteral("'%1' is not the result of the battle's record (%2%3: %4)")
+                         .arg(got,
+                              record.by == QLatin1String("hand") ? QStringLiteral("the form entered: ")
+                                                                 : QString(),
+                              c.end, want.join(QStringLiteral("; ")));
             return false;
         }
     }
@@ -820,8 +1092,9 @@ bool matchesRecord(const GameData& d, const GameState& s, const QString& attachm
     }
     const bool same =
         enteredIs(d, f, c.expected,
-                  record.by == QLatin1String("auto") ? QStringLiteral("the auto-resolved battle")
-                                                     : QStringLiteral("the battle fought on screen"),
+                  record.by == QLatin1String("auto")   ? QStringLiteral("the auto-resolved battle")
+                  : record.by == QLatin1String("hand") ? QStringLiteral("the form entered by hand")
+                                                       : QStringLiteral("the battle fought on screen"),
                   why);
     if (out)
         *out = std::move(c);
@@ -935,6 +1208,7 @@ void BattleReporter::add(int index, const GameState& before, const QString& text
             rec.resultAction = index;
             rec.tableState = std::make_shared<const GameState>(before);
             rec.evidence.clear();
+            rec.form.clear();
             rec.recordOk = -1;
             rec.recordError.clear();
             rec.autoResolved = -1;
@@ -950,6 +1224,8 @@ void BattleReporter::add(int index, const GameState& before, const QString& text
                 rec.recordOk =
                     matchesRecord(m_engine.data(), after, rec.attachment, &check, &rec.recordError) ? 1 : 0;
                 rec.evidence = check.record.by.isEmpty() ? QStringLiteral("?") : check.record.by;
+                if (check.record.by == QLatin1String("hand"))
+                    rec.form = check.log;
             }
         }
     }

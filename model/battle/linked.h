@@ -141,14 +141,55 @@ bool matchesAutoResolve(const GameData& d, const wp::rules::GameState& s, QStrin
 // game to replay the tactical battle and check that it gives the result entered. A hand-entered result has
 // none.
 
+// One tactical unit of a linked battle's exported scenario as the form for a real table lists it
+// (tableUnits), and what was entered for it (docs/linked-battles.md "The form").
+struct TableUnit {
+    QString id;           // the scenario's unit id
+    QString name;         // as exported
+    QString type;         // TVBD: its type ("PikeShot", "Large PikeShot", "Horse"...); Tercios: its profile
+    int side = 0;         // 0 the campaign attacker (the export's side 0), 1 the defender
+    int weight = 1;       // tactical units it counts for: a Large Pike+Shot 2
+    int startResolve = 0; // TVBD: its resolve at the start; Tercios: its Stamina (Weary at Wear = Stamina,
+                          // destroyed above it)
+    // entered
+    QString fate = QStringLiteral("remaining"); // "remaining", "routed" (TVBD only: Tercios has no rout
+                                                // status), "destroyed"
+    int resolve = 0;                            // TVBD, remaining: the resolve it has left (1..startResolve)
+    int wear = 0;                               // Tercios, remaining: its Wear (0..Stamina)
+    bool disordered = false;                    // Tercios, remaining: Disordered
+    bool weary() const { return wear >= startResolve; } // Tercios
+    // The entered state in the ruleset's terms: "remaining, resolve 3 of 4", "remaining, Wear 2 of 3,
+    // Disordered", "routed", "destroyed".
+    QString stateText(const QString& rules) const;
+};
+
+// The tactical units of the combat on top of `s` as the linked battle is set up (exportLinked with
+// linkedBattleSeed, read back as the tactical window reads it), every one remaining at full strength.
+bool tableUnits(const GameData& d, const wp::rules::GameState& s, QList<TableUnit>* out, QString* error);
+// The same from an exported scenario of the ruleset.
+bool scenarioUnits(const QString& rules, const QJsonObject& scenario, QList<TableUnit>* out, QString* error);
+
+// The tabletop result a form gives: per side the units (weights) by fate, the winner and the leaders lost.
+// Checks every entered state against the ruleset (TVBD resolve 1..start; Tercios Wear 0..Stamina, no
+// rout); false with *error naming the unit.
+bool tableResultFromUnits(const QString& rules, const QList<TableUnit>& units, int winner,
+                          const QStringList leadersLost[2], TableResult* out, QString* error);
+
 struct TableRecord {
-    QString by;                        // "auto": the auto-resolved battle; "screen": fought in the window
+    QString by;                        // "auto": the auto-resolved battle; "screen": fought in the window;
+                                       // "hand": a real table's result entered in the form
     QString rules;                     // "tvbd" / "tercios"
     quint64 seed = 0;                  // the battle seed (linkedBattleSeed of the position)
     QString scenario;                  // scenarioHash of the exported battle it was fought on
     bool computer[2] = {false, false}; // tactical sides (0 the campaign attacker) played by the computer seat
     QList<TableMove> moves;            // "screen": every tactical action, in order
-    int handDice() const;              // dice rolled by hand in all
+    // "hand": the form as entered — the winner (0 the attacker, 1 the defender, 2 a draw), every unit of
+    // the scenario with its fate and state (id, fate, resolve / wear, disordered; the names come from the
+    // scenario), and the campaign leader ids lost per side
+    int winner = -1;
+    QList<TableUnit> units;
+    QStringList leadersLost[2];
+    int handDice() const; // dice rolled by hand in all
 };
 
 // A short hash (16 hex digits of SHA-256) of a tactical scenario as exported (compact JSON).
@@ -169,11 +210,17 @@ struct RecordCheck {
     TableResult table;        // the tactical battle's end read back (with the leaders' 12.41 rolls)
     LinkedResult expected;    // its campaign result (defaultMapping of the ruleset)
     QString end;              // how the tactical battle ended ("Catholic win - ..."), the auto-resolve's too
-    QStringList log;          // the tactical battle's log
+    QStringList log;          // the tactical battle's log; "hand": the form, one line per unit
+    QList<TableUnit> units;   // "hand": the scenario's units with the fates and states entered
     QJsonObject scenarioJson; // the exported scenario it was fought on
     QList<TableMove> played;  // the tactical actions played: the record's, or the auto-resolve's (all the
                               // policy's), as a tactical battle record lists them
 };
+
+// The record of a real table's result entered in the form for the battle on top of `s` (by "hand": the
+// ruleset, linkedBattleSeed, the exported scenario's hash, the form). False with *error.
+bool handRecord(const GameData& d, const wp::rules::GameState& s, int winner, const QList<TableUnit>& units,
+                const QStringList leadersLost[2], TableRecord* out, QString* error);
 
 // The record of the auto-resolved battle on top of `s` (by "auto": the ruleset, linkedBattleSeed, the
 // exported scenario's hash) as an attachment for its "battle-result" (autoResolveTop gives the result).
@@ -184,7 +231,9 @@ bool autoRecord(const GameData& d, const wp::rules::GameState& s, QString* attac
 // seed (linkedBattleSeed), the same exported scenario (scenarioHash; a difference means other tactical data
 // files or another export), then "auto": the auto-resolve; "screen": every move legal in the tactical
 // engine with its hand dice all used, every move of a computer side the policy's own choice, and the battle
-// over at the end. False with *error saying what fails.
+// over at the end; "hand": no tactical battle — every unit of the scenario entered once with a fate and a
+// state the ruleset allows, mapped (the form's units, winner and leaders; no roll). False with *error
+// saying what fails.
 bool replayRecord(const GameData& d, const wp::rules::GameState& s, const TableRecord& record,
                   RecordCheck* out, QString* error);
 
@@ -227,10 +276,11 @@ struct BattleRecord {
     quint64 battleSeed = 0; // linkedBattleSeed at its table result: the scenario and the auto-resolve
     int autoResolved = -1;  // the result entered is the auto-resolved battle: 1 yes, 0 no, -1 unknown
     // the record that went with the result confirmed ("The battle's record"):
-    QString evidence;    // "auto", "screen", or "" (entered by hand: no record)
+    QString evidence;    // "auto", "screen", "hand" (the form), or "" (no record)
     QString attachment;  // the record as attached, to open the battle again (decodeRecord)
     int recordOk = -1;   // the record replays to the result entered: 1 yes, 0 no (recordError), -1 no record
     QString recordError; // why it does not
+    QStringList form;    // "hand": the form's units, one line each (RecordCheck::log)
     int resultAction = -1; // the index of the "battle-result" action entered last (0-based)
     std::shared_ptr<const wp::rules::GameState> tableState; // the state at that table result (before it)
 };
