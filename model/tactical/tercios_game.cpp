@@ -433,7 +433,8 @@ AutoResult autoResolve(TerciosGame& game, std::array<bool, 2> random, quint64 po
 
 AutoResult resolveTercios(const TerciosEngine& engine, const TerciosState& scenario, quint64 seed,
                           std::array<bool, 2> random, int maxActions) {
-    TerciosState s = scenario; // as TerciosGame's constructor starts it
+    TerciosState s = scenario; // as TerciosGame's constructor starts it, without its log
+    s.quiet = true;
     s.rng.reseed(seed);
     s.note(QStringLiteral("seed %1").arg(seed));
     engine.start(s);
