@@ -430,13 +430,22 @@ bool overlaps(const Pose& a, const Polygon& b, double tol) {
     return overlapsSpan(a.corners(), b, tol);
 }
 
-double distance(const Polygon& a, Vec2 p) {
-    if (contains(a, p))
+namespace {
+double pointDistanceSpan(Span a, Vec2 p) {
+    if (containsSpan(a, p))
         return 0;
     double best = 1e300;
     for (qsizetype i = 0; i < a.size(); ++i)
         best = std::min(best, segmentDistance(p, a[i], a[(i + 1) % a.size()]));
     return best;
+}
+} // namespace
+
+double distance(const Polygon& a, Vec2 p) {
+    return pointDistanceSpan(a, p);
+}
+double distance(const Corners& a, Vec2 p) {
+    return pointDistanceSpan(a, p);
 }
 
 double distance(const Polygon& a, const Polygon& b, double cap) {

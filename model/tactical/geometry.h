@@ -150,6 +150,7 @@ double distance(const Corners& a, const Corners& b, double cap = 1e300);
 double distance(const Corners& a, const Polygon& b, double cap = 1e300);
 bool overlaps(const Corners& a, const Corners& b, double tol = 1e-3);
 bool overlaps(const Corners& a, const Polygon& b, double tol = 1e-3);
+double distance(const Corners& a, Vec2 p);
 double segmentDistance(Vec2 p, Vec2 a, Vec2 b);
 
 Polygon convexHull(Polygon points); // counter-clockwise

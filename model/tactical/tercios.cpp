@@ -463,10 +463,8 @@ bool TerciosEngine::terrainBlocks(const TerciosState& s, int u, const Pose& p, c
         if (!(t.features & FImpassable) || int(i) == enter || int(i) == s.units[u].building ||
             (ignoreUnit >= 0 && int(i) == s.units[ignoreUnit].building))
             continue;
-        if (t.type == QLatin1String("River") && onCrossing(s, p.c))
-            continue; // Bridges and Fords take any base (Tercios L1469)
-        if (overlaps(poly, t.poly))
-            return true;
+        if (overlaps(poly, t.poly) && !(t.type == QLatin1String("River") && onCrossing(s, p.c)))
+            return true; // (Bridges and Fords take any base, Tercios L1469)
     }
     return false;
 }
@@ -686,7 +684,15 @@ std::optional<ChargePath> TerciosEngine::chargePath(const TerciosState& s, int u
             return q;
         };
         // In contact: touching or overlapping (an overlap deeper than overlaps()' tolerance has distance 0).
-        auto touches = [&](double d) { return distance(cornersOf(at(d)), tp, 0.1) <= kContactEps; };
+        // A base whose centre is farther from the target's than their radii and the contact gap cannot touch
+        // it (the target's own base; a building's hull is larger): no exact test then.
+        const double apart = radius(p) + radius(y.pose) + kContactEps + 1e-6;
+        auto touches = [&](double d) {
+            const Pose q = at(d);
+            if (y.building < 0 && (q.c - y.pose.c).length() > apart)
+                return false;
+            return distance(cornersOf(q), tp, 0.1) <= kContactEps;
+        };
         // Sweep to the first contact (G14), from a distance at which the bases cannot yet touch.
         double lo = std::max(0.0, std::min(len, distance(tp, from) - std::hypot(p.w, p.d)));
         double hi = -1;
@@ -1520,13 +1526,18 @@ void TerciosEngine::checkEnd(TerciosState& s, bool turnEnd) const {
         s.resultReason = why;
         s.note([&] { return QStringLiteral("Game over: %1").arg(why); });
     };
-    const QString scoreText =
-        QStringLiteral("%1 %2 - %3 %4").arg(s.sideName[0]).arg(s.score[0]).arg(s.sideName[1]).arg(s.score[1]);
+    auto scoreText = [&] { // built only for the lines that say it
+        return QStringLiteral("%1 %2 - %3 %4")
+            .arg(s.sideName[0])
+            .arg(s.score[0])
+            .arg(s.sideName[1])
+            .arg(s.score[1]);
+    };
     if (!alive[0] || !alive[1]) {
         // G51: an army wiped out ends the battle at once; the level is the best row its advantage meets.
         if (!alive[0] && !alive[1]) {
             finish(2, QStringLiteral("Draw"),
-                   QStringLiteral("both armies destroyed (%1), a draw (G51)").arg(scoreText));
+                   QStringLiteral("both armies destroyed (%1), a draw (G51)").arg(scoreText()));
             return;
         }
         const int w = alive[0] ? 0 : 1;
@@ -1539,7 +1550,7 @@ void TerciosEngine::checkEnd(TerciosState& s, bool turnEnd) const {
         finish(w, level,
                QStringLiteral("turn %1: the army of %2 is destroyed (%3): %4 wins a %5 victory (G51)")
                    .arg(s.turn)
-                   .arg(s.sideName[1 - w], scoreText, s.sideName[w], level));
+                   .arg(s.sideName[1 - w], scoreText(), s.sideName[w], level));
         return;
     }
     if (!turnEnd)
@@ -1551,7 +1562,7 @@ void TerciosEngine::checkEnd(TerciosState& s, bool turnEnd) const {
             continue;
         if (last && lead == 2) {
             finish(2, QStringLiteral("Draw"),
-                   QStringLiteral("end of turn %1, %2: a draw (G51)").arg(s.turn).arg(scoreText));
+                   QStringLiteral("end of turn %1, %2: a draw (G51)").arg(s.turn).arg(scoreText()));
             return;
         }
         if (adv >= row.adv && (adv > 0 || last)) {
@@ -1559,7 +1570,7 @@ void TerciosEngine::checkEnd(TerciosState& s, bool turnEnd) const {
                 lead, row.level,
                 QStringLiteral("end of turn %1, %2: advantage %3 >= %4, %5 wins a %6 victory (Tercios L1517)")
                     .arg(s.turn)
-                    .arg(scoreText)
+                    .arg(scoreText())
                     .arg(adv)
                     .arg(row.adv)
                     .arg(s.sideName[lead], row.level));
@@ -1568,12 +1579,12 @@ void TerciosEngine::checkEnd(TerciosState& s, bool turnEnd) const {
     }
     if (last)
         finish(lead, QStringLiteral("Pyrrhic"),
-               QStringLiteral("end of turn %1, %2 (turn limit)").arg(s.turn).arg(scoreText));
+               QStringLiteral("end of turn %1, %2 (turn limit)").arg(s.turn).arg(scoreText()));
     else if (s.turn >= 5)
         s.note([&] {
             return QStringLiteral("Tercios L1517 end of turn %1, %2: the battle goes on")
                 .arg(s.turn)
-                .arg(scoreText);
+                .arg(scoreText());
         });
 }
 
@@ -1817,7 +1828,7 @@ void TerciosEngine::offerMoveReactions(TerciosState& s, int mover) const {
     // move, each unit once per activation).
     s.pending = TPending{};
     s.pending.mover = mover;
-    const Polygon mp = polyOf(s.units[mover].pose);
+    const Corners mp = cornersOf(s.units[mover].pose);
     for (qsizetype i = 0; i < s.units.size(); ++i) {
         const TUnit& y = s.units[i];
         if (!eligibleForMoveReaction(s, mover, int(i)))
@@ -1851,15 +1862,16 @@ void TerciosEngine::voluntaryMove(TerciosState& s, int u, Vec2 to, Card order) c
     p.facing = headingOf(v);
     const Vec2 dir = unit(v);
     QList<int> near;
+    const Corners startCorners = cornersOf(start);
     for (qsizetype e = 0; e < s.units.size(); ++e)
         if (eligibleForMoveReaction(s, u, int(e)) &&
-            distance(polyOf(start), centre(s.units[e].pose, 0)) > 3.0 + 1e-9)
+            distance(startCorners, centre(s.units[e].pose, 0)) > 3.0 + 1e-9)
             near << int(e);
     double pauseAt = -1;
     for (double d = 0.25; d < len - 1e-6 && !near.isEmpty() && pauseAt < 0; d += 0.25) {
         Pose q = p;
         q.c = from + dir * d - fwdOf(q) * (q.d / 2);
-        const Polygon qp = polyOf(q);
+        const Corners qp = cornersOf(q);
         for (int e : near)
             if (distance(qp, centre(s.units[e].pose, 0)) <= 3.0 + 1e-9) {
                 pauseAt = d;
@@ -2006,7 +2018,7 @@ void TerciosEngine::advanceCharge(TerciosState& s) const {
         return;
     }
     const Pose start = s.units[c].pose;
-    const Polygon startPoly = polyOf(start);
+    const Corners startPoly = cornersOf(start);
     QList<int> near;
     for (qsizetype e = 0; e < s.units.size(); ++e)
         if (int(e) != t && eligibleForMoveReaction(s, c, int(e)) &&
@@ -2018,7 +2030,7 @@ void TerciosEngine::advanceCharge(TerciosState& s) const {
     for (double d = 0.25; d < path->length - 1e-6 && !near.isEmpty(); d += 0.25) {
         Pose q = path->end;
         q.c = from + dir * d - fwdOf(q) * (q.d / 2);
-        const Polygon qp = polyOf(q);
+        const Corners qp = cornersOf(q);
         QList<int> reached;
         for (int e : near)
             if (distance(qp, centre(s.units[e].pose, 0)) <= 3.0 + 1e-9)

@@ -69,6 +69,14 @@ double chargeScore(const TerciosEngine& e, const TerciosState& s, int u, int t) 
     return o.pWin - o.pLose + 0.2 * (o.wearOnTarget - o.wearOnAttacker);
 }
 
+// Whether u has a target to shoot at: !shotOptions(s, u).isEmpty(), stopping at the first.
+bool anyShot(const TerciosEngine& e, const TerciosState& s, int u) {
+    for (qsizetype t = 0; t < s.units.size(); ++t)
+        if (e.shotSource(s, u, int(t)))
+            return true;
+    return false;
+}
+
 // The legal action of `kind` with the best score (the first of equals), or nullopt.
 template <class Score>
 std::optional<TcAction> bestOf(const QList<TcAction>& legal, TcAction::Kind kind, Score score) {
@@ -110,7 +118,7 @@ Card planCard(const TerciosEngine& e, const TerciosState& s, int u) {
         if (best > -0.1) // not a likely defeat
             return Card::Assault;
     }
-    if (e.canShoot(s, u, Card::Fire, false) && !e.shotOptions(s, u).isEmpty())
+    if (e.canShoot(s, u, Card::Fire, false) && anyShot(e, s, u))
         return Card::Fire;
     if (p.type == TType::Horse && near < 2 * p.speed && p.melee >= 3)
         return Card::Assault;
@@ -296,7 +304,7 @@ TcAction simple(const TerciosEngine& e, const TerciosState& s, const QList<TcAct
         for (const TcAction& a : legal) {
             const TUnit& x = s.units[a.unit];
             if ((x.card == Card::Fire || x.card == Card::Ready) && e.canShoot(s, a.unit, x.card, false) &&
-                !e.shotOptions(s, a.unit).isEmpty())
+                anyShot(e, s, a.unit))
                 return a;
             if (x.card == Card::Assault)
                 for (qsizetype t = 0; t < s.units.size(); ++t)
