@@ -657,12 +657,13 @@ std::optional<ChargePath> TerciosEngine::chargePath(const TerciosState& s, int u
     if (!x.onTable() || !y.onTable() || profile(s, u).speed <= 0 || x.building >= 0)
         return std::nullopt;
     const Vec2 from = centre(x.pose, 0);
-    if (y.building < 0 && (y.pose.c - from).length() - radius(y.pose) > speed(s, u, order, false) + 0.01)
+    const int reach = speed(s, u, order, false);
+    if (y.building < 0 && (y.pose.c - from).length() - radius(y.pose) > reach + 0.01)
         return std::nullopt; // out of reach even in the open (no base nearer than its radius)
     Polygon tp = polyOf(y.pose);
     if (y.building >= 0) // a unit in a building is reached at the building (Tercios L1473)
         tp = convexHull(tp + s.terrain[y.building].poly);
-    if (distance(tp, from) > speed(s, u, order, false) + 0.01)
+    if (distance(tp, from) > reach + 0.01)
         return std::nullopt; // out of reach even in the open
     QList<Vec2> targets = centres(y.pose);
     std::sort(targets.begin(), targets.end(),

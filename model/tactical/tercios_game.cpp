@@ -61,12 +61,34 @@ namespace {
 
 // A charge of u on t by the exact melee odds (Tercios L590-712): win minus lose, then the Wear exchanged;
 // -10 when u cannot reach t.
+double chargeScore(const TerciosEngine& e, const TerciosState& s, int u, int t, const ChargePath& cp) {
+    const MeleeOdds o = e.meleeOdds(s, u, t, cp.flank, false);
+    return o.pWin - o.pLose + 0.2 * (o.wearOnTarget - o.wearOnAttacker);
+}
 double chargeScore(const TerciosEngine& e, const TerciosState& s, int u, int t) {
     const auto cp = e.chargePath(s, u, t);
-    if (!cp)
-        return -10;
-    const MeleeOdds o = e.meleeOdds(s, u, t, cp->flank, false);
-    return o.pWin - o.pLose + 0.2 * (o.wearOnTarget - o.wearOnAttacker);
+    return cp ? chargeScore(e, s, u, t, *cp) : -10;
+}
+
+// The Assault phase's choice of the simple policy when the active unit can charge: the Charge listed by
+// legalActions (every enemy with a charge path, in order) with the best chargeScore, the first of equals;
+// each path computed once (legalActions and chargeScore would find it twice). nullopt when none.
+std::optional<TcAction> bestCharge(const TerciosEngine& e, const TerciosState& s) {
+    const int u = s.activeUnit;
+    std::optional<TcAction> best;
+    double bestScore = -1e300;
+    for (qsizetype t = 0; t < s.units.size(); ++t)
+        if (s.units[t].side != s.units[u].side)
+            if (const auto cp = e.chargePath(s, u, int(t)))
+                if (const double sc = chargeScore(e, s, u, int(t), *cp); sc > bestScore) {
+                    bestScore = sc;
+                    TcAction a;
+                    a.kind = TcAction::Charge;
+                    a.unit = u;
+                    a.target = int(t);
+                    best = a;
+                }
+    return best;
 }
 
 // Whether u has a target to shoot at: !shotOptions(s, u).isEmpty(), stopping at the first.
@@ -378,6 +400,9 @@ TcAction simple(const TerciosEngine& e, const TerciosState& s, const QList<TcAct
 
 TcAction chooseTerciosAction(const TerciosEngine& engine, const TerciosState& s, bool random,
                              wp::rules::Rng& rng) {
+    if (!random && s.phase == TPhase::Assault)
+        if (auto c = bestCharge(engine, s))
+            return *c;
     // The simple policy lists a Ready!/Run! unit's candidate moves only when it wants to move.
     const bool lazyMoves = !random && (s.phase == TPhase::Ready || s.phase == TPhase::Run);
     const QList<TcAction> legal = engine.legalActions(s, !lazyMoves);
