@@ -142,8 +142,40 @@ Vec2 round2(Vec2 v) {
 // ---- values
 // ------------------------------------------------------------------------------------------------
 
+namespace {
+
+// profile()'s answers remembered per thread: a battle asks for a handful of names hundreds of thousands of
+// times (a QHash lookup each). The cache shares the engine's profile table (so the TProfile it points to
+// cannot go away; another table, or this one changed, clears it) and holds each name (so a name's buffer,
+// recognised by its address, cannot be freed and reused for another name).
+struct ProfileCache {
+    QHash<QString, TProfile> table;
+    struct Slot {
+        QString name;
+        const TProfile* profile = nullptr;
+    };
+    std::array<Slot, 16> entries;
+};
+thread_local ProfileCache profileCache;
+
+} // namespace
+
 const TProfile& TerciosEngine::profile(const TerciosState& s, int u) const {
-    return r.profiles.find(s.units[u].profile).value();
+    const QString& name = s.units[u].profile;
+    ProfileCache& c = profileCache;
+    if (!c.table.isSharedWith(r.profiles)) {
+        c.table = r.profiles;
+        c.entries = {};
+    }
+    ProfileCache::Slot& slot = c.entries[(quintptr(name.constData()) >> 4) & 15];
+    if (slot.profile && slot.name.constData() == name.constData() && slot.name.size() == name.size())
+        return *slot.profile;
+    const auto it = c.table.constFind(name);
+    if (it == c.table.constEnd())
+        return r.profiles.find(name).value(); // (as before the cache)
+    slot.name = name;
+    slot.profile = &it.value();
+    return *slot.profile;
 }
 
 bool TerciosEngine::has(const TerciosState& s, int u, TRule rule) const {
