@@ -354,6 +354,32 @@ class TestTercios : public QObject {
                 QCOMPARE(b.lost[1], a.lost[1]);
             }
     }
+    void cornersMatchPolygons() {
+        // geometry.h: the Corners overloads the engine's hot paths use give the Polygon overloads' answers
+        // bit for bit (auto-resolved battles must not change with them).
+        wp::rules::Rng rng(7);
+        auto rnd = [&](double lo, double hi) { return lo + (hi - lo) * rng.below(100000) / 100000.0; };
+        const Polygon hull = convexHull({{10, 10}, {14, 9}, {16, 13}, {12, 16}, {9, 13}});
+        int overlapping = 0;
+        for (int i = 0; i < 3000; ++i) {
+            const Pose a{{rnd(5, 20), rnd(5, 20)}, rnd(0, 360), rnd(1, 6), rnd(0.5, 3)};
+            const Pose b{
+                {rnd(5, 20), rnd(5, 20)}, i % 3 ? rnd(0, 360) : double(i % 360), rnd(1, 6), rnd(0.5, 3)};
+            const Corners ka = a.corners(), kb = b.corners();
+            const Polygon pa = a.polygon(), pb = b.polygon();
+            const Vec2 p{rnd(5, 20), rnd(5, 20)}, q{rnd(5, 20), rnd(5, 20)};
+            QVERIFY(distance(ka, kb) == distance(pa, pb));
+            QVERIFY(distance(ka, kb, 1.0) == distance(pa, pb, 1.0));
+            QVERIFY(distance(ka, hull, 0.1) == distance(pa, hull, 0.1));
+            QVERIFY(distance(ka, p) == distance(pa, p));
+            QVERIFY(overlaps(ka, kb) == overlaps(pa, pb));
+            QVERIFY(overlaps(ka, hull) == overlaps(pa, hull));
+            QVERIFY(contains(ka, p) == contains(pa, p));
+            QVERIFY(segmentCrosses(ka, p, q) == segmentCrosses(pa, p, q));
+            overlapping += overlaps(pa, pb);
+        }
+        QVERIFY(overlapping > 300 && overlapping < 2700); // both answers well represented
+    }
     void breakCheck() {
         // T7 (Tercios L552-572): Modern Squadron Wear 3 takes 2 -> BP 2; [6,6,1,2] passes, [6,3,2,1] fails.
         for (int pass = 0; pass < 2; ++pass) {

@@ -254,7 +254,20 @@ double segmentDistance(Vec2 p, Vec2 a, Vec2 b) {
     return (p - (a + ab * t)).length();
 }
 
-bool contains(const Polygon& a, Vec2 p) {
+namespace {
+// A read-only view of a polygon's vertices: QList polygons and the 4 corners of a stand alike (no copy).
+struct Span {
+    const Vec2* p = nullptr;
+    qsizetype n = 0;
+    Span(const Polygon& l) : p(l.constData()), n(l.size()) {}
+    Span(const std::array<Vec2, 4>& a) : p(a.data()), n(4) {}
+    qsizetype size() const { return n; }
+    bool isEmpty() const { return n == 0; }
+    const Vec2& operator[](qsizetype i) const { return p[i]; }
+    const Vec2* begin() const { return p; }
+    const Vec2* end() const { return p + n; }
+};
+bool containsSpan(Span a, Vec2 p) {
     if (a.size() < 3)
         return false;
     double sign = 0;
@@ -270,20 +283,6 @@ bool contains(const Polygon& a, Vec2 p) {
     }
     return true;
 }
-
-namespace {
-// A read-only view of a polygon's vertices: QList polygons and the 4 corners of a stand alike (no copy).
-struct Span {
-    const Vec2* p = nullptr;
-    qsizetype n = 0;
-    Span(const Polygon& l) : p(l.constData()), n(l.size()) {}
-    Span(const std::array<Vec2, 4>& a) : p(a.data()), n(4) {}
-    qsizetype size() const { return n; }
-    bool isEmpty() const { return n == 0; }
-    const Vec2& operator[](qsizetype i) const { return p[i]; }
-    const Vec2* begin() const { return p; }
-    const Vec2* end() const { return p + n; }
-};
 // Minimum overlap depth along the separating-axis candidates (negative or zero = separated/touching).
 // Stops early once the depth is known to be at most `stopBelow`.
 double satDepth(Span a, Span b, double stopBelow = -1e300) {
@@ -354,6 +353,40 @@ double distanceSpan(Span a, Span b, double cap) {
         return 0;
     return edgeDistance(a, b);
 }
+bool segmentCrossesSpan(Span poly, Vec2 a, Vec2 b) {
+    // Clip the segment against each edge's half-plane (Cyrus-Beck); crossing if a piece of positive length
+    // remains strictly inside.
+    if (poly.size() < 3)
+        return false;
+    // orientation
+    double area2 = 0;
+    for (qsizetype i = 0; i < poly.size(); ++i)
+        area2 += poly[i].cross(poly[(i + 1) % poly.size()]);
+    const double orient = area2 > 0 ? 1 : -1;
+    double t0 = 0, t1 = 1;
+    const Vec2 d = b - a;
+    for (qsizetype i = 0; i < poly.size(); ++i) {
+        const Vec2 u = poly[i], v = poly[(i + 1) % poly.size()];
+        const Vec2 e = v - u;
+        // inward normal
+        const Vec2 n = Vec2{-e.y, e.x} * orient;
+        const double num = (a - u).dot(n), den = d.dot(n);
+        if (std::abs(den) < 1e-12) {
+            if (num <= 0)
+                return false;
+            continue;
+        }
+        const double t = -num / den;
+        if (den > 0)
+            t0 = std::max(t0, t);
+        else
+            t1 = std::min(t1, t);
+        if (t0 >= t1)
+            return false;
+    }
+    return (t1 - t0) * d.length() > 1e-6;
+}
+
 } // namespace
 
 // The axes of two stands' sides are, twice each and up to sign, the edge normals satDepth tests; the depths
@@ -397,13 +430,22 @@ bool overlaps(const Pose& a, const Polygon& b, double tol) {
     return overlapsSpan(a.corners(), b, tol);
 }
 
-double distance(const Polygon& a, Vec2 p) {
-    if (contains(a, p))
+namespace {
+double pointDistanceSpan(Span a, Vec2 p) {
+    if (containsSpan(a, p))
         return 0;
     double best = 1e300;
     for (qsizetype i = 0; i < a.size(); ++i)
         best = std::min(best, segmentDistance(p, a[i], a[(i + 1) % a.size()]));
     return best;
+}
+} // namespace
+
+double distance(const Polygon& a, Vec2 p) {
+    return pointDistanceSpan(a, p);
+}
+double distance(const Corners& a, Vec2 p) {
+    return pointDistanceSpan(a, p);
 }
 
 double distance(const Polygon& a, const Polygon& b, double cap) {
@@ -426,38 +468,29 @@ double distance(const Pose& a, const Polygon& b, double cap) {
     return distanceSpan(a.corners(), b, cap);
 }
 
+bool contains(const Polygon& a, Vec2 p) {
+    return containsSpan(a, p);
+}
+bool contains(const Corners& a, Vec2 p) {
+    return containsSpan(a, p);
+}
 bool segmentCrosses(const Polygon& poly, Vec2 a, Vec2 b) {
-    // Clip the segment against each edge's half-plane (Cyrus-Beck); crossing if a piece of positive length
-    // remains strictly inside.
-    if (poly.size() < 3)
-        return false;
-    // orientation
-    double area2 = 0;
-    for (qsizetype i = 0; i < poly.size(); ++i)
-        area2 += poly[i].cross(poly[(i + 1) % poly.size()]);
-    const double orient = area2 > 0 ? 1 : -1;
-    double t0 = 0, t1 = 1;
-    const Vec2 d = b - a;
-    for (qsizetype i = 0; i < poly.size(); ++i) {
-        const Vec2 u = poly[i], v = poly[(i + 1) % poly.size()];
-        const Vec2 e = v - u;
-        // inward normal
-        const Vec2 n = Vec2{-e.y, e.x} * orient;
-        const double num = (a - u).dot(n), den = d.dot(n);
-        if (std::abs(den) < 1e-12) {
-            if (num <= 0)
-                return false;
-            continue;
-        }
-        const double t = -num / den;
-        if (den > 0)
-            t0 = std::max(t0, t);
-        else
-            t1 = std::min(t1, t);
-        if (t0 >= t1)
-            return false;
-    }
-    return (t1 - t0) * d.length() > 1e-6;
+    return segmentCrossesSpan(poly, a, b);
+}
+bool segmentCrosses(const Corners& poly, Vec2 a, Vec2 b) {
+    return segmentCrossesSpan(poly, a, b);
+}
+double distance(const Corners& a, const Corners& b, double cap) {
+    return distanceSpan(a, b, cap);
+}
+double distance(const Corners& a, const Polygon& b, double cap) {
+    return distanceSpan(a, b, cap);
+}
+bool overlaps(const Corners& a, const Corners& b, double tol) {
+    return overlapsSpan(a, b, tol);
+}
+bool overlaps(const Corners& a, const Polygon& b, double tol) {
+    return overlapsSpan(a, b, tol);
 }
 
 Polygon convexHull(Polygon pts) {

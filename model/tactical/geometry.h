@@ -141,6 +141,16 @@ int overlapSide(const Pose& a, const Pose& b, double tol);
 bool contains(const Polygon& a, Vec2 p);
 // Segment a-b passes through the interior of the polygon.
 bool segmentCrosses(const Polygon& poly, Vec2 a, Vec2 b);
+// The same tests on a stand's four corners (Pose::corners()) without building a Polygon: the very same
+// operations on the same points, so the same results bit for bit, and no allocation.
+using Corners = std::array<Vec2, 4>;
+bool contains(const Corners& a, Vec2 p);
+bool segmentCrosses(const Corners& poly, Vec2 a, Vec2 b);
+double distance(const Corners& a, const Corners& b, double cap = 1e300);
+double distance(const Corners& a, const Polygon& b, double cap = 1e300);
+bool overlaps(const Corners& a, const Corners& b, double tol = 1e-3);
+bool overlaps(const Corners& a, const Polygon& b, double tol = 1e-3);
+double distance(const Corners& a, Vec2 p);
 double segmentDistance(Vec2 p, Vec2 a, Vec2 b);
 
 Polygon convexHull(Polygon points); // counter-clockwise

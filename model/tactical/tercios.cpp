@@ -54,12 +54,14 @@ double segSegDistance2(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
                      segmentDistance2(d, a, b)});
 }
 
-double segPolyDistance(const Polygon& poly, Vec2 a, Vec2 b) {
+// Distance between the segment a-b and a convex polygon (a Polygon or a stand's Corners).
+template <class Poly> double segPolyDistance(const Poly& poly, Vec2 a, Vec2 b) {
     if (contains(poly, a) || contains(poly, b) || segmentCrosses(poly, a, b))
         return 0;
     double best2 = 1e300;
-    for (qsizetype i = 0; i < poly.size(); ++i)
-        best2 = std::min(best2, segSegDistance2(a, b, poly[i], poly[(i + 1) % poly.size()]));
+    const qsizetype n = qsizetype(poly.size());
+    for (qsizetype i = 0; i < n; ++i)
+        best2 = std::min(best2, segSegDistance2(a, b, poly[i], poly[(i + 1) % n]));
     return best2 >= 1e300 ? 1e300 : std::sqrt(best2);
 }
 
@@ -97,13 +99,6 @@ Polygon polyOf(const Pose& p) {
     const auto k = cornersOf(p);
     return {k[0], k[1], k[2], k[3]};
 }
-// The same into a reused buffer (no allocation once it has 4 places and is not shared).
-const Polygon& polyInto(Polygon& buf, const Pose& p) {
-    const auto k = cornersOf(p);
-    buf.resize(4);
-    std::copy(k.begin(), k.end(), buf.begin());
-    return buf;
-}
 
 Vec2 centroid(const Polygon& p) {
     Vec2 c;
@@ -117,15 +112,17 @@ Vec2 centroid(const Polygon& p) {
 int rollOff(TerciosState& s, const QString& what, bool byRank) {
     for (;;) {
         const int ra = s.roll(), rb = s.roll();
-        s.note(QStringLiteral("%1: %2 rolls %3, %4 rolls %5")
-                   .arg(what, s.sideName[0])
-                   .arg(ra)
-                   .arg(s.sideName[1])
-                   .arg(rb));
+        s.note([&] {
+            return QStringLiteral("%1: %2 rolls %3, %4 rolls %5")
+                .arg(what, s.sideName[0])
+                .arg(ra)
+                .arg(s.sideName[1])
+                .arg(rb);
+        });
         if (ra != rb)
             return ra > rb ? 0 : 1;
         if (byRank && s.rank[0] != s.rank[1]) {
-            s.note(QStringLiteral("Tercios L330 tie: the higher-ranked Commander wins"));
+            s.note([&] { return QStringLiteral("Tercios L330 tie: the higher-ranked Commander wins"); });
             return s.rank[0] > s.rank[1] ? 0 : 1;
         }
     }
@@ -145,8 +142,40 @@ Vec2 round2(Vec2 v) {
 // ---- values
 // ------------------------------------------------------------------------------------------------
 
+namespace {
+
+// profile()'s answers remembered per thread: a battle asks for a handful of names hundreds of thousands of
+// times (a QHash lookup each). The cache shares the engine's profile table (so the TProfile it points to
+// cannot go away; another table, or this one changed, clears it) and holds each name (so a name's buffer,
+// recognised by its address, cannot be freed and reused for another name).
+struct ProfileCache {
+    QHash<QString, TProfile> table;
+    struct Slot {
+        QString name;
+        const TProfile* profile = nullptr;
+    };
+    std::array<Slot, 16> entries;
+};
+thread_local ProfileCache profileCache;
+
+} // namespace
+
 const TProfile& TerciosEngine::profile(const TerciosState& s, int u) const {
-    return r.profiles.find(s.units[u].profile).value();
+    const QString& name = s.units[u].profile;
+    ProfileCache& c = profileCache;
+    if (!c.table.isSharedWith(r.profiles)) {
+        c.table = r.profiles;
+        c.entries = {};
+    }
+    ProfileCache::Slot& slot = c.entries[(quintptr(name.constData()) >> 4) & 15];
+    if (slot.profile && slot.name.constData() == name.constData() && slot.name.size() == name.size())
+        return *slot.profile;
+    const auto it = c.table.constFind(name);
+    if (it == c.table.constEnd())
+        return r.profiles.find(name).value(); // (as before the cache)
+    slot.name = name;
+    slot.profile = &it.value();
+    return *slot.profile;
 }
 
 bool TerciosEngine::has(const TerciosState& s, int u, TRule rule) const {
@@ -330,8 +359,9 @@ bool TerciosEngine::allCentresIn(const TerciosState& s, const Pose& p, unsigned 
 
 bool TerciosEngine::lineClear(const TerciosState& s, Vec2 a, Vec2 b, int self, int target, bool sight,
                               int enter) const {
-    // Obstacles: other units (Tercios L453, L509) and Impassable (moves) or Hidden (sight) terrain.
-    QList<Polygon> near;
+    // Obstacles: other units (Tercios L453, L509) and Impassable (moves) or Hidden (sight) terrain. Those
+    // within 3" of the line (unit i as i, terrain piece i as -1 - i) for the gap test.
+    QVarLengthArray<int, 8> near;
     const Box lineBox = boxOf(a, b);
     const double x0 = lineBox.x0, x1 = lineBox.x1, y0 = lineBox.y0, y1 = lineBox.y1;
     for (qsizetype i = 0; i < s.units.size(); ++i) {
@@ -343,12 +373,11 @@ bool TerciosEngine::lineClear(const TerciosState& s, Vec2 a, Vec2 b, int self, i
             continue; // outside the line's box grown by the margin
         if (segmentDistance(up.c, a, b) > 3.0 + 0.5 * std::hypot(up.w, up.d))
             continue;
-        const Polygon poly = polyOf(up);
-        const double d = segPolyDistance(poly, a, b);
+        const double d = segPolyDistance(cornersOf(up), a, b);
         if (d == 0)
             return false;
         if (d < 3)
-            near << poly;
+            near.append(int(i));
     }
     for (qsizetype i = 0; i < s.terrain.size(); ++i) {
         const TTerrain& t = s.terrain[i];
@@ -372,16 +401,21 @@ bool TerciosEngine::lineClear(const TerciosState& s, Vec2 a, Vec2 b, int self, i
         if (d == 0)
             return false;
         if (d < 3)
-            near << t.poly;
+            near.append(-1 - int(i));
     }
+    if (near.size() < 2)
+        return true;
     // The 3" gap (Tercios L455, L509; G27): the line may not pass between two obstacles closer than 3".
+    QList<Polygon> polys;
+    for (const int k : near)
+        polys << (k >= 0 ? polyOf(s.units[k].pose) : s.terrain[-1 - k].poly);
     const Vec2 dir = b - a;
-    for (qsizetype i = 0; i < near.size(); ++i)
-        for (qsizetype j = i + 1; j < near.size(); ++j) {
-            const double si = dir.cross(centroid(near[i]) - a), sj = dir.cross(centroid(near[j]) - a);
+    for (qsizetype i = 0; i < polys.size(); ++i)
+        for (qsizetype j = i + 1; j < polys.size(); ++j) {
+            const double si = dir.cross(centroid(polys[i]) - a), sj = dir.cross(centroid(polys[j]) - a);
             if ((si > 0) == (sj > 0))
                 continue;
-            if (distance(near[i], near[j], 3.0) < 3.0)
+            if (distance(polys[i], polys[j], 3.0) < 3.0)
                 return false;
         }
     return true;
@@ -454,17 +488,15 @@ bool TerciosEngine::isFlankCharge(const TerciosState& s, const Pose& chargerStar
     return (centre(chargerStart, 0) - y.pose.c).dot(fwdOf(y.pose)) < y.pose.d / 2 - 1e-6; // Pose::toLocal().x
 }
 
-bool TerciosEngine::terrainBlocks(const TerciosState& s, int u, const Pose& p, const Polygon& poly, int enter,
+bool TerciosEngine::terrainBlocks(const TerciosState& s, int u, const Pose& p, const Corners& poly, int enter,
                                   int ignoreUnit) const {
     for (qsizetype i = 0; i < s.terrain.size(); ++i) {
         const TTerrain& t = s.terrain[i];
         if (!(t.features & FImpassable) || int(i) == enter || int(i) == s.units[u].building ||
             (ignoreUnit >= 0 && int(i) == s.units[ignoreUnit].building))
             continue;
-        if (t.type == QLatin1String("River") && onCrossing(s, p.c))
-            continue; // Bridges and Fords take any base (Tercios L1469)
-        if (overlaps(poly, t.poly))
-            return true;
+        if (overlaps(poly, t.poly) && !(t.type == QLatin1String("River") && onCrossing(s, p.c)))
+            return true; // (Bridges and Fords take any base, Tercios L1469)
     }
     return false;
 }
@@ -473,7 +505,7 @@ void TerciosEngine::leaveBuilding(TerciosState& s, int u) const {
     TUnit& x = s.units[u];
     if (x.building < 0)
         return;
-    s.note(QStringLiteral("Tercios L1473 %1 leaves %2").arg(x.id, s.terrain[x.building].id));
+    s.note([&] { return QStringLiteral("Tercios L1473 %1 leaves %2").arg(x.id, s.terrain[x.building].id); });
     s.terrain[x.building].occupant = -1;
     x.building = -1;
 }
@@ -483,14 +515,13 @@ bool TerciosEngine::blockedPose(const TerciosState& s, int u, const Pose& p, boo
     for (const Vec2& c : cornersOf(p))
         if (c.x < -1e-6 || c.y < -1e-6 || c.x > s.tableW + 1e-6 || c.y > s.tableD + 1e-6)
             return true;
-    const Polygon poly = polyOf(p);
+    const Corners poly = cornersOf(p);
     const double rp = radius(p);
-    Polygon other;
     for (qsizetype i = 0; i < s.units.size(); ++i) {
         const TUnit& y = s.units[i];
         if (int(i) == u || !y.onTable() || (y.pose.c - p.c).length() > rp + radius(y.pose) + 1.0)
             continue; // too far to overlap or to be within 1"
-        polyInto(other, y.pose);
+        const Corners other = cornersOf(y.pose);
         if (overlaps(poly, other))
             return true;
         // G54: no voluntary move ends within 1" of an enemy, except a charge into contact.
@@ -606,11 +637,10 @@ QList<Vec2> TerciosEngine::candidateMoves(const TerciosState& s, int u, Card ord
     tryDir(rt * -1.0, sp / 2.0);
     // Toward the nearest enemies, stopping short of them.
     QList<std::pair<double, int>> enemies;
-    const Polygon xp = polyOf(x.pose);
-    Polygon other;
+    const Corners xp = cornersOf(x.pose);
     for (qsizetype t = 0; t < s.units.size(); ++t)
         if (s.units[t].side != x.side && s.units[t].onTable())
-            enemies << std::pair{distance(xp, polyInto(other, s.units[t].pose)), int(t)};
+            enemies << std::pair{distance(xp, cornersOf(s.units[t].pose)), int(t)};
     std::sort(enemies.begin(), enemies.end());
     for (qsizetype i = 0; i < enemies.size() && i < 2; ++i) {
         const Vec2 c = s.units[enemies[i].second].pose.c;
@@ -630,13 +660,12 @@ bool TerciosEngine::canFace(const TerciosState& s, int u, int dir) const {
 
 double TerciosEngine::nearestEnemy(const TerciosState& s, int u, const Pose& p) const {
     double best = 1e9;
-    const Polygon poly = polyOf(p);
+    const Corners poly = cornersOf(p);
     const double rp = radius(p);
-    Polygon other;
     for (const TUnit& y : s.units)
         if (y.side != s.units[u].side && y.onTable() &&
             (y.pose.c - p.c).length() - rp - radius(y.pose) < best)
-            best = std::min(best, distance(poly, polyInto(other, y.pose)));
+            best = std::min(best, distance(poly, cornersOf(y.pose)));
     return best;
 }
 
@@ -644,13 +673,12 @@ bool TerciosEngine::baseBlocked(const TerciosState& s, int u, const Pose& p, int
     for (const Vec2& corner : cornersOf(p))
         if (corner.x < -1e-6 || corner.y < -1e-6 || corner.x > s.tableW + 1e-6 || corner.y > s.tableD + 1e-6)
             return true;
-    const Polygon ep = polyOf(p);
+    const Corners ep = cornersOf(p);
     const double rp = radius(p);
-    Polygon other;
     for (qsizetype i = 0; i < s.units.size(); ++i)
         if (int(i) != u && int(i) != ignore && s.units[i].onTable() &&
             (s.units[i].pose.c - p.c).length() <= rp + radius(s.units[i].pose) &&
-            overlaps(ep, polyInto(other, s.units[i].pose)))
+            overlaps(ep, cornersOf(s.units[i].pose)))
             return true;
     return terrainBlocks(s, u, p, ep, -1, ignore);
 }
@@ -661,12 +689,13 @@ std::optional<ChargePath> TerciosEngine::chargePath(const TerciosState& s, int u
     if (!x.onTable() || !y.onTable() || profile(s, u).speed <= 0 || x.building >= 0)
         return std::nullopt;
     const Vec2 from = centre(x.pose, 0);
-    if (y.building < 0 && (y.pose.c - from).length() - radius(y.pose) > speed(s, u, order, false) + 0.01)
+    const int reach = speed(s, u, order, false);
+    if (y.building < 0 && (y.pose.c - from).length() - radius(y.pose) > reach + 0.01)
         return std::nullopt; // out of reach even in the open (no base nearer than its radius)
     Polygon tp = polyOf(y.pose);
     if (y.building >= 0) // a unit in a building is reached at the building (Tercios L1473)
         tp = convexHull(tp + s.terrain[y.building].poly);
-    if (distance(tp, from) > speed(s, u, order, false) + 0.01)
+    if (distance(tp, from) > reach + 0.01)
         return std::nullopt; // out of reach even in the open
     QList<Vec2> targets = centres(y.pose);
     std::sort(targets.begin(), targets.end(),
@@ -688,8 +717,15 @@ std::optional<ChargePath> TerciosEngine::chargePath(const TerciosState& s, int u
             return q;
         };
         // In contact: touching or overlapping (an overlap deeper than overlaps()' tolerance has distance 0).
-        Polygon qp;
-        auto touches = [&](double d) { return distance(polyInto(qp, at(d)), tp, 0.1) <= kContactEps; };
+        // A base whose centre is farther from the target's than their radii and the contact gap cannot touch
+        // it (the target's own base; a building's hull is larger): no exact test then.
+        const double apart = radius(p) + radius(y.pose) + kContactEps + 1e-6;
+        auto touches = [&](double d) {
+            const Pose q = at(d);
+            if (y.building < 0 && (q.c - y.pose.c).length() > apart)
+                return false;
+            return distance(cornersOf(q), tp, 0.1) <= kContactEps;
+        };
         // Sweep to the first contact (G14), from a distance at which the bases cannot yet touch.
         double lo = std::max(0.0, std::min(len, distance(tp, from) - std::hypot(p.w, p.d)));
         double hi = -1;
@@ -707,7 +743,7 @@ std::optional<ChargePath> TerciosEngine::chargePath(const TerciosState& s, int u
             (touches(mid) ? hi : lo) = mid;
         }
         const Pose end = at(lo);
-        if (overlaps(polyInto(qp, end), tp))
+        if (overlaps(cornersOf(end), tp))
             continue; // already touching: turning to this Centre would push the base into the target
         const unsigned f = pathFeatures(s, from, centre(end, 0)) | featuresAt(s, from);
         const bool difficult = (f & (FDifficult | FVeryDifficult)) != 0;
@@ -829,10 +865,12 @@ bool TerciosEngine::orderCheck(TerciosState& s, int u, int net, const QString& w
     const int n = disciplineDice(s, u, net);
     const QList<int> d = s.rollDice(n);
     const bool pass = countAtLeast(d, 5) >= 1;
-    s.note(QStringLiteral("Tercios L382 %1 check: %2 Discipline %3 dice %4: %5")
-               .arg(why, s.units[u].id)
-               .arg(n)
-               .arg(diceText(d), pass ? QStringLiteral("passed") : QStringLiteral("failed")));
+    s.note([&] {
+        return QStringLiteral("Tercios L382 %1 check: %2 Discipline %3 dice %4: %5")
+            .arg(why, s.units[u].id)
+            .arg(n)
+            .arg(diceText(d), pass ? QStringLiteral("passed") : QStringLiteral("failed"));
+    });
     return pass;
 }
 
@@ -849,11 +887,13 @@ void TerciosEngine::destroy(TerciosState& s, int u, int enemySide, const QString
     s.destroyed[x.side] += 1;
     s.groupQueue.removeAll(u);
     s.pending.reactors.removeAll(u);
-    s.note(QStringLiteral("%1: %2 is destroyed; %3 scores %4 (Tercios L1511; now %5-%6)")
-               .arg(why, x.id, s.sideName[enemySide])
-               .arg(pts)
-               .arg(s.score[0])
-               .arg(s.score[1]));
+    s.note([&] {
+        return QStringLiteral("%1: %2 is destroyed; %3 scores %4 (Tercios L1511; now %5-%6)")
+            .arg(why, x.id, s.sideName[enemySide])
+            .arg(pts)
+            .arg(s.score[0])
+            .arg(s.score[1]);
+    });
 }
 
 bool TerciosEngine::breakCheck(TerciosState& s, int u, int enemySide) const {
@@ -862,11 +902,13 @@ bool TerciosEngine::breakCheck(TerciosState& s, int u, int enemySide) const {
     const int bp = x.wear - st;
     const int disc = profile(s, u).discipline; // the original Discipline (Tercios L560)
     if (bp > disc) {
-        s.note(QStringLiteral(
-                   "Tercios L562 break check: %1 has %2 Break Points, more than Discipline %3: failed")
-                   .arg(x.id)
-                   .arg(bp)
-                   .arg(disc));
+        s.note([&] {
+            return QStringLiteral(
+                       "Tercios L562 break check: %1 has %2 Break Points, more than Discipline %3: failed")
+                .arg(x.id)
+                .arg(bp)
+                .arg(disc);
+        });
         destroy(s, u, enemySide, QStringLiteral("Tercios L566"));
         return false;
     }
@@ -874,18 +916,23 @@ bool TerciosEngine::breakCheck(TerciosState& s, int u, int enemySide) const {
     const int sixes = countAtLeast(d, 6);
     if (sixes >= bp) {
         x.wear = st;
-        s.note(QStringLiteral("Tercios L562 break check: %1 needs %2 six(es), rolls %3: passed, Wear back to "
-                              "%4 (Weary, L568)")
-                   .arg(x.id)
-                   .arg(bp)
-                   .arg(diceText(d))
-                   .arg(st));
+        s.note([&] {
+            return QStringLiteral(
+                       "Tercios L562 break check: %1 needs %2 six(es), rolls %3: passed, Wear back to "
+                       "%4 (Weary, L568)")
+                .arg(x.id)
+                .arg(bp)
+                .arg(diceText(d))
+                .arg(st);
+        });
         return true;
     }
-    s.note(QStringLiteral("Tercios L562 break check: %1 needs %2 six(es), rolls %3: failed")
-               .arg(x.id)
-               .arg(bp)
-               .arg(diceText(d)));
+    s.note([&] {
+        return QStringLiteral("Tercios L562 break check: %1 needs %2 six(es), rolls %3: failed")
+            .arg(x.id)
+            .arg(bp)
+            .arg(diceText(d));
+    });
     destroy(s, u, enemySide, QStringLiteral("Tercios L566"));
     return false;
 }
@@ -895,11 +942,13 @@ void TerciosEngine::addWear(TerciosState& s, int u, int n, int enemySide, const 
         return;
     TUnit& x = s.units[u];
     x.wear += n;
-    s.note(QStringLiteral("%1: %2 takes %3 Wear (now %4 of Stamina %5)")
-               .arg(why, x.id)
-               .arg(n)
-               .arg(x.wear)
-               .arg(stamina(s, u)));
+    s.note([&] {
+        return QStringLiteral("%1: %2 takes %3 Wear (now %4 of Stamina %5)")
+            .arg(why, x.id)
+            .arg(n)
+            .arg(x.wear)
+            .arg(stamina(s, u));
+    });
     if (x.wear > stamina(s, u))
         breakCheck(s, u, enemySide);
 }
@@ -912,16 +961,18 @@ void TerciosEngine::resolveShot(TerciosState& s, int u, int t, bool readyOrder, 
     const int def = p.gun ? q.defArt : q.defSalvo; // Tercios L527
     const QList<int> d = s.rollDice(n);
     const int hits = countAtLeast(d, def);
-    s.note(QStringLiteral("Tercios L525 %1 shoots %2%3%4: %5 dice %6 vs %7 Defence %8: %9 hit(s)")
-               .arg(s.units[u].id, s.units[t].id,
-                    source ? QStringLiteral(" from its %1 Centre (L774)")
-                                 .arg(source == 1 ? QStringLiteral("left") : QStringLiteral("right"))
-                           : QString(),
-                    reaction ? QStringLiteral(" (reaction, Firearms+)") : QString())
-               .arg(n)
-               .arg(diceText(d), p.gun ? QStringLiteral("Artillery") : QStringLiteral("Salvo"))
-               .arg(def)
-               .arg(hits));
+    s.note([&] {
+        return QStringLiteral("Tercios L525 %1 shoots %2%3%4: %5 dice %6 vs %7 Defence %8: %9 hit(s)")
+            .arg(s.units[u].id, s.units[t].id,
+                 source ? QStringLiteral(" from its %1 Centre (L774)")
+                              .arg(source == 1 ? QStringLiteral("left") : QStringLiteral("right"))
+                        : QString(),
+                 reaction ? QStringLiteral(" (reaction, Firearms+)") : QString())
+            .arg(n)
+            .arg(diceText(d), p.gun ? QStringLiteral("Artillery") : QStringLiteral("Salvo"))
+            .arg(def)
+            .arg(hits);
+    });
     if (hits == 0)
         return; // Tercios L529
     const int cn = courageDice(s, t, true, false, false, u);
@@ -929,15 +980,18 @@ void TerciosEngine::resolveShot(TerciosState& s, int u, int t, bool readyOrder, 
     const QList<int> rd = s.rollDice(cn);
     const int cancels = std::min(hits, countAtLeast(rd, need));
     const int succ = countAtLeast(rd, need);
-    s.note(QStringLiteral("Tercios L531 %1 resists: Courage %2 dice %3 at %4+: %5 cancelled")
-               .arg(s.units[t].id)
-               .arg(cn)
-               .arg(diceText(rd))
-               .arg(need)
-               .arg(cancels));
+    s.note([&] {
+        return QStringLiteral("Tercios L531 %1 resists: Courage %2 dice %3 at %4+: %5 cancelled")
+            .arg(s.units[t].id)
+            .arg(cn)
+            .arg(diceText(rd))
+            .arg(need)
+            .arg(cancels);
+    });
     if (succ == 0 && !s.units[t].disordered) {
         s.units[t].disordered = true;
-        s.note(QStringLiteral("Tercios L542 %1 is Disordered (no success)").arg(s.units[t].id));
+        s.note(
+            [&] { return QStringLiteral("Tercios L542 %1 is Disordered (no success)").arg(s.units[t].id); });
     }
     addWear(s, t, hits - cancels, s.units[u].side, QStringLiteral("Tercios L546"));
 }
@@ -945,31 +999,37 @@ void TerciosEngine::resolveShot(TerciosState& s, int u, int t, bool readyOrder, 
 void TerciosEngine::resistOrder(TerciosState& s, int u) const {
     TUnit& x = s.units[u];
     if (x.wear <= 1) {
-        s.note(QStringLiteral("Tercios L372 %1 Resist!: no effect (Wear %2; the last marker stays, G10)")
-                   .arg(x.id)
-                   .arg(x.wear));
+        s.note([&] {
+            return QStringLiteral("Tercios L372 %1 Resist!: no effect (Wear %2; the last marker stays, G10)")
+                .arg(x.id)
+                .arg(x.wear);
+        });
         return;
     }
     const int n = disciplineDice(s, u, 0);
     const QList<int> d = s.rollDice(n);
     const int fives = countAtLeast(d, 5);
     if (fives == 0) {
-        s.note(QStringLiteral("Tercios L372 %1 Resist!: Discipline %2 dice %3: failed")
-                   .arg(x.id)
-                   .arg(n)
-                   .arg(diceText(d)));
+        s.note([&] {
+            return QStringLiteral("Tercios L372 %1 Resist!: Discipline %2 dice %3: failed")
+                .arg(x.id)
+                .arg(n)
+                .arg(diceText(d));
+        });
         return;
     }
     const int remove = has(s, u, RLarge) ? fives : 1; // Large (Tercios L746)
     const int before = x.wear;
     x.wear = std::max(1, x.wear - remove);
-    s.note(QStringLiteral("Tercios L372 %1 Resist!: Discipline %2 dice %3: Wear %4 -> %5%6")
-               .arg(x.id)
-               .arg(n)
-               .arg(diceText(d))
-               .arg(before)
-               .arg(x.wear)
-               .arg(has(s, u, RLarge) ? QStringLiteral(" (Large, one per 5+, L746)") : QString()));
+    s.note([&] {
+        return QStringLiteral("Tercios L372 %1 Resist!: Discipline %2 dice %3: Wear %4 -> %5%6")
+            .arg(x.id)
+            .arg(n)
+            .arg(diceText(d))
+            .arg(before)
+            .arg(x.wear)
+            .arg(has(s, u, RLarge) ? QStringLiteral(" (Large, one per 5+, L746)") : QString());
+    });
 }
 
 double TerciosEngine::slide(TerciosState& s, int u, Vec2 dir, double dist) const {
@@ -985,19 +1045,23 @@ double TerciosEngine::slide(TerciosState& s, int u, Vec2 dir, double dist) const
         for (const Vec2& c : cornersOf(p))
             if (c.x < -1e-6 || c.y < -1e-6 || c.x > s.tableW + 1e-6 || c.y > s.tableD + 1e-6)
                 blocked = true; // G36: the table edge stops the move
-        const Polygon np = polyOf(p), op = polyOf(x.pose);
+        const Corners np = cornersOf(p), op = cornersOf(x.pose);
+        const double rp = radius(p);
         for (qsizetype i = 0; i < s.units.size() && !blocked; ++i) {
-            if (int(i) == u || !s.units[i].onTable())
-                continue;
-            const Polygon other = polyOf(s.units[i].pose);
+            if (int(i) == u || !s.units[i].onTable() ||
+                (s.units[i].pose.c - p.c).length() > rp + radius(s.units[i].pose) + 2.0)
+                continue; // more than 2" away: neither within 1" nor overlapping
+            const Corners other = cornersOf(s.units[i].pose);
             const double after = distance(np, other, 2.0);
             // Stops 1" short of units (G36); a unit it already touches (distance 0 both before and after:
             // a cut-back move ends in contact, L469) stops it as soon as the bases would overlap.
             if ((after < 1.0 && after < distance(op, other, 2.0) - 1e-9) || overlaps(np, other))
                 blocked = true;
         }
+        const Box nb = boxOf(np);
         for (const TTerrain& t : s.terrain)
-            if (!blocked && (t.features & FImpassable) && distance(np, t.poly, 2.0) < 1.0 &&
+            if (!blocked && (t.features & FImpassable) && !boxesApart(boxOf(t.poly), nb, 1.0 + 1e-9) &&
+                distance(np, t.poly, 2.0) < 1.0 &&
                 distance(np, t.poly, 2.0) < distance(op, t.poly, 2.0) - 1e-9)
                 blocked = true;
         if (blocked)
@@ -1023,10 +1087,12 @@ void TerciosEngine::faceTowards(TerciosState& s, int u, Vec2 p) const {
     }
     if (best) {
         s.units[u].pose.facing = normDeg(s.units[u].pose.facing + (best == 2 ? 180 : best * 90));
-        s.note(QStringLiteral("Tercios L461 %1 changes facing (%2)")
-                   .arg(s.units[u].id, best == 2   ? QStringLiteral("back")
-                                       : best == 1 ? QStringLiteral("left")
-                                                   : QStringLiteral("right")));
+        s.note([&] {
+            return QStringLiteral("Tercios L461 %1 changes facing (%2)")
+                .arg(s.units[u].id, best == 2   ? QStringLiteral("back")
+                                    : best == 1 ? QStringLiteral("left")
+                                                : QStringLiteral("right"));
+        });
     }
 }
 
@@ -1035,13 +1101,15 @@ int TerciosEngine::melee(TerciosState& s, int a, int d, bool flank, bool counter
     const int aDice = meleeDice(s, a, d, true, false, counter && dHorse);
     const int dDice = meleeDice(s, d, a, counter, flank, aHorse);
     const int aSide = s.units[a].side, dSide = s.units[d].side;
-    s.note(QStringLiteral("Tercios L594 melee: %1 (Melee %2) against %3 (Melee %4)%5%6")
-               .arg(s.units[a].id)
-               .arg(aDice)
-               .arg(s.units[d].id)
-               .arg(dDice)
-               .arg(flank ? QStringLiteral(", flank charge (L617)") : QString(),
-                    counter ? QStringLiteral(", countercharge (L406)") : QString()));
+    s.note([&] {
+        return QStringLiteral("Tercios L594 melee: %1 (Melee %2) against %3 (Melee %4)%5%6")
+            .arg(s.units[a].id)
+            .arg(aDice)
+            .arg(s.units[d].id)
+            .arg(dDice)
+            .arg(flank ? QStringLiteral(", flank charge (L617)") : QString(),
+                 counter ? QStringLiteral(", countercharge (L406)") : QString());
+    });
     // The rounds are simultaneous (Tercios L629): both pools are fixed before any roll.
     auto round = [&](int roller, int target, int dice, bool targetFlanked, bool targetCharged,
                      int* zeroSucc) {
@@ -1049,27 +1117,34 @@ int TerciosEngine::melee(TerciosState& s, int a, int d, bool flank, bool counter
         const int def = horse ? profile(s, target).defCav : profile(s, target).defInf; // Tercios L633, L788
         const QList<int> rd = s.rollDice(dice);
         const int hits = countAtLeast(rd, def);
-        s.note(QStringLiteral("Tercios L633 %1 rolls %2 vs %3 Defence %4: %5 hit(s)")
-                   .arg(s.units[roller].id, diceText(rd),
-                        horse ? QStringLiteral("Cavalry") : QStringLiteral("Infantry"))
-                   .arg(def)
-                   .arg(hits));
+        s.note([&] {
+            return QStringLiteral("Tercios L633 %1 rolls %2 vs %3 Defence %4: %5 hit(s)")
+                .arg(s.units[roller].id, diceText(rd),
+                     horse ? QStringLiteral("Cavalry") : QStringLiteral("Infantry"))
+                .arg(def)
+                .arg(hits);
+        });
         *zeroSucc = 0;
         if (hits == 0)
             return 0; // G33: no Resist roll without hits
         const int cn = courageDice(s, target, false, targetFlanked, targetCharged, roller);
         const QList<int> cd = s.rollDice(cn);
         const int succ = countAtLeast(cd, 5);
-        s.note(QStringLiteral("Tercios L638 %1 resists: Courage %2 dice %3 at 5+: %4 cancelled")
-                   .arg(s.units[target].id)
-                   .arg(cn)
-                   .arg(diceText(cd))
-                   .arg(std::min(succ, hits)));
+        s.note([&] {
+            return QStringLiteral("Tercios L638 %1 resists: Courage %2 dice %3 at 5+: %4 cancelled")
+                .arg(s.units[target].id)
+                .arg(cn)
+                .arg(diceText(cd))
+                .arg(std::min(succ, hits));
+        });
         if (succ == 0) {
             *zeroSucc = 1;
             if (!s.units[target].disordered) {
                 s.units[target].disordered = true;
-                s.note(QStringLiteral("Tercios L642 %1 is Disordered (no success)").arg(s.units[target].id));
+                s.note([&] {
+                    return QStringLiteral("Tercios L642 %1 is Disordered (no success)")
+                        .arg(s.units[target].id);
+                });
             }
         }
         return std::max(0, hits - succ);
@@ -1081,23 +1156,29 @@ int TerciosEngine::melee(TerciosState& s, int a, int d, bool flank, bool counter
     s.units[d].wear += wearOnD;
     s.units[a].wear += wearOnA;
     if (wearOnD)
-        s.note(QStringLiteral("Tercios L646 %1 takes %2 Wear (now %3)")
-                   .arg(s.units[d].id)
-                   .arg(wearOnD)
-                   .arg(s.units[d].wear));
+        s.note([&] {
+            return QStringLiteral("Tercios L646 %1 takes %2 Wear (now %3)")
+                .arg(s.units[d].id)
+                .arg(wearOnD)
+                .arg(s.units[d].wear);
+        });
     if (wearOnA)
-        s.note(QStringLiteral("Tercios L646 %1 takes %2 Wear (now %3)")
-                   .arg(s.units[a].id)
-                   .arg(wearOnA)
-                   .arg(s.units[a].wear));
+        s.note([&] {
+            return QStringLiteral("Tercios L646 %1 takes %2 Wear (now %3)")
+                .arg(s.units[a].id)
+                .arg(wearOnA)
+                .arg(s.units[a].wear);
+        });
     const int result = wearOnD > wearOnA ? 1 : wearOnA > wearOnD ? -1 : 0;
     const int winner = result > 0 ? a : result < 0 ? d : -1;
     const int loser = result > 0 ? d : result < 0 ? a : -1;
-    s.note(result == 0 ? QStringLiteral("Tercios L676 draw (%1-%2)").arg(wearOnD).arg(wearOnA)
-                       : QStringLiteral("Tercios L652 %1 wins (%2-%3)")
-                             .arg(s.units[winner].id)
-                             .arg(std::max(wearOnD, wearOnA))
-                             .arg(std::min(wearOnD, wearOnA)));
+    s.note([&] {
+        return result == 0 ? QStringLiteral("Tercios L676 draw (%1-%2)").arg(wearOnD).arg(wearOnA)
+                           : QStringLiteral("Tercios L652 %1 wins (%2-%3)")
+                                 .arg(s.units[winner].id)
+                                 .arg(std::max(wearOnD, wearOnA))
+                                 .arg(std::min(wearOnD, wearOnA));
+    });
     if (s.units[d].wear > stamina(s, d))
         breakCheck(s, d, aSide);
     if (s.units[a].wear > stamina(s, a))
@@ -1108,7 +1189,9 @@ int TerciosEngine::melee(TerciosState& s, int a, int d, bool flank, bool counter
         if (flanked) // Tercios L660: a flank-charged unit first faces its enemy
             faceTowards(s, u, s.units[enemy].pose.c);
         const double got = slide(s, u, fwdOf(s.units[u].pose) * -1.0, 3.0);
-        s.note(QStringLiteral("Tercios L658 %1 disengages %2\"").arg(s.units[u].id).arg(got, 0, 'f', 1));
+        s.note([&] {
+            return QStringLiteral("Tercios L658 %1 disengages %2\"").arg(s.units[u].id).arg(got, 0, 'f', 1);
+        });
         if (got < 3.0 - 1e-6)
             addWear(s, u, 1, s.units[enemy].side, QStringLiteral("Tercios L662 blocked disengage"));
     };
@@ -1126,9 +1209,11 @@ int TerciosEngine::melee(TerciosState& s, int a, int d, bool flank, bool counter
                     destroy(s, loser, s.units[winner].side, QStringLiteral("Tercios L768 Pursuit"));
                     const double got =
                         slide(s, winner, fwdOf(s.units[winner].pose), profile(s, winner).speed);
-                    s.note(QStringLiteral("Tercios L768 %1 pursues %2\" straight ahead")
-                               .arg(s.units[winner].id)
-                               .arg(got, 0, 'f', 1));
+                    s.note([&] {
+                        return QStringLiteral("Tercios L768 %1 pursues %2\" straight ahead")
+                            .arg(s.units[winner].id)
+                            .arg(got, 0, 'f', 1);
+                    });
                 } else {
                     if (loserFlanked)
                         faceTowards(s, loser, s.units[winner].pose.c);
@@ -1137,10 +1222,13 @@ int TerciosEngine::melee(TerciosState& s, int a, int d, bool flank, bool counter
                     TUnit& l = s.units[loser];
                     l.pose.facing = normDeg(l.pose.facing + 180);
                     l.disordered = true;
-                    s.note(QStringLiteral("Tercios L670 %1 suffers a Shameful Defeat: retreats %2\", turns "
-                                          "about, Disordered")
-                               .arg(l.id)
-                               .arg(got, 0, 'f', 1));
+                    s.note([&] {
+                        return QStringLiteral(
+                                   "Tercios L670 %1 suffers a Shameful Defeat: retreats %2\", turns "
+                                   "about, Disordered")
+                            .arg(l.id)
+                            .arg(got, 0, 'f', 1);
+                    });
                     if (got < want - 1e-6)
                         addWear(s, loser, 1, s.units[winner].side,
                                 QStringLiteral("Tercios L674 blocked retreat"));
@@ -1151,7 +1239,10 @@ int TerciosEngine::melee(TerciosState& s, int a, int d, bool flank, bool counter
         }
         if (s.units[winner].onTable() && nearestEnemy(s, winner, s.units[winner].pose) < 1.0 - 1e-6) {
             slide(s, winner, fwdOf(s.units[winner].pose) * -1.0, 1.0); // G38
-            s.note(QStringLiteral("Tercios L666 %1 steps back to keep its distance").arg(s.units[winner].id));
+            s.note([&] {
+                return QStringLiteral("Tercios L666 %1 steps back to keep its distance")
+                    .arg(s.units[winner].id);
+            });
         }
     }
     return result;
@@ -1180,11 +1271,12 @@ void TerciosEngine::start(TerciosState& s) const {
             if (tt.rollAll)
                 cropRoll = t.roll;
             pieceRoll.insert(t.id, t.roll);
-            s.note(
-                QStringLiteral("Tercios %1 %2 roll %3")
+            s.note([&] {
+                return QStringLiteral("Tercios %1 %2 roll %3")
                     .arg(t.type == QLatin1String("River") ? QStringLiteral("L1485") : QStringLiteral("L1475"),
                          t.type)
-                    .arg(t.roll));
+                    .arg(t.roll);
+            });
         }
         t.features = tt.roll[t.roll - 1];
     }
@@ -1197,17 +1289,21 @@ void TerciosEngine::start(TerciosState& s) const {
     }
     // The set-up (Tercios L1497-1505): orientation (G48: 1-3 the long edges), then the deployment roll.
     if (s.orientationFixed) {
-        s.note(QStringLiteral(
-                   "Tercios L1497 orientation (rolled by the export, G48): the armies face each other "
-                   "across the %1 edges")
-                   .arg(s.deployLong ? QStringLiteral("long") : QStringLiteral("short")));
+        s.note([&] {
+            return QStringLiteral(
+                       "Tercios L1497 orientation (rolled by the export, G48): the armies face each other "
+                       "across the %1 edges")
+                .arg(s.deployLong ? QStringLiteral("long") : QStringLiteral("short"));
+        });
     } else {
         const int o = s.roll();
         s.deployLong = o <= 3;
-        s.note(QStringLiteral(
-                   "Tercios L1497 orientation roll %1: the armies face each other across the %2 edges (G48)")
-                   .arg(o)
-                   .arg(s.deployLong ? QStringLiteral("long") : QStringLiteral("short")));
+        s.note([&] {
+            return QStringLiteral("Tercios L1497 orientation roll %1: the armies face each other across the "
+                                  "%2 edges (G48)")
+                .arg(o)
+                .arg(s.deployLong ? QStringLiteral("long") : QStringLiteral("short"));
+        });
     }
     s.stepSide = rollOff(s, QStringLiteral("Tercios L1501 deployment roll"), false);
     s.phase = TPhase::DeploySide;
@@ -1243,9 +1339,9 @@ std::optional<QList<Pose>> TerciosEngine::deployPoses(const TerciosState& s, int
                 return no(QStringLiteral("%1 would be outside the deployment area (Tercios L1503-1505)")
                               .arg(s.units[u].id));
         }
-        const Polygon poly = polyOf(p);
+        const Corners poly = cornersOf(p);
         for (const TUnit& y : s.units)
-            if (y.onTable() && overlaps(poly, polyOf(y.pose)))
+            if (y.onTable() && overlaps(poly, cornersOf(y.pose)))
                 return no(QStringLiteral("%1 would overlap %2").arg(s.units[u].id, y.id));
         for (const Pose& q : out)
             if (overlaps(p, q))
@@ -1299,10 +1395,12 @@ void TerciosEngine::nextDeployment(TerciosState& s) const {
     } else if (!pending(s.current)) {
         for (const TUnit& u : s.units)
             if (u.status == TStatus::Reserve)
-                s.note(
-                    QStringLiteral("Tercios L1505 %1 finds no room in its deployment area: it stays off the "
-                                   "table")
-                        .arg(u.id));
+                s.note([&] {
+                    return QStringLiteral(
+                               "Tercios L1505 %1 finds no room in its deployment area: it stays off the "
+                               "table")
+                        .arg(u.id);
+                });
         beginTurn(s);
         return;
     }
@@ -1319,8 +1417,10 @@ void TerciosEngine::beginTurn(TerciosState& s) const {
     }
     s.phase = TPhase::Planning;
     s.stepSide = 0;
-    s.note(QStringLiteral("Turn %1: planning, each side assigns its order cards face down (Tercios L319)")
-               .arg(s.turn));
+    s.note([&] {
+        return QStringLiteral("Turn %1: planning, each side assigns its order cards face down (Tercios L319)")
+            .arg(s.turn);
+    });
     // A side with nothing to order passes the planning at once.
     for (int side = 0; side < 2; ++side) {
         bool any = false;
@@ -1344,15 +1444,17 @@ void TerciosEngine::startActivation(TerciosState& s, int u) const {
     s.pending = TPending{};
     x.activated = true;
     x.revealed = true;
-    s.note(
-        QStringLiteral("Tercios L334 %1 activates %2: %3!").arg(s.sideName[x.side], x.id, cardName(x.card)));
+    s.note([&] {
+        return QStringLiteral("Tercios L334 %1 activates %2: %3!")
+            .arg(s.sideName[x.side], x.id, cardName(x.card));
+    });
     if (x.card == Card::Resist) {
         resistOrder(s, u); // the Order Check is the Resist test (G10)
         finishActivation(s);
         return;
     }
     if (!steady(s, u) && !orderCheck(s, u, 0, QStringLiteral("order"))) {
-        s.note(QStringLiteral("Tercios L380 %1 loses its order").arg(x.id));
+        s.note([&] { return QStringLiteral("Tercios L380 %1 loses its order").arg(x.id); });
         finishActivation(s);
         return;
     }
@@ -1368,8 +1470,10 @@ void TerciosEngine::startActivation(TerciosState& s, int u) const {
         break;
     case Card::Assault:
         if (!enemyInSight(s, u)) {
-            s.note(
-                QStringLiteral("Tercios L358 %1 sees no enemy: the Assault! does nothing (T26)").arg(x.id));
+            s.note([&] {
+                return QStringLiteral("Tercios L358 %1 sees no enemy: the Assault! does nothing (T26)")
+                    .arg(x.id);
+            });
             finishActivation(s);
             return;
         }
@@ -1422,7 +1526,7 @@ void TerciosEngine::afterAction(TerciosState& s) const {
                 offerMoveReactions(s, u);
                 return;
             }
-            s.note(QStringLiteral("G17 %1 cannot go on: %2").arg(s.units[u].id, why));
+            s.note([&] { return QStringLiteral("G17 %1 cannot go on: %2").arg(s.units[u].id, why); });
         }
     }
     if (u < 0 || !s.units[u].onTable() || s.activationStopped || s.resume != TPhase::Ready ||
@@ -1453,15 +1557,20 @@ void TerciosEngine::checkEnd(TerciosState& s, bool turnEnd) const {
         s.winner = winner;
         s.level = level;
         s.resultReason = why;
-        s.note(QStringLiteral("Game over: %1").arg(why));
+        s.note([&] { return QStringLiteral("Game over: %1").arg(why); });
     };
-    const QString scoreText =
-        QStringLiteral("%1 %2 - %3 %4").arg(s.sideName[0]).arg(s.score[0]).arg(s.sideName[1]).arg(s.score[1]);
+    auto scoreText = [&] { // built only for the lines that say it
+        return QStringLiteral("%1 %2 - %3 %4")
+            .arg(s.sideName[0])
+            .arg(s.score[0])
+            .arg(s.sideName[1])
+            .arg(s.score[1]);
+    };
     if (!alive[0] || !alive[1]) {
         // G51: an army wiped out ends the battle at once; the level is the best row its advantage meets.
         if (!alive[0] && !alive[1]) {
             finish(2, QStringLiteral("Draw"),
-                   QStringLiteral("both armies destroyed (%1), a draw (G51)").arg(scoreText));
+                   QStringLiteral("both armies destroyed (%1), a draw (G51)").arg(scoreText()));
             return;
         }
         const int w = alive[0] ? 0 : 1;
@@ -1474,7 +1583,7 @@ void TerciosEngine::checkEnd(TerciosState& s, bool turnEnd) const {
         finish(w, level,
                QStringLiteral("turn %1: the army of %2 is destroyed (%3): %4 wins a %5 victory (G51)")
                    .arg(s.turn)
-                   .arg(s.sideName[1 - w], scoreText, s.sideName[w], level));
+                   .arg(s.sideName[1 - w], scoreText(), s.sideName[w], level));
         return;
     }
     if (!turnEnd)
@@ -1486,7 +1595,7 @@ void TerciosEngine::checkEnd(TerciosState& s, bool turnEnd) const {
             continue;
         if (last && lead == 2) {
             finish(2, QStringLiteral("Draw"),
-                   QStringLiteral("end of turn %1, %2: a draw (G51)").arg(s.turn).arg(scoreText));
+                   QStringLiteral("end of turn %1, %2: a draw (G51)").arg(s.turn).arg(scoreText()));
             return;
         }
         if (adv >= row.adv && (adv > 0 || last)) {
@@ -1494,7 +1603,7 @@ void TerciosEngine::checkEnd(TerciosState& s, bool turnEnd) const {
                 lead, row.level,
                 QStringLiteral("end of turn %1, %2: advantage %3 >= %4, %5 wins a %6 victory (Tercios L1517)")
                     .arg(s.turn)
-                    .arg(scoreText)
+                    .arg(scoreText())
                     .arg(adv)
                     .arg(row.adv)
                     .arg(s.sideName[lead], row.level));
@@ -1503,11 +1612,13 @@ void TerciosEngine::checkEnd(TerciosState& s, bool turnEnd) const {
     }
     if (last)
         finish(lead, QStringLiteral("Pyrrhic"),
-               QStringLiteral("end of turn %1, %2 (turn limit)").arg(s.turn).arg(scoreText));
+               QStringLiteral("end of turn %1, %2 (turn limit)").arg(s.turn).arg(scoreText()));
     else if (s.turn >= 5)
-        s.note(QStringLiteral("Tercios L1517 end of turn %1, %2: the battle goes on")
-                   .arg(s.turn)
-                   .arg(scoreText));
+        s.note([&] {
+            return QStringLiteral("Tercios L1517 end of turn %1, %2: the battle goes on")
+                .arg(s.turn)
+                .arg(scoreText());
+        });
 }
 
 int TerciosEngine::actor(const TerciosState& s) const {
@@ -1738,9 +1849,11 @@ void TerciosEngine::reactionFire(TerciosState& s, int x, int t, bool readyOrder)
     if (const auto src = shotSource(s, x, t))
         resolveShot(s, x, t, readyOrder, true, *src);
     else
-        s.note(QStringLiteral("Tercios L503 %1 cannot see %2 in range from its Front Centre%3: no volley")
-                   .arg(s.units[x].id, s.units[t].id,
-                        has(s, x, RExtendedArc) ? QStringLiteral(" or a Side Centre") : QString()));
+        s.note([&] {
+            return QStringLiteral("Tercios L503 %1 cannot see %2 in range from its Front Centre%3: no volley")
+                .arg(s.units[x].id, s.units[t].id,
+                     has(s, x, RExtendedArc) ? QStringLiteral(" or a Side Centre") : QString());
+        });
 }
 
 void TerciosEngine::offerMoveReactions(TerciosState& s, int mover) const {
@@ -1748,7 +1861,7 @@ void TerciosEngine::offerMoveReactions(TerciosState& s, int mover) const {
     // move, each unit once per activation).
     s.pending = TPending{};
     s.pending.mover = mover;
-    const Polygon mp = polyOf(s.units[mover].pose);
+    const Corners mp = cornersOf(s.units[mover].pose);
     for (qsizetype i = 0; i < s.units.size(); ++i) {
         const TUnit& y = s.units[i];
         if (!eligibleForMoveReaction(s, mover, int(i)))
@@ -1782,15 +1895,16 @@ void TerciosEngine::voluntaryMove(TerciosState& s, int u, Vec2 to, Card order) c
     p.facing = headingOf(v);
     const Vec2 dir = unit(v);
     QList<int> near;
+    const Corners startCorners = cornersOf(start);
     for (qsizetype e = 0; e < s.units.size(); ++e)
         if (eligibleForMoveReaction(s, u, int(e)) &&
-            distance(polyOf(start), centre(s.units[e].pose, 0)) > 3.0 + 1e-9)
+            distance(startCorners, centre(s.units[e].pose, 0)) > 3.0 + 1e-9)
             near << int(e);
     double pauseAt = -1;
     for (double d = 0.25; d < len - 1e-6 && !near.isEmpty() && pauseAt < 0; d += 0.25) {
         Pose q = p;
         q.c = from + dir * d - fwdOf(q) * (q.d / 2);
-        const Polygon qp = polyOf(q);
+        const Corners qp = cornersOf(q);
         for (int e : near)
             if (distance(qp, centre(s.units[e].pose, 0)) <= 3.0 + 1e-9) {
                 pauseAt = d;
@@ -1803,7 +1917,7 @@ void TerciosEngine::voluntaryMove(TerciosState& s, int u, Vec2 to, Card order) c
         q.c = at - fwdOf(q) * (q.d / 2);
         if (!blockedPose(s, u, q)) {
             doMove(s, u, at, order);
-            s.note(QStringLiteral("G17 %1 pauses: an enemy may react").arg(s.units[u].id));
+            s.note([&] { return QStringLiteral("G17 %1 pauses: an enemy may react").arg(s.units[u].id); });
             s.moveRest = true;
             s.moveTo = to;
             s.moveOrder = order;
@@ -1829,23 +1943,30 @@ void TerciosEngine::doMove(TerciosState& s, int u, Vec2 to, Card order) const {
     if (enter >= 0 && !cut) {
         s.units[u].building = enter;
         s.terrain[enter].occupant = u;
-        s.note(QStringLiteral("Tercios L1473 %1 occupies %2: Covered, Protected, never flanked")
-                   .arg(s.units[u].id, s.terrain[enter].id));
+        s.note([&] {
+            return QStringLiteral("Tercios L1473 %1 occupies %2: Covered, Protected, never flanked")
+                .arg(s.units[u].id, s.terrain[enter].id);
+        });
     }
-    s.note(QStringLiteral("Tercios L440 %1 moves %2\" to (%3, %4)%5%6")
-               .arg(s.units[u].id)
-               .arg((end - from).length(), 0, 'f', 1)
-               .arg(end.x, 0, 'f', 1)
-               .arg(end.y, 0, 'f', 1)
-               .arg((f & (FDifficult | FVeryDifficult)) ? QStringLiteral(" through Difficult terrain (L483)")
-                                                        : QString(),
-                    cut ? QStringLiteral(", cut back at the first contact (L469; it aimed at (%1, %2))")
-                              .arg(to.x, 0, 'f', 1)
-                              .arg(to.y, 0, 'f', 1)
-                        : QString()));
+    s.note([&] {
+        return QStringLiteral("Tercios L440 %1 moves %2\" to (%3, %4)%5%6")
+            .arg(s.units[u].id)
+            .arg((end - from).length(), 0, 'f', 1)
+            .arg(end.x, 0, 'f', 1)
+            .arg(end.y, 0, 'f', 1)
+            .arg((f & (FDifficult | FVeryDifficult)) ? QStringLiteral(" through Difficult terrain (L483)")
+                                                     : QString(),
+                 cut ? QStringLiteral(", cut back at the first contact (L469; it aimed at (%1, %2))")
+                           .arg(to.x, 0, 'f', 1)
+                           .arg(to.y, 0, 'f', 1)
+                     : QString());
+    });
     if ((f & FVeryDifficult) && !has(s, u, RLight) && !s.units[u].disordered) {
         s.units[u].disordered = true;
-        s.note(QStringLiteral("Tercios L485 %1 is Disordered by Very Difficult terrain").arg(s.units[u].id));
+        s.note([&] {
+            return QStringLiteral("Tercios L485 %1 is Disordered by Very Difficult terrain")
+                .arg(s.units[u].id);
+        });
     }
 }
 
@@ -1874,14 +1995,18 @@ std::optional<Vec2> TerciosEngine::approachPoint(const TerciosState& s, int u, i
 void TerciosEngine::approach(TerciosState& s, int u, int t, bool voluntary) const {
     const auto to = approachPoint(s, u, t);
     if (!to) {
-        s.note(QStringLiteral("Tercios L358 %1 cannot move closer to %2 (G12)")
-                   .arg(s.units[u].id, s.units[t].id));
+        s.note([&] {
+            return QStringLiteral("Tercios L358 %1 cannot move closer to %2 (G12)")
+                .arg(s.units[u].id, s.units[t].id);
+        });
         if (voluntary)
             afterAction(s);
         return;
     }
-    s.note(QStringLiteral("Tercios L358 %1 cannot reach: moves as close as possible to %2 (G12)")
-               .arg(s.units[u].id, s.units[t].id));
+    s.note([&] {
+        return QStringLiteral("Tercios L358 %1 cannot reach: moves as close as possible to %2 (G12)")
+            .arg(s.units[u].id, s.units[t].id);
+    });
     if (voluntary)
         voluntaryMove(s, u, *to, Card::Assault); // the units it passes may react on the way (G17)
     else
@@ -1896,9 +2021,11 @@ void TerciosEngine::declareCharge(TerciosState& s, int u, int t, bool intercepti
     s.pending.interception = interception;
     s.pending.flank = isFlankCharge(s, s.units[u].pose, t);
     s.pending.chargeFrom = s.units[u].pose;
-    s.note(QStringLiteral("Tercios L596 %1 declares a charge on %2%3")
-               .arg(s.units[u].id, s.units[t].id,
-                    s.pending.flank ? QStringLiteral(" (flank charge, L617)") : QString()));
+    s.note([&] {
+        return QStringLiteral("Tercios L596 %1 declares a charge on %2%3")
+            .arg(s.units[u].id, s.units[t].id,
+                 s.pending.flank ? QStringLiteral(" (flank charge, L617)") : QString());
+    });
     const TUnit& y = s.units[t];
     const bool canReact = (!y.activated && y.card != Card::None) || type(s, t) == TType::Horse;
     if (canReact && !s.triggered.contains(t)) {
@@ -1924,7 +2051,7 @@ void TerciosEngine::advanceCharge(TerciosState& s) const {
         return;
     }
     const Pose start = s.units[c].pose;
-    const Polygon startPoly = polyOf(start);
+    const Corners startPoly = cornersOf(start);
     QList<int> near;
     for (qsizetype e = 0; e < s.units.size(); ++e)
         if (int(e) != t && eligibleForMoveReaction(s, c, int(e)) &&
@@ -1936,7 +2063,7 @@ void TerciosEngine::advanceCharge(TerciosState& s) const {
     for (double d = 0.25; d < path->length - 1e-6 && !near.isEmpty(); d += 0.25) {
         Pose q = path->end;
         q.c = from + dir * d - fwdOf(q) * (q.d / 2);
-        const Polygon qp = polyOf(q);
+        const Corners qp = cornersOf(q);
         QList<int> reached;
         for (int e : near)
             if (distance(qp, centre(s.units[e].pose, 0)) <= 3.0 + 1e-9)
@@ -1946,9 +2073,11 @@ void TerciosEngine::advanceCharge(TerciosState& s) const {
         if (baseBlocked(s, c, q, t))
             break;
         s.units[c].pose = q;
-        s.note(QStringLiteral("G17 %1 charges past %2: pauses after %3\", the passed unit(s) may react")
-                   .arg(s.units[c].id, s.units[reached.first()].id)
-                   .arg(d, 0, 'f', 2));
+        s.note([&] {
+            return QStringLiteral("G17 %1 charges past %2: pauses after %3\", the passed unit(s) may react")
+                .arg(s.units[c].id, s.units[reached.first()].id)
+                .arg(d, 0, 'f', 2);
+        });
         s.pending.reactors = reached;
         s.triggered << reached;
         s.phase = TPhase::Reaction;
@@ -1965,14 +2094,19 @@ void TerciosEngine::resolveCharge(TerciosState& s) const {
         const bool flank = !counter && isFlankCharge(s, s.pending.chargeFrom, t);
         if (const auto path = chargePath(s, c, t)) {
             s.units[c].pose = path->end;
-            s.note(QStringLiteral("Tercios L601 %1 charges %2\" into contact with %3")
-                       .arg(s.units[c].id)
-                       .arg(path->length, 0, 'f', 1)
-                       .arg(s.units[t].id));
+            s.note([&] {
+                return QStringLiteral("Tercios L601 %1 charges %2\" into contact with %3")
+                    .arg(s.units[c].id)
+                    .arg(path->length, 0, 'f', 1)
+                    .arg(s.units[t].id);
+            });
             if (path->veryDifficult && !has(s, c, RLight) && !s.units[c].disordered) {
                 s.units[c].disordered = true;
-                s.note(QStringLiteral("Tercios L698 %1 is Disordered charging through Very Difficult terrain")
-                           .arg(s.units[c].id));
+                s.note([&] {
+                    return QStringLiteral(
+                               "Tercios L698 %1 is Disordered charging through Very Difficult terrain")
+                        .arg(s.units[c].id);
+                });
             }
             for (int x : fire) // G18: reaction fire at contact, if the charger is in sight and arc
                 if (s.units[x].onTable() && s.units[c].onTable())
@@ -2004,8 +2138,10 @@ void TerciosEngine::react(TerciosState& s, int x, int dir) const {
     const Card card = evasion ? Card::Run : ru.card;
     ru.activated = true;
     if (!orderCheck(s, x, net, evasion ? QStringLiteral("evasion") : QStringLiteral("reaction"))) {
-        s.note(QStringLiteral("Tercios L396 %1 fails to react%2")
-                   .arg(ru.id, hadCard ? QStringLiteral(" and loses its order") : QString()));
+        s.note([&] {
+            return QStringLiteral("Tercios L396 %1 fails to react%2")
+                .arg(ru.id, hadCard ? QStringLiteral(" and loses its order") : QString());
+        });
         return;
     }
     if (hadCard) {
@@ -2014,9 +2150,11 @@ void TerciosEngine::react(TerciosState& s, int x, int dir) const {
             if (ru.group >= 0 && o.group == ru.group)
                 o.revealed = true;
     }
-    s.note(QStringLiteral("Tercios L398 %1 reacts%2")
-               .arg(ru.id, evasion ? QStringLiteral(" with Evasion (L766)")
-                                   : QStringLiteral(" with ") + cardName(card) + QLatin1Char('!')));
+    s.note([&] {
+        return QStringLiteral("Tercios L398 %1 reacts%2")
+            .arg(ru.id, evasion ? QStringLiteral(" with Evasion (L766)")
+                                : QStringLiteral(" with ") + cardName(card) + QLatin1Char('!'));
+    });
     switch (card) {
     case Card::Ready:
         if (dir == 1)
@@ -2040,11 +2178,15 @@ void TerciosEngine::react(TerciosState& s, int x, int dir) const {
             // Interception (Tercios L410-412, G20): the interceptor is the attacker.
             const bool flank = isFlankCharge(s, ru.pose, trig);
             s.units[x].pose = path->end;
-            s.note(QStringLiteral("Tercios L410 %1 intercepts %2").arg(ru.id, s.units[trig].id));
+            s.note(
+                [&] { return QStringLiteral("Tercios L410 %1 intercepts %2").arg(ru.id, s.units[trig].id); });
             const int res = melee(s, x, trig, flank, false);
             if (res > 0 || !s.units[trig].onTable()) {
                 s.activationStopped = true;
-                s.note(QStringLiteral("Tercios L412 the activation of %1 stops here").arg(s.units[trig].id));
+                s.note([&] {
+                    return QStringLiteral("Tercios L412 the activation of %1 stops here")
+                        .arg(s.units[trig].id);
+                });
             }
         }
         break;
@@ -2063,7 +2205,7 @@ void TerciosEngine::react(TerciosState& s, int x, int dir) const {
         const double want = 2.0 * profile(s, x).speed;
         const double got = slide(s, x, away, want);
         turnAway();
-        s.note(QStringLiteral("Tercios L416 %1 escapes %2\"").arg(ru.id).arg(got, 0, 'f', 1));
+        s.note([&] { return QStringLiteral("Tercios L416 %1 escapes %2\"").arg(ru.id).arg(got, 0, 'f', 1); });
         if (got < profile(s, x).speed - 1e-6)
             addWear(s, x, 1, s.units[trig].side, QStringLiteral("G21 escape cut short"));
         break;
@@ -2097,10 +2239,12 @@ bool TerciosEngine::apply(TerciosState& s, const TcAction& in, QString* error) c
             s.units[rg.units[i]].pose = poses[i];
             s.units[rg.units[i]].status = TStatus::OnTable;
         }
-        s.note(QStringLiteral("Tercios L1505 %1 deploys %2 at (%3, %4)")
-                   .arg(s.sideName[rg.side], rg.id)
-                   .arg(a.to.x, 0, 'f', 1)
-                   .arg(a.to.y, 0, 'f', 1));
+        s.note([&] {
+            return QStringLiteral("Tercios L1505 %1 deploys %2 at (%3, %4)")
+                .arg(s.sideName[rg.side], rg.id)
+                .arg(a.to.x, 0, 'f', 1)
+                .arg(a.to.y, 0, 'f', 1);
+        });
         nextDeployment(s);
         return true;
     }
@@ -2131,12 +2275,16 @@ bool TerciosEngine::apply(TerciosState& s, const TcAction& in, QString* error) c
             x.card = s.units[a.target].card;
             x.group = a.target;
             s.units[a.target].group = a.target;
-            s.note(QStringLiteral("Tercios L752 %1 shares the order card of %2 (Brigade, announced)")
-                       .arg(x.id, s.units[a.target].id));
+            s.note([&] {
+                return QStringLiteral("Tercios L752 %1 shares the order card of %2 (Brigade, announced)")
+                    .arg(x.id, s.units[a.target].id);
+            });
         } else {
             x.card = a.card;
-            s.note(
-                QStringLiteral("Tercios L319 %1 assigns an order card to %2").arg(s.sideName[x.side], x.id));
+            s.note([&] {
+                return QStringLiteral("Tercios L319 %1 assigns an order card to %2")
+                    .arg(s.sideName[x.side], x.id);
+            });
         }
         bool more = false;
         for (const TUnit& y : s.units)
@@ -2158,9 +2306,10 @@ bool TerciosEngine::apply(TerciosState& s, const TcAction& in, QString* error) c
     case TcAction::Side:
         s.deployEdge[s.stepSide] = a.target;
         s.deployEdge[1 - s.stepSide] = 1 - a.target;
-        s.note(
-            QStringLiteral("Tercios L1501 %1 takes the %2 edge")
-                .arg(s.sideName[s.stepSide], a.target == 0 ? QStringLiteral("low") : QStringLiteral("high")));
+        s.note([&] {
+            return QStringLiteral("Tercios L1501 %1 takes the %2 edge")
+                .arg(s.sideName[s.stepSide], a.target == 0 ? QStringLiteral("low") : QStringLiteral("high"));
+        });
         s.current = 1 - s.stepSide; // nextDeployment passes to the winner: it deploys first (L1505)
         nextDeployment(s);
         break;
@@ -2168,8 +2317,10 @@ bool TerciosEngine::apply(TerciosState& s, const TcAction& in, QString* error) c
         break; // handled above
     case TcAction::First:
         s.current = a.target;
-        s.note(QStringLiteral("Tercios L332 %1 chooses: %2 activates first")
-                   .arg(s.sideName[s.stepSide], s.sideName[a.target]));
+        s.note([&] {
+            return QStringLiteral("Tercios L332 %1 chooses: %2 activates first")
+                .arg(s.sideName[s.stepSide], s.sideName[a.target]);
+        });
         s.phase = TPhase::Activate;
         {
             bool any = false;
@@ -2203,10 +2354,12 @@ bool TerciosEngine::apply(TerciosState& s, const TcAction& in, QString* error) c
         x.pose.facing = normDeg(x.pose.facing + (a.dir == 2 ? 180 : a.dir * 90));
         if (a.mobility) {
             s.mobilityUsed = true;
-            s.note(QStringLiteral("Tercios L764 %1 makes its free facing change (Mobility)").arg(x.id));
+            s.note([&] {
+                return QStringLiteral("Tercios L764 %1 makes its free facing change (Mobility)").arg(x.id);
+            });
         } else {
             s.readyDone << QStringLiteral("face");
-            s.note(QStringLiteral("Tercios L461 %1 changes facing").arg(x.id));
+            s.note([&] { return QStringLiteral("Tercios L461 %1 changes facing").arg(x.id); });
         }
         if (!a.mobility) {
             s.resume = TPhase::Ready;
@@ -2230,7 +2383,10 @@ bool TerciosEngine::apply(TerciosState& s, const TcAction& in, QString* error) c
     case TcAction::Reorganize:
         s.units[a.unit].disordered = false;
         s.readyDone << QStringLiteral("reorganize");
-        s.note(QStringLiteral("Tercios L350 %1 reorganizes: no longer Disordered").arg(s.units[a.unit].id));
+        s.note([&] {
+            return QStringLiteral("Tercios L350 %1 reorganizes: no longer Disordered")
+                .arg(s.units[a.unit].id);
+        });
         {
             s.resume = TPhase::Ready;
             afterAction(s);
@@ -2239,9 +2395,11 @@ bool TerciosEngine::apply(TerciosState& s, const TcAction& in, QString* error) c
     case TcAction::Caracole:
         if (orderCheck(s, a.unit, 0, QStringLiteral("caracole"))) {
             const double got = slide(s, a.unit, fwdOf(s.units[a.unit].pose) * -1.0, profile(s, a.unit).speed);
-            s.note(QStringLiteral("Tercios L776 %1 caracoles %2\" straight back")
-                       .arg(s.units[a.unit].id)
-                       .arg(got, 0, 'f', 1));
+            s.note([&] {
+                return QStringLiteral("Tercios L776 %1 caracoles %2\" straight back")
+                    .arg(s.units[a.unit].id)
+                    .arg(got, 0, 'f', 1);
+            });
         }
         afterAction(s);
         break;
@@ -2266,7 +2424,7 @@ bool TerciosEngine::apply(TerciosState& s, const TcAction& in, QString* error) c
         if (a.kind == TcAction::React)
             react(s, a.unit, a.dir);
         else
-            s.note(QStringLiteral("%1 does not react").arg(s.units[a.unit].id));
+            s.note([&] { return QStringLiteral("%1 does not react").arg(s.units[a.unit].id); });
         checkEnd(s, false);
         if (s.over())
             break;

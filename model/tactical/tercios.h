@@ -14,6 +14,7 @@
 #include <QStringList>
 
 #include <optional>
+#include <type_traits>
 
 namespace wp::tactical {
 
@@ -247,7 +248,21 @@ struct TerciosState {
     int indexOf(const QString& id) const;
     int roll();
     QList<int> rollDice(int n);
-    void note(const QString& line) { log << line; }
+    // A quiet state keeps no log (resolveTercios: the odds play thousands of battles whose logs nobody
+    // reads); everything else is the same.
+    bool quiet = false;
+    void note(const QString& line) {
+        if (!quiet)
+            log << line;
+    }
+    // The same with the line built only when it is kept: the engine's notes, so that a quiet state does
+    // not format them at all.
+    template <class Make>
+    requires std::is_invocable_r_v<QString, Make>
+    void note(Make&& make) {
+        if (!quiet)
+            log << make();
+    }
 };
 
 // Scenario (docs/tercios.md "Scenario format"): errors name file, JSON path and problem.
@@ -430,7 +445,7 @@ class TerciosEngine {
                      int with = -1, int enter = -1) const;
     // Impassable terrain under the base, except the unit's own building, `enter`, the building of unit
     // `ignoreUnit` and a river where the base's centre is on a Bridge or Ford.
-    bool terrainBlocks(const TerciosState& s, int u, const Pose& p, const Polygon& poly, int enter,
+    bool terrainBlocks(const TerciosState& s, int u, const Pose& p, const Corners& poly, int enter,
                        int ignoreUnit) const;
     void leaveBuilding(TerciosState& s, int u) const;
     void doMove(TerciosState& s, int u, Vec2 to, Card order) const;

@@ -61,12 +61,42 @@ namespace {
 
 // A charge of u on t by the exact melee odds (Tercios L590-712): win minus lose, then the Wear exchanged;
 // -10 when u cannot reach t.
+double chargeScore(const TerciosEngine& e, const TerciosState& s, int u, int t, const ChargePath& cp) {
+    const MeleeOdds o = e.meleeOdds(s, u, t, cp.flank, false);
+    return o.pWin - o.pLose + 0.2 * (o.wearOnTarget - o.wearOnAttacker);
+}
 double chargeScore(const TerciosEngine& e, const TerciosState& s, int u, int t) {
     const auto cp = e.chargePath(s, u, t);
-    if (!cp)
-        return -10;
-    const MeleeOdds o = e.meleeOdds(s, u, t, cp->flank, false);
-    return o.pWin - o.pLose + 0.2 * (o.wearOnTarget - o.wearOnAttacker);
+    return cp ? chargeScore(e, s, u, t, *cp) : -10;
+}
+
+// The Assault phase's choice of the simple policy when the active unit can charge: the Charge listed by
+// legalActions (every enemy with a charge path, in order) with the best chargeScore, the first of equals;
+// each path computed once (legalActions and chargeScore would find it twice). nullopt when none.
+std::optional<TcAction> bestCharge(const TerciosEngine& e, const TerciosState& s) {
+    const int u = s.activeUnit;
+    std::optional<TcAction> best;
+    double bestScore = -1e300;
+    for (qsizetype t = 0; t < s.units.size(); ++t)
+        if (s.units[t].side != s.units[u].side)
+            if (const auto cp = e.chargePath(s, u, int(t)))
+                if (const double sc = chargeScore(e, s, u, int(t), *cp); sc > bestScore) {
+                    bestScore = sc;
+                    TcAction a;
+                    a.kind = TcAction::Charge;
+                    a.unit = u;
+                    a.target = int(t);
+                    best = a;
+                }
+    return best;
+}
+
+// Whether u has a target to shoot at: !shotOptions(s, u).isEmpty(), stopping at the first.
+bool anyShot(const TerciosEngine& e, const TerciosState& s, int u) {
+    for (qsizetype t = 0; t < s.units.size(); ++t)
+        if (e.shotSource(s, u, int(t)))
+            return true;
+    return false;
 }
 
 // The legal action of `kind` with the best score (the first of equals), or nullopt.
@@ -110,7 +140,7 @@ Card planCard(const TerciosEngine& e, const TerciosState& s, int u) {
         if (best > -0.1) // not a likely defeat
             return Card::Assault;
     }
-    if (e.canShoot(s, u, Card::Fire, false) && !e.shotOptions(s, u).isEmpty())
+    if (e.canShoot(s, u, Card::Fire, false) && anyShot(e, s, u))
         return Card::Fire;
     if (p.type == TType::Horse && near < 2 * p.speed && p.melee >= 3)
         return Card::Assault;
@@ -296,7 +326,7 @@ TcAction simple(const TerciosEngine& e, const TerciosState& s, const QList<TcAct
         for (const TcAction& a : legal) {
             const TUnit& x = s.units[a.unit];
             if ((x.card == Card::Fire || x.card == Card::Ready) && e.canShoot(s, a.unit, x.card, false) &&
-                !e.shotOptions(s, a.unit).isEmpty())
+                anyShot(e, s, a.unit))
                 return a;
             if (x.card == Card::Assault)
                 for (qsizetype t = 0; t < s.units.size(); ++t)
@@ -370,6 +400,9 @@ TcAction simple(const TerciosEngine& e, const TerciosState& s, const QList<TcAct
 
 TcAction chooseTerciosAction(const TerciosEngine& engine, const TerciosState& s, bool random,
                              wp::rules::Rng& rng) {
+    if (!random && s.phase == TPhase::Assault)
+        if (auto c = bestCharge(engine, s))
+            return *c;
     // The simple policy lists a Ready!/Run! unit's candidate moves only when it wants to move.
     const bool lazyMoves = !random && (s.phase == TPhase::Ready || s.phase == TPhase::Run);
     const QList<TcAction> legal = engine.legalActions(s, !lazyMoves);
@@ -433,7 +466,8 @@ AutoResult autoResolve(TerciosGame& game, std::array<bool, 2> random, quint64 po
 
 AutoResult resolveTercios(const TerciosEngine& engine, const TerciosState& scenario, quint64 seed,
                           std::array<bool, 2> random, int maxActions) {
-    TerciosState s = scenario; // as TerciosGame's constructor starts it
+    TerciosState s = scenario; // as TerciosGame's constructor starts it, without its log
+    s.quiet = true;
     s.rng.reseed(seed);
     s.note(QStringLiteral("seed %1").arg(seed));
     engine.start(s);
