@@ -1,5 +1,7 @@
 #include "tactical_game.h"
 
+#include "tvbd_ai.h"
+
 #include <QVarLengthArray>
 
 #include <algorithm>
@@ -233,8 +235,29 @@ std::optional<TAction> bestClosingMove(const TvbdEngine& e, const BattleState& s
 
 } // namespace
 
+std::optional<Policy> policyFromName(const QString& name) {
+    for (Policy p : {Policy::Simple, Policy::Random, Policy::Tactical})
+        if (name == policyName(p))
+            return p;
+    return std::nullopt;
+}
+
+QString policyName(Policy p) {
+    switch (p) {
+    case Policy::Random:
+        return QStringLiteral("random");
+    case Policy::Tactical:
+        return QStringLiteral("tactical");
+    case Policy::Simple:
+        break;
+    }
+    return QStringLiteral("simple");
+}
+
 TAction choosePolicyAction(const TvbdEngine& engine, const BattleState& s, Policy policy,
                            wp::rules::Rng& rng) {
+    if (policy == Policy::Tactical)
+        return chooseTacticalAction(engine, s, rng);
     if (policy == Policy::Simple && s.step == Step::Move) {
         // Only the first unit still to act: the same actions legalActions lists for it (cheaper).
         QList<TAction> l;
@@ -309,10 +332,15 @@ AutoResult summarize(const BattleState& s) {
 }
 
 AutoResult autoResolve(TacticalGame& game, Policy policy, quint64 policySeed, int maxActions) {
+    return autoResolve(game, std::array<Policy, 2>{policy, policy}, policySeed, maxActions);
+}
+
+AutoResult autoResolve(TacticalGame& game, std::array<Policy, 2> policies, quint64 policySeed, int maxActions) {
     wp::rules::Rng rng(policySeed);
     int n = 0;
     while (!game.state().over() && n < maxActions) {
-        const TAction a = choosePolicyAction(game.engine(), game.state(), policy, rng);
+        const int side = std::max(0, game.engine().actor(game.state()));
+        const TAction a = choosePolicyAction(game.engine(), game.state(), policies[side], rng);
         QString err;
         if (!game.apply(a, &err)) {
             AutoResult r = summarize(game.state());

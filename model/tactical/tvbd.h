@@ -207,6 +207,19 @@ struct MeleeDice {
     int toHit = 6;
 };
 
+// One melee group as 14.5 fights it (TvbdEngine::meleeSetup): per member (in the order given), the enemies
+// in contact, the target chosen (the lowest to-hit, then the weakest), whether it spreads its hits over
+// every contact (the same to-hit against all), whether it is the primary fighter on its target (14.5.4),
+// its dice and its attached Commanders (one die each at 4+, 14.5.5).
+struct MeleeSetup {
+    QList<int> members;
+    QList<QList<int>> contacts;
+    QList<int> target;
+    QList<bool> split, primary;
+    QList<MeleeDice> dice;
+    QList<QList<int>> commanders;
+};
+
 class TvbdEngine {
   public:
     explicit TvbdEngine(const TvbdRules& rules) : r(rules) {}
@@ -241,6 +254,11 @@ class TvbdEngine {
     bool supported(const BattleState& s, int u) const;                                   // 14.5.6
     MeleeDice meleeDice(const BattleState& s, int u, int target, bool primary) const;    // 14.5.2-14.5.5
     int meleeToHit(const BattleState& s, int u, int target) const;                       // 14.5.3
+    // 14.5.2-14.5.5: who fights whom in a melee group and with what dice (no dice rolled); and the hits
+    // each member takes when the members score `hits` (their own and their Commanders', in member order),
+    // allocated as 14.5.11 does (a spreading unit routs the weakest first).
+    MeleeSetup meleeSetup(const BattleState& s, const QList<int>& members) const;
+    QList<int> meleeTaken(const BattleState& s, const MeleeSetup& m, const QList<int>& hits) const;
     std::optional<ChargePlan> chargePlan(const BattleState& s, int u, int target) const; // 14.1, 14.4
     QList<std::pair<int, ChargePlan>> chargeOptions(const BattleState& s,
                                                     int u) const; // with front-before-flank
