@@ -59,7 +59,20 @@ int runCommand(QStringList args) {
         return 2;
     }
     const QString file = args.takeFirst();
-    QString rules;
+    QJsonObject root;
+    QString error;
+    if (!wp::tactical::readJsonObject(file, &root, &error)) {
+        err() << "westphalia-cli battle run: " << error << "\n";
+        return 1;
+    }
+    // The file's own ruleset: its "format" (docs/tvbd.md, docs/tercios.md), else its "rules".
+    const QString format = root.value(QStringLiteral("format")).toString();
+    const QString fileRules = format == QLatin1String("westphalia-tercios-scenario")
+                                  ? QStringLiteral("tercios")
+                              : format == QLatin1String("westphalia-tactical-scenario")
+                                  ? QStringLiteral("tvbd")
+                                  : root.value(QStringLiteral("rules")).toString();
+    QString rules = fileRules;
     if (const qsizetype i = args.indexOf(QStringLiteral("--rules")); i >= 0) {
         if (i + 1 >= args.size()) {
             err() << "westphalia-cli battle run: --rules needs tvbd or tercios\n";
@@ -67,21 +80,15 @@ int runCommand(QStringList args) {
         }
         rules = args.at(i + 1);
         args.remove(i, 2);
-    } else {
-        QJsonObject root;
-        QString error;
-        if (!wp::tactical::readJsonObject(file, &root, &error)) {
-            err() << "westphalia-cli battle run: " << error << "\n";
-            return 1;
-        }
-        const QString format = root.value(QStringLiteral("format")).toString();
-        rules = format == QLatin1String("westphalia-tercios-scenario")
-                    ? QStringLiteral("tercios")
-                    : root.value(QStringLiteral("rules")).toString();
     }
     if (rules != QLatin1String("tvbd") && rules != QLatin1String("tercios")) {
         err() << "westphalia-cli battle run: " << file << ": the ruleset '" << rules
               << "' is not tvbd or tercios (give --rules)\n";
+        return 2;
+    }
+    if (!fileRules.isEmpty() && rules != fileRules) {
+        err() << "westphalia-cli battle run: " << file << ": format \"" << format << "\" is a " << fileRules
+              << " scenario, not a " << rules << " one (give --rules " << fileRules << " or leave it out)\n";
         return 2;
     }
     return tacticalCommand(QStringList{rules, QStringLiteral("--scenario"), file} + args);

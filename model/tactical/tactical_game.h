@@ -58,5 +58,11 @@ AutoResult autoResolve(TacticalGame& game, Policy policy, quint64 policySeed, in
 // The same with a policy per side (policies[side]).
 AutoResult autoResolve(TacticalGame& game, std::array<Policy, 2> policies, quint64 policySeed,
                        int maxActions = 20000);
+// The same from the scenario with `seed` (TacticalGame(engine, scenario, seed) then autoResolve(game, policy,
+// seed)) on the bare state: no undo copies, no action texts (the odds and benchmarks). The same result.
+AutoResult resolveTvbd(const TvbdEngine& engine, const BattleState& scenario, quint64 seed, Policy policy,
+                       int maxActions = 20000);
+AutoResult resolveTvbd(const TvbdEngine& engine, const BattleState& scenario, quint64 seed,
+                       std::array<Policy, 2> policies, int maxActions = 20000);
 
 } // namespace wp::tactical

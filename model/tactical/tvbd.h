@@ -220,6 +220,21 @@ struct MeleeSetup {
     QList<QList<int>> commanders;
 };
 
+// While an object of this class lives, the engine's remembered answers about `s` (shooting targets, charge
+// options, candidate moves: see TvbdEngine::shootTargets) are looked up under one fingerprint of the table
+// taken once, instead of one taken per question: `s` must not change meanwhile (the engine opens one around
+// its read-only stretches, e.g. listing the legal actions; the policy around its whole decision).
+class TableReadScope {
+  public:
+    explicit TableReadScope(const BattleState& s);
+    ~TableReadScope();
+    TableReadScope(const TableReadScope&) = delete;
+    TableReadScope& operator=(const TableReadScope&) = delete;
+
+  private:
+    bool m_open = false; // false: a scope over the same state is open already (this one adds nothing)
+};
+
 class TvbdEngine {
   public:
     explicit TvbdEngine(const TvbdRules& rules) : r(rules) {}
@@ -244,11 +259,11 @@ class TvbdEngine {
     bool inDifficult(const BattleState& s, const Pose& p) const;
     bool inDifficult(const BattleState& s, int u) const { return inDifficult(s, s.units[u].pose); }
     double height(const BattleState& s, Vec2 p) const;
-    bool inCommand(const BattleState& s, int u) const;      // 12.1.1
-    bool commandCheck(BattleState& s, int u) const;         // 12.1.2 (rolls)
-    QList<int> contacts(const BattleState& s, int u) const; // enemies in base contact
-    bool locked(const BattleState& s, int u) const { return !contacts(s, u).isEmpty(); } // 12.1.13
-    bool lineOfSight(const BattleState& s, int a, int b) const;                          // 12.2.3
+    bool inCommand(const BattleState& s, int u) const;          // 12.1.1
+    bool commandCheck(BattleState& s, int u) const;             // 12.1.2 (rolls)
+    QList<int> contacts(const BattleState& s, int u) const;     // enemies in base contact
+    bool locked(const BattleState& s, int u) const;             // 12.1.13: contacts(s, u) is not empty
+    bool lineOfSight(const BattleState& s, int a, int b) const; // 12.2.3
     QList<int> shootTargets(const BattleState& s, int u, bool* toFront = nullptr) const; // 12.2.2-12.2.7
     int shootingDice(const BattleState& s, int shooter, int target, bool primary) const; // 12.2.8, 12.2.11-13
     bool supported(const BattleState& s, int u) const;                                   // 14.5.6
@@ -333,7 +348,20 @@ class TvbdEngine {
     void beginTurn(BattleState& s) const;
     bool canAct(const BattleState& s, int u) const;
     bool blockedAt(const BattleState& s, int u, const Pose& p, const QList<int>& ignore, QString* why) const;
+    // What the poses inside a region can touch (tvbd.cpp): blockedAt and inDifficult over it give their
+    // answers over the whole table for any pose in the region, looking at fewer stands and terrain pieces.
+    struct Near;
+    // reach: the stands whose centres lie within this distance (each axis) of the area are listed.
+    Near nearArea(const BattleState& s, int u, const Box& area, double reach = 4) const;
+    // passSide: the stands of this side do not block either (as if all were in `ignore`).
+    bool blockedAt(const BattleState& s, int u, const Pose& p, const QList<int>& ignore, QString* why,
+                   const Near& near, int passSide = -1) const;
+    // The region every pose of u's charges lies in (wheels of up to 45 degrees, then the charge move).
+    Near chargeArea(const BattleState& s, int u) const;
+    std::optional<ChargePlan> chargePlan(const BattleState& s, int u, int target, const Near& near) const;
+    bool inDifficult(const Pose& p, const Near& near) const;
     QList<int> shooters(const BattleState& s, int side) const;
+    bool mayShoot(const BattleState& s, int u, int side) const; // u is one of shooters(s, side)
     void removeUnit(BattleState& s, int u, UnitStatus st) const;
     void syncAttached(BattleState& s, int u) const;
     const TvbdRules& r;

@@ -101,6 +101,7 @@ QList<TAction> TvbdEngine::legalActions(const BattleState& s) const {
     QList<TAction> out;
     if (s.over())
         return out;
+    const TableReadScope scope(s);
     switch (s.step) {
     case Step::Setup:
         return setupActions(s);
@@ -302,17 +303,21 @@ bool TvbdEngine::apply(BattleState& s, const TAction& a, QString* error) const {
             return fail(QStringLiteral("not a shooting step"));
         QList<int> all{a.unit};
         all << a.secondary;
-        const QList<int> ok = shooters(s, s.stepSide);
-        for (int sh : all) {
-            if (!ok.contains(sh) || s.units[sh].actedThisStep)
-                return fail(QStringLiteral("12.2.2 %1 cannot shoot").arg(s.units[sh].id));
-            if (s.step == Step::Bombard && s.units[sh].type != UnitType::Cannon)
-                return fail(QStringLiteral("1.7 only Cannon bombard"));
-            if (!shootTargets(s, sh).contains(a.target))
-                return fail(QStringLiteral("12.2.7 %1 may not shoot at %2")
-                                .arg(s.units[sh].id, s.units[a.target].id));
-            if (all.count(sh) > 1)
-                return fail(QStringLiteral("a shooter is named twice"));
+        {
+            const TableReadScope scope(s); // the checks read the state only
+            for (int sh : all) {
+                if (sh < 0 || sh >= s.units.size())
+                    return fail(QStringLiteral("12.2.2 no unit %1").arg(sh));
+                if (!mayShoot(s, sh, s.stepSide) || s.units[sh].actedThisStep)
+                    return fail(QStringLiteral("12.2.2 %1 cannot shoot").arg(s.units[sh].id));
+                if (s.step == Step::Bombard && s.units[sh].type != UnitType::Cannon)
+                    return fail(QStringLiteral("1.7 only Cannon bombard"));
+                if (!shootTargets(s, sh).contains(a.target))
+                    return fail(QStringLiteral("12.2.7 %1 may not shoot at %2")
+                                    .arg(s.units[sh].id, s.units[a.target].id));
+                if (all.count(sh) > 1)
+                    return fail(QStringLiteral("a shooter is named twice"));
+            }
         }
         resolveShot(s, a.target, a.unit, a.secondary);
         checkImmediateEnd(s);
@@ -491,20 +496,19 @@ void TvbdEngine::advance(BattleState& s) const {
             beginTurn(s);
             continue;
         }
-        // A decision step with nothing to decide is passed over.
+        // A decision step with nothing to decide is passed over (the test reads the state only).
         bool any = false;
+        const TableReadScope scope(s);
         if (s.step == Step::Move) {
             for (qsizetype i = 0; i < s.units.size() && !any; ++i)
                 any = canAct(s, int(i)) && hasCandidateMove(s, int(i));
         } else if (s.step == Step::Shoot || s.step == Step::Bombard) {
             // the same test as legalActions listing a shot, stopping at the first shooter with a target
-            for (int u : shooters(s, s.stepSide)) {
-                if (s.step == Step::Bombard && s.units[u].type != UnitType::Cannon)
+            for (qsizetype u = 0; u < s.units.size() && !any; ++u) {
+                if (!mayShoot(s, int(u), s.stepSide) ||
+                    (s.step == Step::Bombard && s.units[u].type != UnitType::Cannon))
                     continue;
-                if (!shootTargets(s, u).isEmpty()) {
-                    any = true;
-                    break;
-                }
+                any = !shootTargets(s, int(u)).isEmpty();
             }
         } else if (s.step == Step::Declare) {
             for (qsizetype i = 0; i < s.units.size() && !any; ++i) {
