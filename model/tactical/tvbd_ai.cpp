@@ -18,6 +18,7 @@ constexpr double kAdvance = 0.35;     // per TUM of progress towards the unit's 
 constexpr double kFlankAdvance = 0.3; // per TUM of progress towards a flank point (Horse)
 constexpr double kMask = 0.8;         // standing in front of an own unlimbered Cannon
 constexpr double kSupport = 0.4;      // supporting (14.5.6) an engaged front unit from its rear
+constexpr double kUrgentTurns = 12;   // the attacker's last turns before the limit (15.6: it loses then)
 
 double pHitOn(int need) {
     return need >= 1 && need <= 6 ? (7.0 - need) / 6.0 : 0.0;
@@ -58,11 +59,16 @@ struct Ctx {
     Vec2 fwd{0, 1}; // towards the enemy
     bool attacker = false;
     bool moveFirst = false; // the enemy still moves before the charges (we are the active side)
+    // 0..1: how pressed the attacker is by the turn limit (15.6: nobody broken by then, the attacker loses):
+    // it rises over its last kUrgentTurns turns; always 0 for the defender.
+    double urgency = 0;
     QList<int> mine, theirs; // combat units on the table
     Ctx(const TvbdEngine& engine, const BattleState& st) : e(engine), s(st) {
         side = st.stepSide;
         attacker = side == st.attacker;
         moveFirst = side == st.active;
+        if (attacker && st.turnLimit > 0)
+            urgency = std::clamp(1.0 - (st.turnLimit - st.turn) / kUrgentTurns, 0.0, 1.0);
         Vec2 cm, ce;
         for (qsizetype i = 0; i < st.units.size(); ++i) {
             const Unit& u = st.units[i];
@@ -162,7 +168,7 @@ TAction chooseCharge(const Ctx& c, const QList<TAction>& legal) {
         double v = meleeValue(c.s, o, c.side);
         if (!stand.contains(a.unit))
             stand[a.unit] = c.moveFirst ? standValue(c, a.unit) : 0.0; // the reactive side declares last
-        v -= stand[a.unit] + kChargeMargin;
+        v -= stand[a.unit] + kChargeMargin - 1.5 * c.urgency;          // a pressed attacker takes worse odds
         if (v > best) {
             best = v;
             pick = a;
@@ -216,7 +222,8 @@ TAction chooseShot(const Ctx& c, const QList<TAction>& legal) {
     return pick;
 }
 
-// ---- evades (5.3) ------------------------------------------------------------------------------------------
+// ---- evades (5.3)
+// ------------------------------------------------------------------------------------------
 
 TAction chooseEvade(const Ctx& c, const QList<TAction>& legal) {
     for (const TAction& st : legal) {
@@ -306,8 +313,9 @@ std::pair<Vec2, int> flankAim(const Ctx& c, int u) {
         if (c.e.locked(c.s, t))
             worth += 0.8; // a flank charge on a unit already fighting
         const Vec2 f = y.pose.forward(), r = y.pose.right();
-        for (const Vec2& pt : {y.pose.c + r * (y.pose.w / 2 + 2.5) - f * 0.5,
-                               y.pose.c - r * (y.pose.w / 2 + 2.5) - f * 0.5, y.pose.c - f * (y.pose.d / 2 + 2.5)}) {
+        for (const Vec2& pt :
+             {y.pose.c + r * (y.pose.w / 2 + 2.5) - f * 0.5, y.pose.c - r * (y.pose.w / 2 + 2.5) - f * 0.5,
+              y.pose.c - f * (y.pose.d / 2 + 2.5)}) {
             if (pt.x < 1 || pt.y < 1 || pt.x > c.s.tableW - 1 || pt.y > c.s.tableD - 1)
                 continue;
             const double d = (pt - x.pose.c).length();
@@ -336,7 +344,8 @@ struct PoseScorer {
                 near << t;
     }
 
-    double score(const Pose& p) {
+    // `fear` weighs the threats (1: in full).
+    double score(const Pose& p, double fear) {
         const Unit& x = c.s.units[u];
         const Pose saved = scratch.units[u].pose;
         scratch.units[u].pose = p;
@@ -389,7 +398,7 @@ struct PoseScorer {
             }
         }
         scratch.units[u].pose = saved;
-        return chance - threat;
+        return chance - fear * threat;
     }
 };
 
@@ -461,8 +470,9 @@ TAction chooseMoveFor(const Ctx& c, int u) {
         }
     }
     const double line = lineUnit(x.type) ? paceLine(c, x.command, u) : 1e9;
+    aimWeight *= 1 + 2 * c.urgency;
     auto total = [&](const Pose& p) {
-        double v = scorer.score(p) + formation(c, u, p);
+        double v = scorer.score(p, 1 - 0.6 * c.urgency) + formation(c, u, p);
         if (aimWeight > 0) {
             v -= aimWeight * (p.c - aimPt).length();
             if (aim >= 0) {
@@ -474,7 +484,7 @@ TAction chooseMoveFor(const Ctx& c, int u) {
         }
         const double ahead = c.adv(p.c) - line - kLineSlack;
         if (ahead > 0)
-            v -= kLinePenalty * ahead;
+            v -= kLinePenalty * (1 - 0.7 * c.urgency) * ahead;
         if (c.s.units[u].type == UnitType::Cannon)
             v -= 0.5; // a limbered Cannon moves only when it must
         return v;
@@ -495,7 +505,8 @@ TAction chooseMoveFor(const Ctx& c, int u) {
         if (v > stay + 0.05)
             scored.push_back({v, int(k)});
     }
-    std::stable_sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::stable_sort(scored.begin(), scored.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
     QVarLengthArray<signed char, 64> legal(options.size(), -1);
     auto isLegal = [&](int k) {
         if (legal[k] < 0)
@@ -590,8 +601,8 @@ TAction chooseCommander(const Ctx& c, int u, const QList<TAction>& legal) {
         v -= 0.12 * (y.pose.c - centre).length();
         return v;
     };
-    const double now = x.attachedTo >= 0 && c.s.units[x.attachedTo].onTable() ? worth(x.attachedTo) + 0.3
-                                                                                 : -1e9;
+    const double now =
+        x.attachedTo >= 0 && c.s.units[x.attachedTo].onTable() ? worth(x.attachedTo) + 0.3 : -1e9;
     TAction best;
     best.kind = TAction::Hold;
     best.unit = u;
