@@ -237,27 +237,14 @@ std::optional<TAction> bestClosingMove(const TvbdEngine& e, const BattleState& s
         if (score > 0.4)
             scored.push_back({score, int(k)});
     }
-    std::stable_sort(scored.begin(), scored.end(),
-                     [](const auto& a, const auto& b) { return a.first > b.first; });
-    QVarLengthArray<signed char, 64> legal(options.size(), -1); // unknown, 0, 1
-    auto isLegal = [&](int k) {
-        if (legal[k] < 0)
-            legal[k] = e.checkMove(s, u, options[k].move) ? 1 : 0;
-        return legal[k] == 1;
-    };
-    for (const auto& [score, k] : scored) {
-        const int primary = options[k].fallbackOf;
-        if (primary >= 0 && isLegal(primary))
-            continue; // listed only when the move it stands in for is not legal
-        if (!isLegal(k))
-            continue;
-        TAction a;
-        a.kind = TAction::Move;
-        a.unit = u;
-        a.move = options[k].move;
-        return a;
-    }
-    return std::nullopt;
+    const auto m = e.bestListedOption(s, u, options, std::span(scored.data(), scored.size()));
+    if (!m)
+        return std::nullopt;
+    TAction a;
+    a.kind = TAction::Move;
+    a.unit = u;
+    a.move = *m;
+    return a;
 }
 
 } // namespace

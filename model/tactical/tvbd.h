@@ -11,6 +11,8 @@
 #include <QList>
 #include <QString>
 
+#include <span>
+
 namespace wp::tactical {
 
 struct TypeInfo {
@@ -293,6 +295,11 @@ class TvbdEngine {
     // The pose a move of a unit (not a Commander, not an unlimbered Cannon) would end in, unchecked: when
     // checkMove allows the move, it returns this very pose. nullopt for a move of a kind no unit makes.
     std::optional<Pose> movePose(const BattleState& s, int u, const MoveSpec& m) const;
+    // The highest-scored of `options` (scored: {score, index into options}; sorted here, stable) that
+    // candidateMoves would list: checked best first, a fallback only when the option it stands in for is not
+    // allowed. nullopt when none is. (The policies score moveOptions on their movePose.)
+    std::optional<MoveSpec> bestListedOption(const BattleState& s, int u, const QList<MoveOption>& options,
+                                             std::span<std::pair<double, int>> scored) const;
     static int armyBreakpoint(int units) { return (units + 2) / 3; }    // 15.6
     static int commandBreakpoint(int units) { return (units + 1) / 2; } // 16.10
     static int commandArmyBreakpoint(int commands);                     // 16.10 table

@@ -505,28 +505,14 @@ TAction chooseMoveFor(const Ctx& c, int u) {
         if (v > stay + 0.05)
             scored.push_back({v, int(k)});
     }
-    std::stable_sort(scored.begin(), scored.end(),
-                     [](const auto& a, const auto& b) { return a.first > b.first; });
-    QVarLengthArray<signed char, 64> legal(options.size(), -1);
-    auto isLegal = [&](int k) {
-        if (legal[k] < 0)
-            legal[k] = c.e.checkMove(c.s, u, options[k].move) ? 1 : 0;
-        return legal[k] == 1;
-    };
-    for (const auto& [v, k] : scored) {
-        (void)v;
-        const int primary = options[k].fallbackOf;
-        if (primary >= 0 && isLegal(primary))
-            continue;
-        if (!isLegal(k))
-            continue;
-        TAction a;
-        a.kind = TAction::Move;
-        a.unit = u;
-        a.move = options[k].move;
-        return a;
-    }
-    return hold;
+    const auto m = c.e.bestListedOption(c.s, u, options, std::span(scored.data(), scored.size()));
+    if (!m)
+        return hold;
+    TAction a;
+    a.kind = TAction::Move;
+    a.unit = u;
+    a.move = *m;
+    return a;
 }
 
 // A Cannon: unlimber at once (12.1.7); unlimbered, pivot (12.1.8) when nothing is in its front and a pivot
