@@ -1079,6 +1079,25 @@ class TestRulesPart2 : public QObject {
         QCOMPARE(int(f.s.cities[f.city("pilsen")].siege), 0);
     }
 
+    // 5.32 with 11.22: withdrawn units that arrive where a lone enemy leader stands catch him, as every other
+    // arrival of units does (fuzzer, campaign seed 506673: William of Hesse's withdrawal to Prague left
+    // Bucquoy there alone beside them, and he then recruited in the Protestant-held space).
+    void peace_532_withdrawal_catches_a_lone_leader() {
+        Rules f;
+        cleanCampaign(f, kCatholic);
+        const int mansfeld = f.leader("mansfeld");
+        f.placeLeader("mansfeld", "vienna"); // a lone Protestant leader in the Catholic city nearest the base
+        const auto u = f.place("imperial", UnitKind::Mercenary, "pilsen", 1);
+        f.s.vp = 36;
+        QVERIFY(f.act("peace"));
+        f.dice({2}); // CW
+        QVERIFY(f.act("accept"));
+        QVERIFY(f.act(areaChoice(f, "bohemia")));
+        QCOMPARE(int(f.s.units[u[0]].loc), f.city("vienna"));
+        QVERIFY2(f.s.leaders[mansfeld].status != LeaderStatus::InPlay, qPrintable(f.logText(f.log)));
+        QVERIFY(f.logged("11.22 Mansfeld is caught without troops at Vienna"));
+    }
+
     // 5.32 BW: both withdraw, the high roller first (ties rolled again), each Area named by the other player.
     void peace_532_both_withdraw() {
         Rules f;

@@ -254,6 +254,7 @@ void commonApply(Ctx& c, const Action& a) {
             eliminateUnit(c, moved.back(), false, QStringLiteral("8.66 overstacked:"));
             moved.pop_back();
         }
+        catchLoneLeaders(c, to, side); // 11.22: as by any arrival of units
         if (isCity(i16(from)))
             checkSiegeMaintained(c, from);
         break;
@@ -285,6 +286,7 @@ void commonApply(Ctx& c, const Action& a) {
                        .arg(cityName(c.d, a.target)),
                    kProtestant);
             checkStacking(c, a.target, kProtestant);
+            catchLoneLeaders(c, a.target, kProtestant); // 11.22: as by any arrival of units
         }
         return;
     }
@@ -983,6 +985,11 @@ void saxonySwitches(Ctx& c, int toSide, int cardIdx, const QString& rule) {
            QStringLiteral("%1 Saxony switches sides: John George and the Saxon units are now %2")
                .arg(rule, sideName(toSide)),
            toSide);
+    // 13.14: Saxons who besieged beside their former friends leave that besieging force now (they return
+    // to Saxony below): a siege that falls below its Siege Level is lifted at once
+    for (int16_t loc : groups)
+        if (isCity(loc) && c.s.cities[loc].sieger == fromSide)
+            checkSiegeMaintained(c, loc);
     // sieges between the Saxons and their new friends end (8.66)
     for (int16_t loc : locs) {
         if (!isCity(loc))

@@ -261,6 +261,7 @@ void withdraw(Ctx& c, int side, const std::vector<int>& cities, const QString& w
         s.units[u].loc = static_cast<int16_t>(to);
         s.units[u].flags &= static_cast<uint8_t>(~kInside);
         WP_SAY(c, QStringLiteral("5.32 %1 -> %2").arg(unitLabel(c.d, s, u), cityName(c.d, to)), side);
+        catchLoneLeaders(c, to, side); // 11.22, as by any arrival of units (fuzzer, campaign seed 506673)
     }
     for (int l : leaders) {
         const int16_t from = s.leaders[l].loc;
