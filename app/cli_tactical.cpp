@@ -325,8 +325,9 @@ int tacticalCommand(const QStringList& argsIn) {
     for (int side = 0; side < 2 && !policyName.isEmpty(); ++side) {
         const auto one = policyFromName(policies.value(policies.size() == 2 ? side : 0));
         if (policies.size() > 2 || !one)
-            problem = QStringLiteral("--policy '%1' is not simple, tactical, random or A/B (e.g. tactical/simple)")
-                          .arg(policyName);
+            problem =
+                QStringLiteral("--policy '%1' is not simple, tactical, random or A/B (e.g. tactical/simple)")
+                    .arg(policyName);
         else
             policy[side] = *one;
     }
@@ -394,8 +395,8 @@ int tacticalCommand(const QStringList& argsIn) {
               << "\naverage actions: " << QString::number(actions / n, 'f', 1) << "\n";
         if (bench > 0 || !oddsText.isEmpty())
             out() << "time: " << QString::number(secs, 'f', 3)
-                  << " s\nms per battle: " << QString::number(1000.0 * secs / n, 'f', 2) << "\ncpu: "
-                  << QString::number(double(std::clock() - cpu0) / CLOCKS_PER_SEC, 'f', 3)
+                  << " s\nms per battle: " << QString::number(1000.0 * secs / n, 'f', 2)
+                  << "\ncpu: " << QString::number(double(std::clock() - cpu0) / CLOCKS_PER_SEC, 'f', 3)
                   << " s (all threads)\n";
         return unfinished ? 1 : 0;
     }

@@ -8,14 +8,15 @@
 namespace wp::tactical {
 
 struct TvbdMeleeOdds {
-    bool valid = false; // false: the unit is not in contact after the charge (no melee)
-    bool exact = true;  // false: too many combinations of dice; estimated from kOddsSamples samples
+    bool valid = false;         // false: the unit is not in contact after the charge (no melee)
+    bool exact = true;          // false: too many combinations of dice; estimated from kOddsSamples samples
     int unit = -1, target = -1; // the unit asked about (the charger) and its target
     // The melee group (every unit in contact, directly or through others) and, per member in that order:
     QList<int> members;
-    QList<double> pWin, pDraw, pLose; // 14.6: the hits it inflicted (with its Commanders') against those taken
-    QList<double> pRout;              // the hits taken reach its resolve
-    QList<double> expectedLoss;       // expected resolve lost (hits taken, at most its resolve)
+    QList<double> pWin, pDraw,
+        pLose;                  // 14.6: the hits it inflicted (with its Commanders') against those taken
+    QList<double> pRout;        // the hits taken reach its resolve
+    QList<double> expectedLoss; // expected resolve lost (hits taken, at most its resolve)
     // The same for the unit asked about (the charger) and its target.
     double win = 0, draw = 0, lose = 0;
     double unitRouts = 0, targetRouts = 0;
