@@ -6,6 +6,7 @@
 #include <QElapsedTimer>
 
 #include <cmath>
+#include <ctime>
 #include <thread>
 #include <vector>
 
@@ -17,13 +18,15 @@ namespace {
 
 const char* kTacticalUsage =
     R"(usage: westphalia-cli tactical tvbd --scenario FILE [--seed N] [--auto] [--log]
-           [--actions FILE] [--legal] [--policy simple|random] [--games N] [--odds N]
-           [--bench N] [--jobs N]
+           [--actions FILE] [--legal] [--policy simple|tactical|random|A/B] [--games N]
+           [--odds N] [--bench N] [--jobs N]
   Loads a Tilly's Very Bad Day battle scenario (JSON, docs/tvbd.md).
   --auto            both sides played by the policy to the end; prints the result
   --actions FILE    apply these actions (one per line, docs/tvbd.md notation) first
   --legal           print the legal actions at the end
   --log             print the battle log
+  --policy P        simple (default), tactical (docs/tvbd.md "AI") or random for both sides; A/B gives
+                    each side its own (tactical/simple: side A tactical against the simple policy)
   --games N         with --auto: resolve N battles (seeds S, S+1, ...) and print win rates
   --odds N          the same as --auto --games N, with 95% confidence intervals
   --bench N         auto-resolve N battles and print the time per battle
@@ -317,11 +320,17 @@ int tacticalCommand(const QStringList& argsIn) {
         if (!ok || jobs < 1 || jobs > 64)
             problem = QStringLiteral("--jobs '%1' must be 1..64").arg(jobsText);
     }
-    Policy policy = Policy::Simple;
-    if (policyName == QLatin1String("random"))
-        policy = Policy::Random;
-    else if (!policyName.isEmpty() && policyName != QLatin1String("simple"))
-        problem = QStringLiteral("--policy '%1' is not simple or random").arg(policyName);
+    std::array<Policy, 2> policy{Policy::Simple, Policy::Simple};
+    const QStringList policies = policyName.split(QLatin1Char('/'));
+    for (int side = 0; side < 2 && !policyName.isEmpty(); ++side) {
+        const auto one = policyFromName(policies.value(policies.size() == 2 ? side : 0));
+        if (policies.size() > 2 || !one)
+            problem =
+                QStringLiteral("--policy '%1' is not simple, tactical, random or A/B (e.g. tactical/simple)")
+                    .arg(policyName);
+        else
+            policy[side] = *one;
+    }
     if (scenario.isEmpty() && problem.isEmpty())
         problem = QStringLiteral("--scenario FILE is needed");
     if (!p.finish(problem))
@@ -350,6 +359,7 @@ int tacticalCommand(const QStringList& argsIn) {
         double turns = 0, actions = 0;
         QElapsedTimer timer;
         timer.start();
+        const std::clock_t cpu0 = std::clock();
         QList<AutoResult> results(n);
         AutoResult* cells = results.data(); // each thread writes its own elements (no detach)
         auto work = [&, cells](int from) {
@@ -385,7 +395,9 @@ int tacticalCommand(const QStringList& argsIn) {
               << "\naverage actions: " << QString::number(actions / n, 'f', 1) << "\n";
         if (bench > 0 || !oddsText.isEmpty())
             out() << "time: " << QString::number(secs, 'f', 3)
-                  << " s\nms per battle: " << QString::number(1000.0 * secs / n, 'f', 2) << "\n";
+                  << " s\nms per battle: " << QString::number(1000.0 * secs / n, 'f', 2)
+                  << "\ncpu: " << QString::number(double(std::clock() - cpu0) / CLOCKS_PER_SEC, 'f', 3)
+                  << " s (all threads)\n";
         return unfinished ? 1 : 0;
     }
 

@@ -3,6 +3,8 @@
 // Positions are built directly on the battle state; dice are scripted through BattleState::scripted.
 #include "tactical/tactical_game.h"
 #include "tactical/tvbd.h"
+#include "tactical/tvbd_ai.h"
+#include "tactical/tvbd_odds.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -261,6 +263,15 @@ class TestTvbd : public QObject {
     void r16_8_16_9_shallowAndGiantTables();
     void cliAutoResolve();
     void cliBadInput();
+    // the tactical AI (Policy::Tactical, tvbd_ai.h)
+    void aiChoosesOnlyLegalActions();
+    void aiIsDeterministic();
+    void aiChargesWhenTheOddsFavourIt();
+    void aiCannonShoots();
+    void aiRalliesAShakenUnit();
+    void aiKeepsItsLine();
+    void aiHorseMakesForTheFlank();
+    void aiOddsMatchTheDice();
 
   private:
     const TvbdRules* rules = nullptr;
@@ -3146,6 +3157,274 @@ void TestTvbd::r16_8_16_9_shallowAndGiantTables() {
                                                       CardCentreSwapDefender, CardCentreSwapAttacker}));
     QCOMPARE(rules->gameSizes.value(QStringLiteral("giant")).bonus, 6);
     QCOMPARE(rules->gameSizes.value(QStringLiteral("giant")).unitsMax, 60);
+}
+
+namespace {
+
+// Whether `a` is one of the engine's legal actions in `s` (compared by their text, docs/tvbd.md notation).
+bool isLegal(const TvbdEngine& e, const BattleState& s, const TAction& a) {
+    const QString text = actionText(s, a);
+    for (const TAction& l : e.legalActions(s))
+        if (actionText(s, l) == text)
+            return true;
+    return false;
+}
+
+TAction aiChoice(const TvbdEngine& e, const BattleState& s) {
+    wp::rules::Rng rng(1);
+    return choosePolicyAction(e, s, Policy::Tactical, rng);
+}
+
+} // namespace
+
+// A short fuzz: positions reached by random play (and by the AI itself) on the small fixture and the
+// Breitenfeld scenario; at every one the AI's choice is one of the engine's legal actions.
+void TestTvbd::aiChoosesOnlyLegalActions() {
+    TvbdEngine e(*rules);
+    QString error;
+    for (const QString& file :
+         {kFixtures + QStringLiteral("tvbd-small-generic.json"),
+          QStringLiteral(WESTPHALIA_TEST_DIR "/../scenarios/battles/tvbd-breitenfeld.json")}) {
+        BattleState start;
+        QVERIFY2(loadScenario(file, *rules, &start, &error), qPrintable(error));
+        int checked = 0;
+        for (quint64 seed = 1; seed <= 4; ++seed) {
+            TacticalGame g(e, start, seed);
+            wp::rules::Rng rng(seed);
+            // random play for a while, then the AI (as both sides) with every choice checked
+            const int randomActions = int(seed * 37 % 150);
+            for (int k = 0; k < randomActions && !g.state().over(); ++k)
+                QVERIFY(g.apply(choosePolicyAction(e, g.state(), Policy::Random, rng), &error));
+            for (int k = 0; k < 120 && !g.state().over(); ++k) {
+                const TAction a = choosePolicyAction(e, g.state(), Policy::Tactical, rng);
+                QVERIFY2(isLegal(e, g.state(), a),
+                         qPrintable(file + QStringLiteral(": ") + actionText(g.state(), a)));
+                QVERIFY2(g.apply(a, &error), qPrintable(error));
+                ++checked;
+            }
+        }
+        QVERIFY(checked > 200);
+    }
+}
+
+// The AI is a function of the state: the same battle twice gives the same log; its choice does not depend on
+// the policy's random numbers.
+void TestTvbd::aiIsDeterministic() {
+    TvbdEngine e(*rules);
+    BattleState start;
+    QString error;
+    QVERIFY2(loadScenario(kFixtures + QStringLiteral("tvbd-small-generic.json"), *rules, &start, &error),
+             qPrintable(error));
+    const std::array<Policy, 2> pol{Policy::Tactical, Policy::Simple};
+    TacticalGame a(e, start, 5), b(e, start, 5);
+    const AutoResult ra = autoResolve(a, pol, 5), rb = autoResolve(b, pol, 5);
+    QVERIFY2(ra.winner >= 0, qPrintable(ra.reason));
+    QCOMPARE(a.state().log, b.state().log);
+    QCOMPARE(a.actionTexts(), b.actionTexts());
+    QCOMPARE(ra.winner, rb.winner);
+    // the bare-state driver of --odds plays the very same battle
+    const AutoResult rc = resolveTvbd(e, start, 5, pol);
+    QCOMPARE(rc.winner, ra.winner);
+    QCOMPARE(rc.actions, ra.actions);
+    // mid-battle, two different policy random streams give the same choice
+    TacticalGame g(e, start, 3);
+    wp::rules::Rng rng(3);
+    for (int k = 0; k < 200 && !g.state().over(); ++k) {
+        wp::rules::Rng r1(11), r2(12345);
+        const TAction x = choosePolicyAction(e, g.state(), Policy::Tactical, r1);
+        QCOMPARE(actionText(g.state(), choosePolicyAction(e, g.state(), Policy::Tactical, r2)),
+                 actionText(g.state(), x));
+        QVERIFY(g.apply(choosePolicyAction(e, g.state(), Policy::Simple, rng), &error));
+    }
+}
+
+// 5.1, 14.4-14.6: the AI declares a charge when its odds (chargeOdds) favour it and not when they do not.
+void TestTvbd::aiChargesWhenTheOddsFavourIt() {
+    TvbdEngine e(*rules);
+    auto position = [&](int myResolve, UnitType enemy, int enemyResolve, bool large) {
+        Pos p(*rules);
+        p.add(0, UnitType::Horse, 10, 10, 90, myResolve);                       // A0, front edge y 10.5
+        p.add(1, enemy, 10, 12.5, 270, enemyResolve, Quality::Ordinary, large); // B1, 1.5 TUM ahead
+        p.add(0, UnitType::Horse, 30, 5, 90);                                   // far away: the
+        p.add(1, UnitType::Horse, 30, 27, 270);                                 // armies' morale
+        p.s.originalUnits[0] = p.s.originalUnits[1] = 12;
+        p.s.step = Step::Declare;
+        p.s.stepSide = 0;
+        p.s.turn = 1;
+        p.s.active = 1; // the reactive side declares last: no enemy charge to weigh against
+        return p.s;
+    };
+    // a weakened Shot in front of fresh Horse: a charge
+    const BattleState weak = position(-1, UnitType::Shot, 1, false);
+    const TvbdMeleeOdds good = chargeOdds(e, weak, 0, 1);
+    QVERIFY(good.valid);
+    QVERIFY(good.targetRouts > 0.5);
+    QVERIFY(meleeValue(weak, good, 0) > 0);
+    const TAction a = aiChoice(e, weak);
+    QCOMPARE(a.kind, TAction::Charge);
+    QCOMPARE(a.unit, 0);
+    QCOMPARE(a.target, 1);
+    // a worn-out Horse (resolve 1) in front of a fresh large Pike and Shot: no charge (the step ends)
+    const BattleState strong = position(1, UnitType::PikeShot, -1, true);
+    QVERIFY(offered(e, strong, TAction::Charge, 0)); // the charge is legal ...
+    const TvbdMeleeOdds bad = chargeOdds(e, strong, 0, 1);
+    QVERIFY(bad.valid);
+    QVERIFY(bad.unitRouts > bad.targetRouts);
+    QVERIFY(meleeValue(strong, bad, 0) < 0);
+    QCOMPARE(aiChoice(e, strong).kind, TAction::End); // ... and declined
+}
+
+// 12.1.7, 12.2: a limbered Cannon unlimbers; an unlimbered Cannon with a target shoots (bombardment and
+// shooting steps).
+void TestTvbd::aiCannonShoots() {
+    TvbdEngine e(*rules);
+    Pos p(*rules);
+    const int gun = p.add(0, UnitType::Cannon, 10, 5, 90);
+    const int target = p.add(1, UnitType::PikeShot, 10, 16, 270);
+    p.add(1, UnitType::Horse, 35, 27, 270);
+    p.s.turn = 1;
+    p.s.stepSide = 0;
+    for (Step step : {Step::Bombard, Step::Shoot}) {
+        p.s.step = step;
+        const TAction a = aiChoice(e, p.s);
+        QCOMPARE(a.kind, TAction::Shoot);
+        QCOMPARE(a.unit, gun);
+        QCOMPARE(a.target, target);
+    }
+    p.s.units[gun].limbered = true;
+    p.s.step = Step::Move;
+    const TAction m = aiChoice(e, p.s);
+    QCOMPARE(m.kind, TAction::Move);
+    QCOMPARE(m.unit, gun);
+    QCOMPARE(m.move.kind, MoveKind::Unlimber);
+    // nothing in range and in its front: no shot is offered, so none is chosen
+    p.s.units[gun].limbered = false;
+    p.s.units[gun].pose.facing = 270;
+    p.s.step = Step::Shoot;
+    QCOMPARE(aiChoice(e, p.s).kind, TAction::End);
+}
+
+// 15.5: the Commander attaches to the unit of its command with combat losses (which it rallies), wherever
+// that unit stands.
+void TestTvbd::aiRalliesAShakenUnit() {
+    TvbdEngine e(*rules);
+    for (const bool hurtLeft : {true, false}) {
+        Pos p(*rules);
+        const int c = p.add(0, UnitType::Commander, 10, 5, 90);
+        const int left = p.add(0, UnitType::Horse, 6, 5, 90, hurtLeft ? 1 : -1);
+        const int right = p.add(0, UnitType::Horse, 14, 5, 90, hurtLeft ? -1 : 1);
+        p.add(1, UnitType::PikeShot, 40, 28, 270);
+        p.s.turn = 1;
+        p.s.step = Step::Move;
+        p.s.stepSide = 0;
+        p.s.units[left].actedThisStep = p.s.units[right].actedThisStep = true; // the Commander moves now
+        const TAction a = aiChoice(e, p.s);
+        QCOMPARE(a.unit, c);
+        QCOMPARE(a.move.kind, MoveKind::Attach);
+        QCOMPARE(a.move.target, hurtLeft ? left : right);
+        // attached, it stays with the unit
+        QVERIFY(e.apply(p.s, a));
+        QCOMPARE(p.s.units[c].attachedTo, hurtLeft ? left : right);
+        e.morale(p.s);
+        QCOMPARE(p.s.units[hurtLeft ? left : right].resolve, 2); // 15.5: rallied
+    }
+}
+
+// 12.1: a command's foot keeps its line: a unit ahead of a laggard that has moved waits for it; with no foot
+// behind it, it advances.
+void TestTvbd::aiKeepsItsLine() {
+    TvbdEngine e(*rules);
+    for (const bool laggard : {true, false}) {
+        Pos p(*rules);
+        // the laggard: Pike and Shot of the same command; else Horse (not in the line)
+        const int rear = p.add(0, laggard ? UnitType::PikeShot : UnitType::Horse, 10, 5, 90);
+        const int front = p.add(0, UnitType::PikeShot, 20, 12, 90);
+        p.add(1, UnitType::PikeShot, 15, 27, 270);
+        p.s.attacker = 0;
+        p.s.turn = 1;
+        p.s.step = Step::Move;
+        p.s.stepSide = 0;
+        p.s.units[rear].actedThisStep = true;
+        const TAction a = aiChoice(e, p.s);
+        QCOMPARE(a.unit, front);
+        double endY = p.s.units[front].pose.c.y;
+        if (a.kind == TAction::Move) {
+            const auto pose = e.checkMove(p.s, front, a.move);
+            QVERIFY(pose);
+            endY = pose->c.y;
+        }
+        if (laggard)
+            QVERIFY2(endY <= 12 + 0.75 + 1e-6, qPrintable(QString::number(endY))); // within kLineSlack
+        else
+            QVERIFY2(endY > 13, qPrintable(QString::number(endY)));
+    }
+}
+
+// The AI's Horse makes for the enemy's flank (or rear) rather than its front.
+void TestTvbd::aiHorseMakesForTheFlank() {
+    TvbdEngine e(*rules);
+    Pos p(*rules);
+    const int horse = p.add(0, UnitType::Horse, 10, 8, 90);
+    const int foot = p.add(1, UnitType::PikeShot, 12, 18, 270);
+    p.s.attacker = 0;
+    p.s.turn = 1;
+    p.s.step = Step::Move;
+    p.s.phaseIndex = 1;
+    p.s.stepSide = p.s.active = 0;
+    const Pose& y = p.s.units[foot].pose;
+    auto flankGap = [&](Vec2 c) { // distance to the nearer point beside the enemy's flanks
+        const Vec2 side = y.right() * (y.w / 2 + 2.5);
+        return std::min((c - (y.c + side)).length(), (c - (y.c - side)).length());
+    };
+    const Vec2 before = p.s.units[horse].pose.c;
+    // three moves (the enemy standing): each one ends nearer its flank, never in front of it in reach of a
+    // charge on the Horse's front
+    for (int turn = 0; turn < 3; ++turn) {
+        p.s.units[horse].actedThisStep = false;
+        p.s.units[horse].movedMarker = false;
+        const TAction a = aiChoice(e, p.s);
+        QCOMPARE(a.kind, TAction::Move);
+        p.s.scripted = {6}; // out of command (no Commander): the 12.1.2 check passes
+        QVERIFY(e.apply(p.s, a));
+        QVERIFY((p.s.units[horse].pose.c - before).length() > 0.5);
+        p.s.step = Step::Move;
+        p.s.stepSide = 0;
+    }
+    const Vec2 after = p.s.units[horse].pose.c;
+    QVERIFY2(flankGap(after) < flankGap(before) - 3,
+             qPrintable(QStringLiteral("%1,%2").arg(after.x).arg(after.y)));
+    QVERIFY(classify(y, p.s.units[horse].pose) != Zone::Front);
+}
+
+// tvbd_odds: the exact melee odds agree with the engine's own melee (resolveMelee) rolled many times.
+void TestTvbd::aiOddsMatchTheDice() {
+    TvbdEngine e(*rules);
+    Pos p(*rules);
+    const int bern = p.add(1, UnitType::Horse, 20, 15, 90); // T12's position: 14.5.6 support on both sides
+    p.add(1, UnitType::Horse, 20, 13, 90);
+    const int imp = p.add(0, UnitType::Horse, 21.5, 16.3, 180, 2);
+    p.add(0, UnitType::Horse, 23.5, 16.3, 180);
+    p.s.units[imp].charged = true;
+    p.s.originalUnits[0] = p.s.originalUnits[1] = 12;
+    const TvbdMeleeOdds o = meleeOdds(e, p.s, imp);
+    QVERIFY(o.valid && o.exact);
+    QCOMPARE(o.target, bern);
+    for (qsizetype k = 0; k < o.members.size(); ++k)
+        QVERIFY(qAbs(o.pWin[k] + o.pDraw[k] + o.pLose[k] - 1) < 1e-9);
+    const int n = 3000;
+    double lossImp = 0, lossBern = 0;
+    for (int seed = 1; seed <= n; ++seed) {
+        BattleState t = p.s;
+        t.rng.reseed(quint64(seed));
+        e.resolveMelee(t);
+        lossImp += p.s.units[imp].resolve - std::max(0, t.units[imp].resolve);
+        lossBern += p.s.units[bern].resolve - std::max(0, t.units[bern].resolve);
+    }
+    // fixed seeds: the sample means lie well within 4 standard errors (< 0.06 here) of the exact values
+    QVERIFY2(qAbs(lossImp / n - o.lossUnit) < 0.06,
+             qPrintable(QStringLiteral("%1 vs %2").arg(lossImp / n).arg(o.lossUnit)));
+    QVERIFY2(qAbs(lossBern / n - o.lossTarget) < 0.06,
+             qPrintable(QStringLiteral("%1 vs %2").arg(lossBern / n).arg(o.lossTarget)));
 }
 
 QTEST_GUILESS_MAIN(TestTvbd)

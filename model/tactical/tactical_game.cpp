@@ -1,5 +1,7 @@
 #include "tactical_game.h"
 
+#include "tvbd_ai.h"
+
 #include <QVarLengthArray>
 
 #include <algorithm>
@@ -235,34 +237,42 @@ std::optional<TAction> bestClosingMove(const TvbdEngine& e, const BattleState& s
         if (score > 0.4)
             scored.push_back({score, int(k)});
     }
-    std::stable_sort(scored.begin(), scored.end(),
-                     [](const auto& a, const auto& b) { return a.first > b.first; });
-    QVarLengthArray<signed char, 64> legal(options.size(), -1); // unknown, 0, 1
-    auto isLegal = [&](int k) {
-        if (legal[k] < 0)
-            legal[k] = e.checkMove(s, u, options[k].move) ? 1 : 0;
-        return legal[k] == 1;
-    };
-    for (const auto& [score, k] : scored) {
-        const int primary = options[k].fallbackOf;
-        if (primary >= 0 && isLegal(primary))
-            continue; // listed only when the move it stands in for is not legal
-        if (!isLegal(k))
-            continue;
-        TAction a;
-        a.kind = TAction::Move;
-        a.unit = u;
-        a.move = options[k].move;
-        return a;
-    }
-    return std::nullopt;
+    const auto m = e.bestListedOption(s, u, options, std::span(scored.data(), scored.size()));
+    if (!m)
+        return std::nullopt;
+    TAction a;
+    a.kind = TAction::Move;
+    a.unit = u;
+    a.move = *m;
+    return a;
 }
 
 } // namespace
 
+std::optional<Policy> policyFromName(const QString& name) {
+    for (Policy p : {Policy::Simple, Policy::Random, Policy::Tactical})
+        if (name == policyName(p))
+            return p;
+    return std::nullopt;
+}
+
+QString policyName(Policy p) {
+    switch (p) {
+    case Policy::Random:
+        return QStringLiteral("random");
+    case Policy::Tactical:
+        return QStringLiteral("tactical");
+    case Policy::Simple:
+        break;
+    }
+    return QStringLiteral("simple");
+}
+
 TAction choosePolicyAction(const TvbdEngine& engine, const BattleState& s, Policy policy,
                            wp::rules::Rng& rng) {
     const TableReadScope scope(s); // a decision reads the state only
+    if (policy == Policy::Tactical)
+        return chooseTacticalAction(engine, s, rng);
     if (policy == Policy::Simple && s.step == Step::Move) {
         // Only the first unit still to act: the same actions legalActions lists for it (cheaper).
         QList<TAction> l;
@@ -337,13 +347,16 @@ AutoResult summarize(const BattleState& s) {
 }
 
 namespace {
-// The auto-resolve loop on a live state `s` that `apply` changes (a TacticalGame's, or a bare one).
+// The auto-resolve loop on a live state `s` that `apply` changes (a TacticalGame's, or a bare one); each
+// decision by the policy of the side to act.
 template <typename Apply>
-AutoResult resolveWith(const TvbdEngine& engine, const BattleState& s, Apply&& apply, Policy policy,
-                       quint64 policySeed, int maxActions) {
+AutoResult resolveWith(const TvbdEngine& engine, const BattleState& s, Apply&& apply,
+                       std::array<Policy, 2> policies, quint64 policySeed, int maxActions) {
     wp::rules::Rng rng(policySeed);
     int n = 0;
     while (!s.over() && n < maxActions) {
+        const Policy policy =
+            policies[0] == policies[1] ? policies[0] : policies[std::max(0, engine.actor(s))];
         const TAction a = choosePolicyAction(engine, s, policy, rng);
         QString err;
         if (!apply(a, &err)) {
@@ -361,20 +374,30 @@ AutoResult resolveWith(const TvbdEngine& engine, const BattleState& s, Apply&& a
 } // namespace
 
 AutoResult autoResolve(TacticalGame& game, Policy policy, quint64 policySeed, int maxActions) {
+    return autoResolve(game, std::array<Policy, 2>{policy, policy}, policySeed, maxActions);
+}
+
+AutoResult autoResolve(TacticalGame& game, std::array<Policy, 2> policies, quint64 policySeed,
+                       int maxActions) {
     return resolveWith(
         game.engine(), game.state(), [&](const TAction& a, QString* error) { return game.apply(a, error); },
-        policy, policySeed, maxActions);
+        policies, policySeed, maxActions);
 }
 
 AutoResult resolveTvbd(const TvbdEngine& engine, const BattleState& scenario, quint64 seed, Policy policy,
                        int maxActions) {
+    return resolveTvbd(engine, scenario, seed, std::array<Policy, 2>{policy, policy}, maxActions);
+}
+
+AutoResult resolveTvbd(const TvbdEngine& engine, const BattleState& scenario, quint64 seed,
+                       std::array<Policy, 2> policies, int maxActions) {
     BattleState s = scenario; // as TacticalGame's constructor starts it
     s.rng.reseed(seed);
     s.note(QStringLiteral("seed %1").arg(seed));
     engine.start(s);
     return resolveWith(
-        engine, s, [&](const TAction& a, QString* error) { return engine.apply(s, a, error); }, policy, seed,
-        maxActions);
+        engine, s, [&](const TAction& a, QString* error) { return engine.apply(s, a, error); }, policies,
+        seed, maxActions);
 }
 
 } // namespace wp::tactical

@@ -5,6 +5,9 @@
 
 #include "tvbd.h"
 
+#include <array>
+#include <optional>
+
 namespace wp::tactical {
 
 class TacticalGame {
@@ -27,7 +30,12 @@ class TacticalGame {
     QList<std::pair<BattleState, qsizetype>> m_undo; // state before, action count before
 };
 
-enum class Policy { Simple, Random };
+// Simple: each unit closes on the nearest enemy (tactical_game.cpp); Random: uniform among the legal actions;
+// Tactical: lines, cannon, flanking horse, charges by their odds (tvbd_ai.cpp, docs/tvbd.md "AI").
+enum class Policy { Simple, Random, Tactical };
+// "simple", "random", "tactical"; nullopt for another name.
+std::optional<Policy> policyFromName(const QString& name);
+QString policyName(Policy p);
 
 // One decision by the policy for the side to act (always one of engine.legalActions(s)).
 TAction choosePolicyAction(const TvbdEngine& engine, const BattleState& s, Policy policy,
@@ -47,9 +55,14 @@ struct AutoResult {
 AutoResult summarize(const BattleState& s);
 // Plays the battle to its end with both sides under the policy. maxActions guards against a dead loop.
 AutoResult autoResolve(TacticalGame& game, Policy policy, quint64 policySeed, int maxActions = 20000);
+// The same with a policy per side (policies[side]).
+AutoResult autoResolve(TacticalGame& game, std::array<Policy, 2> policies, quint64 policySeed,
+                       int maxActions = 20000);
 // The same from the scenario with `seed` (TacticalGame(engine, scenario, seed) then autoResolve(game, policy,
 // seed)) on the bare state: no undo copies, no action texts (the odds and benchmarks). The same result.
 AutoResult resolveTvbd(const TvbdEngine& engine, const BattleState& scenario, quint64 seed, Policy policy,
                        int maxActions = 20000);
+AutoResult resolveTvbd(const TvbdEngine& engine, const BattleState& scenario, quint64 seed,
+                       std::array<Policy, 2> policies, int maxActions = 20000);
 
 } // namespace wp::tactical

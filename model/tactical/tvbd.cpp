@@ -1251,6 +1251,27 @@ bool TvbdEngine::hasCandidateMove(const BattleState& s, int u) const {
     return *it;
 }
 
+std::optional<MoveSpec> TvbdEngine::bestListedOption(const BattleState& s, int u,
+                                                     const QList<MoveOption>& options,
+                                                     std::span<std::pair<double, int>> scored) const {
+    std::stable_sort(scored.begin(), scored.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    QVarLengthArray<signed char, 64> legal(options.size(), -1); // unknown, 0, 1
+    auto isLegal = [&](int k) {
+        if (legal[k] < 0)
+            legal[k] = checkMove(s, u, options[k].move) ? 1 : 0;
+        return legal[k] == 1;
+    };
+    for (const auto& [score, k] : scored) {
+        const int primary = options[k].fallbackOf;
+        if (primary >= 0 && isLegal(primary))
+            continue; // listed only when the move it stands in for is not legal
+        if (isLegal(k))
+            return options[k].move;
+    }
+    return std::nullopt;
+}
+
 QList<MoveOption> TvbdEngine::moveOptions(const BattleState& s, int u) const {
     QList<MoveOption> out;
     out.reserve(32);

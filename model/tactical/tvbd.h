@@ -11,6 +11,8 @@
 #include <QList>
 #include <QString>
 
+#include <span>
+
 namespace wp::tactical {
 
 struct TypeInfo {
@@ -207,6 +209,19 @@ struct MeleeDice {
     int toHit = 6;
 };
 
+// One melee group as 14.5 fights it (TvbdEngine::meleeSetup): per member (in the order given), the enemies
+// in contact, the target chosen (the lowest to-hit, then the weakest), whether it spreads its hits over
+// every contact (the same to-hit against all), whether it is the primary fighter on its target (14.5.4),
+// its dice and its attached Commanders (one die each at 4+, 14.5.5).
+struct MeleeSetup {
+    QList<int> members;
+    QList<QList<int>> contacts;
+    QList<int> target;
+    QList<bool> split, primary;
+    QList<MeleeDice> dice;
+    QList<QList<int>> commanders;
+};
+
 // While an object of this class lives, the engine's remembered answers about `s` (shooting targets, charge
 // options, candidate moves: see TvbdEngine::shootTargets) are looked up under one fingerprint of the table
 // taken once, instead of one taken per question: `s` must not change meanwhile (the engine opens one around
@@ -256,6 +271,11 @@ class TvbdEngine {
     bool supported(const BattleState& s, int u) const;                                   // 14.5.6
     MeleeDice meleeDice(const BattleState& s, int u, int target, bool primary) const;    // 14.5.2-14.5.5
     int meleeToHit(const BattleState& s, int u, int target) const;                       // 14.5.3
+    // 14.5.2-14.5.5: who fights whom in a melee group and with what dice (no dice rolled); and the hits
+    // each member takes when the members score `hits` (their own and their Commanders', in member order),
+    // allocated as 14.5.11 does (a spreading unit routs the weakest first).
+    MeleeSetup meleeSetup(const BattleState& s, const QList<int>& members) const;
+    QList<int> meleeTaken(const BattleState& s, const MeleeSetup& m, const QList<int>& hits) const;
     std::optional<ChargePlan> chargePlan(const BattleState& s, int u, int target) const; // 14.1, 14.4
     QList<std::pair<int, ChargePlan>> chargeOptions(const BattleState& s,
                                                     int u) const; // with front-before-flank
@@ -275,6 +295,11 @@ class TvbdEngine {
     // The pose a move of a unit (not a Commander, not an unlimbered Cannon) would end in, unchecked: when
     // checkMove allows the move, it returns this very pose. nullopt for a move of a kind no unit makes.
     std::optional<Pose> movePose(const BattleState& s, int u, const MoveSpec& m) const;
+    // The highest-scored of `options` (scored: {score, index into options}; sorted here, stable) that
+    // candidateMoves would list: checked best first, a fallback only when the option it stands in for is not
+    // allowed. nullopt when none is. (The policies score moveOptions on their movePose.)
+    std::optional<MoveSpec> bestListedOption(const BattleState& s, int u, const QList<MoveOption>& options,
+                                             std::span<std::pair<double, int>> scored) const;
     static int armyBreakpoint(int units) { return (units + 2) / 3; }    // 15.6
     static int commandBreakpoint(int units) { return (units + 1) / 2; } // 16.10
     static int commandArmyBreakpoint(int commands);                     // 16.10 table

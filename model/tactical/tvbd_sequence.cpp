@@ -661,6 +661,72 @@ void TvbdEngine::resolveCharges(BattleState& s) const {
         x.chargeTarget = -1;
 }
 
+MeleeSetup TvbdEngine::meleeSetup(const BattleState& s, const QList<int>& members) const {
+    MeleeSetup m;
+    m.members = members;
+    const qsizetype n = members.size();
+    // Each unit's target: the lowest to-hit, then the weakest (owner's choice, docs/tvbd.md).
+    for (int u : members) {
+        const QList<int> c = contacts(s, u);
+        int best = -1;
+        bool same = true;
+        for (int e : c) {
+            if (best >= 0 && meleeToHit(s, u, e) != meleeToHit(s, u, best))
+                same = false;
+            if (best < 0 || meleeToHit(s, u, e) < meleeToHit(s, u, best) ||
+                (meleeToHit(s, u, e) == meleeToHit(s, u, best) && s.units[e].resolve < s.units[best].resolve))
+                best = e;
+        }
+        m.contacts << c;
+        m.target << best;
+        m.split << (same && c.size() > 1);
+        m.commanders << attachedCommanders(s, u);
+    }
+    // Primary fighter per target: the most expected hits (14.5.4).
+    QHash<int, int> primaryFor;
+    for (qsizetype k = 0; k < n; ++k) {
+        const int u = members[k], t = m.target[k];
+        const auto ev = [&](int v) {
+            const MeleeDice d = meleeDice(s, v, t, true);
+            return d.dice * (7.0 - d.toHit) / 6.0;
+        };
+        if (!primaryFor.contains(t) || ev(u) > ev(primaryFor[t]) + 1e-9)
+            primaryFor[t] = u;
+    }
+    for (qsizetype k = 0; k < n; ++k) {
+        m.primary << (primaryFor[m.target[k]] == members[k]);
+        m.dice << meleeDice(s, members[k], m.target[k], m.primary[k]);
+    }
+    return m;
+}
+
+QList<int> TvbdEngine::meleeTaken(const BattleState& s, const MeleeSetup& m, const QList<int>& hits) const {
+    QHash<int, int> taken;
+    const auto at = [&](int unit) -> int& { return taken[unit]; };
+    const auto left = [&](int unit) { return s.units[unit].resolve - taken.value(unit); };
+    for (qsizetype k = 0; k < m.members.size(); ++k) {
+        int h = hits[k];
+        if (m.split[k]) {
+            // same to-hit against every contact: spread the hits to rout the weakest first
+            QList<int> c = m.contacts[k];
+            std::sort(c.begin(), c.end(), [&](int a2, int b2) { return left(a2) < left(b2); });
+            for (int e : c) {
+                const int put = std::min(std::max(0, left(e)), h);
+                at(e) += put;
+                h -= put;
+            }
+            if (h > 0)
+                at(c.first()) += h;
+        } else {
+            at(m.target[k]) += h;
+        }
+    }
+    QList<int> out;
+    for (int u : m.members)
+        out << taken.value(u);
+    return out;
+}
+
 void TvbdEngine::resolveMelee(BattleState& s) const {
     // Groups of units in contact (14.5), from the attacker's right flank.
     const Vec2 right = dirDeg(s.attacker == 0 ? 0 : 180);
@@ -712,79 +778,39 @@ void TvbdEngine::resolveMelee(BattleState& s) const {
                 t += QLatin1Char(' ') + s.units[m].id;
             return t;
         }()));
-        // Each unit's target: the lowest to-hit, then the weakest (owner's choice, docs/tvbd.md).
-        QHash<int, int> target;
-        QHash<int, bool> split;
-        for (int u : members) {
-            const QList<int> c = contacts(s, u);
-            int best = -1;
-            bool same = true;
-            for (int e : c) {
-                if (best >= 0 && meleeToHit(s, u, e) != meleeToHit(s, u, best))
-                    same = false;
-                if (best < 0 || meleeToHit(s, u, e) < meleeToHit(s, u, best) ||
-                    (meleeToHit(s, u, e) == meleeToHit(s, u, best) &&
-                     s.units[e].resolve < s.units[best].resolve))
-                    best = e;
-            }
-            target[u] = best;
-            split[u] = same && c.size() > 1;
-        }
-        // Primary fighter per target: the most expected hits (14.5.4).
-        QHash<int, int> primaryFor;
-        for (int u : members) {
-            const int t = target[u];
-            const auto ev = [&](int v) {
-                const MeleeDice d = meleeDice(s, v, t, true);
-                return d.dice * (7.0 - d.toHit) / 6.0;
-            };
-            if (!primaryFor.contains(t) || ev(u) > ev(primaryFor[t]) + 1e-9)
-                primaryFor[t] = u;
-        }
-        QHash<int, int> taken, inflicted;
-        QHash<int, QList<int>> cmdrOf;
-        for (int u : members) {
-            const int t = target[u];
-            const MeleeDice d = meleeDice(s, u, t, primaryFor[t] == u);
+        const MeleeSetup m = meleeSetup(s, members);
+        QList<int> hits;
+        for (qsizetype k = 0; k < members.size(); ++k) {
+            const int u = members[k], t = m.target[k];
+            const MeleeDice& d = m.dice[k];
             const QList<int> dice = s.rollDice(d.dice);
             int h = hitsOf(dice, d.toHit);
-            QString line =
-                QStringLiteral("14.5 %1 %2 on %3: %4d6 [%5] at %6+")
-                    .arg(s.units[u].id,
-                         primaryFor[t] == u ? QStringLiteral("primary") : QStringLiteral("secondary"),
-                         s.units[t].id)
-                    .arg(d.dice)
-                    .arg(diceText(dice))
-                    .arg(d.toHit);
-            cmdrOf[u] = attachedCommanders(s, u);
-            for (int c : cmdrOf[u]) {
+            QString line = QStringLiteral("14.5 %1 %2 on %3: %4d6 [%5] at %6+")
+                               .arg(s.units[u].id,
+                                    m.primary[k] ? QStringLiteral("primary") : QStringLiteral("secondary"),
+                                    s.units[t].id)
+                               .arg(d.dice)
+                               .arg(diceText(dice))
+                               .arg(d.toHit);
+            for (int c : m.commanders[k]) {
                 const int cd = s.roll(); // 14.5.5: an attached Commander adds 1d6 at 4+
                 line += QStringLiteral(", Commander %1 [%2] at 4+").arg(s.units[c].id).arg(cd);
                 if (cd >= 4)
                     ++h;
             }
             s.note(line + QStringLiteral(": %1 hit(s)").arg(h));
-            inflicted[u] += h;
-            if (split[u]) {
-                // same to-hit against every contact: spread the hits to rout the weakest first
-                QList<int> c = contacts(s, u);
-                std::sort(c.begin(), c.end(), [&](int a2, int b2) {
-                    return s.units[a2].resolve - taken.value(a2) < s.units[b2].resolve - taken.value(b2);
-                });
-                for (int e : c) {
-                    const int need = std::max(0, s.units[e].resolve - taken.value(e));
-                    const int put = std::min(need, h);
-                    taken[e] += put;
-                    h -= put;
-                }
-                if (h > 0)
-                    taken[c.first()] += h;
-            } else {
-                taken[t] += h;
-            }
-            for (int e : contacts(s, u))
+            hits << h;
+            for (int e : m.contacts[k])
                 if (!s.units[u].fought.contains(e))
                     s.units[u].fought << e;
+        }
+        const QList<int> takenBy = meleeTaken(s, m, hits);
+        QHash<int, int> taken, inflicted;
+        QHash<int, QList<int>> cmdrOf;
+        for (qsizetype k = 0; k < members.size(); ++k) {
+            taken[members[k]] = takenBy[k];
+            inflicted[members[k]] = hits[k];
+            cmdrOf[members[k]] = m.commanders[k];
         }
         // Hits apply together (14.5.11); then Commander checks (14.5.12 -> 12.2.15).
         QHash<int, QList<int>> before;

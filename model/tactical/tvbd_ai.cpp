@@ -1,0 +1,670 @@
+#include "tvbd_ai.h"
+
+#include <QVarLengthArray>
+
+#include <algorithm>
+#include <cmath>
+
+namespace wp::tactical {
+
+namespace {
+
+// ---- weights (resolve points) -------------------------------------------------------------------------
+constexpr double kRout = 3.0;         // a rout beyond its last point: a lost unit (15.6), erosion (15.3)
+constexpr double kChargeMargin = 0.1; // a charge must beat standing by this much
+constexpr double kLineSlack = 0.75;   // how far a line unit may stand ahead of its command's pace line
+constexpr double kLinePenalty = 1.5;  // per TUM ahead of it
+constexpr double kAdvance = 0.35;     // per TUM of progress towards the unit's aim (attacker's lines)
+constexpr double kFlankAdvance = 0.3; // per TUM of progress towards a flank point (Horse)
+constexpr double kMask = 0.8;         // standing in front of an own unlimbered Cannon
+constexpr double kSupport = 0.4;      // supporting (14.5.6) an engaged front unit from its rear
+constexpr double kUrgentTurns = 12;   // the attacker's last turns before the limit (15.6: it loses then)
+
+double pHitOn(int need) {
+    return need >= 1 && need <= 6 ? (7.0 - need) / 6.0 : 0.0;
+}
+
+// P(at least k of n dice hit at p).
+double atLeast(int n, double p, int k) {
+    if (k <= 0)
+        return 1;
+    if (k > n)
+        return 0;
+    double sum = 0, term = std::pow(1 - p, n); // P(0)
+    for (int i = 0; i <= n; ++i) {
+        if (i >= k)
+            sum += term;
+        if (i < n)
+            term = term * (n - i) / (i + 1) * p / (1 - p);
+    }
+    return sum;
+}
+
+// E[min(hits, cap)] for n dice at p.
+double expectedCapped(int n, double p, int cap) {
+    double e = 0;
+    for (int k = 1; k <= cap; ++k)
+        e += atLeast(n, p, k);
+    return e;
+}
+
+bool lineUnit(UnitType t) {
+    return isInfantry(t);
+}
+
+struct Ctx {
+    const TvbdEngine& e;
+    const BattleState& s;
+    int side = 0;
+    Vec2 fwd{0, 1}; // towards the enemy
+    bool attacker = false;
+    bool moveFirst = false; // the enemy still moves before the charges (we are the active side)
+    // 0..1: how pressed the attacker is by the turn limit (15.6: nobody broken by then, the attacker loses):
+    // it rises over its last kUrgentTurns turns; always 0 for the defender.
+    double urgency = 0;
+    QList<int> mine, theirs; // combat units on the table
+    Ctx(const TvbdEngine& engine, const BattleState& st) : e(engine), s(st) {
+        side = st.stepSide;
+        attacker = side == st.attacker;
+        moveFirst = side == st.active;
+        if (attacker && st.turnLimit > 0)
+            urgency = std::clamp(1.0 - (st.turnLimit - st.turn) / kUrgentTurns, 0.0, 1.0);
+        Vec2 cm, ce;
+        for (qsizetype i = 0; i < st.units.size(); ++i) {
+            const Unit& u = st.units[i];
+            if (!u.onTable() || u.type == UnitType::Commander)
+                continue;
+            (u.side == side ? mine : theirs) << int(i);
+            (u.side == side ? cm : ce) = (u.side == side ? cm : ce) + u.pose.c;
+        }
+        double dy = 0;
+        if (!mine.isEmpty() && !theirs.isEmpty())
+            dy = ce.y / double(theirs.size()) - cm.y / double(mine.size());
+        if (std::abs(dy) < 1e-6)
+            dy = side == 0 ? 1 : -1; // 10.6: side 0 deploys at y = 0
+        fwd = Vec2{0, dy > 0 ? 1.0 : -1.0};
+    }
+    double adv(Vec2 p) const { return p.dot(fwd); }
+};
+
+// ---- values --------------------------------------------------------------------------------------------
+
+// The worth of a hit count on a unit: its expected resolve lost plus the rout's worth.
+double hitsWorth(const BattleState& s, int u, int dice, double p) {
+    const int res = s.units[u].resolve;
+    return expectedCapped(dice, p, res) + atLeast(dice, p, res) * routValue(s, u);
+}
+
+// A rough exchange of one melee round (move scoring only; charges are weighed by chargeOdds): the worth
+// of a's expected hits on d less d's on a. aDice/dDice: the dice each rolls.
+double exchange(const BattleState& s, int a, int aDice, int aNeed, int d, int dDice, int dNeed) {
+    return hitsWorth(s, d, aDice, pHitOn(aNeed)) - hitsWorth(s, a, dDice, pHitOn(dNeed));
+}
+
+// The dice a unit fights with against an enemy in contact in the zone `where` (of the unit): 14.5.2.
+int diceFacing(const BattleState& s, int u, Zone where) {
+    const Unit& x = s.units[u];
+    if (where == Zone::Rear)
+        return 0;
+    if (where == Zone::BehindFlank)
+        return 1;
+    return std::max(1, x.resolve);
+}
+
+} // namespace
+
+double routValue(const BattleState& s, int u) {
+    const Unit& x = s.units[u];
+    const int w = x.large ? 2 : 1;
+    const int left = TvbdEngine::armyBreakpoint(s.originalUnits[x.side]) - s.lost[x.side];
+    // A rout that breaks the army (15.6) decides the battle.
+    return kRout * w * (left <= w ? 4.0 : left <= 2 * w ? 1.5 : 1.0);
+}
+
+double meleeValue(const BattleState& s, const TvbdMeleeOdds& o, int side) {
+    double v = 0;
+    for (qsizetype k = 0; k < o.members.size(); ++k) {
+        const int u = o.members[k];
+        const double worth = o.expectedLoss[k] + o.pRout[k] * routValue(s, u);
+        v += s.units[u].side == side ? -worth : worth;
+    }
+    if (o.members.isEmpty() && o.valid && o.target >= 0) { // a Cannon overrun (14.5.10)
+        const double worth = o.lossTarget + routValue(s, o.target);
+        v += s.units[o.target].side == side ? -worth : worth;
+    }
+    return v;
+}
+
+namespace {
+
+// ---- charges (5.1) ---------------------------------------------------------------------------------------
+
+// What standing costs: the worst charge an enemy that can reach the unit may make on it (their choice).
+double standValue(const Ctx& c, int u) {
+    double worst = 0;
+    for (int t : c.theirs) {
+        const Unit& y = c.s.units[t];
+        if (!isFormed(y.type) || y.shotMarker || y.movedMarker || y.chargeTarget >= 0 ||
+            c.e.distance(c.s, u, t, 3.2) > 3.0 + 1e-6 || c.e.locked(c.s, t))
+            continue;
+        if (!c.e.chargePlan(c.s, t, u))
+            continue;
+        const double v = meleeValue(c.s, chargeOdds(c.e, c.s, t, u), c.side);
+        worst = std::min(worst, v);
+    }
+    return worst;
+}
+
+TAction chooseCharge(const Ctx& c, const QList<TAction>& legal) {
+    double best = 0;
+    TAction pick{};
+    QHash<int, double> stand;
+    for (const TAction& a : legal) {
+        if (a.kind != TAction::Charge || c.s.units[a.unit].type == UnitType::Commander)
+            continue;
+        const TvbdMeleeOdds o = chargeOdds(c.e, c.s, a.unit, a.target);
+        if (!o.valid)
+            continue;
+        double v = meleeValue(c.s, o, c.side);
+        if (!stand.contains(a.unit))
+            stand[a.unit] = c.moveFirst ? standValue(c, a.unit) : 0.0; // the reactive side declares last
+        v -= stand[a.unit] + kChargeMargin - 1.5 * c.urgency;          // a pressed attacker takes worse odds
+        if (v > best) {
+            best = v;
+            pick = a;
+        }
+    }
+    return pick;
+}
+
+// ---- shooting (3.2, 4.2, 1.7) ----------------------------------------------------------------------------
+
+double shotValue(const Ctx& c, const TAction& a) {
+    int dice = c.e.shootingDice(c.s, a.unit, a.target, true);
+    for (int x : a.secondary)
+        dice += c.e.shootingDice(c.s, x, a.target, false);
+    return hitsWorth(c.s, a.target, dice, 1.0 / 6); // 12.2.9: every die hits on a 6
+}
+
+// The best charge a unit could still make this turn (what shooting would give up, 12.2.1).
+double chargeWorth(const Ctx& c, int u, QHash<int, double>* memo) {
+    if (memo->contains(u))
+        return memo->value(u);
+    double best = 0;
+    const Unit& x = c.s.units[u];
+    if (isFormed(x.type) && !x.movedMarker && c.s.step == Step::Shoot && !c.e.locked(c.s, u))
+        for (const auto& [t, plan] : c.e.chargeOptions(c.s, u)) {
+            (void)plan;
+            best = std::max(best, meleeValue(c.s, chargeOdds(c.e, c.s, u, t), c.side));
+        }
+    memo->insert(u, best);
+    return best;
+}
+
+TAction chooseShot(const Ctx& c, const QList<TAction>& legal) {
+    QHash<int, double> solo, charge; // a shooter's best shot alone; its best charge
+    for (const TAction& a : legal)
+        if (a.kind == TAction::Shoot && a.secondary.isEmpty())
+            solo[a.unit] = std::max(solo.value(a.unit), shotValue(c, a));
+    double best = 0;
+    TAction pick{};
+    for (const TAction& a : legal) {
+        if (a.kind != TAction::Shoot)
+            continue;
+        double v = shotValue(c, a) - chargeWorth(c, a.unit, &charge);
+        for (int x : a.secondary)
+            v -= std::max(0.0, std::max(solo.value(x) * 0.9, chargeWorth(c, x, &charge)));
+        if (v > best + 1e-9) {
+            best = v;
+            pick = a;
+        }
+    }
+    return pick;
+}
+
+// ---- evades (5.3)
+// ------------------------------------------------------------------------------------------
+
+TAction chooseEvade(const Ctx& c, const QList<TAction>& legal) {
+    for (const TAction& st : legal) {
+        if (st.kind != TAction::Stand)
+            continue;
+        double v = 0;
+        for (qsizetype i = 0; i < c.s.units.size(); ++i)
+            if (c.s.units[i].chargeTarget == st.unit && c.s.units[i].side != c.side)
+                v += meleeValue(c.s, chargeOdds(c.e, c.s, int(i), st.unit), c.side);
+        if (v >= 0)
+            return st;
+        // The evade that ends farthest from the enemy (legal already: 14.3).
+        TAction best = st;
+        double far = -1;
+        for (const TAction& a : legal) {
+            if (a.kind != TAction::Evade || a.unit != st.unit)
+                continue;
+            const auto p = c.e.checkMove(c.s, a.unit, a.move, nullptr, true);
+            if (!p)
+                continue;
+            double near = 1e9;
+            for (int t : c.theirs)
+                near = std::min(near, distance(*p, c.s.units[t].pose, 20));
+            if (near > far) {
+                far = near;
+                best = a;
+            }
+        }
+        return best;
+    }
+    return legal.isEmpty() ? TAction{} : legal.first();
+}
+
+// ---- movement (3.1, 4.1) ---------------------------------------------------------------------------------
+
+// The line a command's line units keep this step (12.1: the slowest sets the pace): each unit not yet
+// moved could reach its own position plus its move; those that moved stay where they are. Units in
+// contact, or within charge reach of the enemy, do not hold the line back.
+double paceLine(const Ctx& c, int command, int self) {
+    double line = 1e9;
+    for (int u : c.mine) {
+        const Unit& x = c.s.units[u];
+        if (x.command != command || !lineUnit(x.type) || u == self)
+            continue;
+        double nearest = 1e9;
+        for (int t : c.theirs)
+            nearest = std::min(nearest, distance(x.pose, c.s.units[t].pose, 4));
+        if (nearest <= 3.0)
+            continue;
+        const double allow = x.actedThisStep ? 0.0 : c.e.rules().type(x.type).move;
+        line = std::min(line, c.adv(x.pose.c) + allow);
+    }
+    return line;
+}
+
+// The enemy a line unit advances on: the nearest to its lane (across the table weighs double).
+int laneAim(const Ctx& c, int u) {
+    const Vec2 p = c.s.units[u].pose.c;
+    int best = -1;
+    double bestKey = 1e9;
+    for (int t : c.theirs) {
+        const Vec2 d = c.s.units[t].pose.c - p;
+        const double along = d.dot(c.fwd), across = std::abs(d.x * c.fwd.y - d.y * c.fwd.x);
+        const double key = 2 * across + std::abs(along);
+        if (key < bestKey) {
+            bestKey = key;
+            best = t;
+        }
+    }
+    return best;
+}
+
+// Where Horse wants to be: beside or behind an enemy (its flank or rear zone, 7.2.6), the enemy worth most
+// for the way there. Returns the point and the enemy.
+std::pair<Vec2, int> flankAim(const Ctx& c, int u) {
+    const Unit& x = c.s.units[u];
+    std::pair<Vec2, int> best{x.pose.c, -1};
+    double bestScore = 0;
+    for (int t : c.theirs) {
+        const Unit& y = c.s.units[t];
+        double worth = y.type == UnitType::Cannon                                       ? 3.0
+                       : y.type == UnitType::Shot || y.type == UnitType::Rabble         ? 2.0
+                       : y.type == UnitType::Dragoons || y.type == UnitType::LightHorse ? 1.8
+                       : y.type == UnitType::Horse                                      ? 1.5
+                                                                                        : 1.2;
+        worth += 0.5 * (y.startResolve - y.resolve);
+        if (c.e.locked(c.s, t))
+            worth += 0.8; // a flank charge on a unit already fighting
+        const Vec2 f = y.pose.forward(), r = y.pose.right();
+        for (const Vec2& pt :
+             {y.pose.c + r * (y.pose.w / 2 + 2.5) - f * 0.5, y.pose.c - r * (y.pose.w / 2 + 2.5) - f * 0.5,
+              y.pose.c - f * (y.pose.d / 2 + 2.5)}) {
+            if (pt.x < 1 || pt.y < 1 || pt.x > c.s.tableW - 1 || pt.y > c.s.tableD - 1)
+                continue;
+            const double d = (pt - x.pose.c).length();
+            const double score = worth / (1 + d / 6);
+            if (score > bestScore) {
+                bestScore = score;
+                best = {pt, t};
+            }
+        }
+    }
+    return best;
+}
+
+// The scoring of a unit's end pose: threats and opportunities against the enemy near it.
+struct PoseScorer {
+    const Ctx& c;
+    BattleState scratch; // the state with the unit at the pose scored (for the engine's to-hit, 14.5.3)
+    int u;
+    QList<int> near; // enemies within reach of the unit this turn
+    PoseScorer(const Ctx& ctx, int unit) : c(ctx), scratch(ctx.s), u(unit) {
+        scratch.log.clear();
+        const Unit& x = c.s.units[u];
+        const double reach = c.e.rules().type(x.type).move + 3 + 9;
+        for (int t : c.theirs)
+            if (distance(x.pose, c.s.units[t].pose, reach + 1) <= reach)
+                near << t;
+    }
+
+    // `fear` weighs the threats (1: in full).
+    double score(const Pose& p, double fear) {
+        const Unit& x = c.s.units[u];
+        const Pose saved = scratch.units[u].pose;
+        scratch.units[u].pose = p;
+        double threat = 0, chance = 0;
+        for (int t : near) {
+            const Unit& y = c.s.units[t];
+            const double d = distance(p, y.pose, 12);
+            const Zone meInTheirs = classify(y.pose, p); // where the unit stands seen from the enemy
+            const Zone theyInMine = classify(p, y.pose);
+            // Their shooting next (the other side shoots right after this move, 9).
+            const double range = c.e.rules().type(y.type).range;
+            const bool canShoot = range > 0 && !y.shotMarker && !y.movedMarker &&
+                                  !(y.type == UnitType::Cannon && y.limbered) && !c.e.locked(c.s, t);
+            if (canShoot && d <= range && meInTheirs != Zone::Rear && meInTheirs != Zone::None &&
+                (meInTheirs == Zone::Front || y.type != UnitType::Cannon)) {
+                const int dice = meInTheirs == Zone::Front ? std::max(1, y.resolve) : 1;
+                threat += hitsWorth(c.s, u, dice, 1.0 / 6) * (y.type == UnitType::Cannon ? 0.7 : 1.0);
+            }
+            // Their charge on the unit (5.1): from their front, within 3 TUM (more if they move first).
+            const double reachThem = 3 + (c.moveFirst ? c.e.rules().type(y.type).move * 0.5 : 0);
+            if (isFormed(y.type) && !y.shotMarker && !y.movedMarker && d <= reachThem &&
+                (meInTheirs == Zone::Front || meInTheirs == Zone::FrontFlank)) {
+                scratch.units[t].charged = true;
+                scratch.units[u].charged = false;
+                const int theirNeed = c.e.meleeToHit(scratch, t, u);
+                const int myNeed = x.type == UnitType::Cannon ? 7 : c.e.meleeToHit(scratch, u, t);
+                scratch.units[t].charged = c.s.units[t].charged;
+                const double w = d <= 3 ? 1.0 : 0.5;
+                const double v = x.type == UnitType::Cannon
+                                     ? -(x.resolve + routValue(c.s, u)) // overrun (14.5.10)
+                                     : exchange(c.s, t, std::max(1, y.resolve), theirNeed, u,
+                                                diceFacing(c.s, u, theyInMine), myNeed);
+                threat += std::max(0.0, v) * w;
+            }
+            // Our charge from here (5.1): the enemy within 3 TUM in our front, its zone of contact.
+            if (isFormed(x.type) && d <= 3 && (theyInMine == Zone::Front || theyInMine == Zone::FrontFlank) &&
+                y.type != UnitType::Commander) {
+                double v;
+                if (y.type == UnitType::Cannon) {
+                    v = y.resolve + routValue(c.s, t);
+                } else {
+                    scratch.units[u].charged = true;
+                    const int myNeed = c.e.meleeToHit(scratch, u, t);
+                    scratch.units[u].charged = false;
+                    const int theirNeed = c.e.meleeToHit(scratch, t, u);
+                    v = exchange(c.s, u, std::max(1, x.resolve), myNeed, t, diceFacing(c.s, t, meInTheirs),
+                                 theirNeed);
+                }
+                chance = std::max(chance, v * (c.moveFirst ? 0.5 : 0.9));
+            }
+        }
+        scratch.units[u].pose = saved;
+        return chance - fear * threat;
+    }
+};
+
+// The formation terms: an own unlimbered Cannon masked, support given to an engaged friend (14.5.6).
+double formation(const Ctx& c, int u, const Pose& p) {
+    double v = 0;
+    const Unit& x = c.s.units[u];
+    for (int f : c.mine) {
+        if (f == u)
+            continue;
+        const Unit& y = c.s.units[f];
+        if (y.type == UnitType::Cannon && !y.limbered && classify(y.pose, p) == Zone::Front &&
+            (p.c - y.pose.c).length() < 16)
+            v -= kMask;
+        if (lineUnit(x.type) && lineUnit(y.type) && classify(y.pose, p) == Zone::Rear &&
+            distance(y.pose, p, 4.5) <= 4.0) {
+            double nearest = 1e9;
+            for (int t : c.theirs)
+                nearest = std::min(nearest, distance(y.pose, c.s.units[t].pose, 7));
+            if (nearest <= 6)
+                v += kSupport;
+        }
+    }
+    return v;
+}
+
+// A unit's move: each listed option scored on its end pose (unchecked, movePose), then checked best first
+// until one is legal (a fallback only when the move it stands in for is not, as candidateMoves lists).
+TAction chooseMoveFor(const Ctx& c, int u) {
+    const Unit& x = c.s.units[u];
+    TAction hold;
+    hold.kind = TAction::Hold;
+    hold.unit = u;
+    const QList<MoveOption> options = c.e.moveOptions(c.s, u);
+    // 12.1.13: a locked unit turns to face an enemy on its flank or rear when it can.
+    for (const MoveOption& o : options)
+        if (o.move.kind == MoveKind::Face && c.e.checkMove(c.s, u, o.move)) {
+            TAction a;
+            a.kind = TAction::Move;
+            a.unit = u;
+            a.move = o.move;
+            return a;
+        }
+    if (c.e.locked(c.s, u))
+        return hold;
+
+    PoseScorer scorer(c, u);
+    const bool horse = isCavalry(x.type);
+    // Objectives: a line unit advances on the enemy in its lane (the attacker always; the defender only
+    // where the enemy is close), keeping the command's line; Horse makes for a flank point.
+    Vec2 aimPt = x.pose.c;
+    int aim = -1;
+    double aimWeight = 0;
+    if (horse) {
+        const auto [pt, t] = flankAim(c, u);
+        aimPt = pt;
+        aim = t;
+        aimWeight = t < 0 ? 0 : c.attacker ? kFlankAdvance : 0.6 * kFlankAdvance;
+        if (!c.attacker && t >= 0 && (pt - x.pose.c).length() > 14)
+            aimWeight = 0; // the defender's Horse waits for the enemy to come near
+    } else {
+        aim = laneAim(c, u);
+        if (aim >= 0) {
+            const Unit& y = c.s.units[aim];
+            const Vec2 d = y.pose.c - x.pose.c;
+            aimPt = y.pose.c - d * (2.5 / std::max(2.5, d.length()));
+            const bool close = distance(x.pose, y.pose, 9) <= 8;
+            aimWeight = c.attacker || close ? kAdvance : 0;
+        }
+    }
+    const double line = lineUnit(x.type) ? paceLine(c, x.command, u) : 1e9;
+    aimWeight *= 1 + 2 * c.urgency;
+    auto total = [&](const Pose& p) {
+        double v = scorer.score(p, 1 - 0.6 * c.urgency) + formation(c, u, p);
+        if (aimWeight > 0) {
+            v -= aimWeight * (p.c - aimPt).length();
+            if (aim >= 0) {
+                const Vec2 to = c.s.units[aim].pose.c - p.c;
+                const double len = to.length();
+                if (len > 1e-6)
+                    v += 0.3 * to.dot(p.forward()) / len; // face the aim (a charge goes ahead, 14.1)
+            }
+        }
+        const double ahead = c.adv(p.c) - line - kLineSlack;
+        if (ahead > 0)
+            v -= kLinePenalty * (1 - 0.7 * c.urgency) * ahead;
+        if (c.s.units[u].type == UnitType::Cannon)
+            v -= 0.5; // a limbered Cannon moves only when it must
+        return v;
+    };
+
+    const double stay = total(x.pose);
+    QVarLengthArray<std::pair<double, int>, 64> scored;
+    for (qsizetype k = 0; k < options.size(); ++k) {
+        const MoveSpec& m = options[k].move;
+        if (m.kind == MoveKind::Unlimber || m.kind == MoveKind::Face)
+            continue;
+        const auto p = c.e.movePose(c.s, u, m);
+        if (!p)
+            continue;
+        double v = total(*p);
+        if (m.kind == MoveKind::Backward)
+            v -= 0.3; // a moved marker: no shooting or charging this turn (12.1.5)
+        if (v > stay + 0.05)
+            scored.push_back({v, int(k)});
+    }
+    const auto m = c.e.bestListedOption(c.s, u, options, std::span(scored.data(), scored.size()));
+    if (!m)
+        return hold;
+    TAction a;
+    a.kind = TAction::Move;
+    a.unit = u;
+    a.move = *m;
+    return a;
+}
+
+// A Cannon: unlimber at once (12.1.7); unlimbered, pivot (12.1.8) when nothing is in its front and a pivot
+// brings an enemy into it unmasked; else hold.
+TAction chooseCannon(const Ctx& c, int u, const QList<TAction>& legal) {
+    const Unit& x = c.s.units[u];
+    TAction hold;
+    hold.kind = TAction::Hold;
+    hold.unit = u;
+    if (x.limbered) {
+        for (const TAction& a : legal)
+            if (a.move.kind == MoveKind::Unlimber)
+                return a;
+        return chooseMoveFor(c, u);
+    }
+    if (!c.e.shootTargets(c.s, u).isEmpty())
+        return hold;
+    // Enemies in the front zone now: one will be a target once the friend masking it moves on.
+    TAction best = hold;
+    double bestD = 1e9;
+    auto nearestInFront = [&](const Pose& p) {
+        double nearest = 1e9;
+        for (int f : c.mine)
+            if (f != u && classify(p, c.s.units[f].pose) == Zone::Front &&
+                (c.s.units[f].pose.c - p.c).length() < 10)
+                return 1e9; // masked by a friend close in front
+        for (int t : c.theirs)
+            if (classify(p, c.s.units[t].pose) == Zone::Front)
+                nearest = std::min(nearest, (c.s.units[t].pose.c - p.c).length());
+        return nearest;
+    };
+    bestD = nearestInFront(x.pose) < 1e9 ? 0 : 1e9;
+    for (const TAction& a : legal) {
+        if (a.kind != TAction::Move || a.move.kind != MoveKind::Pivot)
+            continue;
+        const auto p = c.e.checkMove(c.s, u, a.move);
+        if (!p)
+            continue;
+        const double d = nearestInFront(*p);
+        if (d < bestD) {
+            bestD = d;
+            best = a;
+        }
+    }
+    return best;
+}
+
+// A Commander: attach to the unit of its command it can best rally (6.5: combat losses), away from the
+// fighting (12.2.15 casualty checks) and near the command's middle (12.1.1: 8 TUM command radius).
+TAction chooseCommander(const Ctx& c, int u, const QList<TAction>& legal) {
+    const Unit& x = c.s.units[u];
+    Vec2 centre;
+    int n = 0;
+    for (int f : c.mine)
+        if (c.s.units[f].command == x.command) {
+            centre = centre + c.s.units[f].pose.c;
+            ++n;
+        }
+    centre = centre * (1.0 / std::max(1, n));
+    auto worth = [&](int f) {
+        const Unit& y = c.s.units[f];
+        if (y.type == UnitType::Cannon)
+            return -5.0;
+        double v = std::min(y.combatLoss, y.startResolve - y.resolve) > 0 ? 1.0 : 0.0;
+        if (c.e.locked(c.s, f))
+            v -= 0.8;
+        double nearest = 1e9;
+        for (int t : c.theirs)
+            nearest = std::min(nearest, distance(y.pose, c.s.units[t].pose, 6));
+        if (nearest <= 4)
+            v -= 0.4;
+        v -= 0.12 * (y.pose.c - centre).length();
+        return v;
+    };
+    const double now =
+        x.attachedTo >= 0 && c.s.units[x.attachedTo].onTable() ? worth(x.attachedTo) + 0.3 : -1e9;
+    TAction best;
+    best.kind = TAction::Hold;
+    best.unit = u;
+    double bestV = now;
+    for (const TAction& a : legal) {
+        if (a.kind != TAction::Move || a.move.kind != MoveKind::Attach)
+            continue;
+        const double v = worth(a.move.target);
+        if (v > bestV) {
+            bestV = v;
+            best = a;
+        }
+    }
+    return best;
+}
+
+// Moves one unit per decision: Cannon first, then line units and Horse from the rear (so the line forms
+// on the laggards), Commanders last.
+TAction chooseMove(const Ctx& c) {
+    QList<std::pair<double, int>> order;
+    for (qsizetype i = 0; i < c.s.units.size(); ++i) {
+        const Unit& x = c.s.units[i];
+        if (x.side != c.side || !x.onTable() || x.actedThisStep)
+            continue;
+        const double rank = x.type == UnitType::Cannon      ? 0
+                            : x.type == UnitType::Commander ? 3
+                            : isCavalry(x.type)             ? 2
+                                                            : 1;
+        order << std::pair{rank * 1000 + c.adv(x.pose.c), int(i)};
+    }
+    std::stable_sort(order.begin(), order.end());
+    for (const auto& [rank, u] : order) {
+        (void)rank;
+        if (!c.e.hasCandidateMove(c.s, u))
+            continue;
+        const Unit& x = c.s.units[u];
+        if (x.type == UnitType::Commander || x.type == UnitType::Cannon) {
+            QList<TAction> legal;
+            for (const MoveSpec& m : c.e.candidateMoves(c.s, u)) {
+                TAction a;
+                a.kind = TAction::Move;
+                a.unit = u;
+                a.move = m;
+                legal << a;
+            }
+            return x.type == UnitType::Commander ? chooseCommander(c, u, legal) : chooseCannon(c, u, legal);
+        }
+        return chooseMoveFor(c, u);
+    }
+    return TAction{};
+}
+
+} // namespace
+
+TAction chooseTacticalAction(const TvbdEngine& engine, const BattleState& s, wp::rules::Rng& rng) {
+    if (s.over())
+        return {};
+    if (s.step == Step::Setup)
+        return chooseSetupAction(engine, s, rng);
+    const Ctx c(engine, s);
+    switch (s.step) {
+    case Step::Move:
+        return chooseMove(c);
+    case Step::Bombard:
+    case Step::Shoot:
+        return chooseShot(c, engine.legalActions(s));
+    case Step::Declare:
+        return chooseCharge(c, engine.legalActions(s));
+    case Step::Evade:
+        return chooseEvade(c, engine.legalActions(s));
+    case Step::Initiative:
+    case Step::Over:
+    case Step::Setup:
+        break;
+    }
+    return {};
+}
+
+} // namespace wp::tactical
