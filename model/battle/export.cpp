@@ -216,6 +216,22 @@ bool loadMapping(const QString& path, TvbdMapping* out, QString* error) {
     return true;
 }
 
+quint64 defaultBattleSeed(quint64 gameSeed, const wp::rules::GameState& st) {
+    const auto* cf = st.frames.empty() ? nullptr : std::get_if<wp::rules::CombatFrame>(&st.frames.back());
+    if (!cf)
+        return gameSeed;
+    // FNV-1a over the fields that stay the same through the whole combat.
+    quint64 h = 1469598103934665603ULL;
+    for (const qint64 v : {qint64(gameSeed), qint64(st.turn), qint64(cf->city), qint64(cf->attacker),
+                           qint64(cf->attackerFrom)}) {
+        for (int b = 0; b < 8; ++b) {
+            h ^= quint64(v >> (8 * b)) & 0xff;
+            h *= 1099511628211ULL;
+        }
+    }
+    return h % 1000000007ULL; // the scenario's seed field keeps it whole (exportTvbd, exportTercios)
+}
+
 bool inputFromState(const GameData& data, const wp::rules::GameState& st, BattleInput* out, QString* error) {
     const CombatFrame* cf = st.frames.empty() ? nullptr : std::get_if<CombatFrame>(&st.frames.back());
     if (!cf) {
@@ -599,9 +615,10 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
     }
 
     // Table size from the larger side (stands and Commanders).
-    int most = 0;
+    int most = 0; // a relieved town's garrison is on the table too: its stands and its governor
     for (int s = 0; s < 2; ++s)
-        most = std::max(most, int(stands[s].size() + commands[s].size()));
+        most = std::max(most, int(stands[s].size() + commands[s].size()) +
+                                  (s == 0 && !garrison.isEmpty() ? int(garrison.size()) + 1 : 0));
     QString size = QStringLiteral("big");
     for (const QJsonValue& v : m.value(QStringLiteral("tables")).toArray())
         if (most <= v.toObject().value(QStringLiteral("maxStands")).toInt()) {
@@ -1172,6 +1189,35 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
                          .arg(in.sides[s].name, in.sides[s].leaders[l].name);
     }
     root.insert(QStringLiteral("commands"), cmds);
+    // The players deploy (10.5-10.6; the mapping's "deploy", battle export --deploy, the export dialog's
+    // "players deploy"): the same commands without places, on the terrain laid here; the engine plays the
+    // scouting and the alternate deployment.
+    if (m.value(QStringLiteral("deploy")).toBool(false)) {
+        QJsonArray bare;
+        for (const QJsonValue& c : cmds) {
+            QJsonObject co = c.toObject();
+            QJsonArray us;
+            for (const QJsonValue& u : co.value(QStringLiteral("units")).toArray()) {
+                QJsonObject uo = u.toObject();
+                for (const char* k : {"x", "y", "facing"})
+                    uo.remove(QLatin1String(k));
+                us << uo;
+            }
+            co.insert(QStringLiteral("units"), us);
+            bare << co;
+        }
+        root.insert(QStringLiteral("commands"), bare);
+        root.insert(QStringLiteral("setup"),
+                    QJsonObject{{QStringLiteral("terrain"), QStringLiteral("scenario")},
+                                {QStringLiteral("deployment"), QStringLiteral("players")}});
+        notes << QStringLiteral(
+                     "The players deploy (10.5 scouting, 10.6: alternately by command, each within "
+                     "its deployment zone, Pike+Shot in the centre zone) on the terrain above.%1")
+                     .arg(garrisoned.isEmpty()
+                              ? QString()
+                              : QStringLiteral(" The garrison's command deploys in the attacker's zone too "
+                                               "(10.6 has no place for it in the town)."));
+    }
 
     for (qsizetype k = 0; k < works.size(); ++k)
         terrain << QJsonObject{{QStringLiteral("id"), QStringLiteral("works-%1").arg(k + 1)},
@@ -1190,7 +1236,7 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
             const auto t = wp::tactical::typeFromName(st.type);
             const auto q = wp::tactical::qualityFromName(st.quality);
             if (t && q)
-                coins += rules.coins(*t, *q, false);
+                coins += rules.coins(*t, *q, st.large);
         }
         notes << QStringLiteral(
                      "%1: %2 units and %3 Commanders, %4 coins (16.3; for information: the campaign "
@@ -1211,6 +1257,8 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
     campaign.insert(QStringLiteral("area"), in.area);
     campaign.insert(QStringLiteral("year"), in.year);
     campaign.insert(QStringLiteral("fortress"), in.fortress);
+    campaign.insert(QStringLiteral("month"), site.month); // the briefing's date (site.h)
+    campaign.insert(QStringLiteral("season"), site.season);
     campaign.insert(QStringLiteral("units"),
                     QJsonArray{int(in.sides[0].units.size()), int(in.sides[1].units.size())});
     root.insert(QStringLiteral("campaign"), campaign);

@@ -11,6 +11,8 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QMap>
+#include <QSet>
 
 #include <algorithm>
 #include <cmath>
@@ -25,6 +27,7 @@ namespace {
 struct Chunk { // k campaign units behind one Tercios unit
     QString nat, kind;
     bool reduced = false;
+    bool garrison = false;   // every unit of it was inside the relieved town (TYW 13.15)
     int first = 0, last = 0; // campaign unit numbers (1-based)
 };
 
@@ -33,6 +36,7 @@ struct Regiment {
     QStringList units;
     QList<int> wear;
     QString label;
+    bool garrison = false; // the relieved town's garrison: it starts in and beside the town (TYW 13.15)
 };
 
 QString natName(const QString& id) {
@@ -128,8 +132,30 @@ bool addRegiment(const TerciosRules& r, QList<Regiment>& regs, const TRegimentDe
     return true;
 }
 
+// "1-3, 7" for the campaign unit numbers of some chunks.
+QString unitRanges(const QList<Chunk>& chunks) {
+    QList<int> n;
+    for (const Chunk& c : chunks)
+        for (int u = c.first; u <= c.last; ++u)
+            n << u;
+    std::sort(n.begin(), n.end());
+    QStringList parts;
+    for (qsizetype i = 0; i < n.size();) {
+        qsizetype j = i;
+        while (j + 1 < n.size() && n[j + 1] == n[j] + 1)
+            ++j;
+        parts << (j == i ? QString::number(n[i]) : QStringLiteral("%1-%2").arg(n[i]).arg(n[j]));
+        i = j + 1;
+    }
+    return parts.join(QStringLiteral(", "));
+}
+
+// `garrison`: the force's last campaign units that were inside the relieved town (BattleInput::garrison);
+// `separate`: they form regiments of their own, else they come first in their profile's regiments and a
+// regiment made mostly of them is the garrison's.
 SideBuild buildSide(const Force& f, int k, int year, const QJsonObject& m, const TerciosRules& r,
-                    int pointsLimit, const QList<QJsonObject>& ownCards) {
+                    int pointsLimit, const QList<QJsonObject>& ownCards, int garrison = 0,
+                    bool separate = true) {
     SideBuild b;
     const QString major = majorityNat(f);
     b.faction = byNat(m.value(QStringLiteral("factions")).toObject(), major);
@@ -152,6 +178,7 @@ SideBuild buildSide(const Force& f, int k, int year, const QJsonObject& m, const
             if (kind[f.units[j].kind] > kind.value(c.kind) || c.kind.isEmpty())
                 c.kind = f.units[j].kind;
         }
+        c.garrison = garrison > 0 && c.first > f.units.size() - garrison;
         chunks << c;
     }
     const int n = int(chunks.size());
@@ -170,14 +197,41 @@ SideBuild buildSide(const Force& f, int k, int year, const QJsonObject& m, const
             upgrades.insert(c.value(QStringLiteral("from")).toString(),
                             c.value(QStringLiteral("to")).toString());
     const QJsonArray table = m.value(QStringLiteral("profiles")).toArray();
+    QStringList arms;
+    for (int i = 0; i < n; ++i)
+        arms << (i >= rest ? QStringLiteral("Artillery")
+                 : (long(i + 1) * h / std::max(1, rest) > long(i) * h / std::max(1, rest))
+                     ? QStringLiteral("Horse")
+                     : QStringLiteral("Foot"));
+    // A relieved town's garrison is foot first (it held the walls): its chunks take the Foot arms from the
+    // end of the list, the relief army the rest in order (the same numbers of each arm).
+    if (std::any_of(chunks.begin(), chunks.end(), [](const Chunk& c) { return c.garrison; })) {
+        QStringList pool = arms;
+        QList<bool> used(n, false);
+        for (int i = 0; i < n; ++i) {
+            if (!chunks[i].garrison)
+                continue;
+            int pick = -1;
+            for (int j = n - 1; j >= 0 && pick < 0; --j)
+                if (!used[j] && pool[j] == QLatin1String("Foot"))
+                    pick = j;
+            for (int j = n - 1; j >= 0 && pick < 0; --j)
+                if (!used[j])
+                    pick = j;
+            used[pick] = true;
+            arms[i] = pool[pick];
+        }
+        for (int i = 0, j = 0; i < n; ++i) {
+            if (chunks[i].garrison)
+                continue;
+            while (used[j])
+                ++j;
+            used[j] = true;
+            arms[i] = pool[j];
+        }
+    }
     for (int i = 0; i < n; ++i) {
-        QString arm;
-        if (i >= rest)
-            arm = QStringLiteral("Artillery");
-        else
-            arm = (long(i + 1) * h / std::max(1, rest) > long(i) * h / std::max(1, rest))
-                      ? QStringLiteral("Horse")
-                      : QStringLiteral("Foot");
+        const QString& arm = arms[i];
         QString p = arm == QLatin1String("Artillery")
                         ? art.value(chunks[i].kind).toString(QStringLiteral("LightGunsBattery"))
                         : profileFor(table, chunks[i].nat, chunks[i].kind, arm, year);
@@ -188,17 +242,23 @@ SideBuild buildSide(const Force& f, int k, int year, const QJsonObject& m, const
             p = upgrades.value(p);
         wants << std::pair{fitFaction(r, p, b.faction), chunks[i]};
     }
-    // Whole regiments (the catalogue's fixed sizes): per profile, round(count / size), at least one.
+    // Whole regiments (the catalogue's fixed sizes): per profile, round(count / size), at least one; a
+    // relieved town's garrison forms its own regiments.
     QStringList order;
     QHash<QString, QList<Chunk>> by;
     for (const auto& [p, c] : wants) {
-        if (!by.contains(p))
-            order << p;
-        by[p] << c;
+        const QString key = c.garrison && separate ? p + QStringLiteral("|garrison") : p;
+        if (!by.contains(key))
+            order << key;
+        by[key] << c;
     }
+    if (!separate)
+        for (QList<Chunk>& l : by)
+            std::stable_partition(l.begin(), l.end(), [](const Chunk& c) { return c.garrison; });
     std::stable_sort(order.begin(), order.end(),
                      [&](const QString& x, const QString& y) { return by[x].size() > by[y].size(); });
-    for (const QString& p : order) {
+    for (const QString& key : order) {
+        const QString p = key.section(QLatin1Char('|'), 0, 0);
         const TRegimentDef* d = regimentFor(r, p, b.faction);
         if (!d)
             continue;
@@ -209,19 +269,22 @@ SideBuild buildSide(const Force& f, int k, int year, const QJsonObject& m, const
                     ? 1
                     : 0;
         size = std::max(1, size);
-        const QList<Chunk>& src = by[p];
+        const QList<Chunk>& src = by[key];
         const int count = std::max(1, int(std::lround(double(src.size()) / size)));
         for (int g = 0; g < count; ++g) {
             const int from = std::min<int>(int(src.size()) - 1, g * size);
             const int to = std::min<int>(int(src.size()) - 1, (g + 1) * size - 1);
-            const QString label = QStringLiteral("%1 %2 (campaign units %3-%4)")
-                                      .arg(natName(src[from].nat), src[from].kind)
-                                      .arg(src[from].first)
-                                      .arg(src[to].last);
+            const QString label =
+                QStringLiteral("%1 %2 (campaign units %3)")
+                    .arg(natName(src[from].nat), src[from].kind, unitRanges(src.mid(from, to - from + 1)));
             if (!addRegiment(r, b.regiments, *d, label))
                 break;
             // A reduced campaign unit starts with 1 Wear (§11.5 step 6), never at its Stamina.
             Regiment& reg = b.regiments.last();
+            int inside = 0;
+            for (int c = from; c <= to; ++c)
+                inside += src[c].garrison ? 2 : 0;
+            reg.garrison = inside >= to - from + 1; // at least half of its campaign units were inside
             for (int u = 0; u < reg.units.size(); ++u) {
                 const int ci = g * size + u;
                 if (ci < src.size() && src[ci].reduced && r.profiles[reg.units[u]].stamina > 1)
@@ -363,14 +426,28 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
                              .arg(title, in.sides[side].name, c.value(QStringLiteral("note")).toString());
         }
     // Scale: the smallest k (campaign units per Tercios unit) with both armies within the points.
+    // A relieved town's garrison has regiments of its own; when that would need a coarser scale (its
+    // regiments round up), it joins the relief army's instead, so the scale, and the besiegers, are the same
+    // as without it.
     SideBuild b[2];
     int k = 1;
-    for (; k <= 64; ++k) {
-        for (int side = 0; side < 2; ++side)
-            b[side] = buildSide(in.sides[side], k, in.year, m, rules, pointsLimit, own[side]);
-        if (b[0].cost <= pointsLimit && b[1].cost <= pointsLimit)
-            break;
-    }
+    auto scale = [&](int garrison, bool separate) {
+        for (k = 1; k <= 64; ++k) {
+            for (int side = 0; side < 2; ++side)
+                b[side] = buildSide(in.sides[side], k, in.year, m, rules, pointsLimit, own[side],
+                                    side == 0 ? garrison : 0, separate);
+            if (b[0].cost <= pointsLimit && b[1].cost <= pointsLimit)
+                break;
+        }
+        return k;
+    };
+    // Its own regiments when the scale allows, else first in its profiles' regiments (the same regiments
+    // as without it), else (the arms moved, the cost changed) with the relief army.
+    const int plainScale = scale(0, true);
+    const int gar = in.relief ? in.garrison : 0;
+    const bool ownGarrison = gar > 0 && (scale(gar, true) == plainScale || scale(gar, false) == plainScale);
+    if (gar > 0 && !ownGarrison)
+        scale(0, true);
     // The situation: besiegers (the defender of a sally or a relief) hold their siege lines, a Wall in
     // front of their first-line foot, as the Field Fortifications card gives (docs/battle-export.md).
     if (in.sally || in.relief)
@@ -413,7 +490,8 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
     shape.flankMax = 6;
     shape.townW = 6;
     shape.townD = 4;
-    shape.townDepth = in.sally ? zone + 4 : D - zone - 4; // a sally comes out of the town
+    // A sally comes out of the town; a relief finds the besieged town behind the besiegers (TYW 13.15).
+    shape.townDepth = in.sally ? zone + 4 : in.relief ? D - 3 : D - zone - 4;
     const SitePlan site = planSite(in, map.sites, shape, siteRng);
     const double lo = site.freeLo, hi = site.freeHi; // the deployment band, clear of a flank river
 
@@ -423,17 +501,25 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
     // positions and the scenario says "deploy": true; the orientation rolled here stays (the terrain is laid
     // out for it).
     const bool playersDeploy = m.value(QStringLiteral("deploy")).toBool(false);
-    QJsonArray regiments;
-    double footSpan[2][2] = {{W, 0}, {W, 0}};
-    for (int side = 0; side < 2; ++side) {
-        struct Block {
-            int reg;
-            double width;
-        };
+    // The lines of a side: the first the horse on both flanks of the foot, the second the guns and the
+    // battle group, and what does not fit in the first (flanks first). `skip`: regiments placed elsewhere.
+    struct Block {
+        int reg;
+        double width;
+    };
+    auto width = [](const QList<Block>& l) {
+        double sum = 0;
+        for (const Block& x : l)
+            sum += x.width;
+        return sum;
+    };
+    auto linesOf = [&](int side, const QSet<int>& skip) {
         QList<Block> left, centre, right, back;
         int horse = 0;
         for (qsizetype gi = 0; gi < b[side].regiments.size(); ++gi) {
             const Regiment& g = b[side].regiments[gi];
+            if (skip.contains(int(gi)))
+                continue;
             const TRegimentDef* d = rules.regiment(g.def);
             double w = 0;
             for (const QString& p : g.units)
@@ -448,32 +534,177 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
         }
         QList<Block> row1;
         row1 << left << centre << right;
-        auto width = [](const QList<Block>& l) {
-            double s = 0;
-            for (const Block& x : l)
-                s += x.width;
-            return s;
-        };
         while (width(row1) > hi - lo - 2 && row1.size() > 1) { // overflow to the second line, flanks first
             back.prepend(row1.takeFirst());
             if (width(row1) > hi - lo - 2 && row1.size() > 1)
                 back << row1.takeLast();
         }
-        QList<QList<Block>> rows{row1, back};
+        return QList<QList<Block>>{row1, back};
+    };
+    // Where a line's regiments start when it keeps clear of the across span [a0, a1] (from the left edge
+    // of the band, each regiment past the span when it would reach it); empty when it does not fit.
+    auto around = [&](const QList<Block>& line, double a0, double a1) {
+        QList<double> out;
+        double x = lo + 1;
+        for (const Block& blk : line) {
+            if (x < a1 && x + blk.width > a0)
+                x = a1;
+            if (x + blk.width > hi - 1 + 1e-9)
+                return QList<double>();
+            out << x;
+            x += blk.width;
+        }
+        return out;
+    };
+    // The besiegers' second line stands this far from their edge; it must keep clear of the relieved town
+    // and its garrison when their depths meet (a 12" deployment zone; not a 24" one).
+    double backDepth = 0, backReach = 0;
+    for (const Regiment& g : b[1].regiments)
+        for (const QString& p : g.units)
+            backReach = std::max(backReach, rules.profiles[p].baseD / 2);
+    backDepth = std::max(backReach + 0.5, zone - 8);
+    const QList<Block> besiegersBack = linesOf(1, {})[1];
+
+    // Relief (TYW 13.15): the garrison's regiments start in and beside the town behind the besiegers,
+    // facing their rear: one Foot unit inside the town (a large Building holds any one Foot unit, L1471;
+    // G55: at the building's centre), the others beside it, a regiment on one side so that it keeps
+    // together (L1505). A regiment that finds no room (on the table, clear of the besiegers' second line)
+    // marches with the relief army.
+    const QString townId = in.city.isEmpty() ? QStringLiteral("town") : in.city;
+    struct Spot {
+        double across, depth;
+        bool inTown;
+    };
+    QMap<int, QList<Spot>> garrisonAt; // the attacker's regiment -> its units' places
+    double avoid0 = 0, avoid1 = 0;     // the across span the besiegers' second line keeps clear
+    bool avoid = false;
+    int garrisonUnits = 0, marched = 0;
+    if (in.relief) {
+        const double tA0 = site.town.x() - shape.townW / 2, tA1 = site.town.x() + shape.townW / 2;
+        double rightEdge = tA1 + 0.75, leftEdge = tA0 - 0.75; // the next free place on each side
+        double garrisonReach = shape.townD / 2;
+        for (const Regiment& g : b[0].regiments)
+            if (g.garrison)
+                for (const QString& p : g.units)
+                    garrisonReach = std::max(garrisonReach, rules.profiles[p].baseD / 2);
+        // The depths (from the besiegers' edge) of the town and garrison and of the second line meet?
+        avoid = D - site.town.y() + garrisonReach + 0.5 > backDepth - backReach && !besiegersBack.isEmpty();
+        auto clearOf = [&](double l, double r) { // the second line still fits around [l, r]
+            return !avoid || !around(besiegersBack, lo + hi - r, lo + hi - l).isEmpty();
+        };
+        bool townTaken = in.neutralArea; // a shut town (5.13) takes no one in
+        for (qsizetype gi = 0; gi < b[0].regiments.size() && !playersDeploy; ++gi) {
+            const Regiment& g = b[0].regiments[gi];
+            if (!g.garrison)
+                continue;
+            int inside = -1;
+            for (qsizetype u = 0; u < g.units.size() && !townTaken && inside < 0; ++u)
+                if (rules.profiles[g.units[u]].type == wp::tactical::TType::Foot)
+                    inside = int(u);
+            double need = 0;
+            for (qsizetype u = 0; u < g.units.size(); ++u)
+                if (u != inside)
+                    need += rules.profiles[g.units[u]].baseW + 1.5;
+            const bool fitsRight =
+                           rightEdge + need <= hi - 0.5 && clearOf(leftEdge - 0.75, rightEdge + need + 0.75),
+                       fitsLeft =
+                           leftEdge - need >= lo + 0.5 && clearOf(leftEdge - need - 0.75, rightEdge + 0.75);
+            if (!fitsRight && !fitsLeft) {
+                ++marched;
+                continue;
+            }
+            const bool right = fitsRight && (!fitsLeft || rightEdge - tA1 <= tA0 - leftEdge);
+            QList<Spot> at;
+            for (qsizetype u = 0; u < g.units.size(); ++u) {
+                const double w = rules.profiles[g.units[u]].baseW + 1.5;
+                if (u == inside)
+                    at << Spot{site.town.x(), site.town.y(), true};
+                else if (right) {
+                    at << Spot{rightEdge + w / 2, site.town.y(), false};
+                    rightEdge += w;
+                } else {
+                    at << Spot{leftEdge - w / 2, site.town.y(), false};
+                    leftEdge -= w;
+                }
+            }
+            townTaken = townTaken || inside >= 0;
+            garrisonUnits += int(g.units.size());
+            garrisonAt.insert(int(gi), at);
+        }
+        avoid0 = leftEdge - 0.75;
+        avoid1 = rightEdge + 0.75;
+    }
+    QJsonArray regiments;
+    double footSpan[2][2] = {{W, 0}, {W, 0}};
+    auto unitJson = [&](int side, int reg, const Regiment& g, qsizetype u) {
+        QJsonObject uo;
+        uo.insert(QStringLiteral("id"), QStringLiteral("%1%2%3")
+                                            .arg(side ? QLatin1Char('B') : QLatin1Char('A'))
+                                            .arg(reg + 1)
+                                            .arg(QChar(char16_t(u'a' + u))));
+        uo.insert(QStringLiteral("profile"), g.units[u]);
+        if (g.wear[u])
+            uo.insert(QStringLiteral("wear"), g.wear[u]);
+        return uo;
+    };
+    auto regimentJson = [&](int side, int reg, const Regiment& g) {
+        const TRegimentDef* d = rules.regiment(g.def);
+        QJsonObject ro;
+        ro.insert(QStringLiteral("id"),
+                  QStringLiteral("%1%2").arg(side ? QLatin1Char('B') : QLatin1Char('A')).arg(reg + 1));
+        ro.insert(QStringLiteral("side"), side);
+        ro.insert(QStringLiteral("def"), g.def);
+        ro.insert(QStringLiteral("name"),
+                  QStringLiteral("%1: %2%3")
+                      .arg(d->name, g.label,
+                           g.garrison && in.relief ? QStringLiteral(", the garrison of %1").arg(townId)
+                                                   : QString()));
+        return ro;
+    };
+    // The garrison's regiments, placed above.
+    QSet<int> inTown;
+    for (auto it = garrisonAt.cbegin(); it != garrisonAt.cend(); ++it) {
+        inTown << it.key();
+        const Regiment& g = b[0].regiments[it.key()];
+        QJsonObject ro = regimentJson(0, it.key(), g);
+        QJsonArray units;
+        for (qsizetype u = 0; u < g.units.size(); ++u) {
+            QJsonObject uo = unitJson(0, it.key(), g, u);
+            const Spot& sp = it.value()[u];
+            const QJsonArray xy = toTable(sp.across, sp.depth);
+            uo.insert(QStringLiteral("x"), xy[0]);
+            uo.insert(QStringLiteral("y"), xy[1]);
+            uo.insert(QStringLiteral("facing"), longEdges ? 270 : 180); // toward the besiegers' rear
+            if (sp.inTown)
+                uo.insert(QStringLiteral("building"), townId);
+            units << uo;
+        }
+        ro.insert(QStringLiteral("units"), units);
+        regiments << ro;
+    }
+    for (int side = 0; side < 2; ++side) {
+        const QList<QList<Block>> rows = linesOf(side, side == 0 ? inTown : QSet<int>());
         for (int ri = 0; ri < rows.size(); ++ri) {
             const double total = width(rows[ri]);
             const double squeeze = total > hi - lo - 2 ? (hi - lo - 2) / total : 1.0;
-            double x = lo + (hi - lo - total * squeeze) / 2;
-            for (const Block& blk : rows[ri]) {
+            QList<double> at;
+            // The besiegers' second line keeps clear of the relieved town and its garrison behind them (in
+            // this side's mirrored frame), when their depths meet.
+            if (avoid && side == 1 && ri == 1)
+                at = around(rows[ri], lo + hi - avoid1, lo + hi - avoid0);
+            if (at.isEmpty()) {
+                double x = lo + (hi - lo - total * squeeze) / 2;
+                for (const Block& blk : rows[ri]) {
+                    at << x;
+                    x += blk.width * squeeze;
+                }
+            }
+            for (qsizetype bi = 0; bi < rows[ri].size(); ++bi) {
+                const Block& blk = rows[ri][bi];
+                double x = at[bi];
                 const Regiment& g = b[side].regiments[blk.reg];
                 const TRegimentDef* d = rules.regiment(g.def);
-                QJsonObject ro;
-                ro.insert(
-                    QStringLiteral("id"),
-                    QStringLiteral("%1%2").arg(side ? QLatin1Char('B') : QLatin1Char('A')).arg(blk.reg + 1));
-                ro.insert(QStringLiteral("side"), side);
-                ro.insert(QStringLiteral("def"), g.def);
-                ro.insert(QStringLiteral("name"), QStringLiteral("%1: %2").arg(d->name, g.label));
+                QJsonObject ro = regimentJson(side, blk.reg, g);
                 QJsonArray units;
                 for (qsizetype u = 0; u < g.units.size(); ++u) {
                     const wp::tactical::TProfile& p = rules.profiles[g.units[u]];
@@ -487,12 +718,7 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
                         footSpan[side][0] = std::min(footSpan[side][0], across - p.baseW / 2);
                         footSpan[side][1] = std::max(footSpan[side][1], across + p.baseW / 2);
                     }
-                    QJsonObject uo;
-                    uo.insert(QStringLiteral("id"), QStringLiteral("%1%2%3")
-                                                        .arg(side ? QLatin1Char('B') : QLatin1Char('A'))
-                                                        .arg(blk.reg + 1)
-                                                        .arg(QChar(char16_t(u'a' + u))));
-                    uo.insert(QStringLiteral("profile"), g.units[u]);
+                    QJsonObject uo = unitJson(side, blk.reg, g, u);
                     if (!playersDeploy) { // else the players place them (Tercios L1501-1505, G50)
                         const QJsonArray xy = toTable(across, depth);
                         uo.insert(QStringLiteral("x"), xy[0]);
@@ -500,8 +726,6 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
                         uo.insert(QStringLiteral("facing"),
                                   longEdges ? (side == 0 ? 90 : 270) : (side == 0 ? 0 : 180));
                     }
-                    if (g.wear[u])
-                        uo.insert(QStringLiteral("wear"), g.wear[u]);
                     units << uo;
                     x += step;
                 }
@@ -542,7 +766,18 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
         if (clear(town)) {
             addBox(QStringLiteral("Building"), town, in.city.isEmpty() ? QStringLiteral("town") : in.city,
                    true);
-            if (in.fortress) {
+            // A Neutral Area's town keeps its gates shut (TYW 5.13): an impassable piece over it (Rocks,
+            // L1487: Hidden and Impassable), so the module keeps every unit out, as the TVBD export does.
+            if (in.neutralArea) {
+                QJsonObject t;
+                t.insert(QStringLiteral("id"), QStringLiteral("closed-town"));
+                t.insert(QStringLiteral("type"), QStringLiteral("Rocks"));
+                t.insert(QStringLiteral("polygon"),
+                         QJsonArray{toTable(town.a0, town.d0), toTable(town.a1, town.d0),
+                                    toTable(town.a1, town.d1), toTable(town.a0, town.d1)});
+                terrain << t;
+            }
+            if (in.fortress && !in.relief) { // a relieved town's walls face the besiegers' rear: not drawn
                 // The walls face the enemy: the attacker, or the besiegers when the garrison sallies.
                 const Box wall = in.sally ? Box{town.a0 - 4, town.a1 + 4, town.d1 + 1.0, town.d1 + 1.5}
                                           : Box{town.a0 - 4, town.a1 + 4, town.d0 - 1.5, town.d0 - 1.0};
@@ -695,7 +930,7 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
                  .arg(zone);
     notes << QStringLiteral("Units marked with Wear start depleted (a reduced campaign unit or a card; "
                             "tercios-digest.md 11.5 step 6).");
-    if (in.fortress)
+    if (in.fortress && !in.relief)
         notes << QStringLiteral("%1 is a fortress: its walls stand in front of the town.").arg(in.city);
     if (in.sally)
         notes << QStringLiteral("Sally (TYW 13.17): %1 attacks out of the besieged %2, on its side of the "
@@ -703,17 +938,36 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
                                 "line). If the sally fails, the garrison falls back into the town.")
                      .arg(in.sides[0].name, in.city, in.sides[1].name);
     if (in.relief)
-        notes << QStringLiteral("Relief of a siege (TYW 13.15): %1 attacks %2's besiegers, who hold their "
-                                "siege lines (a Wall, L1491, in front of their first line) with %3 behind "
-                                "them.%4")
-                     .arg(in.sides[0].name, in.sides[1].name, in.city)
-                     .arg(in.garrison > 0 ? QStringLiteral(" %1 of the attacker's campaign units are the "
-                                                           "garrison that joined the relief.")
-                                                .arg(in.garrison)
-                                          : QString());
+        notes
+            << QStringLiteral("Relief of a siege (TYW 13.15): %1 attacks %2's besiegers, who hold their "
+                              "siege lines (a Wall, L1491, in front of their first line) with %3 behind "
+                              "them.%4")
+                   .arg(in.sides[0].name, in.sides[1].name, in.city)
+                   .arg(
+                       in.garrison <= 0 ? QString()
+                       : garrisonAt.isEmpty()
+                           ? QStringLiteral(" %1 of the attacker's campaign units are the garrison; %2.")
+                                 .arg(in.garrison)
+                                 .arg(playersDeploy && ownGarrison
+                                          ? QStringLiteral("the players deploy its regiments (named the "
+                                                           "garrison) in and beside the town, facing the "
+                                                           "besiegers' rear")
+                                          : QStringLiteral("it has no regiment of its own (at this scale, or "
+                                                           "no room by the town) and marches with the relief "
+                                                           "army"))
+                           : QStringLiteral(" The garrison (%1 of the attacker's campaign units, %2 Tercios "
+                                            "unit(s)) starts in and beside the town behind the besiegers, "
+                                            "facing their rear; one Foot unit holds the town (a large "
+                                            "Building, L1471).%3")
+                                 .arg(in.garrison)
+                                 .arg(garrisonUnits)
+                                 .arg(marched ? QStringLiteral(" %1 of its regiments find no room there and "
+                                                               "march with the relief army.")
+                                                    .arg(marched)
+                                              : QString()));
     if (in.neutralArea)
         notes << QStringLiteral("A Neutral Area (TYW 5.13): %1 keeps its gates shut; no unit may enter the "
-                                "town (a scenario rule: the module does not enforce it).")
+                                "town (an impassable piece over it, 'closed-town', drawn cross-hatched).")
                      .arg(in.city.isEmpty() ? QStringLiteral("the town") : in.city);
     for (int side = 0; side < 2; ++side)
         if (!in.sides[side].leaders.isEmpty() && in.sides[side].leaders.first().stars > 0)
@@ -754,6 +1008,8 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
                                                         {QStringLiteral("area"), in.area},
                                                         {QStringLiteral("year"), in.year},
                                                         {QStringLiteral("fortress"), in.fortress},
+                                                        {QStringLiteral("month"), site.month},
+                                                        {QStringLiteral("season"), site.season},
                                                         {QStringLiteral("scale"), k}});
     root.insert(QStringLiteral("deployment"),
                 QJsonObject{{QStringLiteral("orientation"),
