@@ -75,6 +75,51 @@ class TestBattle : public QObject {
         return {};
     }
 
+    // Tercios placement: no base on impassable terrain (a Building only for the unit inside it, G55); each
+    // in its side's deployment area (L1503: the zone from its edge), but a relieved town's garrison, which
+    // starts in and beside the town behind the besiegers (TYW 13.15). Empty when all is well.
+    static QString terciosPlacement(const QJsonObject& o, const TerciosState& s) {
+        const QJsonObject dep = o.value(QStringLiteral("deployment")).toObject();
+        const double zone = dep.value(QStringLiteral("zoneDepth")).toDouble();
+        const bool longEdges = dep.value(QStringLiteral("orientation")).toString() == QLatin1String("long");
+        const double D = longEdges ? s.tableD : s.tableW;
+        for (const TUnit& u : s.units) {
+            if (!u.onTable())
+                continue; // the players deploy it
+            const bool gar = s.regiments[u.regiment].name.contains(QStringLiteral("the garrison of"));
+            for (const Vec2& c : u.pose.corners()) {
+                const double depth = longEdges ? c.y : c.x, own = u.side == 0 ? depth : D - depth;
+                if (!gar && own > zone + 1e-6)
+                    return QStringLiteral("%1 is %2\" from its edge, beyond its %3\" deployment area")
+                        .arg(u.id)
+                        .arg(own)
+                        .arg(zone);
+            }
+            for (qsizetype i = 0; i < s.terrain.size(); ++i)
+                if ((s.terrain[i].features & FImpassable) && int(i) != u.building &&
+                    overlaps(u.pose.polygon(), s.terrain[i].poly))
+                    return QStringLiteral("%1 stands on impassable %2").arg(u.id, s.terrain[i].id);
+        }
+        return {};
+    }
+
+    // TVBD 10.4's difficult area in the centre zone counted point by point on the 0.25 TUM grid (every
+    // point against every difficult piece): the reference for TvbdEngine::centreDifficultArea, which skips
+    // the pieces whose bounding box misses the point and must give the same figure.
+    static double gridArea(const BattleState& s) {
+        const double step = 0.25, x0 = (s.tableW - s.centreW) / 2;
+        int n = 0;
+        for (double x = x0 + step / 2; x < x0 + s.centreW; x += step)
+            for (double y = step / 2; y < s.tableD; y += step) {
+                bool in = false;
+                for (const TerrainFeature& f : s.terrain)
+                    for (const Polygon& p : f.pieces)
+                        in = in || (f.cls == TerrainClass::Difficult && contains(p, {x, y}));
+                n += in;
+            }
+        return n * step * step;
+    }
+
     BattleInput fixture(const QString& name) {
         const QString path = QStringLiteral(WESTPHALIA_TEST_DIR "/fixtures/battle/") + name;
         QFile f(path);
@@ -149,6 +194,25 @@ class TestBattle : public QObject {
                 QVERIFY2(!overlaps(u.pose, s.units[j].pose, 0.01),
                          qPrintable(QStringLiteral("%1: %2 on %3").arg(what, u.id, s.units[j].id)));
         }
+        // 8.3 (issue 9): the terrain's area features (the 10.4 procedure's, the cards', the Area's table)
+        // never overlap the site's town, its shut gates, bridges and fords.
+        static const QStringList areaTypes = {QStringLiteral("village"),      QStringLiteral("town"),
+                                              QStringLiteral("field"),        QStringLiteral("woods"),
+                                              QStringLiteral("rough"),        QStringLiteral("gentleHill"),
+                                              QStringLiteral("difficultHill")};
+        auto site = [](const TerrainFeature& f) {
+            return f.id == QLatin1String("town") || f.id == QLatin1String("closed-town") ||
+                   f.id.startsWith(QLatin1String("bridge-")) || f.id.startsWith(QLatin1String("ford-"));
+        };
+        for (const TerrainFeature& a : s.terrain)
+            if (site(a))
+                for (const TerrainFeature& b : s.terrain)
+                    if (!site(b) && areaTypes.contains(b.type))
+                        for (const Polygon& pa : a.pieces)
+                            for (const Polygon& pb : b.pieces)
+                                QVERIFY2(!overlaps(pa, pb, 0.01),
+                                         qPrintable(QStringLiteral("%1: %2 overlaps the site's %3")
+                                                        .arg(what, b.id, a.id)));
     }
     static bool isGarrison(const BattleState& s, const Unit& u) {
         return s.commands[u.command].name.startsWith(QLatin1String("the garrison of"));
@@ -332,7 +396,7 @@ class TestBattle : public QObject {
         const QJsonObject plain = exportTvbd(in, area, *rules, 1631);
         checkLegal(load(plain), QStringLiteral("area table"));
         QVERIFY(!hasNote(plain, QStringLiteral("procedure (10.4)")));
-        int features = 0;
+        int features = 0, nonZero = 0;
         for (quint64 seed = 1; seed <= 12; ++seed) {
             const QJsonObject o = exportTvbd(in, map, *rules, seed);
             const BattleState s = load(o);
@@ -346,7 +410,13 @@ class TestBattle : public QObject {
             QCOMPARE(forces(o), forces(plain));
             features += int(o.value(QStringLiteral("terrain")).toArray().size() +
                             o.value(QStringLiteral("decor")).toArray().size());
+            // TVBD 10.4: the attacker's change is judged by the difficult area in the centre zone; the
+            // engine's fast count is the grid's, exactly (a stream, woods, rough, hills, the town).
+            const double difficult = TvbdEngine(*rules).centreDifficultArea(s);
+            QCOMPARE(difficult, gridArea(s));
+            nonZero += difficult > 0;
         }
+        QVERIFY(nonZero >= 6);
         // The procedure places 2-6 features on a big table besides the site's town, stream, bridge, roads.
         QVERIFY(features > 12 * 6);
         // The terrain cards (16.6, issue 10's TerrainMethod::Cards) as the mapping's other choice: the cards'
@@ -458,10 +528,73 @@ class TestBattle : public QObject {
             QVERIFY(std::none_of(s1.units.begin(), s1.units.end(),
                                  [&](const Unit& u) { return isGarrison(s1, u); }));
         }
-        t = exportTercios(in, tmap, *trules, 4);
-        QVERIFY(terciosProblems(t).isEmpty());
-        QVERIFY(!piece(t, QStringLiteral("fortifications2")).isEmpty());
-        QVERIFY(hasNote(t, QStringLiteral("Relief of a siege (TYW 13.15)")));
+        // Tercios, over seeds (both orientations): the garrison's regiment starts in and beside the town
+        // behind the besiegers, facing their rear, one Foot unit inside the town (a large Building holds
+        // one Foot unit, L1471; G55); the besiegers' second line keeps clear of them.
+        for (quint64 seed = 1; seed <= 8; ++seed) {
+            t = exportTercios(in, tmap, *trules, seed);
+            TerciosState ts;
+            QString pr = terciosProblems(t, &ts);
+            QVERIFY2(pr.isEmpty(), qPrintable(pr));
+            pr = terciosPlacement(t, ts);
+            QVERIFY2(pr.isEmpty(), qPrintable(QStringLiteral("seed %1: %2").arg(seed).arg(pr)));
+            QVERIFY(!piece(t, QStringLiteral("fortifications2")).isEmpty());
+            QVERIFY(hasNote(t, QStringLiteral("Relief of a siege (TYW 13.15)")));
+            QVERIFY2(hasNote(t, QStringLiteral("starts in and beside the town behind the besiegers")),
+                     qPrintable(QJsonDocument(t).toJson()));
+            const bool longEdges = t.value(QStringLiteral("deployment"))
+                                       .toObject()
+                                       .value(QStringLiteral("orientation"))
+                                       .toString() == QLatin1String("long");
+            const double D = longEdges ? ts.tableD : ts.tableW;
+            const double zone = t.value(QStringLiteral("deployment"))
+                                    .toObject()
+                                    .value(QStringLiteral("zoneDepth"))
+                                    .toDouble();
+            int inTown = 0, gar = 0;
+            for (const TUnit& u : ts.units) {
+                if (!ts.regiments[u.regiment].name.contains(QStringLiteral("the garrison of Prague")))
+                    continue;
+                ++gar;
+                QCOMPARE(u.side, 0);
+                const double depth = longEdges ? u.pose.c.y : u.pose.c.x;
+                QVERIFY(depth > D - zone); // behind the besiegers' front, in their deployment area
+                QCOMPARE(u.pose.facing, longEdges ? 270.0 : 180.0);
+                if (u.building >= 0) {
+                    ++inTown;
+                    QCOMPARE(ts.terrain[u.building].id, QStringLiteral("Prague"));
+                }
+            }
+            QVERIFY2(gar >= 1, qPrintable(QJsonDocument(t).toJson()));
+            QCOMPARE(inTown, 1);
+        }
+        // The garrison never changes the besiegers (its own regiments only at the same scale).
+        {
+            BattleInput none = in;
+            none.garrison = 0;
+            auto besiegers = [](const QJsonObject& scenario) {
+                QStringList out;
+                for (const QJsonValue& r : scenario.value(QStringLiteral("regiments")).toArray())
+                    if (r.toObject().value(QStringLiteral("side")).toInt() == 1)
+                        out << r.toObject().value(QStringLiteral("def")).toString();
+                return out;
+            };
+            QCOMPARE(besiegers(exportTercios(in, tmap, *trules, 4)),
+                     besiegers(exportTercios(none, tmap, *trules, 4)));
+            // TVBD: the table's size counts the garrison's stands and governor too (7.3.1 size bands).
+            QCOMPARE(load(exportTvbd(in, map, *rules, 4)).sizeName,
+                     load(exportTvbd(none, map, *rules, 4)).sizeName);
+        }
+        // The players deploy (the mapping's "deploy"): the garrison is theirs to place, and a note says so.
+        {
+            TerciosMapping dm = tmap;
+            dm.root.insert(QStringLiteral("deploy"), true);
+            t = exportTercios(in, dm, *trules, 4);
+            QVERIFY(terciosProblems(t).isEmpty());
+            QVERIFY(hasNote(
+                t, QStringLiteral(
+                       "the players deploy its regiments (named the garrison) in and beside the town")));
+        }
 
         in = base; // Prague is a fortress: two sections before the town, none in front of the stands
         o = exportTvbd(in, map, *rules, 4);
@@ -492,7 +625,24 @@ class TestBattle : public QObject {
             QVERIFY(f != ns.terrain.end());
             QCOMPARE(f->cls, TerrainClass::Impassable);
         }
-        QVERIFY(hasNote(exportTercios(in, tmap, *trules, 4), QStringLiteral("A Neutral Area (TYW 5.13)")));
+        // Tercios: the same, an impassable piece (Rocks, L1487) over the town; no unit stands on it.
+        for (quint64 seed = 1; seed <= 4; ++seed) {
+            t = exportTercios(in, tmap, *trules, seed);
+            TerciosState ts;
+            QString pr = terciosProblems(t, &ts);
+            QVERIFY2(pr.isEmpty(), qPrintable(pr));
+            pr = terciosPlacement(t, ts);
+            QVERIFY2(pr.isEmpty(), qPrintable(pr));
+            QVERIFY(hasNote(t, QStringLiteral("A Neutral Area (TYW 5.13)")));
+            const QJsonObject shut = piece(t, QStringLiteral("closed-town"));
+            QCOMPARE(shut.value(QStringLiteral("type")).toString(), QStringLiteral("Rocks"));
+            QCOMPARE(shut.value(QStringLiteral("polygon")),
+                     piece(t, QStringLiteral("Prague")).value(QStringLiteral("polygon")));
+            const auto f = std::find_if(ts.terrain.begin(), ts.terrain.end(), [](const TTerrain& tt) {
+                return tt.id == QLatin1String("closed-town");
+            });
+            QVERIFY(f != ts.terrain.end() && (f->features & FImpassable));
+        }
 
         // Stars: the army commander's two stars make two more of his ordinary stands superior (16.3).
         in = base;
@@ -709,10 +859,12 @@ class TestBattle : public QObject {
         }
     }
 
+    // Issue 9's validator test: four pairings, every size 1..16 against every size 1..16 (1,024 battles),
+    // the TVBD export by the 10.4 procedure (the default), with no river, a river on a flank or a stream,
+    // sallies, reliefs, fortresses and starred leaders: every export loads, passes the army lists
+    // (7.3.2/7.3.3) and checkLegal (deployment, command radius, terrain); the Tercios export of each
+    // loads, passes the army-building check and terciosPlacement.
     void everySize() {
-        TvbdMapping area = map;
-        area.root.insert(QStringLiteral("terrainProcedure"), QStringLiteral("area"));
-        int procedures = 0;
         const QList<std::pair<ForceUnit, ForceUnit>> pairings = {
             {{QStringLiteral("swedish"), QStringLiteral("veteran")},
              {QStringLiteral("imperial"), QStringLiteral("mercenary")}},
@@ -752,29 +904,35 @@ class TestBattle : public QObject {
                                              .arg(na)
                                              .arg(b.nationality)
                                              .arg(nb);
-                    // The 10.4 procedure (the default) costs ~0.15 s an export (issue 10's
-                    // centreDifficultArea), so it runs on the sizes n against 17 - n of every pairing
-                    // (64 exports); the others place the Area's table (docs).
-                    const bool procedure = na + nb == 17;
-                    procedures += procedure;
-                    const BattleState s =
-                        load(exportTvbd(in, procedure ? map : area, *rules, quint64(na * 100 + nb)));
+                    const QJsonObject o = exportTvbd(in, map, *rules, quint64(na * 100 + nb));
+                    QVERIFY2(!hasNote(o, QStringLiteral("could not run")), qPrintable(what));
+                    const BattleState s = load(o);
                     checkLegal(s, what);
                     if (QTest::currentTestFailed())
                         return;
                     // Unequal armies stay unequal.
                     if (na > nb && a.reduced == b.reduced)
                         QVERIFY2(s.originalUnits[0] >= s.originalUnits[1], qPrintable(what));
+                    // The same battle in Tercios.
+                    const QJsonObject t = exportTercios(in, tmap, *trules, quint64(na * 100 + nb));
+                    TerciosState ts;
+                    QString pr = terciosProblems(t, &ts);
+                    if (pr.isEmpty())
+                        pr = terciosPlacement(t, ts);
+                    QVERIFY2(pr.isEmpty(), qPrintable(QStringLiteral("Tercios %1: %2").arg(what, pr)));
                     ++n;
                 }
         QCOMPARE(n, 4 * 16 * 16);
-        QCOMPARE(procedures, 4 * 16);
     }
 
-    // Issue 9's validator test for Tercios with the site and the situation: every pairing of the ten
-    // campaign nationalities, 1..16 units against 17 - n, by a river, a stream or none, sally, relief,
-    // fortress: it loads and both armies pass the army-building check (Tercios L818-1037).
-    void everySizeTercios() {
+    // Issue 9's validator test, both rulesets: every ordered pairing of the ten campaign nationalities (a
+    // superset of those that meet in the scenarios; the attacker first), each side every size from 1 to
+    // 16 (k against 17 - k), by a river, a stream or none, with sallies, reliefs with their garrison,
+    // fortresses and Neutral Areas, mixed kinds and reduced units: the TVBD export (10.4 procedure) loads
+    // and passes the army lists and checkLegal; the Tercios export loads, both armies pass the
+    // army-building check (Tercios L818-1037) and no unit stands off its deployment area or on
+    // impassable terrain.
+    void everyPairing() {
         const wp::LoadResult data = wp::loadGameData(wp::findDataDir());
         QVERIFY(data.ok());
         QStringList nats; // the campaign's nationalities
@@ -785,16 +943,18 @@ class TestBattle : public QObject {
                                    QStringLiteral("militia")};
         int n = 0;
         for (qsizetype i = 0; i < nats.size(); ++i)
-            for (qsizetype j = i; j < nats.size(); ++j)
+            for (qsizetype j = 0; j < nats.size(); ++j)
                 for (int k = 1; k <= 16; ++k) {
                     BattleInput in;
                     in.year = 1620 + 2 * (k % 14);
                     in.city = QStringList{QStringLiteral("X"), QStringLiteral("Magdeburg"),
                                           QStringLiteral("Leipzig")}[(i + j + k) % 3];
                     in.area = k % 2 ? QStringLiteral("bohemia") : QStringLiteral("saxony");
-                    in.sally = (i + k) % 5 == 1;
-                    in.relief = (i + k) % 5 == 2;
-                    in.fortress = (i + k) % 5 == 3;
+                    const int situation = int(i + 3 * j + k) % 7;
+                    in.sally = situation == 1;
+                    in.relief = situation == 2 || situation == 5;
+                    in.fortress = situation == 3;
+                    in.neutralArea = situation == 4;
                     in.month = 1 + k % 12;
                     for (int side = 0; side < 2; ++side) {
                         in.sides[side].name = nats[side ? j : i];
@@ -802,14 +962,28 @@ class TestBattle : public QObject {
                             in.sides[side].units
                                 << ForceUnit{nats[side ? j : i], kinds[(u + k) % 3], u % 4 == 1};
                     }
+                    if (in.relief)
+                        in.garrison = std::min(k, 1 + int(j + k) % 3);
+                    if (k % 3 == 0)
+                        in.sides[0].leaders << ForceLeader{QStringLiteral("L"), nats[i], 2, 1 + k % 2};
+                    in.sides[0].cards << QStringLiteral("Croats");
                     in.sides[1].cards << QStringLiteral("Field Fortifications");
-                    const QString pr = terciosProblems(exportTercios(in, tmap, *trules, quint64(k)));
-                    QVERIFY2(
-                        pr.isEmpty(),
-                        qPrintable(QStringLiteral("%1 v %2, %3: %4").arg(nats[i], nats[j]).arg(k).arg(pr)));
+                    const QString what =
+                        QStringLiteral("%1 x%2 v %3 x%4").arg(nats[i]).arg(k).arg(nats[j]).arg(17 - k);
+                    const QJsonObject o = exportTvbd(in, map, *rules, quint64(k));
+                    QVERIFY2(!hasNote(o, QStringLiteral("could not run")), qPrintable(what));
+                    checkLegal(load(o), what);
+                    if (QTest::currentTestFailed())
+                        return;
+                    const QJsonObject t = exportTercios(in, tmap, *trules, quint64(k));
+                    TerciosState ts;
+                    QString pr = terciosProblems(t, &ts);
+                    if (pr.isEmpty())
+                        pr = terciosPlacement(t, ts);
+                    QVERIFY2(pr.isEmpty(), qPrintable(QStringLiteral("Tercios %1: %2").arg(what, pr)));
                     ++n;
                 }
-        QCOMPARE(n, 55 * 16);
+        QCOMPARE(n, 100 * 16);
     }
 
     // A campaign game played by random legal actions up to its first combat: the battle on top of the
@@ -842,7 +1016,12 @@ class TestBattle : public QObject {
         const auto* cf = std::get_if<wp::rules::CombatFrame>(&s.frames.back());
         QCOMPARE(in.roads.size(), data.data->cities[cf->city].neighbours.size());
         QVERIFY(!in.approach.isEmpty());
-        const QJsonObject o = exportTvbd(in, map, *rules, 11);
+        // The battle's default seed (the window's and the CLI's): from the game's seed and the combat.
+        const quint64 battleSeed = defaultBattleSeed(11, s);
+        QVERIFY(battleSeed != 11);
+        QCOMPARE(defaultBattleSeed(11, s), battleSeed);
+        QVERIFY(defaultBattleSeed(12, s) != battleSeed);
+        const QJsonObject o = exportTvbd(in, map, *rules, battleSeed);
         checkLegal(load(o), QStringLiteral("campaign"));
 
         QTemporaryDir dir;
@@ -869,7 +1048,8 @@ class TestBattle : public QObject {
         QCOMPARE(p.exitCode(), 0);
         QVERIFY(QString::fromUtf8(p.readAllStandardOutput()).contains(QStringLiteral("legal")));
         // The same battle from a save (issue 9: a past battle of a saved game): `battle list --save` numbers
-        // it, `battle export --save --combat 1` exports the same scenario.
+        // it, `battle export --save --battle 1` exports the same scenario (the same default seed); --seed S
+        // with a save is the battle's seed.
         wp::save::SaveGame g;
         g.fingerprint = data.data->fingerprint;
         g.scenario = QStringLiteral("campaign");
@@ -888,14 +1068,60 @@ class TestBattle : public QObject {
         const QString fromSave = dir.filePath(QStringLiteral("from-save.json"));
         p.start(QStringLiteral(WESTPHALIA_CLI),
                 {QStringLiteral("battle"), QStringLiteral("export"), QStringLiteral("--save"), tyw,
-                 QStringLiteral("--combat"), QStringLiteral("1"), QStringLiteral("--battle-seed"),
-                 QStringLiteral("11"), QStringLiteral("--rules"), QStringLiteral("tvbd"),
-                 QStringLiteral("--out"), fromSave});
+                 QStringLiteral("--battle"), QStringLiteral("1"), QStringLiteral("--rules"),
+                 QStringLiteral("tvbd"), QStringLiteral("--out"), fromSave});
         QVERIFY(p.waitForFinished(60000));
         QVERIFY2(p.exitCode() == 0, qPrintable(QString::fromUtf8(p.readAllStandardError())));
+        QVERIFY(
+            QString::fromUtf8(p.readAllStandardOutput()).contains(QStringLiteral("seed %1").arg(battleSeed)));
         QFile rs(fromSave);
         QVERIFY(rs.open(QIODevice::ReadOnly));
         QCOMPARE(QJsonDocument::fromJson(rs.readAll()).object(), o);
+        rs.close();
+        p.start(QStringLiteral(WESTPHALIA_CLI),
+                {QStringLiteral("battle"), QStringLiteral("export"), QStringLiteral("--save"), tyw,
+                 QStringLiteral("--battle"), QStringLiteral("1"), QStringLiteral("--seed"),
+                 QStringLiteral("7"), QStringLiteral("--rules"), QStringLiteral("tvbd"),
+                 QStringLiteral("--out"), fromSave});
+        QVERIFY(p.waitForFinished(60000));
+        QVERIFY2(p.exitCode() == 0, qPrintable(QString::fromUtf8(p.readAllStandardError())));
+        QVERIFY(rs.open(QIODevice::ReadOnly));
+        QCOMPARE(QJsonDocument::fromJson(rs.readAll()).object(), exportTvbd(in, map, *rules, 7));
+        rs.close();
+        // --out DIR: the JSON, the briefing and the table map, named after the battle, for either ruleset;
+        // --deploy: the players deploy (the same forces without places; it loads and validates).
+        for (const char* ruleset : {"tvbd", "tercios"}) {
+            const QString outDir = dir.filePath(QStringLiteral("out"));
+            p.start(QStringLiteral(WESTPHALIA_CLI),
+                    {QStringLiteral("battle"), QStringLiteral("export"), QStringLiteral("--save"), tyw,
+                     QStringLiteral("--battle"), QStringLiteral("1"), QStringLiteral("--deploy"),
+                     QStringLiteral("--rules"), QLatin1String(ruleset), QStringLiteral("--out"), outDir});
+            QVERIFY(p.waitForFinished(60000));
+            QVERIFY2(p.exitCode() == 0, qPrintable(QString::fromUtf8(p.readAllStandardError())));
+            const QString base = QStringLiteral("%1/battle-1.%2").arg(outDir, QLatin1String(ruleset));
+            for (const char* ext : {".json", ".pdf", ".svg"})
+                QVERIFY2(QFile::exists(base + QLatin1String(ext)), qPrintable(base + QLatin1String(ext)));
+            QFile jf(base + QStringLiteral(".json"));
+            QVERIFY(jf.open(QIODevice::ReadOnly));
+            const QJsonObject dep = QJsonDocument::fromJson(jf.readAll()).object();
+            if (QLatin1String(ruleset) == QLatin1String("tvbd")) {
+                QCOMPARE(dep.value(QStringLiteral("setup")).toObject().value(QStringLiteral("deployment")),
+                         QJsonValue(QStringLiteral("players")));
+                QCOMPARE(forces(dep), forces(o));
+                for (const QJsonValue& c : dep.value(QStringLiteral("commands")).toArray())
+                    for (const QJsonValue& u : c.toObject().value(QStringLiteral("units")).toArray())
+                        QVERIFY(!u.toObject().contains(QStringLiteral("x")));
+                QVERIFY(hasNote(dep, QStringLiteral("The players deploy (10.5 scouting, 10.6")));
+            } else {
+                QCOMPARE(dep.value(QStringLiteral("deploy")), QJsonValue(true));
+                QVERIFY(terciosProblems(dep).isEmpty());
+            }
+            p.start(QStringLiteral(WESTPHALIA_CLI),
+                    {QStringLiteral("battle"), QStringLiteral("validate"), base + QStringLiteral(".json"),
+                     QStringLiteral("--rules"), QLatin1String(ruleset)});
+            QVERIFY(p.waitForFinished(60000));
+            QVERIFY2(p.exitCode() == 0, qPrintable(QString::fromUtf8(p.readAllStandardOutput())));
+        }
         // Issue 9: the CLI writes the printable briefing (PDF) and the table map (SVG) too, for either
         // ruleset.
         for (const char* ruleset : {"tvbd", "tercios"}) {
@@ -946,7 +1172,7 @@ class TestBattle : public QObject {
         }
         p.start(QStringLiteral(WESTPHALIA_CLI),
                 {QStringLiteral("battle"), QStringLiteral("export"), QStringLiteral("--save"), tyw,
-                 QStringLiteral("--combat"), QStringLiteral("2"), QStringLiteral("--rules"),
+                 QStringLiteral("--battle"), QStringLiteral("2"), QStringLiteral("--rules"),
                  QStringLiteral("tvbd"), QStringLiteral("--out"), fromSave});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 1);
