@@ -577,7 +577,8 @@ int validateCommand(ArgParser& p) {
             if (u.side == side && u.type != wp::tactical::UnitType::Commander)
                 coins += rules->coins(u.type, u.quality, u.large);
         const QStringList problems = wp::tactical::armyListProblems(s, side);
-        out() << s.sideName[side] << ": " << s.originalUnits[side] << " units, " << coins
+        out() << s.sideName[side] << ": " << s.originalUnits[side] << " units (breakpoint "
+              << wp::tactical::TvbdEngine::armyBreakpoint(s.originalUnits[side]) << ", 15.6), " << coins
               << " coins: " << (problems.isEmpty() ? QStringLiteral("legal") : QStringLiteral("ILLEGAL"))
               << "\n";
         for (const QString& pr : problems)

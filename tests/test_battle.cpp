@@ -1192,6 +1192,69 @@ class TestBattle : public QObject {
                     .contains(actions + QStringLiteral(":1: cannot read")));
     }
 
+    // The army-list validators on their own (westphalia-cli battle validate) reproduce the digests'
+    // example armies (tests/fixtures/battle/armies): TVBD Fig. 6 (a) and (b) legal, 24 units, breakpoint
+    // 8 (T26), and an illegal list (five Cannon, three Shot, a command of 9; 7.3.2, 7.3.3); Tercios the
+    // legal 7- and 12-point lists and each illegal one of tercios-digest 7.3 (T24), with its problem.
+    void validatorExamples() {
+        const QString dir = QStringLiteral(WESTPHALIA_TEST_DIR "/fixtures/battle/armies/");
+        const QList<std::tuple<const char*, const char*, int, QStringList>> cases = {
+            {"tvbd-legal-fig6a", "tvbd", 0, {QStringLiteral("Example: 24 units (breakpoint 8, 15.6)")}},
+            {"tvbd-legal-fig6b", "tvbd", 0, {QStringLiteral("Example: 24 units (breakpoint 8, 15.6)")}},
+            {"tvbd-illegal",
+             "tvbd",
+             1,
+             {QStringLiteral("command 'A1' has 9 units"), QStringLiteral("7.3.2 5 Cannon (1 to 4)"),
+              QStringLiteral("7.3.2 3 Shot (at most 2)")}},
+            {"tercios-legal-7",
+             "tercios",
+             0,
+             {QStringLiteral("Example (Spanish): 4 regiments, 7 of 7 points: legal")}},
+            {"tercios-legal-12",
+             "tercios",
+             0,
+             {QStringLiteral("Example (Swedish): 5 regiments, 12 of 12 points: legal")}},
+            {"tercios-illegal-13-points",
+             "tercios",
+             1,
+             {QStringLiteral("cost 13 points is above the limit of 12")}},
+            {"tercios-illegal-no-foot",
+             "tercios",
+             1,
+             {QStringLiteral("Foot Regiments: 0, at least 1 needed")}},
+            {"tercios-illegal-four-foot",
+             "tercios",
+             1,
+             {QStringLiteral("Foot Regiments: 4, at most 3 allowed")}},
+            {"tercios-illegal-artillery-slots",
+             "tercios",
+             1,
+             {QStringLiteral("Artillery Battery slots: 3, at most 2 allowed")}},
+            {"tercios-illegal-two-battle-groups",
+             "tercios",
+             1,
+             {QStringLiteral("BattleGroup Regiments: 2, at most 1 allowed")}},
+            {"tercios-illegal-four-horse",
+             "tercios",
+             1,
+             {QStringLiteral("Horse Regiments: 4, at most 3 allowed")}},
+        };
+        for (const auto& [name, ruleset, code, expect] : cases) {
+            QProcess p;
+            p.start(QStringLiteral(WESTPHALIA_CLI), {QStringLiteral("battle"), QStringLiteral("validate"),
+                                                     dir + QLatin1String(name) + QStringLiteral(".json"),
+                                                     QStringLiteral("--rules"), QLatin1String(ruleset)});
+            QVERIFY(p.waitForFinished(60000));
+            const QString text = QString::fromUtf8(p.readAllStandardOutput() + p.readAllStandardError());
+            QVERIFY2(p.exitCode() == code, qPrintable(QLatin1String(name) + QStringLiteral(": ") + text));
+            for (const QString& e : expect)
+                QVERIFY2(text.contains(e), qPrintable(QLatin1String(name) + QStringLiteral(": ") + text));
+            // Exactly the listed problems (an illegal list's side 0; the opponent is always legal).
+            QCOMPARE(text.count(QStringLiteral("ILLEGAL")), code);
+            QCOMPARE(int(text.count(QStringLiteral(".json: "))), code ? int(expect.size()) : 0);
+        }
+    }
+
     void badInput() {
         QString error;
         TvbdMapping m;

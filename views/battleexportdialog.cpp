@@ -932,12 +932,12 @@ QString BattleExportDialog::briefingHtml(bool roster) const {
         for (int side = 0; side < 2; ++side) {
             const QJsonObject so = sides.at(side).toObject();
             h += sideHead(side, QStringLiteral("order of battle"));
-            h +=
-                QStringLiteral("<p>The army of the faction %1: %2 of %3 points (for information: the campaign armies are not "
-                               "balanced).</p>")
-                    .arg(esc(so.value(QStringLiteral("faction")).toString()))
-                    .arg(so.value(QStringLiteral("points")).toInt())
-                    .arg(m_out.value(QStringLiteral("pointsLimit")).toInt());
+            h += QStringLiteral("<p>The army of the faction %1: %2 of %3 points (for information: the "
+                                "campaign armies are not "
+                                "balanced).</p>")
+                     .arg(esc(so.value(QStringLiteral("faction")).toString()))
+                     .arg(so.value(QStringLiteral("points")).toInt())
+                     .arg(m_out.value(QStringLiteral("pointsLimit")).toInt());
             h +=
                 QStringLiteral("<table border='1' cellspacing='0' cellpadding='3' width='100%'><tr>%1%2</tr>")
                     .arg(th.arg(QStringLiteral("Regiment")),
