@@ -828,35 +828,183 @@ class TestBattle : public QObject {
         QCOMPARE(forces(x), forces(y));
     }
 
+    // Every combat card's effect appears, concretely, in both rulesets (issue 9): each of the 13 combat
+    // cards of the game (cards.json, all mapped) is played by a side it suits (attacker-only and
+    // defender-only cards as the cards say, the nationality cards by an army of that nation) and the
+    // scenario differs from the same battle without it as the mapping's effect says; a card without a
+    // rules hook leaves its note and nothing else. Furia Franchese cancels Field Fortifications (P47).
     void cardEffects() {
-        // Each mapped card changes the scenario or leaves its note.
-        BattleInput in = fixture(QStringLiteral("white-mountain.json"));
-        in.sides[0].cards.clear();
-        const BattleState base = load(exportTvbd(in, map, *rules, 1));
-        const QJsonObject cards = map.root.value(QStringLiteral("cards")).toObject();
-        for (auto it = cards.begin(); it != cards.end(); ++it) {
-            BattleInput c = in;
-            c.sides[1].cards = {it.key()}; // played by the defender
-            const QJsonObject o = exportTvbd(c, map, *rules, 1);
-            const BattleState s = load(o);
-            checkLegal(s, it.key());
-            QVERIFY2(hasNote(o, it.key()), qPrintable(it.key()));
-            const QString eff = it.value().toObject().value(QStringLiteral("effect")).toString();
-            if (eff == QLatin1String("limberCannon"))
-                for (const Unit* u : unitsOf(s, 0, UnitType::Cannon))
-                    QVERIFY(u->limbered);
-            if (eff == QLatin1String("addCannon"))
-                QCOMPARE(unitsOf(s, 1, UnitType::Cannon).size(),
-                         unitsOf(base, 1, UnitType::Cannon).size() + 1);
-            if (eff == QLatin1String("fortify")) { // 16.5: a section over each first-row foot stand
-                const auto works = [](const BattleState& b) {
-                    return std::count_if(b.terrain.begin(), b.terrain.end(), [](const TerrainFeature& f) {
-                        return f.type == QLatin1String("fortification");
-                    });
+        const wp::LoadResult data = wp::loadGameData(wp::findDataDir());
+        QVERIFY(data.ok());
+        QSet<QString> combatCards;
+        for (const auto& c : data.data->cards)
+            if (c.combat)
+                combatCards << c.title;
+        const QJsonObject tv = map.root.value(QStringLiteral("cards")).toObject();
+        const QJsonObject tc = tmap.root.value(QStringLiteral("cards")).toObject();
+        QCOMPARE(combatCards.size(), 13);
+        for (const QString& t : combatCards)
+            QVERIFY2(tv.contains(t) && tc.contains(t), qPrintable(t));
+        // An army of `nat` with every kind, and its opponent of mercenaries and militia (1636).
+        auto battle = [&](const QString& nat, bool playerAttacks) {
+            BattleInput in;
+            in.title = in.city = QStringLiteral("X");
+            in.year = 1636;
+            in.month = 6;
+            const QStringList kinds = {QStringLiteral("veteran"), QStringLiteral("mercenary"),
+                                       QStringLiteral("militia")};
+            Force me, them;
+            me.name = QStringLiteral("Player");
+            them.name = QStringLiteral("Opponent");
+            for (int i = 0; i < 7; ++i) {
+                me.units << ForceUnit{nat, i == 6 ? kinds[2] : kinds[i % 2], false};
+                them.units << ForceUnit{QStringLiteral("protestant"), kinds[1 + i % 2], false};
+            }
+            me.leaders = {{QStringLiteral("P1"), nat, 2, 0}, {QStringLiteral("P2"), nat, 1, 0}};
+            them.leaders = {{QStringLiteral("O1"), QStringLiteral("protestant"), 2, 0},
+                            {QStringLiteral("O2"), QStringLiteral("protestant"), 1, 0}};
+            in.sides[playerAttacks ? 0 : 1] = me;
+            in.sides[playerAttacks ? 1 : 0] = them;
+            return in;
+        };
+        const QHash<QString, QString> nation{{QStringLiteral("Croats"), QStringLiteral("bavarian")},
+                                             {QStringLiteral("Spanish Tercios"), QStringLiteral("spanish")},
+                                             {QStringLiteral("Cavalry Charge"), QStringLiteral("imperial")},
+                                             {QStringLiteral("Massed Artillery"), QStringLiteral("swedish")},
+                                             {QStringLiteral("Swedish Firepower"), QStringLiteral("swedish")},
+                                             {QStringLiteral("Furia Franchese"), QStringLiteral("french")}};
+        const QSet<QString> defenderOnly{QStringLiteral("Fog"), QStringLiteral("Field Fortifications")};
+        auto count = [](const BattleState& s, int side, auto pred) {
+            return std::count_if(s.units.begin(), s.units.end(),
+                                 [&](const Unit& u) { return u.side == side && pred(u); });
+        };
+        auto works = [](const BattleState& b) {
+            return std::count_if(b.terrain.begin(), b.terrain.end(), [](const TerrainFeature& f) {
+                return f.type == QLatin1String("fortification");
+            });
+        };
+        for (const QString& title : combatCards) {
+            const bool attacks = !defenderOnly.contains(title);
+            const int me = attacks ? 0 : 1;
+            BattleInput in = battle(nation.value(title, QStringLiteral("bavarian")), attacks);
+            const BattleInput base = in;
+            in.sides[me].cards = {title};
+            // ---- TVBD
+            const QJsonObject e = tv.value(title).toObject();
+            const QString eff = e.value(QStringLiteral("effect")).toString();
+            const int who = e.value(QStringLiteral("who")).toString() == QLatin1String("enemy") ? 1 - me : me;
+            const QJsonObject o = exportTvbd(in, map, *rules, 1), o0 = exportTvbd(base, map, *rules, 1);
+            const BattleState s = load(o), s0 = load(o0);
+            checkLegal(s, title);
+            QVERIFY2(hasNote(o, QStringLiteral("played %1. ").arg(title)), qPrintable(title));
+            if (eff == QLatin1String("limberCannon") || eff == QLatin1String("initiative")) {
+                const int side =
+                    eff == QLatin1String("initiative") ? 1 : who; // Surprise: the defender's guns
+                QVERIFY(count(s, side, [](const Unit& u) { return u.type == UnitType::Cannon; }) > 0);
+                QCOMPARE(
+                    count(s, side, [](const Unit& u) { return u.type == UnitType::Cannon && !u.limbered; }),
+                    0);
+                QCOMPARE(
+                    count(s0, side, [](const Unit& u) { return u.type == UnitType::Cannon && u.limbered; }),
+                    0);
+                if (eff == QLatin1String("initiative"))
+                    QVERIFY(o.value(QStringLiteral("options"))
+                                .toObject()
+                                .value(QStringLiteral("attackerAlwaysInitiative"))
+                                .toBool());
+            } else if (eff == QLatin1String("fortify")) {
+                QVERIFY2(works(s) >= works(s0) + 2, qPrintable(title));
+            } else if (eff == QLatin1String("addUnit")) {
+                const auto t = typeFromName(e.value(QStringLiteral("type")).toString());
+                QVERIFY(t);
+                QVERIFY2(count(s, who, [&](const Unit& u) { return u.type == *t; }) ==
+                             count(s0, who, [&](const Unit& u) { return u.type == *t; }) + 1,
+                         qPrintable(title));
+            } else if (eff == QLatin1String("upgrade")) {
+                auto superior = [&](const Unit& u) { return u.quality == Quality::Superior; };
+                QCOMPARE(count(s, who, superior),
+                         count(s0, who, superior) + e.value(QStringLiteral("count")).toInt());
+            } else if (eff == QLatin1String("downgrade")) {
+                auto shaken = [](const Unit& u) { return u.resolve < u.startResolve; };
+                QCOMPARE(count(s, who, shaken),
+                         count(s0, who, shaken) + e.value(QStringLiteral("count")).toInt());
+            } else {
+                QCOMPARE(eff, QStringLiteral("note")); // no TVBD hook: the note, the same battle otherwise
+                QCOMPARE(forces(o), forces(o0));
+                QCOMPARE(o.value(QStringLiteral("terrain")), o0.value(QStringLiteral("terrain")));
+            }
+            // ---- Tercios
+            const QJsonObject c = tc.value(title).toObject();
+            const QString ceff = c.value(QStringLiteral("effect")).toString();
+            const int cwho =
+                c.value(QStringLiteral("who")).toString() == QLatin1String("enemy") ? 1 - me : me;
+            const QJsonObject t = exportTercios(in, tmap, *trules, 1),
+                              t0 = exportTercios(base, tmap, *trules, 1);
+            TerciosState ts, ts0;
+            QVERIFY2(terciosProblems(t, &ts).isEmpty() && terciosProblems(t0, &ts0).isEmpty(),
+                     qPrintable(title));
+            QVERIFY2(hasNote(t, title + QStringLiteral(" (played by ")), qPrintable(title));
+            auto units = [](const TerciosState& st, int side, const QString& profile) {
+                return std::count_if(st.units.begin(), st.units.end(), [&](const TUnit& u) {
+                    return u.side == side && (profile.isEmpty() || u.profile == profile);
+                });
+            };
+            auto wear = [](const TerciosState& st, int side) {
+                int n = 0;
+                for (const TUnit& u : st.units)
+                    n += u.side == side ? u.wear : 0;
+                return n;
+            };
+            if (ceff == QLatin1String("wear")) {
+                QCOMPARE(wear(ts, cwho), wear(ts0, cwho) + c.value(QStringLiteral("count")).toInt());
+            } else if (ceff == QLatin1String("fortify")) {
+                QVERIFY(!piece(t, QStringLiteral("fortifications%1").arg(cwho + 1)).isEmpty());
+                QVERIFY(piece(t0, QStringLiteral("fortifications%1").arg(cwho + 1)).isEmpty());
+            } else if (ceff == QLatin1String("addRegiment")) {
+                const QString def = c.value(QStringLiteral("regiment")).toString();
+                auto regs = [&](const TerciosState& st) {
+                    return std::count_if(st.regiments.begin(), st.regiments.end(),
+                                         [&](const TRegiment& r) { return r.side == cwho && r.def == def; });
                 };
-                QVERIFY2(works(s) >= works(base) + 2, qPrintable(it.key()));
+                QVERIFY2(regs(ts) == regs(ts0) + 1, qPrintable(title));
+            } else if (ceff == QLatin1String("upgrade")) {
+                const QString from = c.value(QStringLiteral("from")).toString(),
+                              to = c.value(QStringLiteral("to")).toString();
+                QVERIFY2(units(ts0, cwho, from) > 0, qPrintable(title + QStringLiteral(": no ") + from));
+                QCOMPARE(units(ts, cwho, from), 0);
+                QVERIFY2(units(ts, cwho, to) > units(ts0, cwho, to), qPrintable(title));
+            } else if (ceff == QLatin1String("rank")) {
+                const int rank = t.value(QStringLiteral("sides"))
+                                     .toArray()[cwho]
+                                     .toObject()
+                                     .value(QStringLiteral("rank"))
+                                     .toInt(-1);
+                QCOMPARE(rank, c.value(QStringLiteral("value")).toInt());
+                QVERIFY(t0.value(QStringLiteral("sides"))
+                            .toArray()[cwho]
+                            .toObject()
+                            .value(QStringLiteral("rank"))
+                            .toInt() > rank);
+            } else {
+                QCOMPARE(ceff, QStringLiteral("note"));
+                QCOMPARE(t.value(QStringLiteral("regiments")), t0.value(QStringLiteral("regiments")));
+                QCOMPARE(t.value(QStringLiteral("terrain")), t0.value(QStringLiteral("terrain")));
             }
         }
+        // P47: Furia Franchese (the attacker's) cancels Field Fortifications (the defender's), in both.
+        BattleInput in = battle(QStringLiteral("french"), true);
+        const BattleInput plain = in;
+        in.sides[0].cards = {QStringLiteral("Furia Franchese")};
+        in.sides[1].cards = {QStringLiteral("Field Fortifications")};
+        BattleInput furia = plain;
+        furia.sides[0].cards = {QStringLiteral("Furia Franchese")};
+        const QJsonObject o = exportTvbd(in, map, *rules, 1);
+        QVERIFY(hasNote(o, QStringLiteral("Field Fortifications: cancelled by Furia Franchese")));
+        QCOMPARE(works(load(o)), works(load(exportTvbd(furia, map, *rules, 1))));
+        const QJsonObject t = exportTercios(in, tmap, *trules, 1);
+        QVERIFY(hasNote(
+            t, QStringLiteral("Field Fortifications (played by Opponent): cancelled by Furia Franchese")));
+        QVERIFY(piece(t, QStringLiteral("fortifications2")).isEmpty());
     }
 
     // Issue 9's validator test: four pairings, every size 1..16 against every size 1..16 (1,024 battles),

@@ -453,6 +453,14 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
                     << QStringLiteral("%1 played '%2': no mapping (no effect)").arg(in.sides[s].name, title);
                 continue;
             }
+            // A card the enemy's card cancels (the mapping's "cancelledBy": Furia Franchese cancels Field
+            // Fortifications, P47) has no effect.
+            if (const QString by = e.value(QStringLiteral("cancelledBy")).toString();
+                !by.isEmpty() && in.sides[1 - s].cards.contains(by)) {
+                notes << QStringLiteral("%1 played %2: cancelled by %3, played by %4 (no effect).")
+                             .arg(in.sides[s].name, title, by, in.sides[1 - s].name);
+                continue;
+            }
             const int who = e.value(QStringLiteral("who")).toString() == QLatin1String("enemy") ? 1 - s : s;
             const QString eff = e.value(QStringLiteral("effect")).toString();
             notes << QStringLiteral("%1 played %2. %3")

@@ -191,11 +191,6 @@ SideBuild buildSide(const Force& f, int k, int year, const QJsonObject& m, const
     // Arms: the guns from the last chunks, the horse spread evenly over the rest (§11.5 step 2).
     QList<std::pair<QString, Chunk>> wants; // profile, source
     const int rest = n - a;
-    QHash<QString, QString> upgrades;
-    for (const QJsonObject& c : ownCards)
-        if (c.value(QStringLiteral("effect")).toString() == QLatin1String("upgrade"))
-            upgrades.insert(c.value(QStringLiteral("from")).toString(),
-                            c.value(QStringLiteral("to")).toString());
     const QJsonArray table = m.value(QStringLiteral("profiles")).toArray();
     QStringList arms;
     for (int i = 0; i < n; ++i)
@@ -238,8 +233,6 @@ SideBuild buildSide(const Force& f, int k, int year, const QJsonObject& m, const
         if (!r.profiles.contains(p))
             p = arm == QLatin1String("Horse") ? QStringLiteral("Cuirassiers")
                                               : QStringLiteral("ClassicSquadron");
-        if (upgrades.contains(p))
-            p = upgrades.value(p);
         wants << std::pair{fitFaction(r, p, b.faction), chunks[i]};
     }
     // Whole regiments (the catalogue's fixed sizes): per profile, round(count / size), at least one; a
@@ -291,6 +284,36 @@ SideBuild buildSide(const Force& f, int k, int year, const QJsonObject& m, const
                     reg.wear[u] = 1;
             }
         }
+    }
+    // Cards that upgrade a profile (Spanish Tercios, Cavalry Charge): each regiment of it becomes the
+    // regiment of the better profile (the same category; its wear kept unit by unit), so a card never
+    // costs a regiment to the catalogue's sizes.
+    for (const QJsonObject& c : ownCards) {
+        if (c.value(QStringLiteral("effect")).toString() != QLatin1String("upgrade"))
+            continue;
+        const QString from = c.value(QStringLiteral("from")).toString(),
+                      to = c.value(QStringLiteral("to")).toString();
+        const TRegimentDef* d = regimentFor(r, to, b.faction);
+        int changed = 0;
+        for (Regiment& g : b.regiments) {
+            const TRegimentDef* old = r.regiment(g.def);
+            if (!d || !old || old->cat != d->cat || !g.units.contains(from))
+                continue;
+            Regiment up;
+            up.def = d->id;
+            up.label = g.label + QStringLiteral(" (%1)").arg(c.value(QStringLiteral("title")).toString());
+            up.garrison = g.garrison;
+            for (const QStringList& slot : d->units) {
+                up.units << slot.first();
+                up.wear << std::min(g.wear.value(up.units.size() - 1), r.profiles[slot.first()].stamina - 1);
+            }
+            g = up;
+            ++changed;
+        }
+        if (!changed)
+            b.notes << c.value(QStringLiteral("title")).toString() +
+                           QStringLiteral(": no %1 regiment to improve, no effect.")
+                               .arg(r.profiles.value(from).name);
     }
     if (catCount(r, b.regiments, QStringLiteral("Foot")) == 0) { // Tercios L841: at least one Foot Regiment
         addRegiment(r, b.regiments, *r.regiment(QStringLiteral("Raw")),
@@ -378,7 +401,7 @@ bool loadTerciosMapping(const QString& path, TerciosMapping* out, QString* error
         const QJsonObject c = it.value().toObject();
         const QString e = c.value(QStringLiteral("effect")).toString();
         if (!QStringList{QStringLiteral("note"), QStringLiteral("wear"), QStringLiteral("fortify"),
-                         QStringLiteral("addRegiment"), QStringLiteral("upgrade")}
+                         QStringLiteral("addRegiment"), QStringLiteral("upgrade"), QStringLiteral("rank")}
                  .contains(e))
             return fail(QStringLiteral("cards.%1.effect").arg(it.key()),
                         QStringLiteral("unknown effect '%1'").arg(e));
@@ -402,7 +425,7 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
                           quint64 seed) {
     const QJsonObject& m = map.root;
     wp::rules::Rng rng(seed ^ 0x7e5c105ULL);
-    const int pointsLimit = m.value(QStringLiteral("pointsLimit"))
+    const int agreedLimit = m.value(QStringLiteral("pointsLimit"))
                                 .toObject()
                                 .value(QStringLiteral("value"))
                                 .toInt(rules.pointsMax);
@@ -419,6 +442,13 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
             }
             QJsonObject c = cardTable.value(title).toObject();
             c.insert(QStringLiteral("title"), title);
+            // A card the enemy's card cancels ("cancelledBy": Furia Franchese cancels Field Fortifications).
+            if (const QString by = c.value(QStringLiteral("cancelledBy")).toString();
+                !by.isEmpty() && in.sides[1 - side].cards.contains(by)) {
+                cardNotes << QStringLiteral("%1 (played by %2): cancelled by %3, played by %4 (no effect).")
+                                 .arg(title, in.sides[side].name, by, in.sides[1 - side].name);
+                continue;
+            }
             const int target =
                 c.value(QStringLiteral("who")).toString() == QLatin1String("enemy") ? 1 - side : side;
             own[target] << c;
@@ -431,12 +461,13 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
     // as without it.
     SideBuild b[2];
     int k = 1;
+    // The scale comes from the forces alone (no card), so that a card never makes both armies smaller.
     auto scale = [&](int garrison, bool separate) {
         for (k = 1; k <= 64; ++k) {
             for (int side = 0; side < 2; ++side)
-                b[side] = buildSide(in.sides[side], k, in.year, m, rules, pointsLimit, own[side],
+                b[side] = buildSide(in.sides[side], k, in.year, m, rules, agreedLimit, {},
                                     side == 0 ? garrison : 0, separate);
-            if (b[0].cost <= pointsLimit && b[1].cost <= pointsLimit)
+            if (b[0].cost <= agreedLimit && b[1].cost <= agreedLimit)
                 break;
         }
         return k;
@@ -445,9 +476,22 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
     // as without it), else (the arms moved, the cost changed) with the relief army.
     const int plainScale = scale(0, true);
     const int gar = in.relief ? in.garrison : 0;
-    const bool ownGarrison = gar > 0 && (scale(gar, true) == plainScale || scale(gar, false) == plainScale);
-    if (gar > 0 && !ownGarrison)
-        scale(0, true);
+    int garrisonUnits0 = 0;
+    bool separate = true;
+    if (gar > 0 && scale(gar, true) == plainScale)
+        garrisonUnits0 = gar;
+    else if (gar > 0 && scale(gar, false) == plainScale) {
+        garrisonUnits0 = gar;
+        separate = false;
+    }
+    const bool ownGarrison = garrisonUnits0 > 0;
+    k = plainScale;
+    for (int side = 0; side < 2; ++side) // then the cards
+        b[side] = buildSide(in.sides[side], k, in.year, m, rules, agreedLimit, own[side],
+                            side == 0 ? garrisonUnits0 : 0, separate);
+    // A card that adds or improves regiments may bring an army above the agreed points: the limit is then
+    // the dearer army's (Tercios L820: the players agree it; the points are for information).
+    const int pointsLimit = std::max({agreedLimit, b[0].cost, b[1].cost});
     // The situation: besiegers (the defender of a sally or a relief) hold their siege lines, a Wall in
     // front of their first-line foot, as the Field Fortifications card gives (docs/battle-export.md).
     if (in.sally || in.relief)
@@ -904,6 +948,9 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
             rank = std::max(rank, l.battle);
             leaders << QStringLiteral("%1 (battle %2, %3 star(s))").arg(l.name).arg(l.battle).arg(l.stars);
         }
+        for (const QJsonObject& c : own[side]) // a card sets the rank (Hesitation: the enemy's is 0)
+            if (c.value(QStringLiteral("effect")).toString() == QLatin1String("rank"))
+                rank = c.value(QStringLiteral("value")).toInt(0);
         sides << QJsonObject{{QStringLiteral("name"), in.sides[side].name},
                              {QStringLiteral("faction"), b[side].faction},
                              {QStringLiteral("rank"), rank},
@@ -922,7 +969,13 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
         notes << QStringLiteral(
                      "Scale: %1 campaign units per Tercios unit, so that both armies fit %2 points.")
                      .arg(k)
-                     .arg(pointsLimit);
+                     .arg(agreedLimit);
+    if (pointsLimit > agreedLimit)
+        notes << QStringLiteral("The cards played bring an army to %1 points: the limit of this battle is %1 "
+                                "instead of %2 (Tercios L820: the players agree it; the scale comes from "
+                                "the forces alone, so a card never makes the armies smaller).")
+                     .arg(pointsLimit)
+                     .arg(agreedLimit);
     notes << QStringLiteral("Deployment along the %1 edges (orientation roll %2, G48); zones %3\" deep, 12\" "
                             "from the centre line (Tercios L1503).")
                  .arg(longEdges ? QStringLiteral("long") : QStringLiteral("short"))
