@@ -826,6 +826,33 @@ class TestBattle : public QObject {
         QJsonObject x = exportTvbd(in, map, *rules, 5), y = exportTvbd(in, map, *rules, 6);
         QVERIFY(x.value(QStringLiteral("terrain")) != y.value(QStringLiteral("terrain")));
         QCOMPARE(forces(x), forces(y));
+        QCOMPARE(x.value(QStringLiteral("campaign")), y.value(QStringLiteral("campaign"))); // the date too
+        // Tercios: the same; another seed keeps every regiment and unit (profile, wear), the date and the
+        // points, and moves the terrain (and the orientation roll, G48, part of the table's set-up).
+        const QByteArray t = QJsonDocument(exportTercios(in, tmap, *trules, 5)).toJson();
+        QCOMPARE(QJsonDocument(exportTercios(in, tmap, *trules, 5)).toJson(), t);
+        auto army = [](const QJsonObject& o) {
+            QStringList out;
+            for (const QJsonValue& r : o.value(QStringLiteral("regiments")).toArray())
+                for (const QJsonValue& u : r.toObject().value(QStringLiteral("units")).toArray())
+                    out << QStringLiteral("%1 %2 %3 %4")
+                               .arg(r.toObject().value(QStringLiteral("name")).toString(),
+                                    u.toObject().value(QStringLiteral("id")).toString(),
+                                    u.toObject().value(QStringLiteral("profile")).toString())
+                               .arg(u.toObject().value(QStringLiteral("wear")).toInt());
+            out.sort();
+            return out;
+        };
+        int moved = 0;
+        const QJsonObject t5 = exportTercios(in, tmap, *trules, 5);
+        for (quint64 seed = 6; seed <= 9; ++seed) {
+            const QJsonObject ts = exportTercios(in, tmap, *trules, seed);
+            QCOMPARE(army(ts), army(t5));
+            QCOMPARE(ts.value(QStringLiteral("sides")), t5.value(QStringLiteral("sides")));
+            QCOMPARE(ts.value(QStringLiteral("campaign")), t5.value(QStringLiteral("campaign")));
+            moved += ts.value(QStringLiteral("terrain")) != t5.value(QStringLiteral("terrain"));
+        }
+        QCOMPARE(moved, 4);
     }
 
     // Every combat card's effect appears, concretely, in both rulesets (issue 9): each of the 13 combat
@@ -1160,6 +1187,11 @@ class TestBattle : public QObject {
         QVERIFY2(inputFromState(engine.data(), s, &in, &error), qPrintable(error));
         QVERIFY(!in.sides[0].units.isEmpty() && !in.sides[1].units.isEmpty());
         QCOMPARE(in.year, 1618 + 2 * int(s.turn));
+        // A campaign battle's month comes from the combat (March-November), not from the seed: another
+        // terrain keeps the date.
+        QVERIFY(in.month >= 3 && in.month <= 11);
+        for (quint64 seed : {1, 2, 3})
+            QCOMPARE(exportTvbd(in, map, *rules, seed).value(QStringLiteral("campaign")).toObject().value(QStringLiteral("month")).toInt(), in.month);
         // The roads toward every neighbouring city of the map (site.h).
         const auto* cf = std::get_if<wp::rules::CombatFrame>(&s.frames.back());
         QCOMPARE(in.roads.size(), data.data->cities[cf->city].neighbours.size());

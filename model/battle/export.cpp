@@ -248,6 +248,10 @@ bool inputFromState(const GameData& data, const wp::rules::GameState& st, Battle
         in.fortress = c.fortress.has_value();
     }
     in.year = 1618 + 2 * st.turn; // tyw-facts: turn t covers (1618+2t)-(1619+2t)
+    // The month (the campaign counts two-year turns, no months): one of the campaign season, March to
+    // November, drawn from the combat itself (turn, city, attacker, where it came from), so the battle has
+    // its date before any seed and "another terrain" keeps it.
+    in.month = 3 + int(defaultBattleSeed(0, st) % 9);
     const int att = cf->attacker;
     // The situation (docs/battle-export.md "Special rules from the situation").
     in.sally = cf->sally;
