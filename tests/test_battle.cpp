@@ -274,6 +274,15 @@ class TestBattle : public QObject {
         for (const BattleRoad& r : in.roads)
             if (r.to == QLatin1String("Torgau"))
                 QCOMPARE(r.angle, 180.0);
+        // The Areas' character (the mapping's "areas", both rulesets): exactly the map's Areas, and a
+        // default.
+        QSet<QString> areaIds{QStringLiteral("default"), QStringLiteral("source")};
+        for (const auto& a : data.data->areas)
+            areaIds << a.id;
+        const QStringList tvAreas = map.root.value(QStringLiteral("areas")).toObject().keys(),
+                          tcAreas = tmap.root.value(QStringLiteral("areas")).toObject().keys();
+        QCOMPARE(QSet<QString>(tvAreas.begin(), tvAreas.end()), areaIds);
+        QCOMPARE(QSet<QString>(tcAreas.begin(), tcAreas.end()), areaIds);
         // A broken table names the file, the entry and the problem.
         QTemporaryDir dir;
         QFile f(dir.filePath(QStringLiteral("battle-terrain.json")));
@@ -419,6 +428,27 @@ class TestBattle : public QObject {
         QVERIFY(nonZero >= 6);
         // The procedure places 2-6 features on a big table besides the site's town, stream, bridge, roads.
         QVERIFY(features > 12 * 6);
+        // The defender's features follow the place's character (the mapping's "areas"): over 24 seeds,
+        // Saxony's battles have more fields than Tyrol's, Tyrol's more difficult hills than Saxony's, and
+        // Thuringia's more woods than Saxony's.
+        auto types = [&](const QString& areaId) {
+            QHash<QString, int> n;
+            BattleInput b = in;
+            b.area = areaId;
+            b.month = 6; // fields in season are terrain, not decor
+            for (quint64 seed = 1; seed <= 24; ++seed)
+                for (const QJsonValue& v :
+                     exportTvbd(b, map, *rules, seed).value(QStringLiteral("terrain")).toArray())
+                    if (v.toObject().value(QStringLiteral("id")).toString().startsWith(QLatin1Char('p')))
+                        ++n[v.toObject().value(QStringLiteral("type")).toString()];
+            return n;
+        };
+        const QHash<QString, int> saxony = types(QStringLiteral("saxony")),
+                                  tyrol = types(QStringLiteral("tyrol"));
+        QVERIFY(saxony.value(QStringLiteral("field")) > tyrol.value(QStringLiteral("field")));
+        QVERIFY(tyrol.value(QStringLiteral("difficultHill")) > saxony.value(QStringLiteral("difficultHill")));
+        QVERIFY(types(QStringLiteral("thuringia")).value(QStringLiteral("woods")) >
+                saxony.value(QStringLiteral("woods")));
         // The terrain cards (16.6, issue 10's TerrainMethod::Cards) as the mapping's other choice: the cards'
         // features around the site, the armies around them, the same forces.
         TvbdMapping cards = map;
@@ -1191,7 +1221,12 @@ class TestBattle : public QObject {
         // terrain keeps the date.
         QVERIFY(in.month >= 3 && in.month <= 11);
         for (quint64 seed : {1, 2, 3})
-            QCOMPARE(exportTvbd(in, map, *rules, seed).value(QStringLiteral("campaign")).toObject().value(QStringLiteral("month")).toInt(), in.month);
+            QCOMPARE(exportTvbd(in, map, *rules, seed)
+                         .value(QStringLiteral("campaign"))
+                         .toObject()
+                         .value(QStringLiteral("month"))
+                         .toInt(),
+                     in.month);
         // The roads toward every neighbouring city of the map (site.h).
         const auto* cf = std::get_if<wp::rules::CombatFrame>(&s.frames.back());
         QCOMPARE(in.roads.size(), data.data->cities[cf->city].neighbours.size());
