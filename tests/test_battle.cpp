@@ -697,6 +697,21 @@ class TestBattle : public QObject {
         const BattleState s = load(o);
         checkLegal(s, QStringLiteral("breitenfeld"));
         QCOMPARE(s.attacker, 0);
+        // The victory conditions in the scenario (15.6, 15.7): the loader's unit counts and breakpoints.
+        const QJsonObject victory = o.value(QStringLiteral("victory")).toObject();
+        for (int side = 0; side < 2; ++side) {
+            QCOMPARE(victory.value(QStringLiteral("units")).toArray()[side].toInt(), s.originalUnits[side]);
+            QCOMPARE(victory.value(QStringLiteral("armyBreakpoint")).toArray()[side].toInt(),
+                     TvbdEngine::armyBreakpoint(s.originalUnits[side]));
+        }
+        QCOMPARE(s.turnLimit, victory.value(QStringLiteral("turnLimit")).toInt());
+        QCOMPARE(exportTercios(in, tmap, *trules, 1631)
+                     .value(QStringLiteral("victory"))
+                     .toObject()
+                     .value(QStringLiteral("endTable"))
+                     .toArray()
+                     .size(),
+                 trules->endTable.size());
         QCOMPARE(s.sideName[0], QStringLiteral("Swedes and Saxons"));
         // 5 Swedish veterans after 1630 -> superior brigades (mapping); regimental guns: 1 + 7/6 + 1 Cannon.
         int superiorPS = 0;

@@ -761,14 +761,15 @@ QString BattleExportDialog::briefingHtml(bool roster) const {
     QString h;
     // ---- the battle and the campaign situation
     h += QStringLiteral("<h2>%1</h2><p>%2</p>").arg(esc(m_in.title), esc(subtitle()));
-    QString situation = QStringLiteral("%1 attack %2").arg(esc(sideName(0)), esc(sideName(1)));
+    QString situation = QStringLiteral("<b>%1</b> (attacking) against <b>%2</b> (defending)")
+                            .arg(esc(sideName(0)), esc(sideName(1)));
     if (m_in.sally)
         situation +=
             QStringLiteral(", sallying out of the besieged %1 against the besiegers' lines (TYW 13.17)")
                 .arg(esc(m_in.city));
     else if (m_in.relief)
         situation +=
-            QStringLiteral(", who besiege %1, to relieve the town (TYW 13.15)%2")
+            QStringLiteral(", the besiegers of %1, to relieve the town (TYW 13.15)%2")
                 .arg(esc(m_in.city))
                 .arg(m_in.garrison > 0 ? QStringLiteral("; the garrison joins the attack from inside")
                                        : QString());
@@ -825,13 +826,13 @@ QString BattleExportDialog::briefingHtml(bool roster) const {
             if (loaded)
                 breakAt[side] = tactical::TvbdEngine::armyBreakpoint(st.originalUnits[side]);
             if (loaded)
-                h +=
-                    QStringLiteral("<p>%1 units (a Large Pike+Shot counts two), %2 commands; the army breaks "
-                                   "when it has lost %3 (15.6).</p>")
-                        .arg(st.originalUnits[side])
-                        .arg(std::count_if(st.commands.begin(), st.commands.end(),
-                                           [&](const tactical::Command& c) { return c.side == side; }))
-                        .arg(tactical::TvbdEngine::armyBreakpoint(st.originalUnits[side]));
+                h += QStringLiteral("<p>%1 units (Commanders included, a Large Pike+Shot counts two; 7.3), "
+                                    "%2 commands; the army breaks "
+                                    "when it has lost %3 (15.6).</p>")
+                         .arg(st.originalUnits[side])
+                         .arg(std::count_if(st.commands.begin(), st.commands.end(),
+                                            [&](const tactical::Command& c) { return c.side == side; }))
+                         .arg(tactical::TvbdEngine::armyBreakpoint(st.originalUnits[side]));
             h += QStringLiteral(
                      "<table border='1' cellspacing='0' cellpadding='3' width='100%'><tr>%1%2%3</tr>")
                      .arg(th.arg(QStringLiteral("Command")), th.arg(QStringLiteral("Commander")),
@@ -1047,7 +1048,8 @@ QString BattleExportDialog::briefingHtml(bool roster) const {
         if (rules && tactical::scenarioFromJson(m_out, QStringLiteral("export"), *rules, &st, &why))
             h += QStringLiteral(
                      "<p>At the end of each turn (15.6) an army that has lost at least its breakpoint "
-                     "of units (routed or eliminated; a Large Pike+Shot counts two) breaks and loses: "
+                     "of units (routed or eliminated, Commanders included; a Large Pike+Shot counts two) "
+                     "breaks and loses: "
                      "<b>%1</b> breaks at %2 lost of %3, <b>%4</b> at %5 lost of %6. Both in the same "
                      "turn: a draw. If neither has broken at the end of turn %7 (15.7), the attacker, "
                      "%8, loses.</p>")

@@ -1286,6 +1286,29 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
                          .arg(in.sides[s].name, in.sides[s].leaders[l].name);
     }
     root.insert(QStringLiteral("commands"), cmds);
+    // The victory conditions (15.6, 15.7), for the briefing and the players: each army's units (Commanders
+    // are units, a Large Pike+Shot counts two; 7.3, Fig. 6) and breakpoint, the turn limit, and who loses on
+    // time.
+    {
+        int units[2] = {0, 0};
+        for (const QJsonValue& c : cmds)
+            for (const QJsonValue& u : c.toObject().value(QStringLiteral("units")).toArray())
+                units[c.toObject().value(QStringLiteral("side")).toInt()] +=
+                    u.toObject().value(QStringLiteral("large")).toBool() ? 2 : 1;
+        root.insert(QStringLiteral("turnLimit"), rules.turnLimit);
+        root.insert(
+            QStringLiteral("victory"),
+            QJsonObject{{QStringLiteral("units"), QJsonArray{units[0], units[1]}},
+                        {QStringLiteral("armyBreakpoint"),
+                         QJsonArray{wp::tactical::TvbdEngine::armyBreakpoint(units[0]),
+                                    wp::tactical::TvbdEngine::armyBreakpoint(units[1])}},
+                        {QStringLiteral("turnLimit"), rules.turnLimit},
+                        {QStringLiteral("rule"),
+                         QStringLiteral("15.6: at the end of a turn an army that has lost its breakpoint of "
+                                        "units (routed or eliminated) breaks and loses; both in the same "
+                                        "turn: a draw. 15.7: no break by the turn limit: the attacker "
+                                        "(side 0) loses.")}});
+    }
     // The players deploy (10.5-10.6; the mapping's "deploy", battle export --deploy, the export dialog's
     // "players deploy"): the same commands without places, on the terrain laid here; the engine plays the
     // scouting and the alternate deployment.

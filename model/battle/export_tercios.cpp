@@ -936,6 +936,24 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
     root.insert(QStringLiteral("table"),
                 QJsonObject{{QStringLiteral("w"), rules.tableW}, {QStringLiteral("d"), rules.tableD}});
     root.insert(QStringLiteral("turnLimit"), rules.turnLimit);
+    // The victory conditions (L1507-1531): the scores of destroyed enemy units and the end table.
+    {
+        QJsonArray end;
+        for (const TerciosRules::EndRow& row : rules.endTable)
+            end << QJsonObject{{QStringLiteral("turn"), row.turn},
+                               {QStringLiteral("advantage"), row.adv},
+                               {QStringLiteral("victory"), row.level}};
+        root.insert(
+            QStringLiteral("victory"),
+            QJsonObject{{QStringLiteral("score"),
+                         QStringLiteral("a destroyed enemy squadron (every Foot unit but a company) 2, a "
+                                        "Horse unit, company or gun 1 (L1507-1531, G52)")},
+                        {QStringLiteral("endTable"), end},
+                        {QStringLiteral("rule"),
+                         QStringLiteral("at the end of a turn the game ends when the difference of the "
+                                        "scores reaches the table's advantage; at the end of the last "
+                                        "turn with none, a draw")}});
+    }
     root.insert(QStringLiteral("pointsLimit"), pointsLimit);
     root.insert(QStringLiteral("attacker"), 0);
     root.insert(QStringLiteral("seed"), qint64(seed % 1000000007ULL));
