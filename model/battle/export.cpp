@@ -123,81 +123,51 @@ struct Slot {
     double x, y;
 };
 
-// TVBD 10.4 run by the engine (its legal actions and apply, as runTerrainProcedure does), the defender's
-// features chosen by the place's character: each feature's type drawn by the Area's weights (the mapping's
+// TVBD 10.4 by the engine (runTerrainProcedure) with a defender who chooses his features by the place's
+// character: each feature's type drawn by the Area's weights (the mapping's
 // "areas": Saxony's fields, Tyrol's mountains; each type the defender may place keeps a small weight,
 // marsh counts for streams; no river) and its place at random among the legal ones of that type; once the
 // rules let him stop (10.4: 1-4 / 2-6 / 2-8 features) he stops one time in three. The roads and the
 // attacker's change are the engine's simple policy's.
-wp::tactical::TerrainProcedureResult areaProcedure(const wp::tactical::TvbdRules& rules,
-                                                   const wp::tactical::BattleState& scenario, quint64 seed,
-                                                   const QJsonObject& character) {
+wp::tactical::SetupChooser areaDefender(const QJsonObject& character) {
     using namespace wp::tactical;
-    TerrainProcedureResult res;
-    const TvbdEngine engine(rules);
-    BattleState s = scenario;
-    s.setup = SetupState{};
-    s.setup.terrainProcedure = true;
-    s.rng.reseed(seed);
-    s.log.clear();
-    engine.start(s);
-    wp::rules::Rng policy(seed ^ 0x5eed7e77a1ULL);
-    for (int guard = 0; guard < 500 && s.step == Step::Setup; ++guard) {
-        TAction a;
-        if (s.setup.stage == SetupStage::PlaceTerrain) {
-            // The defender: while the rules let him stop (a legal action that is not a placement), he stops
-            // one time in three; the feature's type by the Area's weights, its place at random.
-            const QList<TAction> legal = engine.legalActions(s);
-            QMap<QString, QList<TAction>> byType; // sorted: the draw does not depend on hashing
-            TAction stop;
-            bool canStop = false;
-            for (const TAction& l : legal)
-                if (l.kind != TAction::Place) {
-                    stop = l;
-                    canStop = true;
-                } else if (l.terrain.type != QLatin1String("river")) // keeps the battle fightable
-                    byType[l.terrain.type] << l;
-            if (byType.isEmpty() || (canStop && policy.below(3) == 0)) {
-                a = canStop ? stop : legal.last();
-            } else {
-                double total = 0;
-                QList<std::pair<QString, double>> weights;
-                for (auto it = byType.cbegin(); it != byType.cend(); ++it) {
-                    const double w = 0.25 + character.value(it.key()).toDouble() +
-                                     (it.key() == QLatin1String("stream")
-                                          ? character.value(QStringLiteral("marsh")).toDouble()
-                                          : 0.0);
-                    weights << std::pair{it.key(), w};
-                    total += w;
-                }
-                double pick = total * policy.below(100000) / 100000.0;
-                for (const auto& [type, w] : weights) {
-                    if (pick < w || type == weights.last().first) {
-                        const QList<TAction>& of = byType[type];
-                        a = of[policy.below(int(of.size()))];
-                        break;
-                    }
-                    pick -= w;
-                }
-            }
-        } else
-            a = chooseSetupAction(engine, s, policy); // roads, the attacker's change: the simple policy
-        res.actions << actionText(s, a);
-        QString err;
-        if (!engine.apply(s, a, &err)) {
-            res.error = err;
-            return res;
+    return [character](const TvbdEngine& engine, const BattleState& s, wp::rules::Rng& policy) {
+        if (s.setup.stage != SetupStage::PlaceTerrain)
+            return chooseSetupAction(engine, s, policy); // roads, the attacker's change: the simple policy
+        // The defender: while the rules let him stop (a legal action that is not a placement), he stops
+        // one time in three; the feature's type by the Area's weights, its place at random.
+        const QList<TAction> legal = engine.legalActions(s);
+        QMap<QString, QList<TAction>> byType; // sorted: the draw does not depend on hashing
+        TAction stop;
+        bool canStop = false;
+        for (const TAction& l : legal)
+            if (l.kind != TAction::Place) {
+                stop = l;
+                canStop = true;
+            } else if (l.terrain.type != QLatin1String("river")) // keeps the battle fightable
+                byType[l.terrain.type] << l;
+        if (byType.isEmpty() || (canStop && policy.below(3) == 0))
+            return canStop ? stop : legal.last();
+        double total = 0;
+        QList<std::pair<QString, double>> weights;
+        for (auto it = byType.cbegin(); it != byType.cend(); ++it) {
+            const double w =
+                0.25 + character.value(it.key()).toDouble() +
+                (it.key() == QLatin1String("stream") ? character.value(QStringLiteral("marsh")).toDouble()
+                                                     : 0.0);
+            weights << std::pair{it.key(), w};
+            total += w;
         }
-    }
-    res.ok = true;
-    res.attacker = s.attacker;
-    res.terrain = s.setup.specs; // no river is placed, so no bridge to add
-    for (const TerrainSpec& t : res.terrain)
-        res.json << terrainSpecJson(t);
-    for (const QString& line : s.log)
-        if (line.startsWith(QLatin1String("1.3")) || line.startsWith(QLatin1String("10.4")))
-            res.log << line;
-    return res;
+        double pick = total * policy.below(100000) / 100000.0;
+        for (const auto& [type, w] : weights) {
+            if (pick < w || type == weights.last().first) {
+                const QList<TAction>& of = byType[type];
+                return of[policy.below(int(of.size()))];
+            }
+            pick -= w;
+        }
+        return legal.last();
+    };
 }
 
 // The scenario with its terrain and its commands not yet deployed (10.6 "players"): what the 10.4
@@ -859,10 +829,11 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
         else if (method == QLatin1String("cards"))
             res = wp::tactical::runTerrainProcedure(rules, pre, seed, wp::tactical::TerrainMethod::Cards);
         else
-            res = areaProcedure(rules, pre, seed,
-                                areas.value(in.area).isObject()
-                                    ? areas.value(in.area).toObject()
-                                    : areas.value(QStringLiteral("default")).toObject());
+            res = wp::tactical::runTerrainProcedure(
+                rules, pre, seed, wp::tactical::TerrainMethod::Basic,
+                areaDefender(areas.value(in.area).isObject()
+                                 ? areas.value(in.area).toObject()
+                                 : areas.value(QStringLiteral("default")).toObject()));
         if (res.ok) {
             for (const QJsonValue& v : res.json)
                 addFeature(v.toObject());

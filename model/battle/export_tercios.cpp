@@ -785,14 +785,17 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
         double a0, a1, d0, d1;
     };
     QList<Box> boxes;
+    auto boxPolygon = [&](const Box& bx) {
+        return QJsonArray{toTable(bx.a0, bx.d0), toTable(bx.a1, bx.d0), toTable(bx.a1, bx.d1),
+                          toTable(bx.a0, bx.d1)};
+    };
     auto addBox = [&](const QString& type, const Box& bx, const QString& id, bool large = false) {
         QJsonObject t;
         t.insert(QStringLiteral("id"), id);
         t.insert(QStringLiteral("type"), type);
         if (large)
             t.insert(QStringLiteral("large"), true);
-        t.insert(QStringLiteral("polygon"), QJsonArray{toTable(bx.a0, bx.d0), toTable(bx.a1, bx.d0),
-                                                       toTable(bx.a1, bx.d1), toTable(bx.a0, bx.d1)});
+        t.insert(QStringLiteral("polygon"), boxPolygon(bx));
         terrain << t;
         boxes << bx;
     };
@@ -812,15 +815,10 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
                    true);
             // A Neutral Area's town keeps its gates shut (TYW 5.13): an impassable piece over it (Rocks,
             // L1487: Hidden and Impassable), so the module keeps every unit out, as the TVBD export does.
-            if (in.neutralArea) {
-                QJsonObject t;
-                t.insert(QStringLiteral("id"), QStringLiteral("closed-town"));
-                t.insert(QStringLiteral("type"), QStringLiteral("Rocks"));
-                t.insert(QStringLiteral("polygon"),
-                         QJsonArray{toTable(town.a0, town.d0), toTable(town.a1, town.d0),
-                                    toTable(town.a1, town.d1), toTable(town.a0, town.d1)});
-                terrain << t;
-            }
+            if (in.neutralArea)
+                terrain << QJsonObject{{QStringLiteral("id"), QStringLiteral("closed-town")},
+                                       {QStringLiteral("type"), QStringLiteral("Rocks")},
+                                       {QStringLiteral("polygon"), boxPolygon(town)}};
             if (in.fortress && !in.relief) { // a relieved town's walls face the besiegers' rear: not drawn
                 // The walls face the enemy: the attacker, or the besiegers when the garrison sallies.
                 const Box wall = in.sally ? Box{town.a0 - 4, town.a1 + 4, town.d1 + 1.0, town.d1 + 1.5}
@@ -831,13 +829,9 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
                         boxes[i].d0 < wall.d1)
                         ok = false;
                 if (ok) {
-                    QJsonObject t;
-                    t.insert(QStringLiteral("id"), QStringLiteral("city-wall"));
-                    t.insert(QStringLiteral("type"), QStringLiteral("Wall"));
-                    t.insert(QStringLiteral("polygon"),
-                             QJsonArray{toTable(wall.a0, wall.d0), toTable(wall.a1, wall.d0),
-                                        toTable(wall.a1, wall.d1), toTable(wall.a0, wall.d1)});
-                    terrain << t;
+                    terrain << QJsonObject{{QStringLiteral("id"), QStringLiteral("city-wall")},
+                                           {QStringLiteral("type"), QStringLiteral("Wall")},
+                                           {QStringLiteral("polygon"), boxPolygon(wall)}};
                     boxes << wall;
                 }
             }

@@ -1537,7 +1537,7 @@ TAction chooseSetupAction(const TvbdEngine& engine, const BattleState& s, wp::ru
 // ------------------------------------------------------------------------------------
 
 TerrainProcedureResult runTerrainProcedure(const TvbdRules& rules, const BattleState& scenario, quint64 seed,
-                                           TerrainMethod method) {
+                                           TerrainMethod method, const SetupChooser& choose) {
     TerrainProcedureResult res;
     TvbdEngine engine(rules);
     BattleState s = scenario;
@@ -1550,7 +1550,7 @@ TerrainProcedureResult runTerrainProcedure(const TvbdRules& rules, const BattleS
     engine.start(s); // 1.3 when the scenario names no attacker, then the first 10.4 decision
     wp::rules::Rng policy(seed ^ 0x5eed7e77a1ULL);
     for (int guard = 0; guard < 500 && s.step == Step::Setup; ++guard) {
-        const TAction a = chooseSetupAction(engine, s, policy);
+        const TAction a = choose ? choose(engine, s, policy) : chooseSetupAction(engine, s, policy);
         res.actions << actionText(s, a);
         QString err;
         if (!engine.apply(s, a, &err)) {
