@@ -70,7 +70,20 @@ int runCommand(QStringList args) {
         return 2;
     }
     const QString file = args.takeFirst();
-    QString rules;
+    QJsonObject root;
+    QString error;
+    if (!wp::tactical::readJsonObject(file, &root, &error)) {
+        err() << "westphalia-cli battle run: " << error << "\n";
+        return 1;
+    }
+    // The file's own ruleset: its "format" (docs/tvbd.md, docs/tercios.md), else its "rules".
+    const QString format = root.value(QStringLiteral("format")).toString();
+    const QString fileRules = format == QLatin1String("westphalia-tercios-scenario")
+                                  ? QStringLiteral("tercios")
+                              : format == QLatin1String("westphalia-tactical-scenario")
+                                  ? QStringLiteral("tvbd")
+                                  : root.value(QStringLiteral("rules")).toString();
+    QString rules = fileRules;
     if (const qsizetype i = args.indexOf(QStringLiteral("--rules")); i >= 0) {
         if (i + 1 >= args.size()) {
             err() << "westphalia-cli battle run: --rules needs tvbd or tercios\n";
@@ -78,21 +91,15 @@ int runCommand(QStringList args) {
         }
         rules = args.at(i + 1);
         args.remove(i, 2);
-    } else {
-        QJsonObject root;
-        QString error;
-        if (!wp::tactical::readJsonObject(file, &root, &error)) {
-            err() << "westphalia-cli battle run: " << error << "\n";
-            return 1;
-        }
-        const QString format = root.value(QStringLiteral("format")).toString();
-        rules = format == QLatin1String("westphalia-tercios-scenario")
-                    ? QStringLiteral("tercios")
-                    : root.value(QStringLiteral("rules")).toString();
     }
     if (rules != QLatin1String("tvbd") && rules != QLatin1String("tercios")) {
         err() << "westphalia-cli battle run: " << file << ": the ruleset '" << rules
               << "' is not tvbd or tercios (give --rules)\n";
+        return 2;
+    }
+    if (!fileRules.isEmpty() && rules != fileRules) {
+        err() << "westphalia-cli battle run: " << file << ": format \"" << format << "\" is a " << fileRules
+              << " scenario, not a " << rules << " one (give --rules " << fileRules << " or leave it out)\n";
         return 2;
     }
     return tacticalCommand(QStringList{rules, QStringLiteral("--scenario"), file} + args);
@@ -571,16 +578,19 @@ int validateCommand(ArgParser& p) {
         return 1;
     }
     int bad = 0;
+    if (s.setup.recruit) {
+        out() << file << ": the players recruit the armies in the set-up (10.2)\n";
+        return 0;
+    }
     for (int side = 0; side < 2; ++side) {
-        int coins = 0;
-        for (const wp::tactical::Unit& u : s.units)
-            if (u.side == side && u.type != wp::tactical::UnitType::Commander)
-                coins += rules->coins(u.type, u.quality, u.large);
-        const QStringList problems = wp::tactical::armyListProblems(s, side);
+        // 16.3.2: counted against the scenario's budget when it gives one (armySize)
+        const int coins = wp::tactical::armyCoins(*rules, s, side);
+        const QStringList problems = wp::tactical::armyListProblemsWithBudget(*rules, s, side);
         out() << s.sideName[side] << ": " << s.originalUnits[side] << " units (breakpoint "
               << wp::tactical::TvbdEngine::armyBreakpoint(s.originalUnits[side]) << ", 15.6), " << coins
-              << " coins: " << (problems.isEmpty() ? QStringLiteral("legal") : QStringLiteral("ILLEGAL"))
-              << "\n";
+              << " coins" << (s.setup.armyCoins ? QStringLiteral(" of %1").arg(s.setup.armyCoins) : QString())
+              << (s.setup.armyUnits ? QStringLiteral(" (%1 units agreed)").arg(s.setup.armyUnits) : QString())
+              << ": " << (problems.isEmpty() ? QStringLiteral("legal") : QStringLiteral("ILLEGAL")) << "\n";
         for (const QString& pr : problems)
             out() << "  " << file << ": " << pr << "\n";
         bad += int(problems.size());

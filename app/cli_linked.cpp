@@ -9,12 +9,15 @@
 #include "save/savefile.h"
 #include "tactical/battle.h"
 
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QSaveFile>
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <variant>
 
 namespace wp::cli {
@@ -25,6 +28,7 @@ const char* kLinkUsage =
     R"(usage: westphalia-cli battle-link auto GAME [--battle N] [--rules tvbd|tercios] [--out FILE.json] [--log]
        westphalia-cli battle-link form GAME [--battle N] --form FILE
        westphalia-cli battle-link verify GAME [--battle N]
+       westphalia-cli battle-link replay GAME --battle N [--out FILE.json] [--log]
        westphalia-cli battle-link report GAME
        westphalia-cli battle-link calibrate --rules tvbd|tercios [--games N] [--seed S]
                                    [--base B] [--scale X] [--routed-weight W] [--pursuit P]
@@ -39,10 +43,15 @@ const char* kLinkUsage =
              ("battle-result ...", "battle-leader ..."); --out writes the battle's tactical scenario
              (play it with battle run), --log prints the tactical battle's log
   form       the same from a hand-entered result (docs/linked-battles.md "The form")
-  verify     replays up to a table result waiting for the defender's confirmation and checks that it is
-             the auto-resolved battle of that position (exit 1 when not)
+  verify     replays up to a table result waiting for the defender's confirmation and checks it: with
+             the battle's record (attached to the result: fought on screen or auto-resolved) that the
+             record replays to it, without one that it is the auto-resolved battle (exit 1 when not)
+  replay     the game's N-th table battle again: its scenario regenerated from the game (--out writes
+             it as FILE-scenario.json) and, with the battle's record, the tactical battle record FILE.json
+             the tactical window opens (westphalia --battle FILE.json) and with --log its battle log
   report     every battle of a game: turn, place, attacker, CRT or table, Loss Numbers, winner, leaders;
-             for a table battle the result entered, its seed and how to regenerate its scenario and log
+             for a table battle the result entered, its seed, its record's check and the command that
+             opens its scenario, record and log (exit 1 when a record does not give its result)
   calibrate  N battles between random forces, each by the CRT and auto-resolved on the table with the
              mapping; prints the winners, Loss Numbers and leader losses side by side (--tune: searches
              the mapping's parameters for the closest fit on the same battles)
@@ -130,7 +139,7 @@ bool loadGameSource(GameSource* g, QString* error) {
 // confirmation of it): after all the actions, or with `battle` N > 0 at the N-th table battle's result
 // (numbered as the battle report numbers them).
 int replayToTable(const rules::Engine& engine, rules::GameState& s, const GameSource& g, QString* error,
-                  bool confirm = false, int battle = 0) {
+                  bool confirm = false, int battle = 0, qsizetype* stop = nullptr) {
     auto waiting = [&] {
         if (s.frames.empty() || !std::holds_alternative<rules::CombatFrame>(s.frames.back()))
             return false;
@@ -149,11 +158,17 @@ int replayToTable(const rules::Engine& engine, rules::GameState& s, const GameSo
             counted = false;
         else if (!counted && g.actions[i].startsWith(QLatin1String("battle-result"))) {
             counted = true;
-            if (++seen == battle && !confirm)
+            if (++seen == battle && !confirm) {
+                if (stop)
+                    *stop = i;
                 return 0;
+            }
         }
-        if (battle > 0 && seen == battle && confirm && g.actions[i] == QLatin1String("battle confirm"))
+        if (battle > 0 && seen == battle && confirm && g.actions[i] == QLatin1String("battle confirm")) {
+            if (stop)
+                *stop = i;
             return 0;
+        }
         QString why;
         const auto a = rules::parseAction(engine.data(), s, g.actions[i], &why);
         if (!a) {
@@ -170,6 +185,8 @@ int replayToTable(const rules::Engine& engine, rules::GameState& s, const GameSo
         *error = QStringLiteral("the game has %1 table battle(s), not battle %2").arg(seen).arg(battle);
         return 1;
     }
+    if (stop)
+        *stop = g.actions.size();
     if (!waiting()) {
         *error = QStringLiteral("after the actions no battle waits for %1 (%2); the game needs the option "
                                 "battles=tvbd, tercios or ask, or give --battle N for a past battle")
@@ -179,6 +196,30 @@ int replayToTable(const rules::Engine& engine, rules::GameState& s, const GameSo
         return 1;
     }
     return 0;
+}
+
+// A game replayed to one of its table battles: the data, the engine, the state and the index of the action
+// where the replay stopped.
+struct AtTable {
+    LoadResult data;
+    std::optional<rules::Engine> engine;
+    rules::GameState s;
+    qsizetype stop = 0;
+};
+
+// Loads the data and the game of `g`, starts it and replays it to a table battle (replayToTable: `confirm`,
+// `battle`). 0, or the exit code with the problem printed.
+int openAtTable(GameSource& g, bool confirm, int battle, AtTable* t) {
+    if (!loadData({}, t->data))
+        return 1;
+    t->engine.emplace(t->data.data);
+    QString error;
+    int rc = loadGameSource(&g, &error) ? startGame(*t->engine, g.setup, t->s, nullptr, &error) : 1;
+    if (rc == 0)
+        rc = replayToTable(*t->engine, t->s, g, &error, confirm, battle, &t->stop);
+    if (rc != 0)
+        err() << "westphalia-cli battle-link: " << error << "\n";
+    return rc;
 }
 
 void printTable(const battle::TableResult& t) {
@@ -223,21 +264,31 @@ int resultCommand(ArgParser& p, Mode mode) {
         problem = QStringLiteral("--form FILE is needed");
     if (!p.finish(problem))
         return 2;
-    LoadResult data;
-    if (!loadData({}, data))
-        return 1;
-    const rules::Engine engine(data.data);
-    rules::GameState s;
-    QString error;
-    int rc = loadGameSource(&game, &error) ? startGame(engine, game.setup, s, nullptr, &error) : 1;
-    if (rc == 0)
-        rc = replayToTable(engine, s, game, &error, mode == Mode::Verify, battleNo);
-    if (rc != 0) {
-        err() << "westphalia-cli battle-link: " << error << "\n";
+    AtTable t;
+    if (const int rc = openAtTable(game, mode == Mode::Verify, battleNo, &t); rc != 0)
         return rc;
-    }
+    const LoadResult& data = t.data;
+    rules::GameState& s = t.s;
+    const qsizetype stop = t.stop;
+    QString error;
     if (mode == Mode::Verify) {
-        // The defender's check before "battle confirm": the same battle, auto-resolved here.
+        // The defender's check before "battle confirm": the battle's record replayed, or without one the
+        // same battle auto-resolved here.
+        const QString attachment = battle::enteredAttachment(game.actions.mid(0, stop));
+        if (!attachment.isEmpty()) {
+            battle::RecordCheck check;
+            if (!battle::matchesRecord(*data.data, s, attachment, &check, &error)) {
+                out() << "the result entered is NOT what its record gives: " << error << "\n";
+                return 1;
+            }
+            out() << "the result entered is what its record gives: "
+                  << (check.record.by == QLatin1String("screen")
+                          ? QStringLiteral("the battle fought on screen, %1 tactical actions replayed")
+                                .arg(check.record.moves.size())
+                          : QStringLiteral("the auto-resolved battle"))
+                  << " (" << check.end << "; battle seed " << check.record.seed << ")\n";
+            return 0;
+        }
         if (!battle::matchesAutoResolve(*data.data, s, &error)) {
             out() << "the result entered is NOT the auto-resolved battle: " << error << "\n";
             return 1;
@@ -295,6 +346,86 @@ int resultCommand(ArgParser& p, Mode mode) {
     out() << "actions (then the defender's 'battle confirm'):\n";
     for (const QString& a : res.actions(*data.data))
         out() << a << "\n";
+    return 0;
+}
+
+// `battle-link replay`: the N-th table battle again — its scenario regenerated from the game and, with the
+// battle's record, the tactical battle record the tactical window opens and its log (docs "History").
+int replayCommand(ArgParser& p) {
+    const QString battleText = p.value(QStringLiteral("--battle"));
+    const QString outFile = p.value(QStringLiteral("--out"));
+    const bool showLog = p.flag(QStringLiteral("--log"));
+    GameSource game;
+    QString problem;
+    bool ok = false;
+    const int battleNo = battleText.toInt(&ok);
+    if (!ok || battleNo < 1)
+        problem = QStringLiteral("--battle N is needed: a table battle's number (1, 2, ...)");
+    if (problem.isEmpty())
+        readGameSource(p, &game, &problem);
+    if (!p.finish(problem))
+        return 2;
+    AtTable t;
+    if (const int rc = openAtTable(game, false, battleNo, &t); rc != 0)
+        return rc;
+    const LoadResult& data = t.data;
+    rules::GameState& s = t.s;
+    const qsizetype stop = t.stop;
+    QString error;
+    const auto& f = std::get<rules::CombatFrame>(s.frames.back());
+    const QString rulesName =
+        f.table == rules::kBattlesTercios ? QStringLiteral("tercios") : QStringLiteral("tvbd");
+    QString attachment;
+    rules::splitAttachment(game.actions[stop], &attachment);
+    battle::TableRecord record;
+    battle::RecordCheck check;
+    const bool hasRecord = !attachment.isEmpty();
+    if (hasRecord && (!battle::decodeRecord(attachment, &record, &error) ||
+                      !battle::replayRecord(*data.data, s, record, &check, &error))) {
+        err() << "westphalia-cli battle-link: " << game.where[stop] << ": the battle's record: " << error
+              << "\n";
+        return 1;
+    }
+    if (!hasRecord && !battle::exportLinked(*data.data, s, rulesName, battle::linkedBattleSeed(s),
+                                            &check.scenarioJson, &error)) {
+        err() << "westphalia-cli battle-link: " << error << "\n";
+        return 1;
+    }
+    out() << "table battle " << battleNo << ": " << rulesName << ", battle seed "
+          << battle::linkedBattleSeed(s) << "; "
+          << (hasRecord
+                  ? (record.by == QLatin1String("screen")
+                         ? QStringLiteral("fought on screen, %1 tactical actions").arg(record.moves.size())
+                         : QStringLiteral("auto-resolved"))
+                  : QStringLiteral("no record: a real table's result (the scenario only)"))
+          << "\n";
+    if (hasRecord)
+        out() << "end: " << check.end
+              << "; result: " << check.expected.actions(*data.data).join(QStringLiteral("; ")) << "\n";
+    if (!outFile.isEmpty()) {
+        const QFileInfo fi(outFile);
+        const QString scenarioFile = fi.completeBaseName() + QStringLiteral("-scenario.json");
+        const QString scenarioPath = fi.dir().filePath(scenarioFile);
+        auto write = [&](const QString& path, const QJsonObject& o) {
+            QSaveFile sf(path);
+            if (!sf.open(QIODevice::WriteOnly) || sf.write(QJsonDocument(o).toJson()) < 0 || !sf.commit()) {
+                err() << "westphalia-cli battle-link: cannot write " << path << ": " << sf.errorString()
+                      << "\n";
+                return false;
+            }
+            return true;
+        };
+        if (!write(scenarioPath, check.scenarioJson) ||
+            (hasRecord && !write(outFile, battle::tacticalBattleRecord(rulesName, battle::linkedBattleSeed(s),
+                                                                       scenarioFile, check.played))))
+            return 1;
+        out() << "scenario: " << scenarioPath << "\n";
+        if (hasRecord)
+            out() << "battle record: " << outFile << " (westphalia --battle " << outFile << " opens it)\n";
+    }
+    if (showLog)
+        for (const QString& l : check.log)
+            out() << "  | " << l << "\n";
     return 0;
 }
 
@@ -537,6 +668,7 @@ int reportCommand(ArgParser& p) {
             gameArgs += QStringLiteral(" --option ") + o;
     }
     out() << "battles: " << battles.size() << "\n";
+    int bad = 0; // records that do not give their result
     for (const battle::BattleRecord& b : battles) {
         out() << "#" << b.action + 1 << " turn " << b.turn << ", " << b.city << ": " << b.attacker
               << " attacks; " << b.resolution << "; Loss Numbers " << b.lossNumber[0] << " (attacker) / "
@@ -548,16 +680,22 @@ int reportCommand(ArgParser& p) {
             out() << "; entered: " << b.tableResult;
         out() << "\n";
         if (b.tableBattle > 0) {
+            const QString record =
+                b.recordOk == 1   ? (b.evidence == QLatin1String("screen")
+                                         ? QStringLiteral("fought on screen: its record replays to the result")
+                                         : QStringLiteral("auto-resolved: its record replays to the result"))
+                : b.recordOk == 0 ? QStringLiteral("its record does NOT give the result: ") + b.recordError
+                : b.autoResolved == 1 ? QStringLiteral("no record; the auto-resolved battle")
+                : b.autoResolved == 0 ? QStringLiteral("no record: a real table's result")
+                                      : QStringLiteral("not confirmed");
             out() << "    table battle " << b.tableBattle << " (" << b.rules << ", battle seed "
-                  << b.battleSeed << "; "
-                  << (b.autoResolved == 1   ? "the auto-resolved battle"
-                      : b.autoResolved == 0 ? "not the auto-resolved battle: a real table's result"
-                                            : "not confirmed")
-                  << "); scenario and log: westphalia-cli battle-link auto " << gameArgs << " --battle "
-                  << b.tableBattle << " --out battle-" << b.tableBattle << ".json --log\n";
+                  << b.battleSeed << "; " << record
+                  << "); scenario, record and log: westphalia-cli battle-link replay " << gameArgs
+                  << " --battle " << b.tableBattle << " --out battle-" << b.tableBattle << ".json --log\n";
+            bad += b.recordOk == 0;
         }
     }
-    return 0;
+    return bad ? 1 : 0;
 }
 
 } // namespace
@@ -579,10 +717,12 @@ int battleLinkCommand(const QStringList& args) {
         return calibrateCommand(p);
     if (sub == QLatin1String("report"))
         return reportCommand(p);
-    p.finish(
-        sub.isEmpty()
-            ? QStringLiteral("a subcommand is needed: auto, form, verify, report or calibrate")
-            : QStringLiteral("unknown subcommand '%1' (auto, form, verify, report, calibrate)").arg(sub));
+    if (sub == QLatin1String("replay"))
+        return replayCommand(p);
+    p.finish(sub.isEmpty()
+                 ? QStringLiteral("a subcommand is needed: auto, form, verify, replay, report or calibrate")
+                 : QStringLiteral("unknown subcommand '%1' (auto, form, verify, replay, report, calibrate)")
+                       .arg(sub));
     return 2;
 }
 

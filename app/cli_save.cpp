@@ -3,6 +3,7 @@
 #include "cli_game.h"
 #include "cli_util.h"
 
+#include "battle/linked.h"
 #include "rules/invariants.h"
 #include "save/savefile.h"
 
@@ -20,8 +21,10 @@ const char* kSaveUsage = R"USAGE(usage: westphalia-cli save verify FILE... [--da
        westphalia-cli save bench [--scenario ID] [--seed S] [--runs R] [--out FILE] [--data DIR]
 
   verify   reads each save, checks its format, version, data fingerprint and hash chain, and replays
-           every action through the rules engine. Prints "OK FILE (N actions, turn T, ...)" or the problem
-           (file, place, what is wrong). Exit code 1 if any file has a problem.
+           every action through the rules engine; a table battle's record (a linked battle fought on
+           screen or auto-resolved) is replayed and must give the result confirmed. Prints "OK FILE (N
+           actions, turn T, ...)" or the problem (file, place, what is wrong). Exit code 1 if any file
+           has a problem.
   replay   replays the first N actions (default all) and prints the turn, VP and prompt, or with
            --state-json the state as JSON, with --log the game log.
   bench    plays random games (seeds S, S+1, ...) until one lasts the whole scenario (default campaign,
@@ -58,9 +61,40 @@ int verify(ArgParser& ap) {
             ++bad;
             continue;
         }
+        // The records attached to table results (docs/linked-battles.md "The battle's record"): each
+        // replayed and compared with the result confirmed.
+        int records = 0;
+        if (game->actions().join(QLatin1Char('\n')).contains(QLatin1String(" @"))) {
+            QList<battle::BattleRecord> battles;
+            rules::GameState start;
+            if (!game->engine().newGame(start, game->scenario(), game->options(), game->seed(), &error) ||
+                !battle::battleReport(game->engine(), start, game->actions(), &battles, &error)) {
+                err() << "FAIL " << file << ": " << error << "\n";
+                ++bad;
+                continue;
+            }
+            QString failed;
+            for (const battle::BattleRecord& b : battles) {
+                records += b.recordOk >= 0;
+                if (b.recordOk == 0 && failed.isEmpty())
+                    failed =
+                        QStringLiteral("$.actions[%1] (table battle %2 at %3): the battle's record does not "
+                                       "give the result confirmed: %4")
+                            .arg(b.resultAction)
+                            .arg(b.tableBattle)
+                            .arg(b.city, b.recordError);
+            }
+            if (!failed.isEmpty()) {
+                err() << "FAIL " << file << ": " << failed << "\n";
+                ++bad;
+                continue;
+            }
+        }
         out() << "OK " << file << " (" << game->actions().size() << " actions, " << game->scenario()
               << ", turn " << s.turn << ", VP " << s.vp << ", "
-              << (s.gameOver ? s.result : QStringLiteral("in progress: ") + game->prompt()) << ")\n";
+              << (s.gameOver ? s.result : QStringLiteral("in progress: ") + game->prompt())
+              << (records ? QStringLiteral("; %1 table battle records replayed").arg(records) : QString())
+              << ")\n";
     }
     if (files.size() > 1)
         out() << files.size() - bad << " of " << files.size() << " saves OK\n";

@@ -354,8 +354,7 @@ int tacticalCommand(const QStringList& argsIn) {
         AutoResult* cells = results.data(); // each thread writes its own elements (no detach)
         auto work = [&, cells](int from) {
             for (int g = from; g < n; g += jobs) {
-                TacticalGame game(engine, start, seed + quint64(g));
-                cells[g] = autoResolve(game, policy, seed + quint64(g));
+                cells[g] = resolveTvbd(engine, start, seed + quint64(g), policy);
             }
         };
         std::vector<std::thread> threads;

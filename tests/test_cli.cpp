@@ -80,6 +80,18 @@ class TestCli : public QObject {
         Run bad = cli({"battle", "run", dir + "tvbd-white-mountain.json", "--rules", "chess"});
         QCOMPARE(bad.code, 2);
         QVERIFY(bad.err.contains("'chess' is not tvbd or tercios"));
+        // Issue 11: the same commands with --rules tercios; a ruleset the file is not is named.
+        Run terc = cli({"battle", "run", dir + "tercios-breitenfeld.json", "--rules", "tercios", "--seed",
+                        "3", "--auto"});
+        QVERIFY2(terc.code == 0, qPrintable(terc.err));
+        QVERIFY2(terc.out.contains("reason:") && terc.out.contains("Tercios L"), qPrintable(terc.out));
+        Run tercOdds =
+            cli({"battle", "run", dir + "tercios-breitenfeld.json", "--rules", "tercios", "--odds", "4"});
+        QCOMPARE(tercOdds.code, 0);
+        QVERIFY2(tercOdds.out.contains("%"), qPrintable(tercOdds.out));
+        Run wrong = cli({"battle", "run", dir + "tercios-breitenfeld.json", "--rules", "tvbd", "--auto"});
+        QCOMPARE(wrong.code, 2);
+        QVERIFY2(wrong.err.contains("is a tercios scenario, not a tvbd one"), qPrintable(wrong.err));
     }
 
     void dataCheck() {

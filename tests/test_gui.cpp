@@ -1229,9 +1229,9 @@ class TestGui : public QObject {
         QVERIFY(combat->isVisible());
         QVERIFY(combat->resultLabel()->text().contains(QStringLiteral("fought on the table")));
         QVERIFY(combat->tableCheckLabel());
-        QVERIFY2(
-            combat->tableCheckLabel()->text().contains(QStringLiteral("This is the auto-resolved battle")),
-            qPrintable(combat->tableCheckLabel()->text()));
+        QVERIFY2(combat->tableCheckLabel()->text().contains(QStringLiteral(
+                     "Verified: the battle's record gives this result</b> — the auto-resolved battle")),
+                 qPrintable(combat->tableCheckLabel()->text()));
         const std::optional<Action> confirm = legalChoice(gc, kBattleConfirm);
         const std::optional<Action> dispute = legalChoice(gc, kBattleDispute);
         QVERIFY(confirm && dispute);

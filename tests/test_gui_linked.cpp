@@ -8,6 +8,7 @@
 // window's controller; everything about the battle goes through the dialogs' buttons.
 #include "battle/linked.h"
 #include "battleexportdialog.h"
+#include "battlereportdialog.h"
 #include "combatdialog.h"
 #include "gamecontroller.h"
 #include "gui_fixture.h"
@@ -26,6 +27,7 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QDir>
 #include <QLabel>
 #include <QListWidget>
 #include <QMessageBox>
@@ -34,6 +36,7 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -159,6 +162,18 @@ void startAgainstComputer(MainWindow& w, const QString& battles) {
     startCampaign(w, setup, battles);
 }
 
+// New Game hotseat with `battles` and `seed` in window `w`, played at random (the aggressive policy, both
+// sides) until the first table decision: whether the attacker's table result is the decision then.
+bool playToTheTable(MainWindow& w, quint64 seed, const QString& battles, Rng& rng) {
+    NewGameSetup setup;
+    setup.seed = seed;
+    startCampaign(w, setup, battles);
+    GameController* gc = w.controller();
+    for (int i = 0; i < 3000 && gc->hasGame() && !atTable(gc) && !gc->state().gameOver; ++i)
+        playRandomly(w, gc->actor(), rng);
+    return gc->hasGame() && isTableResultDecision(gc->legal());
+}
+
 // The campaign log has a line containing `text`.
 bool logged(const GameController* gc, const QString& text) {
     for (const LogLine& l : gc->log())
@@ -188,6 +203,20 @@ TacticalWindow* fightToTheEnd(TableResultDialog* dlg, int computerTacticalSide) 
     }
     settle();
     return tw;
+}
+
+// A screenshot for docs/gui.md (the build's tests/gui-shots/, copied to the repository's gui-shots/).
+QString shot(const QString& name) {
+    QDir().mkpath(QStringLiteral("gui-shots"));
+    return QDir(QStringLiteral("gui-shots")).absoluteFilePath(name);
+}
+
+// The battle report of window `w` (Battle ▸ Battle Report…): its row of the last table battle, or -1.
+int lastTableRow(BattleReportDialog* report) {
+    for (int r = static_cast<int>(report->battles().size()) - 1; r >= 0; --r)
+        if (report->battles()[r].tableBattle > 0)
+            return r;
+    return -1;
 }
 
 } // namespace
@@ -231,15 +260,10 @@ class TestGuiLinked : public QObject {
     // in the combat dialog, which says it is the auto-resolved battle; then 12.31 and 12.28 follow.
     void hotseatTercios() {
         MainWindow w(d);
-        NewGameSetup setup;
-        setup.seed = 4;
-        startCampaign(w, setup, QStringLiteral("tercios"));
         QString error;
         GameController* gc = w.controller();
         Rng rng(4);
-        for (int i = 0; i < 3000 && !atTable(gc) && !gc->state().gameOver; ++i)
-            playRandomly(w, gc->actor(), rng);
-        QVERIFY2(isTableResultDecision(gc->legal()), qPrintable(gc->game().prompt()));
+        QVERIFY2(playToTheTable(w, 4, QStringLiteral("tercios"), rng), qPrintable(gc->game().prompt()));
         const CombatFrame* f = topCombat(gc->state());
         QVERIFY(f);
         QCOMPARE(f->table, int8_t(kBattlesTercios));
@@ -259,9 +283,11 @@ class TestGuiLinked : public QObject {
         CombatDialog* combat = w.combatDialog();
         QVERIFY(combat->isVisible());
         QVERIFY(combat->tableCheckLabel());
-        QVERIFY2(
-            combat->tableCheckLabel()->text().contains(QStringLiteral("This is the auto-resolved battle")),
-            qPrintable(combat->tableCheckLabel()->text()));
+        // the auto-resolved result goes with its record (by: auto), replayed by the defender's check
+        QVERIFY(!battle::enteredAttachment(gc->actionTexts()).isEmpty());
+        QVERIFY2(combat->tableCheckLabel()->text().contains(QStringLiteral(
+                     "Verified: the battle's record gives this result</b> — the auto-resolved battle")),
+                 qPrintable(combat->tableCheckLabel()->text()));
         const CombatFrame entered = *topCombat(gc->state());
         press(combat->buttonFor(*legalChoice(gc, kBattleConfirm)));
         QVERIFY(logged(gc, QStringLiteral("(linked battle) %1 confirms").arg(sideName(1 - attacker))));
@@ -271,8 +297,8 @@ class TestGuiLinked : public QObject {
         // The battle report lists it as a table battle with the result entered.
         QList<battle::BattleRecord> battles;
         GameState start;
-        QVERIFY(gc->game().engine().newGame(start, QStringLiteral("campaign"), gc->game().options(),
-                                            setup.seed, &error));
+        QVERIFY(
+            gc->game().engine().newGame(start, QStringLiteral("campaign"), gc->game().options(), 4, &error));
         QVERIFY2(battle::battleReport(gc->game().engine(), start, gc->game().actions(), &battles, &error),
                  qPrintable(error));
         QVERIFY(!battles.isEmpty());
@@ -323,9 +349,11 @@ class TestGuiLinked : public QObject {
                 CombatDialog* combat = w.combatDialog();
                 QVERIFY(combat->isVisible());
                 QVERIFY(combat->tableCheckLabel());
-                QVERIFY2(combat->tableCheckLabel()->text().contains(
-                             QStringLiteral("This is the auto-resolved battle")),
-                         qPrintable(combat->tableCheckLabel()->text()));
+                // the referee's result goes with its record (by: auto), replayed by the check
+                QVERIFY2(
+                    combat->tableCheckLabel()->text().contains(QStringLiteral(
+                        "Verified: the battle's record gives this result</b> — the auto-resolved battle")),
+                    qPrintable(combat->tableCheckLabel()->text()));
                 const CombatFrame entered = *f;
                 press(combat->buttonFor(*confirm));
                 QVERIFY(logged(gc, QStringLiteral("(linked battle) Catholic confirms")));
@@ -345,14 +373,9 @@ class TestGuiLinked : public QObject {
     // submitted like the auto-resolved one; the defender confirms; 12.31, 12.28 and 12.4 follow.
     void hotseatOnScreenTvbd() {
         MainWindow w(d);
-        NewGameSetup setup;
-        setup.seed = 2;
-        startCampaign(w, setup, QStringLiteral("tvbd"));
         GameController* gc = w.controller();
         Rng rng(2);
-        for (int i = 0; i < 3000 && !atTable(gc) && !gc->state().gameOver; ++i)
-            playRandomly(w, gc->actor(), rng);
-        QVERIFY2(isTableResultDecision(gc->legal()), qPrintable(gc->game().prompt()));
+        QVERIFY2(playToTheTable(w, 2, QStringLiteral("tvbd"), rng), qPrintable(gc->game().prompt()));
         const int attacker = topCombat(gc->state())->attacker;
         TableResultDialog* dlg = w.tableResultDialog();
         QVERIFY(dlg->isVisible());
@@ -376,11 +399,27 @@ class TestGuiLinked : public QObject {
                                       mapping.leaderModifier);
         QVERIFY2(battle::mapResult(*d, gc->state(), table, mapping, &expected, &error), qPrintable(error));
         QCOMPARE(dlg->pending()->actions(*d), expected.actions(*d));
+        // the battle's record goes with the result: every move of the battle fought here
+        QVERIFY(!dlg->pendingAttachment().isEmpty());
+        battle::TableRecord record;
+        QVERIFY2(battle::decodeRecord(dlg->pendingAttachment(), &record, &error), qPrintable(error));
+        QCOMPARE(record.by, QStringLiteral("screen"));
+        QCOMPARE(record.moves.size(), tw->session()->actionTexts().size());
+        QCOMPARE(record.seed, battle::linkedBattleSeed(gc->state()));
+        const QString endText = tw->session()->resultText();
         press(dlg->submitButton());
         QVERIFY(!dlg->isVisible());
         QCOMPARE(gc->actor(), 1 - attacker);
         CombatDialog* combat = w.combatDialog();
         QVERIFY(combat->isVisible());
+        // the defender's check replays the record (the same end, the same result)
+        QVERIFY2(
+            combat->tableCheckLabel()->text().contains(QStringLiteral("Verified: the battle's record gives "
+                                                                      "this result")),
+            qPrintable(combat->tableCheckLabel()->text()));
+        QVERIFY(combat->tableCheckLabel()->text().contains(
+            QStringLiteral("%1 tactical actions replayed").arg(record.moves.size())));
+        QVERIFY(combat->grab().save(shot(QStringLiteral("table-result-confirm-verified.png"))));
         const CombatFrame entered = *topCombat(gc->state());
         QCOMPARE(entered.tableWinner, int8_t(expected.attackerWins ? attacker : 1 - attacker));
         QCOMPARE(int(entered.lossNumber[attacker]), expected.lossNumber[0]);
@@ -391,6 +430,112 @@ class TestGuiLinked : public QObject {
         checkBackInTheCampaign(gc, entered);
         // Ending the battle again (a second battleOver) no longer applies: the table decision is gone.
         QVERIFY(!dlg->takeBattleEnd());
+
+        // History: saved and opened in another window, the battle report lists the battle with its record
+        // replayed, and opens the battle again in the tactical window — the same battle, to the same end.
+        QTemporaryDir tmp;
+        const QString file = tmp.filePath(QStringLiteral("screen.tyw"));
+        QVERIFY2(gc->save(file, &error), qPrintable(error));
+        MainWindow again(d);
+        showWindow(again);
+        QVERIFY2(again.controller()->load(file, &error), qPrintable(error));
+        BattleReportDialog* report = again.showBattleReport();
+        QVERIFY(report->isVisible());
+        const int row = lastTableRow(report);
+        QVERIFY(row >= 0);
+        const battle::BattleRecord& b = report->battles()[row];
+        QCOMPARE(b.evidence, QStringLiteral("screen"));
+        QCOMPARE(b.recordOk, 1);
+        QVERIFY(report->table()
+                    ->item(row, BattleReportDialog::Record)
+                    ->text()
+                    .contains(QStringLiteral(
+                                  "fought on screen: its record replays to the result (%1 tactical actions)")
+                                  .arg(record.moves.size())));
+        QVERIFY(report->summaryLabel()->text().contains(QStringLiteral("1 fought on screen")));
+        report->table()->selectRow(row);
+        QVERIFY(report->openButton()->isEnabled());
+        QVERIFY(report->grab().save(shot(QStringLiteral("battle-report.png"))));
+        TacticalWindow* replayed = report->openBattle(row, &error);
+        QVERIFY2(replayed, qPrintable(error));
+        QVERIFY(replayed->session()->over());
+        QCOMPARE(replayed->session()->actionTexts(), tw->session()->actionTexts());
+        QCOMPARE(replayed->session()->resultText(), endText);
+        QTemporaryDir logs;
+        QVERIFY2(report->saveLog(row, logs.filePath("battle.txt"), &error), qPrintable(error));
+        QVERIFY2(report->saveScenario(row, logs.filePath("battle.json"), &error), qPrintable(error));
+        QFile logFile(logs.filePath("battle.txt"));
+        QVERIFY(logFile.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(logFile.readAll()).trimmed().split(QLatin1Char('\n')),
+                 tw->session()->log());
+        replayed->close();
+    }
+
+    // Closing the tactical window before the battle ends brings nothing back (nothing is submitted, the
+    // dialog says so) but keeps the unfinished battle: Resume takes it up where it was left, with the same
+    // moves and the same seed, and played to its end it is submitted with its record as any other.
+    void closeEarlyKeepsTheBattle() {
+        MainWindow w(d);
+        GameController* gc = w.controller();
+        Rng rng(4);
+        QVERIFY2(playToTheTable(w, 4, QStringLiteral("tercios"), rng), qPrintable(gc->game().prompt()));
+        const int attacker = topCombat(gc->state())->attacker;
+        TableResultDialog* dlg = w.tableResultDialog();
+        QVERIFY(dlg->isVisible());
+        QVERIFY(!dlg->resumeButton()->isVisible());
+        dlg->tabs()->setCurrentIndex(3);
+        // closed early, then discarded: forgotten
+        press(dlg->fightButton());
+        TacticalWindow* tw = dlg->tacticalWindow();
+        QVERIFY(tw && tw->session());
+        QVERIFY(tw->playPolicyMove());
+        tw->close();
+        settle();
+        QVERIFY(dlg->resumeButton()->isVisible());
+        press(dlg->discardButton());
+        QVERIFY(dlg->unfinishedFile().isEmpty());
+        QVERIFY(!dlg->resumeButton()->isVisible());
+        // closed early again after six moves: kept
+        press(dlg->fightButton());
+        tw = dlg->tacticalWindow();
+        QVERIFY(tw && tw->session());
+        QVERIFY(tw->session()->actionTexts().isEmpty()); // a new fight starts from the beginning
+        for (int i = 0; i < 6; ++i)
+            QVERIFY(tw->playPolicyMove());
+        const QStringList played = tw->session()->actionTexts();
+        QVERIFY(!tw->session()->over());
+        tw->close();
+        settle();
+        QVERIFY(!dlg->tacticalWindow());
+        QVERIFY(dlg->isVisible());
+        QVERIFY(!dlg->pending());
+        QVERIFY2(dlg->resultLabel()->text().contains(QStringLiteral("Nothing was submitted")),
+                 qPrintable(dlg->resultLabel()->text()));
+        QVERIFY(dlg->resumeButton()->isVisible() && dlg->discardButton()->isVisible());
+        QVERIFY(!dlg->unfinishedFile().isEmpty());
+        QVERIFY(isTableResultDecision(gc->legal())); // the campaign still waits for the result
+        QVERIFY(dlg->grab().save(shot(QStringLiteral("table-result-unfinished.png"))));
+        // the dialog closed and opened again (as after a restart): the offer is still there
+        dlg->hide();
+        QVERIFY(dlg->refresh());
+        QVERIFY(!dlg->unfinishedFile().isEmpty());
+        press(dlg->resumeButton());
+        tw = dlg->tacticalWindow();
+        QVERIFY(tw && tw->session());
+        QCOMPARE(tw->session()->actionTexts(), played);
+        QCOMPARE(tw->session()->seed(), battle::linkedBattleSeed(gc->state()));
+        tw->setComputerDelay(0);
+        for (int i = 0; i < 20000 && !tw->session()->over(); ++i)
+            QVERIFY(tw->playPolicyMove());
+        settle();
+        QVERIFY2(dlg->pending(), qPrintable(dlg->resultLabel()->text()));
+        QVERIFY(!dlg->pendingAttachment().isEmpty());
+        QVERIFY(dlg->unfinishedFile().isEmpty()); // fought to the end: no longer kept
+        press(dlg->submitButton());
+        QCOMPARE(gc->actor(), 1 - attacker);
+        QVERIFY2(w.combatDialog()->tableCheckLabel()->text().contains(QStringLiteral("Verified")),
+                 qPrintable(w.combatDialog()->tableCheckLabel()->text()));
+        tw->close();
     }
 
     // A computer seat, Tercios, fought on screen: the Protestant is the computer; at the first table battle
@@ -452,10 +597,24 @@ class TestGuiLinked : public QObject {
     // By e-mail between two windows: the option agreed in the start exchange, the moves exchanged in
     // turn files until a battle goes to the table; the attacker enters a real table's result in the form
     // and sends it; the defender's window checks it against the auto-resolved battle, he confirms in his
-    // next file, and the attacker's copy replays and verifies the confirmation. Each run is a new game (the
-    // PBEM keys are random, so are the cards and dice); the moves seek a battle (seekBattle), which every
-    // game reaches in its first turns.
-    void pbemTwoWindows() {
+    // next file, and the attacker's copy replays and verifies the confirmation. Every run is the same game:
+    // the PBEM secrets come from a fixed test seed (save::setTestSecretsSeed), the moves from a fixed Rng;
+    // they seek a battle (seekBattle), which the game reaches in its first turns.
+    void pbemTwoWindows() { pbemGame(false); }
+
+    // The same in Tercios with the battle fought on screen by the attacker against the tactical window's
+    // computer seat for the absent defender: the result goes with the battle's record, which the defender's
+    // copy replays when it imports the file; his dialog says it is verified; he confirms; his battle report
+    // lists the battle with its record replayed.
+    void pbemOnScreen() { pbemGame(true); }
+
+  private:
+    void pbemGame(bool onScreen) {
+        // the secrets from a fixed test seed (docs/pbem.md "Tests"): the same game every run
+        save::setTestSecretsSeed(onScreen ? 2027 : 2026);
+        struct Reset {
+            ~Reset() { save::setTestSecretsSeed(0); }
+        } reset;
         QTemporaryDir tmp;
         QVERIFY(tmp.isValid());
         auto path = [&](const QString& n) { return tmp.filePath(n); };
@@ -463,11 +622,13 @@ class TestGuiLinked : public QObject {
         showWindow(host);
         showWindow(guest);
         QVERIFY(host.newPbemGame(QStringLiteral("campaign"), kCatholic, save::DiceMode::Open, path("host"),
-                                 path("start.pbem"), {QStringLiteral("battles=tvbd")}));
+                                 path("start.pbem"),
+                                 {QStringLiteral("battles=%1").arg(onScreen ? "tercios" : "tvbd")}));
         QVERIFY(guest.joinPbemGame(path("start.pbem"), path("guest"), path("join.pbem")));
         TurnImport r = host.importTurnFile(path("join.pbem"));
         QVERIFY2(r.ok, qPrintable(r.error));
-        QCOMPARE(host.controller()->state().options.battles, int8_t(kBattlesTvbd));
+        QCOMPARE(host.controller()->state().options.battles,
+                 int8_t(onScreen ? kBattlesTercios : kBattlesTvbd));
         MainWindow* win[2] = {&host, &guest}; // by side: the host plays the Catholic
         Rng rng(11);
         int files = 0;
@@ -529,9 +690,41 @@ class TestGuiLinked : public QObject {
             QVERIFY2(ex->error().isEmpty(), qPrintable(ex->error()));
             ex->hide();
         }
-        // The attacker's window: the form of a real table (the defender holds the field; one leader lost).
         TableResultDialog* dlg = aw.tableResultDialog();
         QVERIFY(dlg->isVisible());
+        if (onScreen) {
+            // The attacker fights it on screen; the absent defender's side (1) is the computer seat.
+            TacticalWindow* tw = fightToTheEnd(dlg, 1);
+            QVERIFY(tw);
+            QVERIFY(tw->session()->over());
+            QVERIFY2(dlg->pending(), qPrintable(dlg->resultLabel()->text()));
+            QVERIFY(!dlg->pendingAttachment().isEmpty());
+            press(dlg->submitButton());
+            QVERIFY(aw.controller()->pbemMustExport());
+            send(att);
+            GameController* dgc = dw.controller();
+            const std::optional<Action> confirm = legalChoice(dgc, kBattleConfirm);
+            QVERIFY(confirm);
+            CombatDialog* combat = dw.combatDialog();
+            QVERIFY(combat->isVisible());
+            QVERIFY2(combat->tableCheckLabel()->text().contains(
+                         QStringLiteral("Verified: the battle's record gives this result")),
+                     qPrintable(combat->tableCheckLabel()->text()));
+            const CombatFrame enteredFrame = *topCombat(dgc->state());
+            press(combat->buttonFor(*confirm));
+            QVERIFY(logged(dgc, QStringLiteral("(linked battle) %1 confirms").arg(sideName(1 - att))));
+            tw->close();
+            // the defender's battle report (his copy's history) lists it, its record replayed
+            BattleReportDialog* report = dw.showBattleReport();
+            const int row = lastTableRow(report);
+            QVERIFY(row >= 0);
+            QCOMPARE(report->battles()[row].recordOk, 1);
+            QCOMPARE(report->battles()[row].evidence, QStringLiteral("screen"));
+            report->hide();
+            finishPbemBattle(win, mover, send, rng, enteredFrame, att);
+            return;
+        }
+        // The attacker's window: the form of a real table (the defender holds the field; one leader lost).
         dlg->tabs()->setCurrentIndex(1);
         dlg->winnerBox()->setCurrentIndex(1);
         const int units[2] = {static_cast<int>(battle.attackUnits.size()),
@@ -568,8 +761,15 @@ class TestGuiLinked : public QObject {
         const CombatFrame enteredFrame = *topCombat(dgc->state());
         press(combat->buttonFor(*confirm));
         QVERIFY(logged(dgc, QStringLiteral("(linked battle) %1 confirms").arg(sideName(1 - att))));
-        // The battle ends over the next files (each side's 12.31 allocation, the retreat); the attacker's
-        // copy replays the confirmation and agrees.
+        finishPbemBattle(win, mover, send, rng, enteredFrame, att);
+        QCOMPARE(aw.controller()->state().leaders[d->leader(lostId)].status, LeaderStatus::Dead);
+    }
+
+    // The battle ends over the next files (each side's 12.31 allocation, the retreat); the attacker's copy
+    // replays the confirmation and agrees.
+    template <class Mover, class Send>
+    void finishPbemBattle(MainWindow* const* win, Mover mover, Send send, Rng& rng,
+                          const CombatFrame& enteredFrame, int att) {
         bool done = false;
         for (int guard = 0; guard < 200 && !done; ++guard) {
             const int side = mover();
@@ -582,11 +782,10 @@ class TestGuiLinked : public QObject {
             }
         }
         QVERIFY(done);
-        QVERIFY(
-            logged(aw.controller(), QStringLiteral("(linked battle) %1 confirms").arg(sideName(1 - att))));
-        QVERIFY(aw.controller()->pbem()->allActions().contains(QStringLiteral("battle confirm")));
-        checkBackInTheCampaign(aw.controller(), enteredFrame);
-        QCOMPARE(aw.controller()->state().leaders[d->leader(lostId)].status, LeaderStatus::Dead);
+        GameController* agc = win[att]->controller();
+        QVERIFY(logged(agc, QStringLiteral("(linked battle) %1 confirms").arg(sideName(1 - att))));
+        QVERIFY(agc->pbem()->allActions().contains(QStringLiteral("battle confirm")));
+        checkBackInTheCampaign(agc, enteredFrame);
     }
 };
 

@@ -9,9 +9,12 @@
 #include "save/pbem.h"
 #include "save/savefile.h"
 #include "tactical/battle.h"
+#include "tactical/tactical_game.h"
+#include "tactical/tercios.h"
 #include "tactical/tvbd.h"
 
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
 #include <QRegularExpression>
@@ -48,6 +51,156 @@ int lossCap(const Rules& f, const std::vector<int16_t>& units) {
     return cap;
 }
 
+// The battle on top of `s` fought "on screen" as the tactical window fights it (views/tacticalsession.cpp):
+// the exported scenario read back from its JSON, the battle seed, then each action in turn — the tactical
+// side `computer` (0 the attacker, 1 the defender, -1 none) chosen by the simple policy with its
+// policyMoveSeed and marked so; the other side by a player who types the policy's choice as text (parsed,
+// then applied: the first legal action whose text applies when that one does not). With `handDice` the player
+// rolls his dice by hand on his first rolling action (sixes, as many as it rolls).
+template <class State, class Engine, class Choose>
+battle::TableRecord fightOnScreen(const Engine& engine, State st, battle::TableRecord r, int computer,
+                                  bool handDice, Choose choose) {
+    st.rng.reseed(r.seed);
+    st.note(QStringLiteral("seed %1").arg(r.seed));
+    engine.start(st);
+    if (computer >= 0)
+        r.computer[computer] = true;
+    bool rolledByHand = false;
+    for (int k = 0; k < 20000 && !st.over(); ++k) {
+        const int actor = engine.actor(st);
+        wp::rules::Rng rng(battle::policyMoveSeed(r.seed, k));
+        const auto chosen = choose(engine, st, rng);
+        battle::TableMove m;
+        if (actor == computer) {
+            m = {actionText(st, chosen), {}, true};
+            if (!engine.apply(st, chosen))
+                qFatal("the policy chose an illegal action");
+        } else {
+            auto tryText = [&](const QString& text) {
+                std::remove_cv_t<decltype(chosen)> a;
+                QString why;
+                State trial = st;
+                const bool hand = handDice && !rolledByHand;
+                if (hand)
+                    trial.scripted = QList<int>(12, 6);
+                if (!parseAction(st, text, &a, &why) || !engine.apply(trial, a, &why))
+                    return false;
+                const int used = hand ? 12 - int(trial.scripted.size()) : 0;
+                trial.scripted.clear();
+                m = {text, QList<int>(used, 6), false};
+                rolledByHand = rolledByHand || used > 0;
+                st = trial;
+                return true;
+            };
+            if (!tryText(actionText(st, chosen))) {
+                bool ok = false;
+                for (const auto& a : engine.legalActions(st))
+                    if ((ok = tryText(actionText(st, a))))
+                        break;
+                if (!ok)
+                    qFatal("no legal action applies through its text");
+            }
+        }
+        r.moves << m;
+    }
+    return r;
+}
+
+// The same for the battle on top of the campaign state `s`, in its ruleset.
+battle::TableRecord fightOnScreen(const GameData& d, const GameState& s, int computer,
+                                  bool handDice = false) {
+    const auto* f = std::get_if<CombatFrame>(&s.frames.back());
+    battle::TableRecord r;
+    r.by = QStringLiteral("screen");
+    r.rules = f->table == kBattlesTercios ? QStringLiteral("tercios") : QStringLiteral("tvbd");
+    r.seed = battle::linkedBattleSeed(s);
+    QJsonObject scenario;
+    QString error;
+    if (!battle::exportLinked(d, s, r.rules, r.seed, &scenario, &error))
+        qFatal("%s", qPrintable(error));
+    r.scenario = battle::scenarioHash(scenario);
+    const QJsonObject o = QJsonDocument::fromJson(QJsonDocument(scenario).toJson()).object();
+    if (r.rules == QLatin1String("tvbd")) {
+        const tactical::TvbdRules* rules = tactical::defaultTvbdRules(&error);
+        tactical::BattleState st;
+        if (!rules || !tactical::scenarioFromJson(o, QStringLiteral("test"), *rules, &st, &error))
+            qFatal("%s", qPrintable(error));
+        const tactical::TvbdEngine engine(*rules);
+        return fightOnScreen(engine, st, r, computer, handDice,
+                             [](const tactical::TvbdEngine& e, const tactical::BattleState& b, Rng& rng) {
+                                 return tactical::choosePolicyAction(e, b, tactical::Policy::Simple, rng);
+                             });
+    }
+    const tactical::TerciosRules* rules = tactical::defaultTerciosRules(&error);
+    tactical::TerciosState st;
+    if (!rules || !tactical::terciosScenarioFromJson(o, QStringLiteral("test"), *rules, &st, &error))
+        qFatal("%s", qPrintable(error));
+    const tactical::TerciosEngine engine(*rules);
+    return fightOnScreen(engine, st, r, computer, handDice,
+                         [](const tactical::TerciosEngine& e, const tactical::TerciosState& b, Rng& rng) {
+                             return tactical::chooseTerciosAction(e, b, false, rng);
+                         });
+}
+
+// A new PBEM game (the campaign, sealed dice, the host the Catholic) with `option`, started in two session
+// directories: the host's start file, the guest's answer, imported by the host.
+// The PBEM secrets (game id, deck secret, dice chain, nonces) from a fixed seed while a test runs, so its
+// campaign is the same on every run (docs/pbem.md "Tests"); back to the operating system's at the end.
+struct FixedSecrets {
+    explicit FixedSecrets(quint64 seed) { save::setTestSecretsSeed(seed); }
+    ~FixedSecrets() { save::setTestSecretsSeed(0); }
+    FixedSecrets(const FixedSecrets&) = delete;
+    FixedSecrets& operator=(const FixedSecrets&) = delete;
+};
+
+void startPbem(const QString dirs[2], const QString& option) {
+    QString error;
+    QByteArray startFile, joinFile;
+    save::PbemSession host(rulesData());
+    QVERIFY2(host.create(QStringLiteral("campaign"), {option}, kCatholic, save::DiceMode::Sealed, &startFile,
+                         &error),
+             qPrintable(error));
+    QVERIFY(host.saveTo(dirs[0], &error));
+    save::PbemSession guest(rulesData());
+    QVERIFY2(guest.join(startFile, "start.pbem", &joinFile, &error), qPrintable(error));
+    QVERIFY(guest.saveTo(dirs[1], &error));
+    save::PbemSession h(rulesData());
+    QVERIFY(h.loadFrom(dirs[0], &error));
+    QVERIFY2(h.importFile(joinFile, "join.pbem", &error), qPrintable(error));
+    QVERIFY(h.saveTo(dirs[0], &error));
+}
+
+// The campaign with `battles` and `seed` played at random (the aggressive policy) until the first table
+// result is the decision: whether it is.
+bool playToTheTable(Game& g, const QString& battles, quint64 seed) {
+    QString error;
+    if (!g.start(QStringLiteral("campaign"), battlesOption(battles), seed, &error))
+        return false;
+    Rng pick(seed);
+    for (int i = 0; i < 5000 && !g.state().gameOver && !g.prompt().contains("battle-result"); ++i) {
+        const auto legal = g.legalActions();
+        if (!g.play(legal[chooseRandomAction(g.data(), g.state(), legal, RandomPolicy::Aggressive, pick)]).ok)
+            return false;
+    }
+    return g.prompt().contains("battle-result");
+}
+
+// westphalia-cli with `args`: its output and error text; its exit code in *code.
+QString runCli(const QStringList& args, int* code) {
+    QProcess p;
+    p.start(QStringLiteral(WESTPHALIA_CLI), args);
+    p.waitForFinished(120000);
+    *code = p.exitCode();
+    return QString::fromUtf8(p.readAllStandardOutput() + p.readAllStandardError());
+}
+
+// The result's actions with the record attached to the first ("battle-result ... @...").
+QStringList withRecord(const GameData& d, const battle::LinkedResult& r, const battle::TableRecord& record) {
+    QStringList texts = r.actions(d);
+    texts.front() += QStringLiteral(" @") + battle::encodeRecord(record);
+    return texts;
+}
+
 } // namespace
 
 class TestLinked : public QObject {
@@ -62,6 +215,13 @@ class TestLinked : public QObject {
     // One step of a unit of the side's army: its Loss Factor (12.31).
     static int stepLf(const Rules& f, const std::vector<int16_t>& units) {
         return f.d().unitTypes[f.s.units[units.front()].type].lf;
+    }
+
+    // A data row per ruleset ("rules": tvbd, tercios).
+    static void rulesetRows() {
+        QTest::addColumn<QString>("rules");
+        QTest::newRow("tvbd") << QStringLiteral("tvbd");
+        QTest::newRow("tercios") << QStringLiteral("tercios");
     }
 
     static bool landshut(Rules& f, const QString& battles, Battle* b, std::initializer_list<int> dice = {}) {
@@ -400,13 +560,13 @@ class TestLinked : public QObject {
         for (const battle::BattleRecord& b : battles)
             if (b.tableBattle == 1)
                 firstSeed = b.battleSeed;
-        QVERIFY2(
-            text.contains(QStringLiteral("table battle 1 (tvbd, battle seed %1; the auto-resolved battle); "
-                                         "scenario and log: westphalia-cli battle-link auto --save %2 "
-                                         "--battle 1")
-                              .arg(firstSeed)
-                              .arg(path)),
-            qPrintable(text));
+        QVERIFY2(text.contains(
+                     QStringLiteral("table battle 1 (tvbd, battle seed %1; no record; the auto-resolved "
+                                    "battle); scenario, record and log: westphalia-cli battle-link replay "
+                                    "--save %2 --battle 1")
+                         .arg(firstSeed)
+                         .arg(path)),
+                 qPrintable(text));
         // ... and `battle report` is the same command.
         QProcess same;
         same.start(QStringLiteral(WESTPHALIA_CLI), {"battle", "report", "--save", path});
@@ -445,21 +605,10 @@ class TestLinked : public QObject {
         QTemporaryDir tmp;
         const QString dirs[2] = {tmp.filePath("catholic"), tmp.filePath("protestant")};
         QString error;
-        QByteArray startFile, joinFile;
-        {
-            save::PbemSession host(rulesData());
-            QVERIFY2(host.create(QStringLiteral("campaign"), {QStringLiteral("battles=tvbd")}, kCatholic,
-                                 save::DiceMode::Sealed, &startFile, &error),
-                     qPrintable(error));
-            QVERIFY(host.saveTo(dirs[0], &error));
-            save::PbemSession guest(rulesData());
-            QVERIFY2(guest.join(startFile, "start.pbem", &joinFile, &error), qPrintable(error));
-            QVERIFY(guest.saveTo(dirs[1], &error));
-            save::PbemSession h(rulesData());
-            QVERIFY(h.loadFrom(dirs[0], &error));
-            QVERIFY2(h.importFile(joinFile, "join.pbem", &error), qPrintable(error));
-            QVERIFY(h.saveTo(dirs[0], &error));
-        }
+        const FixedSecrets secrets(4101);
+        startPbem(dirs, QStringLiteral("battles=tvbd"));
+        if (QTest::currentTestFailed())
+            return;
         Rng pick(17);
         bool confirmedRemotely = false;
         for (int file = 0; file < 400 && !confirmedRemotely; ++file) {
@@ -490,6 +639,350 @@ class TestLinked : public QObject {
             confirmedRemotely = confirm > 0 && !all.filter(QStringLiteral("battle-result")).isEmpty();
         }
         QVERIFY(confirmedRemotely);
+    }
+
+    // The attachment (docs/actions.md "Attachments"): only "battle-result" takes one, of base64url
+    // characters; the engine drops it (the Action is the same), Game keeps it in the recorded text, and the
+    // record round-trips through it. A malformed record is refused by the decoder with its reason.
+    void attachmentNotation() {
+        Rules f;
+        Battle b;
+        QVERIFY(landshut(f, QStringLiteral("tvbd"), &b));
+        QString error, attachment;
+        const auto plain = parseAction(f.d(), f.s, QStringLiteral("battle-result attacker 1 2"), &error);
+        const auto attached =
+            parseAction(f.d(), f.s, QStringLiteral("battle-result attacker 1 2 @AbC-_9"), &error);
+        QVERIFY(plain && attached);
+        QVERIFY(*plain == *attached);
+        QCOMPARE(splitAttachment(QStringLiteral("battle-result attacker 1 2 @AbC-_9"), &attachment),
+                 QStringLiteral("battle-result attacker 1 2"));
+        QCOMPARE(attachment, QStringLiteral("AbC-_9"));
+        QCOMPARE(splitAttachment(QStringLiteral("battle confirm"), &attachment),
+                 QStringLiteral("battle confirm"));
+        QVERIFY(attachment.isEmpty());
+        QVERIFY(!parseAction(f.d(), f.s, QStringLiteral("battle confirm @AbC"), &error));
+        QVERIFY(error.contains("only 'battle-result'"));
+        QVERIFY(!parseAction(f.d(), f.s, QStringLiteral("battle-result attacker 1 2 @a+b/"), &error));
+        QVERIFY(error.contains("base64url"));
+
+        battle::TableRecord r;
+        r.by = QStringLiteral("screen");
+        r.rules = QStringLiteral("tercios");
+        r.seed = 18446744073709551615ULL;
+        r.scenario = QStringLiteral("0123456789abcdef");
+        r.computer[1] = true;
+        r.moves = {{QStringLiteral("order A1 ready"), {}, false},
+                   {QStringLiteral("fire A1 B2"), {3, 6}, false},
+                   {QStringLiteral("done B2"), {}, true}};
+        const QString enc = battle::encodeRecord(r);
+        QString why;
+        QVERIFY(attachmentAllowed(*plain, enc, &why));
+        battle::TableRecord back;
+        QVERIFY2(battle::decodeRecord(enc, &back, &error), qPrintable(error));
+        QCOMPARE(back.seed, r.seed);
+        QCOMPARE(back.moves.size(), 3);
+        QCOMPARE(back.moves[1].dice, (QList<int>{3, 6}));
+        QVERIFY(back.moves[2].policy && back.computer[1] && !back.computer[0]);
+        QCOMPARE(back.handDice(), 2);
+        QCOMPARE(battle::encodeRecord(back), enc);
+        QVERIFY(!battle::decodeRecord(QStringLiteral("AAAA"), &back, &error));
+        QVERIFY(!battle::decodeRecord(enc.left(enc.size() / 2), &back, &error));
+        QJsonObject o = battle::recordToJson(r);
+        o.insert(QStringLiteral("by"), QStringLiteral("dream"));
+        QVERIFY(!battle::recordFromJson(o, &back, &error));
+        QVERIFY(error.contains("$.by"));
+        // Game records it in the text; an attachment on another action is refused there too
+        Game g(rulesData());
+        QVERIFY(g.start(QStringLiteral("campaign"), battlesOption(QStringLiteral("tvbd")), 1, &error));
+        const auto legal = g.legalActions();
+        QVERIFY(!g.play(legal.front(), QStringLiteral("AbC")).ok);
+        QVERIFY(g.actions().isEmpty());
+    }
+
+    // A battle fought on screen (docs/linked-battles.md "The battle's record"): its record — the seed, the
+    // exported scenario's hash, every tactical action with the computer seat's marked — replays to the result
+    // entered, in both rulesets; each kind of tampering is refused with what is wrong: another result, a
+    // computer's move that is not the policy's, an illegal or missing move, another battle's seed, another
+    // scenario; by e-mail the receiver's side must be the computer's and no die rolled by hand.
+    void screenRecord_data() { rulesetRows(); }
+    void screenRecord() {
+        QFETCH(QString, rules);
+        Rules f;
+        Battle b;
+        QVERIFY(landshut(f, rules, &b));
+        QString error;
+        // the defender (the Protestant, tactical side 1) is the computer seat: an e-mail game's receiver
+        const battle::TableRecord record = fightOnScreen(f.d(), f.s, 1);
+        QVERIFY(record.moves.size() > 10);
+        QVERIFY(
+            std::any_of(record.moves.begin(), record.moves.end(), [](const auto& m) { return m.policy; }));
+        QVERIFY(
+            std::any_of(record.moves.begin(), record.moves.end(), [](const auto& m) { return !m.policy; }));
+        battle::RecordCheck check;
+        QVERIFY2(battle::replayRecord(f.d(), f.s, record, &check, &error), qPrintable(error));
+        QVERIFY(check.table.winner >= 0);
+        QVERIFY(!check.log.isEmpty());
+        QCOMPARE(check.played.size(), record.moves.size());
+        const battle::LinkedResult expected = check.expected;
+        const QStringList texts = withRecord(f.d(), expected, record);
+        QVERIFY2(battle::checkAttachedResult(f.d(), f.s, texts, kProtestant, nullptr, &error),
+                 qPrintable(error));
+        QVERIFY2(battle::checkAttachedResult(f.d(), f.s, texts, kNone, nullptr, &error), qPrintable(error));
+
+        // another result than the record's
+        QStringList other = texts;
+        other.front() = QStringLiteral("battle-result %1 %2 %3 @%4")
+                            .arg(expected.attackerWins ? "defender" : "attacker")
+                            .arg(expected.lossNumber[0])
+                            .arg(expected.lossNumber[1])
+                            .arg(battle::encodeRecord(record));
+        QVERIFY(!battle::checkAttachedResult(f.d(), f.s, other, kProtestant, nullptr, &error));
+        QVERIFY2(error.contains("is not the result of the battle's record"), qPrintable(error));
+        QVERIFY(!battle::checkAttachedResult(f.d(), f.s, texts.mid(0, texts.size() - 1), kNone, nullptr,
+                                             &error) ||
+                texts.size() == 1);
+        // the computer seat's move replaced by another legal one
+        battle::TableRecord forged = record;
+        const qsizetype k =
+            std::find_if(forged.moves.begin(), forged.moves.end(), [](const auto& m) { return m.policy; }) -
+            forged.moves.begin();
+        forged.moves[k].policy = false;
+        QVERIFY(!battle::replayRecord(f.d(), f.s, forged, nullptr, &error));
+        QVERIFY2(error.contains("computer seat's"), qPrintable(error));
+        forged.moves[k].policy = true;
+        forged.moves[k].text = QStringLiteral("something else");
+        QVERIFY(!battle::replayRecord(f.d(), f.s, forged, nullptr, &error));
+        QVERIFY2(error.contains("its choice here is"), qPrintable(error));
+        // an illegal move, a battle cut short
+        forged = record;
+        const qsizetype human =
+            std::find_if(forged.moves.begin(), forged.moves.end(), [](const auto& m) { return !m.policy; }) -
+            forged.moves.begin();
+        forged.moves[human].text = QStringLiteral("charge NOBODY NOONE");
+        QVERIFY(!battle::replayRecord(f.d(), f.s, forged, nullptr, &error));
+        QVERIFY2(error.contains(QStringLiteral("tactical action %1 ").arg(human + 1)), qPrintable(error));
+        forged = record;
+        forged.moves.removeLast();
+        QVERIFY(!battle::replayRecord(f.d(), f.s, forged, nullptr, &error));
+        QVERIFY2(error.contains("not over"), qPrintable(error));
+        // another battle's seed, another scenario (other tactical data files)
+        forged = record;
+        forged.seed ^= 1;
+        QVERIFY(!battle::replayRecord(f.d(), f.s, forged, nullptr, &error));
+        QVERIFY2(error.contains("another battle"), qPrintable(error));
+        forged = record;
+        forged.scenario = QStringLiteral("ffffffffffffffff");
+        QVERIFY(!battle::replayRecord(f.d(), f.s, forged, nullptr, &error));
+        QVERIFY2(error.contains("tactical data"), qPrintable(error));
+        // by e-mail: both sides played by the sender, or dice rolled by hand
+        const battle::TableRecord hotseat = fightOnScreen(f.d(), f.s, -1);
+        QVERIFY2(battle::replayRecord(f.d(), f.s, hotseat, &check, &error), qPrintable(error));
+        const QStringList hotseatTexts = withRecord(f.d(), check.expected, hotseat);
+        QVERIFY2(battle::checkAttachedResult(f.d(), f.s, hotseatTexts, kNone, nullptr, &error),
+                 qPrintable(error));
+        QVERIFY(!battle::checkAttachedResult(f.d(), f.s, hotseatTexts, kProtestant, nullptr, &error));
+        QVERIFY2(error.contains("not played by the computer seat"), qPrintable(error));
+        const battle::TableRecord byHand = fightOnScreen(f.d(), f.s, 1, true);
+        QVERIFY(byHand.handDice() > 0);
+        QVERIFY2(battle::replayRecord(f.d(), f.s, byHand, &check, &error), qPrintable(error));
+        const QStringList byHandTexts = withRecord(f.d(), check.expected, byHand);
+        QVERIFY2(battle::checkAttachedResult(f.d(), f.s, byHandTexts, kNone, nullptr, &error),
+                 qPrintable(error));
+        QVERIFY(!battle::checkAttachedResult(f.d(), f.s, byHandTexts, kProtestant, nullptr, &error));
+        QVERIFY2(error.contains("rolled by hand"), qPrintable(error));
+
+        // entered in the campaign: the confirmation's check replays it (and refuses another result)
+        Rules wrong = f;
+        for (const QString& a : texts)
+            QVERIFY2(f.act(a), qPrintable(a));
+        const QString attachment = battle::enteredAttachment(texts);
+        QVERIFY(!attachment.isEmpty());
+        QVERIFY2(battle::matchesRecord(f.d(), f.s, attachment, nullptr, &error), qPrintable(error));
+        QVERIFY(wrong.act(other.front()));
+        for (qsizetype i = 1; i < texts.size(); ++i)
+            QVERIFY(wrong.act(texts[i]));
+        QVERIFY(!battle::matchesRecord(wrong.d(), wrong.s, attachment, nullptr, &error));
+        QVERIFY2(error.contains("the battle fought on screen gives"), qPrintable(error));
+        QVERIFY(f.act("battle confirm"));
+        QVERIFY(f.runUntil([&] { return !f.combat(); }));
+        QVERIFY(f.logged(QStringLiteral("of Loss Number %1").arg(expected.lossNumber[0])) ||
+                expected.lossNumber[0] == 0);
+    }
+
+    // A battle fought on screen in a saved game: its record travels in the save (the attachment of the
+    // "battle-result" action, under the hash chain), a reloaded game has it, the battle report replays it
+    // and says so, `save verify` replays it, `battle-link replay` opens it again (its scenario and tactical
+    // battle record, its log). A save whose record was replaced (its chain rewritten) still loads — the
+    // campaign does not depend on it — but the report and `save verify` reject the record.
+    void screenRecordSaveRoundTrip() {
+        Game g(rulesData());
+        QString error;
+        QVERIFY2(playToTheTable(g, QStringLiteral("tercios"), 3), qPrintable(g.prompt()));
+        const battle::TableRecord record =
+            fightOnScreen(g.data(), g.state(), -1); // hotseat: both at the screen
+        battle::RecordCheck check;
+        QVERIFY2(battle::replayRecord(g.data(), g.state(), record, &check, &error), qPrintable(error));
+        const qsizetype at = g.actions().size();
+        for (const QString& a : withRecord(g.data(), check.expected, record))
+            QVERIFY2(g.play(a).ok, qPrintable(a.left(60)));
+        QVERIFY(g.actions()[at].startsWith(check.expected.actions(g.data()).front() + QStringLiteral(" @")));
+        QVERIFY(g.play(QStringLiteral("battle confirm")).ok);
+
+        save::SaveGame sg = save::fromGame(g);
+        const auto back = save::parse(save::serialize(sg), QStringLiteral("screen.tyw"), &error);
+        QVERIFY2(back.has_value(), qPrintable(error));
+        Game r(rulesData());
+        QVERIFY2(save::replay(*back, QStringLiteral("screen.tyw"), r, &error), qPrintable(error));
+        QCOMPARE(r.actions(), g.actions());
+        QVERIFY(r.state() == g.state());
+        auto report = [&](const Game& game, QList<battle::BattleRecord>* out) {
+            GameState start;
+            return game.engine().newGame(start, QStringLiteral("campaign"),
+                                         battlesOption(QStringLiteral("tercios")), 3, &error) &&
+                   battle::battleReport(game.engine(), start, game.actions(), out, &error);
+        };
+        QList<battle::BattleRecord> battles;
+        QVERIFY2(report(r, &battles), qPrintable(error));
+        QVERIFY(!battles.isEmpty());
+        const battle::BattleRecord& b = battles.back();
+        QCOMPARE(b.tableBattle, 1);
+        QCOMPARE(b.evidence, QStringLiteral("screen"));
+        QCOMPARE(b.recordOk, 1);
+        QCOMPARE(b.resultAction, int(at));
+        QVERIFY(b.tableState);
+        QVERIFY(!b.attachment.isEmpty());
+
+        QTemporaryDir tmp;
+        const QString path = tmp.filePath("screen.tyw");
+        QVERIFY(save::writeFile(path, sg, &error));
+        int code = -1;
+        QString text = runCli({"save", "verify", path}, &code);
+        QVERIFY2(code == 0 && text.contains("1 table battle records replayed"), qPrintable(text));
+        text = runCli({"battle-link", "report", "--save", path}, &code);
+        QVERIFY2(code == 0 && text.contains("fought on screen: its record replays to the result"),
+                 qPrintable(text));
+        QVERIFY(text.contains("westphalia-cli battle-link replay --save " + path + " --battle 1"));
+        const QString out = tmp.filePath("battle-1.json");
+        text =
+            runCli({"battle-link", "replay", "--save", path, "--battle", "1", "--out", out, "--log"}, &code);
+        QVERIFY2(code == 0 && text.contains("fought on screen") && text.contains("  | "), qPrintable(text));
+        QFile rec(out);
+        QVERIFY(rec.open(QIODevice::ReadOnly));
+        const QJsonObject recJson = QJsonDocument::fromJson(rec.readAll()).object();
+        QCOMPARE(recJson.value("format").toString(), QStringLiteral("westphalia-tactical-battle"));
+        QCOMPARE(recJson.value("actions").toArray().size(), record.moves.size());
+        QVERIFY(QFile::exists(tmp.filePath("battle-1-scenario.json")));
+
+        // Another record attached to the same result (the chain rewritten, as an editor with this program
+        // would): the campaign still replays, the record is rejected.
+        battle::TableRecord forged = record;
+        forged.moves.removeLast();
+        QString attachment;
+        const QString notation = splitAttachment(sg.actions[at], &attachment);
+        sg.actions[at] = notation + QStringLiteral(" @") + battle::encodeRecord(forged);
+        const auto edited = save::parse(save::serialize(sg), QStringLiteral("forged.tyw"), &error);
+        QVERIFY2(edited.has_value(), qPrintable(error));
+        Game f(rulesData());
+        QVERIFY2(save::replay(*edited, QStringLiteral("forged.tyw"), f, &error), qPrintable(error));
+        QVERIFY2(report(f, &battles), qPrintable(error));
+        QCOMPARE(battles.back().recordOk, 0);
+        QVERIFY2(battles.back().recordError.contains("not over"), qPrintable(battles.back().recordError));
+        QVERIFY(save::writeFile(path, sg, &error));
+        text = runCli({"save", "verify", path}, &code);
+        QVERIFY2(code == 1 && text.contains("the battle's record does not give the result confirmed"),
+                 qPrintable(text));
+        text = runCli({"battle-link", "report", "--save", path}, &code);
+        QVERIFY2(code == 1 && text.contains("does NOT give the result"), qPrintable(text));
+    }
+
+    // By e-mail (docs/pbem.md, docs/linked-battles.md): the attacker fights the battle on screen with the
+    // computer seat for the absent defender; the record travels in his turn file with the result; the
+    // defender's copy replays it on import and accepts the file, and its check at the confirmation agrees.
+    // A file whose record does not hold is refused with the reason and nothing changes: here the sender
+    // played the receiver's side himself.
+    void pbemScreenBattle() {
+        QTemporaryDir tmp;
+        const QString dirs[2] = {tmp.filePath("catholic"), tmp.filePath("protestant")};
+        QString error;
+        const FixedSecrets secrets(4102);
+        startPbem(dirs, QStringLiteral("battles=tercios"));
+        if (QTest::currentTestFailed())
+            return;
+        auto atTableResult = [](const save::PbemSession& s) {
+            const auto legal = s.legalActions();
+            return !legal.empty() && std::all_of(legal.begin(), legal.end(), [](const Action& a) {
+                return a.kind == ActionKind::Choose &&
+                       (a.target == kBattleWonByAttacker || a.target == kBattleWonByDefender);
+            });
+        };
+        auto playTexts = [&](save::PbemSession& s, const QStringList& texts) {
+            for (const QString& t : texts) {
+                QString attachment, why;
+                splitAttachment(t, &attachment);
+                const auto a = parseAction(*rulesData(), s.state(), t, &why);
+                if (!a || !s.play(*a, nullptr, attachment).ok)
+                    return false;
+            }
+            return true;
+        };
+        Rng pick(23);
+        bool verified = false;
+        for (int file = 0; file < 600 && !verified; ++file) {
+            save::PbemSession a(rulesData()), b(rulesData());
+            QVERIFY(a.loadFrom(dirs[0], &error) && b.loadFrom(dirs[1], &error));
+            const int sender = a.myBall() ? 0 : 1;
+            save::PbemSession& s = sender == 0 ? a : b;
+            save::PbemSession& r = sender == 0 ? b : a;
+            if (s.state().gameOver)
+                break;
+            bool fought = false;
+            while (s.canPlay() && !fought) {
+                if (!atTableResult(s)) {
+                    const auto legal = s.legalActions();
+                    QVERIFY(s.play(legal[chooseRandomAction(*rulesData(), s.state(), legal,
+                                                            RandomPolicy::Aggressive, pick)])
+                                .ok);
+                    continue;
+                }
+                // The receiver is the defender: tactical side 1, the computer seat's on the sender's screen.
+                const GameState at = s.state();
+                const battle::TableRecord record = fightOnScreen(*rulesData(), at, 1);
+                battle::RecordCheck check;
+                QVERIFY2(battle::replayRecord(*rulesData(), at, record, &check, &error), qPrintable(error));
+                // a cheating copy of the sender first: both sides of the battle played by himself
+                const QString cheatDir = tmp.filePath(QStringLiteral("cheat%1").arg(file));
+                QVERIFY(s.saveTo(cheatDir, &error));
+                save::PbemSession cheat(rulesData());
+                QVERIFY(cheat.loadFrom(cheatDir, &error));
+                const battle::TableRecord both = fightOnScreen(*rulesData(), at, -1);
+                battle::RecordCheck bothCheck;
+                QVERIFY2(battle::replayRecord(*rulesData(), at, both, &bothCheck, &error), qPrintable(error));
+                QVERIFY(playTexts(cheat, withRecord(*rulesData(), bothCheck.expected, both)));
+                QByteArray bytes;
+                QString name;
+                QVERIFY2(cheat.exportFile(&bytes, &name, false, &error), qPrintable(error));
+                const QStringList before = r.allActions();
+                QVERIFY(!r.importFile(bytes, name, &error));
+                QVERIFY2(error.contains("not played by the computer seat"), qPrintable(error));
+                QCOMPARE(r.allActions(), before); // nothing changed
+                // the honest file
+                QVERIFY(playTexts(s, withRecord(*rulesData(), check.expected, record)));
+                fought = true;
+            }
+            QByteArray bytes;
+            QString name;
+            QVERIFY2(s.exportFile(&bytes, &name, false, &error), qPrintable(error));
+            QVERIFY2(r.importFile(bytes, name, &error), qPrintable(error));
+            QVERIFY(s.saveTo(dirs[sender], &error) && r.saveTo(dirs[1 - sender], &error));
+            if (fought) {
+                const QString attachment = battle::enteredAttachment(r.allActions());
+                QVERIFY(!attachment.isEmpty());
+                QVERIFY2(battle::matchesRecord(*rulesData(), r.state(), attachment, nullptr, &error),
+                         qPrintable(error));
+                verified = true;
+            }
+        }
+        QVERIFY(verified);
     }
 
     // docs/linked-battles.md "The mapping": the share of each side's loss capacity, the pursuit and the
@@ -535,11 +1028,7 @@ class TestLinked : public QObject {
     // A campaign battle sent to TVBD and back, auto-resolved: the export of the battle on top of the
     // state, the TVBD engine's end state, the mapped result entered and confirmed, then 12.31 with those
     // Loss Numbers and 12.28 with that winner. The same state gives the same battle (PBEM check).
-    void autoResolvedBackIntoTheCampaign_data() {
-        QTest::addColumn<QString>("rules");
-        QTest::newRow("tvbd") << QStringLiteral("tvbd");
-        QTest::newRow("tercios") << QStringLiteral("tercios");
-    }
+    void autoResolvedBackIntoTheCampaign_data() { rulesetRows(); }
     void autoResolvedBackIntoTheCampaign() {
         QFETCH(QString, rules);
         Rules f;
@@ -752,15 +1241,7 @@ class TestLinked : public QObject {
     void cli() {
         Game g(rulesData());
         QString error;
-        QVERIFY(g.start(QStringLiteral("campaign"), battlesOption(QStringLiteral("tvbd")), 3, &error));
-        Rng pick(3);
-        for (int i = 0; i < 5000 && !g.state().gameOver && !g.prompt().contains("battle-result"); ++i) {
-            const auto legal = g.legalActions();
-            QVERIFY(
-                g.play(legal[chooseRandomAction(g.data(), g.state(), legal, RandomPolicy::Aggressive, pick)])
-                    .ok);
-        }
-        QVERIFY(g.prompt().contains("battle-result"));
+        QVERIFY2(playToTheTable(g, QStringLiteral("tvbd"), 3), qPrintable(g.prompt()));
         QTemporaryDir tmp;
         const QString actions = tmp.filePath("campaign.txt"), form = tmp.filePath("form.txt");
         {
@@ -771,13 +1252,6 @@ class TestLinked : public QObject {
             QVERIFY(r.open(QIODevice::WriteOnly));
             r.write("winner attacker\nattacker units 6 destroyed 1\ndefender units 6 destroyed 3 routed 2\n");
         }
-        auto run = [&](const QStringList& args, int* code) {
-            QProcess p;
-            p.start(QStringLiteral(WESTPHALIA_CLI), args);
-            p.waitForFinished(120000);
-            *code = p.exitCode();
-            return QString::fromUtf8(p.readAllStandardOutput() + p.readAllStandardError());
-        };
         const QStringList game{"--scenario", "campaign", "--option",  "battles=tvbd",
                                "--seed",     "3",        "--actions", actions};
         int code = -1;
@@ -785,7 +1259,7 @@ class TestLinked : public QObject {
             QStringList args = QStringList{"battle-link", sub} + game;
             if (sub == QLatin1String("form"))
                 args << "--form" << form;
-            const QString text = run(args, &code);
+            const QString text = runCli(args, &code);
             QVERIFY2(code == 0, qPrintable(text));
             const QStringList lines = text.split('\n');
             const qsizetype at = lines.indexOf(QRegularExpression("^actions .*"));
@@ -807,7 +1281,7 @@ class TestLinked : public QObject {
             both.close();
             QStringList vargs{"battle-link",  "verify", "--scenario", "campaign",  "--option",
                               "battles=tvbd", "--seed", "3",          "--actions", both.fileName()};
-            const QString verdict = run(vargs, &code);
+            const QString verdict = runCli(vargs, &code);
             if (sub == QLatin1String("auto"))
                 QVERIFY2(code == 0 && verdict.contains("is the auto-resolved battle"), qPrintable(verdict));
             else
@@ -816,18 +1290,18 @@ class TestLinked : public QObject {
         }
         QString text;
         for (const char* r : {"tvbd", "tercios"}) {
-            text = run({"battle", "calibrate", "--rules", r, "--games", "3", "--seed", "4"}, &code);
+            text = runCli({"battle", "calibrate", "--rules", r, "--games", "3", "--seed", "4"}, &code);
             QVERIFY2(code == 0, qPrintable(text));
             QVERIFY(text.contains("attacker wins") && text.contains("CRT") &&
                     text.contains(QString::fromLatin1(r).toUpper()));
             QVERIFY(text.contains("leaders lost per battle (12.41)"));
         }
-        text = run({"battle-link", "calibrate", "--rules", "chess"}, &code);
+        text = runCli({"battle-link", "calibrate", "--rules", "chess"}, &code);
         QCOMPARE(code, 2);
-        text = run(QStringList{"battle-link", "form"} + game, &code);
+        text = runCli(QStringList{"battle-link", "form"} + game, &code);
         QCOMPARE(code, 2);
         QVERIFY(text.contains("--form FILE is needed"));
-        text = run({"battle-link", "auto", "--scenario", "campaign", "--actions", actions}, &code);
+        text = runCli({"battle-link", "auto", "--scenario", "campaign", "--actions", actions}, &code);
         QCOMPARE(code, 1); // without the option the actions do not even replay (no table step)
     }
 };

@@ -202,7 +202,31 @@ class TestPbem : public QObject {
     void protocolOneGame();
     void ordersDialog();
     void cli();
+    void testSecretsSeam();
 };
+
+// docs/pbem.md "Tests": setTestSecretsSeed makes the secrets (game id, deck secret, dice chain, nonce) a
+// function of the seed, so a test of two copies plays the same game every run: the same seed gives the
+// same start file; 0 gives back the operating system's generator, whose start files all differ.
+void TestPbem::testSecretsSeam() {
+    auto startFile = [](quint64 seed) {
+        if (seed)
+            save::setTestSecretsSeed(seed);
+        save::PbemSession host(data());
+        QByteArray bytes;
+        QString error;
+        if (!host.create(QStringLiteral("campaign"), {}, kCatholic, save::DiceMode::Sealed, &bytes, &error))
+            qFatal("%s", qPrintable(error));
+        return std::pair{bytes, host.gameId()};
+    };
+    const auto a = startFile(77), b = startFile(77), c = startFile(78);
+    QCOMPARE(a.first, b.first);
+    QCOMPARE(a.second, b.second);
+    QVERIFY(a.second != c.second);
+    save::setTestSecretsSeed(0);
+    const auto d = startFile(0), e = startFile(0);
+    QVERIFY(d.second != e.second && d.second != a.second && e.second != a.second);
+}
 
 // Issue 7, "a full PBEM game can be played between two installations": the Early War scenario from its
 // start file to the game's end (5.2x victory or turn 5 over), sealed dice, each copy reloaded from its own

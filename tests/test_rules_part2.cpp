@@ -907,6 +907,29 @@ class TestRulesPart2 : public QObject {
         QVERIFY(!pieceMayEnter(c2, f.nationality("spanish"), f.city("munich")));
     }
 
+    // 17.Sp.31 / 17.Sp.32: a unit of the Cardinal's army that he leaves behind outside the Zone in the
+    // Activation in which he reaches it is eliminated at the end of that Activation (found by the fuzzer,
+    // campaign seed 208205: the unit stayed outside the Zone for the rest of the game).
+    void nations_17Sp31_left_behind_when_reaching_the_zone() {
+        Rules f;
+        cleanCampaign(f);
+        f.placeLeader("cardinal-infante", "durlach");
+        const auto army = f.place("spanish", UnitKind::Veteran, "durlach", 2);
+        f.setMarker("durlach", kCatholic);
+        Ctx c = ctx(f);
+        setEffect(c, QStringLiteral("cardinalInfante"), 1, f.s.turn + 1);
+        QVERIFY(f.activate("cardinal-infante"));
+        QVERIFY(f.act(QStringLiteral("pickup u%1").arg(army[0])));
+        QVERIFY(f.act("move heidelberg")); // Lower Palatinate: in the Spanish Zone
+        QVERIFY(f.act("end"));
+        QVERIFY(f.runUntil([&] { return !f.activation(); }));
+        QCOMPARE(int(f.s.units[army[0]].loc), f.city("heidelberg"));
+        QVERIFY(!onMap(f, army[1]));
+        QVERIFY(f.logged("17.Sp.31"));
+        QVERIFY(f.logged("17.Sp.32"));
+        QCOMPARE(effect(f.s, QStringLiteral("cardinalInfante")), 0);
+    }
+
     // 17.Sp.31: the Cardinal's army pays from Vienna while outside the Zone.
     void nations_17Sp31_cardinal_pays_from_vienna() {
         Rules f;
@@ -1431,6 +1454,23 @@ class TestRulesPart2 : public QObject {
         QCOMPARE(int(f.s.units[u[0]].loc), now);                         // his force goes with him
         QVERIFY(f.act("end"));
         QVERIFY(!f.activation()); // no second activation after a botch
+
+        // 11.22: a lone enemy leader where the botched force arrives is caught and eliminated
+        Rules g;
+        cleanCampaign(g, kProtestant, o);
+        g.placeLeader("anhalt", "prague");
+        g.placeLeader("mansfeld", "pilsen");
+        g.place("protestant", UnitKind::Mercenary, "pilsen", 1);
+        g.placeLeader("bucquoy", "eger");
+        g.place("imperial", UnitKind::Mercenary, "eger", 2);
+        g.placeLeader("tilly", g.d().cities[now].id); // alone: no force to flee from
+        g.setHand(kProtestant, {a, b});
+        QVERIFY(g.act(QStringLiteral("play %1 act anhalt").arg(a)));
+        g.dice({0, 9, 9, 9}); // the botch, then any 12.42 replacement roll
+        QVERIFY(g.act(QStringLiteral("play %1 act mansfeld").arg(b)));
+        QCOMPARE(int(g.s.leaders[g.leader("mansfeld")].loc), now);
+        QVERIFY2(g.logged("11.22 Tilly is caught without troops"), qPrintable(g.logText(g.log)));
+        QVERIFY(g.s.leaders[g.leader("tilly")].loc != now);
     }
 };
 

@@ -137,6 +137,34 @@ class TestRulesSiege : public QObject {
         QCOMPARE(f.s.cities[f.city("munich")].siege, 1);
     }
 
+    // 11.161 with 13.14: a step lost because foraging cannot be met counts like any other loss: a siege
+    // placed at exactly its Siege Level is lifted by it (the fuzzer, campaign seed 220117 with 19.5: the
+    // siege stood with 9 CF against level 10).
+    void foragingStepLossLiftsTheSiege() {
+        Rules f;
+        QVERIFY(f.newGame());
+        f.clearBoard();
+        f.place("bavarian", UnitKind::Mercenary, "munich", 1, 2, true); // Siege Level 5 + 3 = 8
+        f.placeLeader("mansfeld", "landshut");
+        auto force = f.place("protestant", UnitKind::Mercenary, "landshut", 2);
+        const auto militia = f.place("protestant", UnitKind::Militia, "landshut", 1);
+        force.push_back(militia[0]); // 3 + 3 + 2 = 8 CF, three units: one pillage level to forage (11.16)
+        f.s.cities[f.city("landshut")].pillage = 2;
+        f.s.cities[f.city("munich")].pillage = 2; // nowhere to forage: step losses instead (11.161)
+        f.setActive(kProtestant);
+        QVERIFY(f.activate("mansfeld"));
+        QVERIFY(f.pickUp(force));
+        QVERIFY(f.act("move munich"));
+        QVERIFY(f.act("besiege"));
+        QCOMPARE(f.s.cities[f.city("munich")].siege, 1);
+        QVERIFY(f.runUntil([&] { return f.legal("choose " + u(force[0])); }));
+        QVERIFY(f.act("choose " + u(force[0])));
+        QVERIFY(f.logged("11.161 foraging not met"));
+        QCOMPARE(f.s.cities[f.city("munich")].siege, 0);
+        QVERIFY2(f.logged("13.14 the siege of Munich is lifted (7 CF against siege level 8)"),
+                 qPrintable(f.logText(f.log)));
+    }
+
     // 13.25: any other failure costs no step.
     void failureWithoutStepLoss() {
         Rules f;

@@ -1,6 +1,12 @@
 // The tactical view and assist mode (issues 10-11), offscreen: a TVBD and a Tercios battle opened in the
 // window and played by driving its widgets (clicks on the table, the action list, Apply, Undo, the typed
 // entry, the hand-dice box and dialog, auto-resolve), with the drawn content checked against the state.
+#include "data/datadir.h"
+#include "data/loader.h"
+#include "rules/action.h"
+#include "rules/engine.h"
+#include "save/savefile.h"
+#include "tactical/tercios.h"
 #include "tacticalsession.h"
 #include "tacticalview.h"
 #include "tacticalwindow.h"
@@ -13,6 +19,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QProcess>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSpinBox>
@@ -79,6 +86,76 @@ class DiceAnswerer : public QObject {
     QTimer m_timer;
 };
 
+// Hidden orders (Tercios L319, L366): nothing the window shows tells `viewer` a card of the other side that
+// is still face down — the unit labels read "order ?", and neither the result box, the action list nor the
+// log names it.
+void checkSecretsHidden(const TacticalWindow& w, int viewer) {
+    using namespace wp::tactical;
+    const TerciosState& st = *w.session()->terciosState();
+    const TerciosState seen = viewFor(st, viewer);
+    const QList<TacUnitView> shown = w.session()->units();
+    const QStringList log = w.session()->log();
+    qsizetype turnStart = 0; // this turn's cards were assigned after its planning line
+    for (qsizetype l = 0; l < log.size(); ++l)
+        if (log[l].contains(QLatin1String(": planning, each side assigns")))
+            turnStart = l;
+    for (qsizetype i = 0; i < st.units.size(); ++i) {
+        if (seen.units[i].card != wp::tactical::Card::Hidden)
+            continue;
+        const QString id = st.units[i].id, card = cardName(st.units[i].card);
+        QVERIFY2(shown[i].markers.contains(QStringLiteral("order ?")), qPrintable(id));
+        QVERIFY2(!shown[i].tooltip.contains(card.left(1).toUpper() + card.mid(1) + QLatin1Char('!')),
+                 qPrintable(id));
+        const QString secret = QStringLiteral("order %1 %2").arg(id, card);
+        QVERIFY2(!w.resultLabel()->text().contains(secret), qPrintable(w.resultLabel()->text()));
+        for (int r = 0; r < w.actionList()->count(); ++r)
+            QVERIFY2(!w.actionList()->item(r)->text().contains(secret), qPrintable(secret));
+        for (qsizetype l = turnStart; l < log.size(); ++l)
+            QVERIFY2(!log[l].contains(id + QStringLiteral(": ") + card + QLatin1Char('!')) &&
+                         !log[l].contains(id + QStringLiteral(" reacts with ")),
+                     qPrintable(log[l]));
+    }
+}
+
+const wp::tactical::TerciosEngine& tengine() {
+    static const wp::tactical::TerciosEngine e(*wp::tactical::defaultTerciosRules());
+    return e;
+}
+
+// The simple policy's next action for the side to act (what the tests' players choose).
+QString policyText(const TacticalSession* s, wp::rules::Rng& rng) {
+    const wp::tactical::TerciosState& st = *s->terciosState();
+    return wp::tactical::actionText(st, wp::tactical::chooseTerciosAction(tengine(), st, false, rng));
+}
+
+// Plays `text` as a player does: selects its unit on the table (or all units), picks the action in the list
+// and presses Apply. False when the list does not offer it.
+bool playFromList(TacticalWindow& w, const QString& text) {
+    int unit = -1;
+    for (const TacActionView& a : w.session()->legalActions())
+        if (a.text == text)
+            unit = a.unit;
+    w.selectUnit(unit);
+    const int row = rowOf(w.actionList(), text);
+    if (row < 0)
+        return false;
+    w.actionList()->setCurrentRow(row);
+    QTest::mouseClick(w.applyButton(), Qt::LeftButton);
+    return true;
+}
+
+// The shipped Tercios example (12 points a side) opened in the window with a seed, shown at that size.
+bool showExample(TacticalWindow& w, quint64 seed, QSize size) {
+    QString error;
+    if (!w.openFile(kSource + QStringLiteral("/scenarios/battles/tercios-example.json"), seed, &error)) {
+        qWarning("%s", qPrintable(error));
+        return false;
+    }
+    w.resize(size);
+    w.show();
+    return true;
+}
+
 int offTable(const TacticalSession* s) {
     int n = 0;
     for (const TacUnitView& u : s->units())
@@ -101,6 +178,10 @@ class TestTacticalView : public QObject {
     void terciosOnScreen();
     void terciosHotseatCover();
     void setupDecisionsOnScreen();
+    void tvbdEverySetupStepOnScreen();
+    void terciosSecretsInHotseat();
+    void terciosComputerSeatKeepsItsCards();
+    void terciosExportedBattleThreeWays();
 };
 
 // Bad input: a clear message naming the file and the problem, never a crash.
@@ -380,10 +461,7 @@ void TestTacticalView::tvbdAssistDice() {
 void TestTacticalView::terciosOnScreen() {
     TacticalWindow w;
     QString error;
-    QVERIFY2(w.openFile(kSource + QStringLiteral("/scenarios/battles/tercios-example.json"), 3, &error),
-             qPrintable(error));
-    w.resize(1400, 900);
-    w.show();
+    QVERIFY(showExample(w, 3, {1400, 900}));
     TacticalSession* s = w.session();
     QCOMPARE(s->ruleset(), QStringLiteral("tercios"));
     QCOMPARE(w.view()->unitItemCount(), int(s->units().size()));
@@ -480,10 +558,7 @@ void TestTacticalView::terciosOnScreen() {
 void TestTacticalView::terciosHotseatCover() {
     TacticalWindow w;
     QString error;
-    QVERIFY2(w.openFile(kSource + QStringLiteral("/scenarios/battles/tercios-example.json"), 5, &error),
-             qPrintable(error));
-    w.resize(1200, 800);
-    w.show();
+    QVERIFY(showExample(w, 5, {1200, 800}));
     TacticalSession* s = w.session();
     QVERIFY(!w.cover()->isVisible());
     w.setHotseat(true);
@@ -557,6 +632,369 @@ void TestTacticalView::setupDecisionsOnScreen() {
         QVERIFY(seen > 0);
         shot(&w, QStringLiteral("tactical-setup-%1.png")
                      .arg(QString::fromLatin1(file).section(QLatin1Char('-'), 0, 0)));
+    }
+}
+
+// TVBD 1.1-1.7 in the window: every set-up decision of the pick-up from scratch (tvbd-recruit.json: game
+// size, recruiting, the aggressive attacker, terrain cards with two streams, roads, scouting, deployment,
+// bombardment) is made in the window — typed in the entry (assist mode: what the players did on their
+// table), chosen in the list and applied, a deployment ghost clicked, and a unit deployed by Shift+click.
+void TestTacticalView::tvbdEverySetupStepOnScreen() {
+    TacticalWindow w;
+    QString error;
+    QVERIFY2(w.openFile(kSource + QStringLiteral("/scenarios/battles/tvbd-recruit.json"), 5, &error),
+             qPrintable(error));
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    TacticalSession* s = w.session();
+    auto type = [&](const QString& text) {
+        w.actionEntry()->setText(text);
+        QTest::keyClick(w.actionEntry(), Qt::Key_Return);
+        return w.lastError();
+    };
+    auto promptRule = [&] { return s->prompt().section(QLatin1Char(' '), 0, 0); };
+    // 10.1, typed as agreed at the table
+    QCOMPARE(promptRule(), QStringLiteral("10.1"));
+    QVERIFY(s->turnText().contains(QStringLiteral("set-up")));
+    const QString refused = type(QStringLiteral("size small units 40")); // refused: Table 4
+    QVERIFY2(refused.contains(QStringLiteral("10.1")), qPrintable(refused));
+    QCOMPARE(type(QStringLiteral("size small units 12")), QString());
+    QCOMPARE(type(QStringLiteral("agree")), QString());
+    // 10.2: the first side's army typed, the other's chosen in the list (the first listed each time)
+    QCOMPARE(promptRule(), QStringLiteral("10.2"));
+    for (const char* a :
+         {"recruit command", "recruit I-1 Cannon", "recruit I-1 Horse", "recruit I-1 Horse",
+          "recruit command", "recruit I-2 PikeShot", "recruit I-2 PikeShot", "recruit I-2 PikeShot"})
+        QCOMPARE(type(QLatin1String(a)), QString());
+    QVERIFY(w.actionList()->count() > 1);
+    QVERIFY(w.actionList()->item(0)->text().contains(QStringLiteral("coins"))); // what a recruit costs
+    QCOMPARE(type(QStringLiteral("end")), QString());
+    QSet<QString> rules;
+    int guard = 0, ghosts = 0;
+    bool clickedGhost = false, shiftDeployed = false;
+    while (!s->turnText().startsWith(QStringLiteral("Turn 1")) && !s->over() && guard++ < 400) {
+        rules.insert(promptRule());
+        QVERIFY2(w.actionList()->count() > 0, qPrintable(s->prompt()));
+        w.actionList()->setCurrentRow(0);
+        if (promptRule() == QStringLiteral("10.6")) {
+            ghosts = std::max(ghosts, w.view()->highlightCount()); // the unit's places drawn on the table
+            const QString first = w.actionList()->item(0)->data(Qt::UserRole).toString();
+            if (!shiftDeployed && first.startsWith(QStringLiteral("deploy"))) {
+                // Shift+click where the first listed place is: deployed there (as the players did)
+                const QStringList xy = first.section(QLatin1Char(' '), 2, 2).split(QLatin1Char(','));
+                const QPoint at =
+                    w.view()->mapFromScene(w.view()->toScene({xy[0].toDouble(), xy[1].toDouble()}));
+                const int n = int(s->actionTexts().size());
+                QTest::mouseClick(w.view()->viewport(), Qt::LeftButton, Qt::ShiftModifier, at);
+                QVERIFY2(w.lastError().isEmpty(), qPrintable(w.lastError()));
+                QCOMPARE(int(s->actionTexts().size()), n + 1);
+                QVERIFY2(s->actionTexts().last().startsWith(first.section(QLatin1Char(' '), 0, 1)),
+                         qPrintable(s->actionTexts().last()));
+                shiftDeployed = true;
+                continue;
+            }
+            if (!clickedGhost && w.view()->highlightCount() > 0) {
+                const QPoint at = w.view()->mapFromScene(w.view()->toScene([&] {
+                    const QStringList xy = first.section(QLatin1Char(' '), 2, 2).split(QLatin1Char(','));
+                    return tactical::Vec2{xy[0].toDouble(), xy[1].toDouble()};
+                }()));
+                const int n = int(s->actionTexts().size());
+                QTest::mouseClick(w.view()->viewport(), Qt::LeftButton, {}, at);
+                if (int(s->actionTexts().size()) == n + 1) {
+                    QCOMPARE(s->actionTexts().last(), first);
+                    clickedGhost = true;
+                    continue;
+                }
+            }
+            if (guard % 7 == 0)
+                shot(&w, QStringLiteral("tactical-setup-deploy.png"));
+        }
+        const int n = int(s->actionTexts().size());
+        QTest::mouseClick(w.applyButton(), Qt::LeftButton);
+        QVERIFY2(int(s->actionTexts().size()) == n + 1, qPrintable(w.lastError()));
+    }
+    QVERIFY2(s->turnText().startsWith(QStringLiteral("Turn 1")) || s->over(), qPrintable(s->turnText()));
+    for (const char* r : {"10.2", "16.4", "16.6.5", "16.6.8", "10.6"})
+        QVERIFY2(rules.contains(QLatin1String(r)), r);
+    QVERIFY(ghosts > 0);
+    QVERIFY(clickedGhost);
+    QVERIFY(shiftDeployed);
+    int onTable = 0;
+    for (const TacUnitView& u : s->units())
+        onTable += u.deployed;
+    QCOMPARE(onTable, int(s->units().size()));
+    QCOMPARE(w.view()->unitItemCount(), onTable);
+    for (const QString& line : s->log())
+        if (line.startsWith(QLatin1String("1.7")))
+            rules.insert(QStringLiteral("1.7"));
+    QVERIFY(rules.contains(QStringLiteral("1.7"))); // the bombardment step came before turn 1
+    shot(&w, QStringLiteral("tactical-setup-recruit.png"));
+// Hotseat (Tercios L319, L366): three turns played through the window's list with the cover on; whenever
+// a player has the screen, nothing shows the other side's face-down cards; a record saved mid-turn reopens
+// behind the cover and hides them too.
+void TestTacticalView::terciosSecretsInHotseat() {
+    TacticalWindow w;
+    QString error;
+    QVERIFY(showExample(w, 7, {1200, 800}));
+    w.setHotseat(true);
+    wp::rules::Rng rng(3);
+    TacticalSession* s = w.session();
+    QTemporaryDir dir;
+    const QString record = dir.filePath(QStringLiteral("midturn.json"));
+    bool saved = false;
+    int steps = 0;
+    while (!s->over() && s->terciosState()->turn <= 3 && steps++ < 3000) { // three turns
+        if (w.cover()->isVisible())
+            QTest::mouseClick(w.coverButton(), Qt::LeftButton);
+        QVERIFY(!w.cover()->isVisible());
+        checkSecretsHidden(w, s->actor());
+        if (QTest::currentTestFailed())
+            return;
+        if (!saved && s->turnText().contains(QLatin1String("activation")) && s->holdsSecrets()) {
+            QVERIFY2(s->saveRecord(record, &error), qPrintable(error));
+            saved = true;
+            shot(&w, QStringLiteral("tactical-tercios-hotseat-hidden.png"));
+        }
+        const QString next = policyText(s, rng);
+        QVERIFY2(playFromList(w, next), qPrintable(next));
+    }
+    QVERIFY(s->over() || s->terciosState()->turn == 4);
+    QVERIFY(saved);
+    // The record reopened in a hotseat window: covered first, then the side to act sees only its own cards.
+    TacticalWindow again;
+    again.setHotseat(true);
+    QVERIFY2(again.openFile(record, 1, &error), qPrintable(error));
+    again.resize(1200, 800);
+    again.show();
+    QVERIFY(again.cover()->isVisible());
+    QTest::mouseClick(again.coverButton(), Qt::LeftButton);
+    checkSecretsHidden(again, again.session()->actor());
+    QVERIFY(again.session()->holdsSecrets());
+}
+
+// A linked battle against a computer seat (docs/linked-battles.md "Fight it on screen"): the human side's
+// view for three turns — the computer's cards stay face down while it plans, acts and reacts, and its legal
+// actions (a reaction list would tell its card) are not listed.
+void TestTacticalView::terciosComputerSeatKeepsItsCards() {
+    TacticalWindow w;
+    QString error;
+    QVERIFY(showExample(w, 4, {1200, 800}));
+    w.setComputerDelay(0);
+    w.setComputerSide(1, true);
+    TacticalSession* s = w.session();
+    QCOMPARE(s->viewingSide(), 0);
+    int checks = 0, computerTurns = 0;
+    connect(&w, &TacticalWindow::changed, this, [&]() {
+        if (!w.session() || QTest::currentTestFailed())
+            return;
+        if (!s->over() && w.isComputerSide(s->actor())) {
+            ++computerTurns;
+            QVERIFY(s->legalActions().size() > 0);
+            QCOMPARE(w.actionList()->count(), 1); // "Sweden (computer) is choosing…"
+            QVERIFY(!(w.actionList()->item(0)->flags() & Qt::ItemIsEnabled));
+            QVERIFY(!w.undoButton()->isEnabled()); // the human cannot take back the computer's moves
+            if (computerTurns == 30)
+                shot(&w, QStringLiteral("tactical-tercios-computer-seat.png"));
+        }
+        checkSecretsHidden(w, 0);
+        ++checks;
+    });
+    wp::rules::Rng rng(8);
+    int steps = 0;
+    while (!s->over() && s->terciosState()->turn <= 3 && steps++ < 3000) { // three turns
+        for (int k = 0; k < 5000 && !s->over() && w.isComputerSide(s->actor()); ++k)
+            QCoreApplication::processEvents();
+        if (s->over() || QTest::currentTestFailed())
+            break;
+        const QString next = policyText(s, rng);
+        QVERIFY2(playFromList(w, next), qPrintable(next));
+    }
+    QVERIFY(!QTest::currentTestFailed());
+    QVERIFY(s->over() || s->terciosState()->turn == 4);
+    QVERIFY(checks > 50);
+    QVERIFY(computerTurns > 20);
+}
+
+// Issue 11's "done when": a Tercios scenario generated by the battle export (a campaign played to its first
+// battle, saved, `westphalia-cli battle export --save ... --rules tercios`) opened in the window and
+// (1) played on screen by two players through the list, hotseat; (2) refereed in assist mode — actions typed
+// as measured, every die rolled by hand; its record reopens to the same log; (3) auto-resolved.
+void TestTacticalView::terciosExportedBattleThreeWays() {
+    const wp::LoadResult data = wp::loadGameData(wp::findDataDir());
+    QVERIFY(data.ok());
+    const wp::rules::Engine engine(data.data);
+    wp::rules::GameState g;
+    QString error;
+    QVERIFY2(engine.newGame(g, QStringLiteral("campaign"), {}, 11, &error), qPrintable(error));
+    wp::rules::Rng pick(5);
+    QStringList played;
+    auto atCombat = [&] {
+        return !g.frames.empty() && std::holds_alternative<wp::rules::CombatFrame>(g.frames.back());
+    };
+    for (int i = 0; i < 20000 && !atCombat() && engine.actor(g) >= 0; ++i) {
+        const auto legal = engine.legalActions(g);
+        const auto& a = legal[size_t(pick.below(int(legal.size())))];
+        played << wp::rules::formatAction(engine.data(), g, a);
+        QVERIFY(engine.apply(g, a).ok);
+    }
+    QVERIFY2(atCombat(), "no battle reached");
+    QTemporaryDir dir;
+    wp::save::SaveGame save;
+    save.fingerprint = data.data->fingerprint;
+    save.scenario = QStringLiteral("campaign");
+    save.seed = 11;
+    save.actions = played;
+    const QString tyw = dir.filePath(QStringLiteral("campaign.tyw"));
+    QVERIFY2(wp::save::writeFile(tyw, save, &error), qPrintable(error));
+    const QString file = dir.filePath(QStringLiteral("battle-tercios.json"));
+    QProcess cli;
+    cli.start(QStringLiteral(WESTPHALIA_CLI),
+              {QStringLiteral("battle"), QStringLiteral("export"), QStringLiteral("--save"), tyw,
+               QStringLiteral("--battle-seed"), QStringLiteral("5"), QStringLiteral("--rules"),
+               QStringLiteral("tercios"), QStringLiteral("--out"), file});
+    QVERIFY(cli.waitForFinished(60000));
+    QVERIFY2(cli.exitCode() == 0, qPrintable(QString::fromUtf8(cli.readAllStandardError())));
+
+    // (1) On screen, hotseat: every action through the list and Apply; orders, Wear, Disorder, Weary and
+    // the odds are on the screen.
+    {
+        TacticalWindow w;
+        QVERIFY2(w.openFile(file, 5, &error), qPrintable(error));
+        w.resize(1500, 950);
+        w.show();
+        w.setHotseat(true);
+        TacticalSession* s = w.session();
+        QCOMPARE(s->ruleset(), QStringLiteral("tercios"));
+        QVERIFY(s->units().size() >= 4);
+        wp::rules::Rng rng(6);
+        bool odds = false, worn = false, pictured = false, picturedDisorder = false;
+        int steps = 0;
+        while (!s->over() && steps++ < 3000) {
+            if (w.cover()->isVisible())
+                QTest::mouseClick(w.coverButton(), Qt::LeftButton);
+            checkSecretsHidden(w, s->actor());
+            if (QTest::currentTestFailed())
+                return;
+            // What the table shows is the state: Wear of Stamina, Disordered, Weary, the order cards the side
+            // to act may see (its own, the revealed ones).
+            const wp::tactical::TerciosState& st = *s->terciosState();
+            const wp::tactical::TerciosState seen = wp::tactical::viewFor(st, s->actor());
+            const QList<TacUnitView> shown = s->units();
+            bool disorderedNow = false, wearyNow = false;
+            for (qsizetype i = 0; i < st.units.size(); ++i) {
+                const wp::tactical::TUnit& u = st.units[i];
+                if (!u.onTable())
+                    continue;
+                const int stamina = tengine().stamina(st, int(i));
+                QCOMPARE(shown[i].strengthText, QStringLiteral("W%1/%2").arg(u.wear).arg(stamina));
+                QCOMPARE(shown[i].markers.contains(QStringLiteral("disordered")), u.disordered);
+                QCOMPARE(shown[i].markers.contains(QStringLiteral("weary")), u.wear >= stamina);
+                const wp::tactical::Card c = seen.units[i].card;
+                if (c != wp::tactical::Card::None && c != wp::tactical::Card::Hidden) {
+                    const QString name = wp::tactical::cardName(c);
+                    QVERIFY(
+                        shown[i].markers.contains(name.left(1).toUpper() + name.mid(1) + QLatin1Char('!')));
+                }
+                worn = worn || u.wear > 0;
+                for (qsizetype j = i + 1; j < st.units.size(); ++j) // drawn bases never overlap
+                    QVERIFY(!st.units[j].onTable() || !wp::tactical::overlaps(u.pose, st.units[j].pose));
+                disorderedNow = disorderedNow || u.disordered;
+                wearyNow = wearyNow || u.wear >= stamina;
+            }
+            // The next shot or charge selected in the list: its exact odds under the list.
+            for (const TacActionView& a : s->legalActions())
+                if ((a.kind == TacActionView::Shoot || a.kind == TacActionView::Charge) &&
+                    !a.odds.isEmpty()) {
+                    w.selectUnit(a.unit);
+                    w.actionList()->setCurrentRow(rowOf(w.actionList(), a.text));
+                    QVERIFY(w.oddsLabel()->text().startsWith(QStringLiteral("Odds: exact")));
+                    odds = true;
+                    // for the eye (gui-shots/): an order read-out with a Weary and with a Disordered unit
+                    if (!pictured && wearyNow) {
+                        shot(&w, QStringLiteral("tactical-tercios-generated-weary.png"));
+                        pictured = true;
+                    }
+                    if (!picturedDisorder && disorderedNow) {
+                        shot(&w, QStringLiteral("tactical-tercios-generated-disorder.png"));
+                        picturedDisorder = true;
+                    }
+                    break;
+                }
+            const QString next = policyText(s, rng);
+            QVERIFY2(playFromList(w, next), qPrintable(next));
+        }
+        QVERIFY(s->over());
+        QVERIFY(odds);
+        QVERIFY(worn);
+        QVERIFY(s->actionTexts().size() > 20); // fought action by action
+        shot(&w, QStringLiteral("tactical-tercios-generated-over.png"));
+    }
+
+    // (2) Assist mode: the players move their figures; moves are typed as measured (a point short of the
+    // listed one), every die is rolled by hand (typed in advance; the dialog would ask for any missing).
+    {
+        TacticalWindow w;
+        QVERIFY2(w.openFile(file, 9, &error), qPrintable(error));
+        w.resize(1500, 950);
+        w.show();
+        w.setAssistDice(true);
+        DiceAnswerer answer(3);
+        TacticalSession* s = w.session();
+        wp::rules::Rng rng(10), dice(77);
+        int measured = 0, steps = 0;
+        while (!s->over() && steps++ < 3000) {
+            QString next = policyText(s, rng);
+            const QStringList words = next.split(QLatin1Char(' '));
+            if (words.size() == 3 && words[0] == QLatin1String("move")) {
+                // the Front Centre moved 90 % of the way: a move the list does not offer
+                const int u = s->terciosState()->indexOf(words[1]);
+                const wp::tactical::Vec2 from = tengine().centre(s->terciosState()->units[u].pose, 0);
+                const QStringList xy = words[2].split(QLatin1Char(','));
+                const wp::tactical::Vec2 to{xy[0].toDouble(), xy[1].toDouble()};
+                const wp::tactical::Vec2 m = from + (to - from) * 0.9;
+                const QString typed =
+                    QStringLiteral("move %1 %2,%3")
+                        .arg(words[1], QString::number(m.x, 'f', 2), QString::number(m.y, 'f', 2));
+                bool listed = false;
+                for (const TacActionView& a : s->legalActions())
+                    listed = listed || a.text == typed;
+                if (!listed) {
+                    next = typed;
+                    ++measured;
+                }
+            }
+            QStringList hand;
+            for (int k = 0; k < 80; ++k)
+                hand << QString::number(dice.below(6) + 1);
+            w.diceEntry()->setText(hand.join(QLatin1Char(' ')));
+            w.actionEntry()->setText(next);
+            QTest::keyClick(w.actionEntry(), Qt::Key_Return);
+            QVERIFY2(w.lastError().isEmpty(), qPrintable(next + QStringLiteral(": ") + w.lastError()));
+        }
+        QVERIFY(s->over());
+        QVERIFY(measured > 0);
+        int rolledByHand = 0;
+        for (const QList<int>& d : s->handDice())
+            rolledByHand += int(d.size());
+        QVERIFY(rolledByHand > 20);
+        QVERIFY(w.resultLabel()->text().contains(QStringLiteral("dice by hand")) || s->over());
+        const QString record = dir.filePath(QStringLiteral("assist-record.json"));
+        QVERIFY2(s->saveRecord(record, &error), qPrintable(error));
+        auto replay = TacticalSession::open(record, 1, &error);
+        QVERIFY2(replay, qPrintable(error));
+        QCOMPARE(replay->log(), s->log());
+    }
+
+    // (3) Auto-resolved.
+    {
+        TacticalWindow w;
+        QVERIFY2(w.openFile(file, 12, &error), qPrintable(error));
+        w.show();
+        QTest::mouseClick(w.autoButton(), Qt::LeftButton);
+        QVERIFY(w.session()->over());
+        QVERIFY(w.resultLabel()->text().contains(QStringLiteral("auto-resolved")));
+        QVERIFY(w.promptLabel()->text().contains(QStringLiteral("The battle is over")));
     }
 }
 

@@ -132,6 +132,18 @@ TcAction orderAct(int unit, Card c) {
     return a;
 }
 
+// Unit u's side activates it with card c (Tercios L334); true when the engine accepts.
+bool activate(Pos& p, const TerciosEngine& e, int u, Card c) {
+    p.s.units[u].card = c;
+    p.s.current = p.s.units[u].side;
+    return e.apply(p.s, act(TcAction::Activate, u));
+}
+
+// u activates with Assault! and declares a charge on t (Tercios L596).
+bool charge(Pos& p, const TerciosEngine& e, int u, int t) {
+    return activate(p, e, u, Card::Assault) && e.apply(p.s, act(TcAction::Charge, u, t));
+}
+
 ArmyRegiment reg(const QString& def, const QStringList& units) {
     ArmyRegiment a;
     a.def = def;
@@ -508,10 +520,8 @@ class TestTercios : public QObject {
         const int a = p.add(0, QStringLiteral("Cuirassiers"), 36, 14, 90);
         const int d = p.add(1, QStringLiteral("ClassicSquadron"), 36, 20, 270);
         TerciosEngine e(rules());
-        p.s.units[a].card = Card::Assault;
         p.s.units[d].card = Card::Resist;
-        p.s.current = 0;
-        QVERIFY(e.apply(p.s, act(TcAction::Activate, a)));
+        QVERIFY(activate(p, e, a, Card::Assault));
         QCOMPARE(p.s.phase, TPhase::Assault);
         QVERIFY(e.apply(p.s, act(TcAction::Charge, a, d)));
         QCOMPARE(p.s.phase, TPhase::Reaction);
@@ -759,10 +769,8 @@ class TestTercios : public QObject {
         const int a = p.add(0, QStringLiteral("Cuirassiers"), 20, 30, 90);
         const int b = p.add(1, QStringLiteral("ClassicSquadron"), 20, 10, 90); // behind it
         const TerciosEngine e(rules());
-        p.s.units[a].card = Card::Assault;
         p.s.units[b].card = Card::Resist;
-        p.s.current = 0;
-        QVERIFY(e.apply(p.s, act(TcAction::Activate, a)));
+        QVERIFY(activate(p, e, a, Card::Assault));
         QVERIFY(p.s.units[a].activated);
         QCOMPARE(p.s.phase, TPhase::Activate);
         QCOMPARE(p.s.current, 1);
@@ -817,10 +825,8 @@ class TestTercios : public QObject {
         QVERIFY(!e.checkMove(p.s, sq, {45, 20.5}, Card::Ready)); // a Squadron needs a large building
         p.s.terrain[1].large = true;
         QCOMPARE(e.buildingEntered(p.s, sq, {45, 20.5}, Card::Ready), 1);
-        p.s.units[m].card = Card::Ready;
         p.s.units[h].card = Card::Resist;
-        p.s.current = 0;
-        QVERIFY(e.apply(p.s, act(TcAction::Activate, m)));
+        QVERIFY(activate(p, e, m, Card::Ready));
         TcAction mv = act(TcAction::Move, m);
         mv.to = inside;
         QString err;
@@ -951,9 +957,7 @@ class TestTercios : public QObject {
         const int h = p.add(0, QStringLiteral("Cuirassiers"), 36, 10, 90);
         p.add(1, QStringLiteral("ClassicSquadron"), 36, 44, 270);
         const TerciosEngine e(rules());
-        p.s.units[h].card = Card::Ready;
-        p.s.current = 0;
-        QVERIFY(e.apply(p.s, act(TcAction::Activate, h)));
+        QVERIFY(activate(p, e, h, Card::Ready));
         TcAction turn = act(TcAction::Face, h);
         turn.dir = 1;
         turn.mobility = true;
@@ -975,9 +979,7 @@ class TestTercios : public QObject {
         Pos q(rules());
         const int t = q.add(0, QStringLiteral("Tercio"), 36, 10, 90);
         q.add(1, QStringLiteral("ClassicSquadron"), 36, 44, 270);
-        q.s.units[t].card = Card::Ready;
-        q.s.current = 0;
-        QVERIFY(e.apply(q.s, act(TcAction::Activate, t)));
+        QVERIFY(activate(q, e, t, Card::Ready));
         TcAction f2 = act(TcAction::Face, t);
         f2.dir = 1;
         QVERIFY(e.apply(q.s, f2));
@@ -1021,9 +1023,7 @@ class TestTercios : public QObject {
         QVERIFY2(fc.y > 13.5 - 0.02 && fc.y <= 13.5 + 1e-9, qPrintable(QString::number(fc.y)));
         QVERIFY(!overlaps(moved->polygon(), p.s.terrain.first().poly));
         // Played: the log says where it aimed.
-        p.s.units[u].card = Card::Ready;
-        p.s.current = 0;
-        QVERIFY(e.apply(p.s, act(TcAction::Activate, u)));
+        QVERIFY(activate(p, e, u, Card::Ready));
         TcAction mv = act(TcAction::Move, u);
         mv.to = to;
         QString err;
@@ -1052,11 +1052,9 @@ class TestTercios : public QObject {
         const int d = p.add(1, QStringLiteral("ClassicSquadron"), 36, 18, 270);
         const int far = p.add(1, QStringLiteral("ClassicSquadron"), 6, 44, 270); // keeps the turn going
         const TerciosEngine e(rules());
-        p.s.units[a].card = Card::Assault;
         p.s.units[d].card = Card::Fire;
         p.s.units[far].card = Card::Resist;
-        p.s.current = 0;
-        QVERIFY(e.apply(p.s, act(TcAction::Activate, a)));
+        QVERIFY(activate(p, e, a, Card::Assault));
         const QList<TcAction> legal = e.legalActions(p.s);
         QCOMPARE(legal.size(), 1);
         QCOMPARE(legal.first().kind, TcAction::Charge);
@@ -1227,7 +1225,8 @@ class TestTercios : public QObject {
     }
     void fuzzInvariants() {
         // Random legal play through whole battles; after every action: a side to act with at least one
-        // legal action, Wear within 0..Stamina on the table, bases on the table, scores = destroyed units.
+        // legal action, Wear within 0..Stamina on the table, bases on the table and not overlapping, scores =
+        // destroyed units.
         const QDir dir(QStringLiteral(WESTPHALIA_SOURCE_DIR "/scenarios/battles"));
         const TerciosEngine e(rules());
         int battles = 0;
@@ -1262,6 +1261,13 @@ class TestTercios : public QObject {
                     }
                     QCOMPARE(scored[0], t.score[0]);
                     QCOMPARE(scored[1], t.score[1]);
+                    for (qsizetype i = 0; i < t.units.size(); ++i) // bases never overlap (L467-471)
+                        for (qsizetype j = i + 1; j < t.units.size(); ++j)
+                            if (t.units[i].onTable() && t.units[j].onTable() &&
+                                overlaps(t.units[i].pose, t.units[j].pose))
+                                QFAIL(qPrintable(
+                                    QStringLiteral("%1: %2 overlaps %3 after '%4'")
+                                        .arg(f, t.units[i].id, t.units[j].id, game.actionTexts().last())));
                 }
                 QVERIFY(game.state().turn <= game.state().turnLimit);
                 ++battles;
@@ -1329,12 +1335,9 @@ class TestTercios : public QObject {
         const int d = p.add(1, QStringLiteral("ClassicSquadron"), 36, 20, 270);
         const int far = p.add(1, QStringLiteral("ClassicSquadron"), 6, 44, 270);
         const TerciosEngine e(rules());
-        p.s.units[a].card = Card::Assault;
         p.s.units[d].card = Card::Assault;
         p.s.units[far].card = Card::Resist;
-        p.s.current = 0;
-        QVERIFY(e.apply(p.s, act(TcAction::Activate, a)));
-        QVERIFY(e.apply(p.s, act(TcAction::Charge, a, d)));
+        QVERIFY(charge(p, e, a, d));
         QCOMPARE(e.actor(p.s), 1);
         p.s.scripted = {5, 1, 1, 1}; // the reaction check (Discipline 4)
         QVERIFY(e.apply(p.s, act(TcAction::React, d)));
@@ -1348,12 +1351,9 @@ class TestTercios : public QObject {
         const int h = p.add(1, QStringLiteral("LightHorse"), 36, 19, 270);
         const int far = p.add(1, QStringLiteral("ClassicSquadron"), 6, 44, 270);
         const TerciosEngine e(rules());
-        p.s.units[a].card = Card::Assault;
         p.s.units[h].activated = true; // already acted this turn
         p.s.units[far].card = Card::Resist;
-        p.s.current = 0;
-        QVERIFY(e.apply(p.s, act(TcAction::Activate, a)));
-        QVERIFY(e.apply(p.s, act(TcAction::Charge, a, h)));
+        QVERIFY(charge(p, e, a, h));
         const QList<TcAction> legal = e.legalActions(p.s);
         QVERIFY(legal.contains(act(TcAction::Decline, h)));
         TcAction evade = act(TcAction::React, h);
@@ -1367,6 +1367,15 @@ class TestTercios : public QObject {
         QCOMPARE(p.s.units[h].pose.facing, 90.0);
         QVERIFY(!logHas(p.s, QStringLiteral("Tercios L594 melee")));
         QVERIFY(logHas(p.s, QStringLiteral("cannot reach: moves as close as possible")));
+        // The same Horse holding Run! (its card is the evasion, L414, L766): Discipline+ too.
+        Pos q(rules());
+        const int qa = q.add(0, QStringLiteral("ClassicSquadron"), 36, 14, 90);
+        const int qh = q.add(1, QStringLiteral("LightHorse"), 36, 19, 270);
+        q.s.units[qh].card = Card::Run;
+        QVERIFY(charge(q, e, qa, qh));
+        q.s.scripted = {1, 1, 5};
+        QVERIFY(e.apply(q.s, act(TcAction::React, qh)));
+        QVERIFY(logHas(q.s, QStringLiteral("reaction check: B1 Discipline 3 dice")));
     }
     void reactionToMove() {
         // Tercios L390, L422 (G17): an enemy ending a move within 3" of the Front Centre triggers a
@@ -1375,10 +1384,8 @@ class TestTercios : public QObject {
         const int m = p.add(0, QStringLiteral("MusketeersCompany"), 36, 20, 90);
         const int b = p.add(1, QStringLiteral("ClassicSquadron"), 36, 29.5, 270);
         const TerciosEngine e(rules());
-        p.s.units[m].card = Card::Ready;
         p.s.units[b].card = Card::Fire;
-        p.s.current = 0;
-        QVERIFY(e.apply(p.s, act(TcAction::Activate, m)));
+        QVERIFY(activate(p, e, m, Card::Ready));
         TcAction mv = act(TcAction::Move, m);
         mv.to = e.centre(p.s.units[m].pose, 0) + Vec2{0, 5};
         QString err;
@@ -1399,10 +1406,8 @@ class TestTercios : public QObject {
         const int m = p.add(0, QStringLiteral("MusketeersCompany"), 36, 10, 90);
         const int b = p.add(1, QStringLiteral("ClassicSquadron"), 41.5, 12.5, 180);
         const TerciosEngine e(rules());
-        p.s.units[m].card = Card::Ready;
         p.s.units[b].card = Card::Fire;
-        p.s.current = 0;
-        QVERIFY(e.apply(p.s, act(TcAction::Activate, m)));
+        QVERIFY(activate(p, e, m, Card::Ready));
         TcAction mv = act(TcAction::Move, m);
         mv.to = e.centre(p.s.units[m].pose, 0) + Vec2{0, 5};
         QString err;
@@ -1461,13 +1466,10 @@ class TestTercios : public QObject {
         const int d = p.add(1, QStringLiteral("MusketeersCompany"), 36, 16, 270);
         const int by = p.add(1, QStringLiteral("ClassicSquadron"), 41.5, 14, 180);
         const TerciosEngine e(rules());
-        p.s.units[a].card = Card::Assault;
         p.s.units[d].card = Card::None; // cannot react
         p.s.units[d].activated = true;
         p.s.units[by].card = Card::Assault;
-        p.s.current = 0;
-        QVERIFY(e.apply(p.s, act(TcAction::Activate, a)));
-        QVERIFY(e.apply(p.s, act(TcAction::Charge, a, d)));
+        QVERIFY(charge(p, e, a, d));
         QCOMPARE(p.s.phase, TPhase::Reaction);
         QCOMPARE(p.s.pending.reactors, QList<int>{by});
         // Check [5,1,1,1]; the Squadron (Melee 4+1) hits twice vs Infantry 3, the Musketeers (Courage 3)
@@ -1488,11 +1490,9 @@ class TestTercios : public QObject {
         p.terrain(QStringLiteral("Rocks"), {{38.6, 8}, {38.8, 8}, {38.8, 20}, {38.6, 20}},
                   FImpassable | FHidden);
         const TerciosEngine e(rules());
-        p.s.units[a].card = Card::Assault;
         p.s.units[d].card = Card::Resist;
         p.s.units[by].card = Card::Fire;
-        p.s.current = 0;
-        QVERIFY(e.apply(p.s, act(TcAction::Activate, a)));
+        QVERIFY(activate(p, e, a, Card::Assault));
         QVERIFY(e.legalActions(p.s).contains(act(TcAction::Approach, a, d)));
         QVERIFY(e.apply(p.s, act(TcAction::Approach, a, d)));
         QCOMPARE(p.s.phase, TPhase::Reaction);
@@ -1510,10 +1510,8 @@ class TestTercios : public QObject {
         const int m = p.add(0, QStringLiteral("MusketeersCompany"), 36, 20, 90);
         const int b = p.add(1, QStringLiteral("ClassicSquadron"), 36, 29.5, 270);
         const TerciosEngine e(rules());
-        p.s.units[m].card = Card::Ready;
         p.s.units[b].card = Card::Assault;
-        p.s.current = 0;
-        QVERIFY(e.apply(p.s, act(TcAction::Activate, m)));
+        QVERIFY(activate(p, e, m, Card::Ready));
         TcAction mv = act(TcAction::Move, m);
         mv.to = e.centre(p.s.units[m].pose, 0) + Vec2{0, 5};
         QVERIFY(e.apply(p.s, mv));
@@ -1533,12 +1531,9 @@ class TestTercios : public QObject {
         const int d = p.add(1, QStringLiteral("ClassicSquadron"), 36, 20, 270);
         const int far = p.add(1, QStringLiteral("ClassicSquadron"), 6, 44, 270);
         const TerciosEngine e(rules());
-        p.s.units[a].card = Card::Assault;
         p.s.units[d].card = Card::Resist;
         p.s.units[far].card = Card::Resist;
-        p.s.current = 0;
-        QVERIFY(e.apply(p.s, act(TcAction::Activate, a)));
-        QVERIFY(e.apply(p.s, act(TcAction::Charge, a, d)));
+        QVERIFY(charge(p, e, a, d));
         p.s.scripted = {5, 1, 1, 1, 4, 4, 1, 1, 1, 1};
         QVERIFY(e.apply(p.s, act(TcAction::React, d)));
         QVERIFY2(logHas(p.s, QStringLiteral("B1 resists: Courage 6 dice")),
@@ -1577,6 +1572,439 @@ class TestTercios : public QObject {
         QCOMPARE(p.s.activeUnit, u3);
         QVERIFY(e.apply(p.s, act(TcAction::Done, u3)));
         QCOMPARE(e.actor(p.s), 1); // now the other side
+    }
+
+    // ---- a test per rule section not covered by a digest vector (Tercios L350-808, L1455-1493) ----
+    void reactionFireNeedsSight() {
+        // Tercios L400, L422 with L503-519: reaction fire is a shot, so the trigger must be in sight, arc and
+        // range; a flank-charged target cannot volley at a charger behind it (G18: sight at contact).
+        Pos p(rules());
+        const int m = p.add(0, QStringLiteral("MusketeersCompany"), 36, 10, 90);
+        const int b =
+            p.add(1, QStringLiteral("MusketeersCompany"), 40.2, 12.2, 90); // m passes behind its front
+        const TerciosEngine e(rules());
+        p.s.units[b].card = Card::Fire;
+        QVERIFY(activate(p, e, m, Card::Ready));
+        TcAction mv = act(TcAction::Move, m);
+        mv.to = e.centre(p.s.units[m].pose, 0) + Vec2{0, 1};
+        QString err;
+        QVERIFY2(e.apply(p.s, mv, &err), qPrintable(err));
+        QCOMPARE(p.s.phase, TPhase::Reaction); // within 3" of its Front Centre: it interacts (L390) ...
+        QVERIFY(!e.shotSource(p.s, b, m));
+        QVERIFY(e.legalActions(p.s) == QList<TcAction>{act(TcAction::Decline, b)}); // ... but cannot fire
+        // A charge from behind: the Fire! reaction is declared, its sight is judged at contact: none.
+        Pos q(rules());
+        const int a = q.add(0, QStringLiteral("Cuirassiers"), 36, 14, 90);
+        const int d = q.add(1, QStringLiteral("ClassicSquadron"), 36, 22, 90); // its back to the charger
+        const int far = q.add(1, QStringLiteral("ClassicSquadron"), 6, 44, 270);
+        q.s.units[d].card = Card::Fire;
+        q.s.units[far].card = Card::Resist;
+        QVERIFY(charge(q, e, a, d));
+        QVERIFY(logHas(q.s, QStringLiteral("flank charge")));
+        q.s.scripted = {5, 1}; // Discipline 4, Decreased for the flank charge (L621): 2 dice
+        QVERIFY(e.apply(q.s, act(TcAction::React, d)));
+        QVERIFY2(logHas(q.s, QStringLiteral("B1 cannot see A0 in range")),
+                 qPrintable(q.s.log.join(QLatin1Char('\n'))));
+        QVERIFY(!logHas(q.s, QStringLiteral("B1 shoots")));
+        QVERIFY(logHas(q.s, QStringLiteral("Tercios L594 melee: A0")));
+    }
+    void caracole() {
+        // Tercios L776 (G24): after its shot a Mounted Arquebusiers unit may take a Discipline check, rolled
+        // even when Steady; passed, it moves up to its Speed straight back, keeping its facing.
+        for (int pass = 1; pass >= 0; --pass) {
+            Pos p(rules());
+            const int h = p.add(0, QStringLiteral("MountedArquebusiers"), 36, 12, 90);
+            const int t = p.add(1, QStringLiteral("ClassicSquadron"), 36, 18, 270);
+            const TerciosEngine e(rules());
+            p.s.units[t].card = Card::Resist;
+            QVERIFY(activate(p, e, h, Card::Fire));
+            p.s.scripted = {1, 1, 1}; // three misses
+            QVERIFY(e.apply(p.s, act(TcAction::Fire, h, t)));
+            QCOMPARE(p.s.phase, TPhase::Caracole);
+            QVERIFY(e.legalActions(p.s).contains(act(TcAction::Caracole, h)));
+            const quint64 rolls = p.s.rolls;
+            p.s.scripted = pass ? QList<int>{5, 1, 1} : QList<int>{4, 1, 1};
+            QVERIFY(e.apply(p.s, act(TcAction::Caracole, h)));
+            QCOMPARE(p.s.rolls, rolls + 3); // Discipline 3, Steady or not
+            QCOMPARE(p.s.units[h].pose.facing, 90.0);
+            QVERIFY(std::abs(p.s.units[h].pose.c.y - (pass ? 4.0 : 12.0)) < 1e-9);
+            QCOMPARE(p.s.phase, TPhase::Activate);
+        }
+    }
+    void extendedArc() {
+        // Tercios L774 (G25): Extended Arc of Fire shoots from a Side Centre, measured from it; a unit
+        // without it sees only its front half-plane.
+        Pos p(rules());
+        const int lh = p.add(0, QStringLiteral("LightHorse"), 36, 10, 90);
+        const int ma = p.add(0, QStringLiteral("MountedArquebusiers"), 36, 30, 90);
+        const int t = p.add(1, QStringLiteral("Tercio"), 28, 6, 0);   // behind the Light Horse's front, left
+        const int t2 = p.add(1, QStringLiteral("Tercio"), 28, 26, 0); // the same for the Arquebusiers
+        const TerciosEngine e(rules());
+        const auto src = e.shotSource(p.s, lh, t);
+        QVERIFY(src && *src == 1);
+        QVERIFY(!e.shotSource(p.s, ma, t2));
+        p.s.scripted = {1, 1};
+        e.resolveShot(p.s, lh, t, false, false, 1);
+        QVERIFY2(logHas(p.s, QStringLiteral("A0 shoots B2 from its left Centre (L774)")),
+                 qPrintable(p.s.log.join(QLatin1Char('\n'))));
+        // Out of range from the Side Centre (8"), although the Front Centre is nearer to the front: none.
+        p.s.units[t].pose.c = {24, 6};
+        QVERIFY(!e.shotSource(p.s, lh, t));
+    }
+    void height() {
+        // Tercios L706 (G31): Melee+ with all four Centres on Height against an enemy with one off it.
+        Pos p(rules());
+        p.terrain(QStringLiteral("Hill"), {{20, 22.5}, {52, 22.5}, {52, 32}, {20, 32}}, FHeight | FHidden);
+        const int a = p.add(0, QStringLiteral("ClassicSquadron"), 36, 25, 270);
+        const int b = p.addInFront(1, QStringLiteral("ClassicSquadron"), a); // its rear Centre off the hill
+        const TerciosEngine e(rules());
+        QVERIFY(e.allCentresIn(p.s, p.s.units[a].pose, FHeight));
+        QVERIFY(!e.allCentresIn(p.s, p.s.units[b].pose, FHeight));
+        QCOMPARE(e.meleeDice(p.s, a, b, false, false, false), 6);
+        QCOMPARE(e.meleeDice(p.s, b, a, false, false, false), 4);
+        p.s.terrain[0].poly = convexHull({{20, 20}, {52, 20}, {52, 32}, {20, 32}}); // both on it
+        QCOMPARE(e.meleeDice(p.s, a, b, false, false, false), 4);
+    }
+    void wallCoversFromItsOtherSide() {
+        // Tercios L580, L708 (G29): behind a wall, touching it, a unit is Covered against shots and Protected
+        // when charged — against an enemy beyond the wall only.
+        Pos p(rules());
+        p.terrain(QStringLiteral("Wall"), {{30, 19.75}, {42, 19.75}, {42, 20.25}, {30, 20.25}},
+                  FCovered | FProtected | FDifficult);
+        p.s.terrain[0].linear = true;
+        const int d = p.add(1, QStringLiteral("ClassicSquadron"), 36, 21.6, 270); // Front Centre 0.17" away
+        const int front = p.add(0, QStringLiteral("MusketeersCompany"), 36, 14, 90);
+        const int behind = p.add(0, QStringLiteral("MusketeersCompany"), 36, 30, 270);
+        const TerciosEngine e(rules());
+        QCOMPARE(e.courageDice(p.s, d, true, false, false, front), 6);  // Covered
+        QCOMPARE(e.courageDice(p.s, d, false, false, true, front), 6);  // Protected
+        QCOMPARE(e.courageDice(p.s, d, false, false, false, front), 4); // not charged: nothing
+        QCOMPARE(e.courageDice(p.s, d, true, false, false, behind), 4);
+        QCOMPARE(e.courageDice(p.s, d, false, false, true, behind), 4);
+        // In a melee: the charger at the wall, beyond it.
+        Pos q(rules());
+        q.terrain(QStringLiteral("Wall"), {{30, 19.75}, {42, 19.75}, {42, 20.25}, {30, 20.25}},
+                  FCovered | FProtected | FDifficult);
+        q.s.terrain[0].linear = true;
+        const int dd = q.add(1, QStringLiteral("ClassicSquadron"), 36, 21.6, 270);
+        const int aa = q.addInFront(0, QStringLiteral("ClassicSquadron"), dd);
+        q.s.scripted = {5, 5, 1, 1, 1, 1, /* resist */ 1, 1, 1, 1, 1, 1, /* back */ 1, 1, 1, 1};
+        e.melee(q.s, aa, dd, false, false);
+        QVERIFY2(logHas(q.s, QStringLiteral("B0 resists: Courage 6 dice")),
+                 qPrintable(q.s.log.join(QLatin1Char('\n'))));
+    }
+    void hiddenTerrainAndGaps() {
+        // Tercios L509, L578 (G26-G28): a Hidden piece between blocks the shot unless the target is inside
+        // it; other units block; a line between two obstacles less than 3" apart is refused (L455).
+        Pos p(rules());
+        const int m = p.add(0, QStringLiteral("MusketeersCompany"), 36, 10, 90);
+        const int t = p.add(1, QStringLiteral("ClassicSquadron"), 36, 20, 270);
+        const TerciosEngine e(rules());
+        QVERIFY(e.shotSource(p.s, m, t));
+        p.terrain(QStringLiteral("Forest"), {{30, 13}, {42, 13}, {42, 16}, {30, 16}},
+                  FVeryDifficult | FCovered | FHidden);
+        QVERIFY(!e.shotSource(p.s, m, t));
+        p.s.terrain[0].poly = convexHull({{30, 13}, {42, 13}, {42, 22}, {30, 22}}); // the target inside
+        QVERIFY(e.shotSource(p.s, m, t));
+        QCOMPARE(e.courageDice(p.s, t, true, false, false, m), 6); // and Covered there: 4 Increased (L580)
+        p.s.terrain.clear();
+        const int l = p.add(0, QStringLiteral("PikeCompany"), 33.5, 14, 90);
+        const int r = p.add(0, QStringLiteral("PikeCompany"), 38.5, 14, 90);
+        QVERIFY(!e.shotSource(p.s, m, t)); // 1.85" between them
+        p.s.units[l].pose.c.x = 32;
+        p.s.units[r].pose.c.x = 40;
+        QVERIFY(e.shotSource(p.s, m, t)); // 4.85"
+        QVERIFY(e.lineClear(p.s, {36, 10.8}, {36, 18}, m, -1, false));
+        p.s.units[r].pose.c.x = 36; // now in the way
+        QVERIFY(!e.shotSource(p.s, m, t));
+        QString why;
+        QVERIFY(!e.checkMove(p.s, m, {36, 15.5}, Card::Ready, &why)); // L444: the line crosses a unit
+        QVERIFY(why.contains(QStringLiteral("crosses a unit")));
+        QVERIFY(!e.checkMove(p.s, m, {30, 9}, Card::Ready, &why)); // L446: more than 90 degrees
+        QVERIFY(why.contains(QStringLiteral("90 degrees")));
+    }
+    void escapeReaction() {
+        // Tercios L414-418 (G21): a Run! reaction to a charge turns directly away and moves 2 x Speed; the
+        // charger, out of reach, moves as close as it can.
+        Pos p(rules());
+        const int a = p.add(0, QStringLiteral("ClassicSquadron"), 36, 14, 90);
+        const int d = p.add(1, QStringLiteral("ClassicSquadron"), 36, 20, 270);
+        const TerciosEngine e(rules());
+        p.s.units[d].card = Card::Run;
+        QVERIFY(charge(p, e, a, d));
+        p.s.scripted = {5, 1, 1, 1};
+        QVERIFY(e.apply(p.s, act(TcAction::React, d)));
+        QCOMPARE(p.s.units[d].pose.facing, 90.0);
+        QVERIFY(std::abs(p.s.units[d].pose.c.y - 28.0) < 1e-9); // 2 x Speed 4
+        QVERIFY(logHas(p.s, QStringLiteral("B1 escapes 8.0\"")));
+        QVERIFY(logHas(p.s, QStringLiteral("A0 cannot reach: moves as close as possible")));
+        QVERIFY(!logHas(p.s, QStringLiteral("Tercios L594 melee")));
+        QCOMPARE(p.s.units[d].wear, 0);
+    }
+    void readyReactionFaces() {
+        // Tercios L400 (G18, G23): a Ready! reaction may change facing instead of shooting; against a flank
+        // charge it is taken at the declaration (Discipline- for the flank, L621) and the charge no longer
+        // takes it in the flank.
+        Pos p(rules());
+        const int a = p.add(0, QStringLiteral("Cuirassiers"), 36, 14, 90);
+        const int d = p.add(1, QStringLiteral("ClassicSquadron"), 36, 24, 90); // its back to the charger
+        const int far = p.add(1, QStringLiteral("ClassicSquadron"), 6, 44, 270);
+        const TerciosEngine e(rules());
+        p.s.units[d].card = Card::Ready;
+        p.s.units[far].card = Card::Resist;
+        QVERIFY(charge(p, e, a, d));
+        QVERIFY(logHas(p.s, QStringLiteral("declares a charge on B1 (flank charge")));
+        TcAction face = act(TcAction::React, d);
+        face.dir = 1;
+        QVERIFY(e.legalActions(p.s).contains(face));
+        p.s.scripted = {1, 5};
+        QVERIFY(e.apply(p.s, face));
+        QVERIFY(logHas(p.s, QStringLiteral("reaction check: B1 Discipline 2 dice [1,5]: passed")));
+        QCOMPARE(p.s.units[d].pose.facing, 270.0);
+        QVERIFY(logHas(p.s, QStringLiteral("Tercios L594 melee: A0")));
+        QVERIFY(!logHas(p.s, QStringLiteral(", flank charge (L617)")));
+    }
+    void readyActions() {
+        // Tercios L350: Ready! gives two different actions; Reorganize removes the Disorder.
+        Pos p(rules());
+        const int u = p.add(0, QStringLiteral("ClassicSquadron"), 36, 10, 90);
+        p.add(1, QStringLiteral("ClassicSquadron"), 36, 44, 270);
+        const TerciosEngine e(rules());
+        p.s.units[u].disordered = true;
+        QVERIFY(activate(p, e, u, Card::Ready));
+        QVERIFY(e.apply(p.s, act(TcAction::Reorganize, u)));
+        QVERIFY(!p.s.units[u].disordered);
+        QCOMPARE(p.s.phase, TPhase::Ready);
+        TcAction face = act(TcAction::Face, u);
+        face.dir = 1;
+        QVERIFY(e.apply(p.s, face));
+        QVERIFY(p.s.units[u].activated);
+        QCOMPARE(p.s.phase, TPhase::Activate); // two actions: over
+        // The same action twice is refused.
+        Pos q(rules());
+        const int v = q.add(0, QStringLiteral("ClassicSquadron"), 36, 10, 90);
+        q.add(1, QStringLiteral("ClassicSquadron"), 36, 44, 270);
+        QVERIFY(activate(q, e, v, Card::Ready));
+        QVERIFY(e.apply(q.s, face));
+        QString err;
+        QVERIFY(!e.apply(q.s, face, &err));
+        QVERIFY(err.contains(QStringLiteral("not legal")));
+        // Fire! never moves (L368); Run! neither shoots nor charges (L364).
+        for (const Card c : {Card::Fire, Card::Run}) {
+            Pos r(rules());
+            const int w = r.add(0, QStringLiteral("MusketeersCompany"), 36, 10, 90);
+            r.add(1, QStringLiteral("ClassicSquadron"), 36, 18, 270);
+            r.s.units[w].card = c;
+            r.s.current = 0;
+            QVERIFY(e.apply(r.s, act(TcAction::Activate, w)));
+            for (const TcAction& a : e.legalActions(r.s))
+                QVERIFY(c == Card::Fire ? (a.kind == TcAction::Fire || a.kind == TcAction::Done)
+                                        : (a.kind == TcAction::Move || a.kind == TcAction::Done));
+        }
+    }
+    void blockedDisengageAndStepBack() {
+        // Tercios L658-666 (G36, G38): a loser that cannot disengage its 3" takes 1 Wear; the winner then
+        // steps back 1" to keep its distance.
+        Pos p(rules());
+        const int d = p.add(1, QStringLiteral("ClassicSquadron"), 36, 46.5, 270); // its back at the edge
+        const int a = p.addInFront(0, QStringLiteral("ClassicSquadron"), d);
+        const TerciosEngine e(rules());
+        const double ay = p.s.units[a].pose.c.y;
+        // A: 6 dice [4,4,1,1,1,1] 2 hits; B resists [5,1,1,1] 1 cancel; B: 4 dice, no hit.
+        p.s.scripted = {4, 4, 1, 1, 1, 1, 5, 1, 1, 1, 1, 1, 1, 1};
+        QCOMPARE(e.melee(p.s, a, d, false, false), 1);
+        QVERIFY(p.s.scripted.isEmpty());
+        QVERIFY(logHas(p.s, QStringLiteral("Tercios L662 blocked disengage: B0 takes 1 Wear (now 2")));
+        QVERIFY(logHas(p.s, QStringLiteral("A1 steps back")));
+        QVERIFY(std::abs(p.s.units[a].pose.c.y - (ay - 1.0)) < 1e-6);
+    }
+    void chargeThroughVeryDifficult() {
+        // Tercios L698, L744: charging through Very Difficult terrain Disorders the charger, unless Light.
+        for (const char* profile : {"ClassicSquadron", "MusketeersCompany"}) {
+            Pos p(rules());
+            p.terrain(QStringLiteral("River"), {{30, 12}, {42, 12}, {42, 13}, {30, 13}}, FVeryDifficult);
+            const int a = p.add(0, QLatin1String(profile), 36, 10, 90);
+            const int d = p.add(1, QStringLiteral("ClassicSquadron"), 36, 16, 270);
+            const int far = p.add(1, QStringLiteral("ClassicSquadron"), 6, 44, 270);
+            const TerciosEngine e(rules());
+            p.s.units[d].activated = true; // no reaction
+            p.s.units[far].card = Card::Resist;
+            QVERIFY(activate(p, e, a, Card::Assault));
+            QString err;
+            QVERIFY2(e.apply(p.s, act(TcAction::Charge, a, d), &err), qPrintable(err));
+            QCOMPARE(logHas(p.s, QStringLiteral("A0 is Disordered charging through Very Difficult")),
+                     QLatin1String(profile) == QLatin1String("ClassicSquadron"));
+            QVERIFY(logHas(p.s, QStringLiteral("into contact with B1")));
+        }
+    }
+    void brigadeReactionReveals() {
+        // Tercios L754-756: when a Brigade unit reacts, the shared card is revealed and the others keep
+        // identical cards, which the opponent now knows.
+        Pos p(rules());
+        const int u1 = p.add(0, QStringLiteral("ReformedBattalion"), 20, 20, 90);
+        const int u2 = p.add(0, QStringLiteral("ReformedBattalion"), 30, 20, 90);
+        const int u3 = p.add(0, QStringLiteral("ReformedBattalion"), 40, 20, 90);
+        const int h = p.add(1, QStringLiteral("Cuirassiers"), 30, 27, 270);
+        for (int u : {u1, u2, u3}) {
+            p.s.units[u].card = Card::Ready;
+            p.s.units[u].group = u1;
+        }
+        p.s.units[h].card = Card::Assault;
+        p.s.current = 1;
+        const TerciosEngine e(rules());
+        QCOMPARE(viewFor(p.s, 1).units[u3].card, Card::Hidden);
+        QVERIFY(e.apply(p.s, act(TcAction::Activate, h)));
+        QVERIFY(e.apply(p.s, act(TcAction::Charge, h, u2)));
+        TcAction face = act(TcAction::React, u2);
+        face.dir = 1;
+        p.s.scripted = {5, 1, 1, 1};
+        QVERIFY(e.apply(p.s, face));
+        const TerciosState v = viewFor(p.s, 1);
+        for (int u : {u1, u2, u3})
+            QCOMPARE(v.units[u].card, Card::Ready);
+        QVERIFY(!p.s.units[u1].activated && !p.s.units[u3].activated); // they keep their cards
+    }
+    void tercioClassicOption() {
+        // Tercios L1066, L1091: a Tercio (Viejo) may give up Squares and Extended Arc of Fire; it is then
+        // based as a Classic Squadron (12 x 6 cm) with Shoot 4. Only the Tercios regiments offer it.
+        const QJsonObject o =
+            QJsonDocument::fromJson(
+                R"({"format":"westphalia-tercios-scenario","sides":[{"faction":"Spanish"},{"faction":"Swedish"}],
+          "regiments":[{"side":0,"def":"Tercios","units":[{"id":"a","profile":"Tercio","x":20,"y":5,"classic":true},
+                                                        {"id":"b","profile":"Tercio","x":30,"y":5}]},
+                       {"side":1,"def":"Classic","units":[{"id":"c","profile":"ClassicSquadron","x":20,"y":43},
+                        {"id":"d","profile":"ClassicSquadron","x":30,"y":43},{"id":"e","profile":"ClassicSquadron","x":40,"y":43}]}]})")
+                .object();
+        TerciosState s;
+        QString err;
+        QVERIFY2(terciosScenarioFromJson(o, QStringLiteral("c.json"), rules(), &s, &err), qPrintable(err));
+        const TerciosEngine e(rules());
+        QCOMPARE(e.shootBase(s, 0), 4);
+        QCOMPARE(e.shootBase(s, 1), 3);
+        QVERIFY(!e.has(s, 0, RSquares) && !e.has(s, 0, RExtendedArc));
+        QVERIFY(e.has(s, 1, RSquares) && e.has(s, 1, RExtendedArc));
+        QVERIFY(std::abs(s.units[0].pose.w - 12 / 2.54) < 1e-9 &&
+                std::abs(s.units[0].pose.d - 6 / 2.54) < 1e-9);
+        QVERIFY(std::abs(s.units[1].pose.d - 12 / 2.54) < 1e-9);
+        QVERIFY(armyProblems(rules(), armyOf(s, 0, 12)).isEmpty());
+        Pose behind = s.units[0].pose;
+        behind.c = s.units[0].pose.c - Vec2{0, 8};
+        QVERIFY(e.isFlankCharge(s, behind, 0)); // no Squares: it can be flanked
+        // The option is the Tercios regiments' only.
+        ArmyList a = armyOf(s, 1, 12);
+        a.regiments[0].classic = {true, false, false};
+        QVERIFY(armyProblems(rules(), a).join(QLatin1Char(' ')).contains(QStringLiteral("classic option")));
+        QJsonObject bad = o;
+        QJsonArray regs = bad.value(QStringLiteral("regiments")).toArray();
+        QJsonObject r1 = regs[1].toObject();
+        QJsonArray us = r1.value(QStringLiteral("units")).toArray();
+        QJsonObject u0 = us[0].toObject();
+        u0.insert(QStringLiteral("classic"), true);
+        us[0] = u0;
+        r1.insert(QStringLiteral("units"), us);
+        regs[1] = r1;
+        bad.insert(QStringLiteral("regiments"), regs);
+        QVERIFY(!terciosScenarioFromJson(bad, QStringLiteral("c.json"), rules(), &s, &err));
+        QVERIFY2(err.contains(QStringLiteral("regiments[1].units[0].classic")), qPrintable(err));
+    }
+    void weaponRanges() {
+        // Tercios L794-818, L517: Pistol 4", Arquebus 8", Musket 12", Light Gun 18", Medium Gun 24", Heavy
+        // Gun 36", measured from the Front Centre to the target's nearest Centre.
+        const std::pair<const char*, double> weapons[] = {
+            {"Cuirassiers", 4},       {"MountedArquebusiers", 8}, {"MusketeersCompany", 12},
+            {"LightGunsBattery", 18}, {"MediumGun", 24},          {"HeavyGun", 36}};
+        const TerciosEngine e(rules());
+        for (const auto& [profile, range] : weapons) {
+            QCOMPARE(rules().profiles[QLatin1String(profile)].range, range);
+            for (const double off : {-0.05, 0.05}) {
+                Pos p(rules());
+                const int u = p.add(0, QLatin1String(profile), 36, 4, 90);
+                const int t = p.add(1, QStringLiteral("Tercio"), 36, 0, 270);
+                const double fc = e.centre(p.s.units[u].pose, 0).y;
+                p.s.units[t].pose.c.y = fc + range + off + p.s.units[t].pose.d / 2;
+                QCOMPARE(e.shotSource(p.s, u, t).has_value(), off < 0);
+            }
+        }
+    }
+    void armyDestroyedEndsTheBattle() {
+        // G51 (Tercios L1517-1531): an army wiped out before the end table ends the battle at once; the level
+        // is the best row its advantage meets.
+        Pos p(rules());
+        p.add(0, QStringLiteral("Tercio"), 20, 10, 90);
+        const int b = p.add(1, QStringLiteral("Cuirassiers"), 20, 40, 270);
+        p.s.turn = 2;
+        const TerciosEngine e(rules());
+        e.destroy(p.s, b, 0, QStringLiteral("test"));
+        e.checkEnd(p.s, false);
+        QVERIFY(p.s.over());
+        QCOMPARE(p.s.winner, 0);
+        QCOMPARE(p.s.level, QStringLiteral("Fair")); // advantage 1: the turn-7 row
+        QVERIFY(p.s.resultReason.contains(QStringLiteral("G51")));
+    }
+    void noOverlapOnInvoluntaryMoves() {
+        // Tercios L467-471, G36: involuntary moves never push a base into another. A unit touching a friend
+        // behind it (a cut-back move ends in contact) cannot disengage through it; an escape turns only where
+        // the base has room to turn.
+        Pos p(rules());
+        const int a = p.add(0, QStringLiteral("ClassicSquadron"), 36, 20, 90);
+        const int f = p.add(0, QStringLiteral("ClassicSquadron"), 36, 0, 90);
+        p.s.units[f].pose.c.y = 20 - p.s.units[a].pose.d; // touching its rear edge
+        const TerciosEngine e(rules());
+        QVERIFY(!overlaps(p.s.units[a].pose, p.s.units[f].pose));
+        QVERIFY(e.slide(p.s, a, {0, -1}, 3.0) < 1e-9);
+        QVERIFY(!overlaps(p.s.units[a].pose, p.s.units[f].pose));
+        // Light Horse facing east between two touching friends, before and behind it; an enemy comes within
+        // 3" from the north-east: turning directly away (about 223 degrees) would swing its corners into
+        // them, so it escapes without that turn, as far as it can.
+        Pos q(rules());
+        const int x = q.add(1, QStringLiteral("LightHorse"), 36, 20, 0);
+        const double d = q.s.units[x].pose.d;
+        const int fr = q.add(1, QStringLiteral("MusketeersCompany"), 36 + d, 20, 0);
+        const int bk = q.add(1, QStringLiteral("MusketeersCompany"), 36 - d, 20, 0);
+        const int m = q.add(0, QStringLiteral("MusketeersCompany"), 39.3, 27.5, 270);
+        q.s.units[x].card = Card::Run;
+        q.s.units[fr].card = Card::Resist;
+        q.s.units[bk].card = Card::Resist;
+        q.s.units[m].card = Card::Ready;
+        q.s.current = 0;
+        QVERIFY(!overlaps(q.s.units[x].pose, q.s.units[fr].pose) &&
+                !overlaps(q.s.units[x].pose, q.s.units[bk].pose));
+        QVERIFY(e.apply(q.s, act(TcAction::Activate, m)));
+        TcAction mv = act(TcAction::Move, m);
+        mv.to = {39, 22.8};
+        QString err;
+        QVERIFY2(e.apply(q.s, mv, &err), qPrintable(err));
+        QCOMPARE(q.s.phase, TPhase::Reaction);
+        QCOMPARE(q.s.pending.reactors.first(), x);
+        q.s.scripted = {5, 1};
+        QVERIFY(e.apply(q.s, act(TcAction::React, x)));
+        QVERIFY(logHas(q.s, QStringLiteral("B0 escapes")));
+        for (int i = 0; i < q.s.units.size(); ++i)
+            for (int j = i + 1; j < q.s.units.size(); ++j)
+                QVERIFY2(!q.s.units[i].onTable() || !q.s.units[j].onTable() ||
+                             !overlaps(q.s.units[i].pose, q.s.units[j].pose),
+                         qPrintable(q.s.units[i].id + QLatin1Char(' ') + q.s.units[j].id));
+    }
+    void policyDoesNotPeek() {
+        // Hidden orders (Tercios L319, L366): the simple policy decides from what its side may see — the same
+        // choice on the side's view as on the full state, through whole battles.
+        TerciosState s;
+        QString err;
+        QVERIFY2(loadTerciosScenario(kExample, rules(), &s, &err), qPrintable(err));
+        const TerciosEngine e(rules());
+        for (quint64 seed : {2, 9}) {
+            TerciosGame game(e, s, seed);
+            wp::rules::Rng rng(seed);
+            int n = 0;
+            while (!game.state().over() && n++ < 20000) {
+                const TerciosState& st = game.state();
+                wp::rules::Rng r2 = rng;
+                const TcAction a = chooseTerciosAction(e, st, false, rng);
+                QCOMPARE(chooseTerciosAction(e, viewFor(st, e.actor(st)), false, r2), a);
+                QVERIFY(game.apply(a, &err));
+            }
+            QVERIFY(game.state().over());
+        }
     }
 
     // ---- battle export (issue 9, the Tercios half) ----

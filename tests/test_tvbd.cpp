@@ -123,6 +123,40 @@ bool applyText(const TvbdEngine& e, BattleState& s, const QString& text, QString
     return ok;
 }
 
+const QString kScenarios = QStringLiteral(WESTPHALIA_TEST_DIR "/../scenarios/battles/");
+
+// A pick-up scenario whose armies the players recruit (10.2) with an army size (units or coins), the
+// attacker side 0; terrain by the scenario (none), deployment by the players.
+QJsonObject recruitJson(const char* budgetKey, int budget, const QJsonObject& options = {}) {
+    return QJsonObject{
+        {QStringLiteral("format"), QStringLiteral("westphalia-tactical-scenario")},
+        {QStringLiteral("rules"), QStringLiteral("tvbd")},
+        {QStringLiteral("size"), QStringLiteral("small")},
+        {QStringLiteral("attacker"), 0},
+        {QStringLiteral("sides"),
+         QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("Imperialists")}},
+                    QJsonObject{{QStringLiteral("name"), QStringLiteral("Swedes")}}}},
+        {QStringLiteral("armySize"), QJsonObject{{QLatin1String(budgetKey), budget}}},
+        {QStringLiteral("options"), options},
+        {QStringLiteral("setup"), QJsonObject{{QStringLiteral("armies"), QStringLiteral("players")},
+                                              {QStringLiteral("deployment"), QStringLiteral("players")}}}};
+}
+
+// Whether the engine offers an action of this kind to the unit now.
+bool offered(const TvbdEngine& e, const BattleState& s, TAction::Kind kind, int unit) {
+    for (const TAction& a : e.legalActions(s))
+        if (a.kind == kind && a.unit == unit)
+            return true;
+    return false;
+}
+
+QStringList legalTexts(const TvbdEngine& e, const BattleState& s) {
+    QStringList out;
+    for (const TAction& a : e.legalActions(s))
+        out << actionText(s, a);
+    return out;
+}
+
 bool logHas(const BattleState& s, const QString& text) {
     for (const QString& l : s.log)
         if (l.contains(text))
@@ -183,8 +217,8 @@ class TestTvbd : public QObject {
     void r15_2_commanderLoss();
     void r15_3_erosionAndHeroics();
     void r15_5_commanderRally();
-    void r15_7_turnLimit();
-    void r10_initiative();
+    void r10_3_15_6_turnLimit();
+    void r11_initiative();
     void r10_3_attackerRoll();
     // machinery
     void scenariosLoad();
@@ -203,6 +237,28 @@ class TestTvbd : public QObject {
     void r16_6_terrainCardsProcedure();
     void r10_5_scoutingBenefit2();
     void setupRandomPlayAndReplay();
+    // set-up 1.1, 1.2 and the advanced set-up rules
+    void r10_1_gameSize();
+    void r10_2_recruitByUnits();
+    void r16_3_2_recruitByCoins();
+    void r16_4_aggressiveAttacker();
+    void r10_5_scoutingBenefit1();
+    void r16_7_twoStreams();
+    void r16_6_8_roadsAvoidTerrain();
+    void armySizeBudget();
+    void recruitRandomPlayAndReplay();
+    // rule sections without a test of their own before
+    void r8_2_terrainClasses();
+    void r10_7_bombardment();
+    void r12_1_5_changeOfDirectionByQuality();
+    void r12_1_9_commanderMovement();
+    void r12_2_5_rangeMarkersCannonMoveOrShoot();
+    void r14_1_2_chargingCriteria();
+    void r14_3_evades();
+    void r14_5_7_horseInDifficultTerrain();
+    void r14_5_9_commanderInMelee();
+    void r15_1_markersRemoved();
+    void r16_8_16_9_shallowAndGiantTables();
     void cliAutoResolve();
     void cliBadInput();
 
@@ -1110,7 +1166,10 @@ void TestTvbd::r12_1_7_cannonUnlimberAndPivot() {
     TvbdEngine e(*rules);
     QVERIFY(e.checkMove(p.s, c, mv(MoveKind::Straight, 0, 3)).has_value());
     QVERIFY(!e.checkMove(p.s, c, mv(MoveKind::Oblique, 30, 2)).has_value()); // wheel only
-    QVERIFY(e.shootTargets(p.s, c).isEmpty() || true);
+    QVERIFY(!e.shootTargets(p.s, c).isEmpty()); // a target straight ahead, but (12.1.6) no shot limbered:
+    p.s.step = Step::Shoot;
+    p.s.stepSide = 0;
+    QVERIFY(!offered(e, p.s, TAction::Shoot, c));
     p.s.step = Step::Move;
     p.s.phaseIndex = 1;
     p.s.stepSide = 0;
@@ -1284,8 +1343,8 @@ void TestTvbd::r15_5_commanderRally() {
     QCOMPARE(p.s.units[u].resolve, 3); // never above the start
 }
 
-// 15.7: nobody broke by the turn limit: the attacker loses.
-void TestTvbd::r15_7_turnLimit() {
+// 10.3, 15.6: nobody broke by the turn limit: the attacker loses.
+void TestTvbd::r10_3_15_6_turnLimit() {
     Pos p(*rules);
     p.s.attacker = 1;
     p.s.originalUnits[0] = p.s.originalUnits[1] = 12;
@@ -1298,8 +1357,8 @@ void TestTvbd::r15_7_turnLimit() {
     QVERIFY(p.s.resultReason.contains(QStringLiteral("attacker")));
 }
 
-// 10: initiative: the higher roll is active, the attacker wins ties.
-void TestTvbd::r10_initiative() {
+// 11 (phase 2): initiative: the higher roll is active, the attacker wins ties.
+void TestTvbd::r11_initiative() {
     BattleState s;
     QString error;
     QVERIFY(loadScenario(kFixtures + QStringLiteral("tvbd-small-generic.json"), *rules, &s, &error));
@@ -1521,7 +1580,7 @@ void TestTvbd::cliAutoResolve() {
     const QString out = QString::fromUtf8(p.readAllStandardOutput());
     QVERIFY2(p.exitCode() == 0, qPrintable(QString::fromUtf8(p.readAllStandardError())));
     QVERIFY(out.contains(QStringLiteral("result: ")));
-    QVERIFY(out.contains(QStringLiteral("Turn 1. 10 initiative")));
+    QVERIFY(out.contains(QStringLiteral("Turn 1. 11 initiative")));
     QVERIFY(out.contains(QStringLiteral("Bohemian Estates: lost ")));
     QVERIFY(out.contains(QStringLiteral("turns: ")));
 }
@@ -2157,6 +2216,936 @@ void TestTvbd::r16_5_6_fortificationCost() {
     QVERIFY(coinProblem(10).isEmpty());
     QVERIFY2(coinProblem(9).contains(QStringLiteral("16.5.6")), qPrintable(coinProblem(9)));
     QVERIFY(coinProblem(9).contains(QStringLiteral("10 coins")));
+}
+
+// TVBD 10.1 (step 1.1): the game size is agreed: side 0 proposes the table and the army size (units, or
+// coins 16.3.2), side 1 agrees or makes the final proposal (a decision); sizes outside Table 4 are refused.
+void TestTvbd::r10_1_gameSize() {
+    BattleState s;
+    QString error;
+    QVERIFY2(loadScenario(kScenarios + QStringLiteral("tvbd-recruit.json"), *rules, &s, &error),
+             qPrintable(error));
+    TvbdEngine e(*rules);
+    e.start(s);
+    QCOMPARE(s.step, Step::Setup);
+    QCOMPARE(s.setup.stage, SetupStage::GameSize);
+    QCOMPARE(e.actor(s), 0);
+    QVERIFY(e.prompt(s).startsWith(QStringLiteral("10.1")));
+    QStringList legal = legalTexts(e, s);
+    for (const char* want : {"size small units 15", "size small units 10", "size big units 40",
+                             "size big coins 100", "size giant units 60", "size shallowSmall coins 72"})
+        QVERIFY2(legal.contains(QLatin1String(want)), want);
+    QVERIFY(!legal.contains(QStringLiteral("agree")));
+    QVERIFY(!applyText(e, s, QStringLiteral("size small units 19"), &error)); // Table 4: small 10-18
+    QVERIFY2(error.contains(QStringLiteral("10.1")) && error.contains(QStringLiteral("10-18")),
+             qPrintable(error));
+    QVERIFY(!applyText(e, s, QStringLiteral("size big coins 200"), &error)); // 16.3.2: big 73-160
+    QVERIFY(error.contains(QStringLiteral("16.3.2")));
+    QVERIFY(!applyText(e, s, QStringLiteral("size huge units 20"), &error));
+    QVERIFY(!applyText(e, s, QStringLiteral("agree"), &error)); // side 0 proposes first
+    QVERIFY2(applyText(e, s, QStringLiteral("size big units 25"), &error), qPrintable(error));
+    QCOMPARE(e.actor(s), 1);
+    QCOMPARE(s.tableW, 45.0);
+    QVERIFY(legalTexts(e, s).contains(QStringLiteral("agree")));
+    BattleState agreed = s;
+    QVERIFY2(applyText(e, agreed, QStringLiteral("agree"), &error), qPrintable(error));
+    QCOMPARE(agreed.setup.armyUnits, 25);
+    QCOMPARE(agreed.setup.stage, SetupStage::Recruit); // 10.2 next, side 0 first
+    QCOMPARE(e.actor(agreed), 0);
+    QVERIFY(logHas(agreed,
+                   QStringLiteral("10.1 Swedes agrees: a big game (45 x 30 TUM table), 25 units a side")));
+    // the other side's proposal is final
+    QVERIFY2(applyText(e, s, QStringLiteral("size small coins 60"), &error), qPrintable(error));
+    QCOMPARE(s.sizeName, QStringLiteral("small"));
+    QCOMPARE(s.tableW, 30.0);
+    QCOMPARE(s.setup.armyCoins, 60);
+    QCOMPARE(s.setup.armyUnits, 0);
+    QCOMPARE(s.setup.stage, SetupStage::Recruit);
+    QVERIFY(logHas(s, QStringLiteral("final")));
+}
+
+// TVBD 10.2 (step 1.2) with 7.3.2 and 7.3.3: each side recruits its army up to the agreed number of units,
+// in commands of 3 to 8 units each with one Commander, 1-4 Cannon and at most 2 Dragoons, Shot, Rabble and
+// Light Horse; by units every unit is ordinary (quality goes with coins, 16.3). 1.3 follows.
+void TestTvbd::r10_2_recruitByUnits() {
+    BattleState s;
+    QString error;
+    QJsonObject root = recruitJson("units", 10);
+    root.remove(QStringLiteral("attacker")); // 1.3 rolled after recruiting
+    QVERIFY2(scenarioFromJson(root, QStringLiteral("x.json"), *rules, &s, &error), qPrintable(error));
+    QCOMPARE(s.units.size(), 0);
+    TvbdEngine e(*rules);
+    e.start(s);
+    QCOMPARE(s.setup.stage, SetupStage::Recruit);
+    QCOMPARE(e.actor(s), 0);
+    QVERIFY(e.prompt(s).startsWith(QStringLiteral("10.2 Imperialists")));
+    QCOMPARE(legalTexts(e, s), QStringList{QStringLiteral("recruit command")}); // a command first
+    QVERIFY(!applyText(e, s, QStringLiteral("end"), &error));
+    QVERIFY2(applyText(e, s, QStringLiteral("recruit command"), &error), qPrintable(error));
+    QCOMPARE(s.commands.size(), 1);
+    QCOMPARE(s.commands[0].id, QStringLiteral("I-1"));
+    QCOMPARE(s.units[s.commands[0].commander].id, QStringLiteral("IC1"));
+    QCOMPARE(s.units[0].status, UnitStatus::Undeployed);
+    QVERIFY(!applyText(e, s, QStringLiteral("end"), &error)); // 1 unit, no Cannon
+    QVERIFY(error.contains(QStringLiteral("7.3")));
+    QVERIFY(!applyText(e, s, QStringLiteral("recruit I-1 Horse superior"), &error));
+    QVERIFY2(error.contains(QStringLiteral("16.3")), qPrintable(error));
+    for (const char* a : {"recruit I-1 Cannon", "recruit I-1 Horse"})
+        QVERIFY2(applyText(e, s, QLatin1String(a), &error), qPrintable(error));
+    QCOMPARE(s.units.last().id, QStringLiteral("I2"));
+    QVERIFY(legalTexts(e, s).contains(QStringLiteral("end"))); // a legal army of 3 units
+    for (int i = 0; i < 3; ++i)
+        QVERIFY2(applyText(e, s, QStringLiteral("recruit I-1 Cannon raw"), &error), qPrintable(error));
+    QVERIFY(!applyText(e, s, QStringLiteral("recruit I-1 Cannon raw"), &error)); // 7.3.2 at most 4 Cannon
+    QVERIFY2(error.contains(QStringLiteral("7.3.2 at most 4 Cannon")), qPrintable(error));
+    for (int i = 0; i < 2; ++i)
+        QVERIFY2(applyText(e, s, QStringLiteral("recruit I-1 Shot"), &error), qPrintable(error));
+    QCOMPARE(s.commands[0].initialUnits, 8);
+    QVERIFY(!applyText(e, s, QStringLiteral("recruit I-1 Horse"), &error)); // 7.3.3 at most 8 in a command
+    QVERIFY(error.contains(QStringLiteral("7.3.3")));
+    // 8 of 10 units: a new command needs 3, so nothing more can be recruited
+    QVERIFY(!applyText(e, s, QStringLiteral("recruit command"), &error));
+    QVERIFY2(error.contains(QStringLiteral("could no longer be completed")), qPrintable(error));
+    QCOMPARE(legalTexts(e, s), QStringList{QStringLiteral("end")});
+    QVERIFY2(applyText(e, s, QStringLiteral("end"), &error), qPrintable(error));
+    QVERIFY(logHas(
+        s, QStringLiteral("10.2 Imperialists has recruited 8 units (24 coins): I-1: Commander, 4 Cannon, "
+                          "Horse, 2 Shot")));
+    // side 1 recruits, here by the simple policy, within the army list and the 10 units
+    QCOMPARE(e.actor(s), 1);
+    wp::rules::Rng rng(5);
+    for (int n = 0; n < 100 && s.setup.stage == SetupStage::Recruit; ++n)
+        QVERIFY2(e.apply(s, chooseSetupAction(e, s, rng), &error), qPrintable(error));
+    QVERIFY(armyListProblemsWithBudget(*rules, s, 1).isEmpty());
+    QCOMPARE(s.originalUnits[1], 10);
+    // 1.3 comes after 1.2 (10.3), then the deployment of the recruited units (10.6)
+    qsizetype recruited = -1, attacker = -1;
+    for (qsizetype i = 0; i < s.log.size(); ++i) {
+        if (s.log[i].startsWith(QLatin1String("10.2 Swedes has recruited")))
+            recruited = i;
+        if (s.log[i].startsWith(QLatin1String("1.3")))
+            attacker = i;
+    }
+    QVERIFY(recruited >= 0 && attacker > recruited);
+    QCOMPARE(s.setup.stage, SetupStage::Deploy);
+    TAction a;
+    QVERIFY(parseAction(s, QStringLiteral("recruit I-1 PikeShot superior large"), &a, &error));
+    QCOMPARE(actionText(s, a), QStringLiteral("recruit I-1 PikeShot superior large"));
+    QVERIFY(!parseAction(s, QStringLiteral("recruit X-9 Horse"), &a, &error));
+}
+
+// TVBD 16.3.2 with 16.3.1, 16.2 and 16.3.3: recruiting by coins, each unit at its quality's cost (raw 2,
+// inferior 3, ordinary 4, superior 5; Large Pike+Shot 6/8/10; a Commander is ordinary: 4, a decision).
+void TestTvbd::r16_3_2_recruitByCoins() {
+    BattleState s;
+    QString error;
+    QVERIFY2(scenarioFromJson(recruitJson("coins", 40), QStringLiteral("x.json"), *rules, &s, &error),
+             qPrintable(error));
+    TvbdEngine e(*rules);
+    e.start(s);
+    QVERIFY2(applyText(e, s, QStringLiteral("recruit command"), &error), qPrintable(error));
+    QCOMPARE(armyCoins(*rules, s, 0), 4);
+    const QStringList legal = legalTexts(e, s);
+    for (const char* want : {"recruit I-1 Horse superior", "recruit I-1 Horse inferior",
+                             "recruit I-1 PikeShot inferior large", "recruit I-1 Rabble raw"})
+        QVERIFY2(legal.contains(QLatin1String(want)), want);
+    QVERIFY(!legal.contains(QStringLiteral("recruit I-1 Cannon superior")));
+    QVERIFY2(applyText(e, s, QStringLiteral("recruit I-1 PikeShot superior large"), &error),
+             qPrintable(error));
+    QCOMPARE(s.units.last().startResolve, 10); // 16.3.3
+    QCOMPARE(s.originalUnits[0], 3);           // a Large Pike+Shot counts 2 units (16.2)
+    QCOMPARE(armyCoins(*rules, s, 0), 14);
+    for (const char* a : {"recruit I-1 Horse superior", "recruit I-1 Cannon"})
+        QVERIFY2(applyText(e, s, QLatin1String(a), &error), qPrintable(error));
+    QCOMPARE(armyCoins(*rules, s, 0), 21);
+    QCOMPARE(s.units.last().quality, Quality::Raw); // Cannon are raw
+    for (int i = 0; i < 3; ++i)
+        QVERIFY2(applyText(e, s, QStringLiteral("recruit I-1 Horse superior"), &error), qPrintable(error));
+    QCOMPARE(armyCoins(*rules, s, 0), 36);
+    // a second command (4 coins) could not be brought to 3 units with the 0 coins left
+    QVERIFY(!applyText(e, s, QStringLiteral("recruit command"), &error));
+    QVERIFY(error.contains(QStringLiteral("could no longer be completed")));
+    QVERIFY2(applyText(e, s, QStringLiteral("end"), &error), qPrintable(error));
+    QVERIFY(logHas(s, QStringLiteral("(36 coins)")));
+}
+
+// TVBD 16.4 aggressive attacker: in a pick-up game the attacker may take bonus units (small game 2, or 8
+// coins; big 4; giant 6, 16.9), all Pike+Shot and/or Horse, for a time limit of 8 turns.
+void TestTvbd::r16_4_aggressiveAttacker() {
+    BattleState s;
+    QString error;
+    QVERIFY2(scenarioFromJson(recruitJson("units", 10, {{QStringLiteral("aggressiveAttacker"), true}}),
+                              QStringLiteral("x.json"), *rules, &s, &error),
+             qPrintable(error));
+    QCOMPARE(s.turnLimit, 10); // offered, not yet taken
+    TvbdEngine e(*rules);
+    e.start(s);
+    wp::rules::Rng rng(3);
+    for (int n = 0; n < 200 && s.setup.stage == SetupStage::Recruit; ++n)
+        QVERIFY2(e.apply(s, chooseSetupAction(e, s, rng), &error), qPrintable(error));
+    QCOMPARE(s.setup.stage, SetupStage::Aggressive);
+    QCOMPARE(e.actor(s), 0); // the attacker
+    QVERIFY(e.prompt(s).startsWith(QStringLiteral("16.4")));
+    QCOMPARE(legalTexts(e, s), (QStringList{QStringLiteral("aggressive"), QStringLiteral("end")}));
+    BattleState declined = s;
+    QVERIFY2(applyText(e, declined, QStringLiteral("end"), &error), qPrintable(error));
+    QCOMPARE(declined.turnLimit, 10);
+    QVERIFY(logHas(declined, QStringLiteral("16.4 Imperialists (attacker) takes no bonus units")));
+    QVERIFY2(applyText(e, s, QStringLiteral("aggressive"), &error), qPrintable(error));
+    QCOMPARE(s.turnLimit, 8);
+    QCOMPARE(s.setup.bonusUnits[0], 2);
+    for (const TAction& a : e.legalActions(s))
+        QVERIFY(a.kind == TAction::End || a.recruitType == UnitType::PikeShot ||
+                a.recruitType == UnitType::Horse);
+    const QString cmd = s.commands[0].id;
+    QVERIFY(!applyText(e, s, QStringLiteral("recruit %1 Cannon").arg(cmd), &error));
+    QVERIFY2(error.contains(QStringLiteral("16.4")), qPrintable(error));
+    QVERIFY2(applyText(e, s, QStringLiteral("recruit %1 Horse").arg(cmd), &error), qPrintable(error));
+    QVERIFY2(applyText(e, s, QStringLiteral("recruit %1 PikeShot").arg(cmd), &error), qPrintable(error));
+    QCOMPARE(legalTexts(e, s), QStringList{QStringLiteral("end")});
+    QVERIFY2(applyText(e, s, QStringLiteral("end"), &error), qPrintable(error));
+    QCOMPARE(s.originalUnits[0], 12);
+    QVERIFY(armyListProblemsWithBudget(*rules, s, 0).isEmpty()); // 10 + 2 bonus units
+    // a scenario's fixed armies: the option is the scenario's (the attacker took the bonus): 8 turns
+    BattleState fixed;
+    QJsonObject root = setupJson("tvbd-small-generic.json", false, false);
+    root.insert(QStringLiteral("options"), QJsonObject{{QStringLiteral("aggressiveAttacker"), true}});
+    QVERIFY2(scenarioFromJson(root, QStringLiteral("x.json"), *rules, &fixed, &error), qPrintable(error));
+    QCOMPARE(fixed.turnLimit, 8);
+    QVERIFY(!fixed.setup.aggressiveOffered);
+}
+
+// TVBD 10.5 scouting benefit 1: with armies the players recruited, the side with the scouting advantage may
+// spend a point to organise its commands after seeing the enemy's (units move between its commands, each
+// once, Commanders stay, every command keeps 3-8 units); the points left are delays.
+void TestTvbd::r10_5_scoutingBenefit1() {
+    BattleState s;
+    QString error;
+    QVERIFY2(scenarioFromJson(recruitJson("units", 12), QStringLiteral("x.json"), *rules, &s, &error),
+             qPrintable(error));
+    TvbdEngine e(*rules);
+    e.start(s);
+    for (const char* a :
+         {"recruit command", "recruit I-1 Dragoons", "recruit I-1 Dragoons", "recruit I-1 Cannon",
+          "recruit I-1 Horse", "recruit I-1 Horse", "recruit command", "recruit I-2 Horse",
+          "recruit I-2 Horse", "recruit I-2 Horse", "end", "recruit command", "recruit S-1 Cannon",
+          "recruit S-1 PikeShot", "recruit S-1 PikeShot"})
+        QVERIFY2(applyText(e, s, QLatin1String(a), &error), qPrintable(QLatin1String(a) + error));
+    // The Imperialists roll 2 dice (two Dragoons), the Swedes none: two hits, two points of advantage. The
+    // roll is made when the deployment begins: here right after recruiting (the attacker is named, the
+    // terrain is the scenario's).
+    s.scripted = {6, 5};
+    QVERIFY2(applyText(e, s, QStringLiteral("end"), &error), qPrintable(error));
+    QCOMPARE(s.setup.scoutDelays[0], 2);
+    QCOMPARE(s.setup.stage, SetupStage::Organise);
+    QCOMPARE(e.actor(s), 0);
+    QVERIFY(e.prompt(s).startsWith(QStringLiteral("10.5")));
+    const QStringList legal = legalTexts(e, s);
+    QVERIFY(legal.contains(QStringLiteral("assign I1 I-2"))); // a Dragoons from I-1 (6 units) to I-2 (4)
+    QVERIFY(legal.contains(QStringLiteral("assign I5 I-2")));
+    QVERIFY(legal.contains(QStringLiteral("assign I6 I-1"))); // a Horse of I-2 to I-1
+    for (const QString& l : legal)
+        QVERIFY2(!l.startsWith(QLatin1String("assign IC")), qPrintable(l)); // Commanders stay
+    QCOMPARE(legal.last(), QStringLiteral("end"));
+    QVERIFY(!applyText(e, s, QStringLiteral("assign IC1 I-2"), &error));
+    QVERIFY(!applyText(e, s, QStringLiteral("assign S1 S-1"), &error)); // not the other side's
+    QVERIFY2(applyText(e, s, QStringLiteral("assign I1 I-2"), &error), qPrintable(error));
+    QCOMPARE(s.setup.scoutDelays[0], 1); // one point spent on benefit 1
+    QCOMPARE(s.units[s.indexOf(QStringLiteral("I1"))].command, 1);
+    QCOMPARE(s.commands[0].initialUnits, 5);
+    QCOMPARE(s.commands[1].initialUnits, 5);
+    QVERIFY(logHas(s, QStringLiteral("10.5 Imperialists uses scouting benefit 1")));
+    QVERIFY(!applyText(e, s, QStringLiteral("assign I1 I-1"), &error)); // each unit once
+    QVERIFY2(applyText(e, s, QStringLiteral("assign I2 I-2"), &error), qPrintable(error));
+    QCOMPARE(s.setup.scoutDelays[0], 1); // further moves are the same benefit
+    QVERIFY2(applyText(e, s, QStringLiteral("end"), &error), qPrintable(error));
+    QVERIFY(logHas(s, QStringLiteral("10.5 Imperialists has organised its commands: I-1: Commander, Cannon, "
+                                     "2 Horse; I-2: Commander, 2 Dragoons, 3 Horse")));
+    QCOMPARE(s.setup.stage, SetupStage::Deploy); // 10.6, the defender (Swedes) first
+    QCOMPARE(e.actor(s), 1);
+    QVERIFY(armyListProblems(s, 0).isEmpty());
+    // a scenario's fixed commands: no benefit 1
+    BattleState fixed;
+    QVERIFY2(setupState(*rules, "tvbd-small-generic.json", false, true, 0, &fixed, &error),
+             qPrintable(error));
+    e.start(fixed);
+    QVERIFY(fixed.setup.stage != SetupStage::Organise);
+}
+
+namespace {
+// The white-mountain battle (big table, 3 x 2 sectors) on terrain cards with 16.7 two streams, the cards set
+// by the test; the defender (side 1) to make the second-stream decision (or, with no two streams, the
+// 16.6.5 adjustment).
+bool twoStreamState(const TvbdRules& rules, const QList<TerrainCard>& cards, BattleState* s, QString* error) {
+    QJsonObject root = setupJson("tvbd-white-mountain.json", false, false);
+    root.insert(QStringLiteral("setup"), QJsonObject{{QStringLiteral("terrain"), QStringLiteral("cards")}});
+    root.insert(QStringLiteral("options"), QJsonObject{{QStringLiteral("twoStreams"), true}});
+    root.insert(QStringLiteral("attacker"), 0);
+    if (!scenarioFromJson(root, QStringLiteral("x.json"), rules, s, error))
+        return false;
+    TvbdEngine(rules).start(*s);
+    s->setup.cards = cards;
+    s->setup.cardSteps = {CardDefenderAdjust, CardSecondStream};
+    s->stepSide = 1;
+    return true;
+}
+TerrainCard card(const char* type, const char* size, int orientation) {
+    return TerrainCard{QLatin1String(type), QLatin1String(size), orientation};
+}
+TerrainSpec specById(const BattleState& s, const QString& id) {
+    for (const TerrainSpec& t : s.setup.specs)
+        if (t.id == id)
+            return t;
+    return {};
+}
+} // namespace
+
+// TVBD 16.7 two streams: when two stream cards come up the defender replaces zero, one or both with bend
+// cards (any orientation) so that they form a T (two straights at right angles), h (a straight and a bend
+// curving towards it), L (lined up), "| (" (curving away) or ") (" (two bends curving away from each other).
+// The streams' geometry is a decision (docs/tvbd.md): straights through their sectors' middles from edge to
+// edge, a bend turning a right angle at its sector's middle with its arms running to the table edges.
+void TestTvbd::r16_7_twoStreams() {
+    TvbdEngine e(*rules);
+    QString error;
+    // Sectors (3 x 2, from the top left): 1 2 3 on the row y 15-30, 4 5 6 on the row y 0-15.
+    BattleState s;
+    // T: a straight across the table in sector 1 and one along it in sector 6
+    QVERIFY2(twoStreamState(*rules,
+                            {card("stream", "medium", 0), {}, {}, {}, {}, card("stream", "medium", 1)}, &s,
+                            &error),
+             qPrintable(error));
+    QVERIFY2(applyText(e, s, QStringLiteral("end"), &error), qPrintable(error)); // 16.6.5 passed
+    QVERIFY(e.prompt(s).startsWith(QStringLiteral("16.7")));
+    QStringList legal = legalTexts(e, s);
+    QVERIFY(legal.contains(QStringLiteral("end")));
+    QVERIFY(legal.contains(QStringLiteral("card bend 6 0")));
+    QVERIFY(!legal.contains(QStringLiteral("card open 6"))); // 16.7 replaces 16.6.6's open card
+    BattleState t = s;
+    QVERIFY2(applyText(e, t, QStringLiteral("end"), &error), qPrintable(error));
+    QVERIFY(logHas(t, QStringLiteral("shape T")));
+    QCOMPARE(t.setup.stage, SetupStage::Roads);
+    QCOMPARE(specById(t, QStringLiteral("c1")).points, (QList<Vec2>{{0, 22.5}, {45, 22.5}}));   // the bar
+    QCOMPARE(specById(t, QStringLiteral("c6")).points, (QList<Vec2>{{37.5, 22.5}, {37.5, 0}})); // the stem
+    // h: the later card becomes a bend whose arm across the bar reaches it (orientation 1: arms up and left)
+    t = s;
+    QVERIFY2(applyText(e, t, QStringLiteral("card bend 6 1"), &error), qPrintable(error));
+    QVERIFY(logHas(t, QStringLiteral("shape h")));
+    QVERIFY(legalTexts(e, t).contains(QStringLiteral("end")));
+    QVERIFY2(applyText(e, t, QStringLiteral("end"), &error), qPrintable(error));
+    QCOMPARE(specById(t, QStringLiteral("c6")).points, (QList<Vec2>{{37.5, 22.5}, {37.5, 7.5}, {0, 7.5}}));
+    // "| (": the bend's arm across points away from the straight (orientation 2: left and down)
+    t = s;
+    QVERIFY2(applyText(e, t, QStringLiteral("card bend 6 2"), &error), qPrintable(error));
+    QVERIFY(logHas(t, QStringLiteral("shape | (")));
+    // no ") (" can follow: a bend of card 1 would need an arm pointing away from card 6 and card 6 has none
+    QCOMPARE(legalTexts(e, t), QStringList{QStringLiteral("end")});
+    QVERIFY2(applyText(e, t, QStringLiteral("end"), &error), qPrintable(error));
+    QCOMPARE(specById(t, QStringLiteral("c6")).points, (QList<Vec2>{{0, 7.5}, {37.5, 7.5}, {37.5, 0}}));
+    QCOMPARE(specById(t, QStringLiteral("c1")).points.size(), 2);
+    // two parallel straights are no allowed shape: the defender must bend one
+    QVERIFY2(twoStreamState(*rules,
+                            {card("stream", "medium", 0), {}, {}, {}, {}, card("stream", "medium", 2)}, &s,
+                            &error),
+             qPrintable(error));
+    QVERIFY2(applyText(e, s, QStringLiteral("end"), &error), qPrintable(error));
+    legal = legalTexts(e, s);
+    QVERIFY(!legal.contains(QStringLiteral("end")));
+    QCOMPARE(legal.size(), 8); // either card, any of 4 orientations
+    QVERIFY(!applyText(e, s, QStringLiteral("end"), &error));
+    // ") (": both bends, each with an arm pointing away from the other
+    QVERIFY2(applyText(e, s, QStringLiteral("card bend 6 0"), &error), qPrintable(error)); // right and up
+    QVERIFY(legalTexts(e, s).contains(QStringLiteral("card bend 1 2")));                   // left and down
+    QVERIFY(!legalTexts(e, s).contains(QStringLiteral("card bend 1 0"))); // right: towards it
+    QVERIFY(!applyText(e, s, QStringLiteral("card bend 1 0"), &error));
+    QVERIFY2(applyText(e, s, QStringLiteral("card bend 1 2"), &error), qPrintable(error));
+    QVERIFY(logHas(s, QStringLiteral("shape ) (")));
+    QVERIFY2(applyText(e, s, QStringLiteral("end"), &error), qPrintable(error));
+    QCOMPARE(specById(s, QStringLiteral("c1")).points, (QList<Vec2>{{0, 22.5}, {7.5, 22.5}, {7.5, 0}}));
+    QCOMPARE(specById(s, QStringLiteral("c6")).points, (QList<Vec2>{{45, 7.5}, {37.5, 7.5}, {37.5, 30}}));
+    // L: the bend's arm lies along the straight: one stream turning at the bend
+    QVERIFY2(twoStreamState(*rules,
+                            {card("stream", "medium", 0), {}, card("stream", "medium", 0), {}, {}, {}}, &s,
+                            &error),
+             qPrintable(error));
+    QVERIFY2(applyText(e, s, QStringLiteral("end"), &error), qPrintable(error));
+    QVERIFY2(applyText(e, s, QStringLiteral("card bend 3 1"), &error), qPrintable(error)); // up and left
+    QVERIFY(logHas(s, QStringLiteral("shape L")));
+    QVERIFY2(applyText(e, s, QStringLiteral("end"), &error), qPrintable(error));
+    QCOMPARE(specById(s, QStringLiteral("c1")).type, QString()); // the straight is the bend's arm
+    QCOMPARE(specById(s, QStringLiteral("c3")).points, (QList<Vec2>{{37.5, 30}, {37.5, 22.5}, {0, 22.5}}));
+    // 16.6.7 with a bend: a large wood on the bend's arm is split into two medium woods clear of the water,
+    // and a road crossing two legs of the stream gets a bridge at each crossing
+    QVERIFY2(
+        twoStreamState(
+            *rules,
+            {card("stream", "medium", 0), {}, {}, {}, card("woods", "large", 0), card("stream", "medium", 0)},
+            &s, &error),
+        qPrintable(error));
+    QVERIFY2(applyText(e, s, QStringLiteral("end"), &error), qPrintable(error));
+    QVERIFY2(applyText(e, s, QStringLiteral("card bend 6 2"), &error), qPrintable(error)); // arm along y 7.5
+    QVERIFY2(applyText(e, s, QStringLiteral("end"), &error), qPrintable(error));
+    const TerrainSpec wa = specById(s, QStringLiteral("c5a")), wb = specById(s, QStringLiteral("c5b"));
+    QCOMPARE(wa.size, QStringLiteral("medium"));
+    QCOMPARE(wb.size, QStringLiteral("medium"));
+    QVERIFY(wa.centre.y < 7.5 && wb.centre.y > 7.5);
+    const TerrainFeature water = terrainFeature(*rules, specById(s, QStringLiteral("c6")));
+    for (const TerrainSpec& w : {wa, wb})
+        for (const Polygon& piece : water.pieces)
+            QVERIFY(!overlaps(terrainFeature(*rules, w).pieces.first(), piece, 0.01));
+    QVERIFY2(applyText(e, s, QStringLiteral("place road 41,0 41,30"), &error), qPrintable(error));
+    int bridges = 0;
+    for (const TerrainFeature& f : s.terrain)
+        bridges += f.type == QLatin1String("bridge");
+    QCOMPARE(bridges, 1); // the road meets the bar (y 22.5) only: the bend's arm ends at x 37.5
+    QVERIFY2(applyText(e, s, QStringLiteral("place road 12,30 12,0"), &error), qPrintable(error));
+    bridges = 0;
+    for (const TerrainFeature& f : s.terrain)
+        bridges += f.type == QLatin1String("bridge");
+    QCOMPARE(bridges, 3); // and this one both streams
+}
+
+// TVBD 16.6.8: in a terrain-card game the roads avoid other terrain (they pass through or end in villages and
+// towns, cross water at a bridge and meet other roads); the first runs from a table edge to the opposite one;
+// every village and town has a road through it or ending in it.
+void TestTvbd::r16_6_8_roadsAvoidTerrain() {
+    TvbdEngine e(*rules);
+    QString error;
+    BattleState s;
+    // a large wood in sector 2 (centre 22.5, 22.5) and a medium village in sector 5 (centre 22.5, 7.5)
+    QVERIFY2(twoStreamState(*rules, {{}, card("woods", "large", 0), {}, {}, card("village", "medium", 0), {}},
+                            &s, &error),
+             qPrintable(error));
+    QVERIFY2(applyText(e, s, QStringLiteral("end"), &error), qPrintable(error));
+    QCOMPARE(s.setup.stage, SetupStage::Roads);
+    QVERIFY(!applyText(e, s, QStringLiteral("place road 0,22.5 45,22.5"), &error)); // through the wood
+    QVERIFY2(error.contains(QStringLiteral("16.6.8 roads must avoid other terrain (c2)")), qPrintable(error));
+    QVERIFY(!applyText(e, s, QStringLiteral("place road 0,12 30,12"), &error)); // not edge to opposite edge
+    QVERIFY2(error.contains(QStringLiteral("16.6.8 the first road")), qPrintable(error));
+    // every listed road is clear of the wood and the first runs edge to opposite edge
+    const Polygon wood = terrainFeature(*rules, specById(s, QStringLiteral("c2"))).pieces.first();
+    const QList<TAction> roads = e.legalActions(s);
+    QVERIFY(roads.size() > 1);
+    bool throughVillage = false;
+    for (const TAction& a : roads) {
+        if (a.kind != TAction::Place)
+            continue;
+        const QList<Vec2>& p = a.terrain.points;
+        for (qsizetype i = 1; i < p.size(); ++i)
+            QVERIFY(!overlaps(thickSegment(p[i - 1], p[i], 1), wood, 0.01));
+        const bool across = (p.first().x == 0 && p.last().x == 45) || (p.first().x == 45 && p.last().x == 0);
+        const bool along = (p.first().y == 0 && p.last().y == 30) || (p.first().y == 30 && p.last().y == 0);
+        QVERIFY(across || along);
+        throughVillage =
+            throughVillage ||
+            segmentCrosses(terrainFeature(*rules, specById(s, QStringLiteral("c5"))).pieces.first(),
+                           p.first(), p.last()) ||
+            p.size() > 2;
+    }
+    QVERIFY(throughVillage);
+    // a road of several legs along the edge of the table, clear of both features
+    QVERIFY2(applyText(e, s, QStringLiteral("place road 0,13 22.5,13 45,13.5"), &error), qPrintable(error));
+    QCOMPARE(actionText(s,
+                        [&] {
+                            TAction a;
+                            parseAction(s, QStringLiteral("place road 0,13 22.5,13 45,13.5"), &a, &error);
+                            return a;
+                        }()),
+             QStringLiteral("place road 0,13 22.5,13 45,13.5"));
+    // the village has no road yet: end is refused while a road can reach it; a spur from it is listed
+    QVERIFY(!applyText(e, s, QStringLiteral("end"), &error));
+    QVERIFY2(error.contains(QStringLiteral("c5 needs a road")), qPrintable(error));
+    QVERIFY(!applyText(e, s, QStringLiteral("place road 22.5,7.5 22.5,10"), &error)); // ends nowhere
+    QVERIFY2(applyText(e, s, QStringLiteral("place road 22.5,7.5 22.5,13"), &error),
+             qPrintable(error)); // a spur
+    QVERIFY2(applyText(e, s, QStringLiteral("end"), &error), qPrintable(error));
+    QVERIFY(logHas(s, QStringLiteral("16.6.8")));
+}
+
+// The army size a scenario gives (armySize: 10.1 units or 16.3.2 coins) is checked in the army-list check;
+// the scenario errors of the set-up steps 1.1 and 1.2 name the file, the place and the rule.
+void TestTvbd::armySizeBudget() {
+    QString error;
+    BattleState s;
+    QJsonObject root = setupJson("tvbd-small-generic.json", false, false);
+    QVERIFY2(scenarioFromJson(root, QStringLiteral("x.json"), *rules, &s, &error), qPrintable(error));
+    const int coins = armyCoins(*rules, s, 0);
+    QVERIFY(armyListProblemsWithBudget(*rules, s, 0).isEmpty()); // no budget: the army list alone
+    root.insert(QStringLiteral("armySize"), QJsonObject{{QStringLiteral("coins"), coins}});
+    QVERIFY2(scenarioFromJson(root, QStringLiteral("x.json"), *rules, &s, &error), qPrintable(error));
+    QVERIFY(armyListProblemsWithBudget(*rules, s, 0).isEmpty());
+    root.insert(QStringLiteral("armySize"), QJsonObject{{QStringLiteral("coins"), coins - 1}});
+    QVERIFY2(scenarioFromJson(root, QStringLiteral("x.json"), *rules, &s, &error), qPrintable(error));
+    QVERIFY(
+        armyListProblemsWithBudget(*rules, s, 0).join(QLatin1Char(';')).contains(QStringLiteral("16.3.2")));
+    root.insert(QStringLiteral("armySize"), QJsonObject{{QStringLiteral("units"), s.originalUnits[0] - 1}});
+    QVERIFY2(scenarioFromJson(root, QStringLiteral("x.json"), *rules, &s, &error), qPrintable(error));
+    QVERIFY(armyListProblemsWithBudget(*rules, s, 0).join(QLatin1Char(';')).contains(QStringLiteral("10.1")));
+    // Commanders count as units and cost as ordinary units (4 coins)
+    int units = 0, commanders = 0;
+    for (const Unit& u : s.units)
+        if (u.side == 0) {
+            units += u.large ? 2 : 1;
+            commanders += u.type == UnitType::Commander;
+        }
+    QCOMPARE(s.originalUnits[0], units);
+    QVERIFY(commanders > 0);
+    int expect = 0;
+    for (const Unit& u : s.units)
+        if (u.side == 0)
+            expect += u.type == UnitType::Commander ? 4 : rules->coins(u.type, u.quality, u.large);
+    QCOMPARE(coins, expect);
+    // errors
+    auto bad = [&](QJsonObject r, const char* path) {
+        BattleState x;
+        QString err;
+        const bool ok = scenarioFromJson(r, QStringLiteral("x.json"), *rules, &x, &err);
+        return !ok && err.contains(QLatin1String(path)) ? QString() : QStringLiteral("accepted or: ") + err;
+    };
+    QJsonObject r1 = root;
+    r1.insert(QStringLiteral("armySize"),
+              QJsonObject{{QStringLiteral("units"), 10}, {QStringLiteral("coins"), 40}});
+    QVERIFY2(bad(r1, "x.json: armySize").isEmpty(), qPrintable(bad(r1, "")));
+    QJsonObject r2 = recruitJson("units", 10);
+    r2.insert(QStringLiteral("commands"), root.value(QStringLiteral("commands")));
+    QVERIFY(bad(r2, "x.json: commands: 10.2").isEmpty());
+    QJsonObject r3 = recruitJson("units", 10);
+    r3.insert(QStringLiteral("setup"), QJsonObject{{QStringLiteral("armies"), QStringLiteral("players")}});
+    QVERIFY(bad(r3, "setup.armies: 10.2").isEmpty()); // recruited armies are deployed by the players
+    QJsonObject r4 = recruitJson("units", 10);
+    QJsonObject setup = r4.value(QStringLiteral("setup")).toObject();
+    setup.insert(QStringLiteral("gameSize"), QStringLiteral("players"));
+    r4.insert(QStringLiteral("setup"), setup);
+    QVERIFY(bad(r4, "armySize: 10.1").isEmpty()); // the players agree it
+    QJsonObject r5 = root;
+    r5.insert(QStringLiteral("options"), QJsonObject{{QStringLiteral("twoStreams"), true}});
+    QVERIFY(bad(r5, "options.twoStreams: 16.7").isEmpty());
+    QJsonObject r6 = root;
+    r6.insert(QStringLiteral("setup"), QJsonObject{{QStringLiteral("armies"), QStringLiteral("maybe")}});
+    QVERIFY(bad(r6, "setup.armies").isEmpty());
+}
+
+// Random and simple play through the whole set-up 1.1-1.7 of the shipped pick-up from scratch (game size,
+// recruiting, the aggressive attacker, terrain cards with two streams, scouting, deployment) and the battle;
+// the log replays exactly; every army is legal within its budget.
+void TestTvbd::recruitRandomPlayAndReplay() {
+    BattleState s;
+    QString error;
+    QVERIFY2(loadScenario(kScenarios + QStringLiteral("tvbd-recruit.json"), *rules, &s, &error),
+             qPrintable(error));
+    TvbdEngine e(*rules);
+    QSet<QString> sizes;
+    for (quint64 seed = 1; seed <= 4; ++seed)
+        for (Policy pol : {Policy::Random, Policy::Simple}) {
+            TacticalGame g(e, s, seed);
+            wp::rules::Rng rng(seed * 7);
+            int n = 0;
+            while (!g.state().over() && n < 20000) {
+                const QList<TAction> l = e.legalActions(g.state());
+                QVERIFY2(!l.isEmpty(), qPrintable(e.prompt(g.state())));
+                const TAction a = choosePolicyAction(e, g.state(), pol, rng);
+                QVERIFY(l.contains(a));
+                QVERIFY2(g.apply(a, &error), qPrintable(error));
+                ++n;
+            }
+            QVERIFY(g.state().over());
+            for (int side = 0; side < 2; ++side)
+                QVERIFY2(
+                    armyListProblemsWithBudget(*rules, g.state(), side).isEmpty(),
+                    qPrintable(armyListProblemsWithBudget(*rules, g.state(), side).join(QLatin1Char(';'))));
+            for (const char* rule : {"10.1", "10.2", "1.3", "16.4", "16.6.3", "16.6.8", "10.6"})
+                QVERIFY2(logHas(g.state(), QLatin1String(rule)), rule);
+            sizes.insert(g.state().sizeName);
+            TacticalGame replay(e, s, seed);
+            for (const QString& text : g.actionTexts())
+                QVERIFY2(replay.applyText(text, &error), qPrintable(text + QStringLiteral(": ") + error));
+            QCOMPARE(replay.state().log, g.state().log);
+        }
+    QVERIFY(sizes.size() > 1); // random proposals vary the game
+}
+
+// TVBD 8.2: terrain classes: difficult (villages, towns, fields, woods, rough ground, difficult hills,
+// streams, bridges, fords), open (gentle hills, roads on open ground), impassable (rivers); blocking line of
+// sight; Cannon cross water only at bridges (12.1.6).
+void TestTvbd::r8_2_terrainClasses() {
+    for (const char* d :
+         {"village", "town", "field", "woods", "rough", "difficultHill", "stream", "bridge", "ford"})
+        QVERIFY2(rules->terrain.value(QLatin1String(d)).cls == TerrainClass::Difficult, d);
+    for (const char* o : {"gentleHill", "road"})
+        QVERIFY2(rules->terrain.value(QLatin1String(o)).cls == TerrainClass::Open, o);
+    QVERIFY(rules->terrain.value(QStringLiteral("river")).cls == TerrainClass::Impassable);
+    QVERIFY(!rules->terrain.value(QStringLiteral("rough")).blocksLOS);
+    QVERIFY(rules->terrain.value(QStringLiteral("gentleHill")).blocksLOS);
+    QVERIFY(rules->terrain.value(QStringLiteral("bridge")).cannonMayCross);
+    QVERIFY(!rules->terrain.value(QStringLiteral("ford")).cannonMayCross);
+    // any part of a unit in difficult terrain puts the whole unit in it
+    Pos p(*rules);
+    const int u = p.add(0, UnitType::PikeShot, 10, 10, 90);
+    p.terrain(QStringLiteral("rough"), rectangle({11.9, 10}, 2, 2, 90)); // overlaps the stand's right end
+    TvbdEngine e(*rules);
+    QVERIFY(e.inDifficult(p.s, u));
+    p.s.units[u].pose.c = {5, 10};
+    QVERIFY(!e.inDifficult(p.s, u));
+    // no part of a unit may enter impassable terrain
+    p.terrain(QStringLiteral("river"), thickSegment({0, 13}, {45, 13}, 2.5));
+    QString why;
+    QVERIFY(!e.checkMove(p.s, u, mv(MoveKind::Straight, 0, 2), &why).has_value());
+    QVERIFY(e.checkMove(p.s, u, mv(MoveKind::Straight, 0, 0.5)).has_value());
+}
+
+// TVBD 10.7 (step 1.7) bombardment: the defender's unlimbered Cannon shoot first, then the attacker's; each
+// shoots once or not at all, without moving or pivoting; limbered Cannon and other units do not; the
+// shooting markers are removed once all have shot.
+void TestTvbd::r10_7_bombardment() {
+    Pos p(*rules); // side 0 attacks
+    const int ac = p.add(0, UnitType::Cannon, 20, 5, 90);
+    p.add(0, UnitType::PikeShot, 10, 23, 90); // in range of nothing that matters; never shoots in 1.7
+    const int bc = p.add(1, UnitType::Cannon, 20, 25, 270);
+    const int limbered = p.add(1, UnitType::Cannon, 30, 25, 270);
+    p.s.units[limbered].limbered = true;
+    p.add(1, UnitType::Shot, 12, 25, 270); // a Pike+Shot within 2 TUM: no bombardment by infantry
+    TvbdEngine e(*rules);
+    e.start(p.s);
+    QCOMPARE(p.s.step, Step::Bombard);
+    QCOMPARE(e.actor(p.s), 1); // the defender first
+    QVERIFY(e.prompt(p.s).startsWith(QStringLiteral("1.7")));
+    const QList<TAction> legal = e.legalActions(p.s);
+    QVERIFY(legal.size() >= 2);
+    for (const TAction& a : legal)
+        QVERIFY2(a.kind == TAction::End || (a.kind == TAction::Shoot && a.unit == bc),
+                 qPrintable(actionText(p.s, a)));
+    p.s.scripted = {6, 1};
+    QString error;
+    QVERIFY2(applyText(e, p.s, QStringLiteral("shoot %1 %2").arg(p.s.units[ac].id, p.s.units[bc].id), &error),
+             qPrintable(error));
+    QCOMPARE(p.s.units[ac].resolve, 1); // 2d6 [6, 1]: one hit
+    QCOMPARE(p.s.step, Step::Bombard);  // the attacker's Cannon next
+    QCOMPARE(e.actor(p.s), 0);
+    QVERIFY(p.s.units[bc].shotMarker);
+    for (const TAction& a : e.legalActions(p.s))
+        QVERIFY(a.kind == TAction::End || (a.kind == TAction::Shoot && a.unit == ac));
+    p.s.scripted = {1, 1, 6, 6}; // (then the initiative: side 1 active)
+    QVERIFY2(applyText(e, p.s, QStringLiteral("end"), &error), qPrintable(error)); // it need not shoot
+    QCOMPARE(p.s.turn, 1);
+    QVERIFY(!p.s.units[bc].shotMarker); // markers removed before turn 1
+    QVERIFY(logHas(p.s, QStringLiteral("1.7 bombardment")));
+}
+
+// TVBD 12.1.5 with 16.3.1: ordinary units wheel, oblique, about face, turn, sidestep and move backward;
+// inferior units may not oblique, sidestep or move backward (they may wheel, about face and turn); raw units
+// (Rabble, Cannon) may only wheel.
+void TestTvbd::r12_1_5_changeOfDirectionByQuality() {
+    Pos p(*rules);
+    const int ord = p.add(0, UnitType::Horse, 10, 10, 90);
+    const int inf = p.add(0, UnitType::Horse, 20, 10, 90, -1, Quality::Inferior);
+    const int raw = p.add(0, UnitType::Rabble, 30, 10, 90);
+    p.add(1, UnitType::PikeShot, 40, 28, 270);
+    TvbdEngine e(*rules);
+    const MoveSpec oblique = mv(MoveKind::Oblique, 30, 2), side = mv(MoveKind::Sideways, 1),
+                   back = mv(MoveKind::Backward, 0, 1), wheel = mv(MoveKind::Wheel, 30, 1),
+                   about = mv(MoveKind::AboutFace, 0, 0), turn = mv(MoveKind::Turn, 1);
+    for (const MoveSpec& m : {oblique, side, back, wheel, about, turn})
+        QVERIFY(e.checkMove(p.s, ord, m).has_value());
+    QString why;
+    for (const MoveSpec& m : {oblique, side, back}) {
+        QVERIFY(!e.checkMove(p.s, inf, m, &why).has_value());
+        QVERIFY2(why.startsWith(QStringLiteral("16.3")), qPrintable(why));
+    }
+    for (const MoveSpec& m : {wheel, about, turn})
+        QVERIFY(e.checkMove(p.s, inf, m).has_value());
+    for (const MoveSpec& m : {oblique, about, turn, side}) {
+        QVERIFY(!e.checkMove(p.s, raw, m, &why).has_value());
+        QVERIFY2(why.contains(QStringLiteral("may only wheel")), qPrintable(why));
+    }
+    QVERIFY(e.checkMove(p.s, raw, wheel).has_value());
+    QCOMPARE(p.s.units[inf].startResolve, 2); // 16.3.1: inferior Horse, resolve 3 - 1
+}
+
+// TVBD 12.1.9: a Commander moves 8 TUM by any path, 3 TUM if any part of the move is in difficult terrain;
+// it attaches by ending on a unit of its side (docs/tvbd.md decision 10).
+void TestTvbd::r12_1_9_commanderMovement() {
+    Pos p(*rules);
+    const int c = p.add(0, UnitType::Commander, 10, 5, 90);
+    const int h = p.add(0, UnitType::Horse, 16, 5, 90);
+    p.add(1, UnitType::PikeShot, 40, 28, 270);
+    TvbdEngine e(*rules);
+    MoveSpec to = mv(MoveKind::To);
+    to.to = {10, 13};
+    QVERIFY(e.checkMove(p.s, c, to).has_value()); // 8 TUM
+    to.to = {10, 13.2};
+    QString why;
+    QVERIFY(!e.checkMove(p.s, c, to, &why).has_value());
+    QVERIFY2(why.contains(QStringLiteral("allowance 8")), qPrintable(why));
+    to.to = {5, 11}; // turns are free: any direction (7.8 TUM)
+    QVERIFY(e.checkMove(p.s, c, to).has_value());
+    p.terrain(QStringLiteral("woods"), ellipse({10, 9}, 2, 1.5, 0));
+    to.to = {10, 13};
+    QVERIFY(!e.checkMove(p.s, c, to, &why).has_value()); // through the wood: 3 TUM
+    QVERIFY2(why.contains(QStringLiteral("allowance 3")), qPrintable(why));
+    to.to = {10, 7.5}; // (ends in the wood: within 3 TUM)
+    QVERIFY(e.checkMove(p.s, c, to).has_value());
+    const auto att = e.checkMove(p.s, c, mv(MoveKind::Attach, 0, 0, h));
+    QVERIFY(att.has_value());
+    QCOMPARE(att->c, p.s.units[h].pose.c);
+    QVERIFY(!e.checkMove(p.s, c, mv(MoveKind::Attach, 0, 0, 2)).has_value()); // not an enemy
+}
+
+// TVBD 12.2.5 range (Horse and Light Horse 2 TUM, infantry 4, Cannon unlimited), 12.2.1 the shooting marker,
+// 12.2.14 Cannon move or shoot (a Cannon that moved or pivoted does not shoot; one that shot does not
+// pivot), limbered Cannon never shoot.
+void TestTvbd::r12_2_5_rangeMarkersCannonMoveOrShoot() {
+    Pos p(*rules);
+    const int horse = p.add(0, UnitType::Horse, 10, 10, 90);
+    const int shot = p.add(0, UnitType::Shot, 20, 10, 90);
+    const int cannon = p.add(0, UnitType::Cannon, 32, 5, 90);
+    const int t1 = p.add(1, UnitType::PikeShot, 10, 13, 270); // 2 TUM from the Horse's front
+    const int t2 = p.add(1, UnitType::PikeShot, 20, 15, 270); // 4 TUM from the Shot's front
+    p.add(1, UnitType::PikeShot, 32, 28, 270);                // 22 TUM ahead of the Cannon
+    TvbdEngine e(*rules);
+    p.s.step = Step::Shoot; // whether a unit is offered a shot in a shooting step
+    p.s.stepSide = 0;
+    p.s.turn = 1;
+    auto shoots = [&](int u) { return offered(e, p.s, TAction::Shoot, u); };
+    QCOMPARE(e.shootTargets(p.s, horse), QList<int>{t1});
+    QCOMPARE(e.shootTargets(p.s, shot), QList<int>{t2});
+    QCOMPARE(e.shootTargets(p.s, cannon).size(), 1);
+    QVERIFY(shoots(horse) && shoots(shot) && shoots(cannon));
+    p.s.units[t1].pose.c.y = 13.2; // just beyond 2 TUM
+    p.s.units[t2].pose.c.y = 15.2; // just beyond 4 TUM
+    QVERIFY(e.shootTargets(p.s, horse).isEmpty());
+    QVERIFY(e.shootTargets(p.s, shot).isEmpty());
+    // 12.2.14: the Cannon that moved (pivoted) does not shoot this turn (a moved marker, 7.4)
+    p.s.units[cannon].movedMarker = true;
+    QVERIFY(!shoots(cannon));
+    p.s.units[cannon].movedMarker = false;
+    p.s.units[cannon].limbered = true; // 12.1.6 limbered Cannon do not shoot
+    QVERIFY(!shoots(cannon));
+    p.s.units[cannon].limbered = false;
+    QVERIFY(shoots(cannon));
+    // 12.2.1: a unit that shot gets a marker and shoots once a turn; a Cannon that shot does not pivot
+    p.s.units[t2].pose.c.y = 15;
+    p.s.scripted = {1, 1, 1, 1};
+    e.resolveShot(p.s, t2, shot, {});
+    QVERIFY(p.s.units[shot].shotMarker);
+    QVERIFY(!shoots(shot));
+    p.s.scripted = {1, 1};
+    e.resolveShot(p.s, 5, cannon, {});
+    QVERIFY(p.s.units[cannon].shotMarker);
+    QVERIFY(!e.checkMove(p.s, cannon, mv(MoveKind::Pivot, 80)).has_value());
+}
+
+// TVBD 14.1.1-14.1.2: a formed unit may declare a charge only if it did not shoot, did not move backward (no
+// moved marker), is not locked in melee and can contact an enemy with the 3 TUM charge move (a wheel at the
+// start counts in it).
+void TestTvbd::r14_1_2_chargingCriteria() {
+    Pos p(*rules);
+    const int h = p.add(0, UnitType::Horse, 10, 10, 90);
+    const int far = p.add(0, UnitType::Horse, 25, 10, 90);
+    const int t = p.add(1, UnitType::PikeShot, 10, 13.5, 270); // 2.5 TUM ahead
+    p.add(1, UnitType::PikeShot, 25, 14.6, 270);               // 3.6 TUM ahead: out of reach
+    TvbdEngine e(*rules);
+    QCOMPARE(e.chargeOptions(p.s, h).size(), 1);
+    QCOMPARE(e.chargeOptions(p.s, h).first().first, t);
+    QVERIFY(e.chargeOptions(p.s, far).isEmpty());
+    // declarations are listed in 5.1 only for units without shooting or moved markers
+    p.s.step = Step::Declare;
+    p.s.stepSide = 0;
+    p.s.turn = 1;
+    auto declares = [&](int u) { return offered(e, p.s, TAction::Charge, u); };
+    QVERIFY(declares(h));
+    p.s.units[h].shotMarker = true;
+    QVERIFY(!declares(h));
+    p.s.units[h].shotMarker = false;
+    p.s.units[h].movedMarker = true;
+    QVERIFY(!declares(h));
+    p.s.units[h].movedMarker = false;
+    p.s.units[t].pose.c.y = 11; // in contact: locked in melee
+    QVERIFY(e.locked(p.s, h));
+    QVERIFY(!declares(h));
+}
+
+// TVBD 14.3 evades: a charged Light Horse in open terrain that did not declare a charge may evade after a
+// command check (Light Horse hit on 4+); it must end more than 3 TUM from its chargers and out of contact;
+// a failed check receives the charge; the charge still happens (14.2).
+void TestTvbd::r14_3_evades() {
+    auto build = [&](Pos& p) {
+        p.add(0, UnitType::Horse, 20, 10, 90);         // A0 charges
+        p.add(1, UnitType::LightHorse, 20, 12.5, 270); // B1, 1.5 TUM ahead
+        p.add(0, UnitType::Commander, 20, 4, 90);      // in command: no checks to declare
+        p.add(1, UnitType::Commander, 27, 14, 270);
+        p.s.commands[0].commander = 2;
+        p.s.commands[1].commander = 3;
+    };
+    TvbdEngine e(*rules);
+    QString error;
+    // To the evade step: initiative to A (6, 1), nothing moves or shoots, A declares.
+    auto toEvade = [&](Pos& p) {
+        e.start(p.s);
+        for (int guard = 0; guard < 20 && p.s.step != Step::Evade && p.s.turn <= 1; ++guard) {
+            if (p.s.step == Step::Declare && e.actor(p.s) == 0 && p.s.units[0].chargeTarget < 0) {
+                if (!applyText(e, p.s, QStringLiteral("charge A0 B1"), &error))
+                    return false;
+                continue;
+            }
+            if (!applyText(e, p.s, QStringLiteral("end"), &error))
+                return false;
+        }
+        return p.s.step == Step::Evade;
+    };
+    Pos p(*rules);
+    build(p);
+    p.s.scripted = {6, 1};
+    QVERIFY2(toEvade(p), qPrintable(error + e.prompt(p.s)));
+    QCOMPARE(e.actor(p.s), 1);
+    QVERIFY(e.prompt(p.s).contains(QStringLiteral("5.3")));
+    QStringList legal = legalTexts(e, p.s);
+    QVERIFY(legal.contains(QStringLiteral("stand B1")));
+    QVERIFY(legal.contains(QStringLiteral("evade B1 aboutface 8")));
+    QVERIFY(!legal.contains(QStringLiteral("end"))); // each charged Light Horse evades or stands
+    QVERIFY(!applyText(e, p.s, QStringLiteral("evade B1 aboutface 1"), &error)); // within 3 TUM of A0
+    QVERIFY2(error.contains(QStringLiteral("14.3")), qPrintable(error));
+    QCOMPARE(legalTexts(e, p.s), legal); // a refused evade changes nothing: the unit may still evade or stand
+    BattleState failed = p.s;
+    p.s.scripted = {4, 1, 1}; // 3d6 (resolve 3), a 4 passes for Light Horse
+    QVERIFY2(applyText(e, p.s, QStringLiteral("evade B1 aboutface 8"), &error), qPrintable(error));
+    QVERIFY2(logHas(p.s, QStringLiteral("14.3 B1 evades")), qPrintable(p.s.log.join(QLatin1Char('\n'))));
+    QVERIFY(logHas(p.s, QStringLiteral("12.1.2 command check B1: 3d6 [4,1,1] needing 4+: passed")));
+    QVERIFY(logHas(p.s, QStringLiteral("14.4 A0 charges 3.00 TUM into the space B1 evaded from")));
+    QVERIFY(p.s.units[1].pose.c.y > 20);   // turned about and moved away
+    QVERIFY(e.contacts(p.s, 1).isEmpty()); // the charge went 3 TUM and stopped short
+    failed.scripted = {3, 3, 1};
+    QVERIFY2(applyText(e, failed, QStringLiteral("evade B1 aboutface 8"), &error), qPrintable(error));
+    QVERIFY(logHas(failed, QStringLiteral("14.3 B1 fails to evade and receives the charge")));
+    QVERIFY(!logHas(failed, QStringLiteral("evaded from")));
+    // Light Horse in difficult terrain cannot evade: no evade decision at all
+    Pos q(*rules);
+    build(q);
+    q.terrain(QStringLiteral("rough"), rectangle({20, 13}, 3, 2, 90));
+    q.s.scripted = {6, 1};
+    QVERIFY(!toEvade(q));
+    QVERIFY(logHas(q.s, QStringLiteral("14.1 A0 declares a charge on B1")));
+    QVERIFY(!logHas(q.s, QStringLiteral("14.3")));
+}
+
+// TVBD 14.5.7: Horse in difficult terrain melee with one die less (never below 1d6); 14.5.3: and hit only on
+// 6 there.
+void TestTvbd::r14_5_7_horseInDifficultTerrain() {
+    Pos p(*rules);
+    const int h = p.add(0, UnitType::Horse, 10, 10, 90);
+    p.add(0, UnitType::Horse, 10, 8.5, 90); // support to-rear
+    const int t = p.add(1, UnitType::Horse, 10, 11, 270);
+    p.add(1, UnitType::Horse, 10, 12.5, 270);
+    TvbdEngine e(*rules);
+    const MeleeDice open = e.meleeDice(p.s, h, t, true);
+    QCOMPARE(open.dice, 3);
+    p.terrain(QStringLiteral("rough"), rectangle({10, 9.6}, 3, 1.5, 90));
+    QVERIFY(e.inDifficult(p.s, h));
+    const MeleeDice rough = e.meleeDice(p.s, h, t, true);
+    QCOMPARE(rough.dice, 2);
+    QCOMPARE(rough.toHit, 6);
+    p.s.units[h].resolve = 1;
+    QCOMPARE(e.meleeDice(p.s, h, t, true).dice, 1); // never below 1d6
+}
+
+// TVBD 14.5.9: an attached Commander adds one die hitting on 4+ to its unit's melee, and is checked for a
+// casualty when the unit takes hits (12.2.16).
+void TestTvbd::r14_5_9_commanderInMelee() {
+    Pos p(*rules);
+    const int a = p.add(0, UnitType::PikeShot, 10, 10, 90);
+    const int c = p.add(0, UnitType::Commander, 10, 9.5, 90);
+    p.s.units[c].attachedTo = a;
+    p.s.commands[0].commander = c;
+    const int b = p.add(1, UnitType::PikeShot, 10, 11, 270);
+    p.s.units[b].resolve = 4;
+    TvbdEngine e(*rules);
+    // Pike+Shot 4d6 unsupported: 3d6 at 5+; the Commander's die at 4+; the enemy 3d6 (unsupported) at 5+
+    p.s.scripted = {1, 1, 1, 4, 1, 1, 1};
+    e.resolveMelee(p.s);
+    QVERIFY2(logHas(p.s, QStringLiteral("Commander %1 [4] at 4+").arg(p.s.units[c].id)),
+             qPrintable(p.s.log.join(QLatin1Char('\n'))));
+    QCOMPARE(p.s.units[b].resolve, 3); // the Commander's 4 hit
+}
+
+// TVBD 15.1 (step 6.1): shooting and moved markers are removed in the morale phase.
+void TestTvbd::r15_1_markersRemoved() {
+    Pos p(*rules);
+    const int u = p.add(0, UnitType::Shot, 10, 10, 90);
+    const int v = p.add(1, UnitType::Shot, 30, 20, 270);
+    p.s.units[u].shotMarker = true;
+    p.s.units[v].movedMarker = true;
+    p.s.originalUnits[0] = p.s.originalUnits[1] = 10;
+    TvbdEngine e(*rules);
+    e.morale(p.s);
+    QVERIFY(!p.s.units[u].shotMarker);
+    QVERIFY(!p.s.units[v].movedMarker);
+}
+
+// TVBD 16.8 shallow small tables (30 x 20, deployment 6 deep, the 2 x 1 card layout of option 1, its base
+// edges empty) and 16.9 giant games (60 x 30, centre zone 30, 4 x 2 cards with two centre swaps each, 6
+// bonus units).
+void TestTvbd::r16_8_16_9_shallowAndGiantTables() {
+    TvbdEngine e(*rules);
+    QString error;
+    QJsonObject root = setupJson("tvbd-small-generic.json", false, true);
+    root.insert(QStringLiteral("size"), QStringLiteral("shallowSmall"));
+    root.insert(QStringLiteral("setup"),
+                QJsonObject{{QStringLiteral("terrain"), QStringLiteral("cards")},
+                            {QStringLiteral("deployment"), QStringLiteral("players")}});
+    root.insert(QStringLiteral("attacker"), 0);
+    BattleState s;
+    QVERIFY2(scenarioFromJson(root, QStringLiteral("x.json"), *rules, &s, &error), qPrintable(error));
+    QCOMPARE(s.tableD, 20.0);
+    QCOMPARE(s.centreW, 16.0);
+    e.start(s);
+    QCOMPARE(s.setup.cardCols, 2);
+    QCOMPARE(s.setup.cardRows, 1);
+    wp::rules::Rng rng(1);
+    for (int n = 0; n < 400 && s.step == Step::Setup; ++n)
+        QVERIFY2(e.apply(s, chooseSetupAction(e, s, rng), &error), qPrintable(error));
+    for (const TerrainSpec& t : s.setup.specs) // the cards' features lie in the middle 15 TUM
+        if (t.shape != QLatin1String("line"))
+            QVERIFY2(t.centre.y > 2.5 && t.centre.y < 17.5, qPrintable(t.id));
+    for (const Unit& u : s.units) // 10.6 on a 20 TUM table: 6 TUM deep
+        for (const Vec2& c : u.pose.corners())
+            QVERIFY(u.side == 0 ? c.y <= 6 + 1e-6 : c.y >= 14 - 1e-6);
+    // option 2: the 2 x 2 layout overhanging the base edges; the features are kept on the table
+    QJsonObject setup = root.value(QStringLiteral("setup")).toObject();
+    setup.insert(QStringLiteral("cardLayout"), QStringLiteral("2x2"));
+    root.insert(QStringLiteral("setup"), setup);
+    int features = 0;
+    for (quint64 seed = 1; seed <= 5; ++seed) {
+        QVERIFY2(scenarioFromJson(root, QStringLiteral("x.json"), *rules, &s, &error), qPrintable(error));
+        TacticalGame g(e, s, seed);
+        QCOMPARE(g.state().setup.cardRows, 2);
+        wp::rules::Rng prng(seed);
+        for (int n = 0; n < 400 && g.state().step == Step::Setup; ++n)
+            QVERIFY2(g.apply(chooseSetupAction(e, g.state(), prng), &error), qPrintable(error));
+        for (const TerrainFeature& f : g.state().terrain)
+            for (const Polygon& piece : f.pieces)
+                for (const Vec2& v : piece)
+                    QVERIFY2(v.y >= -1e-6 && v.y <= 20 + 1e-6, qPrintable(f.id));
+        features += int(g.state().setup.specs.size());
+    }
+    QVERIFY(features > 0);
+    QJsonObject wrong = root;
+    wrong.insert(QStringLiteral("size"), QStringLiteral("small"));
+    QVERIFY(!scenarioFromJson(wrong, QStringLiteral("x.json"), *rules, &s, &error));
+    QVERIFY2(error.contains(QStringLiteral("setup.cardLayout: 16.8")), qPrintable(error));
+    root.insert(QStringLiteral("setup"),
+                QJsonObject{{QStringLiteral("terrain"), QStringLiteral("cards")},
+                            {QStringLiteral("deployment"), QStringLiteral("players")}});
+    // giant
+    root.insert(QStringLiteral("size"), QStringLiteral("giant"));
+    QVERIFY2(scenarioFromJson(root, QStringLiteral("x.json"), *rules, &s, &error), qPrintable(error));
+    QCOMPARE(s.tableW, 60.0);
+    QCOMPARE(s.centreW, 30.0);
+    e.start(s);
+    QCOMPARE(s.setup.cardCols, 4);
+    QCOMPARE(s.setup.cardRows, 2);
+    QCOMPARE(s.setup.cardSteps.mid(0, 4), (QList<int>{CardCentreSwapDefender, CardCentreSwapAttacker,
+                                                      CardCentreSwapDefender, CardCentreSwapAttacker}));
+    QCOMPARE(rules->gameSizes.value(QStringLiteral("giant")).bonus, 6);
+    QCOMPARE(rules->gameSizes.value(QStringLiteral("giant")).unitsMax, 60);
 }
 
 QTEST_GUILESS_MAIN(TestTvbd)

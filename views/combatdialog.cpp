@@ -433,7 +433,8 @@ void CombatDialog::rebuildDecision() {
             m_tableCheck->setObjectName(QStringLiteral("tableCheck"));
             m_tableCheck->setTextFormat(Qt::RichText);
             m_tableCheck->setWordWrap(true);
-            m_tableCheck->setText(enteredTableResultHtml(gc->data(), gc->state()));
+            m_tableCheck->setText(enteredTableResultHtml(gc->data(), gc->state(),
+                                                         battle::enteredAttachment(gc->actionTexts())));
             m_decisionLayout->addWidget(m_tableCheck);
         }
         if (confirm)

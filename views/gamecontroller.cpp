@@ -118,9 +118,14 @@ void GameController::runComputerIfDue() {
     // The tabletop decisions of linked battles are the referee's, from the real state (model/ai/referee.h).
     if (const std::optional<ai::Decision> table = ai::tableDecision(m_game->engine(), state(), side)) {
         const rules::Action action = table->action;
-        QTimer::singleShot(0, this, [this, action, ticket = m_aiTicket] {
+        // the referee enters the auto-resolved battle: its result goes with its record, as from the dialog
+        QString attachment, ignore;
+        if (action.kind == ActionKind::Choose &&
+            (action.target == kBattleWonByAttacker || action.target == kBattleWonByDefender))
+            battle::autoRecord(*m_data, state(), &attachment, &ignore);
+        QTimer::singleShot(0, this, [this, action, attachment, ticket = m_aiTicket] {
             if (ticket == m_aiTicket && m_game)
-                submit(action);
+                submit(action, nullptr, attachment);
         });
         return;
     }
@@ -194,7 +199,42 @@ void GameController::startFrom(const GameState& s, const QString& scenario, cons
     emit changed();
 }
 
-bool GameController::submit(const Action& a, QString* error) {
+QStringList GameController::actionTexts() const {
+    if (m_pbem)
+        return m_pbem->allActions() + m_pbem->pendingActions();
+    return m_game ? m_game->actions() : QStringList();
+}
+
+bool GameController::battleHistory(QList<battle::BattleRecord>* out, QString* error) const {
+    if (!m_game) {
+        *error = QStringLiteral("No game is open.");
+        return false;
+    }
+    if (m_pbem) {
+        std::vector<GameState> states;
+        QStringList texts;
+        std::vector<Log> logs;
+        if (!m_pbem->stepStates(0, &states, &texts, error, &logs))
+            return false;
+        battle::BattleReporter reporter(m_pbem->engine());
+        for (qsizetype k = 0; k < texts.size() && k + 1 < static_cast<qsizetype>(states.size()); ++k)
+            reporter.add(static_cast<int>(k), states[static_cast<size_t>(k)], texts[k],
+                         logs[static_cast<size_t>(k)], states[static_cast<size_t>(k + 1)]);
+        *out = reporter.battles();
+        return true;
+    }
+    if (!m_replayable) {
+        *error = QStringLiteral("This game was started from a constructed position: its battles cannot be "
+                                "listed from its start.");
+        return false;
+    }
+    GameState start;
+    if (!m_game->engine().newGame(start, m_game->scenario(), m_game->options(), m_game->seed(), error))
+        return false;
+    return battle::battleReport(m_game->engine(), start, m_game->actions(), out, error);
+}
+
+bool GameController::submit(const Action& a, QString* error, const QString& attachment) {
     if (!m_game)
         return false;
     if (std::find(m_legal.begin(), m_legal.end(), a) == m_legal.end()) {
@@ -211,7 +251,7 @@ bool GameController::submit(const Action& a, QString* error) {
         const int side = m_pbem->mySide();
         const qsizetype pendingBefore = m_pbem->pendingActions().size();
         bool sealed = false;
-        ApplyResult r = m_pbem->play(a, &sealed);
+        ApplyResult r = m_pbem->play(a, &sealed, attachment);
         if (!r.ok) {
             if (error)
                 *error = r.error;
@@ -246,7 +286,7 @@ bool GameController::submit(const Action& a, QString* error) {
         emit changed();
         return saveError.isEmpty();
     }
-    ApplyResult r = m_game->play(a);
+    ApplyResult r = m_game->play(a, attachment);
     if (!r.ok) {
         if (error)
             *error = r.error;

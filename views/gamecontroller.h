@@ -5,6 +5,7 @@
 // this side's actions go through PbemSession::play; the opponent's come in verified turn files).
 #pragma once
 
+#include "battle/linked.h"
 #include "data/gamedata.h"
 #include "rules/game.h"
 
@@ -75,8 +76,15 @@ class GameController : public QObject {
     void startFrom(const rules::GameState& s, const QString& scenario, const rules::GameOptions& options,
                    quint64 seed);
     // Plays a legal action (the only way the GUI changes the game). Returns false with *error if the
-    // engine refuses it.
-    bool submit(const rules::Action& a, QString* error = nullptr);
+    // engine refuses it. `attachment`: the evidence a table result carries (docs/actions.md "Attachments").
+    bool submit(const rules::Action& a, QString* error = nullptr, const QString& attachment = {});
+    // Every action of the game so far in notation (with attachments); by e-mail the session's, this
+    // side's unsent ones included.
+    QStringList actionTexts() const;
+    // The game's battles (battle::BattleRecord, docs/linked-battles.md "History"): the game replayed from
+    // its start, or by e-mail the session's history (its files). False with *error for a game started from
+    // a constructed position.
+    bool battleHistory(QList<battle::BattleRecord>* out, QString* error) const;
     bool canUndo() const { return m_game && m_game->canUndo(); }
     bool undo();
 

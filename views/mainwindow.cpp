@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "battleexportdialog.h"
+#include "battlereportdialog.h"
 #include "cardbrowser.h"
 #include "combatdialog.h"
 #include "coverwidget.h"
@@ -285,6 +286,7 @@ void MainWindow::buildMenus() {
     QMenu* battles = menuBar()->addMenu(QStringLiteral("&Battle")); // issues 10-11: the tactical table
     battles->addAction(QStringLiteral("Open &Tactical Battle…"), this,
                        [this]() { TacticalWindow::openFromMenu(this); });
+    battles->addAction(QStringLiteral("Battle &Report…"), this, &MainWindow::showBattleReport);
     QMenu* help = menuBar()->addMenu(QStringLiteral("&Help"));
     help->addAction(QStringLiteral("&About Westphalia"), this, [this]() {
         QMessageBox::about(
@@ -947,6 +949,15 @@ void MainWindow::choosePastBattle() {
                                                static_cast<int>(labels.size()) - 1, false, &ok);
     if (ok)
         exportPastBattle(battles[static_cast<size_t>(labels.indexOf(pick))]);
+}
+
+BattleReportDialog* MainWindow::showBattleReport() {
+    if (!m_battleReport)
+        m_battleReport = new BattleReportDialog(m_gc, this);
+    m_battleReport->refresh();
+    m_battleReport->show();
+    m_battleReport->raise();
+    return m_battleReport;
 }
 
 void MainWindow::showBattleExport() {

@@ -28,6 +28,7 @@ class LogPanel;
 class CombatDialog;
 class SiegeDialog;
 class TableResultDialog;
+class BattleReportDialog;
 class StackInspector;
 class CoverWidget;
 class CardBrowser;
@@ -50,6 +51,8 @@ class MainWindow : public QMainWindow {
     CombatDialog* combatDialog() const { return m_combat; }
     SiegeDialog* siegeDialog() const { return m_siege; }
     TableResultDialog* tableResultDialog() const { return m_tableResult; } // linked battles
+    // Battle ▸ Battle Report…: the game's battles, the table battles opened again (docs/linked-battles.md)
+    BattleReportDialog* showBattleReport();
     void showTableResult();
     StackInspector* inspector() const { return m_inspector; }
     CoverWidget* cover() const { return m_cover; }
@@ -145,6 +148,7 @@ class MainWindow : public QMainWindow {
     CombatDialog* m_combat = nullptr;
     SiegeDialog* m_siege = nullptr;
     TableResultDialog* m_tableResult = nullptr;
+    BattleReportDialog* m_battleReport = nullptr;
     bool m_atTableResult = false; // the table-result decision was on top at the last change
     StackInspector* m_inspector = nullptr;
     CoverWidget* m_cover = nullptr;

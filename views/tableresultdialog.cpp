@@ -8,8 +8,11 @@
 
 #include <QComboBox>
 #include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QGridLayout>
 #include <QHBoxLayout>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QListWidget>
@@ -50,6 +53,20 @@ QString leaderNames(const GameData& d, const QList<int>& leaders) {
     return names.isEmpty() ? QStringLiteral("none") : names.join(QStringLiteral(", "));
 }
 
+// The battle::scenarioHash of a scenario file (the battle the window fights).
+bool scenarioHashOf(const QString& path, QString* hash, QString* error) {
+    QFile file(path);
+    QJsonParseError pe;
+    const QJsonDocument doc =
+        file.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(file.readAll(), &pe) : QJsonDocument();
+    if (!doc.isObject()) {
+        *error = QStringLiteral("%1: cannot read the battle's scenario").arg(path);
+        return false;
+    }
+    *hash = battle::scenarioHash(doc.object());
+    return true;
+}
+
 } // namespace
 
 bool isTableChoice(const Action& a) {
@@ -64,7 +81,8 @@ bool isTableResultDecision(const std::vector<Action>& legal) {
     });
 }
 
-QString enteredTableResultHtml(const GameData& d, const GameState& s, bool* matches) {
+QString enteredTableResultHtml(const GameData& d, const GameState& s, const QString& attachment,
+                               bool* matches) {
     const CombatFrame* f = combatOnTop(s);
     if (!f)
         return {};
@@ -83,6 +101,31 @@ QString enteredTableResultHtml(const GameData& d, const GameState& s, bool* matc
                     .arg(theme::sideName(def))
                     .arg(lost.isEmpty() ? QStringLiteral("none") : lost.join(QStringLiteral(", ")));
     QString why;
+    if (!attachment.isEmpty()) { // the battle's record: replayed here, its result compared
+        battle::RecordCheck check;
+        const bool same = battle::matchesRecord(d, s, attachment, &check, &why);
+        if (matches)
+            *matches = same;
+        const bool screen = check.record.by == QLatin1String("screen");
+        QString what =
+            screen ? QStringLiteral("the battle fought on screen (%1 tactical actions replayed%2%3)")
+                         .arg(check.record.moves.size())
+                         .arg(check.record.computer[0] || check.record.computer[1]
+                                  ? QStringLiteral(", the computer seat's moves checked")
+                                  : QString(),
+                              check.record.handDice() > 0
+                                  ? QStringLiteral(", %1 dice rolled by hand").arg(check.record.handDice())
+                                  : QString())
+                   : QStringLiteral("the auto-resolved battle of this position (the same seed)");
+        h += same ? QStringLiteral("<p style='color:#206020'><b>✔ Verified: the battle's record gives this "
+                                   "result</b> — %1: %2.</p>")
+                        .arg(what.toHtmlEscaped(), check.end.toHtmlEscaped())
+                  : QStringLiteral(
+                        "<p style='color:#a02020'><b>✘ The battle's record does not give this "
+                        "result</b>: %1<br><i>Dispute it: the result or its record was changed.</i></p>")
+                        .arg(why.toHtmlEscaped());
+        return h;
+    }
     const bool same = battle::matchesAutoResolve(d, s, &why);
     if (matches)
         *matches = same;
@@ -130,7 +173,7 @@ TableResultDialog::TableResultDialog(GameController* controller, QWidget* parent
     connect(m_auto, &QPushButton::clicked, this, [this]() { autoResolve(); });
     autoLay->addWidget(m_auto, 0, Qt::AlignLeft);
     autoLay->addStretch(1);
-    m_tabs->addTab(autoPage, QStringLiteral("Auto-resolve on screen"));
+    m_tabs->addTab(autoPage, QStringLiteral("Auto-resolve"));
 
     // (b) a real table
     auto* formPage = new QWidget(m_tabs);
@@ -175,7 +218,7 @@ TableResultDialog::TableResultDialog(GameController* controller, QWidget* parent
     m_map->setProperty("primary", true);
     connect(m_map, &QPushButton::clicked, this, [this]() { mapForm(); });
     formLay->addWidget(m_map, 0, Qt::AlignLeft);
-    m_tabs->addTab(formPage, QStringLiteral("Enter the result of a real table"));
+    m_tabs->addTab(formPage, QStringLiteral("A real table's result"));
 
     // (c) the export
     auto* exportPage = new QWidget(m_tabs);
@@ -183,7 +226,7 @@ TableResultDialog::TableResultDialog(GameController* controller, QWidget* parent
     auto* exportText = new QLabel(
         QStringLiteral(
             "The battle as a scenario for the miniatures rules: set it up on your table, fight it, "
-            "then enter its result in the second tab."),
+            "then enter its result in the tab “A real table’s result”."),
         exportPage);
     exportText->setWordWrap(true);
     exportLay->addWidget(exportText);
@@ -192,7 +235,7 @@ TableResultDialog::TableResultDialog(GameController* controller, QWidget* parent
     connect(m_export, &QPushButton::clicked, this, &TableResultDialog::exportBattle);
     exportLay->addWidget(m_export, 0, Qt::AlignLeft);
     exportLay->addStretch(1);
-    m_tabs->addTab(exportPage, QStringLiteral("Export the battle"));
+    m_tabs->addTab(exportPage, QStringLiteral("Export"));
 
     // (d) fought on screen, move by move
     auto* fightPage = new QWidget(m_tabs);
@@ -201,8 +244,8 @@ TableResultDialog::TableResultDialog(GameController* controller, QWidget* parent
         QStringLiteral(
             "Fight the battle move by move in the tactical window: both players at this screen, or "
             "against the computer for a computer player's side. When the battle ends, its result "
-            "comes back here to be submitted; the other player confirms or disputes it as any "
-            "table result."),
+            "comes back here to be submitted with the battle's record (every move, the seed): the "
+            "other player's copy replays it and checks the result before he confirms it."),
         fightPage);
     fightText->setWordWrap(true);
     fightLay->addWidget(fightText);
@@ -211,6 +254,22 @@ TableResultDialog::TableResultDialog(GameController* controller, QWidget* parent
     m_fight->setProperty("primary", true);
     connect(m_fight, &QPushButton::clicked, this, [this]() { fightOnScreen(); });
     fightLay->addWidget(m_fight, 0, Qt::AlignLeft);
+    m_unfinishedNote = new QLabel(fightPage);
+    m_unfinishedNote->setObjectName(QStringLiteral("unfinishedNote"));
+    m_unfinishedNote->setWordWrap(true);
+    m_unfinishedNote->setStyleSheet(QStringLiteral("QLabel { color: #6a4a20; }"));
+    fightLay->addWidget(m_unfinishedNote);
+    auto* unfinishedRow = new QHBoxLayout();
+    m_resume = new QPushButton(QStringLiteral("Resume the unfinished battle"), fightPage);
+    m_resume->setObjectName(QStringLiteral("resumeBattle"));
+    connect(m_resume, &QPushButton::clicked, this, [this]() { resumeUnfinished(); });
+    m_discard = new QPushButton(QStringLiteral("Discard it"), fightPage);
+    m_discard->setObjectName(QStringLiteral("discardBattle"));
+    connect(m_discard, &QPushButton::clicked, this, [this]() { discardUnfinished(); });
+    unfinishedRow->addWidget(m_resume);
+    unfinishedRow->addWidget(m_discard);
+    unfinishedRow->addStretch(1);
+    fightLay->addLayout(unfinishedRow);
     fightLay->addStretch(1);
     m_tabs->addTab(fightPage, QStringLiteral("Fight it on screen"));
     lay->addWidget(m_tabs);
@@ -284,43 +343,130 @@ bool TableResultDialog::refresh() {
         }
     m_tabs->setCurrentIndex(0);
     clearResult();
+    updateUnfinished();
     return true;
+}
+
+QString linkedBattleFile(const GameData& d, const GameState& s) {
+    const CombatFrame* f = combatOnTop(s);
+    if (!f || f->table <= 0)
+        return {};
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) +
+                        QStringLiteral("/linked-battles");
+    return QStringLiteral("%1/%2-turn%3-%4-%5.json")
+        .arg(dir, d.cities[f->city].id)
+        .arg(s.turn)
+        .arg(f->table == kBattlesTercios ? QStringLiteral("tercios") : QStringLiteral("tvbd"))
+        .arg(battle::linkedBattleSeed(s));
+}
+
+bool writeLinkedScenario(const GameData& d, const GameState& s, QString* path, quint64* seed,
+                         QString* error) {
+    const CombatFrame* f = combatOnTop(s);
+    if (!f || f->table <= 0) {
+        *error = QStringLiteral("No battle is on the table here.");
+        return false;
+    }
+    const QString rules = f->table == kBattlesTercios ? QStringLiteral("tercios") : QStringLiteral("tvbd");
+    *seed = battle::linkedBattleSeed(s);
+    QJsonObject scenario;
+    QString why;
+    if (!battle::exportLinked(d, s, rules, *seed, &scenario, &why)) {
+        *error = QStringLiteral("The battle cannot be exported: %1").arg(why);
+        return false;
+    }
+    *path = linkedBattleFile(d, s);
+    const QString dir = QFileInfo(*path).absolutePath();
+    if (!QDir().mkpath(dir)) {
+        *error = QStringLiteral("%1: cannot create the folder").arg(dir);
+        return false;
+    }
+    QSaveFile file(*path);
+    if (!file.open(QIODevice::WriteOnly) ||
+        file.write(QJsonDocument(scenario).toJson(QJsonDocument::Indented)) < 0 || !file.commit()) {
+        *error = QStringLiteral("%1: cannot write: %2").arg(*path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+QString TableResultDialog::battleFile() const {
+    return gc->hasGame() ? linkedBattleFile(gc->data(), gc->state()) : QString();
+}
+
+QString TableResultDialog::unfinishedFile() const {
+    const QString scenario = battleFile();
+    if (scenario.isEmpty())
+        return {};
+    const QString path = scenario.chopped(5) + QStringLiteral(".unfinished.json");
+    return QFileInfo::exists(path) ? path : QString();
+}
+
+void TableResultDialog::updateUnfinished() {
+    const QString path = unfinishedFile();
+    m_resume->setVisible(!path.isEmpty());
+    m_discard->setVisible(!path.isEmpty());
+    m_unfinishedNote->setVisible(!path.isEmpty());
+    if (path.isEmpty())
+        return;
+    QJsonObject root;
+    QFile file(path);
+    if (file.open(QIODevice::ReadOnly))
+        root = QJsonDocument::fromJson(file.readAll()).object();
+    m_unfinishedNote->setText(
+        QStringLiteral("An unfinished battle is kept for this table result (%1 tactical actions played, "
+                       "nothing submitted): resume it where it was left, or discard it.")
+            .arg(root.value(QStringLiteral("actions")).toArray().size()));
 }
 
 void TableResultDialog::clearResult() {
     m_pending.reset();
+    m_pendingAttachment.clear();
     m_submit->setEnabled(false);
     m_preview->setText(QStringLiteral("<i>Auto-resolve the battle, or enter the result of your table: the "
                                       "campaign result is shown here before you submit it.</i>"));
 }
 
+bool TableResultDialog::failWith(const QString& message, QString* error) {
+    showError(message);
+    if (error)
+        *error = message;
+    return false;
+}
+
 void TableResultDialog::showError(const QString& error) {
     m_pending.reset();
+    m_pendingAttachment.clear();
     m_submit->setEnabled(false);
     m_preview->setText(QStringLiteral("<p style='color:#a02020'><b>%1</b></p>").arg(error.toHtmlEscaped()));
 }
 
-void TableResultDialog::showResult(const battle::LinkedResult& r, const QString& from) {
+void TableResultDialog::showResult(const battle::LinkedResult& r, const QString& from,
+                                   const QString& attachment, const QString& evidence) {
     const GameData& d = gc->data();
     const CombatFrame* f = combatOnTop(gc->state());
     const int att = f ? f->attacker : 0, def = 1 - att;
     const int winner = r.attackerWins ? att : def;
     m_pending = r;
     m_pendingFrom = from;
+    m_pendingAttachment = attachment;
     m_submit->setEnabled(true);
     m_preview->setText(
         QStringLiteral(
             "<p style='font-size:12pt'><b style='color:%1'>The %2 army wins</b> (%3).</p>"
             "<p>Loss Numbers (12.31): <b>%4</b> for the attacker (%5), <b>%6</b> for the defender "
-            "(%7).<br>Leaders lost: %8.</p><p style='color:#6a5536; font-size:8pt'>%9<br>To enter: "
-            "%10</p>")
+            "(%7).<br>Leaders lost: %8.</p><p>%11</p><p style='color:#6a5536; font-size:8pt'>%9<br>To "
+            "enter: %10</p>")
             .arg(theme::sideColor(winner).name(), theme::sideName(winner), from)
             .arg(r.lossNumber[0])
             .arg(theme::sideName(att))
             .arg(r.lossNumber[1])
             .arg(theme::sideName(def))
             .arg(leaderNames(d, r.leadersLost), r.why.toHtmlEscaped(),
-                 r.actions(d).join(QStringLiteral("; ")).toHtmlEscaped()));
+                 r.actions(d).join(QStringLiteral("; ")).toHtmlEscaped(),
+                 evidence.isEmpty()
+                     ? QStringLiteral("<i>Entered by hand: the other player confirms it or disputes it.</i>")
+                     : evidence));
 }
 
 bool TableResultDialog::autoResolve() {
@@ -329,12 +475,16 @@ bool TableResultDialog::autoResolve() {
         return false;
     }
     battle::LinkedResult r;
-    QString error;
-    if (!battle::autoResolveTop(gc->data(), gc->state(), &r, &error)) {
+    QString error, attachment;
+    if (!battle::autoResolveTop(gc->data(), gc->state(), &r, &error) ||
+        !battle::autoRecord(gc->data(), gc->state(), &attachment, &error)) {
         showError(QStringLiteral("The battle could not be auto-resolved: %1").arg(error));
         return false;
     }
-    showResult(r, QStringLiteral("auto-resolved on screen"));
+    showResult(r, QStringLiteral("auto-resolved on screen"), attachment,
+               QStringLiteral("<i>The battle's record goes with the result (auto-resolved, seed %1): every "
+                              "copy of the game auto-resolves the same battle and checks it.</i>")
+                   .arg(battle::linkedBattleSeed(gc->state())));
     return true;
 }
 
@@ -378,51 +528,35 @@ bool TableResultDialog::mapForm() {
 }
 
 bool TableResultDialog::fightOnScreen(QString* error) {
-    auto fail = [&](const QString& e) {
-        showError(e);
-        if (error)
-            *error = e;
-        return false;
-    };
+    auto fail = [&](const QString& e) { return failWith(e, error); };
     if (!refresh())
         return fail(QStringLiteral("The table result is not the decision now."));
-    const GameData& d = gc->data();
-    const GameState& s = gc->state();
-    const CombatFrame* f = combatOnTop(s);
-    const QString rules = f->table == kBattlesTercios ? QStringLiteral("tercios") : QStringLiteral("tvbd");
-    const quint64 seed = battle::linkedBattleSeed(s);
-    QJsonObject scenario;
-    QString why;
-    if (!battle::exportLinked(d, s, rules, seed, &scenario, &why))
-        return fail(QStringLiteral("The battle cannot be exported: %1").arg(why));
     // The scenario as a file (the tactical window's battle record names it): the data folder's
     // linked-battles/, one file per battle (city, turn, ruleset, seed), written atomically.
-    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) +
-                        QStringLiteral("/linked-battles");
-    if (!QDir().mkpath(dir))
-        return fail(QStringLiteral("%1: cannot create the folder").arg(dir));
-    const QString path = QStringLiteral("%1/%2-turn%3-%4-%5.json")
-                             .arg(dir, d.cities[f->city].id)
-                             .arg(s.turn)
-                             .arg(rules)
-                             .arg(seed);
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return fail(QStringLiteral("%1: cannot write: %2").arg(path, file.errorString()));
-    file.write(QJsonDocument(scenario).toJson(QJsonDocument::Indented));
-    if (!file.commit())
-        return fail(QStringLiteral("%1: cannot write: %2").arg(path, file.errorString()));
+    QString path, why;
+    quint64 seed = 0;
+    if (!writeLinkedScenario(gc->data(), gc->state(), &path, &seed, &why))
+        return fail(why);
     auto session = TacticalSession::open(path, seed, &why);
     if (!session)
         return fail(QStringLiteral("The battle cannot be opened: %1").arg(why));
+    if (!scenarioHashOf(path, &m_fightHash, &why))
+        return fail(why);
+    return openInWindow(std::move(session), error);
+}
+
+bool TableResultDialog::openInWindow(std::unique_ptr<TacticalSession> session, QString* error) {
+    (void)error;
+    const CombatFrame* f = combatOnTop(gc->state());
     if (!m_tactical) {
         m_tactical = new TacticalWindow(parentWidget());
         m_tactical->setAttribute(Qt::WA_DeleteOnClose);
         connect(m_tactical, &TacticalWindow::battleOver, this, [this]() { takeBattleEnd(); });
+        connect(m_tactical, &TacticalWindow::closingUnfinished, this, [this]() { keepUnfinished(); });
         connect(m_tactical, &QObject::destroyed, this, [this]() { m_tactical = nullptr; });
     }
     m_fightScenario = session->scenarioPath();
-    m_fightSeed = seed;
+    m_fightSeed = session->seed();
     // The export's side 0 is the campaign attacker. A side not played by a human here is the computer's.
     const int att = f->attacker;
     bool computer[2];
@@ -441,6 +575,60 @@ bool TableResultDialog::fightOnScreen(QString* error) {
                                       "is shown here when it ends.</i>")
                            .arg(tableRulesTitle(f->table)));
     return true;
+}
+
+bool TableResultDialog::keepUnfinished() {
+    const TacticalSession* ts = m_tactical ? m_tactical->session() : nullptr;
+    if (!ts || ts->over() || ts->scenarioPath() != m_fightScenario || !refresh() ||
+        battle::linkedBattleSeed(gc->state()) != m_fightSeed)
+        return false;
+    const QString path = m_fightScenario.chopped(5) + QStringLiteral(".unfinished.json");
+    QString error;
+    const bool kept = ts->saveRecord(path, &error);
+    m_tabs->setCurrentIndex(3);
+    show();
+    raise();
+    updateUnfinished();
+    m_preview->setText(
+        kept ? QStringLiteral(
+                   "<p><b>Nothing was submitted.</b> The tactical window was closed before the battle "
+                   "ended (%1 tactical actions played, %2).</p><p>The unfinished battle is kept: "
+                   "<i>Resume the unfinished battle</i> takes it up where it was left (now or after "
+                   "a restart, while the campaign waits at this table result); <i>Discard it</i> "
+                   "forgets it. The other tabs remain.</p>")
+                   .arg(ts->actionTexts().size())
+                   .arg(ts->turnText().toHtmlEscaped())
+             : QStringLiteral(
+                   "<p style='color:#a02020'><b>Nothing was submitted</b>, and the unfinished battle "
+                   "could not be kept: %1</p>")
+                   .arg(error.toHtmlEscaped()));
+    return kept;
+}
+
+bool TableResultDialog::resumeUnfinished(QString* error) {
+    auto fail = [&](const QString& e) { return failWith(e, error); };
+    if (!refresh())
+        return fail(QStringLiteral("The table result is not the decision now."));
+    const QString path = unfinishedFile();
+    if (path.isEmpty())
+        return fail(QStringLiteral("No unfinished battle is kept for this table result."));
+    QString why;
+    auto session = TacticalSession::openRecord(path, &why);
+    if (!session)
+        return fail(QStringLiteral("The unfinished battle cannot be resumed: %1").arg(why));
+    if (session->seed() != battle::linkedBattleSeed(gc->state()))
+        return fail(QStringLiteral("%1 is the battle of another position.").arg(path));
+    if (!scenarioHashOf(session->scenarioPath(), &m_fightHash, &why))
+        return fail(why);
+    return openInWindow(std::move(session), error);
+}
+
+void TableResultDialog::discardUnfinished() {
+    const QString path = unfinishedFile();
+    if (!path.isEmpty())
+        QFile::remove(path);
+    updateUnfinished();
+    clearResult();
 }
 
 bool TableResultDialog::takeBattleEnd() {
@@ -475,17 +663,43 @@ bool TableResultDialog::takeBattleEnd() {
         showError(QStringLiteral("The result cannot be mapped: %1").arg(error));
         return false;
     }
-    showResult(r, QStringLiteral("fought on screen: %1").arg(ts->resultText()));
+    // The battle's record goes with the result: any copy replays it and checks the result.
+    battle::TableRecord record;
+    record.by = QStringLiteral("screen");
+    record.rules = rules;
+    record.seed = m_fightSeed;
+    record.scenario = m_fightHash;
+    record.computer[0] = m_tactical->isComputerSide(0);
+    record.computer[1] = m_tactical->isComputerSide(1);
+    record.moves = ts->moves();
+    QFile::remove(m_fightScenario.chopped(5) + QStringLiteral(".unfinished.json")); // fought to the end
+    updateUnfinished();
+    QString evidence;
+    QString attachment = battle::encodeRecord(record);
+    if (gc->isPbem() && record.handDice() > 0) {
+        attachment.clear(); // by e-mail only the battle's own dice count (docs/linked-battles.md)
+        evidence =
+            QStringLiteral("<i>%1 dice were rolled by hand: by e-mail the result goes as a real table's, "
+                           "without the battle's record, and the other player confirms it or disputes "
+                           "it.</i>")
+                .arg(record.handDice());
+    } else {
+        evidence =
+            QStringLiteral("<i>The battle's record goes with the result (%1 tactical actions%2%3): the "
+                           "other player's copy replays it and checks the result.</i>")
+                .arg(record.moves.size())
+                .arg(record.computer[0] || record.computer[1]
+                         ? QStringLiteral(", the computer seat's moves its own choices")
+                         : QString(),
+                     record.handDice() > 0 ? QStringLiteral(", %1 dice rolled by hand").arg(record.handDice())
+                                           : QString());
+    }
+    showResult(r, QStringLiteral("fought on screen: %1").arg(ts->resultText()), attachment, evidence);
     return true;
 }
 
 bool TableResultDialog::submitResult(QString* error) {
-    auto fail = [&](const QString& e) {
-        showError(e);
-        if (error)
-            *error = e;
-        return false;
-    };
+    auto fail = [&](const QString& e) { return failWith(e, error); };
     if (!m_pending)
         return fail(QStringLiteral("Nothing to submit: auto-resolve the battle or enter a result first."));
     if (!gc->hasGame() || !isTableResultDecision(gc->legal()))
@@ -505,10 +719,11 @@ bool TableResultDialog::submitResult(QString* error) {
                 QStringLiteral("%1 is not a legal action now%2 — the result was not entered completely; "
                                "enter the rest from the battle dialog.")
                     .arg(where, i ? QStringLiteral(" (the earlier ones were played)") : QString()));
-        if (!gc->submit(*a, &why))
+        if (!gc->submit(*a, &why, i == 0 ? m_pendingAttachment : QString()))
             return fail(QStringLiteral("%1 was refused: %2").arg(where, why));
     }
     m_pending.reset();
+    m_pendingAttachment.clear();
     m_city = -1;
     hide();
     return true;

@@ -1,5 +1,7 @@
 #include "tacticalsession.h"
 
+#include "battle/record.h"
+
 #include "tactical/battle.h"
 #include "tactical/tactical_game.h"
 #include "tactical/tercios.h"
@@ -13,6 +15,7 @@
 #include <QSaveFile>
 
 #include <cmath>
+#include <iterator>
 
 namespace wp {
 
@@ -62,6 +65,8 @@ template <class State, class Engine, class Action> struct Core {
     QList<Action> actions;
     QStringList texts;
     QList<QList<int>> dice;
+    QStringList inputs; // per action: the text as applied (parsed from it), or the policy's notation
+    QList<bool> policy; // per action: chosen by the simple policy (policyMoveSeed of its index)
     QList<std::pair<State, qsizetype>> undo;
 
     Core(const Engine& e, const State& scenario, quint64 seed) : engine(e), s(scenario) {
@@ -70,7 +75,9 @@ template <class State, class Engine, class Action> struct Core {
         engine.start(s);
     }
 
-    bool apply(const Action& a, const QList<int>& hand, QString* error, bool keepUndo = true) {
+    // `input`: the text `a` was parsed from ("" for a policy's action, recorded in its notation).
+    bool apply(const Action& a, const QList<int>& hand, QString* error, bool keepUndo = true,
+               const QString& input = {}) {
         State trial = s;
         trial.scripted = hand;
         const int actor = engine.actor(s);
@@ -98,6 +105,8 @@ template <class State, class Engine, class Action> struct Core {
         actions << a;
         texts << text;
         dice << hand;
+        inputs << (input.isEmpty() ? text : input);
+        policy << input.isEmpty();
         return true;
     }
 
@@ -109,7 +118,16 @@ template <class State, class Engine, class Action> struct Core {
         actions.resize(n);
         texts.resize(n);
         dice.resize(n);
+        inputs.resize(n);
+        policy.resize(n);
         return true;
+    }
+
+    QList<battle::TableMove> moves() const {
+        QList<battle::TableMove> out;
+        for (qsizetype i = 0; i < inputs.size(); ++i)
+            out << battle::TableMove{inputs[i], dice[i], policy[i]};
+        return out;
     }
 
     int dryRun(const Action& a, const QList<int>& hand, QStringList* lines, QString* error) const {
@@ -147,14 +165,9 @@ class TvbdSession : public TacticalSession {
         return side == 0 || side == 1 ? s().sideName[side] : QString();
     }
     QString turnText() const override {
-        static const char* steps[] = {"bombardment (1.7)",
-                                      "initiative",
-                                      "movement",
-                                      "shooting",
-                                      "charge declarations (5.1)",
-                                      "evades (5.3)",
-                                      "over",
-                                      "set-up: terrain, scouting, deployment"}; // tactical::Step order
+        static const char* steps[] = {
+            "bombardment (1.7)", "initiative", "movement",        "shooting", "charge declarations (5.1)",
+            "evades (5.3)",      "over",       "set-up (1.1-1.6)"}; // tactical::Step order
         return QStringLiteral("Turn %1 of %2 — %3; %4 active")
             .arg(s().turn)
             .arg(s().turnLimit)
@@ -176,6 +189,7 @@ class TvbdSession : public TacticalSession {
     bool undo() override { return m_core.takeBack(); }
     QStringList actionTexts() const override { return m_core.texts; }
     QList<QList<int>> handDice() const override { return m_core.dice; }
+    QList<battle::TableMove> moves() const override { return m_core.moves(); }
 
     QList<TacUnitView> units() const override {
         QList<TacUnitView> out;
@@ -285,6 +299,23 @@ class TvbdSession : public TacticalSession {
                 v.kind = TacActionView::Charge;
                 v.odds = chargeOdds(a, &v.end);
                 break;
+            case TAction::Deploy: { // 10.6: drawn as a ghost where the unit would stand
+                const Unit& u = st.units[a.unit];
+                v.kind = TacActionView::Move;
+                v.end = Pose{a.move.to, a.move.angle, u.pose.w, u.pose.d};
+                v.label =
+                    QStringLiteral("%1 (%2) to %3,%4 facing %5%6   [%7]")
+                        .arg(u.id, typeLabel(u.type), num(a.move.to.x), num(a.move.to.y), num(a.move.angle),
+                             a.limbered ? QStringLiteral(", limbered") : QString(), v.text);
+                break;
+            }
+            case TAction::Recruit: // 10.2: what it costs
+                v.label = QStringLiteral("%1   (%2%3 coins)")
+                              .arg(v.text, a.target < 0 ? QStringLiteral("a new command with its Commander: ")
+                                                        : QString())
+                              .arg(m_engine.rules().coins(a.recruitType, a.quality, a.large));
+                v.kind = TacActionView::Other;
+                break;
             default:
                 v.kind = TacActionView::Other;
                 break;
@@ -302,7 +333,7 @@ class TvbdSession : public TacticalSession {
                 *error = why;
             return false;
         }
-        return m_core.apply(a, dice, error);
+        return m_core.apply(a, dice, error, true, text.simplified());
     }
 
     int diceNeeded(const QString& text, const QList<int>& dice, QStringList* lines,
@@ -317,10 +348,10 @@ class TvbdSession : public TacticalSession {
         return m_core.dryRun(a, dice, lines, error);
     }
 
-    int autoResolveRest(quint64 policySeed) override {
-        wp::rules::Rng rng(policySeed);
+    int autoResolveRest() override {
         int n = 0;
         while (!s().over() && n < 20000) {
+            wp::rules::Rng rng(policySeed());
             const TAction a = choosePolicyAction(m_engine, s(), Policy::Simple, rng);
             if (!m_core.apply(a, {}, nullptr, false))
                 break;
@@ -330,10 +361,10 @@ class TvbdSession : public TacticalSession {
         return n;
     }
 
-    bool applyPolicyAction(quint64 policySeed, QString* text) override {
+    bool applyPolicyAction(QString* text) override {
         if (s().over())
             return false;
-        wp::rules::Rng rng(policySeed);
+        wp::rules::Rng rng(policySeed());
         const TAction a = choosePolicyAction(m_engine, s(), Policy::Simple, rng);
         if (text)
             *text = actionText(s(), a);
@@ -342,9 +373,15 @@ class TvbdSession : public TacticalSession {
     const BattleState* tvbdState() const override { return &s(); }
 
     QString moveToText(int unit, Vec2 to) const override {
-        if (unit < 0 || unit >= s().units.size() || s().units[unit].type != UnitType::Commander)
+        if (unit < 0 || unit >= s().units.size())
             return {};
-        return QStringLiteral("move %1 to %2,%3").arg(s().units[unit].id, num(to.x), num(to.y));
+        const Unit& u = s().units[unit];
+        if (u.status == UnitStatus::Undeployed) // 10.6: deployed there, facing the enemy
+            return QStringLiteral("deploy %1 %2,%3 %4")
+                .arg(u.id, num(to.x), num(to.y), num(u.side == 0 ? 90 : 270));
+        if (u.type != UnitType::Commander)
+            return {};
+        return QStringLiteral("move %1 to %2,%3").arg(u.id, num(to.x), num(to.y));
     }
 
     bool dragsAlongFacing(int unit) const override {
@@ -458,8 +495,19 @@ class TerciosSession : public TacticalSession {
         return side == 0 || side == 1 ? s().sideName[side] : QString();
     }
     QString turnText() const override {
-        static const char* phases[] = {"planning", "initiative", "activation", "Ready!",   "Assault!",
-                                       "Run!",     "Fire!",      "caracole",   "reaction", "over"};
+        static const char* phases[] = {"set-up: deployment side",
+                                       "set-up: deployment",
+                                       "planning",
+                                       "initiative",
+                                       "activation",
+                                       "Ready!",
+                                       "Assault!",
+                                       "Run!",
+                                       "Fire!",
+                                       "caracole",
+                                       "reaction",
+                                       "over"}; // TPhase, in order
+        static_assert(std::size(phases) == size_t(TPhase::Over) + 1);
         return QStringLiteral("Turn %1 of %2 — %3; score %4 %5, %6 %7")
             .arg(s().turn)
             .arg(s().turnLimit)
@@ -484,11 +532,12 @@ class TerciosSession : public TacticalSession {
     bool undo() override { return m_core.takeBack(); }
     QStringList actionTexts() const override { return m_core.texts; }
     QList<QList<int>> handDice() const override { return m_core.dice; }
+    QList<battle::TableMove> moves() const override { return m_core.moves(); }
 
     QList<TacUnitView> units() const override {
         QList<TacUnitView> out;
-        const int side = actor();
-        // Hidden orders: the side to act sees its own cards and the opponent's revealed ones.
+        const int side = viewingSide();
+        // Hidden orders: a side sees its own cards and the opponent's revealed ones (viewFor).
         const TerciosState st = side >= 0 ? viewFor(s(), side) : s();
         for (qsizetype i = 0; i < st.units.size(); ++i) {
             const TUnit& u = st.units[i];
@@ -630,7 +679,7 @@ class TerciosSession : public TacticalSession {
                 *error = why;
             return false;
         }
-        return m_core.apply(a, dice, error);
+        return m_core.apply(a, dice, error, true, text.simplified());
     }
 
     int diceNeeded(const QString& text, const QList<int>& dice, QStringList* lines,
@@ -645,10 +694,10 @@ class TerciosSession : public TacticalSession {
         return m_core.dryRun(a, dice, lines, error);
     }
 
-    int autoResolveRest(quint64 policySeed) override {
-        wp::rules::Rng rng(policySeed);
+    int autoResolveRest() override {
         int n = 0;
         while (!s().over() && n < 20000) {
+            wp::rules::Rng rng(policySeed());
             const TcAction a = chooseTerciosAction(m_engine, s(), false, rng);
             if (!m_core.apply(a, {}, nullptr, false))
                 break;
@@ -658,16 +707,32 @@ class TerciosSession : public TacticalSession {
         return n;
     }
 
-    bool applyPolicyAction(quint64 policySeed, QString* text) override {
+    bool applyPolicyAction(QString* text) override {
         if (s().over())
             return false;
-        wp::rules::Rng rng(policySeed);
+        wp::rules::Rng rng(policySeed());
         const TcAction a = chooseTerciosAction(m_engine, s(), false, rng);
         if (text)
             *text = actionText(s(), a);
         return m_core.apply(a, {}, nullptr);
     }
     const TerciosState* terciosState() const override { return &s(); }
+
+    QString publicText(const QString& text) const override {
+        // "order U card" -> "order U (a card, face down)"; a shared Brigade card ("order U with V") is
+        // announced (Tercios L752).
+        const QStringList w = text.simplified().split(QLatin1Char(' '));
+        if (w.size() == 3 && w[0].compare(QLatin1String("order"), Qt::CaseInsensitive) == 0)
+            return QStringLiteral("order %1 (a card, face down)").arg(w[1]);
+        return text;
+    }
+    bool holdsSecrets() const override {
+        const TerciosState v = viewFor(s(), 0), w = viewFor(s(), 1);
+        for (qsizetype i = 0; i < v.units.size(); ++i)
+            if (v.units[i].card == Card::Hidden || w.units[i].card == Card::Hidden)
+                return true;
+        return false;
+    }
 
     QString moveToText(int unit, Vec2 to) const override {
         if (unit < 0 || unit >= s().units.size())
@@ -738,48 +803,52 @@ std::unique_ptr<TacticalSession> TacticalSession::openRecord(const QString& path
     s->m_scenarioPath = QFileInfo(scenarioPath).absoluteFilePath();
     s->m_seed = seed;
     const QJsonArray actions = root.value(QStringLiteral("actions")).toArray();
+    QList<battle::TableMove> moves;
     for (qsizetype i = 0; i < actions.size(); ++i) {
         const QJsonObject a = actions[i].toObject();
-        QList<int> dice;
+        battle::TableMove m;
         for (const QJsonValue& d : a.value(QStringLiteral("dice")).toArray()) {
             const int v = d.toInt();
             if (v < 1 || v > 6) {
                 *error = QStringLiteral("%1: actions[%2].dice: %3 is not a die").arg(name).arg(i).arg(v);
                 return nullptr;
             }
-            dice << v;
+            m.dice << v;
         }
-        const QString text = a.value(QStringLiteral("action")).toString();
-        if (!s->applyText(text, dice, &why)) {
-            *error = QStringLiteral("%1: actions[%2] '%3': %4").arg(name).arg(i).arg(text, why);
-            return nullptr;
-        }
+        m.text = a.value(QStringLiteral("action")).toString();
+        m.policy = a.value(QStringLiteral("policy")).toBool();
+        moves << m;
+    }
+    if (!s->replayMoves(moves, &why)) {
+        *error = QStringLiteral("%1: %2").arg(name, why);
+        return nullptr;
     }
     return s;
 }
 
-bool TacticalSession::saveRecord(const QString& path, QString* error) const {
-    QJsonObject root;
-    root.insert(QStringLiteral("format"), QStringLiteral("westphalia-tactical-battle"));
-    root.insert(QStringLiteral("version"), 1);
-    root.insert(QStringLiteral("rules"), ruleset());
-    root.insert(QStringLiteral("scenario"), QFileInfo(path).absoluteDir().relativeFilePath(m_scenarioPath));
-    root.insert(QStringLiteral("seed"), QString::number(m_seed));
-    QJsonArray actions;
-    const QStringList texts = actionTexts();
-    const QList<QList<int>> dice = handDice();
-    for (qsizetype i = 0; i < texts.size(); ++i) {
-        QJsonObject a;
-        a.insert(QStringLiteral("action"), texts[i]);
-        if (i < dice.size() && !dice[i].isEmpty()) {
-            QJsonArray d;
-            for (int v : dice[i])
-                d.append(v);
-            a.insert(QStringLiteral("dice"), d);
+bool TacticalSession::replayMoves(const QList<battle::TableMove>& moves, QString* error) {
+    for (qsizetype i = 0; i < moves.size(); ++i) {
+        const battle::TableMove& m = moves[i];
+        QString why, chosen;
+        if (m.policy) {
+            if (!applyPolicyAction(&chosen))
+                why = QStringLiteral("the battle is over");
+            else if (chosen != m.text)
+                why = QStringLiteral("the policy's move here is '%1'").arg(chosen);
+        } else if (!applyText(m.text, m.dice, &why) && why.isEmpty()) {
+            why = QStringLiteral("refused");
         }
-        actions.append(a);
+        if (!why.isEmpty()) {
+            *error = QStringLiteral("actions[%1] '%2': %3").arg(i).arg(m.text, why);
+            return false;
+        }
     }
-    root.insert(QStringLiteral("actions"), actions);
+    return true;
+}
+
+bool TacticalSession::saveRecord(const QString& path, QString* error) const {
+    const QJsonObject root = battle::tacticalBattleRecord(
+        ruleset(), m_seed, QFileInfo(path).absoluteDir().relativeFilePath(m_scenarioPath), moves());
     QSaveFile f(path);
     if (!f.open(QIODevice::WriteOnly)) {
         *error = QStringLiteral("%1: cannot write: %2").arg(path, f.errorString());

@@ -6,6 +6,7 @@
 // state except through the engine's apply.
 #pragma once
 
+#include "battle/record.h"
 #include "tactical/geometry.h"
 
 #include <QList>
@@ -63,10 +64,16 @@ class TacticalSession {
     // the problem) when it does not load.
     static std::unique_ptr<TacticalSession> open(const QString& path, quint64 seed, QString* error);
     // A battle record (format "westphalia-tactical-battle": the scenario file, the seed and the actions with
-    // the dice rolled by hand) replayed; errors name the file, the action and the problem.
+    // the dice rolled by hand, the policy's marked "policy") replayed; errors name the file, the action and
+    // the problem.
     static std::unique_ptr<TacticalSession> openRecord(const QString& path, QString* error);
-    // Writes the record atomically (QSaveFile). The scenario is named relative to the record's folder.
+    // Writes the record atomically (QSaveFile). The scenario is named relative to the record's folder. Each
+    // action is written as it was applied (the text it was parsed from), so the record replays exactly.
     bool saveRecord(const QString& path, QString* error) const;
+    // Plays `moves` (a record's, a battle left unfinished) from the current position: a player's move parsed
+    // with its hand dice, a policy's move chosen again (its text must be the same). False with *error naming
+    // the move and the problem.
+    bool replayMoves(const QList<battle::TableMove>& moves, QString* error);
     QString scenarioPath() const { return m_scenarioPath; }
     quint64 seed() const { return m_seed; }
 
@@ -79,6 +86,17 @@ class TacticalSession {
     virtual QString sideName(int side) const = 0;
     virtual QString turnText() const = 0;
     virtual int actor() const = 0; // -1 when over
+    // Whose eyes units() draws for (Tercios secret orders, L319): kFollowActor (the default) the side to
+    // act — its own cards and the other side's revealed ones; a side number always that side (a human
+    // against a computer seat); kReferee every card.
+    static constexpr int kFollowActor = -2, kReferee = -1;
+    void setViewer(int viewer) { m_viewer = viewer; }
+    int viewer() const { return m_viewer; }
+    int viewingSide() const { return m_viewer == kFollowActor ? actor() : m_viewer; } // -1: every card
+    // An action's text as the other side may read it (a Tercios order card stays face down).
+    virtual QString publicText(const QString& actionText) const { return actionText; }
+    // Whether the battle (and so a record saved now) holds cards a side has not seen yet.
+    virtual bool holdsSecrets() const { return false; }
     virtual QString prompt() const = 0;
     virtual bool over() const = 0;
     virtual QString resultText() const = 0;
@@ -101,17 +119,23 @@ class TacticalSession {
     // -1 and *error when the engine refuses the action.
     virtual int diceNeeded(const QString& text, const QList<int>& dice, QStringList* logLines,
                            QString* error) const = 0;
-    // Plays the rest of the battle with both sides under the engine's simple policy.
-    virtual int autoResolveRest(quint64 policySeed) = 0;
-    // Plays one action of the side to act chosen by the engine's simple policy (a computer seat); its
-    // notation in *text. False when the battle is over.
-    virtual bool applyPolicyAction(quint64 policySeed, QString* text) = 0;
+    // Plays the rest of the battle with both sides under the engine's simple policy. Each of its choices
+    // uses battle::policyMoveSeed(seed(), index of the action), so a replay chooses the same (a linked
+    // battle's record is checked that way, docs/linked-battles.md).
+    virtual int autoResolveRest() = 0;
+    // Plays one action of the side to act chosen by the engine's simple policy (a computer seat), with the
+    // same seed rule; its notation in *text. False when the battle is over.
+    virtual bool applyPolicyAction(QString* text) = 0;
+    // Every action applied, as the record keeps it: the text it was parsed from (or the policy's notation),
+    // the dice rolled by hand, whether the policy chose it.
+    virtual QList<battle::TableMove> moves() const = 0;
     // The engine's state (linked battles read the end state back into the campaign): the one of the
     // session's ruleset, nullptr for the other.
     virtual const tactical::BattleState* tvbdState() const { return nullptr; }
     virtual const tactical::TerciosState* terciosState() const { return nullptr; }
     // The notation of a move of `unit` to a point of the table (a Tercios move of the Front Centre, a TVBD
-    // Commander's free move), or "" when the ruleset moves that unit otherwise.
+    // Commander's free move, the deployment of a TVBD unit not yet on the table, 10.6), or "" when the
+    // ruleset moves that unit otherwise.
     virtual QString moveToText(int unit, tactical::Vec2 to) const = 0;
     // The move of a unit dragged on the table by `delta`: TVBD formed units move straight forward or back by
     // the drag's length along their facing, Commanders and Tercios units to where they are dropped. "" when
@@ -124,10 +148,17 @@ class TacticalSession {
     // The dice rolled by hand so far, per applied action (assist mode keeps them with the log).
     virtual QList<QList<int>> handDice() const = 0;
 
+  protected:
+    // The simple policy's seed for the next action (battle::policyMoveSeed of the seed and its index).
+    quint64 policySeed() const {
+        return battle::policyMoveSeed(m_seed, static_cast<int>(actionTexts().size()));
+    }
+
   private:
     static std::unique_ptr<TacticalSession> openScenario(const QString& path, quint64 seed, QString* error);
     QString m_scenarioPath;
     quint64 m_seed = 0;
+    int m_viewer = kFollowActor;
 };
 
 } // namespace wp

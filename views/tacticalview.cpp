@@ -11,6 +11,7 @@
 #include <QStyleOptionGraphicsItem>
 #include <QWheelEvent>
 
+#include <algorithm>
 #include <cmath>
 
 namespace wp {
@@ -236,28 +237,45 @@ class LabelItem : public QGraphicsItem {
         setFlag(QGraphicsItem::ItemIgnoresTransformations); // readable at any zoom
         m_title = u.id + (u.strengthText.isEmpty() ? QString() : QLatin1Char(' ') + u.strengthText);
         m_sub = u.onTable ? u.markers.join(QStringLiteral(" · ")) : u.status.toUpper();
+        const QFontMetricsF fm(theme::sans(7.5, true)), gm(theme::sans(6.5, !u.onTable));
+        m_titleW = fm.horizontalAdvance(m_title) + 6;
+        m_titleH = fm.height() + 1;
+        m_subW = m_sub.isEmpty() ? 0 : gm.horizontalAdvance(m_sub) + 6;
+        m_subH = m_sub.isEmpty() ? 0 : gm.height();
     }
-    QRectF boundingRect() const override { return {-80, -34, 160, 68}; }
+    // The title and the marker line in pixels around the unit's rear centre, before any shift.
+    QRectF block() const {
+        const double top = m_below ? 1 : -m_titleH - m_subH - 1.5;
+        const double w = std::max(m_titleW, m_subW);
+        return {-w / 2, top, w, m_titleH + 0.5 + m_subH};
+    }
+    bool below() const { return m_below; }
+    double shift() const { return m_shift; }
+    void setShift(double px) {
+        prepareGeometryChange();
+        m_shift = px;
+    }
+    QRectF boundingRect() const override {
+        return QRectF(-80, -34, 160, 68).united(block().translated(0, m_shift).adjusted(-2, -2, 2, 2));
+    }
     void paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) override {
         p->setRenderHint(QPainter::Antialiasing);
+        const QRectF b = block().translated(0, m_shift);
+        if (m_shift != 0) { // a leader line back to the unit
+            p->setPen(QPen(QColor(0x30, 0x28, 0x20, 160), 1));
+            p->drawLine(QPointF(0, 0), QPointF(0, m_below ? b.top() : b.bottom()));
+        }
         QFont f = theme::sans(7.5, true);
         p->setFont(f);
-        const QFontMetricsF fm(f);
-        const double w = fm.horizontalAdvance(m_title) + 6;
-        const double subH = m_sub.isEmpty() ? 0 : QFontMetricsF(theme::sans(6.5)).height() + 0.5;
-        const double top = m_below ? 1 : -(fm.height() + 1) - subH - 1;
-        const QRectF box(-w / 2, top, w, fm.height() + 1);
+        const QRectF box(-m_titleW / 2, b.top(), m_titleW, m_titleH);
         p->setPen(Qt::NoPen);
         p->setBrush(QColor(255, 250, 235, m_u.onTable ? 215 : 150));
         p->drawRoundedRect(box, 2, 2);
         p->setPen(m_u.onTable ? QColor(0x20, 0x18, 0x10) : QColor(0x70, 0x66, 0x5a));
         p->drawText(box, Qt::AlignCenter, m_title);
         if (!m_sub.isEmpty()) {
-            QFont g = theme::sans(6.5, !m_u.onTable);
-            p->setFont(g);
-            const QFontMetricsF gm(g);
-            const double w2 = gm.horizontalAdvance(m_sub) + 6;
-            const QRectF b2(-w2 / 2, box.bottom() + 0.5, w2, gm.height());
+            p->setFont(theme::sans(6.5, !m_u.onTable));
+            const QRectF b2(-m_subW / 2, box.bottom() + 0.5, m_subW, m_subH);
             p->setPen(Qt::NoPen);
             p->setBrush(m_u.onTable ? QColor(0x30, 0x28, 0x20, 170) : QColor(0xb0, 0x18, 0x18, 200));
             p->drawRoundedRect(b2, 2, 2);
@@ -270,6 +288,8 @@ class LabelItem : public QGraphicsItem {
     TacUnitView m_u;
     bool m_below = true;
     QString m_title, m_sub;
+    double m_titleW = 0, m_titleH = 0, m_subW = 0, m_subH = 0;
+    double m_shift = 0; // pixels, away from the unit
 };
 
 } // namespace
@@ -320,6 +340,7 @@ void TacticalView::drawTerrain() {
 
 void TacticalView::rebuild(int selected, const QList<TacActionView>& highlights, const QString& focus) {
     m_scene->clear();
+    m_labels.clear(); // deleted with the scene
     m_unitItems = m_routedItems = m_highlightItems = 0;
     m_unitPoses.clear();
     m_dragGhost = nullptr; // deleted with the scene
@@ -372,10 +393,13 @@ void TacticalView::rebuild(int selected, const QList<TacActionView>& highlights,
         auto* label = new LabelItem(u, !u.commander && rear.y() >= c.y() - 0.3 * K);
         label->setPos(rear);
         m_scene->addItem(label);
+        m_labels << label;
         ++m_unitItems;
         if (!u.onTable)
             ++m_routedItems;
     }
+
+    layoutLabels();
 
     // highlights
     for (const TacActionView& a : highlights) {
@@ -442,16 +466,40 @@ void TacticalView::fitTable() {
     m_autoFit = true;
     fitInView(QRectF(-K, -K * 1.4, (m_session->tableW() + 2) * K, (m_session->tableD() + 2.8) * K),
               Qt::KeepAspectRatio);
+    layoutLabels();
 }
 
 void TacticalView::zoomIn() {
     m_autoFit = false;
     scale(1.25, 1.25);
+    layoutLabels();
 }
 
 void TacticalView::zoomOut() {
     m_autoFit = false;
     scale(0.8, 0.8);
+    layoutLabels();
+}
+
+void TacticalView::layoutLabels() {
+    // Greedy, in unit order: a label covering one already placed moves one row further from its unit
+    // (below a unit whose label hangs below, above one whose label stands above), at most three rows.
+    QList<QRectF> placed;
+    for (QGraphicsItem* item : m_labels) {
+        auto* l = static_cast<LabelItem*>(item);
+        l->setShift(0);
+        QRectF r = l->block().translated(QPointF(mapFromScene(l->pos())));
+        const double step = (l->below() ? 1 : -1) * (r.height() + 1);
+        auto covers = [&](const QRectF& x) {
+            return std::any_of(placed.begin(), placed.end(),
+                               [&](const QRectF& q) { return q.intersects(x); });
+        };
+        for (int k = 0; k < 3 && covers(r); ++k) {
+            l->setShift(l->shift() + step);
+            r.translate(0, step);
+        }
+        placed << r;
+    }
 }
 
 void TacticalView::resizeEvent(QResizeEvent* e) {

@@ -50,6 +50,9 @@ class TacticalView : public QGraphicsView {
 
   private:
     void drawTerrain();
+    // Moves labels that would cover an earlier one (in the view's pixels) a row further from their unit,
+    // with a leader line; again whenever the zoom changes.
+    void layoutLabels();
     QGraphicsScene* m_scene;
     const TacticalSession* m_session = nullptr;
     int m_selectedUnit = -1;
@@ -61,6 +64,7 @@ class TacticalView : public QGraphicsView {
     bool m_autoFit = true; // the table follows the window's size until the user zooms
     int m_unitItems = 0, m_routedItems = 0, m_highlightItems = 0;
     QList<tactical::Pose> m_unitPoses;
+    QList<QGraphicsItem*> m_labels; // the units' labels (LabelItem), in unit order
 };
 
 } // namespace wp

@@ -5,6 +5,7 @@
 
 #include <QApplication>
 #include <QCheckBox>
+#include <QCloseEvent>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDockWidget>
@@ -195,7 +196,8 @@ void TacticalWindow::buildUi() {
     auto* shiftHint =
         new QLabel(QStringLiteral("Drag the selected unit to move it (TVBD: straight forward or "
                                   "back; Tercios and Commanders: where dropped); Shift+click on "
-                                  "the table moves it there."));
+                                  "the table moves it there. In the TVBD deployment (10.6) Shift+click "
+                                  "deploys the unit of the chosen action there."));
     shiftHint->setWordWrap(true);
     al->addWidget(shiftHint);
     m_handDice = new QCheckBox(QStringLiteral("Dice rolled by hand (the app asks for the ones it needs)"));
@@ -295,8 +297,20 @@ void TacticalWindow::buildUi() {
         m_odds->setText(i >= 0 && i < m_legal.size() && !m_legal[i].odds.isEmpty()
                             ? QStringLiteral("Odds: ") + m_legal[i].odds
                             : QString());
-        if (!m_highlights.isEmpty() && i >= 0 && i < m_legal.size()) // the current action drawn stronger
+        if (!m_highlights.isEmpty() && i >= 0 && i < m_legal.size()) { // the current action drawn stronger
             m_view->rebuild(m_selected, m_highlights, m_legal[i].text);
+        } else if (m_selected < 0 && m_session) { // a unit not on the table yet (TVBD 10.6): its places
+            const int unit = i >= 0 && i < m_legal.size() ? m_legal[i].unit : -1;
+            QList<TacActionView> places;
+            if (unit >= 0 && unit < m_session->units().size() && !m_session->units()[unit].deployed)
+                for (const TacActionView& a : m_legal)
+                    if (a.unit == unit && a.end)
+                        places << a;
+            if (!places.isEmpty() || m_setupGhosts) {
+                m_view->rebuild(-1, places, places.isEmpty() ? QString() : m_legal[i].text);
+                m_setupGhosts = !places.isEmpty();
+            }
+        }
     });
     connect(m_actionList, &QListWidget::itemDoubleClicked, this,
             [this](QListWidgetItem* it) { submit(it->data(Qt::UserRole).toString()); });
@@ -327,8 +341,9 @@ bool TacticalWindow::openFile(const QString& path, quint64 seed, QString* error)
 
 void TacticalWindow::setSession(std::unique_ptr<TacticalSession> session) {
     m_session = std::move(session);
+    if (m_session)
+        updateViewer();
     m_selected = -1;
-    m_policySeed = 1;
     m_shownSide = -1;
     m_overShown = false;
     m_view->setSession(m_session.get());
@@ -378,6 +393,14 @@ int TacticalWindow::runStandalone(const QString& file, quint64 seed, const QStri
 void TacticalWindow::saveDialog() {
     if (!m_session)
         return;
+    if (m_session->holdsSecrets() &&
+        QMessageBox::question(
+            this, QStringLiteral("Save the battle"),
+            QStringLiteral("The record holds every order card, also the ones not yet "
+                           "revealed (the battle replays from it). Keep the file from the "
+                           "other player until this turn's cards are revealed.\n\nSave now?"),
+            QMessageBox::Save | QMessageBox::Cancel) != QMessageBox::Save)
+        return;
     const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Save the battle"), QString(),
                                                       QStringLiteral("Battle records (*.json)"));
     if (path.isEmpty())
@@ -407,7 +430,9 @@ void TacticalWindow::selectUnit(int unit) {
 
 void TacticalWindow::refresh() {
     const bool has = m_session != nullptr;
-    m_legal = has ? m_session->legalActions() : QList<TacActionView>{};
+    // A computer seat's choices are its own: its legal actions (a Tercios reaction list tells its card) are
+    // not listed.
+    m_legal = has && !isComputerSide(m_session->actor()) ? m_session->legalActions() : QList<TacActionView>{};
     if (!has) {
         setWindowTitle(QStringLiteral("Westphalia — Tactical Battle"));
         m_header->setText(QStringLiteral("No battle open (Battle ▸ Open Tactical Battle…)"));
@@ -454,7 +479,7 @@ void TacticalWindow::refresh() {
     m_view->rebuild(m_selected, m_highlights);
     fillActions();
     m_applyBtn->setEnabled(!m_legal.isEmpty());
-    m_undoBtn->setEnabled(m_session->canUndo());
+    m_undoBtn->setEnabled(m_session->canUndo() && !isComputerSide(actor)); // not the computer's moves
     m_autoBtn->setEnabled(!m_session->over());
 
     m_log->clear();
@@ -508,6 +533,12 @@ void TacticalWindow::fillActions() {
         m_actionList->addItem(QStringLiteral("… %1 more (select a unit)").arg(m_legal.size() - shown));
     if (m_actionList->count() > 0)
         m_actionList->setCurrentRow(0);
+    else if (m_session && isComputerSide(m_session->actor())) {
+        auto* it = new QListWidgetItem(
+            QStringLiteral("%1 (computer) is choosing…").arg(m_session->sideName(m_session->actor())));
+        it->setFlags(Qt::NoItemFlags);
+        m_actionList->addItem(it);
+    }
 }
 
 bool TacticalWindow::collectDice(const QString& text, QList<int>* dice) {
@@ -575,12 +606,13 @@ bool TacticalWindow::submit(const QString& text) {
     }
     // Keep the selection on the unit that acted while it still has actions.
     refresh();
-    showResult(before, text + (dice.isEmpty() ? QString() : QStringLiteral(" (dice by hand: %1)").arg([&]() {
-                           QStringList d;
-                           for (int v : dice)
-                               d << QString::number(v);
-                           return d.join(QLatin1Char(' '));
-                       }())));
+    showResult(before, m_session->publicText(text) +
+                           (dice.isEmpty() ? QString() : QStringLiteral(" (dice by hand: %1)").arg([&]() {
+                               QStringList d;
+                               for (int v : dice)
+                                   d << QString::number(v);
+                               return d.join(QLatin1Char(' '));
+                           }())));
     return true;
 }
 
@@ -603,7 +635,7 @@ void TacticalWindow::showResult(qsizetype fromLine, const QString& what, bool la
 }
 
 void TacticalWindow::undo() {
-    if (!m_session || !m_session->canUndo())
+    if (!m_session || !m_session->canUndo() || isComputerSide(m_session->actor()))
         return;
     m_session->undo();
     refresh();
@@ -615,7 +647,7 @@ void TacticalWindow::autoResolveRest() {
     if (!m_session || m_session->over())
         return;
     const qsizetype before = m_session->log().size();
-    const int n = m_session->autoResolveRest(m_policySeed++);
+    const int n = m_session->autoResolveRest();
     m_selected = -1;
     refresh();
     showResult(before, QStringLiteral("auto-resolved: %1 actions").arg(n), true);
@@ -629,13 +661,13 @@ bool TacticalWindow::playPolicyMove() {
     const int side = m_session->actor();
     const qsizetype before = m_session->log().size();
     QString text;
-    if (!m_session->applyPolicyAction(m_policySeed++, &text))
+    if (!m_session->applyPolicyAction(&text))
         return false;
     refresh();
-    showResult(before,
-               QStringLiteral("%1 (%2): %3")
-                   .arg(m_session->sideName(side),
-                        isComputerSide(side) ? QStringLiteral("computer") : QStringLiteral("policy"), text));
+    showResult(before, QStringLiteral("%1 (%2): %3")
+                           .arg(m_session->sideName(side),
+                                isComputerSide(side) ? QStringLiteral("computer") : QStringLiteral("policy"),
+                                m_session->publicText(text)));
     return true;
 }
 
@@ -643,7 +675,17 @@ void TacticalWindow::setComputerSide(int side, bool computer) {
     if (side < 0 || side > 1)
         return;
     m_computer[side] = computer;
-    scheduleComputer();
+    if (m_session) {
+        updateViewer();
+        refresh(); // schedules the computer's next action
+    }
+}
+
+// Whose cards the table shows: with one computer seat always the human side's view (the computer's cards
+// are never the human's to see); otherwise the side to act's (hotseat covers the change).
+void TacticalWindow::updateViewer() {
+    const bool one = m_computer[0] != m_computer[1];
+    m_session->setViewer(one ? (m_computer[0] ? 1 : 0) : TacticalSession::kFollowActor);
 }
 
 // A computer side to act: its next action after the delay (queued, so the window shows each one).
@@ -688,6 +730,12 @@ void TacticalWindow::updateCover() {
     m_cover->raise();
 }
 
+void TacticalWindow::closeEvent(QCloseEvent* e) {
+    if (m_session && !m_session->over())
+        emit closingUnfinished();
+    QMainWindow::closeEvent(e);
+}
+
 void TacticalWindow::resizeEvent(QResizeEvent* e) {
     QMainWindow::resizeEvent(e);
     if (m_cover)
@@ -708,9 +756,20 @@ void TacticalWindow::measuredMove() {
 }
 
 void TacticalWindow::tableClicked(Vec2 at) {
-    if (!m_session || m_selected < 0)
+    if (!m_session)
         return;
-    const QString t = m_session->moveToText(m_selected, at);
+    // the selected unit, or the unit of the current action when it is not on the table yet (10.6 deploy)
+    int unit = m_selected;
+    if (unit < 0)
+        if (QListWidgetItem* it = m_actionList->currentItem()) {
+            const int i = it->data(Qt::UserRole + 1).toInt();
+            if (i >= 0 && i < m_legal.size() && m_legal[i].unit >= 0 &&
+                m_legal[i].unit < m_session->units().size() && !m_session->units()[m_legal[i].unit].deployed)
+                unit = m_legal[i].unit;
+        }
+    if (unit < 0)
+        return;
+    const QString t = m_session->moveToText(unit, at);
     if (t.isEmpty()) {
         statusBar()->showMessage(QStringLiteral("This unit moves by the listed or measured moves"), 5000);
         return;

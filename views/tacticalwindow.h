@@ -93,13 +93,18 @@ class TacticalWindow : public QMainWindow {
     void changed();
     // The battle open has ended (emitted once per session, when its end is first shown).
     void battleOver();
+    // The window is being closed while its battle is not over (emitted before it goes; a linked battle's
+    // dialog keeps the unfinished battle).
+    void closingUnfinished();
 
   protected:
     void resizeEvent(QResizeEvent* e) override;
+    void closeEvent(QCloseEvent* e) override;
 
   private:
     void buildUi();
     void updateCover();
+    void updateViewer();
     void refresh();
     void fillActions();
     void showResult(qsizetype fromLine, const QString& what, bool lastLines = false);
@@ -115,11 +120,11 @@ class TacticalWindow : public QMainWindow {
     QList<TacActionView> m_highlights; // the selected unit's actions drawn on the table
     int m_selected = -1;
     QString m_lastError;
-    quint64 m_policySeed = 1;
     bool m_computer[2] = {false, false};
     int m_computerDelay = 250;
     bool m_computerPending = false;
     bool m_overShown = false;
+    bool m_setupGhosts = false; // the table shows the places of a unit not deployed yet
 
     TacticalView* m_view = nullptr;
     QLabel* m_header = nullptr;

@@ -9,6 +9,9 @@
 #include "tactical/tercios.h"
 #include "tactical/tvbd.h"
 
+#include <QCryptographicHash>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -48,16 +51,35 @@ const TvbdFiles& tvbdFiles() {
     return files;
 }
 
+// The auto-resolve: the simple policy plays both sides to the end (at most 20,000 actions), each choice
+// with policyMoveSeed(seed, its index) — the same choices as the tactical window's "auto-resolve the rest"
+// and its computer seats, so the record of an auto-resolved battle and of a battle fought on screen replay
+// the same way (docs/linked-battles.md "The battle's record").
+template <class Game, class Choose> void autoPlay(Game& game, quint64 seed, Choose choose) {
+    for (int n = 0; n < 20000 && !game.state().over(); ++n) {
+        wp::rules::Rng rng(policyMoveSeed(seed, static_cast<int>(game.actions().size())));
+        if (!game.apply(choose(game.engine(), game.state(), rng)))
+            break;
+    }
+}
+
 // Auto-resolves the exported TVBD battle `o`; the end state in *end.
-bool runTvbd(const QJsonObject& o, quint64 seed, wp::tactical::BattleState* end, QString* error) {
+bool runTvbd(const QJsonObject& o, quint64 seed, wp::tactical::BattleState* end, QString* error,
+             QList<TableMove>* played = nullptr) {
     const TvbdFiles& files = tvbdFiles();
     wp::tactical::BattleState start;
     if (!wp::tactical::scenarioFromJson(o, QStringLiteral("linked battle"), *files.rules, &start, error))
         return false;
     const wp::tactical::TvbdEngine engine(*files.rules);
     wp::tactical::TacticalGame game(engine, start, seed);
-    wp::tactical::autoResolve(game, wp::tactical::Policy::Simple, seed);
+    autoPlay(game, seed,
+             [](const wp::tactical::TvbdEngine& e, const wp::tactical::BattleState& st, wp::rules::Rng& rng) {
+                 return wp::tactical::choosePolicyAction(e, st, wp::tactical::Policy::Simple, rng);
+             });
     *end = game.state();
+    if (played)
+        for (const QString& t : game.actionTexts())
+            *played << TableMove{t, {}, true};
     return true;
 }
 
@@ -79,7 +101,8 @@ const TerciosFiles& terciosFiles() {
 }
 
 // Auto-resolves the exported Tercios battle `o`; the end state in *end.
-bool runTercios(const QJsonObject& o, quint64 seed, wp::tactical::TerciosState* end, QString* error) {
+bool runTercios(const QJsonObject& o, quint64 seed, wp::tactical::TerciosState* end, QString* error,
+                QList<TableMove>* played = nullptr) {
     const TerciosFiles& files = terciosFiles();
     wp::tactical::TerciosState start;
     if (!wp::tactical::terciosScenarioFromJson(o, QStringLiteral("linked battle"), *files.rules, &start,
@@ -87,8 +110,13 @@ bool runTercios(const QJsonObject& o, quint64 seed, wp::tactical::TerciosState* 
         return false;
     const wp::tactical::TerciosEngine engine(*files.rules);
     wp::tactical::TerciosGame game(engine, start, seed);
-    wp::tactical::autoResolve(game, false, seed);
+    autoPlay(game, seed,
+             [](const wp::tactical::TerciosEngine& e, const wp::tactical::TerciosState& st,
+                wp::rules::Rng& rng) { return wp::tactical::chooseTerciosAction(e, st, false, rng); });
     *end = game.state();
+    if (played)
+        for (const QString& t : game.actionTexts())
+            *played << TableMove{t, {}, true};
     return true;
 }
 
@@ -155,13 +183,14 @@ namespace {
 
 // Exports the combat, runs the ruleset's auto-resolve and reads its end state (the tactical log in *log).
 bool runTable(const GameData& d, const GameState& s, const QString& rules, quint64 seed, int leaderModifier,
-              TableResult* out, QString* error, QStringList* log = nullptr) {
+              TableResult* out, QString* error, QStringList* log = nullptr,
+              QList<TableMove>* played = nullptr) {
     QJsonObject o;
     if (!exportLinked(d, s, rules, seed, &o, error))
         return false;
     if (rules == QLatin1String("tvbd")) {
         wp::tactical::BattleState end;
-        if (!runTvbd(o, seed, &end, error))
+        if (!runTvbd(o, seed, &end, error, played))
             return false;
         *out = tableResultFromTvbd(d, s, end);
         rollTableLeaderLosses(d, s, seed, out, leaderModifier); // the Commanders who did not fall
@@ -170,7 +199,7 @@ bool runTable(const GameData& d, const GameState& s, const QString& rules, quint
         return true;
     }
     wp::tactical::TerciosState end;
-    if (!runTercios(o, seed, &end, error))
+    if (!runTercios(o, seed, &end, error, played))
         return false;
     *out = tableResultFromTercios(end);
     rollTableLeaderLosses(d, s, seed, out, leaderModifier);
@@ -307,9 +336,11 @@ TableResult tableResultFromTvbd(const GameData& d, const GameState& s, const wp:
 }
 
 quint64 linkedBattleSeed(const GameState& s) {
-    Rng r = s.rng; // a copy: the game's generator is not advanced
-    const quint64 hi = r.next(), lo = r.next();
     const CombatFrame* f = topCombat(s);
+    if (f && f->tableSeed != 0)
+        return f->tableSeed; // fixed when the battle went to the table (combat.cpp)
+    Rng r = s.rng;           // a copy: the game's generator is not advanced
+    const quint64 hi = r.next(), lo = r.next();
     return ((hi << 32) | lo) ^ (f ? static_cast<quint64>(f->city) * 0x9e3779b97f4a7c15ULL : 0);
 }
 
@@ -347,15 +378,11 @@ bool autoResolveTop(const GameData& d, const GameState& s, LinkedResult* out, QS
     return autoResolveLinked(d, s, rules, linkedBattleSeed(s), defaultMapping(rules), out, nullptr, error);
 }
 
-bool matchesAutoResolve(const GameData& d, const GameState& s, QString* why) {
-    const CombatFrame* f = topCombat(s);
-    if (!f || f->tableWinner == kNone) {
-        *why = QStringLiteral("no table result has been entered");
-        return false;
-    }
-    LinkedResult r;
-    if (!autoResolveTop(d, s, &r, why))
-        return false;
+namespace {
+
+// Whether the result entered (the CombatFrame waiting for its confirmation) is `r`; *why gives r otherwise.
+bool enteredIs(const GameData& d, const CombatFrame* f, const LinkedResult& r, const QString& source,
+               QString* why) {
     const int att = f->attacker, def = other(att);
     QList<int> entered;
     for (int16_t l : f->tableLeadersLost)
@@ -366,8 +393,438 @@ bool matchesAutoResolve(const GameData& d, const GameState& s, QString* why) {
     const bool same = (f->tableWinner == att) == r.attackerWins && f->lossNumber[att] == r.lossNumber[0] &&
                       f->lossNumber[def] == r.lossNumber[1] && entered == expected;
     if (!same)
-        *why =
-            QStringLiteral("the auto-resolved battle gives: %1").arg(r.actions(d).join(QStringLiteral("; ")));
+        *why = QStringLiteral("%1 gives: %2").arg(source, r.actions(d).join(QStringLiteral("; ")));
+    return same;
+}
+
+} // namespace
+
+bool matchesAutoResolve(const GameData& d, const GameState& s, QString* why) {
+    const CombatFrame* f = topCombat(s);
+    if (!f || f->tableWinner == kNone) {
+        *why = QStringLiteral("no table result has been entered");
+        return false;
+    }
+    LinkedResult r;
+    if (!autoResolveTop(d, s, &r, why))
+        return false;
+    return enteredIs(d, f, r, QStringLiteral("the auto-resolved battle"), why);
+}
+
+// ---- the battle's record
+// -----------------------------------------------------------------------------------
+
+int TableRecord::handDice() const {
+    int n = 0;
+    for (const TableMove& m : moves)
+        n += static_cast<int>(m.dice.size());
+    return n;
+}
+
+quint64 policyMoveSeed(quint64 battleSeed, int index) {
+    // splitmix64 of the battle seed and the action's index: independent seeds for neighbouring actions
+    quint64 z = battleSeed + 0x9e3779b97f4a7c15ULL * (static_cast<quint64>(index) + 1);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+QString scenarioHash(const QJsonObject& scenario) {
+    return QString::fromLatin1(
+        QCryptographicHash::hash(QJsonDocument(scenario).toJson(QJsonDocument::Compact),
+                                 QCryptographicHash::Sha256)
+            .toHex()
+            .left(16));
+}
+
+namespace {
+
+QJsonArray movesJson(const QList<TableMove>& moves) {
+    QJsonArray out;
+    for (const TableMove& m : moves) {
+        QJsonObject a;
+        a.insert(QStringLiteral("action"), m.text);
+        if (!m.dice.isEmpty()) {
+            QJsonArray dice;
+            for (int v : m.dice)
+                dice.append(v);
+            a.insert(QStringLiteral("dice"), dice);
+        }
+        if (m.policy)
+            a.insert(QStringLiteral("policy"), true);
+        out.append(a);
+    }
+    return out;
+}
+
+} // namespace
+
+QJsonObject tacticalBattleRecord(const QString& rules, quint64 seed, const QString& scenarioFile,
+                                 const QList<TableMove>& moves) {
+    QJsonObject root;
+    root.insert(QStringLiteral("format"), QStringLiteral("westphalia-tactical-battle"));
+    root.insert(QStringLiteral("version"), 1);
+    root.insert(QStringLiteral("rules"), rules);
+    root.insert(QStringLiteral("scenario"), scenarioFile);
+    root.insert(QStringLiteral("seed"), QString::number(seed));
+    root.insert(QStringLiteral("actions"), movesJson(moves));
+    return root;
+}
+
+QJsonObject recordToJson(const TableRecord& r) {
+    QJsonObject o;
+    o.insert(QStringLiteral("format"), QStringLiteral("westphalia-table-record"));
+    o.insert(QStringLiteral("version"), 1);
+    o.insert(QStringLiteral("by"), r.by);
+    o.insert(QStringLiteral("rules"), r.rules);
+    o.insert(QStringLiteral("seed"), QString::number(r.seed));
+    o.insert(QStringLiteral("scenario"), r.scenario);
+    o.insert(QStringLiteral("computer"), QJsonArray{r.computer[0], r.computer[1]});
+    o.insert(QStringLiteral("moves"), movesJson(r.moves));
+    return o;
+}
+
+bool recordFromJson(const QJsonObject& o, TableRecord* out, QString* error) {
+    auto fail = [&](const QString& where, const QString& why) {
+        *error = QStringLiteral("$.%1: %2").arg(where, why);
+        return false;
+    };
+    if (o.value(QStringLiteral("format")).toString() != QLatin1String("westphalia-table-record"))
+        return fail(QStringLiteral("format"), QStringLiteral("expected \"westphalia-table-record\""));
+    if (o.value(QStringLiteral("version")).toInt() != 1)
+        return fail(QStringLiteral("version"), QStringLiteral("this Westphalia reads version 1"));
+    TableRecord r;
+    r.by = o.value(QStringLiteral("by")).toString();
+    if (r.by != QLatin1String("auto") && r.by != QLatin1String("screen"))
+        return fail(QStringLiteral("by"), QStringLiteral("expected \"auto\" or \"screen\""));
+    r.rules = o.value(QStringLiteral("rules")).toString();
+    if (r.rules != QLatin1String("tvbd") && r.rules != QLatin1String("tercios"))
+        return fail(QStringLiteral("rules"), QStringLiteral("expected \"tvbd\" or \"tercios\""));
+    bool ok = false;
+    r.seed = o.value(QStringLiteral("seed")).toString().toULongLong(&ok);
+    if (!ok)
+        return fail(QStringLiteral("seed"), QStringLiteral("expected a whole number in a string"));
+    r.scenario = o.value(QStringLiteral("scenario")).toString();
+    const QJsonArray computer = o.value(QStringLiteral("computer")).toArray();
+    if (computer.size() != 2 || !computer[0].isBool() || !computer[1].isBool())
+        return fail(QStringLiteral("computer"), QStringLiteral("expected two true/false values"));
+    r.computer[0] = computer[0].toBool();
+    r.computer[1] = computer[1].toBool();
+    const QJsonArray moves = o.value(QStringLiteral("moves")).toArray();
+    for (qsizetype i = 0; i < moves.size(); ++i) {
+        const QJsonObject a = moves[i].toObject();
+        const QString where = QStringLiteral("moves[%1]").arg(i);
+        TableMove m;
+        m.text = a.value(QStringLiteral("action")).toString();
+        if (m.text.isEmpty())
+            return fail(where + QStringLiteral(".action"), QStringLiteral("missing"));
+        for (const QJsonValue& v : a.value(QStringLiteral("dice")).toArray()) {
+            if (!v.isDouble() || v.toInt() < 1 || v.toInt() > 6)
+                return fail(where + QStringLiteral(".dice"), QStringLiteral("a die is a whole number 1-6"));
+            m.dice << v.toInt();
+        }
+        m.policy = a.value(QStringLiteral("policy")).toBool();
+        if (m.policy && !m.dice.isEmpty())
+            return fail(where, QStringLiteral("a move of the policy takes no dice rolled by hand"));
+        r.moves << m;
+    }
+    *out = r;
+    return true;
+}
+
+QString encodeRecord(const TableRecord& r) {
+    const QByteArray z = qCompress(QJsonDocument(recordToJson(r)).toJson(QJsonDocument::Compact), 9);
+    return QString::fromLatin1(z.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
+}
+
+bool decodeRecord(const QString& attachment, TableRecord* out, QString* error) {
+    const auto bytes = QByteArray::fromBase64Encoding(
+        attachment.toLatin1(), QByteArray::Base64UrlEncoding | QByteArray::AbortOnBase64DecodingErrors);
+    if (!bytes || bytes.decoded.size() < 5) {
+        *error = QStringLiteral("the attachment is not base64url");
+        return false;
+    }
+    const QByteArray& z = bytes.decoded;
+    const quint32 size = (quint32(uchar(z[0])) << 24) | (quint32(uchar(z[1])) << 16) |
+                         (quint32(uchar(z[2])) << 8) | quint32(uchar(z[3]));
+    if (size > 16u * 1024 * 1024) {
+        *error = QStringLiteral("the attachment claims %1 bytes: too large for a battle's record").arg(size);
+        return false;
+    }
+    const QByteArray json = qUncompress(z);
+    QJsonParseError pe;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &pe);
+    if (json.isEmpty() || pe.error != QJsonParseError::NoError || !doc.isObject()) {
+        *error = QStringLiteral("the attachment is not a compressed JSON object");
+        return false;
+    }
+    return recordFromJson(doc.object(), out, error);
+}
+
+namespace {
+
+QString tableEndText(const TableResult& t) {
+    const QString who = t.winner == 0   ? QStringLiteral("the attacker wins")
+                        : t.winner == 1 ? QStringLiteral("the defender wins")
+                        : t.winner == 2 ? QStringLiteral("a draw")
+                                        : QStringLiteral("unfinished");
+    return t.reason.isEmpty() ? who : QStringLiteral("%1 (%2)").arg(who, t.reason);
+}
+
+// Replays the moves of a battle fought in the tactical window from its scenario `st` and seed, as the
+// window's session does (views/tacticalsession.cpp): the seed noted, the engine started, each move with its
+// hand dice first; a policy move chosen again with its policyMoveSeed and compared. The end in *end.
+template <class State, class Engine, class Act, class Choose>
+bool replayMoves(const Engine& engine, State st, const TableRecord& r, Choose choose, State* end,
+                 QString* error) {
+    st.rng.reseed(r.seed);
+    st.note(QStringLiteral("seed %1").arg(r.seed));
+    engine.start(st);
+    static const char* sideWord[2] = {"attacker", "defender"};
+    for (qsizetype k = 0; k < r.moves.size(); ++k) {
+        const TableMove& m = r.moves[k];
+        auto fail = [&](const QString& why) {
+            *error = QStringLiteral("tactical action %1 of %2 '%3': %4")
+                         .arg(k + 1)
+                         .arg(r.moves.size())
+                         .arg(m.text, why);
+            return false;
+        };
+        if (st.over())
+            return fail(QStringLiteral("comes after the end of the battle"));
+        const int actor = engine.actor(st);
+        Act a;
+        QString why;
+        if (m.policy) {
+            wp::rules::Rng rng(policyMoveSeed(r.seed, static_cast<int>(k)));
+            a = choose(engine, st, rng);
+            const QString chosen = actionText(st, a);
+            if (chosen != m.text)
+                return fail(QStringLiteral("said to be the computer's move, but its choice here is '%1'")
+                                .arg(chosen));
+        } else {
+            if (actor >= 0 && actor <= 1 && r.computer[actor])
+                return fail(QStringLiteral("the %1's side was the computer seat's, and this is not its move")
+                                .arg(QLatin1String(sideWord[actor])));
+            if (!parseAction(st, m.text, &a, &why))
+                return fail(why);
+        }
+        st.scripted = m.dice;
+        if (!engine.apply(st, a, &why))
+            return fail(QStringLiteral("not legal here: %1").arg(why));
+        if (!st.scripted.isEmpty())
+            return fail(QStringLiteral("%1 dice were entered, %2 rolled")
+                            .arg(m.dice.size())
+                            .arg(m.dice.size() - st.scripted.size()));
+    }
+    if (!st.over()) {
+        *error = QStringLiteral("the battle is not over after its %1 tactical actions").arg(r.moves.size());
+        return false;
+    }
+    *end = st;
+    return true;
+}
+
+} // namespace
+
+bool replayRecord(const GameData& d, const GameState& s, const TableRecord& record, RecordCheck* out,
+                  QString* error) {
+    const CombatFrame* f = topCombat(s);
+    if (!f || f->table <= 0) {
+        *error = QStringLiteral("no battle is on the table here");
+        return false;
+    }
+    const QString rules = f->table == kBattlesTercios ? QStringLiteral("tercios") : QStringLiteral("tvbd");
+    if (record.rules != rules) {
+        *error = QStringLiteral("the record is of a %1 battle; this battle is fought with %2")
+                     .arg(record.rules, rules);
+        return false;
+    }
+    const quint64 seed = linkedBattleSeed(s);
+    if (record.seed != seed) {
+        *error = QStringLiteral(
+                     "the record's battle seed %1 is not this battle's (%2): the record of another battle")
+                     .arg(record.seed)
+                     .arg(seed);
+        return false;
+    }
+    RecordCheck c;
+    c.record = record;
+    if (!exportLinked(d, s, rules, seed, &c.scenarioJson, error))
+        return false;
+    if (scenarioHash(c.scenarioJson) != record.scenario) {
+        *error =
+            QStringLiteral("the battle exported here (scenario %1) is not the one fought (scenario %2): the "
+                           "tactical data (resources/tactical/, scenarios/battle-mapping.json) or the battle "
+                           "export differ between the copies")
+                .arg(scenarioHash(c.scenarioJson), record.scenario);
+        return false;
+    }
+    const LinkMapping mapping = defaultMapping(rules);
+    if (record.by == QLatin1String("auto")) {
+        if (!record.moves.isEmpty()) {
+            *error = QStringLiteral("an auto-resolved battle's record lists no moves");
+            return false;
+        }
+        if (!runTable(d, s, rules, seed, mapping.leaderModifier, &c.table, error, &c.log, &c.played))
+            return false;
+    } else {
+        // the scenario as the tactical window reads it from its file (a JSON round trip)
+        const QJsonObject o =
+            QJsonDocument::fromJson(QJsonDocument(c.scenarioJson).toJson(QJsonDocument::Compact)).object();
+        const QString name = QStringLiteral("linked battle");
+        if (rules == QLatin1String("tvbd")) {
+            using namespace wp::tactical;
+            BattleState start, end;
+            if (!scenarioFromJson(o, name, *tvbdFiles().rules, &start, error))
+                return false;
+            const TvbdEngine engine(*tvbdFiles().rules);
+            auto choose = [](const TvbdEngine& e, const BattleState& st, wp::rules::Rng& rng) {
+                return choosePolicyAction(e, st, Policy::Simple, rng);
+            };
+            if (!replayMoves<BattleState, TvbdEngine, TAction>(engine, start, record, choose, &end, error))
+                return false;
+            c.table = tableResultFromTvbd(d, s, end);
+            c.log = end.log;
+            c.played = record.moves;
+        } else {
+            using namespace wp::tactical;
+            TerciosState start, end;
+            if (!terciosScenarioFromJson(o, name, *terciosFiles().rules, &start, error))
+                return false;
+            const TerciosEngine engine(*terciosFiles().rules);
+            auto choose = [](const TerciosEngine& e, const TerciosState& st, wp::rules::Rng& rng) {
+                return chooseTerciosAction(e, st, false, rng);
+            };
+            if (!replayMoves<TerciosState, TerciosEngine, TcAction>(engine, start, record, choose, &end,
+                                                                    error))
+                return false;
+            c.table = tableResultFromTercios(end);
+            c.log = end.log;
+            c.played = record.moves;
+        }
+        rollTableLeaderLosses(d, s, seed, &c.table, mapping.leaderModifier);
+    }
+    c.end = tableEndText(c.table);
+    if (!mapResult(d, s, c.table, mapping, &c.expected, error))
+        return false;
+    if (out)
+        *out = std::move(c);
+    return true;
+}
+
+bool autoRecord(const GameData& d, const GameState& s, QString* attachment, QString* error) {
+    const CombatFrame* f = topCombat(s);
+    if (!f || f->table <= 0) {
+        *error = QStringLiteral("no battle is on the table here");
+        return false;
+    }
+    TableRecord record;
+    record.by = QStringLiteral("auto");
+    record.rules = f->table == kBattlesTercios ? QStringLiteral("tercios") : QStringLiteral("tvbd");
+    record.seed = linkedBattleSeed(s);
+    QJsonObject scenario;
+    if (!exportLinked(d, s, record.rules, record.seed, &scenario, error))
+        return false;
+    record.scenario = scenarioHash(scenario);
+    *attachment = encodeRecord(record);
+    return true;
+}
+
+bool checkAttachedResult(const GameData& d, const GameState& s, const QStringList& texts, int receiver,
+                         RecordCheck* out, QString* error) {
+    QString attachment;
+    const QString first = texts.isEmpty() ? QString() : splitAttachment(texts.front(), &attachment);
+    TableRecord record;
+    QString why;
+    if (attachment.isEmpty() || !decodeRecord(attachment, &record, &why)) {
+        *error = QStringLiteral("the battle's record cannot be read: %1")
+                     .arg(attachment.isEmpty() ? QStringLiteral("there is none") : why);
+        return false;
+    }
+    RecordCheck c;
+    if (!replayRecord(d, s, record, &c, &why)) {
+        *error = QStringLiteral("the battle's record does not replay: %1").arg(why);
+        return false;
+    }
+    const CombatFrame* f = topCombat(s);
+    if (receiver == kCatholic || receiver == kProtestant) {
+        const int t = receiver == f->attacker ? 0 : 1;
+        if (record.by == QLatin1String("screen") && !record.computer[t]) {
+            *error =
+                QStringLiteral("in the battle fought on screen the %1's side (the %2 player's, who receives "
+                               "the file) was not played by the computer seat: by e-mail the sender "
+                               "cannot choose the other side's moves")
+                    .arg(t == 0 ? QStringLiteral("attacker") : QStringLiteral("defender"),
+                         sideName(receiver));
+            return false;
+        }
+        if (record.handDice() > 0) {
+            *error = QStringLiteral(
+                         "%1 dice of the battle fought on screen were rolled by hand: by e-mail only the "
+                         "battle's own dice count (a real table's result is entered in the form and "
+                         "confirmed by the other player)")
+                         .arg(record.handDice());
+            return false;
+        }
+    }
+    const QStringList want = c.expected.actions(d);
+    for (qsizetype k = 0; k < want.size(); ++k) {
+        if (k >= texts.size()) {
+            *error = QStringLiteral(
+                         "the table result stops after %1 of its %2 actions (the battle's record gives: %3)")
+                         .arg(k)
+                         .arg(want.size())
+                         .arg(want.join(QStringLiteral("; ")));
+            return false;
+        }
+        const QString got = (k == 0 ? first : texts[k]).simplified();
+        if (got != want[k]) {
+            *error = QStringLiteral("'%1' is not the result of the battle's record (%2: %3)")
+                         .arg(got, c.end, want.join(QStringLiteral("; ")));
+            return false;
+        }
+    }
+    if (out)
+        *out = std::move(c);
+    return true;
+}
+
+QString enteredAttachment(const QStringList& actions) {
+    for (qsizetype i = actions.size() - 1; i >= 0; --i)
+        if (actions[i].startsWith(QLatin1String("battle-result "))) {
+            QString attachment;
+            splitAttachment(actions[i], &attachment);
+            return attachment;
+        }
+    return {};
+}
+
+bool matchesRecord(const GameData& d, const GameState& s, const QString& attachment, RecordCheck* out,
+                   QString* why) {
+    const CombatFrame* f = topCombat(s);
+    if (!f || f->tableWinner == kNone) {
+        *why = QStringLiteral("no table result has been entered");
+        return false;
+    }
+    TableRecord record;
+    QString error;
+    if (!decodeRecord(attachment, &record, &error)) {
+        *why = QStringLiteral("the battle's record cannot be read: %1").arg(error);
+        return false;
+    }
+    RecordCheck c;
+    if (!replayRecord(d, s, record, &c, &error)) {
+        *why = QStringLiteral("the battle's record does not replay: %1").arg(error);
+        return false;
+    }
+    const bool same =
+        enteredIs(d, f, c.expected,
+                  record.by == QLatin1String("auto") ? QStringLiteral("the auto-resolved battle")
+                                                     : QStringLiteral("the battle fought on screen"),
+                  why);
+    if (out)
+        *out = std::move(c);
     return same;
 }
 
@@ -447,8 +904,8 @@ bool parseTableForm(const QString& text, const QString& fileName, TableResult* o
     return true;
 }
 
-bool battleReport(const Engine& engine, GameState s, const QStringList& actions, QList<BattleRecord>* out,
-                  QString* error) {
+void BattleReporter::add(int index, const GameState& before, const QString& text, const Log& log,
+                         const GameState& after) {
     static const QRegularExpression startRe(
         QStringLiteral("^12\\.2 battle at (.+): (Catholic|Protestant) attacks with"));
     static const QRegularExpression lossRe(
@@ -457,69 +914,101 @@ bool battleReport(const Engine& engine, GameState s, const QStringList& actions,
     static const QRegularExpression tableRe(QStringLiteral("^linked battle at .+ \\((.+)\\): "));
     static const QRegularExpression lostRe(
         QStringLiteral("^12\\.4[13](?: \\(lost on the table\\))? (.+) is lost$"));
-    out->clear();
-    qsizetype open = -1; // the battle being fought (index into *out)
-    QStringList pendingTable;
-    int tableBattles = 0;
-    for (qsizetype i = 0; i < actions.size(); ++i) {
-        if (open >= 0) {
-            // the links of a table battle: its seed when the result is entered; at the confirmation, whether
-            // the result is the auto-resolved battle (no die is rolled in between)
-            BattleRecord& rec = (*out)[open];
-            const CombatFrame* f = topCombat(s);
-            if (f && f->table > 0 && rec.tableBattle == 0 &&
-                actions[i].startsWith(QLatin1String("battle-result"))) {
-                rec.tableBattle = ++tableBattles;
+    QString attachment;
+    const QString notation = splitAttachment(text, &attachment);
+    const bool result = notation.startsWith(QLatin1String("battle-result"));
+    const bool entry = result || notation.startsWith(QLatin1String("battle-leader "));
+    if (m_open >= 0 && entry) {
+        // The links of a table battle: its seed and record when the result is entered; once the entry is
+        // complete (the defender's confirmation is the decision), whether the result is the auto-resolved
+        // battle and whether its record replays to it — also before the confirmation is played (an e-mail
+        // copy's history holds only the actions sent). `before` is read for the result only.
+        BattleRecord& rec = m_out[m_open];
+        const CombatFrame* f = topCombat(before);
+        if (result && f && f->table > 0) {
+            if (rec.tableBattle == 0) {
+                rec.tableBattle = ++m_tableBattles;
                 rec.rules = f->table == kBattlesTercios ? QStringLiteral("tercios") : QStringLiteral("tvbd");
-                rec.battleSeed = linkedBattleSeed(s);
-            } else if (f && rec.tableBattle > 0 && actions[i] == QLatin1String("battle confirm")) {
-                QString differs;
-                rec.autoResolved = matchesAutoResolve(engine.data(), s, &differs) ? 1 : 0;
+                rec.battleSeed = linkedBattleSeed(before);
+            }
+            rec.attachment = attachment;
+            rec.resultAction = index;
+            rec.tableState = std::make_shared<const GameState>(before);
+            rec.evidence.clear();
+            rec.recordOk = -1;
+            rec.recordError.clear();
+            rec.autoResolved = -1;
+        }
+        bool complete = false;
+        for (const Action& a : m_engine.legalActions(after))
+            complete = complete || (a.kind == ActionKind::Choose && a.target == kBattleConfirm);
+        if (complete && rec.tableBattle > 0) {
+            QString differs;
+            rec.autoResolved = matchesAutoResolve(m_engine.data(), after, &differs) ? 1 : 0;
+            if (!rec.attachment.isEmpty()) {
+                RecordCheck check;
+                rec.recordOk =
+                    matchesRecord(m_engine.data(), after, rec.attachment, &check, &rec.recordError) ? 1 : 0;
+                rec.evidence = check.record.by.isEmpty() ? QStringLiteral("?") : check.record.by;
             }
         }
+    }
+    if (notation.startsWith(QLatin1String("battle-result")) ||
+        notation.startsWith(QLatin1String("battle-leader ")))
+        m_pendingTable << notation;
+    for (const LogLine& l : log) {
+        if (const auto m = startRe.match(l.text); m.hasMatch()) {
+            BattleRecord b;
+            b.action = index;
+            b.turn = after.turn;
+            b.city = m.captured(1);
+            b.attacker = m.captured(2);
+            b.resolution = QStringLiteral("CRT");
+            m_out.append(b);
+            m_open = m_out.size() - 1;
+            m_pendingTable.clear();
+            continue;
+        }
+        if (m_open < 0)
+            continue;
+        BattleRecord& rec = m_out[m_open];
+        if (const auto m = tableRe.match(l.text); m.hasMatch()) {
+            rec.resolution = QStringLiteral("table: ") + m.captured(1);
+        } else if (l.text.startsWith(QLatin1String("12.26 (linked battle)"))) {
+            rec.tableResult = m_pendingTable.join(QStringLiteral("; "));
+        } else if (const auto m2 = lossRe.match(l.text); m2.hasMatch()) {
+            rec.lossNumber[m2.captured(1) == rec.attacker ? 0 : 1] = m2.captured(2).toInt();
+        } else if (const auto m3 = lostRe.match(l.text); m3.hasMatch()) {
+            rec.leadersLost << m3.captured(1);
+        } else if (const auto m4 = winRe.match(l.text); m4.hasMatch()) {
+            rec.winner = m4.captured(1);
+        }
+    }
+    if (m_open >= 0 && !m_out[m_open].winner.isEmpty() &&
+        (after.frames.empty() || !std::holds_alternative<CombatFrame>(after.frames.back())))
+        m_open = -1; // the battle is over (a retreat may still follow while it is on top)
+}
+
+bool battleReport(const Engine& engine, GameState s, const QStringList& actions, QList<BattleRecord>* out,
+                  QString* error) {
+    BattleReporter reporter(engine);
+    for (qsizetype i = 0; i < actions.size(); ++i) {
         QString why;
         const auto a = parseAction(engine.data(), s, actions[i], &why);
+        // the reporter reads the state before an action only for a table result
+        const bool table = actions[i].startsWith(QLatin1String("battle-result"));
+        GameState before;
+        if (table)
+            before = s;
         Log log;
         const ApplyResult r = a ? engine.apply(s, *a, &log) : ApplyResult{};
         if (!a || !r.ok) {
             *error = QStringLiteral("action %1 '%2': %3").arg(i + 1).arg(actions[i], a ? r.error : why);
             return false;
         }
-        if (actions[i].startsWith(QLatin1String("battle-result")) ||
-            actions[i].startsWith(QLatin1String("battle-leader ")))
-            pendingTable << actions[i];
-        for (const LogLine& l : log) {
-            if (const auto m = startRe.match(l.text); m.hasMatch()) {
-                BattleRecord b;
-                b.action = static_cast<int>(i);
-                b.turn = s.turn;
-                b.city = m.captured(1);
-                b.attacker = m.captured(2);
-                b.resolution = QStringLiteral("CRT");
-                out->append(b);
-                open = out->size() - 1;
-                pendingTable.clear();
-                continue;
-            }
-            if (open < 0)
-                continue;
-            BattleRecord& rec = (*out)[open];
-            if (const auto m = tableRe.match(l.text); m.hasMatch()) {
-                rec.resolution = QStringLiteral("table: ") + m.captured(1);
-            } else if (l.text.startsWith(QLatin1String("12.26 (linked battle)"))) {
-                rec.tableResult = pendingTable.join(QStringLiteral("; "));
-            } else if (const auto m2 = lossRe.match(l.text); m2.hasMatch()) {
-                rec.lossNumber[m2.captured(1) == rec.attacker ? 0 : 1] = m2.captured(2).toInt();
-            } else if (const auto m3 = lostRe.match(l.text); m3.hasMatch()) {
-                rec.leadersLost << m3.captured(1);
-            } else if (const auto m4 = winRe.match(l.text); m4.hasMatch()) {
-                rec.winner = m4.captured(1);
-            }
-        }
-        if (open >= 0 && !(*out)[open].winner.isEmpty() &&
-            (s.frames.empty() || !std::holds_alternative<CombatFrame>(s.frames.back())))
-            open = -1; // the battle is over (a retreat may still follow while it is on top)
+        reporter.add(static_cast<int>(i), table ? before : s, actions[i], log, s);
     }
+    *out = reporter.battles();
     return true;
 }
 

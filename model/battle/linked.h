@@ -5,12 +5,17 @@
 // QtCore only; the GUI calls these functions as the CLI does.
 #pragma once
 
+#include "battle/record.h"
 #include "rules/action.h"
+#include "rules/engine.h"
 
 #include <QJsonObject>
 #include <QList>
 #include <QString>
 #include <QStringList>
+
+#include <memory>
+#include <vector>
 
 namespace wp {
 struct GameData;
@@ -99,8 +104,11 @@ void rollTableLeaderLosses(const GameData& d, const wp::rules::GameState& s, qui
 // The calibrated mapping of a ruleset ("tvbd", "tercios"; docs/linked-battles.md "Balance").
 LinkMapping defaultMapping(const QString& rules);
 
-// The seed of the auto-resolved battle for the combat on top of `s`: a function of the game state only,
-// so the other player (PBEM) reproduces the same battle and checks the result entered (docs).
+// The seed of the linked battle on top of `s` (its scenario, its auto-resolve, the battle fought on screen):
+// fixed in the CombatFrame when the battle went to the table (CombatFrame::tableSeed, from the game's
+// generator, which is not advanced), so the same at the result and at its confirmation, in every copy of
+// the game; before that, the same derivation from the state's generator. A function of the game state only:
+// the other player (PBEM) reproduces the same battle and checks the result entered (docs).
 quint64 linkedBattleSeed(const wp::rules::GameState& s);
 
 // The tactical scenario of the combat on top of `s` in the ruleset ("tvbd" or "tercios"), as the linked
@@ -124,9 +132,79 @@ bool autoResolveTop(const GameData& d, const wp::rules::GameState& s, LinkedResu
 
 // The defender's check before "battle confirm" (PBEM): does the result entered (the CombatFrame waiting for
 // the confirmation) equal the auto-resolved battle of this state? The battle is the same for both players:
-// no die is rolled between the stop and the confirmation, so linkedBattleSeed(s) is unchanged. *why says
-// what differs.
+// its seed is fixed in the frame (linkedBattleSeed). *why says what differs.
 bool matchesAutoResolve(const GameData& d, const wp::rules::GameState& s, QString* why);
+
+// ---- the battle's record (docs/linked-battles.md "The battle's record")
+// -------------------------------------- The evidence a table result carries as the attachment of its
+// "battle-result" action (rules::splitAttachment): where the result comes from, enough for any copy of the
+// game to replay the tactical battle and check that it gives the result entered. A hand-entered result has
+// none.
+
+struct TableRecord {
+    QString by;                        // "auto": the auto-resolved battle; "screen": fought in the window
+    QString rules;                     // "tvbd" / "tercios"
+    quint64 seed = 0;                  // the battle seed (linkedBattleSeed of the position)
+    QString scenario;                  // scenarioHash of the exported battle it was fought on
+    bool computer[2] = {false, false}; // tactical sides (0 the campaign attacker) played by the computer seat
+    QList<TableMove> moves;            // "screen": every tactical action, in order
+    int handDice() const;              // dice rolled by hand in all
+};
+
+// A short hash (16 hex digits of SHA-256) of a tactical scenario as exported (compact JSON).
+QString scenarioHash(const QJsonObject& scenario);
+
+// The record as JSON ({"format": "westphalia-table-record", "version": 1, "by", "rules", "seed",
+// "scenario", "computer", "moves": [{"action", "dice", "policy"}]}) and back; fromJson names the problem.
+QJsonObject recordToJson(const TableRecord& r);
+bool recordFromJson(const QJsonObject& o, TableRecord* out, QString* error);
+// The attachment: base64url (no padding) of the compact JSON compressed with zlib (qCompress: a 4-byte
+// big-endian length, then the zlib stream), and back.
+QString encodeRecord(const TableRecord& r);
+bool decodeRecord(const QString& attachment, TableRecord* out, QString* error);
+
+// What a replayed record gives.
+struct RecordCheck {
+    TableRecord record;
+    TableResult table;        // the tactical battle's end read back (with the leaders' 12.41 rolls)
+    LinkedResult expected;    // its campaign result (defaultMapping of the ruleset)
+    QString end;              // how the tactical battle ended ("Catholic win - ..."), the auto-resolve's too
+    QStringList log;          // the tactical battle's log
+    QJsonObject scenarioJson; // the exported scenario it was fought on
+    QList<TableMove> played;  // the tactical actions played: the record's, or the auto-resolve's (all the
+                              // policy's), as a tactical battle record lists them
+};
+
+// The record of the auto-resolved battle on top of `s` (by "auto": the ruleset, linkedBattleSeed, the
+// exported scenario's hash) as an attachment for its "battle-result" (autoResolveTop gives the result).
+bool autoRecord(const GameData& d, const wp::rules::GameState& s, QString* attachment, QString* error);
+
+// Replays the record against the combat on top of `s` (waiting for its table result or for the
+// confirmation of one: no die is rolled in between, the battle is the same): the ruleset of the battle, its
+// seed (linkedBattleSeed), the same exported scenario (scenarioHash; a difference means other tactical data
+// files or another export), then "auto": the auto-resolve; "screen": every move legal in the tactical
+// engine with its hand dice all used, every move of a computer side the policy's own choice, and the battle
+// over at the end. False with *error saying what fails.
+bool replayRecord(const GameData& d, const wp::rules::GameState& s, const TableRecord& record,
+                  RecordCheck* out, QString* error);
+
+// The check where a "battle-result" with an attachment is played (a turn file imported, a save verified):
+// `s` the state before it, `texts` that action (with its attachment) and the ones after it in notation. The
+// record must replay (replayRecord) and its campaign result must be exactly the actions that follow
+// (LinkedResult::actions). `receiver`: in an e-mail game the campaign side receiving the file — his side of
+// the battle must have been the computer seat's and no die rolled by hand (the sender's choices only) —
+// else rules::kNone. False with *error; *out (optional) gets the replay.
+bool checkAttachedResult(const GameData& d, const wp::rules::GameState& s, const QStringList& texts,
+                         int receiver, RecordCheck* out, QString* error);
+
+// The attachment of the table result entered last in `actions` (notation, in order): "" when that result
+// has none (entered by hand) or no table result was entered.
+QString enteredAttachment(const QStringList& actions);
+
+// At the confirmation (the CombatFrame waiting for "battle confirm"): does the result entered equal the one
+// its record gives? *why says what differs or why the record does not replay.
+bool matchesRecord(const GameData& d, const wp::rules::GameState& s, const QString& attachment,
+                   RecordCheck* out, QString* why);
 
 // Reads a hand-entered result (the form of docs/linked-battles.md): "winner attacker|defender|draw",
 // "attacker units N destroyed N routed N", "defender ...", "lost tilly" lines. Errors name the line.
@@ -147,7 +225,33 @@ struct BattleRecord {
     int tableBattle = 0;    // its number among the game's table battles (1, 2, ...; 0 for the CRT)
     QString rules;          // "tvbd" / "tercios"
     quint64 battleSeed = 0; // linkedBattleSeed at its table result: the scenario and the auto-resolve
-    int autoResolved = -1;  // the result confirmed is the auto-resolved battle: 1 yes, 0 no, -1 unknown
+    int autoResolved = -1;  // the result entered is the auto-resolved battle: 1 yes, 0 no, -1 unknown
+    // the record that went with the result confirmed ("The battle's record"):
+    QString evidence;    // "auto", "screen", or "" (entered by hand: no record)
+    QString attachment;  // the record as attached, to open the battle again (decodeRecord)
+    int recordOk = -1;   // the record replays to the result entered: 1 yes, 0 no (recordError), -1 no record
+    QString recordError; // why it does not
+    int resultAction = -1; // the index of the "battle-result" action entered last (0-based)
+    std::shared_ptr<const wp::rules::GameState> tableState; // the state at that table result (before it)
+};
+
+// Builds the battle report from a game's actions one by one, as they are replayed (a game's own replay,
+// or the PBEM session's history, where the dice come from the exchange and not from the engine).
+class BattleReporter {
+  public:
+    explicit BattleReporter(const wp::rules::Engine& engine) : m_engine(engine) {}
+    // Action `index` (0-based): the state before it (read for a "battle-result" only), its text (with an
+    // attachment), the engine's log lines and the state after it.
+    void add(int index, const wp::rules::GameState& before, const QString& text, const wp::rules::Log& log,
+             const wp::rules::GameState& after);
+    const QList<BattleRecord>& battles() const { return m_out; }
+
+  private:
+    const wp::rules::Engine& m_engine;
+    QList<BattleRecord> m_out;
+    qsizetype m_open = -1; // the battle being fought (index into m_out)
+    QStringList m_pendingTable;
+    int m_tableBattles = 0;
 };
 
 // Replays `actions` (notation) from `start` and lists every regular battle with how it was resolved and its

@@ -207,14 +207,54 @@ QString formatAction(const GameData& d, const GameState& s, const Action& a) {
     return QStringLiteral("?");
 }
 
-std::optional<Action> parseAction(const GameData& d, const GameState& s, const QString& text,
+QString splitAttachment(const QString& text, QString* attachment) {
+    const QString t = text.trimmed();
+    const qsizetype at = t.lastIndexOf(QLatin1Char(' '));
+    if (at < 0 || at + 1 >= t.size() || t[at + 1] != QLatin1Char('@')) {
+        attachment->clear();
+        return text;
+    }
+    *attachment = t.mid(at + 2);
+    return t.left(at);
+}
+
+bool attachmentAllowed(const Action& a, const QString& attachment, QString* error) {
+    if (a.kind != ActionKind::Choose ||
+        (a.target != kBattleWonByAttacker && a.target != kBattleWonByDefender)) {
+        *error = QStringLiteral("only 'battle-result' takes an attachment (@...)");
+        return false;
+    }
+    if (attachment.isEmpty() || attachment.size() > kMaxAttachment) {
+        *error = QStringLiteral("an attachment is '@' and 1 to %1 base64url characters").arg(kMaxAttachment);
+        return false;
+    }
+    for (const QChar c : attachment)
+        if (!(c.isLetterOrNumber() && c.unicode() < 128) && c != QLatin1Char('-') && c != QLatin1Char('_')) {
+            *error =
+                QStringLiteral("the attachment has a character '%1' that is not base64url (A-Z a-z 0-9 - _)")
+                    .arg(c);
+            return false;
+        }
+    return true;
+}
+
+std::optional<Action> parseAction(const GameData& d, const GameState& s, const QString& fullText,
                                   QString* error) {
-    const QStringList w = text.simplified().split(QLatin1Char(' '), Qt::SkipEmptyParts);
     auto fail = [&](const QString& why) -> std::optional<Action> {
         if (error)
             *error = why;
         return std::nullopt;
     };
+    QString attachment;
+    const QString text = splitAttachment(fullText, &attachment);
+    if (!attachment.isEmpty()) { // the evidence of a table result: its form only (the engine ignores it)
+        auto a = parseAction(d, s, text, error);
+        QString why;
+        if (a && !attachmentAllowed(*a, attachment, &why))
+            return fail(why);
+        return a;
+    }
+    const QStringList w = text.simplified().split(QLatin1Char(' '), Qt::SkipEmptyParts);
     if (w.isEmpty())
         return fail(QStringLiteral("empty action"));
     static const QRegularExpression unitRe(QStringLiteral("^u(\\d+)$"));

@@ -59,6 +59,19 @@ inline bool isLeaderPiece(int16_t p) {
 QString formatAction(const GameData& d, const GameState& s, const Action& a);
 std::optional<Action> parseAction(const GameData& d, const GameState& s, const QString& text, QString* error);
 
+// An attachment (docs/actions.md "Attachments"): the text of a "battle-result" action may end with a word
+// "@" + base64url characters — the evidence of where the result comes from (a linked battle's record,
+// docs/linked-battles.md "The battle's record"). The engine neither reads nor needs it: parseAction checks
+// its form and drops it, and the Action is the same with or without it. The record is checked by its own
+// verifier (battle::checkAttachedResult) wherever a game is replayed from others' files.
+// splitAttachment returns the text without the attachment and puts the attachment (without the "@") in
+// *attachment ("" when there is none).
+QString splitAttachment(const QString& text, QString* attachment);
+// Whether `attachment` (without the "@") is well formed for action `a`: only "battle-result" takes one, of
+// base64url characters (A-Z a-z 0-9 - _), at most kMaxAttachment of them. *error says why not.
+constexpr qsizetype kMaxAttachment = 4 * 1024 * 1024;
+bool attachmentAllowed(const Action& a, const QString& attachment, QString* error);
+
 QString pieceName(const GameData& d, const GameState& s, int16_t piece); // "u12" or a leader id
 QString unitLabel(const GameData& d, const GameState& s, int unit);      // "Swedish Veteran (u12)"
 

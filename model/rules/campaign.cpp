@@ -128,6 +128,9 @@ void botch(Ctx& c, int side, int leader) {
                .arg(units.size())
                .arg(cityName(c.d, at), cityName(c.d, best)),
            side);
+    // 11.22: lone enemy leaders where they arrive are caught, as by any arrival of units (the fuzzer,
+    // campaign seed 210709 with every option: a lone leader stayed and then recruited beside them).
+    catchLoneLeaders(c, best, side);
 }
 
 } // namespace

@@ -86,6 +86,8 @@ void choiceApply(Ctx& c, const Action& a) {
                 f.actor);
             if (--u.steps == 0)
                 eliminateUnit(c, a.target, false, QStringLiteral("11.161"));
+            else if (isCity(u.loc))
+                checkSiegeMaintained(c, u.loc); // 13.14: fewer besieging factors
         }
         if (--f.count <= 0) {
             c.s.frames.pop_back();

@@ -78,6 +78,14 @@ Action battleChoice(int16_t target) {
     return a;
 }
 
+// Issue 12: the seed of a battle that goes to the table, from the generator's next two values, which are
+// not drawn (no die is rolled: the dice of the game are as without the table), mixed with the city.
+uint64_t tableBattleSeed(const GameState& s, int city) {
+    Rng r = s.rng;
+    const uint64_t hi = r.next(), lo = r.next();
+    return ((hi << 32) | lo) ^ (static_cast<uint64_t>(city) * 0x9e3779b97f4a7c15ULL);
+}
+
 QString tableRulesName(int table) {
     return table == kBattlesTercios ? QStringLiteral("Tercios") : QStringLiteral("Tilly's Very Bad Day");
 }
@@ -499,6 +507,7 @@ void combatApply(Ctx& c, const Action& a) {
     case kAnswerTable:
         if (a.target == kBattleAccept) {
             f.step = kTableResult;
+            f.tableSeed = tableBattleSeed(c.s, f.city);
             WP_SAY(c,
                    QStringLiteral("linked battle: %1 agrees; the battle at %2 goes to the table (%3)")
                        .arg(sideName(defenderOf(f)), cityName(c.d, f.city), tableRulesName(f.table)),
@@ -595,6 +604,7 @@ bool combatAuto(Ctx& c) {
             } else {
                 f.table = c.s.options.battles;
                 f.step = kTableResult;
+                f.tableSeed = tableBattleSeed(c.s, f.city);
                 WP_SAY(c,
                        QStringLiteral("linked battle: the battle at %1 goes to the table (%2)")
                            .arg(cityName(c.d, f.city), tableRulesName(f.table)),

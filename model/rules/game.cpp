@@ -29,14 +29,19 @@ void Game::startFrom(const GameState& s, const QString& scenario, const GameOpti
     m_seed = seed;
 }
 
-ApplyResult Game::play(const Action& a) {
+ApplyResult Game::play(const Action& a, const QString& attachment) {
+    if (!attachment.isEmpty()) {
+        ApplyResult bad;
+        if (!attachmentAllowed(a, attachment, &bad.error))
+            return bad;
+    }
     const int actorBefore = actor();
     Snapshot snap{m_state, static_cast<qsizetype>(m_log.size()), m_actions.size()};
     const QString text = formatAction(data(), m_state, a);
     ApplyResult r = m_engine.apply(m_state, a, &m_log);
     if (!r.ok)
         return r;
-    m_actions << text;
+    m_actions << (attachment.isEmpty() ? text : text + QStringLiteral(" @") + attachment);
     // Clear the undo stack on dice, revealed information, or a change of the acting player.
     if (r.randomness || actor() != actorBefore)
         m_undo.clear();
@@ -53,7 +58,9 @@ ApplyResult Game::play(const QString& notation) {
         r.error = error;
         return r;
     }
-    return play(*a);
+    QString attachment;
+    splitAttachment(notation, &attachment);
+    return play(*a, attachment);
 }
 
 bool Game::undo() {

@@ -31,9 +31,10 @@ class Game {
     int actor() const { return m_engine.actor(m_state); }
     QString prompt() const { return m_engine.prompt(m_state); }
 
-    // Applies a legal action; records it in notation.
-    ApplyResult play(const Action& a);
-    // Parses and applies one action in notation.
+    // Applies a legal action; records it in notation, followed by its attachment (" @...", docs/actions.md
+    // "Attachments": evidence the engine does not read; only "battle-result" takes one) when one is given.
+    ApplyResult play(const Action& a, const QString& attachment = {});
+    // Parses and applies one action in notation (an attachment is kept in the recorded text).
     ApplyResult play(const QString& notation);
 
     // Undo (design principle 3): a player may take back his own actions since the last die roll or

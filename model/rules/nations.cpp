@@ -339,21 +339,22 @@ void nationalEffects(Ctx& c) {
     // 17.Sp.3/17.Sp.31: the Cardinal Infante's army while it marches to the Spanish Zone.
     if (effect(s, QStringLiteral("cardinalInfante")) > 0) {
         const int cl = cardinalLeader(c.d, s);
+        // 17.Sp.31: Spanish units outside the Zone not with the Cardinal (or his replacement) are lost. This
+        // holds also when the Cardinal himself reaches the Zone in this Activation: a unit he left behind
+        // outside it ends the Activation apart from him (and could never move again, 17.Sp.2).
+        for (size_t u = 0; u < s.units.size(); ++u) {
+            const UnitState& us = s.units[u];
+            if (us.loc < 0 || unitNatId(c.d, s, static_cast<int>(u)) != QLatin1String("spanish") ||
+                inSpanishZone(c.d, us.loc))
+                continue;
+            if (cl >= 0 && s.leaders[cl].loc == us.loc)
+                continue;
+            eliminateUnit(c, static_cast<int>(u), false, QStringLiteral("17.Sp.31"));
+        }
         if (cl >= 0 && inSpanishZone(c.d, s.leaders[cl].loc)) {
             clearEffect(c, QStringLiteral("cardinalInfante"));
             WP_SAY(c, QStringLiteral("17.Sp.32 the Cardinal Infante's army reaches the Spanish Zone"),
                    kCatholic);
-        } else {
-            // 17.Sp.31: Spanish units outside the Zone not with the Cardinal (or his replacement) are lost.
-            for (size_t u = 0; u < s.units.size(); ++u) {
-                const UnitState& us = s.units[u];
-                if (us.loc < 0 || unitNatId(c.d, s, static_cast<int>(u)) != QLatin1String("spanish") ||
-                    inSpanishZone(c.d, us.loc))
-                    continue;
-                if (cl >= 0 && s.leaders[cl].loc == us.loc)
-                    continue;
-                eliminateUnit(c, static_cast<int>(u), false, QStringLiteral("17.Sp.31"));
-            }
         }
     }
 }

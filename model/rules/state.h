@@ -168,6 +168,10 @@ struct CombatFrame { // 12.x; filled in by combat.cpp
     bool tableResult = false;              // the result was entered from the table (winner below)
     int8_t tableWinner = kNone;            // the winner reported from the table
     std::vector<int16_t> tableLeadersLost; // campaign leaders lost on the table
+    // The battle seed of a linked battle (battle::linkedBattleSeed), fixed when the battle goes to the table
+    // from the generator's next values, which are not drawn: a function of the position at the stop, the
+    // same at the result and at its confirmation (a PBEM copy re-seeds the generator before every action).
+    uint64_t tableSeed = 0;
     // ---- end issue 12
     bool operator==(const CombatFrame&) const = default;
 };

@@ -1,5 +1,6 @@
 #include "save/pbem.h"
 
+#include "battle/linked.h"
 #include "data/datadir.h"
 #include "rules/position.h"
 #include "save/savefile.h"
@@ -14,6 +15,8 @@
 #include <QSaveFile>
 
 #include <algorithm>
+#include <cstdio>
+#include <mutex>
 #include <optional>
 
 namespace wp::save {
@@ -41,8 +44,19 @@ uint64_t u64(const QByteArray& hex) {
     return hex.left(16).toULongLong(nullptr, 16);
 }
 
+// setTestSecretsSeed(): the generator of the secrets in tests (none: the operating system's).
+std::mutex g_testMutex;
+std::optional<QRandomGenerator> g_testSecrets;
+
 QByteArray randomHex() {
     QByteArray b(32, 0);
+    {
+        const std::lock_guard<std::mutex> lock(g_testMutex);
+        if (g_testSecrets) {
+            g_testSecrets->fillRange(reinterpret_cast<quint32*>(b.data()), 8);
+            return b.toHex();
+        }
+    }
     QRandomGenerator::system()->fillRange(reinterpret_cast<quint32*>(b.data()), 8);
     return b.toHex();
 }
@@ -270,6 +284,20 @@ QByteArray encodeFile(const QJsonObject& o) {
 
 } // namespace
 
+void setTestSecretsSeed(quint64 seed) {
+    const std::lock_guard<std::mutex> lock(g_testMutex);
+    if (seed == 0) {
+        g_testSecrets.reset();
+        return;
+    }
+    const quint32 words[2] = {static_cast<quint32>(seed), static_cast<quint32>(seed >> 32)};
+    g_testSecrets.emplace(words, 2);
+    std::fprintf(stderr,
+                 "westphalia: PBEM secrets from the fixed test seed %llu (tests only: never in a real "
+                 "game)\n",
+                 static_cast<unsigned long long>(seed));
+}
+
 QByteArray publicDigest(const GameState& s) {
     QByteArray b;
     QDataStream ds(&b, QIODevice::WriteOnly);
@@ -332,6 +360,7 @@ struct PbemSession::Replay {
     QStringList lines;                        // the log lines of the last action applied (with `happened`)
     std::vector<GameState>* states = nullptr; // with stepStates(): the states from action statesFrom on
     int statesFrom = 0;
+    std::vector<Log>* logs = nullptr; // with stepStates(..., logs): the log of each action from statesFrom on
 
     QString fail(const QString& what) const { return what; }
 
@@ -484,7 +513,7 @@ struct PbemSession::Replay {
         s.rng.reseed(u64(seed));
         s.forcedDice = diceFrom(seed);
         Log log;
-        const bool tell = happened && i >= happenedFrom;
+        const bool tell = (happened && i >= happenedFrom) || (logs && i >= statesFrom);
         const ApplyResult r = engine.apply(s, *a, tell ? &log : nullptr);
         if (!r.ok) {
             *error = QStringLiteral("action %1 '%2' is not legal here (turn %3): %4 - an edited, omitted, "
@@ -531,6 +560,8 @@ struct PbemSession::Replay {
         actions << text;
         if (states && !states->empty())
             states->push_back(s);
+        if (logs && i >= statesFrom)
+            logs->push_back(log);
         for (const LogLine& l : log)
             lines << QStringLiteral("      ") + l.text;
         return Step::Ok;
@@ -920,7 +951,9 @@ bool PbemSession::refresh(QString* error) {
         ApplyResult res{false, QString(), false};
         if (canPlay()) {
             auto a = parseAction(*m_data, m_view, t, &why);
-            res = a ? step(*a, false, nullptr) : ApplyResult{false, why, false};
+            QString attachment;
+            splitAttachment(t, &attachment);
+            res = a ? step(*a, false, nullptr, attachment) : ApplyResult{false, why, false};
         } else if (myBall() && !m_stop && !m_waiting && !m_view.gameOver &&
                    m_engine.actor(m_view) == other(m_me)) {
             const std::optional<Action> a = m_oppOrders.choose(m_engine, m_view, other(m_me));
@@ -955,13 +988,15 @@ std::vector<Action> PbemSession::legalActions() const {
     return canPlay() ? m_engine.legalActions(m_view) : std::vector<Action>{};
 }
 
-ApplyResult PbemSession::play(const Action& a, bool* sealed) {
+ApplyResult PbemSession::play(const Action& a, bool* sealed, const QString& attachment) {
     ApplyResult res;
     if (!canPlay()) {
         res.error = QStringLiteral("not this side's decision now");
         return res;
     }
-    res = step(a, false, sealed);
+    if (!attachment.isEmpty() && !attachmentAllowed(a, attachment, &res.error))
+        return res;
+    res = step(a, false, sealed, attachment);
     if (res.ok)
         applyOrders();
     return res;
@@ -981,7 +1016,7 @@ void PbemSession::applyOrders() {
     }
 }
 
-ApplyResult PbemSession::step(const Action& a, bool ordered, bool* sealed) {
+ApplyResult PbemSession::step(const Action& a, bool ordered, bool* sealed, const QString& attachment) {
     ApplyResult res;
     const int i = static_cast<int>(m_actions.size() + m_pending.size());
     const QByteArray vMe = chainValue(filesBy(m_me, static_cast<int>(m_files.size())));
@@ -1009,7 +1044,7 @@ ApplyResult PbemSession::step(const Action& a, bool ordered, bool* sealed) {
     const bool used = !rolled.empty() || !(m_view.rng == Rng(u64(seed)));
     // the decision leaves this side (to the opponent, his orders covering it or not)
     const bool handOver = m_view.gameOver || m_engine.actor(m_view) != m_me;
-    m_pending << text;
+    m_pending << (attachment.isEmpty() ? text : text + QStringLiteral(" @") + attachment);
     m_pendingOrdered << ordered;
     m_beforeLastPending = before;
     if (used && (m_dice == DiceMode::Sealed || handOver || ordered)) {
@@ -1249,7 +1284,7 @@ bool PbemSession::importFile(const QByteArray& bytes, const QString& name, QStri
     m_files.push_back(o);
     QString why;
     QStringList lines;
-    if (!refresh(&why)) {
+    if (!refresh(&why) || !checkRecords(static_cast<int>(before), &why)) {
         m_files.pop_back();
         QString again;
         refresh(&again);
@@ -1274,9 +1309,41 @@ bool PbemSession::importFile(const QByteArray& bytes, const QString& name, QStri
     return true;
 }
 
-bool PbemSession::stepStates(int from, std::vector<GameState>* states, QStringList* texts,
-                             QString* error) const {
+bool PbemSession::checkRecords(int from, QString* error) const {
+    bool any = false; // most files carry no table result: no second replay for them
+    for (qsizetype i = from; i < m_actions.size() && !any; ++i)
+        any = m_actions[i].startsWith(QLatin1String("battle-result ")) &&
+              m_actions[i].contains(QLatin1String(" @"));
+    if (!any)
+        return true;
+    std::vector<GameState> states;
+    QStringList texts;
+    if (!stepStates(from, &states, &texts, error))
+        return false;
+    for (qsizetype k = 0; k < texts.size(); ++k) {
+        QString attachment;
+        splitAttachment(texts[k], &attachment);
+        if (attachment.isEmpty())
+            continue;
+        // the author is the side whose decision it was; the receiver is this side
+        const int receiver = m_engine.actor(states[static_cast<size_t>(k)]) == m_me ? kNone : m_me;
+        QString why;
+        if (!battle::checkAttachedResult(*m_data, states[static_cast<size_t>(k)], texts.mid(k), receiver,
+                                         nullptr, &why)) {
+            *error = QStringLiteral("action %1 '%2': %3")
+                         .arg(from + k)
+                         .arg(texts[k].section(QStringLiteral(" @"), 0, 0), why);
+            return false;
+        }
+    }
+    return true;
+}
+
+bool PbemSession::stepStates(int from, std::vector<GameState>* states, QStringList* texts, QString* error,
+                             std::vector<Log>* logs) const {
     states->clear();
+    if (logs)
+        logs->clear();
     Replay r(*m_data, m_engine, m_files);
     r.me = m_me;
     r.myChain = m_chainSeed;
@@ -1285,6 +1352,7 @@ bool PbemSession::stepStates(int from, std::vector<GameState>* states, QStringLi
     r.secret[other(m_me)] = m_oppSecret;
     r.states = states;
     r.statesFrom = from;
+    r.logs = logs;
     if (!r.start(error))
         return false;
     if (!r.built) {

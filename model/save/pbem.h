@@ -31,6 +31,13 @@ enum class DiceMode {
             // action of a file is sealed: fewer e-mails
 };
 
+// TESTS ONLY (docs/pbem.md "Tests"): the secrets of the sessions created or joined after this call (game
+// id, deck secret, dice chain seed, nonce) come from a generator seeded with `seed` instead of the operating
+// system's, so a test of two copies plays the same game every run. A known seed makes every secret
+// guessable: the app and the CLI never call this (no option, no environment variable reaches it), and each
+// call says so on stderr. 0 restores the operating system's generator.
+void setTestSecretsSeed(quint64 seed);
+
 // The public part of a state: everything except the order and split of the hidden cards (hands, draw
 // piles) and the random generator. Two honest copies agree on it after every action.
 QByteArray publicDigest(const rules::GameState& s);
@@ -75,7 +82,8 @@ class PbemSession {
     std::vector<rules::Action> legalActions() const;
     // Applies one of this side's legal actions. In a sealed game an action that rolls is not resolved
     // here: it ends the file and the receiver's copy resolves it (*sealed = true).
-    rules::ApplyResult play(const rules::Action& a, bool* sealed = nullptr);
+    // `attachment`: the evidence of a table result (docs/actions.md "Attachments"), sent with its action.
+    rules::ApplyResult play(const rules::Action& a, bool* sealed = nullptr, const QString& attachment = {});
     QStringList pendingActions() const { return m_pending; }
     // Of the pending actions, those taken for the opponent by his standing orders (same indices).
     QList<bool> pendingOrdered() const { return m_pendingOrdered; }
@@ -103,9 +111,11 @@ class PbemSession {
     bool verifyGame(QString* report) const;
 
     // The step-through of "what happened since my last turn", forward and backward: this side's view
-    // before action `from` and after each later resolved action (states[k] is after texts[k-1]).
-    bool stepStates(int from, std::vector<rules::GameState>* states, QStringList* texts,
-                    QString* error) const;
+    // before action `from` and after each later resolved action (states[k] is after texts[k-1]); with
+    // `logs`, the engine's log lines of each of those actions (logs[k] those of texts[k]: the game's
+    // history, battle::BattleReporter).
+    bool stepStates(int from, std::vector<rules::GameState>* states, QStringList* texts, QString* error,
+                    std::vector<rules::Log>* logs = nullptr) const;
 
     // For tests: the files (parsed) in order, and this side's view of a side's hand.
     const std::vector<QJsonObject>& files() const { return m_files; }
@@ -116,7 +126,11 @@ class PbemSession {
                  QStringList* report) const;
     bool refresh(QString* error);
     // One action in this copy, this side's or (ordered) the opponent's by his standing orders.
-    rules::ApplyResult step(const rules::Action& a, bool ordered, bool* sealed);
+    rules::ApplyResult step(const rules::Action& a, bool ordered, bool* sealed,
+                            const QString& attachment = {});
+    // The records attached to the table results of the actions from `from` on (the file just imported):
+    // each replayed and checked against the result that follows it (battle::checkAttachedResult).
+    bool checkRecords(int from, QString* error) const;
     // Takes every decision of the opponent his standing orders cover; stops the file at one they do not.
     void applyOrders();
     QByteArray chainValue(int index) const; // this side's dice chain value `index`

@@ -116,9 +116,25 @@ struct TerrainSpec {
 
 // TVBD set-up (phase 1, 10.1-10.6) when the scenario leaves it to the players (tvbd_setup.cpp).
 // TerrainCards: TVBD 16.6 steps 2-3 (centre swaps, the defender's swap or rotation, the second stream).
-enum class SetupStage { None, PlaceTerrain, Roads, TerrainChange, Deploy, DeployCannon, TerrainCards };
+// GameSize: 10.1 (side 0 proposes, side 1 agrees or makes the final counter-proposal); Recruit: 10.2 (each
+// side in turn); Aggressive: 16.4 (the attacker's bonus units); Organise: 10.5 scouting benefit 1.
+enum class SetupStage {
+    None,
+    PlaceTerrain,
+    Roads,
+    TerrainChange,
+    Deploy,
+    DeployCannon,
+    TerrainCards,
+    GameSize,
+    Recruit,
+    Aggressive,
+    Organise
+};
 // A terrain card dealt to a 15 x 15 TUM sector (TVBD 16.6, 17.1): type empty for an open card; size small,
-// medium or large (a stream card counts as medium); orientation in quarter turns (0-3).
+// medium or large (a stream card counts as medium); orientation in quarter turns (0-3). A bend card (16.7)
+// has type "bend": its stream turns a right angle at the sector's centre, its arms running from there in
+// the directions orientation x 90 and orientation x 90 + 90 degrees.
 struct TerrainCard {
     QString type, size;
     int orientation = 0;
@@ -139,7 +155,22 @@ struct SetupState {
     QList<TerrainCard> cards;
     int cardCols = 0, cardRows = 0;
     QList<int> cardSteps;
-    bool scouted = false; // 10.5 already rolled (with terrain cards, before the terrain is laid)
+    bool scouted = false;      // 10.5 already rolled (with terrain cards, before the terrain is laid)
+    bool twoStreams = false;   // 16.7 (advanced): two stream cards may stay, with bend cards
+    bool cardOverhang = false; // 16.8 option 2: a shallow small table takes the 2 x 2 layout
+    // 10.1 game size and 10.2 recruiting (16.3.2 coins): the agreed army size per side (0: none given); the
+    // attacker's 16.4 bonus is added to its own budget.
+    bool gameSizeByPlayers = false, recruit = false;
+    bool sizeAgreed = false;
+    bool recruited[2] = {false, false};
+    int armyUnits = 0, armyCoins = 0;
+    int bonusUnits[2] = {0, 0}, bonusCoins[2] = {0, 0};
+    bool aggressiveOffered = false; // 16.4 in a pick-up game: the attacker may take bonus units
+    bool aggressiveDone = false, aggressiveTaken = false;
+    int bonusLeft = 0;         // 16.4: bonus units (or coins) still to recruit
+    bool organiseDone = false; // 10.5 benefit 1 offered (taken or not)
+    bool organising = false;   // 10.5 benefit 1 taken: the side reorganises its commands
+    QList<int> reassigned;     // units moved to another command by benefit 1 (each once)
 };
 
 struct RoutRecord {

@@ -86,22 +86,29 @@ namespace {
 
 // A small convex polygon on the stack (classify's clipping: no allocation). The same arithmetic as
 // clipHalfPlane and polygonArea, in the same order, so the same results bit for bit.
+// The points are stored as a plain pair of doubles, which (unlike Vec2 and its default member initializers)
+// leaves the buffer uninitialized: no zeroing of 64 points for every clip.
 constexpr int kSmallPoly = 64;
 struct SmallPoly {
-    std::array<Vec2, kSmallPoly> v;
+    struct Pt {
+        double x, y;
+    };
+    std::array<Pt, kSmallPoly> v;
     int n = 0;
+    Vec2 at(int i) const { return {v[std::size_t(i)].x, v[std::size_t(i)].y}; }
+    void add(Vec2 p) { v[std::size_t(n++)] = {p.x, p.y}; }
 };
 
 void clipSmall(const SmallPoly& p, Vec2 point, Vec2 n, SmallPoly& out) {
     out.n = 0;
     for (int i = 0; i < p.n; ++i) {
-        const Vec2 a = p.v[std::size_t(i)], b = p.v[std::size_t((i + 1) % p.n)];
+        const Vec2 a = p.at(i), b = p.at((i + 1) % p.n);
         const double da = (a - point).dot(n), db = (b - point).dot(n);
         if (da >= 0)
-            out.v[std::size_t(out.n++)] = a;
+            out.add(a);
         if ((da >= 0) != (db >= 0)) {
             const double t = da / (da - db);
-            out.v[std::size_t(out.n++)] = a + (b - a) * t;
+            out.add(a + (b - a) * t);
         }
     }
 }
@@ -109,7 +116,7 @@ void clipSmall(const SmallPoly& p, Vec2 point, Vec2 n, SmallPoly& out) {
 double areaSmall(const SmallPoly& p) {
     double a = 0;
     for (int i = 0; i < p.n; ++i)
-        a += p.v[std::size_t(i)].cross(p.v[std::size_t((i + 1) % p.n)]);
+        a += p.at(i).cross(p.at((i + 1) % p.n));
     return std::abs(a) / 2;
 }
 
@@ -129,11 +136,17 @@ bool reaches(const SmallPoly& local, std::initializer_list<std::pair<Vec2, Vec2>
     return areaSmall(*p) > 1e-7;
 }
 
+// The front zone: ahead of the front edge line, between the extended side edges (local frame: x = forward,
+// y = to the right).
+bool reachesFront(const Pose& self, const SmallPoly& local) {
+    const double hf = self.d / 2, hw = self.w / 2, e = 1e-3;
+    return reaches(local, {{{hf - e, 0}, {1, 0}}, {{0, -hw + e}, {0, 1}}, {{0, hw - e}, {0, -1}}});
+}
+
 Zone classifyLocal(const Pose& self, const SmallPoly& local) {
     const double hf = self.d / 2, hw = self.w / 2, e = 1e-3;
     // Local frame: x = forward, y = to the right.
-    // Front zone: ahead of the front edge line, between the extended side edges.
-    if (reaches(local, {{{hf - e, 0}, {1, 0}}, {{0, -hw + e}, {0, 1}}, {{0, hw - e}, {0, -1}}}))
+    if (reachesFront(self, local))
         return Zone::Front;
     // Front-flank: ahead of the front edge line, outside the side edges.
     if (reaches(local, {{{hf + e, 0}, {1, 0}}, {{0, hw + e}, {0, 1}}}) ||
@@ -146,7 +159,7 @@ Zone classifyLocal(const Pose& self, const SmallPoly& local) {
     // Rear: entirely behind the rear edge, between the side edges.
     bool allRear = true;
     for (int i = 0; i < local.n; ++i) {
-        const Vec2 v = local.v[std::size_t(i)];
+        const Vec2 v = local.at(i);
         if (v.x > -hf + e || std::abs(v.y) > hw + e)
             allRear = false;
     }
@@ -190,7 +203,7 @@ Zone classifyPoints(const Pose& self, const Vec2* other, qsizetype n) {
     const Vec2 f = self.forward();
     for (qsizetype i = 0; i < n; ++i) {
         const Vec2 r = other[i] - self.c;
-        local.v[std::size_t(local.n++)] = {r.dot(f), r.x * f.y - r.y * f.x};
+        local.add({r.dot(f), r.x * f.y - r.y * f.x});
     }
     return classifyLocal(self, local);
 }
@@ -205,11 +218,29 @@ Zone classify(const Pose& self, const std::array<Vec2, 4>& other) {
     return classifyPoints(self, other.data(), 4);
 }
 
+bool inFront(const Pose& self, const Pose& other) {
+    // classifyPoints' local points (the same arithmetic), then only its first test.
+    const std::array<Vec2, 4> k = other.corners();
+    const Vec2 f = self.forward();
+    SmallPoly local;
+    for (const Vec2& v : k) {
+        const Vec2 r = v - self.c;
+        local.add({r.dot(f), r.x * f.y - r.y * f.x});
+    }
+    return reachesFront(self, local);
+}
+
 namespace {
-// segmentDistance squared (before its square root), the segment given as a, ab = b - a and l2 = ab.ab.
+// segmentDistance squared (before its square root), the segment given as a, ab = b - a and l2 = ab.ab. The
+// parameter t = clamp((p - a).ab / l2, 0, 1) is divided out only when the clamp does not settle it: a
+// negative numerator gives 0 and one of at least l2 gives 1 (the division is correctly rounded, so the same
+// t).
 inline double segmentDistance2(Vec2 p, Vec2 a, Vec2 ab, double l2) {
-    double t = l2 > 0 ? (p - a).dot(ab) / l2 : 0;
-    t = std::clamp(t, 0.0, 1.0);
+    double t = 0;
+    if (l2 > 0) {
+        const double num = (p - a).dot(ab);
+        t = num < 0 ? 0.0 : num >= l2 ? 1.0 : num / l2;
+    }
     const Vec2 q = p - (a + ab * t);
     return q.x * q.x + q.y * q.y;
 }
@@ -253,25 +284,6 @@ struct Span {
     const Vec2* begin() const { return p; }
     const Vec2* end() const { return p + n; }
 };
-struct Box {
-    double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
-};
-Box boxOf(Span p) {
-    Box b;
-    for (const Vec2& v : p) {
-        b.x0 = std::min(b.x0, v.x);
-        b.y0 = std::min(b.y0, v.y);
-        b.x1 = std::max(b.x1, v.x);
-        b.y1 = std::max(b.y1, v.y);
-    }
-    return b;
-}
-// Gap between the bounding boxes (0 when they meet): a lower bound of the true distance.
-double boxGap(const Box& a, const Box& b) {
-    const double dx = std::max({0.0, a.x0 - b.x1, b.x0 - a.x1});
-    const double dy = std::max({0.0, a.y0 - b.y1, b.y0 - a.y1});
-    return std::sqrt(dx * dx + dy * dy);
-}
 // Minimum overlap depth along the separating-axis candidates (negative or zero = separated/touching).
 // Stops early once the depth is known to be at most `stopBelow`.
 double satDepth(Span a, Span b, double stopBelow = -1e300) {
@@ -306,21 +318,16 @@ double satDepth(Span a, Span b, double stopBelow = -1e300) {
 bool overlapsSpan(Span a, Span b, double tol) {
     // Disjoint bounding boxes: the convex polygons are disjoint, so no overlap deeper than tol >= 0.
     if (tol >= 0 && !a.isEmpty() && !b.isEmpty()) {
-        const Box ba = boxOf(a), bb = boxOf(b);
-        if (ba.x1 < bb.x0 || bb.x1 < ba.x0 || ba.y1 < bb.y0 || bb.y1 < ba.y0)
+        if (!boxOf(a).meets(boxOf(b)))
             return false;
     }
     return satDepth(a, b, tol) > tol;
 }
 
-double distanceSpan(Span a, Span b, double cap) {
-    const double gap = boxGap(boxOf(a), boxOf(b));
-    if (gap > cap)
-        return gap; // a lower bound, already beyond what the caller cares about
-    if (gap <= 0 && satDepth(a, b, -1e-12) >= 0)
-        return 0;
-    // The same sums as segmentDistance, compared squared (sqrt is monotonic and correctly rounded, so the
-    // square root of the smallest square is the smallest distance, bit for bit), each edge set up once.
+// distanceSpan's last part for polygons that do not intersect: the smallest vertex-edge distance. The same
+// sums as segmentDistance, compared squared (sqrt is monotonic and correctly rounded, so the square root of
+// the smallest square is the smallest distance, bit for bit), each edge set up once.
+double edgeDistance(Span a, Span b) {
     double best2 = std::numeric_limits<double>::infinity();
     bool any = false;
     for (const Span* pe : {&b, &a}) {
@@ -338,12 +345,52 @@ double distanceSpan(Span a, Span b, double cap) {
     }
     return any ? std::sqrt(best2) : 1e300;
 }
+
+double distanceSpan(Span a, Span b, double cap) {
+    const double gap = boxGap(boxOf(a), boxOf(b));
+    if (gap > cap)
+        return gap; // a lower bound, already beyond what the caller cares about
+    if (gap <= 0 && satDepth(a, b, -1e-12) >= 0)
+        return 0;
+    return edgeDistance(a, b);
+}
 } // namespace
+
+// The axes of two stands' sides are, twice each and up to sign, the edge normals satDepth tests; the depths
+// here come from centres and half sizes and agree with satDepth's to far better than the margin, so satDepth
+// compared with `tol` gives the same answer wherever this is not 0.
+int overlapSide(const Pose& a, const Pose& b, double tol) {
+    constexpr double kMargin = 1e-8;
+    if (!(a.w > 1e-9 && a.d > 1e-9 && b.w > 1e-9 && b.d > 1e-9))
+        return 0; // degenerate edges are skipped by satDepth: leave it to satDepth
+    const Vec2 fa = a.forward(), fb = b.forward();
+    const Vec2 ra{fa.y, -fa.x}, rb{fb.y, -fb.x};
+    const Vec2 dc = b.c - a.c;
+    const double ha = a.d / 2, wa = a.w / 2, hb = b.d / 2, wb = b.w / 2;
+    const double cf = std::abs(fa.dot(fb)), cr = std::abs(fa.dot(rb)); // |ra.rb| and |ra.fb| alike
+    // Overlap of two intervals of radii rA and rB whose centres lie d apart (one may hold the other).
+    auto depth = [](double rA, double rB, double d) {
+        return std::min(rA + rB - std::abs(d), 2 * std::min(rA, rB));
+    };
+    const double least = std::min(
+        std::min(depth(ha, hb * cf + wb * cr, dc.dot(fa)), depth(wa, hb * cr + wb * cf, dc.dot(ra))),
+        std::min(depth(ha * cf + wa * cr, hb, dc.dot(fb)), depth(ha * cr + wa * cf, wb, dc.dot(rb))));
+    if (least > tol + kMargin)
+        return 1;
+    if (least < tol - kMargin)
+        return -1;
+    return 0;
+}
 
 bool overlaps(const Polygon& a, const Polygon& b, double tol) {
     return overlapsSpan(a, b, tol);
 }
 bool overlaps(const Pose& a, const Pose& b, double tol) {
+    // overlapsSpan: disjoint boxes, or satDepth(a, b, tol) > tol; for two stands the side axes mostly settle
+    // it.
+    if (tol >= 0)
+        if (const int side = overlapSide(a, b, tol); side != 0)
+            return side > 0;
     return overlapsSpan(a.corners(), b.corners(), tol);
 }
 bool overlaps(const Pose& a, const Polygon& b, double tol) {
@@ -363,7 +410,17 @@ double distance(const Polygon& a, const Polygon& b, double cap) {
     return distanceSpan(a, b, cap);
 }
 double distance(const Pose& a, const Pose& b, double cap) {
-    return distanceSpan(a.corners(), b.corners(), cap);
+    // distanceSpan, with the side axes of the stands settling most of satDepth's tests (whether they meet).
+    const std::array<Vec2, 4> ka = a.corners(), kb = b.corners();
+    const double gap = boxGap(boxOf(ka), boxOf(kb));
+    if (gap > cap)
+        return gap;
+    if (gap <= 0) {
+        const int side = overlapSide(a, b, 0);
+        if (side > 0 || (side == 0 && satDepth(ka, kb, -1e-12) >= 0))
+            return 0;
+    }
+    return edgeDistance(ka, kb);
 }
 double distance(const Pose& a, const Polygon& b, double cap) {
     return distanceSpan(a.corners(), b, cap);

@@ -6,8 +6,10 @@
 #include <QList>
 #include <QString>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <initializer_list>
 
 namespace wp::tactical {
 
@@ -34,6 +36,48 @@ inline double normDeg(double deg) {
 }
 
 using Polygon = QList<Vec2>; // convex, counter-clockwise or clockwise
+
+// An axis-aligned bounding box (empty, x0 > x1, when made of no point). Boxes that do not meet hold shapes
+// that do not meet; the gap between two boxes is a lower bound of the distance between what they hold: the
+// engines use them to skip exact tests that cannot succeed (the same answers, fewer polygon tests).
+struct Box {
+    double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
+    void add(Vec2 v) {
+        x0 = std::min(x0, v.x);
+        y0 = std::min(y0, v.y);
+        x1 = std::max(x1, v.x);
+        y1 = std::max(y1, v.y);
+    }
+    void add(const Box& b) {
+        x0 = std::min(x0, b.x0);
+        y0 = std::min(y0, b.y0);
+        x1 = std::max(x1, b.x1);
+        y1 = std::max(y1, b.y1);
+    }
+    Box grown(double m) const { return {x0 - m, y0 - m, x1 + m, y1 + m}; }
+    // Whether the boxes share a point (touching counts).
+    bool meets(const Box& o) const { return !(x1 < o.x0 || o.x1 < x0 || y1 < o.y0 || o.y1 < y0); }
+};
+// The box of any list of points (a Polygon, a stand's corners).
+template <typename Points> Box boxOf(const Points& pts) {
+    Box b;
+    for (const Vec2& v : pts)
+        b.add(v);
+    return b;
+}
+inline Box boxOf(Vec2 a, Vec2 b) {
+    return {std::min(a.x, b.x), std::min(a.y, b.y), std::max(a.x, b.x), std::max(a.y, b.y)};
+}
+// The boxes are more than `gap` apart along x or y (so every point of one is more than `gap` from the other).
+inline bool boxesApart(const Box& a, const Box& b, double gap) {
+    return a.x0 - b.x1 > gap || b.x0 - a.x1 > gap || a.y0 - b.y1 > gap || b.y0 - a.y1 > gap;
+}
+// Gap between the boxes (0 when they meet): a lower bound of the distance between what they hold.
+inline double boxGap(const Box& a, const Box& b) {
+    const double dx = std::max({0.0, a.x0 - b.x1, b.x0 - a.x1});
+    const double dy = std::max({0.0, a.y0 - b.y1, b.y0 - a.y1});
+    return std::sqrt(dx * dx + dy * dy);
+}
 
 // A stand: centre, facing (degrees; 0 = +x, 90 = +y), width along its front edge and depth.
 struct Pose {
@@ -68,6 +112,8 @@ Zone classify(const Pose& self, const std::array<Vec2, 4>& other); // the same o
 inline Zone classify(const Pose& self, const Pose& other) {
     return classify(self, other.corners());
 }
+// Whether classify(self, other) is Zone::Front: its first test alone (cheaper where no other zone matters).
+bool inFront(const Pose& self, const Pose& other);
 inline bool isFlank(Zone z) {
     return z == Zone::FrontFlank || z == Zone::BehindFlank;
 }
@@ -85,6 +131,13 @@ double distance(const Pose& a, const Polygon& b, double cap = 1e300);
 bool overlaps(const Polygon& a, const Polygon& b, double tol = 1e-3);
 bool overlaps(const Pose& a, const Pose& b, double tol = 1e-3);
 bool overlaps(const Pose& a, const Polygon& b, double tol = 1e-3);
+// Two stands (rectangles) along the axes of their sides, which decide whether they meet: +1 when their
+// projections overlap by more than tol (plus a margin of 1e-8) along all four, so they overlap deeper than
+// tol (overlaps(a, b, tol) holds; with tol >= 0 their distance is 0); -1 when along one of them they overlap
+// by less than tol (less the margin), so overlaps(a, b, tol) does not hold (with tol <= 0 they are more than
+// -tol apart); 0 when too close to tell (ask overlaps or distance). No square root, no division: a cheap
+// first test.
+int overlapSide(const Pose& a, const Pose& b, double tol);
 bool contains(const Polygon& a, Vec2 p);
 // Segment a-b passes through the interior of the polygon.
 bool segmentCrosses(const Polygon& poly, Vec2 a, Vec2 b);

@@ -51,24 +51,51 @@ bool TacticalGame::undo() {
 
 namespace {
 
-double nearestEnemy(const TvbdEngine& e, const BattleState& s, int u, const Pose& p) {
-    double best = 1e9;
-    const double rp = 0.5 * std::sqrt(p.w * p.w + p.d * p.d);
-    for (qsizetype i = 0; i < s.units.size(); ++i) {
-        const Unit& y = s.units[i];
+// The enemy stands a unit measures its distance to (on the table, not Commanders), with half their diagonals.
+struct Enemies {
+    QVarLengthArray<const Pose*, 64> pose;
+    QVarLengthArray<double, 64> half;
+};
+Enemies enemiesOf(const BattleState& s, int u) {
+    Enemies en;
+    for (const Unit& y : s.units) {
         if (y.side == s.units[u].side || !y.onTable() || y.type == UnitType::Commander)
             continue;
-        // Each stand lies within half its diagonal of its centre: one whose centre is farther than both
-        // halves plus the best so far cannot come nearer (the same minimum, without measuring it).
-        if ((y.pose.c - p.c).length() - rp - 0.5 * std::sqrt(y.pose.w * y.pose.w + y.pose.d * y.pose.d) >
-            best + 1e-6)
-            continue;
-        // Capped at the best so far: a farther stand may return a lower bound above it (it cannot win), a
-        // nearer one its exact distance, so the minimum is the same.
-        best = std::min(best, distance(p, y.pose, best));
+        en.pose.push_back(&y.pose);
+        en.half.push_back(0.5 * std::sqrt(y.pose.w * y.pose.w + y.pose.d * y.pose.d));
     }
-    (void)e;
+    return en;
+}
+
+// The distance from a stand at p to the nearest enemy (1e9 when none): the smallest exact distance. Each
+// stand lies within half its diagonal of its centre, so an enemy whose centre is farther than the best
+// distance so far plus both halves (and a margin far above rounding; compared squared) cannot come nearer and
+// is not measured; the enemy with the nearest centre is measured first. Any order of measuring gives the same
+// minimum, bit for bit (a distance capped at the best so far is either exact or a lower bound above it).
+double nearestEnemy(const Enemies& en, const Pose& p) {
+    const double rp = 0.5 * std::sqrt(p.w * p.w + p.d * p.d);
+    const qsizetype n = en.pose.size();
+    QVarLengthArray<double, 64> centre2(n);
+    qsizetype first = -1;
+    for (qsizetype k = 0; k < n; ++k) {
+        const Vec2 d = en.pose[k]->c - p.c;
+        centre2[k] = d.x * d.x + d.y * d.y;
+        if (first < 0 || centre2[k] < centre2[first])
+            first = k;
+    }
+    if (first < 0)
+        return 1e9;
+    double best = std::min(1e9, distance(p, *en.pose[first], 1e9));
+    for (qsizetype k = 0; k < n; ++k) {
+        const double reach = best + 1e-6 + rp + en.half[k];
+        if (k != first && centre2[k] <= reach * reach)
+            best = std::min(best, distance(p, *en.pose[k], best));
+    }
     return best;
+}
+
+double nearestEnemy(const BattleState& s, int u, const Pose& p) {
+    return nearestEnemy(enemiesOf(s, u), p);
 }
 
 double pHit(int need) {
@@ -97,7 +124,7 @@ TAction simple(const TvbdEngine& e, const BattleState& s, const QList<TAction>& 
         hold.unit = unit;
         double bestScore = 0.4;
         TAction best = hold;
-        const double now = nearestEnemy(e, s, unit, x.pose);
+        const double now = nearestEnemy(s, unit, x.pose);
         const bool shooterInRange = !isCavalry(x.type) && !e.shootTargets(s, unit).isEmpty();
         for (qsizetype k = 0; k < legal.size(); ++k) {
             const TAction& a = legal[k];
@@ -118,7 +145,7 @@ TAction simple(const TvbdEngine& e, const BattleState& s, const QList<TAction>& 
                                                                : e.checkMove(s, unit, a.move);
             if (!to)
                 continue;
-            const double after = std::max(1.0, nearestEnemy(e, s, unit, *to));
+            const double after = std::max(1.0, nearestEnemy(s, unit, *to));
             const double score = now - after - (a.move.kind == MoveKind::Backward ? 5 : 0);
             if (score > bestScore) {
                 bestScore = score;
@@ -194,16 +221,16 @@ TAction simple(const TvbdEngine& e, const BattleState& s, const QList<TAction>& 
 
 // The move simple() would choose for a unit closing on the enemy (one it does not hold, not a Commander or
 // Cannon): the first listed legal move with the highest score above 0.4; nullopt when none (it holds).
-std::optional<TAction> bestClosingMove(const TvbdEngine& e, const BattleState& s, int u) {
-    const Unit& x = s.units[u];
+// `now`: the unit's distance to the nearest enemy.
+std::optional<TAction> bestClosingMove(const TvbdEngine& e, const BattleState& s, int u, double now) {
     const QList<MoveOption> options = e.moveOptions(s, u);
-    const double now = nearestEnemy(e, s, u, x.pose);
+    const Enemies enemies = enemiesOf(s, u);
     QVarLengthArray<std::pair<double, int>, 64> scored;
     for (qsizetype k = 0; k < options.size(); ++k) {
         const auto to = e.movePose(s, u, options[k].move);
         if (!to)
             continue;
-        const double after = std::max(1.0, nearestEnemy(e, s, u, *to));
+        const double after = std::max(1.0, nearestEnemy(enemies, *to));
         const double score = now - after - (options[k].move.kind == MoveKind::Backward ? 5 : 0);
         if (score > 0.4)
             scored.push_back({score, int(k)});
@@ -235,6 +262,7 @@ std::optional<TAction> bestClosingMove(const TvbdEngine& e, const BattleState& s
 
 TAction choosePolicyAction(const TvbdEngine& engine, const BattleState& s, Policy policy,
                            wp::rules::Rng& rng) {
+    const TableReadScope scope(s); // a decision reads the state only
     if (policy == Policy::Simple && s.step == Step::Move) {
         // Only the first unit still to act: the same actions legalActions lists for it (cheaper).
         QList<TAction> l;
@@ -249,12 +277,12 @@ TAction choosePolicyAction(const TvbdEngine& engine, const BattleState& s, Polic
                 // above its threshold. The options are scored on their end poses unchecked, best first (the
                 // list order among equals), and only those are checked until one is legal: the same move,
                 // with a few checks instead of one per option; without one it holds.
-                const double now = nearestEnemy(engine, s, int(i), x.pose);
+                const double now = nearestEnemy(s, int(i), x.pose);
                 const bool holds = x.type == UnitType::Cannon || now <= 2.0 ||
                                    (x.side != s.attacker && now < 10) ||
                                    (!isCavalry(x.type) && !engine.shootTargets(s, int(i)).isEmpty());
                 if (!holds)
-                    if (const auto a = bestClosingMove(engine, s, int(i)))
+                    if (const auto a = bestClosingMove(engine, s, int(i), now))
                         return *a;
                 if (!engine.hasCandidateMove(s, int(i)))
                     continue;
@@ -308,23 +336,45 @@ AutoResult summarize(const BattleState& s) {
     return r;
 }
 
-AutoResult autoResolve(TacticalGame& game, Policy policy, quint64 policySeed, int maxActions) {
+namespace {
+// The auto-resolve loop on a live state `s` that `apply` changes (a TacticalGame's, or a bare one).
+template <typename Apply>
+AutoResult resolveWith(const TvbdEngine& engine, const BattleState& s, Apply&& apply, Policy policy,
+                       quint64 policySeed, int maxActions) {
     wp::rules::Rng rng(policySeed);
     int n = 0;
-    while (!game.state().over() && n < maxActions) {
-        const TAction a = choosePolicyAction(game.engine(), game.state(), policy, rng);
+    while (!s.over() && n < maxActions) {
+        const TAction a = choosePolicyAction(engine, s, policy, rng);
         QString err;
-        if (!game.apply(a, &err)) {
-            AutoResult r = summarize(game.state());
+        if (!apply(a, &err)) {
+            AutoResult r = summarize(s);
             r.reason = QStringLiteral("policy chose an illegal action: ") + err;
             r.winner = -1;
             return r;
         }
         ++n;
     }
-    AutoResult r = summarize(game.state());
+    AutoResult r = summarize(s);
     r.actions = n;
     return r;
+}
+} // namespace
+
+AutoResult autoResolve(TacticalGame& game, Policy policy, quint64 policySeed, int maxActions) {
+    return resolveWith(
+        game.engine(), game.state(), [&](const TAction& a, QString* error) { return game.apply(a, error); },
+        policy, policySeed, maxActions);
+}
+
+AutoResult resolveTvbd(const TvbdEngine& engine, const BattleState& scenario, quint64 seed, Policy policy,
+                       int maxActions) {
+    BattleState s = scenario; // as TacticalGame's constructor starts it
+    s.rng.reseed(seed);
+    s.note(QStringLiteral("seed %1").arg(seed));
+    engine.start(s);
+    return resolveWith(
+        engine, s, [&](const TAction& a, QString* error) { return engine.apply(s, a, error); }, policy, seed,
+        maxActions);
 }
 
 } // namespace wp::tactical

@@ -47,5 +47,9 @@ struct AutoResult {
 AutoResult summarize(const BattleState& s);
 // Plays the battle to its end with both sides under the policy. maxActions guards against a dead loop.
 AutoResult autoResolve(TacticalGame& game, Policy policy, quint64 policySeed, int maxActions = 20000);
+// The same from the scenario with `seed` (TacticalGame(engine, scenario, seed) then autoResolve(game, policy,
+// seed)) on the bare state: no undo copies, no action texts (the odds and benchmarks). The same result.
+AutoResult resolveTvbd(const TvbdEngine& engine, const BattleState& scenario, quint64 seed, Policy policy,
+                       int maxActions = 20000);
 
 } // namespace wp::tactical

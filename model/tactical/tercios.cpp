@@ -63,29 +63,6 @@ double segPolyDistance(const Polygon& poly, Vec2 a, Vec2 b) {
     return best2 >= 1e300 ? 1e300 : std::sqrt(best2);
 }
 
-// Bounding boxes: a box gap is a lower bound of the true distance, so pieces whose box is farther from a
-// line's box than a threshold need no exact test (the same answers, fewer polygon distances).
-struct Box {
-    double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
-};
-Box boxOf(const Polygon& p) {
-    Box b;
-    for (const Vec2& v : p) {
-        b.x0 = std::min(b.x0, v.x);
-        b.y0 = std::min(b.y0, v.y);
-        b.x1 = std::max(b.x1, v.x);
-        b.y1 = std::max(b.y1, v.y);
-    }
-    return b;
-}
-Box boxOf(Vec2 a, Vec2 b) {
-    return {std::min(a.x, b.x), std::min(a.y, b.y), std::max(a.x, b.x), std::max(a.y, b.y)};
-}
-// The boxes are more than `gap` apart along x or y (so every point of one is more than `gap` from the other).
-bool boxesApart(const Box& a, const Box& b, double gap) {
-    return a.x0 - b.x1 > gap || b.x0 - a.x1 > gap || a.y0 - b.y1 > gap || b.y0 - a.y1 > gap;
-}
-
 // A stand's directions and outline as Pose::forward/right/corners/polygon compute them (the same
 // operations, so the same bits), with the direction remembered per thread: facings repeat through
 // thousands of queries and after a move most are not whole degrees (a sine and cosine each otherwise).
@@ -224,15 +201,36 @@ int TerciosEngine::meleeDice(const TerciosState& s, int u, int enemy, bool assau
     return modifiedValue(profile(s, u).melee, net);
 }
 
-int TerciosEngine::courageDice(const TerciosState& s, int u, bool vsShooting, bool flanked,
-                               bool charged) const {
+unsigned TerciosEngine::coverFeatures(const TerciosState& s, int u, int attacker) const {
+    const TUnit& x = s.units[u];
+    if (x.building >= 0)
+        return FCovered | FProtected; // Tercios L1473
+    const Vec2 fc = centre(x.pose, 0);
+    const Box pb = boxOf(fc, fc);
+    unsigned f = 0;
+    for (const TTerrain& t : s.terrain) {
+        if (boxesApart(boxOf(t.poly), pb, 0.6 + 1e-9) || t.type == QLatin1String("Building"))
+            continue;
+        if (!t.linear) {
+            if (contains(t.poly, fc))
+                f |= t.features; // G29: the Front Centre inside an area piece
+        } else if (distance(t.poly, fc) <= 0.6 &&
+                   (attacker < 0 || segPolyDistance(t.poly, x.pose.c, s.units[attacker].pose.c) == 0)) {
+            f |= t.features; // L708: behind a wall or fence, touching it, the attack from its other side
+        }
+    }
+    return f;
+}
+
+int TerciosEngine::courageDice(const TerciosState& s, int u, bool vsShooting, bool flanked, bool charged,
+                               int attacker) const {
     const TUnit& x = s.units[u];
     int net = 0;
     if (x.disordered)
         net -= 1; // Tercios L294
     if (flanked)
         net -= 1; // Tercios L621
-    const unsigned f = x.building >= 0 ? unsigned(FCovered | FProtected) : featuresAt(s, centre(x.pose, 0));
+    const unsigned f = vsShooting || charged ? coverFeatures(s, u, attacker) : 0u;
     if (vsShooting && (f & FCovered))
         net += 1; // Tercios L580
     if (charged && (f & FProtected))
@@ -408,38 +406,36 @@ bool TerciosEngine::canShoot(const TerciosState& s, int u, Card order, bool reac
     return true;
 }
 
+std::optional<int> TerciosEngine::shotSource(const TerciosState& s, int u, int t) const {
+    const TUnit& x = s.units[u];
+    const TUnit& y = s.units[t];
+    if (y.side == x.side || !y.onTable() || !x.onTable())
+        return std::nullopt;
+    const double range = profile(s, u).range;
+    if ((y.pose.c - x.pose.c).length() >
+        range + 0.5 * (std::hypot(x.pose.w, x.pose.d) + std::hypot(y.pose.w, y.pose.d)) + 0.01)
+        return std::nullopt;                  // out of range from every Centre
+    const bool arc = has(s, u, RExtendedArc); // Tercios L774
+    for (int src : {0, 1, -1}) {
+        if (src != 0 && !arc)
+            break;
+        const Pose& p = x.pose;
+        const Vec2 from = centre(p, src);
+        const Vec2 outN = src == 0 ? fwdOf(p) : src == 1 ? rightOf(p) * -1.0 : rightOf(p);
+        // A visible Centre within range (Tercios L515-519; G25 measures from the chosen Centre).
+        for (const Vec2& c : centres(y.pose))
+            if ((c - from).dot(outN) > 1e-9 && (c - from).length() <= range + 1e-9 &&
+                lineClear(s, from, c, u, t, true))
+                return src;
+    }
+    return std::nullopt;
+}
+
 QList<ShotOption> TerciosEngine::shotOptions(const TerciosState& s, int u) const {
     QList<ShotOption> out;
-    const TUnit& x = s.units[u];
-    const double range = profile(s, u).range;
-    QList<int> sources{0};
-    if (has(s, u, RExtendedArc))
-        sources << 1 << -1; // Tercios L774
-    for (qsizetype t = 0; t < s.units.size(); ++t) {
-        const TUnit& y = s.units[t];
-        if (y.side == x.side || !y.onTable())
-            continue;
-        if ((y.pose.c - x.pose.c).length() >
-            range + 0.5 * (std::hypot(x.pose.w, x.pose.d) + std::hypot(y.pose.w, y.pose.d)) + 0.01)
-            continue; // out of range from every Centre
-        for (int src : sources) {
-            const Pose& p = x.pose;
-            const Vec2 from = centre(p, src);
-            const Vec2 outN = src == 0 ? fwdOf(p) : src == 1 ? rightOf(p) * -1.0 : rightOf(p);
-            bool ok = false;
-            // A visible Centre within range (Tercios L515-519; G25 measures from the chosen Centre).
-            for (const Vec2& c : centres(y.pose))
-                if ((c - from).dot(outN) > 1e-9 && (c - from).length() <= range + 1e-9 &&
-                    lineClear(s, from, c, u, int(t), true)) {
-                    ok = true;
-                    break;
-                }
-            if (ok) {
-                out << ShotOption{int(t), src};
-                break;
-            }
-        }
-    }
+    for (qsizetype t = 0; t < s.units.size(); ++t)
+        if (const auto src = shotSource(s, u, int(t)))
+            out << ShotOption{int(t), *src};
     return out;
 }
 
@@ -711,6 +707,8 @@ std::optional<ChargePath> TerciosEngine::chargePath(const TerciosState& s, int u
             (touches(mid) ? hi : lo) = mid;
         }
         const Pose end = at(lo);
+        if (overlaps(polyInto(qp, end), tp))
+            continue; // already touching: turning to this Centre would push the base into the target
         const unsigned f = pathFeatures(s, from, centre(end, 0)) | featuresAt(s, from);
         const bool difficult = (f & (FDifficult | FVeryDifficult)) != 0;
         if (lo > speed(s, u, order, difficult) + 1e-6)
@@ -787,7 +785,7 @@ ShotOdds TerciosEngine::shotOdds(const TerciosState& s, int u, int t, bool ready
     ShotOdds o;
     const QList<double> w =
         wearDistribution(shootDice(s, u, readyOrder, reaction), p.gun ? q.defArt : q.defSalvo,
-                         courageDice(s, t, true, false, false), p.gun ? 6 : 4, &o.pDisorder);
+                         courageDice(s, t, true, false, false, u), p.gun ? 6 : 4, &o.pDisorder);
     for (qsizetype k = 0; k < w.size(); ++k) {
         o.expectedWear += double(k) * w[k];
         o.pBreak += w[k] * pBreakFail(s.units[t].wear + int(k), q.stamina, q.discipline);
@@ -802,10 +800,10 @@ MeleeOdds TerciosEngine::meleeOdds(const TerciosState& s, int a, int d, bool fla
     double dis = 0;
     const QList<double> onD =
         wearDistribution(meleeDice(s, a, d, true, false, counter && dHorse), aHorse ? pd.defCav : pd.defInf,
-                         courageDice(s, d, false, flank, true), 5, &dis);
+                         courageDice(s, d, false, flank, true, a), 5, &dis);
     const QList<double> onA =
         wearDistribution(meleeDice(s, d, a, counter, flank, aHorse), dHorse ? pa.defCav : pa.defInf,
-                         courageDice(s, a, false, false, counter), 5, &dis);
+                         courageDice(s, a, false, false, counter, d), 5, &dis);
     MeleeOdds o;
     for (qsizetype i = 0; i < onD.size(); ++i) {
         o.wearOnTarget += double(i) * onD[i];
@@ -926,7 +924,7 @@ void TerciosEngine::resolveShot(TerciosState& s, int u, int t, bool readyOrder, 
                .arg(hits));
     if (hits == 0)
         return; // Tercios L529
-    const int cn = courageDice(s, t, true, false, false);
+    const int cn = courageDice(s, t, true, false, false, u);
     const int need = p.gun ? 6 : 4; // Tercios L536
     const QList<int> rd = s.rollDice(cn);
     const int cancels = std::min(hits, countAtLeast(rd, need));
@@ -993,8 +991,10 @@ double TerciosEngine::slide(TerciosState& s, int u, Vec2 dir, double dist) const
                 continue;
             const Polygon other = polyOf(s.units[i].pose);
             const double after = distance(np, other, 2.0);
-            if (after < 1.0 && after < distance(op, other, 2.0) - 1e-9)
-                blocked = true; // stops 1" short of units (G36)
+            // Stops 1" short of units (G36); a unit it already touches (distance 0 both before and after:
+            // a cut-back move ends in contact, L469) stops it as soon as the bases would overlap.
+            if ((after < 1.0 && after < distance(op, other, 2.0) - 1e-9) || overlaps(np, other))
+                blocked = true;
         }
         for (const TTerrain& t : s.terrain)
             if (!blocked && (t.features & FImpassable) && distance(np, t.poly, 2.0) < 1.0 &&
@@ -1057,7 +1057,7 @@ int TerciosEngine::melee(TerciosState& s, int a, int d, bool flank, bool counter
         *zeroSucc = 0;
         if (hits == 0)
             return 0; // G33: no Resist roll without hits
-        const int cn = courageDice(s, target, false, targetFlanked, targetCharged);
+        const int cn = courageDice(s, target, false, targetFlanked, targetCharged, roller);
         const QList<int> cd = s.rollDice(cn);
         const int succ = countAtLeast(cd, 5);
         s.note(QStringLiteral("Tercios L638 %1 resists: Courage %2 dice %3 at 5+: %4 cancelled")
@@ -1689,12 +1689,12 @@ QList<TcAction> TerciosEngine::legalActions(const TerciosState& s, bool withMove
         if (!ru.activated && ru.card != Card::None) {
             switch (ru.card) {
             case Card::Ready:
-                if (canShoot(s, x, Card::Ready, true))
+                if (canShoot(s, x, Card::Ready, true) && reactionShot(s, x))
                     add(TcAction::React, x, -1, 0);
                 add(TcAction::React, x, -1, 1);
                 break;
             case Card::Fire:
-                if (canShoot(s, x, Card::Fire, true))
+                if (canShoot(s, x, Card::Fire, true) && reactionShot(s, x))
                     add(TcAction::React, x);
                 break;
             case Card::Assault:
@@ -1723,6 +1723,24 @@ QList<TcAction> TerciosEngine::legalActions(const TerciosState& s, bool withMove
         break;
     }
     return out;
+}
+
+bool TerciosEngine::reactionShot(const TerciosState& s, int x) const {
+    // The target of a charge fires at contact (G18): its sight of the charger is checked then. Any other
+    // reaction fire is a shot now, so the trigger must be a legal target (Tercios L503-519).
+    if (s.pending.charger >= 0 && x == s.pending.target)
+        return true;
+    const int trig = s.pending.charger >= 0 ? s.pending.charger : s.pending.mover;
+    return trig >= 0 && shotSource(s, x, trig).has_value();
+}
+
+void TerciosEngine::reactionFire(TerciosState& s, int x, int t, bool readyOrder) const {
+    if (const auto src = shotSource(s, x, t))
+        resolveShot(s, x, t, readyOrder, true, *src);
+    else
+        s.note(QStringLiteral("Tercios L503 %1 cannot see %2 in range from its Front Centre%3: no volley")
+                   .arg(s.units[x].id, s.units[t].id,
+                        has(s, x, RExtendedArc) ? QStringLiteral(" or a Side Centre") : QString()));
 }
 
 void TerciosEngine::offerMoveReactions(TerciosState& s, int mover) const {
@@ -1956,9 +1974,9 @@ void TerciosEngine::resolveCharge(TerciosState& s) const {
                 s.note(QStringLiteral("Tercios L698 %1 is Disordered charging through Very Difficult terrain")
                            .arg(s.units[c].id));
             }
-            for (int x : fire) // G18: reaction fire at contact
+            for (int x : fire) // G18: reaction fire at contact, if the charger is in sight and arc
                 if (s.units[x].onTable() && s.units[c].onTable())
-                    resolveShot(s, x, c, s.units[x].card == Card::Ready, true);
+                    reactionFire(s, x, c, s.units[x].card == Card::Ready);
             if (s.units[c].onTable() && s.units[t].onTable())
                 melee(s, c, t, flank, counter);
         } else {
@@ -1977,8 +1995,11 @@ void TerciosEngine::react(TerciosState& s, int x, int dir) const {
     int net = 0;
     if (charge && x == s.pending.target && s.pending.flank)
         net -= 1; // Tercios L621
-    if (evasion && type(s, trig) == TType::Foot)
-        net += 1; // Tercios L766
+    // Horse escaping a charge (Evasion, or its Run! card: the same move) by Foot gets Discipline+ (Tercios
+    // L766; guns count as Foot in combat, L788).
+    if (type(s, x) == TType::Horse && charge && x == s.pending.target &&
+        (evasion || (!ru.activated && ru.card == Card::Run)) && type(s, trig) != TType::Horse)
+        net += 1;
     const bool hadCard = !ru.activated;
     const Card card = evasion ? Card::Run : ru.card;
     ru.activated = true;
@@ -2003,13 +2024,13 @@ void TerciosEngine::react(TerciosState& s, int x, int dir) const {
         else if (charge && x == s.pending.target)
             s.pending.fireAtContact << x;
         else
-            resolveShot(s, x, trig, true, true);
+            reactionFire(s, x, trig, true);
         break;
     case Card::Fire:
         if (charge && x == s.pending.target)
             s.pending.fireAtContact << x;
         else
-            resolveShot(s, x, trig, false, true);
+            reactionFire(s, x, trig, false);
         break;
     case Card::Assault:
         if (charge && x == s.pending.target) {
@@ -2028,11 +2049,20 @@ void TerciosEngine::react(TerciosState& s, int x, int dir) const {
         }
         break;
     case Card::Run: {
-        // Escape (Tercios L414-418, G21): turn directly away and move up to 2x Speed.
+        // Escape (Tercios L414-418, G21): turn directly away and move up to 2x Speed. The turn is made
+        // where the base has room for it (before the move, or else at its end); the move goes straight
+        // away either way.
         const Vec2 away = s.units[x].pose.c - centre(s.units[trig].pose, 0);
-        s.units[x].pose.facing = headingOf(away);
+        auto turnAway = [&]() {
+            Pose p = s.units[x].pose;
+            p.facing = headingOf(away);
+            if (!baseBlocked(s, x, p, -1))
+                s.units[x].pose = p;
+        };
+        turnAway();
         const double want = 2.0 * profile(s, x).speed;
-        const double got = slide(s, x, fwdOf(s.units[x].pose), want);
+        const double got = slide(s, x, away, want);
+        turnAway();
         s.note(QStringLiteral("Tercios L416 %1 escapes %2\"").arg(ru.id).arg(got, 0, 'f', 1));
         if (got < profile(s, x).speed - 1e-6)
             addWear(s, x, 1, s.units[trig].side, QStringLiteral("G21 escape cut short"));

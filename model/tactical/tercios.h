@@ -341,7 +341,13 @@ class TerciosEngine {
     int shootDice(const TerciosState& s, int u, bool readyOrder, bool reaction) const;
     int meleeDice(const TerciosState& s, int u, int enemy, bool assault, bool flanked,
                   bool chargedByHorse) const;
-    int courageDice(const TerciosState& s, int u, bool vsShooting, bool flanked, bool charged) const;
+    // `attacker` (the shooter or the enemy in melee; -1 any): a wall or fence covers and protects only
+    // against an attack from its other side (Tercios L708, G29).
+    int courageDice(const TerciosState& s, int u, bool vsShooting, bool flanked, bool charged,
+                    int attacker = -1) const;
+    // Covered and Protected of u's position against `attacker` (-1: any): its building, the area piece its
+    // Front Centre is in, a wall or fence its Front Centre touches (within 0.6") with the attacker beyond.
+    unsigned coverFeatures(const TerciosState& s, int u, int attacker) const;
     int disciplineDice(const TerciosState& s, int u, int net) const;
     Vec2 centre(const Pose& p, int which) const; // 0 front, 1 left, -1 right, 2 rear
     QList<Vec2> centres(const Pose& p) const;
@@ -359,6 +365,9 @@ class TerciosEngine {
     int buildingEntered(const TerciosState& s, int u, Vec2 to, Card order) const;
     bool lineOfSight(const TerciosState& s, int u, int t, int source = 0) const;
     QList<ShotOption> shotOptions(const TerciosState& s, int u) const;
+    // The Centre u can shoot t from now (0 front, 1 left, -1 right; Tercios L503-519, L774): t in range and
+    // in sight from it, in its arc; nullopt when u cannot shoot t.
+    std::optional<int> shotSource(const TerciosState& s, int u, int t) const;
     bool canShoot(const TerciosState& s, int u, Card order, bool reaction) const;
     bool enemyInSight(const TerciosState& s, int u) const;
     std::optional<ChargePath> chargePath(const TerciosState& s, int u, int t,
@@ -411,6 +420,10 @@ class TerciosEngine {
     // The base overlaps a unit other than u and `ignore`, impassable terrain, or leaves the table.
     bool baseBlocked(const TerciosState& s, int u, const Pose& p, int ignore) const;
     void offerMoveReactions(TerciosState& s, int mover) const;
+    // Reaction fire (Tercios L400, L422): whether reactor x may choose to shoot, and the shot itself (from
+    // the Centre that sees the target; none when it cannot see it in range).
+    bool reactionShot(const TerciosState& s, int x) const;
+    void reactionFire(TerciosState& s, int x, int t, bool readyOrder) const;
     void react(TerciosState& s, int u, int dir) const;
     void faceTowards(TerciosState& s, int u, Vec2 p) const;
     bool blockedPose(const TerciosState& s, int u, const Pose& p, bool allowContactWith = false,

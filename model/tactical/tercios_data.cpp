@@ -7,6 +7,7 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QSet>
 
 #include <algorithm>
 #include <functional>
@@ -453,8 +454,14 @@ ArmyList armyOf(const TerciosState& s, int side, int pointsLimit) {
 
 TerciosState viewFor(const TerciosState& s, int side) {
     TerciosState v = s;
+    // A Brigade card shared by a revealed unit is known too (the sharing was announced; Tercios L752-756).
+    QSet<int> shownGroups;
+    for (const TUnit& u : s.units)
+        if (u.revealed && u.group >= 0)
+            shownGroups.insert(u.group);
     for (TUnit& u : v.units)
-        if (u.side != side && !u.revealed && u.card != Card::None)
+        if (u.side != side && !u.revealed && u.card != Card::None &&
+            !(u.group >= 0 && shownGroups.contains(u.group)))
             u.card = Card::Hidden;
     v.scripted.clear();
     v.rng = wp::rules::Rng(0);

@@ -4,6 +4,7 @@
 #include "tercios.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace wp::tactical {
 
@@ -116,6 +117,152 @@ Card planCard(const TerciosEngine& e, const TerciosState& s, int u) {
     return Card::Ready;
 }
 
+// A listed Face (the free Mobility turn first) that turns u towards its nearest enemy, when that enemy's
+// centre lies outside the cone of cosine `cosOff` around u's front; nullopt otherwise.
+std::optional<TcAction> faceTowardsEnemy(const TerciosState& s, const QList<TcAction>& legal, int u,
+                                         double cosOff) {
+    const Pose& p = s.units[u].pose;
+    int nearest = -1;
+    double best = 1e300;
+    for (qsizetype t = 0; t < s.units.size(); ++t)
+        if (s.units[t].side != s.units[u].side && s.units[t].onTable())
+            if (const double d = (s.units[t].pose.c - p.c).length(); d < best) {
+                best = d;
+                nearest = int(t);
+            }
+    if (nearest < 0 || best < 1e-9)
+        return std::nullopt;
+    const Vec2 to = (s.units[nearest].pose.c - p.c) * (1.0 / best);
+    double now = to.dot(dirDeg(p.facing));
+    if (now >= cosOff)
+        return std::nullopt;
+    std::optional<TcAction> pick;
+    for (const bool mobility : {true, false}) {
+        for (const TcAction& a : legal)
+            if (a.kind == TcAction::Face && a.mobility == mobility) {
+                const double after = to.dot(dirDeg(p.facing + (a.dir == 2 ? 180 : a.dir * 90)));
+                if (after > now + 0.3) {
+                    now = after;
+                    pick = a;
+                }
+            }
+        if (pick)
+            return pick;
+    }
+    return std::nullopt;
+}
+
+// ---- deployment (Tercios L1501-1505, G50) ----
+
+// How good the ground at p is for a unit of this type to start from: Height and cover for Foot and guns,
+// Difficult ground slows the first move (the whole move, G30), Impassable is no place at all.
+double groundValue(const TerciosEngine& e, const TerciosState& s, Vec2 p, TType type) {
+    const unsigned f = e.featuresAt(s, p);
+    double v = 0;
+    if (f & FImpassable)
+        v -= 2;
+    if (f & (FDifficult | FVeryDifficult))
+        v -= 1;
+    if (type != TType::Horse) {
+        if (f & FCovered)
+            v += 0.5;
+        if (f & FHeight)
+            v += 1;
+    }
+    return v;
+}
+
+// The side of the table whose deployment area has the better ground (a 2" grid), the low one on a tie.
+int chooseDeploySide(const TerciosEngine& e, const TerciosState& s) {
+    const double depth = s.deployLong ? s.tableD : s.tableW, across = s.deployLong ? s.tableW : s.tableD;
+    double value[2] = {0, 0};
+    for (int edge = 0; edge < 2; ++edge) {
+        const double lo = edge == 0 ? 0 : depth / 2 + 12, hi = edge == 0 ? depth / 2 - 12 : depth;
+        for (double d = lo + 1; d < hi; d += 2)
+            for (double a = 1; a < across; a += 2)
+                value[edge] += groundValue(e, s, s.deployLong ? Vec2{a, d} : Vec2{d, a}, TType::Foot);
+    }
+    return value[1] > value[0] + 1e-9 ? 1 : 0;
+}
+
+TType regimentType(const TerciosEngine& e, const TerciosState& s, int reg) {
+    // The arm of most of its units (a Medium Artillery battery's pike guard does not make it Foot).
+    int n[3] = {0, 0, 0};
+    for (int u : s.regiments[reg].units)
+        ++n[int(e.type(s, u))];
+    return n[2] >= n[0] && n[2] >= n[1] ? TType::Artillery : n[1] > n[0] ? TType::Horse : TType::Foot;
+}
+
+// One regiment's place: Foot first, then the guns, the Horse last (it answers the enemy's deployment);
+// each where its units stand best (groundValue, all four Centres for Height), not crowded against a friend,
+// Horse on the wings, Foot and guns in the centre and across from the enemy already on the table, the
+// front line preferred (less ground to cross; the guns' range).
+TcAction chooseDeployment(const TerciosEngine& e, const TerciosState& s, const QList<TcAction>& legal) {
+    auto rank = [&](int reg) {
+        const TType t = regimentType(e, s, reg);
+        return t == TType::Foot ? 0 : t == TType::Artillery ? 1 : 2;
+    };
+    int reg = legal.first().target;
+    for (const TcAction& a : legal)
+        if (rank(a.target) < rank(reg))
+            reg = a.target;
+    const TType type = regimentType(e, s, reg);
+    const double across = s.deployLong ? s.tableW : s.tableD;
+    auto lateral = [&](Vec2 p) { return s.deployLong ? p.x : p.y; };
+    auto depthOf = [&](Vec2 p) { return s.deployLong ? p.y : p.x; };
+    QList<double> enemies; // the lateral places of the enemy units on the table
+    for (const TUnit& y : s.units)
+        if (y.side != s.current && y.onTable())
+            enemies << lateral(y.pose.c);
+    double frontDepth = 0;
+    bool first = true;
+    for (const TcAction& a : legal)
+        if (a.target == reg) {
+            const double d = std::abs(depthOf(a.to) - (s.deployLong ? s.tableD : s.tableW) / 2);
+            frontDepth = first ? d : std::min(frontDepth, d);
+            first = false;
+        }
+    std::optional<TcAction> best;
+    double bestScore = -1e300;
+    for (const TcAction& a : legal) {
+        if (a.target != reg)
+            continue;
+        const auto poses = e.deployPoses(s, reg, a.to);
+        if (!poses)
+            continue;
+        double sc = 0;
+        const QList<int>& units = s.regiments[reg].units;
+        for (qsizetype i = 0; i < poses->size(); ++i) {
+            const Pose& p = (*poses)[i];
+            const TType t = e.type(s, units[i]);
+            sc += groundValue(e, s, e.centre(p, 0), t);
+            if (t != TType::Horse && e.allCentresIn(s, p, FHeight))
+                sc += 0.5;
+            double friendGap = 1e9;
+            for (const TUnit& y : s.units)
+                if (y.side == s.current && y.onTable())
+                    friendGap = std::min(friendGap, distance(p, y.pose));
+            if (friendGap < 2)
+                sc -= 0.5; // no room to manoeuvre
+        }
+        const double k = std::abs(lateral(a.to) - across / 2) / (across / 2); // 0 centre, 1 edge
+        sc += type == TType::Horse ? 1.0 * k : -0.5 * k;
+        if (type != TType::Horse && !enemies.isEmpty()) {
+            double gap = 1e9;
+            for (double y : enemies)
+                gap = std::min(gap, std::abs(y - lateral(a.to)));
+            sc -= 0.02 * gap;
+        }
+        if (std::abs(std::abs(depthOf(a.to) - (s.deployLong ? s.tableD : s.tableW) / 2) - frontDepth) < 0.5)
+            sc += 0.3; // the front line
+        if (sc > bestScore + 1e-9) {
+            bestScore = sc;
+            best = a;
+        }
+    }
+    return best ? *best : legal.first();
+}
+
 TcAction simple(const TerciosEngine& e, const TerciosState& s, const QList<TcAction>& legal) {
     auto first = [&](TcAction::Kind k) -> std::optional<TcAction> {
         for (const TcAction& a : legal)
@@ -125,8 +272,12 @@ TcAction simple(const TerciosEngine& e, const TerciosState& s, const QList<TcAct
     };
     switch (s.phase) {
     case TPhase::DeploySide:
+        for (const TcAction& a : legal)
+            if (a.target == chooseDeploySide(e, s))
+                return a;
+        return legal.first();
     case TPhase::Deploy:
-        return legal.first(); // the low edge; the regiments in order, each as central and forward as it fits
+        return chooseDeployment(e, s, legal);
     case TPhase::Planning: {
         const int u = legal.first().unit;
         const Card c = planCard(e, s, u);
@@ -161,6 +312,10 @@ TcAction simple(const TerciosEngine& e, const TerciosState& s, const QList<TcAct
         if (auto r = first(TcAction::Reorganize))
             return *r;
         const int u = s.activeUnit;
+        // The nearest enemy behind the front (a unit turned away by an Angle Correction, a retreat or an
+        // enemy that went round it): face it first (Horse: the free Mobility turn), then move.
+        if (auto f = faceTowardsEnemy(s, legal, u, 0.0))
+            return *f;
         const double now = e.nearestEnemy(s, u, s.units[u].pose);
         const bool shooter = e.canShoot(s, u, Card::Fire, false);
         if (!(shooter && now < e.profile(s, u).range * 0.8) && e.canMoveNow(s, u)) {
@@ -185,6 +340,10 @@ TcAction simple(const TerciosEngine& e, const TerciosState& s, const QList<TcAct
             if (best)
                 return *best;
         }
+        // Nothing to shoot and nowhere better to go: at least face the nearest enemy (more than 45 degrees
+        // off the front).
+        if (auto f = faceTowardsEnemy(s, legal, u, 0.7))
+            return *f;
         return *first(TcAction::Done);
     }
     case TPhase::Fire:

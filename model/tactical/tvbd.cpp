@@ -30,34 +30,42 @@ int hitsOf(const QList<int>& d, int need) {
     return int(std::count_if(d.begin(), d.end(), [need](int x) { return x >= need; }));
 }
 
+// A piece of terrain that blockedAt or inDifficult may test (of a feature that is not open, or a bridge or
+// ford), with its box and what they ask of its feature: the terrain's pieces, kept with the memo below.
+struct TerrainPiece {
+    int feature = -1, piece = -1;
+    Box box;
+    bool bridge = false, ford = false, stream = false;
+};
+const std::vector<TerrainPiece>& terrainPieces(const BattleState& s);
+
 // Zone of control (12.1.11): a rectangle as wide as the unit, zocDepth deep, ahead of its front edge.
 Pose zocPose(const Pose& p, double depth) {
     return Pose{p.fromLocal(p.d / 2 + depth / 2, 0), p.facing, p.w, depth};
 }
 
-// Bounding boxes as geometry's overlaps() computes them first: boxes that do not meet mean no overlap, so a
-// stand's box, taken once, spares building its corners again for every terrain piece far from it.
-struct Box {
-    double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
-};
-template <typename Points> Box boxOf(const Points& pts) {
-    Box b;
-    for (const Vec2& v : pts) {
-        b.x0 = std::min(b.x0, v.x);
-        b.y0 = std::min(b.y0, v.y);
-        b.x1 = std::max(b.x1, v.x);
-        b.y1 = std::max(b.y1, v.y);
-    }
-    return b;
+// Half the diagonal of a stand: every point of it lies within this of its centre.
+double halfDiagonal(const Pose& p) {
+    return 0.5 * std::sqrt(p.w * p.w + p.d * p.d);
 }
-// overlaps(p, piece, tol) with p's box given: the very same answer.
-bool overlapsPiece(const Pose& p, const Box& pb, const Polygon& piece, double tol) {
-    if (!piece.isEmpty()) {
-        const Box b = boxOf(piece);
-        if (pb.x1 < b.x0 || b.x1 < pb.x0 || pb.y1 < b.y0 || b.y1 < pb.y0)
-            return false;
-    }
-    return overlaps(p, piece, tol);
+
+// Half the largest diagonal of the stands on the table (not Commanders): every stand lies within this of its
+// centre.
+double largestHalfDiagonal(const BattleState& s) {
+    double m = 0;
+    for (const Unit& y : s.units)
+        if (y.onTable() && y.type != UnitType::Commander)
+            m = std::max(m, y.pose.w * y.pose.w + y.pose.d * y.pose.d);
+    return 0.5 * std::sqrt(m);
+}
+
+// Whether two stands (with half diagonals ha, hb) are certainly more than `gap` apart: their centres are
+// farther apart than both halves and the gap, plus a margin far above rounding. Where this holds, the
+// distance measured exceeds gap + 1e-9 and the stands do not overlap: a test against those thresholds can be
+// skipped with the same answer.
+bool apart(const Pose& a, double ha, const Pose& b, double hb, double gap) {
+    const double dx = a.c.x - b.c.x, dy = a.c.y - b.c.y, reach = ha + hb + gap + 1e-6;
+    return dx * dx + dy * dy > reach * reach;
 }
 
 } // namespace
@@ -79,15 +87,68 @@ double TvbdEngine::distance(const BattleState& s, int a, int b, double cap) cons
     return wp::tactical::distance(s.units[a].pose, s.units[b].pose, cap);
 }
 
+// The stands (other than the mover and Commanders, on the table) whose centres lie within blockedAt's 4 TUM
+// of some pose in `area`, and the terrain pieces whose boxes meet it, in table order, with what blockedAt
+// asks of each piece's feature: the same tests over them give the same answers for every pose in the area.
+struct TvbdEngine::Near {
+    struct Piece {
+        const TerrainFeature* f = nullptr;
+        const Polygon* poly = nullptr;
+        Box box;
+        bool bridge = false, ford = false, stream = false;
+    };
+    QVarLengthArray<int, 64> units;
+    QVarLengthArray<double, 64> half; // the units' half diagonals
+    QVarLengthArray<Piece, 32> pieces;
+};
+
+TvbdEngine::Near TvbdEngine::nearArea(const BattleState& s, int u, const Box& area, double within) const {
+    Near n;
+    // A pose's centre lies inside its box, so inside the area: stands within `within` TUM of it (each axis:
+    // blockedAt's 4, the charge's touch test 5) lie within the area grown by that (a hair more for rounding).
+    const Box reach = area.grown(within + 1e-6);
+    for (qsizetype i = 0; i < s.units.size(); ++i) {
+        const Unit& y = s.units[i];
+        if (i == u || !y.onTable() || y.type == UnitType::Commander)
+            continue;
+        if (y.pose.c.x < reach.x0 || y.pose.c.x > reach.x1 || y.pose.c.y < reach.y0 || y.pose.c.y > reach.y1)
+            continue;
+        n.units.push_back(int(i));
+        n.half.push_back(halfDiagonal(y.pose));
+    }
+    const Box around = area.grown(1e-6); // a centre on a piece's edge counts as inside it (contains)
+    for (const TerrainPiece& k : terrainPieces(s)) {
+        const TerrainFeature& f = s.terrain[k.feature];
+        const Polygon& piece = f.pieces[k.piece];
+        if (!piece.isEmpty() && !k.box.meets(around))
+            continue;
+        n.pieces.push_back({&f, &piece, k.box, k.bridge, k.ford, k.stream});
+    }
+    return n;
+}
+
 bool TvbdEngine::inDifficult(const BattleState& s, const Pose& p) const {
+    // 7.2.5 (as below, for one pose): the pieces whose boxes the stand's box does not meet are not measured.
+    const Box pb = boxOf(p.corners());
+    for (const TerrainPiece& k : terrainPieces(s)) {
+        const TerrainFeature& f = s.terrain[k.feature];
+        const Polygon& piece = f.pieces[k.piece];
+        if (f.cls != TerrainClass::Open && (piece.isEmpty() || pb.meets(k.box)) && overlaps(p, piece, 1e-3))
+            return true;
+    }
+    return false;
+}
+
+bool TvbdEngine::inDifficult(const Pose& p, const Near& near) const {
     // 7.2.5: any part of the unit in difficult terrain puts the whole unit there.
     const Box pb = boxOf(p.corners());
-    for (const TerrainFeature& f : s.terrain) {
-        if (f.cls == TerrainClass::Open)
+    for (const Near::Piece& k : near.pieces) {
+        if (k.f->cls == TerrainClass::Open)
             continue;
-        for (const Polygon& piece : f.pieces)
-            if (overlapsPiece(p, pb, piece, 1e-3))
-                return true;
+        if (!k.poly->isEmpty() && !pb.meets(k.box))
+            continue;
+        if (overlaps(p, *k.poly, 1e-3))
+            return true;
     }
     return false;
 }
@@ -114,11 +175,10 @@ bool TvbdEngine::garrison(const BattleState& s, int u) const {
     const Unit& x = s.units[u];
     if (!x.onTable() || !(isInfantry(x.type) || x.type == UnitType::Cannon))
         return false;
-    const Polygon p = x.pose.polygon();
     for (const TerrainFeature& f : s.terrain)
         if (f.type == QLatin1String("fortification"))
             for (const Polygon& piece : f.pieces)
-                if (overlaps(p, piece, 1e-3))
+                if (overlaps(x.pose, piece, 1e-3))
                     return true;
     return false;
 }
@@ -128,11 +188,10 @@ bool TvbdEngine::behindFortification(const BattleState& s, int u, Vec2 from) con
     if (!garrison(s, u))
         return false;
     const Unit& x = s.units[u];
-    const Polygon p = x.pose.polygon();
     for (const TerrainFeature& f : s.terrain)
         if (f.type == QLatin1String("fortification"))
             for (const Polygon& piece : f.pieces)
-                if (overlaps(p, piece, 1e-3) && segmentCrosses(piece, from, x.pose.c))
+                if (overlaps(x.pose, piece, 1e-3) && segmentCrosses(piece, from, x.pose.c))
                     return true;
     return false;
 }
@@ -162,21 +221,41 @@ bool TvbdEngine::commandCheck(BattleState& s, int u) const {
     return ok;
 }
 
-QList<int> TvbdEngine::contacts(const BattleState& s, int u) const {
-    QList<int> out;
+namespace {
+// The enemies in base contact with u, in table order, each given to `f` until it returns false.
+template <typename F> void eachContact(const BattleState& s, int u, F&& f) {
     const Unit& x = s.units[u];
     if (!x.onTable() || x.type == UnitType::Commander)
-        return out;
+        return;
     for (qsizetype i = 0; i < s.units.size(); ++i) {
         const Unit& y = s.units[i];
         if (y.side == x.side || !y.onTable() || y.type == UnitType::Commander)
             continue;
-        if (std::abs(y.pose.c.x - x.pose.c.x) > 4 || std::abs(y.pose.c.y - x.pose.c.y) > 4)
+        if (std::abs(y.pose.c.x - x.pose.c.x) > 4 || std::abs(y.pose.c.y - x.pose.c.y) > 4 ||
+            apart(x.pose, halfDiagonal(x.pose), y.pose, halfDiagonal(y.pose), kContactEps))
             continue;
-        if (wp::tactical::distance(x.pose, y.pose, 0.1) <= kContactEps)
-            out << int(i);
+        if (wp::tactical::distance(x.pose, y.pose, 0.1) <= kContactEps && !f(int(i)))
+            return;
     }
+}
+} // namespace
+
+QList<int> TvbdEngine::contacts(const BattleState& s, int u) const {
+    QList<int> out;
+    eachContact(s, u, [&](int i) {
+        out << i;
+        return true;
+    });
     return out;
+}
+
+bool TvbdEngine::locked(const BattleState& s, int u) const {
+    bool any = false;
+    eachContact(s, u, [&](int) {
+        any = true;
+        return false; // the first one settles it
+    });
+    return any;
 }
 
 bool TvbdEngine::lineOfSight(const BattleState& s, int a, int b) const {
@@ -246,19 +325,21 @@ bool TvbdEngine::lineOfSight(const BattleState& s, int a, int b) const {
 
 QList<int> TvbdEngine::shooters(const BattleState& s, int side) const {
     QList<int> out;
-    for (qsizetype i = 0; i < s.units.size(); ++i) {
-        const Unit& u = s.units[i];
-        if (u.side != side || !u.onTable() || u.shotMarker || u.movedMarker)
-            continue;
-        if (u.type == UnitType::Commander || u.type == UnitType::Rabble)
-            continue;
-        if (u.type == UnitType::Cannon && u.limbered)
-            continue;
-        if (locked(s, int(i)))
-            continue;
-        out << int(i);
-    }
+    for (qsizetype i = 0; i < s.units.size(); ++i)
+        if (mayShoot(s, int(i), side))
+            out << int(i);
     return out;
+}
+
+bool TvbdEngine::mayShoot(const BattleState& s, int i, int side) const {
+    const Unit& u = s.units[i];
+    if (u.side != side || !u.onTable() || u.shotMarker || u.movedMarker)
+        return false;
+    if (u.type == UnitType::Commander || u.type == UnitType::Rabble)
+        return false;
+    if (u.type == UnitType::Cannon && u.limbered)
+        return false;
+    return !locked(s, i);
 }
 
 // ---- memo -------------------------------------------------------------------------------------------------
@@ -280,27 +361,25 @@ quint64 bitsOf(double d) {
     return b;
 }
 
-// The fingerprint's words for the units (what it reads of each), in order. `table`: only what shootTargets
-// and chargeOptions read (they skip Commanders and read no marker), so a shot's marker or a Commander's move
-// leaves their answers remembered; the unit asked about is added to their key separately.
-void unitWords(const QList<Unit>& units, std::vector<quint64>& w, bool table) {
-    w.clear();
-    w.reserve(std::size_t(units.size()) * 7);
-    for (const Unit& u : units) {
-        if (table && u.type == UnitType::Commander) {
-            w.push_back(quint64(u.status) | quint64(u.side) << 4 | quint64(u.type) << 8);
-            continue;
-        }
-        w.push_back(bitsOf(u.pose.c.x));
-        w.push_back(bitsOf(u.pose.c.y));
-        w.push_back(bitsOf(u.pose.facing));
-        w.push_back(bitsOf(u.pose.w));
-        w.push_back(bitsOf(u.pose.d));
-        w.push_back(quint64(u.status) | quint64(u.side) << 4 | quint64(u.type) << 8 |
-                    quint64(u.quality) << 12 | quint64(u.large) << 16 | quint64(u.limbered) << 17 |
-                    (table ? 0 : quint64(u.shotMarker) << 18 | quint64(quint32(u.attachedTo)) << 20));
-        w.push_back(quint64(quint32(u.command)));
-    }
+// What the fingerprint reads of each unit, as bits: compared bit for bit with the last units seen (cheaper
+// than hashing them), hashed as words when they change.
+struct UnitBits {
+    quint64 x = 0, y = 0, facing = 0, w = 0, d = 0;
+    quint64 flags = 0; // status, side, type, quality, large, limbered, shot marker, attached-to
+    quint64 command = 0;
+    bool operator==(const UnitBits&) const = default;
+};
+constexpr quint64 kMarkerFlags = ~quint64(0) << 18; // the shot marker and attached-to bits
+UnitBits unitBits(const Unit& u) {
+    return {bitsOf(u.pose.c.x),
+            bitsOf(u.pose.c.y),
+            bitsOf(u.pose.facing),
+            bitsOf(u.pose.w),
+            bitsOf(u.pose.d),
+            quint64(u.status) | quint64(u.side) << 4 | quint64(u.type) << 8 | quint64(u.quality) << 12 |
+                quint64(u.large) << 16 | quint64(u.limbered) << 17 | quint64(u.shotMarker) << 18 |
+                quint64(quint32(u.attachedTo)) << 20,
+            quint64(quint32(u.command))};
 }
 
 // The fingerprint's words for the terrain, in order (a feature's type by its text, compared, not hashed).
@@ -323,47 +402,133 @@ void terrainWords(const QList<TerrainFeature>& terrain, std::vector<quint64>& w)
     }
 }
 
-// Hashes of the units and of the terrain, remembered per thread for the last contents seen: the engine and
-// the policy ask many questions about one table, and the terrain does not change during a battle. The
-// contents are compared word for word with a private copy (no sharing with the caller's lists), which costs
-// far less than hashing them again.
-struct ListHashes {
-    std::vector<quint64> unitKey, unitNow;
-    quint64 unitHash = 0;
-    bool unitValid = false;
-    std::vector<quint64> terrainKey, terrainNow;
-    QStringList terrainTypes;
-    quint64 terrainHash = 0;
-    bool terrainValid = false;
-};
-
-quint64 unitsHash(const QList<Unit>& units, bool table) {
-    thread_local ListHashes all, tableOnly;
-    ListHashes& c = table ? tableOnly : all;
-    unitWords(units, c.unitNow, table);
-    if (!c.unitValid || c.unitNow != c.unitKey) {
-        quint64 h = quint64(units.size());
-        for (quint64 v : c.unitNow)
-            h = mix(h, v);
-        c.unitKey.swap(c.unitNow);
-        c.unitHash = h;
-        c.unitValid = true;
+// Whether the terrain's words are exactly `key` (terrainWords compared in place, the vertices as raw bits).
+bool sameTerrainWords(const QList<TerrainFeature>& terrain, const std::vector<quint64>& key) {
+    std::size_t k = 0;
+    auto next = [&](quint64 v) { return k < key.size() && key[k++] == v; };
+    if (!next(quint64(terrain.size())))
+        return false;
+    for (const TerrainFeature& f : terrain) {
+        if (!next(quint64(f.cls) | quint64(f.blocksLOS) << 40 | quint64(f.elevated) << 41) ||
+            !next(bitsOf(f.peak.x)) || !next(bitsOf(f.peak.y)) || !next(bitsOf(f.radius)) ||
+            !next(quint64(f.pieces.size())))
+            return false;
+        for (const Polygon& piece : f.pieces) {
+            if (!next(quint64(piece.size())))
+                return false;
+            const std::size_t n = 2 * std::size_t(piece.size());
+            static_assert(sizeof(Vec2) == 2 * sizeof(quint64));
+            if (key.size() - k < n ||
+                std::memcmp(key.data() + k, piece.constData(), n * sizeof(quint64)) != 0)
+                return false;
+            k += n;
+        }
     }
-    return c.unitHash;
+    return k == key.size();
 }
 
-quint64 terrainHash(const QList<TerrainFeature>& terrain) {
+// Hashes of the units and of the terrain, remembered per thread for the last contents seen: the engine and
+// the policy ask many questions about one table, and the terrain does not change during a battle. The
+// contents are compared bit for bit with a private copy (no sharing with the caller's lists), which costs
+// far less than hashing them again.
+struct ListHashes {
+    std::vector<UnitBits> units;
+    std::vector<std::array<quint64, 2>> unitPart; // each unit's share of the two hashes below
+    quint64 unitHash[2] = {0, 0}; // all, table (shootTargets and chargeOptions: no marker, no Commander pose)
+    bool unitValid = false;
+};
+
+// A unit's share of the units' hashes: its words hashed after its index. `table` leaves out what shootTargets
+// and chargeOptions do not read (they skip Commanders and read no marker), so a shot's marker or a
+// Commander's move leaves their answers remembered; the unit asked about is added to their key separately.
+quint64 unitPart(std::size_t i, const UnitBits& b, bool table) {
+    quint64 h = mix(0x51ed270b27cbd6f1ULL, quint64(i));
+    if (table && UnitType((b.flags >> 8) & 0xf) == UnitType::Commander)
+        return mix(h, b.flags & 0xfff); // status, side, type
+    for (quint64 v : {b.x, b.y, b.facing, b.w, b.d, table ? b.flags & ~kMarkerFlags : b.flags, b.command})
+        h = mix(h, v);
+    return h;
+}
+
+// The hash of the units: the sum of the units' shares (so a change of a few units re-hashes only those).
+quint64 unitsHash(const QList<Unit>& units, bool table) {
     thread_local ListHashes c;
-    terrainWords(terrain, c.terrainNow);
-    bool same = c.terrainValid && c.terrainNow == c.terrainKey && c.terrainTypes.size() == terrain.size();
+    const std::size_t n = std::size_t(units.size());
+    if (!c.unitValid || c.units.size() != n) {
+        c.units.assign(n, UnitBits{});
+        c.unitPart.assign(n, {0, 0});
+        for (std::size_t i = 0; i < n; ++i) {
+            c.units[i] = unitBits(units[qsizetype(i)]);
+            c.unitPart[i] = {unitPart(i, c.units[i], false), unitPart(i, c.units[i], true)};
+        }
+        c.unitHash[0] = c.unitHash[1] = quint64(n);
+        for (const auto& part : c.unitPart) {
+            c.unitHash[0] += part[0];
+            c.unitHash[1] += part[1];
+        }
+        c.unitValid = true;
+    } else {
+        for (std::size_t i = 0; i < n; ++i) {
+            const UnitBits b = unitBits(units[qsizetype(i)]);
+            if (b == c.units[i])
+                continue;
+            const std::array<quint64, 2> part{unitPart(i, b, false), unitPart(i, b, true)};
+            for (int t = 0; t < 2; ++t)
+                c.unitHash[t] += part[std::size_t(t)] - c.unitPart[i][std::size_t(t)];
+            c.units[i] = b;
+            c.unitPart[i] = part;
+        }
+    }
+    return c.unitHash[table ? 1 : 0];
+}
+
+// The read scopes open on this thread (TableReadScope), innermost last, with what was taken in them.
+struct OpenScope {
+    const BattleState* s = nullptr;
+    const void* rules[2] = {nullptr,
+                            nullptr}; // the rules each fingerprint was taken with (none yet: nullptr)
+    quint64 fp[2] = {0, 0};           // all, table
+    bool haveTerrain = false;         // the terrain was checked against the cache in this scope ...
+    quint64 terrain = 0;              // ... and had this hash
+};
+thread_local QVarLengthArray<OpenScope, 4> openScopes;
+
+OpenScope* scopeOf(const BattleState& s) {
+    return !openScopes.isEmpty() && openScopes.last().s == &s ? &openScopes.last() : nullptr;
+}
+
+// The terrain's hash and its pieces as blockedAt and inDifficult look at them, remembered per thread for the
+// last terrain seen (compared word for word with a private copy; within a read scope, once).
+struct TerrainCache {
+    std::vector<quint64> key;
+    QStringList types;
+    quint64 hash = 0;
+    bool valid = false;
+    std::vector<TerrainPiece> pieces;
+};
+
+const TerrainCache& terrainCache(const BattleState& s) {
+    thread_local TerrainCache c;
+    OpenScope* o = scopeOf(s);
+    if (o && o->haveTerrain && c.valid && c.hash == o->terrain)
+        return c; // checked in this scope, and not rebuilt for another terrain since
+    const QList<TerrainFeature>& terrain = s.terrain;
+    bool same = c.valid && c.types.size() == terrain.size() && sameTerrainWords(terrain, c.key);
     for (qsizetype i = 0; same && i < terrain.size(); ++i)
-        same = c.terrainTypes[i] == terrain[i].type;
+        same = c.types[i] == terrain[i].type;
     if (!same) {
+        terrainWords(terrain, c.key);
         quint64 h = quint64(terrain.size());
-        c.terrainTypes.clear();
-        for (const TerrainFeature& f : terrain) {
-            h = mix(h, qHash(f.type) ^ (quint64(f.cls) << 32) ^ (quint64(f.blocksLOS) << 40) ^
-                           (quint64(f.elevated) << 41));
+        c.types.clear();
+        c.pieces.clear();
+        for (qsizetype i = 0; i < terrain.size(); ++i) {
+            const TerrainFeature& f = terrain[i];
+            // The type's characters are mixed in one by one: Qt's string hash (AES/AVX code) leaves the upper
+            // halves of the vector registers in a state that made all the engine's later floating point
+            // several times slower on the benchmark machine (docs/performance.md).
+            for (const QChar ch : f.type)
+                h = mix(h, ch.unicode());
+            h = mix(h, (quint64(f.cls) << 32) ^ (quint64(f.blocksLOS) << 40) ^ (quint64(f.elevated) << 41));
             h = mix(h, bitsOf(f.peak.x));
             h = mix(h, bitsOf(f.peak.y));
             h = mix(h, bitsOf(f.radius));
@@ -374,22 +539,50 @@ quint64 terrainHash(const QList<TerrainFeature>& terrain) {
                     h = mix(h, bitsOf(v.y));
                 }
             }
-            c.terrainTypes << QString(f.type.constData(), f.type.size()); // a private copy
+            c.types << QString(f.type.constData(), f.type.size()); // a private copy
+            // blockedAt and inDifficult: the pieces of terrain that is not open, and of bridges and fords.
+            const bool bridge = f.type == QLatin1String("bridge"), ford = f.type == QLatin1String("ford");
+            if (f.cls == TerrainClass::Open && !bridge && !ford)
+                continue;
+            const bool stream = f.type == QLatin1String("stream");
+            for (qsizetype j = 0; j < f.pieces.size(); ++j)
+                c.pieces.push_back({int(i), int(j), boxOf(f.pieces[j]), bridge, ford, stream});
         }
-        c.terrainKey.swap(c.terrainNow);
-        c.terrainHash = h;
-        c.terrainValid = true;
+        c.hash = h;
+        c.valid = true;
     }
-    return c.terrainHash;
+    if (o) {
+        o->haveTerrain = true;
+        o->terrain = c.hash;
+    }
+    return c;
 }
 
-quint64 fingerprint(const BattleState& s, const void* rules, bool table = false) {
+const std::vector<TerrainPiece>& terrainPieces(const BattleState& s) {
+    return terrainCache(s).pieces;
+}
+
+quint64 computeFingerprint(const BattleState& s, const void* rules, bool table) {
     quint64 h =
         mix(quint64(reinterpret_cast<quintptr>(rules)), quint64(s.units.size()) | quint64(table) << 32);
     h = mix(h, bitsOf(s.tableW));
     h = mix(h, bitsOf(s.tableD));
     h = mix(h, unitsHash(s.units, table));
-    return mix(h, terrainHash(s.terrain));
+    return mix(h, terrainCache(s).hash);
+}
+
+quint64 fingerprint(const BattleState& s, const void* rules, bool table = false) {
+    if (!openScopes.isEmpty() && openScopes.last().s == &s) {
+        // Within a read scope the state does not change: its fingerprint is taken once.
+        OpenScope& o = openScopes.last();
+        const int t = table ? 1 : 0;
+        if (o.rules[t] != rules) {
+            o.fp[t] = computeFingerprint(s, rules, table);
+            o.rules[t] = rules;
+        }
+        return o.fp[t];
+    }
+    return computeFingerprint(s, rules, table);
 }
 
 // The key of a question about unit u on the table (shootTargets, chargeOptions): the table's fingerprint,
@@ -423,6 +616,17 @@ Memo& memo() {
 
 } // namespace
 
+TableReadScope::TableReadScope(const BattleState& s)
+    : m_open(openScopes.isEmpty() || openScopes.last().s != &s) {
+    if (m_open)
+        openScopes.push_back(OpenScope{&s, {nullptr, nullptr}, {0, 0}});
+}
+
+TableReadScope::~TableReadScope() {
+    if (m_open)
+        openScopes.pop_back();
+}
+
 QList<int> TvbdEngine::shootTargets(const BattleState& s, int u, bool* toFront) const {
     Memo& m = memo();
     const quint64 key = tableKey(s, &r, u);
@@ -441,22 +645,29 @@ QList<int> TvbdEngine::shootTargets(const BattleState& s, int u, bool* toFront) 
 QList<int> TvbdEngine::computeShootTargets(const BattleState& s, int u, bool* toFront) const {
     const Unit& x = s.units[u];
     const double range = r.type(x.type).range;
-    QList<std::pair<double, int>> front, flank;
+    QVarLengthArray<std::pair<double, int>, 32> front, flank;
     bool friendFront = false, friendLeft = false, friendRight = false;
-    const double rx = 0.5 * std::sqrt(x.pose.w * x.pose.w + x.pose.d * x.pose.d);
+    // Each stand lies within half its diagonal of its centre: centres farther apart than the shooter's half,
+    // the largest half of any stand and the range (and a margin for rounding) put the stands out of range, as
+    // the distance below would (compared squared: no square root per stand).
+    const double reach = halfDiagonal(x.pose) + largestHalfDiagonal(s) + range + 1e-6;
+    const bool cannon = x.type == UnitType::Cannon;
     for (qsizetype i = 0; i < s.units.size(); ++i) {
         const Unit& y = s.units[i];
         if (i == u || !y.onTable() || y.type == UnitType::Commander)
             continue;
-        // Each stand lies within half its diagonal of its centre: centres farther apart than both halves plus
-        // the range (and a margin for rounding) put the stands out of range, as the distance below would.
-        const double ry = 0.5 * std::sqrt(y.pose.w * y.pose.w + y.pose.d * y.pose.d);
-        if ((y.pose.c - x.pose.c).length() - rx - ry > range + 1e-6)
+        const double dx = y.pose.c.x - x.pose.c.x, dy = y.pose.c.y - x.pose.c.y;
+        if (dx * dx + dy * dy > reach * reach)
+            continue;
+        // 12.2.6: Cannon shoot only to-front, so only friends and enemies to-front count for them (a friend
+        // on a flank stops fire only to that flank): whether a stand is to-front is asked first, the distance
+        // only then.
+        if (cannon && !inFront(x.pose, y.pose))
             continue;
         const double d = distance(s, u, int(i), range + 0.1);
         if (d > range + 1e-9)
             continue;
-        const Zone z = classify(x.pose, y.pose);
+        const Zone z = cannon ? Zone::Front : classify(x.pose, y.pose);
         if (y.side == x.side) {
             // 12.2.7: friends in range to-front stop fire to-front; friends on a flank stop fire to that
             // flank.
@@ -466,37 +677,44 @@ QList<int> TvbdEngine::computeShootTargets(const BattleState& s, int u, bool* to
                 (x.pose.toLocal(y.pose.c).y > 0 ? friendRight : friendLeft) = true;
             continue;
         }
-        if (z == Zone::Rear || z == Zone::None)
-            continue;
-        if (!lineOfSight(s, u, int(i)))
-            continue;
         if (z == Zone::Front)
-            front << std::pair{d, int(i)};
-        else if (x.type != UnitType::Cannon) // 12.2.6: Cannon shoot only to-front
-            flank << std::pair{d, int(i)};
+            front.push_back({d, int(i)});
+        else if (isFlank(z) && x.type != UnitType::Cannon) // 12.2.6: Cannon shoot only to-front
+            flank.push_back({d, int(i)});
     }
-    auto closest = [](QList<std::pair<double, int>> l) {
+    // The closest targets in sight (12.2.3, 12.2.5): those in line of sight within 0.05 TUM of the closest
+    // one in sight, by distance (then table order). Line of sight is tested nearest first, and only until the
+    // targets beyond the closest one in sight by more than 0.05 TUM: the same list as testing every one.
+    auto closest = [&](QVarLengthArray<std::pair<double, int>, 32>& l) {
         QList<int> out;
-        if (l.isEmpty())
-            return out;
         std::sort(l.begin(), l.end());
-        for (const auto& [d, i] : l)
-            if (d <= l.first().first + 0.05)
-                out << i;
+        double nearest = -1;
+        for (const auto& [d, i] : l) {
+            if (nearest >= 0 && d > nearest + 0.05)
+                break;
+            if (!lineOfSight(s, u, i))
+                continue;
+            if (nearest < 0)
+                nearest = d;
+            out << i;
+        }
         return out;
     };
-    if (!friendFront && !front.isEmpty()) {
-        if (toFront)
-            *toFront = true;
-        return closest(front);
+    if (!friendFront) {
+        QList<int> out = closest(front);
+        if (!out.isEmpty()) {
+            if (toFront)
+                *toFront = true;
+            return out;
+        }
     }
     if (toFront)
         *toFront = false;
-    QList<std::pair<double, int>> ok;
+    QVarLengthArray<std::pair<double, int>, 32> ok;
     for (const auto& e : flank) {
         const bool right = x.pose.toLocal(s.units[e.second].pose.c).y > 0;
         if ((right && !friendRight) || (!right && !friendLeft))
-            ok << e;
+            ok.push_back(e);
     }
     return closest(ok);
 }
@@ -614,6 +832,11 @@ void TvbdEngine::resolveShot(BattleState& s, int target, int primary, const QLis
 
 bool TvbdEngine::blockedAt(const BattleState& s, int u, const Pose& p, const QList<int>& ignore,
                            QString* why) const {
+    return blockedAt(s, u, p, ignore, why, nearArea(s, u, boxOf(p.corners())));
+}
+
+bool TvbdEngine::blockedAt(const BattleState& s, int u, const Pose& p, const QList<int>& ignore, QString* why,
+                           const Near& near, int passSide) const {
     const Unit& x = s.units[u];
     const std::array<Vec2, 4> pc = p.corners();
     const Box pb = boxOf(pc);
@@ -624,42 +847,39 @@ bool TvbdEngine::blockedAt(const BattleState& s, int u, const Pose& p, const QLi
             return true;
         }
     bool onCrossing = false;
-    for (const TerrainFeature& f : s.terrain)
-        if (f.type == QLatin1String("bridge") || f.type == QLatin1String("ford"))
-            for (const Polygon& piece : f.pieces)
-                if (contains(piece, p.c))
-                    onCrossing = true;
-    for (const TerrainFeature& f : s.terrain) {
+    for (const Near::Piece& k : near.pieces)
+        if ((k.bridge || k.ford) && contains(*k.poly, p.c))
+            onCrossing = true;
+    for (const Near::Piece& k : near.pieces) {
+        const TerrainFeature& f = *k.f;
         if (f.cls == TerrainClass::Open)
             continue;
-        const bool crossing = f.type == QLatin1String("bridge") || f.type == QLatin1String("ford");
-        for (const Polygon& piece : f.pieces) {
-            if (!overlapsPiece(p, pb, piece, 1e-3))
+        if (!k.poly->isEmpty() && !pb.meets(k.box))
+            continue;
+        if (!overlaps(p, *k.poly, 1e-3))
+            continue;
+        if (f.cls == TerrainClass::Impassable && !onCrossing) {
+            if (why)
+                *why = QStringLiteral("8.2 impassable %1").arg(f.type);
+            return true;
+        }
+        if (x.type == UnitType::Cannon && f.cls == TerrainClass::Difficult && !k.bridge &&
+            !(onCrossing && f.cls == TerrainClass::Difficult && k.stream)) {
+            if (onCrossing && r.terrain.value(QStringLiteral("bridge")).cannonMayCross && !k.ford)
                 continue;
-            if (f.cls == TerrainClass::Impassable && !onCrossing) {
-                if (why)
-                    *why = QStringLiteral("8.2 impassable %1").arg(f.type);
-                return true;
-            }
-            if (x.type == UnitType::Cannon && f.cls == TerrainClass::Difficult &&
-                !(crossing && f.type == QLatin1String("bridge")) &&
-                !(onCrossing && f.cls == TerrainClass::Difficult && f.type == QLatin1String("stream"))) {
-                if (onCrossing && r.terrain.value(QStringLiteral("bridge")).cannonMayCross &&
-                    f.type != QLatin1String("ford"))
-                    continue;
-                if (why)
-                    *why = QStringLiteral("12.1.6 limbered Cannon cannot enter difficult terrain");
-                return true;
-            }
+            if (why)
+                *why = QStringLiteral("12.1.6 limbered Cannon cannot enter difficult terrain");
+            return true;
         }
     }
-    for (qsizetype i = 0; i < s.units.size(); ++i) {
+    const double hp = halfDiagonal(p);
+    for (qsizetype k = 0; k < near.units.size(); ++k) {
+        const int i = near.units[k];
         const Unit& y = s.units[i];
-        if (i == u || !y.onTable() || y.type == UnitType::Commander)
+        if (std::abs(y.pose.c.x - p.c.x) > 4 || std::abs(y.pose.c.y - p.c.y) > 4 || y.side == passSide ||
+            ignore.contains(i))
             continue;
-        if (std::abs(y.pose.c.x - p.c.x) > 4 || std::abs(y.pose.c.y - p.c.y) > 4 || ignore.contains(int(i)))
-            continue;
-        if (overlaps(p, y.pose, 1e-3)) {
+        if (!apart(p, hp, y.pose, near.half[k], 0) && overlaps(p, y.pose, 1e-3)) {
             if (why)
                 *why = QStringLiteral("would overlap %1").arg(y.id);
             return true;
@@ -698,11 +918,18 @@ std::optional<Pose> TvbdEngine::movePath(const BattleState& s, int u, const Move
             *why = w;
         return std::nullopt;
     };
-    QList<Pose> own;
-    QList<Pose>& path = pathOut ? *pathOut : own;
-    Pose p = x.pose;
-    path.clear();
-    path << p;
+    // The poses along the path, kept only when the caller wants them (the end pose is the last one).
+    Pose p = x.pose, last = p;
+    auto push = [&](const Pose& q) {
+        if (pathOut)
+            *pathOut << q;
+        last = q;
+    };
+    if (pathOut) {
+        pathOut->clear();
+        pathOut->reserve(48);
+    }
+    push(p);
     double used = 0;
     Vec2 dir = p.forward();
     bool straightPass = false;
@@ -713,10 +940,10 @@ std::optional<Pose> TvbdEngine::movePath(const BattleState& s, int u, const Move
     case MoveKind::Wheel: {
         if (std::abs(m.angle) > r.wheelMax + 1e-9)
             return fail(QStringLiteral("12.1.5 a wheel is at most %1 degrees").arg(r.wheelMax));
-        for (int k = 1; k <= 6; ++k)
-            path << wheeled(p, m.angle * k / 6);
+        for (int k = pathOut ? 1 : 6; k <= 6; ++k)
+            push(wheeled(p, m.angle * k / 6));
         used += wheelCost(p.w, m.angle);
-        p = path.last();
+        p = last;
         dir = p.forward();
         straightPass = true;
         break;
@@ -728,7 +955,7 @@ std::optional<Pose> TvbdEngine::movePath(const BattleState& s, int u, const Move
         break;
     case MoveKind::AboutFace:
         p.facing = normDeg(p.facing + 180);
-        path << p;
+        push(p);
         dir = p.forward();
         straightPass = true;
         break;
@@ -742,22 +969,22 @@ std::optional<Pose> TvbdEngine::movePath(const BattleState& s, int u, const Move
         const Pose& t = s.units[m.target].pose;
         p.facing = normDeg(t.facing + 180);
         p.c = t.c + t.forward() * (t.d / 2 + p.d / 2);
-        path << p;
+        push(p);
         break;
     }
     case MoveKind::Turn:
         if (m.dist > 0)
             return fail(QStringLiteral("12.1.5 a turn uses the whole move"));
         p.facing = normDeg(p.facing + (m.angle > 0 ? 90 : -90));
-        path << p;
+        push(p);
         break;
     case MoveKind::Sideways:
         if (m.dist > 0)
             return fail(QStringLiteral("12.1.5 a sideways move uses the whole move"));
         dir = p.right() * (m.angle > 0 ? -1.0 : 1.0);
-        for (int k = 1; k <= 4; ++k)
-            path << Pose{p.c + dir * (r.sideStep * k / 4), p.facing, p.w, p.d};
-        p = path.last();
+        for (int k = pathOut ? 1 : 4; k <= 4; ++k)
+            push(Pose{p.c + dir * (r.sideStep * k / 4), p.facing, p.w, p.d});
+        p = last;
         break;
     case MoveKind::Backward: {
         if (ti.backward <= 0)
@@ -774,10 +1001,10 @@ std::optional<Pose> TvbdEngine::movePath(const BattleState& s, int u, const Move
     if (m.kind != MoveKind::Turn && m.kind != MoveKind::Sideways && m.dist > 0) {
         const int steps = std::max(1, int(std::ceil(m.dist / 0.25)));
         const Pose base = p;
-        for (int k = 1; k <= steps; ++k)
-            path << Pose{base.c + dir * (m.dist * k / steps), base.facing, base.w, base.d};
+        for (int k = pathOut ? 1 : steps; k <= steps; ++k)
+            push(Pose{base.c + dir * (m.dist * k / steps), base.facing, base.w, base.d});
         used += m.dist;
-        p = path.last();
+        p = last;
     }
     if (usedOut)
         *usedOut = used;
@@ -877,14 +1104,21 @@ std::optional<Pose> TvbdEngine::checkMove(const BattleState& s, int u, const Mov
             return fail(w);
         p = *end;
     }
+    // The region the path's stands cover: each stand lies within half its diagonal of its centre.
+    const double half = 0.5 * std::sqrt(p.w * p.w + p.d * p.d) + 1e-6;
+    Box area;
+    for (const Pose& q : path)
+        area.add(q.c);
+    area = area.grown(half);
+    const Near near = nearArea(s, u, area);
     // Every legal move ends clear (12.1.12, tested below with the same call): when no reason is wanted,
     // a blocked end settles it before the costlier path checks.
-    if (!why && blockedAt(s, u, p, {}, nullptr))
+    if (!why && blockedAt(s, u, p, {}, nullptr, near))
         return std::nullopt;
     // Allowance (12.1.3), difficult terrain anywhere on the path caps it.
     bool difficult = false;
     for (const Pose& q : path)
-        if (inDifficult(s, q)) {
+        if (inDifficult(q, near)) {
             difficult = true;
             break;
         }
@@ -898,20 +1132,25 @@ std::optional<Pose> TvbdEngine::checkMove(const BattleState& s, int u, const Mov
     if (used > allow + 1e-6)
         return fail(QStringLiteral("12.1.3 allowance %1 TUM exceeded (%2)").arg(fmt(allow), fmt(used)));
 
-    // Obstacles along the path: enemies never; friends per Table 5 (12.1.12), ending clear.
+    // Obstacles along the path: enemies never; friends per Table 5 (12.1.12), ending clear. Without a reason
+    // wanted, the end pose (the path's last) was found clear above with no stand passed through, so it is
+    // clear with some passed through too: it is not tested again. blockedAt looks only at the stands of
+    // `near`, so only those are asked whether they may be passed through.
+    const qsizetype pathTests = why ? path.size() : path.size() - 1;
     QList<int> passable;
-    for (qsizetype i = 0; i < s.units.size(); ++i) {
-        const Unit& y = s.units[i];
-        if (y.side == x.side && i != u && y.onTable() &&
-            mayPass(x.type, y.type, straightPass && parallel(y.pose.facing, p.facing)))
-            passable << int(i);
-    }
-    for (qsizetype k = 1; k < path.size(); ++k) {
+    if (pathTests > 1)
+        for (int i : near.units) {
+            const Unit& y = s.units[i];
+            if (y.side == x.side &&
+                mayPass(x.type, y.type, straightPass && parallel(y.pose.facing, p.facing)))
+                passable << i;
+        }
+    for (qsizetype k = 1; k < pathTests; ++k) {
         QString w;
-        if (blockedAt(s, u, path[k], passable, &w))
+        if (blockedAt(s, u, path[k], passable, &w, near))
             return fail(QStringLiteral("12.1 path blocked: ") + w);
     }
-    if (blockedAt(s, u, p, {}, why ? why : nullptr)) {
+    if (why && blockedAt(s, u, p, {}, why, near)) {
         if (why)
             *why = QStringLiteral("12.1.12 must end clear: ") + *why;
         return std::nullopt;
@@ -933,6 +1172,16 @@ std::optional<Pose> TvbdEngine::checkMove(const BattleState& s, int u, const Mov
             continue;
         if ((y.pose.c - x.pose.c).length() > 25)
             continue;
+        {
+            // An enemy farther from every stand on the path than the buffer zone (and a margin for rounding),
+            // whose zone of control lies outside the path's region too, changes nothing below: skipped. The
+            // enemy and its zone lie within `reach` of its centre.
+            const double hy = 0.5 * std::sqrt(y.pose.w * y.pose.w + y.pose.d * y.pose.d) + r.buffer + 1e-3;
+            const double fz = y.pose.d / 2 + r.zocDepth, wz = y.pose.w / 2;
+            const double reach = std::max(hy, std::sqrt(fz * fz + wz * wz) + 1e-6);
+            if (r.buffer < 3.9 && boxGap(area, boxOf(y.pose.c, y.pose.c)) > reach) // d0, d1 capped at 4 below
+                continue;
+        }
         const double d0 = wp::tactical::distance(x.pose, y.pose, 4);
         const double d1 = wp::tactical::distance(p, y.pose, 4);
         startMin = std::min(startMin, d0);
@@ -1004,6 +1253,7 @@ bool TvbdEngine::hasCandidateMove(const BattleState& s, int u) const {
 
 QList<MoveOption> TvbdEngine::moveOptions(const BattleState& s, int u) const {
     QList<MoveOption> out;
+    out.reserve(32);
     const Unit& x = s.units[u];
     const TypeInfo& ti = r.type(x.type);
     auto add = [&](MoveSpec m, int fallbackOf = -1) { out << MoveOption{m, fallbackOf}; };
@@ -1114,7 +1364,22 @@ QList<int> TvbdEngine::commanderChargeTargets(const BattleState& s, int c) const
     return out;
 }
 
+TvbdEngine::Near TvbdEngine::chargeArea(const BattleState& s, int u) const {
+    // A wheel turns the stand about a front corner, half its diagonal from its centre: the wheeled centre
+    // lies within a diagonal of the centre, the charge then moves it at most the charge distance, and the
+    // stand lies within half its diagonal of its centre. Enemies are touched within 5 TUM (each axis).
+    const Pose& p = s.units[u].pose;
+    const double half = 0.5 * std::sqrt(p.w * p.w + p.d * p.d);
+    const double reach = r.type(s.units[u].type).charge;
+    return nearArea(s, u, boxOf(p.c, p.c).grown(3 * half + reach + 1e-6), 5);
+}
+
 std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, int target) const {
+    return chargePlan(s, u, target, chargeArea(s, u));
+}
+
+std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, int target,
+                                                 const Near& near) const {
     const Unit& x = s.units[u];
     const Unit& t = s.units[target];
     if (!isFormed(x.type) || !t.onTable() || t.side == x.side || t.type == UnitType::Commander)
@@ -1140,14 +1405,15 @@ std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, in
         return false;
     };
     std::optional<ChargePlan> best;
-    const Polygon targetPoly = t.pose.polygon();
-    QList<int> enemies;
-    for (qsizetype i = 0; i < s.units.size(); ++i)
-        if (s.units[i].side != x.side)
-            enemies << int(i);
     auto tryAngle = [&](double a) {
         const double cost = wheelCost(x.pose.w, a);
         if (cost > reach)
+            return;
+        // A plan replaces the best so far only when its wheel and straight distance together are shorter by
+        // more than 1e-9 (below): a wheel costing that much already, or a straight part reaching that far
+        // without touching, cannot win (the same choice, without walking it).
+        const double bound = best ? wheelCost(x.pose.w, best->wheel) + best->dist - 1e-9 : 0;
+        if (best && cost >= bound)
             return;
         const Pose w0 = a == 0 ? x.pose : wheeled(x.pose, a);
         {
@@ -1155,37 +1421,44 @@ std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, in
             // stand touched (a cheap test that spares the step-by-step walk for most angles).
             const double span = reach - cost;
             const Pose sweep{w0.c + w0.forward() * (span / 2), w0.facing, w0.w, w0.d + span};
-            if (wp::tactical::distance(sweep.polygon(), targetPoly, 0.01) > 1e-6)
+            if (overlapSide(sweep, t.pose, -1e-5) < 0 || wp::tactical::distance(sweep, t.pose, 0.01) > 1e-6)
                 return;
         }
         // the wheel itself must not hit anything
         if (a != 0)
             for (int k = 1; k <= 3; ++k) {
                 const Pose q = wheeled(x.pose, a * k / 3);
-                if (blockedAt(s, u, q, {}, nullptr) &&
+                if (blockedAt(s, u, q, {}, nullptr, near) &&
                     !(k == 3 && distance(s, u, target, 0.1) <= kContactEps))
                     return;
             }
         // straight until the first touch of any enemy
         const Vec2 f = w0.forward();
+        const double hx = halfDiagonal(w0);
         double lo = 0, hi = -1;
         const double maxD = reach - cost;
         int firstHit = -1;
         const double step = 0.25; // stands are at least 1 TUM deep: no stand is stepped over
         for (double d = 0; d <= maxD + 1e-9; d += step) {
+            if (best && cost + lo >= bound)
+                return; // the touch lies beyond lo: no shorter than the best
             const double dd = std::min(d, maxD);
             const Pose q{w0.c + f * dd, w0.facing, w0.w, w0.d};
             // touching any enemy?
             int touched = -1;
 
-            for (qsizetype i = 0; i < s.units.size(); ++i) {
+            for (qsizetype k = 0; k < near.units.size(); ++k) { // the stands within 5 TUM of any pose of the
+                const int i = near.units[k];                    // charge, in table order
                 const Unit& y = s.units[i];
-                if (y.side == x.side || !y.onTable() || y.type == UnitType::Commander)
+                if (y.side == x.side)
                     continue;
-                if (std::abs(y.pose.c.x - q.c.x) > 5 || std::abs(y.pose.c.y - q.c.y) > 5)
+                if (std::abs(y.pose.c.x - q.c.x) > 5 || std::abs(y.pose.c.y - q.c.y) > 5 ||
+                    apart(q, hx, y.pose, near.half[k], 0.01))
                     continue;
-                if (wp::tactical::distance(q, y.pose, 0.01) <= 1e-9 || overlaps(q, y.pose, 0)) {
-                    touched = int(i);
+                const int sep = overlapSide(q, y.pose, 0);
+                if (sep > 0 || (sep == 0 && (wp::tactical::distance(q, y.pose, 0.01) <= 1e-9 ||
+                                             overlaps(q, y.pose, 0)))) {
+                    touched = i;
                     break;
                 }
             }
@@ -1195,25 +1468,24 @@ std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, in
                 break;
             }
             // friends and terrain (charges ignore the buffer zone, 14.1.1)
-            if (blockedAt(s, u, q, enemies, nullptr))
+            if (blockedAt(s, u, q, {}, nullptr, near, 1 - x.side))
                 return;
             lo = dd;
             if (dd >= maxD)
                 break;
         }
-        if (firstHit < 0)
+        if (firstHit != target) // none touched, or another stand first
             return;
         // refine the touch point
         for (int it = 0; it < 30; ++it) {
             const double mid = (lo + hi) / 2;
             const Pose q{w0.c + f * mid, w0.facing, w0.w, w0.d};
-            if (wp::tactical::distance(q, s.units[firstHit].pose, 0.01) <= 1e-9) // capped: the same answer
+            const int sep = overlapSide(q, t.pose, 0);
+            if (sep > 0 || (sep == 0 && wp::tactical::distance(q, t.pose, 0.01) <= 1e-9)) // capped: the same
                 hi = mid;
             else
                 lo = mid;
         }
-        if (firstHit != target)
-            return;
         const Pose end{w0.c + f * hi, w0.facing, w0.w, w0.d};
         const Zone contact = classify(t.pose, end);
         if (!allowed(contact))
@@ -1247,9 +1519,11 @@ QList<std::pair<int, ChargePlan>> TvbdEngine::computeChargeOptions(const BattleS
     QList<std::pair<int, ChargePlan>> out;
     const Unit& x = s.units[u];
     QList<int> near;
+    const double hx = halfDiagonal(x.pose);
     for (qsizetype i = 0; i < s.units.size(); ++i) {
         const Unit& y = s.units[i];
         if (y.side != x.side && y.onTable() && y.type != UnitType::Commander &&
+            !apart(x.pose, hx, y.pose, halfDiagonal(y.pose), 3 + 1e-6) &&
             distance(s, u, int(i), 3.1) <= 3 + 1e-6)
             near << int(i);
     }
@@ -1257,8 +1531,9 @@ QList<std::pair<int, ChargePlan>> TvbdEngine::computeChargeOptions(const BattleS
     // kept for the second pass (chargePlan reads only the table: the same answers).
     QList<std::optional<ChargePlan>> plans;
     plans.reserve(near.size());
+    const Near area = chargeArea(s, u);
     for (int t : near) {
-        plans << chargePlan(s, u, t);
+        plans << chargePlan(s, u, t, area);
         const std::optional<ChargePlan>& p = plans.last();
         if (p && p->wheel == 0 && classify(x.pose, s.units[t].pose) == Zone::Front)
             return {{t, *p}};
@@ -1280,12 +1555,14 @@ bool TvbdEngine::supported(const BattleState& s, int u) const {
     if (isInfantry(x.type) && garrison(s, u))
         return true; // 16.5.5 infantry in field fortifications
     bool friendRear = false;
+    const double hx = halfDiagonal(x.pose);
     for (qsizetype i = 0; i < s.units.size(); ++i) {
         const Unit& y = s.units[i];
         if (int(i) == u || !y.onTable() || y.type == UnitType::Commander || y.type == UnitType::Cannon)
             continue;
-        if (classify(x.pose, y.pose) != Zone::Rear ||
-            distance(s, u, int(i), r.supportRange + 0.1) > r.supportRange + 1e-9)
+        if (apart(x.pose, hx, y.pose, halfDiagonal(y.pose), r.supportRange) ||
+            distance(s, u, int(i), r.supportRange + 0.1) > r.supportRange + 1e-9 || // the cheaper tests first
+            classify(x.pose, y.pose) != Zone::Rear)
             continue;
         if (y.side != x.side)
             return false;
@@ -1375,18 +1652,21 @@ void TvbdEngine::rallyBack(BattleState& s, int u) const {
     // Walk back until blocked (stop at the bump); then make sure it ends clear of friends passed through.
     double reached = 0;
     const Pose start = x.pose;
+    const Near near = nearArea(s, u,
+                               boxOf(start.c, start.c + back * full)
+                                   .grown(0.5 * std::sqrt(start.w * start.w + start.d * start.d) + 1e-6));
     for (double d = 0.05; d <= full + 1e-9; d += 0.05) {
         const Pose q{start.c + back * d, start.facing, start.w, start.d};
         QList<int> ignore = passable;
         if (d < 0.2)
             ignore << touching;
-        if (blockedAt(s, u, q, ignore, nullptr))
+        if (blockedAt(s, u, q, ignore, nullptr, near))
             break;
         reached = d;
     }
     while (reached > 0) {
         const Pose q{start.c + back * reached, start.facing, start.w, start.d};
-        if (!blockedAt(s, u, q, touching, nullptr))
+        if (!blockedAt(s, u, q, touching, nullptr, near))
             break;
         reached -= 0.05;
     }

@@ -30,12 +30,18 @@ struct TerrainTypeInfo {
     double width = 0;
 };
 
+// 10.1 game sizes (Table 4), 16.3.2 coins, 16.4 the aggressive attacker's bonus, by table (16.8, 16.9).
+struct GameSizeInfo {
+    int unitsMin = 10, unitsMax = 18, coinsMin = 40, coinsMax = 72, suggested = 15, bonus = 2;
+};
+
 struct TvbdRules {
     QHash<int, TypeInfo> types; // keyed by int(UnitType)
     QHash<int, int> qualityDelta, qualityCost;
     QHash<int, int> largeResolve, largeCap, largeCost; // keyed by int(Quality)
     int largeFlankDice = 2, largeFlankMinResolve = 2;
-    QHash<QString, QList<double>> tables; // name -> {w, d, centre}
+    QHash<QString, QList<double>> tables;   // name -> {w, d, centre}
+    QHash<QString, GameSizeInfo> gameSizes; // name -> army sizes (10.1, 16.3.2, 16.4)
     double deployShort = 4;
     double narrowGap = 2;
     double commandRadius = 8, zocDepth = 3, buffer = 1, supportRange = 4, evadeClear = 3, wheelMax = 45,
@@ -73,6 +79,9 @@ QStringList armyListProblems(const BattleState& s, int side);
 int armyCoins(const TvbdRules& rules, const BattleState& s, int side, int* sections = nullptr);
 // The army list as above plus the coin budget (16.3.2), fortifications included (16.5.6).
 QStringList armyListProblems(const TvbdRules& rules, const BattleState& s, int side, int coinBudget);
+// The army list with the army size the state carries (10.1 units, 16.3.2 coins, the 16.4 bonus of the side):
+// the generic list alone when the scenario gives no army size.
+QStringList armyListProblemsWithBudget(const TvbdRules& rules, const BattleState& s, int side);
 
 // ---- actions ---------------------------------------------------------------------------------------------
 enum class MoveKind {
@@ -128,7 +137,8 @@ enum class TerrainChange {
     ToDifficult,
     CardSwap,
     CardRotate,
-    CardOpen
+    CardOpen,
+    CardBend // 16.7: a stream card replaced by a bend card (target: sector, secondary[0]: orientation 0-3)
 };
 
 // 16.6 the steps of the terrain-card procedure that are decisions (SetupState::cardSteps).
@@ -142,17 +152,43 @@ enum TerrainCardStep {
 };
 
 struct TAction {
-    // Hold: the unit stays this step. Set-up (1.4-1.6): Place a terrain feature or road, Change the
-    // terrain (the attacker, 10.4), Deploy a unit (10.6), Pass (10.5: delay deploying a command/Cannon).
-    enum Kind { End, Move, Shoot, Charge, Evade, Stand, Hold, Place, Change, Deploy, Pass } kind = End;
+    // Hold: the unit stays this step. Set-up (1.1-1.6): Place a terrain feature or road, Change the
+    // terrain (the attacker, 10.4), Deploy a unit (10.6), Pass (10.5: delay deploying a command/Cannon),
+    // Size (10.1: propose a game size), Agree (10.1), Recruit (10.2: a unit into a command, or with target
+    // -1 a new command with its Commander), Assign (10.5 benefit 1: a unit to another command of its side),
+    // Aggressive (16.4: the attacker takes the bonus units and the shorter time limit).
+    enum Kind {
+        End,
+        Move,
+        Shoot,
+        Charge,
+        Evade,
+        Stand,
+        Hold,
+        Place,
+        Change,
+        Deploy,
+        Pass,
+        Size,
+        Agree,
+        Recruit,
+        Assign,
+        Aggressive
+    } kind = End;
     int unit = -1;        // mover, primary shooter, charger, evader, deployed unit
     int target = -1;      // shooting / charge target; terrain change: the feature (index in setup.specs)
     QList<int> secondary; // secondary shooters; terrain swap: the other feature
     MoveSpec move;        // Deploy: move.to = centre, move.angle = facing
     TerrainSpec terrain;  // Place; Change Road: the new road
     TerrainChange change = TerrainChange::None;
-    Vec2 shift;            // Change Move
-    bool limbered = false; // Deploy of a Cannon
+    Vec2 shift;                                // Change Move
+    bool limbered = false;                     // Deploy of a Cannon
+    QString table;                             // Size: the table (small, big, shallowSmall, giant)
+    int amount = 0;                            // Size: units (or coins) per side
+    bool coins = false;                        // Size: the amount is in coins (16.3.2)
+    UnitType recruitType = UnitType::PikeShot; // Recruit
+    Quality quality = Quality::Ordinary;       // Recruit
+    bool large = false;                        // Recruit: a Large Pike+Shot (16.2)
     bool operator==(const TAction&) const = default;
 };
 
@@ -171,6 +207,21 @@ struct ChargePlan {
 struct MeleeDice {
     int dice = 0;
     int toHit = 6;
+};
+
+// While an object of this class lives, the engine's remembered answers about `s` (shooting targets, charge
+// options, candidate moves: see TvbdEngine::shootTargets) are looked up under one fingerprint of the table
+// taken once, instead of one taken per question: `s` must not change meanwhile (the engine opens one around
+// its read-only stretches, e.g. listing the legal actions; the policy around its whole decision).
+class TableReadScope {
+  public:
+    explicit TableReadScope(const BattleState& s);
+    ~TableReadScope();
+    TableReadScope(const TableReadScope&) = delete;
+    TableReadScope& operator=(const TableReadScope&) = delete;
+
+  private:
+    bool m_open = false; // false: a scope over the same state is open already (this one adds nothing)
 };
 
 class TvbdEngine {
@@ -197,11 +248,11 @@ class TvbdEngine {
     bool inDifficult(const BattleState& s, const Pose& p) const;
     bool inDifficult(const BattleState& s, int u) const { return inDifficult(s, s.units[u].pose); }
     double height(const BattleState& s, Vec2 p) const;
-    bool inCommand(const BattleState& s, int u) const;      // 12.1.1
-    bool commandCheck(BattleState& s, int u) const;         // 12.1.2 (rolls)
-    QList<int> contacts(const BattleState& s, int u) const; // enemies in base contact
-    bool locked(const BattleState& s, int u) const { return !contacts(s, u).isEmpty(); } // 12.1.13
-    bool lineOfSight(const BattleState& s, int a, int b) const;                          // 12.2.3
+    bool inCommand(const BattleState& s, int u) const;          // 12.1.1
+    bool commandCheck(BattleState& s, int u) const;             // 12.1.2 (rolls)
+    QList<int> contacts(const BattleState& s, int u) const;     // enemies in base contact
+    bool locked(const BattleState& s, int u) const;             // 12.1.13: contacts(s, u) is not empty
+    bool lineOfSight(const BattleState& s, int a, int b) const; // 12.2.3
     QList<int> shootTargets(const BattleState& s, int u, bool* toFront = nullptr) const; // 12.2.2-12.2.7
     int shootingDice(const BattleState& s, int shooter, int target, bool primary) const; // 12.2.8, 12.2.11-13
     bool supported(const BattleState& s, int u) const;                                   // 14.5.6
@@ -281,7 +332,20 @@ class TvbdEngine {
     void beginTurn(BattleState& s) const;
     bool canAct(const BattleState& s, int u) const;
     bool blockedAt(const BattleState& s, int u, const Pose& p, const QList<int>& ignore, QString* why) const;
+    // What the poses inside a region can touch (tvbd.cpp): blockedAt and inDifficult over it give their
+    // answers over the whole table for any pose in the region, looking at fewer stands and terrain pieces.
+    struct Near;
+    // reach: the stands whose centres lie within this distance (each axis) of the area are listed.
+    Near nearArea(const BattleState& s, int u, const Box& area, double reach = 4) const;
+    // passSide: the stands of this side do not block either (as if all were in `ignore`).
+    bool blockedAt(const BattleState& s, int u, const Pose& p, const QList<int>& ignore, QString* why,
+                   const Near& near, int passSide = -1) const;
+    // The region every pose of u's charges lies in (wheels of up to 45 degrees, then the charge move).
+    Near chargeArea(const BattleState& s, int u) const;
+    std::optional<ChargePlan> chargePlan(const BattleState& s, int u, int target, const Near& near) const;
+    bool inDifficult(const Pose& p, const Near& near) const;
     QList<int> shooters(const BattleState& s, int side) const;
+    bool mayShoot(const BattleState& s, int u, int side) const; // u is one of shooters(s, side)
     void removeUnit(BattleState& s, int u, UnitStatus st) const;
     void syncAttached(BattleState& s, int u) const;
     const TvbdRules& r;

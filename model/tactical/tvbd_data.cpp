@@ -1,6 +1,7 @@
 // Loading the TVBD data tables and battle scenarios, and the text notation of actions.
 #include "data/datadir.h"
 #include "tvbd.h"
+#include "tvbd_recruit.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -107,6 +108,24 @@ bool loadTvbdRules(const QString& path, TvbdRules* out, QString* error) {
                          o.value(QStringLiteral("centre")).toDouble()});
     }
     r.deployShort = tables.value(QStringLiteral("deployShort")).toDouble(4);
+    for (auto it = tables.begin(); it != tables.end(); ++it) {
+        if (!it.value().isObject())
+            continue;
+        const QJsonObject o = it.value().toObject();
+        const QJsonArray units = o.value(QStringLiteral("units")).toArray(),
+                         coins = o.value(QStringLiteral("coins")).toArray();
+        if (units.size() != 2 || coins.size() != 2 || !o.value(QStringLiteral("suggested")).isDouble() ||
+            !o.value(QStringLiteral("aggressiveBonus")).isDouble()) {
+            *error = QStringLiteral("%1: tables.%2: units [min, max], coins [min, max], suggested and "
+                                    "aggressiveBonus are needed (10.1, 16.3.2, 16.4)")
+                         .arg(path, it.key());
+            return false;
+        }
+        r.gameSizes.insert(it.key(),
+                           GameSizeInfo{units[0].toInt(), units[1].toInt(), coins[0].toInt(),
+                                        coins[1].toInt(), o.value(QStringLiteral("suggested")).toInt(),
+                                        o.value(QStringLiteral("aggressiveBonus")).toInt()});
+    }
     const QJsonObject d = root.value(QStringLiteral("distances")).toObject();
     r.commandRadius = d.value(QStringLiteral("commandRadius")).toDouble(8);
     r.narrowGap = d.value(QStringLiteral("narrowGap")).toDouble(2);
@@ -289,6 +308,8 @@ bool scenarioFromJson(const QJsonObject& root, const QString& fileName, const Tv
             s.attackerAlwaysInitiative = it.value().toBool();
         else if (it.key() == QLatin1String("aggressiveAttacker"))
             s.turnLimit = it.value().toBool() ? rules.turnLimitAggressive : rules.turnLimit;
+        else if (it.key() == QLatin1String("twoStreams"))
+            s.setup.twoStreams = it.value().toBool(); // 16.7 (with terrain cards)
         else
             return rd.fail(QStringLiteral("options.") + it.key(), QStringLiteral("unknown option"));
     }
@@ -306,13 +327,30 @@ bool scenarioFromJson(const QJsonObject& root, const QString& fileName, const Tv
         s.turnLimit = tl;
     }
 
-    // set-up left to the players (10.4, 10.6)
+    // set-up left to the players (10.1, 10.2, 10.4, 10.6)
     const QJsonObject setup = root.value(QStringLiteral("setup")).toObject();
     for (auto it = setup.begin(); it != setup.end(); ++it) {
         const QString v = it.value().toString();
-        if (it.key() == QLatin1String("terrain") &&
-            (v == QLatin1String("defender") || v == QLatin1String("scenario") ||
-             v == QLatin1String("cards"))) {
+        if ((it.key() == QLatin1String("gameSize") || it.key() == QLatin1String("armies")) &&
+            v != QLatin1String("players") && v != QLatin1String("scenario"))
+            return rd.fail(QStringLiteral("setup.") + it.key(),
+                           QStringLiteral("'%1' is not 'players' (%2) or 'scenario'")
+                               .arg(v, it.key() == QLatin1String("gameSize") ? QStringLiteral("10.1")
+                                                                             : QStringLiteral("10.2")));
+        if (it.key() == QLatin1String("cardLayout")) { // 16.8 (shallow small tables)
+            if (v != QLatin1String("2x1") && v != QLatin1String("2x2"))
+                return rd.fail(QStringLiteral("setup.cardLayout"),
+                               QStringLiteral("'%1' is not '2x1' or '2x2' (16.8)").arg(v));
+            s.setup.cardOverhang = v == QLatin1String("2x2");
+            continue;
+        }
+        if (it.key() == QLatin1String("gameSize"))
+            s.setup.gameSizeByPlayers = v == QLatin1String("players");
+        else if (it.key() == QLatin1String("armies"))
+            s.setup.recruit = v == QLatin1String("players");
+        else if (it.key() == QLatin1String("terrain") &&
+                 (v == QLatin1String("defender") || v == QLatin1String("scenario") ||
+                  v == QLatin1String("cards"))) {
             s.setup.terrainProcedure = v == QLatin1String("defender");
             s.setup.terrainCards = v == QLatin1String("cards"); // 16.6 (advanced)
         } else if (it.key() == QLatin1String("deployment") &&
@@ -326,6 +364,57 @@ bool scenarioFromJson(const QJsonObject& root, const QString& fileName, const Tv
                     : QStringLiteral("'%1' is not 'players' (10.6) or 'scenario'").arg(v));
         else
             return rd.fail(QStringLiteral("setup.") + it.key(), QStringLiteral("unknown set-up step"));
+    }
+    if (s.setup.cardOverhang && (!s.setup.terrainCards || s.sizeName != QLatin1String("shallowSmall")))
+        return rd.fail(
+            QStringLiteral("setup.cardLayout"),
+            QStringLiteral("16.8 the 2 x 2 layout is an option of terrain cards on a shallow small table"));
+    if (s.setup.twoStreams && !s.setup.terrainCards)
+        return rd.fail(
+            QStringLiteral("options.twoStreams"),
+            QStringLiteral("16.7 two streams is a terrain-card rule: set setup.terrain to 'cards'"));
+    // 10.1 / 16.3.2: the army size per side, in units or coins
+    if (root.contains(QStringLiteral("armySize"))) {
+        const QJsonObject as = root.value(QStringLiteral("armySize")).toObject();
+        const bool units = as.contains(QStringLiteral("units")), coins = as.contains(QStringLiteral("coins"));
+        const int n = as.value(units ? QStringLiteral("units") : QStringLiteral("coins")).toInt(-1);
+        if (units == coins || n < 1)
+            return rd.fail(
+                QStringLiteral("armySize"),
+                QStringLiteral("{\"units\": N} (10.1) or {\"coins\": N} (16.3.2) is needed, N >= 1"));
+        (units ? s.setup.armyUnits : s.setup.armyCoins) = n;
+        if (s.setup.gameSizeByPlayers)
+            return rd.fail(
+                QStringLiteral("armySize"),
+                QStringLiteral("10.1 the players agree the army size (setup.gameSize is 'players')"));
+    }
+    if (s.setup.gameSizeByPlayers && !s.setup.recruit)
+        return rd.fail(
+            QStringLiteral("setup.gameSize"),
+            QStringLiteral("10.1 the players agree the game size only when they recruit the armies "
+                           "(setup.armies 'players')"));
+    if (s.setup.gameSizeByPlayers && !root.value(QStringLiteral("terrain")).toArray().isEmpty())
+        return rd.fail(
+            QStringLiteral("terrain"),
+            QStringLiteral("10.1 the table is agreed by the players: a scenario's terrain needs its "
+                           "table (setup.gameSize 'scenario')"));
+    if (s.setup.recruit) {
+        if (!s.setup.deployment)
+            return rd.fail(
+                QStringLiteral("setup.armies"),
+                QStringLiteral("10.2 recruited armies are deployed by the players (setup.deployment "
+                               "'players')"));
+        if (!root.value(QStringLiteral("commands")).toArray().isEmpty())
+            return rd.fail(QStringLiteral("commands"),
+                           QStringLiteral("10.2 the players recruit the armies (setup.armies 'players'): no "
+                                          "commands in the file"));
+        if (!s.setup.gameSizeByPlayers && !s.setup.armyUnits && !s.setup.armyCoins)
+            s.setup.armyUnits = rules.gameSizes.value(s.sizeName).suggested; // the designer's suggestion
+        if (opts.value(QStringLiteral("aggressiveAttacker")).toBool()) {
+            s.setup.aggressiveOffered = true; // 16.4: the attacker chooses in the set-up
+            if (!root.contains(QStringLiteral("turnLimit")))
+                s.turnLimit = rules.turnLimit;
+        }
     }
 
     // terrain
@@ -383,7 +472,7 @@ bool scenarioFromJson(const QJsonObject& root, const QString& fileName, const Tv
 
     // commands and units
     const QJsonArray commands = root.value(QStringLiteral("commands")).toArray();
-    if (commands.isEmpty())
+    if (commands.isEmpty() && !s.setup.recruit)
         return rd.fail(QStringLiteral("commands"), QStringLiteral("at least one command per side is needed"));
     QSet<QString> ids;
     for (qsizetype ci = 0; ci < commands.size(); ++ci) {
@@ -480,7 +569,7 @@ bool scenarioFromJson(const QJsonObject& root, const QString& fileName, const Tv
             return rd.fail(cpath, QStringLiteral("command '%1' has no Commander (7.3.2)").arg(c.id));
         s.commands << c;
     }
-    for (int side = 0; side < 2; ++side)
+    for (int side = 0; side < 2 && !s.setup.recruit; ++side)
         if (s.originalUnits[side] == 0)
             return rd.fail(QStringLiteral("commands"),
                            QStringLiteral("side %1 (%2) has no units").arg(side).arg(s.sideName[side]));
@@ -542,8 +631,8 @@ QStringList armyListProblems(const BattleState& s, int side) {
 
 int armyCoins(const TvbdRules& rules, const BattleState& s, int side, int* sections) {
     int coins = 0, n = 0;
-    for (const Unit& u : s.units)
-        if (u.side == side && u.type != UnitType::Commander)
+    for (const Unit& u : s.units) // Commanders too: always ordinary (16.3.1), 4 coins (docs/tvbd.md)
+        if (u.side == side)
             coins += rules.coins(u.type, u.quality, u.large);
     for (const TerrainFeature& f : s.terrain) {
         if (f.type != QLatin1String("fortification"))
@@ -577,6 +666,20 @@ QStringList armyListProblems(const TvbdRules& rules, const BattleState& s, int s
     return out;
 }
 
+QStringList armyListProblemsWithBudget(const TvbdRules& rules, const BattleState& s, int side) {
+    const SetupState& b = s.setup;
+    QStringList out = b.armyCoins > 0 ? armyListProblems(rules, s, side, b.armyCoins + b.bonusCoins[side])
+                                      : armyListProblems(s, side);
+    if (b.armyUnits > 0 && s.originalUnits[side] > b.armyUnits + b.bonusUnits[side])
+        out << QStringLiteral("10.1 the army has %1 units, over the %2 agreed%3")
+                   .arg(s.originalUnits[side])
+                   .arg(b.armyUnits + b.bonusUnits[side])
+                   .arg(b.bonusUnits[side]
+                            ? QStringLiteral(" (with %1 bonus units, 16.4)").arg(b.bonusUnits[side])
+                            : QString());
+    return out;
+}
+
 // ---- action text ----------------------------------------------------------------------------------------
 
 namespace {
@@ -606,6 +709,12 @@ QString actionText(const BattleState& s, const TAction& a) {
         return QStringLiteral("place ") + terrainSpecText(a.terrain);
     case TAction::Pass:
         return QStringLiteral("pass");
+    case TAction::Size:
+    case TAction::Agree:
+    case TAction::Recruit:
+    case TAction::Assign:
+    case TAction::Aggressive:
+        return recruit::actionText(s, a);
     case TAction::Deploy:
         return QStringLiteral("deploy %1 %2,%3 %4%5")
             .arg(id(a.unit), num(a.move.to.x), num(a.move.to.y), num(a.move.angle),
@@ -634,6 +743,8 @@ QString actionText(const BattleState& s, const TAction& a) {
             return QStringLiteral("card rotate %1 %2").arg(a.target + 1).arg(a.secondary.value(0, -1));
         case TerrainChange::CardOpen:
             return QStringLiteral("card open %1").arg(a.target + 1);
+        case TerrainChange::CardBend:
+            return QStringLiteral("card bend %1 %2").arg(a.target + 1).arg(a.secondary.value(0, -1));
         case TerrainChange::None:
             break;
         }
@@ -718,6 +829,12 @@ bool parseAction(const BattleState& s, const QString& text, TAction* out, QStrin
         a.kind = TAction::End;
     } else if (verb == QLatin1String("pass")) {
         a.kind = TAction::Pass;
+    } else if (verb == QLatin1String("size") || verb == QLatin1String("agree") ||
+               verb == QLatin1String("recruit") || verb == QLatin1String("assign") ||
+               verb == QLatin1String("aggressive")) {
+        QString why;
+        if (!recruit::parseAction(s, w, &a, &why))
+            return bad(why);
     } else if (verb == QLatin1String("place")) {
         a.kind = TAction::Place;
         QString why;
@@ -742,9 +859,10 @@ bool parseAction(const BattleState& s, const QString& text, TAction* out, QStrin
         };
         int other = -1;
         if (w.size() < 3 || !sector(2, &a.target))
-            return bad(
-                QStringLiteral("card swap S1 S2, card rotate S O or card open S (a sector from 1 to %1)")
-                    .arg(s.setup.cards.size()));
+            return bad(QStringLiteral(
+                           "card swap S1 S2, card rotate S O, card open S or card bend S O (a sector from 1 "
+                           "to %1)")
+                           .arg(s.setup.cards.size()));
         if (k == QLatin1String("swap") && w.size() == 4 && sector(3, &other)) {
             a.change = TerrainChange::CardSwap;
             a.secondary = {other};
@@ -754,8 +872,13 @@ bool parseAction(const BattleState& s, const QString& text, TAction* out, QStrin
             a.secondary = {w[3].toInt()};
         } else if (k == QLatin1String("open") && w.size() == 3) {
             a.change = TerrainChange::CardOpen;
+        } else if (k == QLatin1String("bend") && w.size() == 4 && w[3].size() == 1 &&
+                   w[3][0] >= QLatin1Char('0') && w[3][0] <= QLatin1Char('3')) {
+            a.change = TerrainChange::CardBend; // 16.7
+            a.secondary = {w[3].toInt()};
         } else {
-            return bad(QStringLiteral("card swap S1 S2, card rotate S O (0-3) or card open S"));
+            return bad(
+                QStringLiteral("card swap S1 S2, card rotate S O (0-3), card open S or card bend S O"));
         }
     } else if (verb == QLatin1String("change")) {
         a.kind = TAction::Change;

@@ -41,18 +41,7 @@ int hitsOf(const QList<int>& d, int need) {
 } // namespace
 
 void TvbdEngine::start(BattleState& s) const {
-    // 1.3 attacker: when the scenario does not name one, each side rolls 1d6, re-rolling ties.
-    while (s.attacker < 0) {
-        const int a = s.roll(), b = s.roll();
-        s.note(QStringLiteral("1.3 attacker roll: %1 %2, %3 %4")
-                   .arg(s.sideName[0])
-                   .arg(a)
-                   .arg(s.sideName[1])
-                   .arg(b));
-        if (a != b)
-            s.attacker = a > b ? 0 : 1;
-    }
-    beginSetup(s); // 10.4-10.6 when the scenario leaves them to the players, then the bombardment
+    beginSetup(s); // 1.1-1.6 (tvbd_setup.cpp), then the bombardment
 }
 
 void TvbdEngine::beginBombardment(BattleState& s) const {
@@ -112,6 +101,7 @@ QList<TAction> TvbdEngine::legalActions(const BattleState& s) const {
     QList<TAction> out;
     if (s.over())
         return out;
+    const TableReadScope scope(s);
     switch (s.step) {
     case Step::Setup:
         return setupActions(s);
@@ -313,17 +303,21 @@ bool TvbdEngine::apply(BattleState& s, const TAction& a, QString* error) const {
             return fail(QStringLiteral("not a shooting step"));
         QList<int> all{a.unit};
         all << a.secondary;
-        const QList<int> ok = shooters(s, s.stepSide);
-        for (int sh : all) {
-            if (!ok.contains(sh) || s.units[sh].actedThisStep)
-                return fail(QStringLiteral("12.2.2 %1 cannot shoot").arg(s.units[sh].id));
-            if (s.step == Step::Bombard && s.units[sh].type != UnitType::Cannon)
-                return fail(QStringLiteral("1.7 only Cannon bombard"));
-            if (!shootTargets(s, sh).contains(a.target))
-                return fail(QStringLiteral("12.2.7 %1 may not shoot at %2")
-                                .arg(s.units[sh].id, s.units[a.target].id));
-            if (all.count(sh) > 1)
-                return fail(QStringLiteral("a shooter is named twice"));
+        {
+            const TableReadScope scope(s); // the checks read the state only
+            for (int sh : all) {
+                if (sh < 0 || sh >= s.units.size())
+                    return fail(QStringLiteral("12.2.2 no unit %1").arg(sh));
+                if (!mayShoot(s, sh, s.stepSide) || s.units[sh].actedThisStep)
+                    return fail(QStringLiteral("12.2.2 %1 cannot shoot").arg(s.units[sh].id));
+                if (s.step == Step::Bombard && s.units[sh].type != UnitType::Cannon)
+                    return fail(QStringLiteral("1.7 only Cannon bombard"));
+                if (!shootTargets(s, sh).contains(a.target))
+                    return fail(QStringLiteral("12.2.7 %1 may not shoot at %2")
+                                    .arg(s.units[sh].id, s.units[a.target].id));
+                if (all.count(sh) > 1)
+                    return fail(QStringLiteral("a shooter is named twice"));
+            }
         }
         resolveShot(s, a.target, a.unit, a.secondary);
         checkImmediateEnd(s);
@@ -367,14 +361,15 @@ bool TvbdEngine::apply(BattleState& s, const TAction& a, QString* error) const {
             listed = listed || (l.unit == a.unit && (l.kind == TAction::Stand));
         if (!listed)
             return fail(QStringLiteral("14.3 this unit cannot evade now"));
-        x.actedThisStep = true;
         if (a.kind == TAction::Stand) {
+            x.actedThisStep = true;
             s.note(QStringLiteral("14.3 %1 stands").arg(x.id));
             break;
         }
         QString why;
         if (!evadeOk(s, a.unit, a.move, &why))
-            return fail(why);
+            return fail(why); // (refused: the state is unchanged, the unit may still evade or stand)
+        x.actedThisStep = true;
         if (!commandCheck(s, a.unit)) { // 14.3: Light Horse always test to evade
             s.note(QStringLiteral("14.3 %1 fails to evade and receives the charge").arg(x.id));
             break;
@@ -391,7 +386,12 @@ bool TvbdEngine::apply(BattleState& s, const TAction& a, QString* error) const {
     case TAction::Change:
     case TAction::Deploy:
     case TAction::Pass:
-        return fail(QStringLiteral("a set-up action (10.4-10.6) outside the set-up"));
+    case TAction::Size:
+    case TAction::Agree:
+    case TAction::Recruit:
+    case TAction::Assign:
+    case TAction::Aggressive:
+        return fail(QStringLiteral("a set-up action (10.1-10.6) outside the set-up"));
     }
     advance(s);
     return true;
@@ -461,13 +461,13 @@ void TvbdEngine::beginTurn(BattleState& s) const {
     // Phase 2 initiative: 1d6 each, the higher is active, the attacker wins ties.
     if (s.attackerAlwaysInitiative) {
         s.active = s.attacker;
-        s.note(QStringLiteral("Turn %1. 10 initiative: %2 is active (designer's option)")
+        s.note(QStringLiteral("Turn %1. 11 initiative: %2 is active (designer's option)")
                    .arg(s.turn)
                    .arg(s.sideName[s.active]));
     } else {
         const int a = s.roll(), d = s.roll();
         s.active = a >= d ? s.attacker : 1 - s.attacker;
-        s.note(QStringLiteral("Turn %1. 10 initiative: %2 %3, %4 %5: %6 is active")
+        s.note(QStringLiteral("Turn %1. 11 initiative: %2 %3, %4 %5: %6 is active")
                    .arg(s.turn)
                    .arg(s.sideName[s.attacker])
                    .arg(a)
@@ -496,20 +496,19 @@ void TvbdEngine::advance(BattleState& s) const {
             beginTurn(s);
             continue;
         }
-        // A decision step with nothing to decide is passed over.
+        // A decision step with nothing to decide is passed over (the test reads the state only).
         bool any = false;
+        const TableReadScope scope(s);
         if (s.step == Step::Move) {
             for (qsizetype i = 0; i < s.units.size() && !any; ++i)
                 any = canAct(s, int(i)) && hasCandidateMove(s, int(i));
         } else if (s.step == Step::Shoot || s.step == Step::Bombard) {
             // the same test as legalActions listing a shot, stopping at the first shooter with a target
-            for (int u : shooters(s, s.stepSide)) {
-                if (s.step == Step::Bombard && s.units[u].type != UnitType::Cannon)
+            for (qsizetype u = 0; u < s.units.size() && !any; ++u) {
+                if (!mayShoot(s, int(u), s.stepSide) ||
+                    (s.step == Step::Bombard && s.units[u].type != UnitType::Cannon))
                     continue;
-                if (!shootTargets(s, u).isEmpty()) {
-                    any = true;
-                    break;
-                }
+                any = !shootTargets(s, int(u)).isEmpty();
             }
         } else if (s.step == Step::Declare) {
             for (qsizetype i = 0; i < s.units.size() && !any; ++i) {
@@ -1042,9 +1041,10 @@ void TvbdEngine::morale(BattleState& s) const {
     } else if (s.turn >= s.turnLimit) {
         s.step = Step::Over;
         s.winner = 1 - s.attacker;
-        s.resultReason = QStringLiteral("15.7 turn limit %1 reached without a break: the attacker %2 loses")
-                             .arg(s.turnLimit)
-                             .arg(s.sideName[s.attacker]);
+        s.resultReason =
+            QStringLiteral("10.3, 15.6 turn limit %1 reached without a break: the attacker %2 loses")
+                .arg(s.turnLimit)
+                .arg(s.sideName[s.attacker]);
     }
     if (s.over())
         s.note(s.resultReason);

@@ -4,15 +4,21 @@
 // runTerrainProcedure (the export's entry point) are here too.
 #include "tactical_game.h"
 #include "tvbd.h"
+#include "tvbd_recruit.h"
 
 #include <QJsonArray>
 
 #include <algorithm>
 #include <cmath>
+#include <queue>
+#include <vector>
 
 namespace wp::tactical {
 
 namespace {
+
+QString cardRoadProblem(const TvbdRules& r, const BattleState& s, const TerrainSpec& road); // 16.6.8
+QString roadsProblem(const TvbdRules& r, const BattleState& s);
 
 bool isArea(const TerrainSpec& t) {
     return t.shape == QLatin1String("ellipse") || t.shape == QLatin1String("rect");
@@ -148,10 +154,15 @@ Polygon specPolygon(const TvbdRules& r, const TerrainSpec& t) {
     return f.pieces.isEmpty() ? Polygon() : f.pieces.first();
 }
 
+// Whether a road (a line of two or more points) passes through an area feature or ends in it.
 bool crosses(const TvbdRules& r, const TerrainSpec& road, const TerrainSpec& area) {
     const Polygon p = specPolygon(r, area);
-    return road.points.size() == 2 && (segmentCrosses(p, road.points[0], road.points[1]) ||
-                                       contains(p, road.points[0]) || contains(p, road.points[1]));
+    if (road.points.size() < 2)
+        return false;
+    for (qsizetype i = 1; i < road.points.size(); ++i)
+        if (segmentCrosses(p, road.points[i - 1], road.points[i]))
+            return true;
+    return contains(p, road.points.first()) || contains(p, road.points.last());
 }
 
 std::optional<Vec2> lineCrossing(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
@@ -173,26 +184,32 @@ QList<TerrainSpec> materialize(const QList<TerrainSpec>& specs, bool streamBridg
     QList<TerrainSpec> out = specs;
     int n = 0;
     for (const TerrainSpec& river : specs) {
-        if ((river.type != QLatin1String("river") &&
-             !(streamBridges && river.type == QLatin1String("stream"))) ||
-            river.points.size() != 2)
+        if (river.type != QLatin1String("river") && !(streamBridges && river.type == QLatin1String("stream")))
             continue;
         for (const TerrainSpec& road : specs) {
-            if (!isRoad(road) || road.points.size() != 2)
+            if (!isRoad(road))
                 continue;
-            const auto x = lineCrossing(river.points[0], river.points[1], road.points[0], road.points[1]);
-            if (!x)
-                continue;
-            const Vec2 dir = river.points[1] - river.points[0];
-            TerrainSpec b;
-            b.id = QStringLiteral("%1-bridge%2").arg(river.id).arg(++n);
-            b.type = QStringLiteral("bridge");
-            b.shape = QStringLiteral("rect");
-            b.centre = *x;
-            b.a = road.width + 0.5;
-            b.b = river.width + 2;
-            b.rotation = std::atan2(dir.y, dir.x) * 180 / kPi;
-            out << b;
+            for (qsizetype i = 1; i < river.points.size(); ++i)
+                for (qsizetype j = 1; j < road.points.size(); ++j) {
+                    const auto x = lineCrossing(river.points[i - 1], river.points[i], road.points[j - 1],
+                                                road.points[j]);
+                    bool seen = false; // a road through a corner of the water crosses two of its legs there
+                    for (const TerrainSpec& b : out)
+                        seen = seen ||
+                               (x && b.type == QLatin1String("bridge") && (b.centre - *x).length() < 0.01);
+                    if (!x || seen)
+                        continue;
+                    const Vec2 dir = river.points[i] - river.points[i - 1];
+                    TerrainSpec b;
+                    b.id = QStringLiteral("%1-bridge%2").arg(river.id).arg(++n);
+                    b.type = QStringLiteral("bridge");
+                    b.shape = QStringLiteral("rect");
+                    b.centre = *x;
+                    b.a = road.width + 0.5;
+                    b.b = river.width + 2;
+                    b.rotation = std::atan2(dir.y, dir.x) * 180 / kPi;
+                    out << b;
+                }
         }
     }
     return out;
@@ -319,8 +336,11 @@ constexpr double kSector = 15;
 
 // 16.6.3 layouts: 2 x 2 small, 3 x 2 big, 4 x 2 giant; a shallow small table takes the 2 x 1 layout (16.8
 // option 1, its base edges left empty). The layout is centred on the table.
+// 16.8 option 2 (setup.cardLayout "2x2" on a shallow small table): the normal 2 x 2 layout, overhanging the
+// table's base edges by 5 TUM.
 std::pair<int, int> cardLayout(const BattleState& s) {
-    return {std::max(1, int(std::lround(s.tableW / kSector))), s.tableD >= 2 * kSector - 1 ? 2 : 1};
+    return {std::max(1, int(std::lround(s.tableW / kSector))),
+            s.tableD >= 2 * kSector - 1 || s.setup.cardOverhang ? 2 : 1};
 }
 Vec2 sectorCentre(const BattleState& s, int k) {
     const int cols = s.setup.cardCols, rows = s.setup.cardRows;
@@ -375,8 +395,8 @@ QList<TerrainCard> terrainDeck() {
 QString cardText(const TerrainCard& c) {
     if (openCard(c))
         return QStringLiteral("open");
-    return c.type == QLatin1String("stream")
-               ? QStringLiteral("stream (orientation %1)").arg(c.orientation)
+    return c.type == QLatin1String("stream") || c.type == QLatin1String("bend")
+               ? QStringLiteral("%1 (orientation %2)").arg(c.type).arg(c.orientation)
                : QStringLiteral("%1 %2 (orientation %3)").arg(c.type, c.size).arg(c.orientation);
 }
 QString cardsText(const QList<TerrainCard>& cards) {
@@ -384,10 +404,6 @@ QString cardsText(const QList<TerrainCard>& cards) {
     for (qsizetype k = 0; k < cards.size(); ++k)
         t << QStringLiteral("%1 %2").arg(k + 1).arg(cardText(cards[k]));
     return t.join(QStringLiteral(", "));
-}
-int streamCards(const QList<TerrainCard>& cards) {
-    return int(std::count_if(cards.begin(), cards.end(),
-                             [](const TerrainCard& c) { return c.type == QLatin1String("stream"); }));
 }
 
 // 16.6.4: the centre swaps a player may make now (the first of options 1-3 that is possible).
@@ -411,68 +427,280 @@ QList<std::pair<int, int>> centreSwaps(const BattleState& s) {
     return {};
 }
 
-// 16.6.6-16.6.7: the features the cards show, the stream first; a feature the stream crosses is moved
-// aside (small, or medium the stream does not split) or split into two of the next size down, one on
-// each side of it (large; medium when the stream passes through its middle third). Ids c1, c2, ... by
-// sector ("c3a"/"c3b" for the halves of a split feature).
-QList<TerrainSpec> cardFeatures(const TvbdRules& r, const BattleState& s) {
-    QList<TerrainSpec> out;
+// ---- 16.7 two streams (advanced): bend cards -------------------------------------------------------------
+// The card images are missing (digest 3.6), so the geometry is a decision: a straight stream card's stream
+// runs from table edge to table edge through the middle of its sector (across the table at orientations 0
+// and 2, along it at 1 and 3); a bend card's stream turns a right angle at the middle of its sector, its two
+// arms running straight from there to the table edges in the directions orientation x 90 and
+// orientation x 90 + 90 degrees (0 = along +x, 90 = towards side 1's base edge).
+
+bool waterCard(const TerrainCard& c) {
+    return c.type == QLatin1String("stream") || c.type == QLatin1String("bend");
+}
+bool bendCard(const TerrainCard& c) {
+    return c.type == QLatin1String("bend");
+}
+Vec2 axisDir(int k) { // exact unit vectors of the four quarter turns
+    switch (((k % 4) + 4) % 4) {
+    case 0:
+        return {1, 0};
+    case 1:
+        return {0, 1};
+    case 2:
+        return {-1, 0};
+    default:
+        return {0, -1};
+    }
+}
+// Where a ray from p along an axis direction leaves the table.
+Vec2 edgePoint(const BattleState& s, Vec2 p, Vec2 d) {
+    return {d.x > 0 ? s.tableW : d.x < 0 ? 0 : p.x, d.y > 0 ? s.tableD : d.y < 0 ? 0 : p.y};
+}
+bool horizontalCard(const TerrainCard& c) {
+    return c.orientation % 2 == 0;
+}
+
+// 16.7 the allowed shapes of two streams (one stream is always allowed): T (two straights at right angles),
+// h (a straight and a bend curving towards it), L (a straight and a bend lined up with it), "| (" (a
+// straight and a bend curving away from it), ") (" (two bends curving away from each other).
+enum class StreamShape { NotAllowed, One, T, H, L, StraightAway, BendsAway };
+
+StreamShape streamShape(const BattleState& s, const QList<TerrainCard>& cards) {
+    QList<int> w;
+    for (int k = 0; k < cards.size(); ++k)
+        if (waterCard(cards[k]))
+            w << k;
+    if (w.size() < 2)
+        return StreamShape::One;
+    const TerrainCard &a = cards[w[0]], &b = cards[w[1]];
+    const Vec2 ca = sectorCentre(s, w[0]), cb = sectorCentre(s, w[1]);
+    if (!bendCard(a) && !bendCard(b))
+        return horizontalCard(a) != horizontalCard(b) ? StreamShape::T : StreamShape::NotAllowed;
+    if (bendCard(a) && bendCard(b)) {
+        // each has an arm pointing away from the other along the axis on which they differ
+        const bool byX = std::abs(ca.x - cb.x) > 1e-6;
+        auto away = [&](const TerrainCard& c, Vec2 from, Vec2 other) {
+            const double want = byX ? (from.x > other.x ? 1 : -1) : (from.y > other.y ? 1 : -1);
+            for (int i = 0; i < 2; ++i) {
+                const Vec2 d = axisDir(c.orientation + i);
+                if ((byX ? d.x : d.y) == want)
+                    return true;
+            }
+            return false;
+        };
+        return away(a, ca, cb) && away(b, cb, ca) ? StreamShape::BendsAway : StreamShape::NotAllowed;
+    }
+    const TerrainCard& straight = bendCard(a) ? b : a;
+    const TerrainCard& bend = bendCard(a) ? a : b;
+    const Vec2 cs = bendCard(a) ? cb : ca, cbend = bendCard(a) ? ca : cb;
+    const bool horiz = horizontalCard(straight);
+    if (std::abs(horiz ? cbend.y - cs.y : cbend.x - cs.x) < 1e-6)
+        return StreamShape::L;
+    for (int i = 0; i < 2; ++i) { // the bend's arm across the straight
+        const Vec2 d = axisDir(bend.orientation + i);
+        const double across = horiz ? d.y : d.x;
+        if (across != 0)
+            return (across > 0) == ((horiz ? cs.y - cbend.y : cs.x - cbend.x) > 0)
+                       ? StreamShape::H
+                       : StreamShape::StraightAway;
+    }
+    return StreamShape::NotAllowed;
+}
+
+QString shapeName(StreamShape sh) {
+    switch (sh) {
+    case StreamShape::T:
+        return QStringLiteral("T");
+    case StreamShape::H:
+        return QStringLiteral("h");
+    case StreamShape::L:
+        return QStringLiteral("L");
+    case StreamShape::StraightAway:
+        return QStringLiteral("| (");
+    case StreamShape::BendsAway:
+        return QStringLiteral(") (");
+    default:
+        return QStringLiteral("one stream");
+    }
+}
+
+// 16.6.6 / 16.7: the streams the water cards show, as line features (ids c<sector>).
+QList<TerrainSpec> cardStreams(const TvbdRules& r, const BattleState& s) {
     const QList<TerrainCard>& cards = s.setup.cards;
-    std::optional<TerrainSpec> stream;
-    bool across = true; // the stream runs across the table (parallel to the base edges)
-    for (int k = 0; k < cards.size() && !stream; ++k)
-        if (cards[k].type == QLatin1String("stream")) {
-            const Vec2 c = sectorCentre(s, k);
-            across = cards[k].orientation % 2 == 0;
-            stream = across ? lineSpec(r, cards[k].type, {0, c.y}, {s.tableW, c.y})
-                            : lineSpec(r, cards[k].type, {c.x, 0}, {c.x, s.tableD});
-            stream->id = QStringLiteral("c%1").arg(k + 1);
-            out << *stream;
+    QList<int> w;
+    for (int k = 0; k < cards.size(); ++k)
+        if (waterCard(cards[k]))
+            w << k;
+    auto line = [&](int k, const QList<Vec2>& pts) {
+        TerrainSpec t = lineSpec(r, QStringLiteral("stream"), pts[0], pts[1]);
+        t.points = pts;
+        t.id = QStringLiteral("c%1").arg(k + 1);
+        return t;
+    };
+    auto straight = [&](int k) {
+        const Vec2 c = sectorCentre(s, k);
+        return horizontalCard(cards[k]) ? line(k, {{0, c.y}, {s.tableW, c.y}})
+                                        : line(k, {{c.x, 0}, {c.x, s.tableD}});
+    };
+    auto bend = [&](int k) {
+        const Vec2 c = sectorCentre(s, k);
+        return line(k, {edgePoint(s, c, axisDir(cards[k].orientation)), c,
+                        edgePoint(s, c, axisDir(cards[k].orientation + 1))});
+    };
+    QList<TerrainSpec> out;
+    if (w.isEmpty())
+        return out;
+    if (w.size() == 1)
+        return {bendCard(cards[w[0]]) ? bend(w[0]) : straight(w[0])};
+    const StreamShape sh = streamShape(s, cards);
+    const int a = w[0], b = w[1];
+    const Vec2 ca = sectorCentre(s, a), cb = sectorCentre(s, b);
+    switch (sh) {
+    case StreamShape::T: { // the first card's stream is the bar; the second runs from it to the edge
+        const bool horiz = horizontalCard(cards[a]);
+        const Vec2 foot = horiz ? Vec2{cb.x, ca.y} : Vec2{ca.x, cb.y};
+        double sgn = horiz ? cb.y - ca.y : cb.x - ca.x;
+        if (std::abs(sgn) < 1e-6) // its sector's middle is on the bar: towards the nearer table edge
+            sgn = horiz ? (cb.y > s.tableD / 2 ? 1 : -1) : (cb.x > s.tableW / 2 ? 1 : -1);
+        const Vec2 d = horiz ? Vec2{0, sgn > 0 ? 1.0 : -1.0} : Vec2{sgn > 0 ? 1.0 : -1.0, 0};
+        out << straight(a) << line(b, {foot, edgePoint(s, foot, d)});
+        break;
+    }
+    case StreamShape::L: // the straight lies along the bend's arm: one stream turning at the bend
+        out << (bendCard(cards[a]) ? bend(a) : bend(b));
+        break;
+    case StreamShape::H: { // the bend's arm across the straight ends on it
+        const int sk = bendCard(cards[a]) ? b : a, bk = bendCard(cards[a]) ? a : b;
+        const Vec2 cs = sk == a ? ca : cb, c = sk == a ? cb : ca;
+        const bool horiz = horizontalCard(cards[sk]);
+        QList<Vec2> pts;
+        for (int i = 0; i < 2; ++i) {
+            const Vec2 d = axisDir(cards[bk].orientation + i);
+            if ((horiz ? d.y : d.x) != 0)
+                pts.prepend(horiz ? Vec2{c.x, cs.y} : Vec2{cs.x, c.y});
+            else
+                pts.append(edgePoint(s, c, d));
         }
-    auto perpendicular = [&](const TerrainSpec& t) { // half extent across the stream and the offset from it
+        pts.insert(1, c);
+        out << straight(sk) << line(bk, pts);
+        break;
+    }
+    case StreamShape::StraightAway:
+    case StreamShape::BendsAway:
+        out << (bendCard(cards[a]) ? bend(a) : straight(a)) << (bendCard(cards[b]) ? bend(b) : straight(b));
+        break;
+    default: // not an allowed shape: cannot be reached through the decisions; the first stream alone
+        out << (bendCard(cards[a]) ? bend(a) : straight(a));
+        break;
+    }
+    return out;
+}
+
+// 16.6.6-16.6.7: the features the cards show, the streams first; a feature a stream crosses is moved aside
+// (small, or medium the stream does not split) or split into two of the next size down, one on each side of
+// it (large; medium when the stream passes through its middle third); a feature still on water after being
+// moved twice (by a second stream) is left off (*notes says so). Ids c1, c2, ... by sector ("c3a"/"c3b"
+// for the halves of a split feature).
+QList<TerrainSpec> cardFeatures(const TvbdRules& r, const BattleState& s, QStringList* notes = nullptr) {
+    const QList<TerrainCard>& cards = s.setup.cards;
+    QList<TerrainSpec> out = cardStreams(r, s);
+    struct Seg {
+        Vec2 a, b;
+        double width;
+        bool across; // parallel to the base edges
+    };
+    QList<Seg> water;
+    for (const TerrainSpec& st : out)
+        for (qsizetype i = 1; i < st.points.size(); ++i)
+            water << Seg{st.points[i - 1], st.points[i], st.width,
+                         std::abs(st.points[i].y - st.points[i - 1].y) < 1e-9};
+    auto firstWater = [&](const TerrainSpec& t) -> int {
         const Polygon p = specPolygon(r, t);
-        double lo = 1e300, hi = -1e300;
-        for (const Vec2& v : p) {
-            lo = std::min(lo, across ? v.y : v.x);
-            hi = std::max(hi, across ? v.y : v.x);
-        }
-        return (hi - lo) / 2;
+        for (qsizetype i = 0; i < water.size(); ++i)
+            if (overlaps(p, thickSegment(water[i].a, water[i].b, water[i].width), 0.01))
+                return int(i);
+        return -1;
     };
     for (int k = 0; k < cards.size(); ++k) {
         const TerrainCard& card = cards[k];
-        if (openCard(card) || card.type == QLatin1String("stream"))
+        if (openCard(card) || waterCard(card))
             continue;
         const Vec2 c = sectorCentre(s, k);
         const double rotation = card.orientation % 2 == 0 ? 0 : 90;
-        TerrainSpec t = areaSpec(card.type, card.size, c, rotation);
-        t.id = QStringLiteral("c%1").arg(k + 1);
-        if (!stream || !overlaps(specPolygon(r, t), specPolygon(r, *stream), 0.01)) {
-            out << t;
-            continue;
-        }
-        const double line = across ? stream->points[0].y : stream->points[0].x;
-        const double offset = (across ? c.y : c.x) - line;
-        const double clear = stream->width / 2 + 0.25;
-        auto at = [&](TerrainSpec f, double side) {
-            const double v = line + side * (perpendicular(f) + clear);
-            (across ? f.centre.y : f.centre.x) = v;
-            return f;
-        };
-        const QString smaller = card.size == QLatin1String("large")    ? QStringLiteral("medium")
-                                : card.size == QLatin1String("medium") ? QStringLiteral("small")
-                                                                       : QString();
-        const bool split = !smaller.isEmpty() &&
-                           (card.size == QLatin1String("large") || std::abs(offset) < perpendicular(t) / 3);
-        if (split) {
-            TerrainSpec half = areaSpec(card.type, smaller, c, rotation);
-            half.id = t.id + QLatin1Char('a');
-            out << at(half, -1);
-            half.id = t.id + QLatin1Char('b');
-            out << at(half, 1);
-        } else {
-            out << at(t, offset < 0 ? -1 : 1);
+        TerrainSpec first = areaSpec(card.type, card.size, c, rotation);
+        first.id = QStringLiteral("c%1").arg(k + 1);
+        QList<std::pair<TerrainSpec, int>> work{{first, 0}}; // a feature and how often it was moved
+        while (!work.isEmpty()) {
+            auto [t, moved] = work.takeFirst();
+            const int wi = firstWater(t);
+            if (wi < 0) {
+                out << t;
+                continue;
+            }
+            if (moved >= 2) {
+                if (notes)
+                    *notes << QStringLiteral(
+                                  "16.6.7 %1 (%2 %3) finds no place clear of the streams and is left off")
+                                  .arg(t.id, t.type, t.size);
+                continue;
+            }
+            const Seg& seg = water[wi];
+            const bool across = seg.across;
+            auto perpendicular = [&](const TerrainSpec& f) { // half extent across the stream
+                const Polygon p = specPolygon(r, f);
+                double lo = 1e300, hi = -1e300;
+                for (const Vec2& v : p) {
+                    lo = std::min(lo, across ? v.y : v.x);
+                    hi = std::max(hi, across ? v.y : v.x);
+                }
+                return (hi - lo) / 2;
+            };
+            const double line = across ? seg.a.y : seg.a.x;
+            const double offset = (across ? t.centre.y : t.centre.x) - line;
+            const double clear = seg.width / 2 + 0.25;
+            auto at = [&](TerrainSpec f, double side) {
+                const double v = line + side * (perpendicular(f) + clear);
+                (across ? f.centre.y : f.centre.x) = v;
+                return f;
+            };
+            const QString smaller = t.size == QLatin1String("large")    ? QStringLiteral("medium")
+                                    : t.size == QLatin1String("medium") ? QStringLiteral("small")
+                                                                        : QString();
+            const bool split = moved == 0 && !smaller.isEmpty() &&
+                               (t.size == QLatin1String("large") || std::abs(offset) < perpendicular(t) / 3);
+            if (split) {
+                TerrainSpec half = areaSpec(t.type, smaller, t.centre, t.rotation);
+                half.id = t.id + QLatin1Char('a');
+                const TerrainSpec ha = at(half, -1);
+                half.id = t.id + QLatin1Char('b');
+                const TerrainSpec hb = at(half, 1);
+                work.prepend({hb, 1});
+                work.prepend({ha, 1});
+            } else {
+                work.prepend({at(t, offset < 0 ? -1 : 1), moved + 1});
+            }
         }
     }
+    if (s.setup.cardOverhang) // 16.8 option 2: what falls off the table is discarded (a decision: the
+        for (qsizetype i = out.size() - 1; i >= 0;
+             --i) { // feature whose middle is off; the rest is pushed on)
+            TerrainSpec& f = out[i];
+            if (f.shape == QLatin1String("line"))
+                continue;
+            if (f.centre.y < 0 || f.centre.y > s.tableD || f.centre.x < 0 || f.centre.x > s.tableW) {
+                if (notes)
+                    *notes << QStringLiteral("16.8 %1 (%2 %3) falls off the table and is discarded")
+                                  .arg(f.id, f.type, f.size);
+                out.removeAt(i);
+                continue;
+            }
+            double lo = 1e300, hi = -1e300;
+            for (const Vec2& v : specPolygon(r, f)) {
+                lo = std::min(lo, v.y);
+                hi = std::max(hi, v.y);
+            }
+            f.centre.y += std::max(0.0, -lo) - std::max(0.0, hi - s.tableD);
+        }
     return out;
 }
 // 10.5 scouting: 1d6 per Dragoons, 2d6 per Light Horse, hits on 5-6; the difference is the advantage, kept
@@ -523,8 +751,12 @@ QList<std::pair<int, int>> scoutSwaps(const BattleState& s) {
     for (int i = 0; i < c.size(); ++i)
         for (int j = i + 1; j < c.size(); ++j)
             if (c[i].size == QLatin1String("medium") && c[j].size == QLatin1String("medium") &&
-                !(c[i] == c[j]))
-                out << std::pair{i, j};
+                !(c[i] == c[j])) {
+                QList<TerrainCard> trial = c; // 16.7: the streams keep an allowed shape
+                std::swap(trial[i], trial[j]);
+                if (streamShape(s, trial) != StreamShape::NotAllowed)
+                    out << std::pair{i, j};
+            }
     return out;
 }
 int scoutSide(const BattleState& s) {
@@ -537,7 +769,8 @@ void advanceCards(const TvbdRules& r, BattleState& s) {
     QList<int>& steps = s.setup.cardSteps;
     while (!steps.isEmpty()) {
         const int step = steps.first();
-        if (step == CardSecondStream && streamCards(s.setup.cards) < 2) {
+        if (step == CardSecondStream &&
+            std::count_if(s.setup.cards.begin(), s.setup.cards.end(), waterCard) < 2) {
             steps.removeFirst();
             continue;
         }
@@ -560,8 +793,11 @@ void advanceCards(const TvbdRules& r, BattleState& s) {
         s.stepSide = side;
         return;
     }
-    s.setup.specs = cardFeatures(r, s);
+    QStringList notes;
+    s.setup.specs = cardFeatures(r, s, &notes);
     rebuild(r, s);
+    for (const QString& n : notes)
+        s.note(n);
     QStringList placed;
     for (const TerrainSpec& t : s.setup.specs)
         placed << QStringLiteral("%1 %2").arg(t.id, terrainSpecText(t));
@@ -609,6 +845,23 @@ QList<TAction> cardActions(const BattleState& s) {
                     a.secondary = {o};
                     out << a;
                 }
+    } else if (step == CardSecondStream && s.setup.twoStreams) {
+        // 16.7: the defender replaces zero, one or both stream cards with bend cards, in any orientation, so
+        // that the two form an allowed shape (listed: the replacements that leave one).
+        for (int i = 0; i < c.size(); ++i)
+            if (c[i].type == QLatin1String("stream"))
+                for (int o = 0; o < 4; ++o) {
+                    QList<TerrainCard> trial = c;
+                    trial[i] = TerrainCard{QStringLiteral("bend"), QStringLiteral("medium"), o};
+                    if (streamShape(s, trial) != StreamShape::NotAllowed) {
+                        a.change = TerrainChange::CardBend;
+                        a.target = i;
+                        a.secondary = {o};
+                        out << a;
+                    }
+                }
+        if (streamShape(s, c) == StreamShape::NotAllowed)
+            return out;
     } else if (step == CardSecondStream) {
         for (int i = 0; i < c.size(); ++i)
             if (c[i].type == QLatin1String("stream")) {
@@ -667,8 +920,9 @@ bool parseTerrainSpec(const QStringList& w, TerrainSpec* out, QString* error) {
             }
             t.points << p;
         }
-        if (t.points.size() != 2) {
-            *error = QStringLiteral("a linear feature needs two points (X1,Y1 X2,Y2)");
+        if (t.points.size() < 2 || (!isRoad(t) && t.points.size() != 2)) {
+            *error = isRoad(t) ? QStringLiteral("a road needs two or more points (X1,Y1 X2,Y2 ...)")
+                               : QStringLiteral("a stream or river needs two points (X1,Y1 X2,Y2)");
             return false;
         }
         *out = t;
@@ -814,6 +1068,10 @@ QStringList TvbdEngine::terrainPlacementProblems(const BattleState& s, const Ter
             out << QStringLiteral("8.2 %1 is %2")
                        .arg(add.type,
                             rectType(add.type) ? QStringLiteral("a rectangle") : QStringLiteral("round"));
+    } else if (isRoad(add) && s.setup.terrainCards) {
+        const QString p = cardRoadProblem(r, s, normalized(r, add));
+        if (!p.isEmpty())
+            out << p;
     } else {
         int e0 = -1, e1 = -1;
         if (add.shape != QLatin1String("line") || add.points.size() != 2 || !onEdge(s, add.points[0], &e0) ||
@@ -828,9 +1086,32 @@ QStringList TvbdEngine::terrainPlacementProblems(const BattleState& s, const Ter
     return out;
 }
 
+static bool isArmyStage(SetupStage st) {
+    return st == SetupStage::GameSize || st == SetupStage::Recruit || st == SetupStage::Aggressive ||
+           st == SetupStage::Organise;
+}
+
 void TvbdEngine::beginSetup(BattleState& s, bool terrainDone) const {
-    if (!terrainDone)
+    if (!terrainDone) {
+        // 1.1-1.2 (10.1, 10.2) when the scenario leaves the armies to the players
+        if (recruit::beginArmies(r, s))
+            return;
+        // 1.3 attacker: when the scenario does not name one, each side rolls 1d6, re-rolling ties.
+        while (s.attacker < 0) {
+            const int a = s.roll(), b = s.roll();
+            s.note(QStringLiteral("1.3 attacker roll: %1 %2, %3 %4")
+                       .arg(s.sideName[0])
+                       .arg(a)
+                       .arg(s.sideName[1])
+                       .arg(b));
+            if (a != b)
+                s.attacker = a > b ? 0 : 1;
+        }
+        // 16.4 the attacker of a pick-up game may take bonus units
+        if (recruit::beginAggressive(r, s))
+            return;
         s.setup.fixedTerrain = int(s.terrain.size());
+    }
     if (s.setup.terrainCards && !terrainDone) {
         // 16.6.3: the defender deals one card to each sector from the shuffled deck, each in a random
         // orientation, and turns them face up.
@@ -879,9 +1160,11 @@ void TvbdEngine::beginSetup(BattleState& s, bool terrainDone) const {
         beginBombardment(s);
         return;
     }
-    // 10.5 scouting (rolled before the terrain was laid in a terrain-card game)
+    // 10.5 scouting (rolled before the terrain was laid in a terrain-card game); benefit 1 first
     if (!s.setup.scouted)
         rollScouting(s);
+    if (recruit::beginOrganise(s))
+        return;
     s.step = Step::Setup;
     s.setup.stage = SetupStage::Deploy;
     s.setup.deploying = -1;
@@ -909,6 +1192,8 @@ void TvbdEngine::startCannonDeployment(BattleState& s) const {
 }
 
 QString TvbdEngine::setupPrompt(const BattleState& s) const {
+    if (isArmyStage(s.setup.stage))
+        return recruit::prompt(r, s);
     const QString who = s.sideName[s.stepSide];
     const QString pass = s.setup.scoutDelays[s.stepSide] > 0 && s.setup.deploying < 0
                              ? QStringLiteral(", or pass")
@@ -917,7 +1202,10 @@ QString TvbdEngine::setupPrompt(const BattleState& s) const {
     case SetupStage::PlaceTerrain:
         return QStringLiteral("10.4 %1 (defender): place a terrain feature, or end").arg(who);
     case SetupStage::Roads:
-        return QStringLiteral("10.4 %1 (defender): place a road, or end").arg(who);
+        return s.setup.terrainCards
+                   ? QStringLiteral("16.6.8 %1 (defender): place a road avoiding other terrain, or end")
+                         .arg(who)
+                   : QStringLiteral("10.4 %1 (defender): place a road, or end").arg(who);
     case SetupStage::TerrainChange:
         return QStringLiteral("10.4 %1 (attacker): change the terrain (one change), or end").arg(who);
     case SetupStage::TerrainCards:
@@ -934,9 +1222,13 @@ QString TvbdEngine::setupPrompt(const BattleState& s) const {
             return QStringLiteral("10.5 %1: swap two medium terrain cards (scouting benefit 2), or end")
                 .arg(who);
         default:
-            return QStringLiteral(
-                       "16.6.6 %1 (defender): replace one of the two stream cards with an open one")
-                .arg(who);
+            return s.setup.twoStreams
+                       ? QStringLiteral("16.7 %1 (defender): replace stream cards with bend cards until the "
+                                        "streams form a T, h, L, | ( or ) ( shape, then end")
+                             .arg(who)
+                       : QStringLiteral(
+                             "16.6.6 %1 (defender): replace one of the two stream cards with an open one")
+                             .arg(who);
         }
     case SetupStage::Deploy:
         return s.setup.deploying >= 0 ? QStringLiteral("10.6 %1: deploy the rest of %2")
@@ -944,7 +1236,7 @@ QString TvbdEngine::setupPrompt(const BattleState& s) const {
                                       : QStringLiteral("10.6 %1: deploy a command%2").arg(who, pass);
     case SetupStage::DeployCannon:
         return QStringLiteral("10.6 %1: deploy a Cannon%2").arg(who, pass);
-    case SetupStage::None:
+    default:
         break;
     }
     return {};
@@ -1041,6 +1333,7 @@ QString changedSpecs(const TvbdEngine& e, const BattleState& s, const TAction& a
     case TerrainChange::CardSwap:
     case TerrainChange::CardRotate:
     case TerrainChange::CardOpen:
+    case TerrainChange::CardBend:
         return QStringLiteral("16.6 terrain cards are changed only while they are on the table layout");
     case TerrainChange::None:
         return QStringLiteral("unknown change");
@@ -1120,11 +1413,275 @@ QList<Vec2> roadTargets(const BattleState& s) {
     return through;
 }
 
+// ---- 16.6.8 roads in a terrain-card game ----------------------------------------------------------------
+// A road is a line of 2 to 8 points. It must avoid other terrain: it may pass through or end in a village or
+// town, cross water (at a bridge) and meet other roads, nothing else. The first road runs from a table edge
+// to the opposite one; a later road starts at a table edge or on a road, and ends at a table edge, on a road
+// or in a village or town.
+
+struct Obstacle {
+    QString id;
+    Polygon piece;
+};
+QList<Obstacle> roadObstacles(const BattleState& s) {
+    QList<Obstacle> out;
+    for (const TerrainFeature& f : s.terrain) {
+        if (isVillage(f.type) || isWater(f.type) || f.type == QLatin1String("road") ||
+            f.type == QLatin1String("bridge") || f.type == QLatin1String("ford"))
+            continue;
+        for (const Polygon& p : f.pieces)
+            out << Obstacle{f.id, p};
+    }
+    return out;
+}
+bool onRoad(const BattleState& s, Vec2 p) {
+    for (const TerrainSpec& road : s.setup.specs)
+        if (isRoad(road))
+            for (qsizetype i = 1; i < road.points.size(); ++i)
+                if (segmentDistance(p, road.points[i - 1], road.points[i]) < 0.05)
+                    return true;
+    return false;
+}
+bool inVillage(const TvbdRules& r, const BattleState& s, Vec2 p) {
+    for (const TerrainSpec& v : s.setup.specs)
+        if (isVillage(v.type) && contains(specPolygon(r, v), p))
+            return true;
+    return false;
+}
+
+QString cardRoadProblem(const TvbdRules& r, const BattleState& s, const TerrainSpec& road) {
+    const QList<Vec2>& pts = road.points;
+    if (pts.size() < 2 || pts.size() > 8)
+        return QStringLiteral("16.6.8 a road is a line of 2 to 8 points");
+    for (const Vec2& p : pts)
+        if (p.x < -1e-6 || p.y < -1e-6 || p.x > s.tableW + 1e-6 || p.y > s.tableD + 1e-6)
+            return QStringLiteral("16.6.8 the road must stay on the table");
+    const QList<Obstacle> obstacles = roadObstacles(s);
+    for (qsizetype i = 1; i < pts.size(); ++i) {
+        if ((pts[i] - pts[i - 1]).length() < 1e-6)
+            return QStringLiteral("16.6.8 a road has no zero-length leg");
+        const Polygon leg = thickSegment(pts[i - 1], pts[i], road.width);
+        for (const Obstacle& o : obstacles)
+            if (overlaps(leg, o.piece, 0.01))
+                return QStringLiteral("16.6.8 roads must avoid other terrain (%1)").arg(o.id);
+    }
+    int e0 = -1, e1 = -1;
+    const bool edge0 = onEdge(s, pts.first(), &e0), edge1 = onEdge(s, pts.last(), &e1);
+    if (countSpecs(s.setup.specs).roads == 0) {
+        if (!edge0 || !edge1 || e0 == e1 || (e0 < 2) != (e1 < 2))
+            return QStringLiteral("16.6.8 the first road runs from a table edge to the opposite one");
+        return {};
+    }
+    const bool road0 = onRoad(s, pts.first()), road1 = onRoad(s, pts.last());
+    const bool end0 = edge0 || road0 || inVillage(r, s, pts.first()),
+               end1 = edge1 || road1 || inVillage(r, s, pts.last());
+    if (!end0 || !end1 || !(edge0 || road0 || edge1 || road1))
+        return QStringLiteral(
+            "16.6.8 a road starts at a table edge or on a road and ends at a table edge, on a "
+            "road or in a village or town");
+    return {};
+}
+
+// Routes clear of the obstacles for the listed roads: shortest paths on a 0.5 TUM grid (8 neighbours)
+// between two sets of grid points, straightened (each point joined to the farthest next one in a clear
+// line).
+class RoadPlanner {
+  public:
+    RoadPlanner(const BattleState& s, double width) : m_s(s), m_width(width) {
+        for (const Obstacle& o : roadObstacles(s))
+            m_obstacles << o.piece;
+        m_nx = int(std::lround(s.tableW / kStep)) + 1;
+        m_ny = int(std::lround(s.tableD / kStep)) + 1;
+        m_free.resize(m_nx * m_ny);
+        for (int j = 0; j < m_ny; ++j)
+            for (int i = 0; i < m_nx; ++i) {
+                bool ok = true;
+                for (const Polygon& p : m_obstacles)
+                    ok = ok && distance(p, point(i, j)) > width / 2 + 0.05;
+                m_free[j * m_nx + i] = ok;
+            }
+    }
+    Vec2 point(int i, int j) const { return {i * kStep, j * kStep}; }
+    int cell(Vec2 p) const {
+        const int i = std::clamp(int(std::lround(p.x / kStep)), 0, m_nx - 1),
+                  j = std::clamp(int(std::lround(p.y / kStep)), 0, m_ny - 1);
+        return j * m_nx + i;
+    }
+    QList<int> edgeCells(int edge) const { // 0 y = 0, 1 y = depth, 2 x = 0, 3 x = width
+        QList<int> out;
+        if (edge < 2)
+            for (int i = 0; i < m_nx; ++i)
+                out << (edge == 0 ? 0 : m_ny - 1) * m_nx + i;
+        else
+            for (int j = 0; j < m_ny; ++j)
+                out << j * m_nx + (edge == 2 ? 0 : m_nx - 1);
+        return out;
+    }
+    QList<int> roadCells() const {
+        QList<int> out;
+        for (int k = 0; k < m_nx * m_ny; ++k)
+            if (onRoad(m_s, point(k % m_nx, k / m_nx)))
+                out << k;
+        return out;
+    }
+    // The shortest free path from any cell of `from` to any of `to`, as points (empty when none).
+    QList<Vec2> path(const QList<int>& from, const QList<int>& to) const {
+        QList<double> dist(m_nx * m_ny, 1e300);
+        QList<int> prev(m_nx * m_ny, -1);
+        QList<char> goal(m_nx * m_ny, 0);
+        for (int k : to)
+            goal[k] = 1;
+        using Item = std::pair<double, int>;
+        std::priority_queue<Item, std::vector<Item>, std::greater<Item>> q;
+        for (int k : from)
+            if (m_free[k]) {
+                dist[k] = 0;
+                q.push({0, k});
+            }
+        int found = -1;
+        while (!q.empty()) {
+            const auto [d, k] = q.top();
+            q.pop();
+            if (d > dist[k])
+                continue;
+            if (goal[k]) {
+                found = k;
+                break;
+            }
+            const int i = k % m_nx, j = k / m_nx;
+            for (int di = -1; di <= 1; ++di)
+                for (int dj = -1; dj <= 1; ++dj) {
+                    const int ni = i + di, nj = j + dj;
+                    if ((di == 0 && dj == 0) || ni < 0 || nj < 0 || ni >= m_nx || nj >= m_ny)
+                        continue;
+                    const int n = nj * m_nx + ni;
+                    const double nd = d + kStep * (di && dj ? std::sqrt(2.0) : 1.0);
+                    if (m_free[n] && nd < dist[n] - 1e-12) {
+                        dist[n] = nd;
+                        prev[n] = k;
+                        q.push({nd, n});
+                    }
+                }
+        }
+        QList<Vec2> out;
+        for (int k = found; k >= 0; k = prev[k])
+            out.prepend(point(k % m_nx, k / m_nx));
+        return out;
+    }
+    bool clear(Vec2 a, Vec2 b) const {
+        const Polygon leg = thickSegment(a, b, m_width);
+        for (const Polygon& p : m_obstacles)
+            if (overlaps(leg, p, 0.01))
+                return false;
+        return true;
+    }
+    QList<Vec2> straighten(const QList<Vec2>& p) const {
+        if (p.size() < 2)
+            return p;
+        QList<Vec2> out{p.first()};
+        qsizetype i = 0;
+        while (i < p.size() - 1) {
+            qsizetype j = i + 1;
+            while (j + 1 < p.size() && clear(p[i], p[j + 1]))
+                ++j;
+            out << p[j];
+            i = j;
+        }
+        return out;
+    }
+
+  private:
+    static constexpr double kStep = 0.5;
+    const BattleState& m_s;
+    double m_width;
+    QList<Polygon> m_obstacles;
+    int m_nx = 0, m_ny = 0;
+    QList<char> m_free;
+};
+
+// The roads listed in a terrain-card game: from edge to opposite edge (straight when clear, else the
+// shortest route), through the middle of the table and through each village or town; once a road is down,
+// also a spur from each village or town to the nearest table edge or road. Only roads cardRoadProblem
+// allows.
+QList<TerrainSpec> cardRoadCandidates(const TvbdRules& r, const BattleState& s) {
+    const TerrainSpec proto = lineSpec(r, QStringLiteral("road"), {0, 0}, {1, 0});
+    const RoadPlanner plan(s, proto.width);
+    QList<QList<Vec2>> routes;
+    for (const auto& [a, b] : edgeLines(s, roadTargets(s)))
+        routes << QList<Vec2>{a, b};
+    QList<Vec2> via{Vec2{s.tableW / 2, s.tableD / 2}};
+    for (const TerrainSpec& v : s.setup.specs)
+        if (isVillage(v.type))
+            via << v.centre;
+    for (int axis = 0; axis < 2; ++axis) {
+        const QList<int> from = plan.edgeCells(axis == 0 ? 2 : 0), to = plan.edgeCells(axis == 0 ? 3 : 1);
+        // from the middle third of the edge (a road along the table's rim is no road)
+        const QList<int> middle = from.mid(from.size() / 3, from.size() - 2 * (from.size() / 3));
+        routes << plan.straighten(plan.path(middle, to));
+        for (const Vec2& v : via) {
+            const QList<Vec2> p1 = plan.path(from, {plan.cell(v)}), p2 = plan.path({plan.cell(v)}, to);
+            if (!p1.isEmpty() && !p2.isEmpty())
+                routes << plan.straighten(p1 + p2.mid(1));
+        }
+    }
+    if (countSpecs(s.setup.specs).roads > 0) {
+        QList<int> ends = plan.roadCells();
+        for (int e = 0; e < 4; ++e)
+            ends << plan.edgeCells(e);
+        for (const TerrainSpec& v : s.setup.specs)
+            if (isVillage(v.type))
+                routes << plan.straighten(plan.path({plan.cell(v.centre)}, ends));
+    }
+    QList<TerrainSpec> out;
+    for (const QList<Vec2>& pts : routes) {
+        if (pts.size() < 2 || pts.size() > 8)
+            continue;
+        TerrainSpec road = proto;
+        road.points = pts;
+        bool dup = false;
+        for (const TerrainSpec& t : s.setup.specs)
+            dup = dup || (isRoad(t) && t.points == pts);
+        for (const TerrainSpec& t : out)
+            dup = dup || t.points == pts;
+        if (!dup && cardRoadProblem(r, s, road).isEmpty())
+            out << road;
+    }
+    return out;
+}
+
+// Why the defender may not end the roads yet, or empty: every village and town needs a road through it or
+// ending in it (8.2; in 10.4 the defender may stop at 6 roads); with terrain cards at least one road (16.6.8)
+// — as far as a road that avoids the other terrain can be found.
+QString roadsProblem(const TvbdRules& r, const BattleState& s) {
+    const int roads = countSpecs(s.setup.specs).roads;
+    if (!s.setup.terrainCards)
+        return villagesServed(r, s.setup.specs) || roads >= 6
+                   ? QString()
+                   : QStringLiteral("8.2 every village and town needs a road through it");
+    const QList<TerrainSpec> cands = roads < 6 ? cardRoadCandidates(r, s) : QList<TerrainSpec>();
+    if (roads == 0 && !cands.isEmpty())
+        return QStringLiteral("16.6.8 every table has at least one road");
+    for (const TerrainSpec& v : s.setup.specs) {
+        if (!isVillage(v.type))
+            continue;
+        bool served = false, servable = false;
+        for (const TerrainSpec& road : s.setup.specs)
+            served = served || (isRoad(road) && crosses(r, road, v));
+        for (const TerrainSpec& road : cands)
+            servable = servable || crosses(r, road, v);
+        if (!served && servable)
+            return QStringLiteral("16.6.8 %1 needs a road through it or ending in it").arg(v.id);
+    }
+    return {};
+}
+
 } // namespace
 
 QList<TAction> TvbdEngine::setupActions(const BattleState& s) const {
     QList<TAction> out;
     const SetupStage st = s.setup.stage;
+    if (isArmyStage(st))
+        return recruit::actions(r, s);
     if (st == SetupStage::TerrainCards)
         return cardActions(s);
     if (st == SetupStage::PlaceTerrain || st == SetupStage::Roads) {
@@ -1140,6 +1697,8 @@ QList<TAction> TvbdEngine::setupActions(const BattleState& s) const {
             for (const auto& [a, b] : edgeLines(s, {}))
                 for (const QString& type : {QStringLiteral("stream"), QStringLiteral("river")})
                     cands << lineSpec(r, type, a, b);
+        } else if (s.setup.terrainCards) {
+            cands = cardRoadCandidates(r, s); // 16.6.8
         } else {
             for (const auto& [a, b] : edgeLines(s, roadTargets(s))) {
                 const TerrainSpec road = lineSpec(r, QStringLiteral("road"), a, b);
@@ -1161,8 +1720,7 @@ QList<TAction> TvbdEngine::setupActions(const BattleState& s) const {
         }
         const bool canEnd = st == SetupStage::PlaceTerrain
                                 ? countSpecs(s.setup.specs).features >= featureRange(s).first
-                                : villagesServed(r, s.setup.specs) &&
-                                      (!s.setup.terrainCards || countSpecs(s.setup.specs).roads > 0);
+                                : roadsProblem(r, s).isEmpty();
         if (canEnd || out.isEmpty())
             out << TAction{};
         return out;
@@ -1262,17 +1820,37 @@ bool TvbdEngine::applySetup(BattleState& s, const TAction& a, QString* why) cons
     };
     const SetupStage st = s.setup.stage;
     const QString who = s.sideName[s.stepSide];
+    if (isArmyStage(st)) {
+        bool done = false;
+        if (!recruit::apply(r, s, a, why, &done))
+            return false;
+        if (done)
+            beginSetup(s, st == SetupStage::Organise);
+        return true;
+    }
     if (st == SetupStage::TerrainCards) {
         if (!cardActions(s).contains(a))
             return fail(QStringLiteral("16.6 not a choice now (%1)").arg(setupPrompt(s)));
         QList<TerrainCard>& c = s.setup.cards;
         const int step = s.setup.cardSteps.first();
         const QString rule = step == CardDefenderAdjust ? QStringLiteral("16.6.5")
-                             : step == CardSecondStream ? QStringLiteral("16.6.6")
-                             : step == CardScoutSwap    ? QStringLiteral("10.5 benefit 2:")
-                                                        : QStringLiteral("16.6.4");
-        if (isTerrainEnd(a)) {
+                             : step == CardSecondStream
+                                 ? (s.setup.twoStreams ? QStringLiteral("16.7") : QStringLiteral("16.6.6"))
+                             : step == CardScoutSwap ? QStringLiteral("10.5 benefit 2:")
+                                                     : QStringLiteral("16.6.4");
+        if (isTerrainEnd(a) && step == CardSecondStream) {
+            s.note(
+                QStringLiteral("16.7 %1 keeps the streams: shape %2").arg(who, shapeName(streamShape(s, c))));
+        } else if (isTerrainEnd(a)) {
             s.note(QStringLiteral("%1 %2 passes").arg(rule, who));
+        } else if (a.change == TerrainChange::CardBend) {
+            c[a.target] = TerrainCard{QStringLiteral("bend"), QStringLiteral("medium"), a.secondary[0]};
+            s.note(QStringLiteral(
+                       "16.7 %1 replaces the stream card %2 with a bend card (orientation %3): shape %4")
+                       .arg(who)
+                       .arg(a.target + 1)
+                       .arg(a.secondary[0])
+                       .arg(shapeName(streamShape(s, c))));
         } else if (a.change == TerrainChange::CardSwap) {
             const int i = a.target, j = a.secondary[0];
             s.note(QStringLiteral("%1 %2 swaps card %3 (%4) and card %5 (%6)")
@@ -1298,8 +1876,8 @@ bool TvbdEngine::applySetup(BattleState& s, const TAction& a, QString* why) cons
         if (step == CardScoutSwap && !isTerrainEnd(a))
             --s.setup
                   .scoutDelays[s.stepSide]; // a point of advantage spent; the step goes on while any is left
-        else
-            s.setup.cardSteps.removeFirst();
+        else if (!(step == CardSecondStream && a.change == TerrainChange::CardBend && !isTerrainEnd(a)))
+            s.setup.cardSteps.removeFirst(); // 16.7: after a bend the defender may bend the other card too
         advanceCards(r, s);
         return true;
     }
@@ -1314,11 +1892,10 @@ bool TvbdEngine::applySetup(BattleState& s, const TAction& a, QString* why) cons
                 s.setup.stage = SetupStage::Roads;
                 return true;
             }
-            if (!villagesServed(r, s.setup.specs) && countSpecs(s.setup.specs).roads < 6)
-                return fail(QStringLiteral("8.2 every village and town needs a road through it"));
+            const QString p = roadsProblem(r, s);
+            if (!p.isEmpty())
+                return fail(p);
             if (s.setup.terrainCards) {
-                if (countSpecs(s.setup.specs).roads == 0)
-                    return fail(QStringLiteral("16.6.8 every table has at least one road"));
                 s.note(QStringLiteral("16.6.8 %1 has placed the roads").arg(who));
                 beginSetup(s, true);
                 return true;
@@ -1425,6 +2002,8 @@ TAction chooseSetupAction(const TvbdEngine& engine, const BattleState& s, wp::ru
     if (legal.size() == 1)
         return legal.first();
     const TvbdRules& r = engine.rules();
+    if (isArmyStage(s.setup.stage))
+        return recruit::choose(r, s, legal);
     switch (s.setup.stage) {
     case SetupStage::PlaceTerrain: {
         // The defender places a random number of area features and streams (no river: the policy keeps the
@@ -1527,7 +2106,7 @@ TAction chooseSetupAction(const TvbdEngine& engine, const BattleState& s, wp::ru
             s.setup.cardSteps.value(0) == CardSecondStream)
             return s.setup.cardSteps.value(0) == CardSecondStream ? legal.last() : legal.first();
         return legal.last();
-    case SetupStage::None:
+    default:
         break;
     }
     return legal[rng.below(int(legal.size()))];
