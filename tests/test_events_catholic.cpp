@@ -1088,6 +1088,31 @@ class TestEventsCatholic : public QObject {
         for (int u : unitsAt(f.s, f.city("dresden"), C, f.d()))
             QVERIFY(!(f.s.units[u].flags & kInside));
     }
+    // 8.66 with 13.14: Saxons besieging beside Protestants leave the besieging force the moment they switch
+    // (they then return to Saxony): a siege that falls below its Siege Level is lifted at once, not left
+    // standing until the Catholic chooses their Saxony city (fuzzer, intervention seed 408223: Bremen with
+    // 2 CF against level 3 while the choice was pending).
+    void c17_saxonBesiegersLiftTheSiege() {
+        Rules f;
+        QVERIFY(start(f, {"C17"}));
+        f.s.nationSide[f.nationality("saxon")] = P;
+        f.setAreaControl("saxony", P);
+        const auto saxons = f.place("saxon", UnitKind::Militia, "bremen");
+        f.place("protestant", UnitKind::Militia, "bremen");
+        const int bremen = f.city("bremen");
+        f.s.cities[bremen].siege = 1;
+        f.s.cities[bremen].sieger = P;
+        const int level = siegeLevel(f.d(), f.s, bremen);
+        QVERIFY(cfSum(f.d(), f.s, unitsAt(f.s, bremen, P, f.d())) >= level); // the siege stands before
+        PLAY(f, "C17");
+        QVERIFY(inEventChoice(f));                     // the Saxons' Saxony city is still to be chosen ...
+        QCOMPARE(f.s.cities[bremen].siege, int8_t(0)); // ... and the siege is already lifted (13.14)
+        QCOMPARE(int(f.s.cities[bremen].sieger), int(kNone));
+        QVERIFY(f.logged("13.14 the siege of Bremen is lifted"));
+        ACT(f, "choose dresden");
+        QCOMPARE(f.s.units[saxons[0]].loc, int16_t(f.city("dresden")));
+        QCOMPARE(f.s.cities[bremen].siege, int8_t(0));
+    }
     void c17_refused() {
         Rules f;
         QVERIFY(start(f, {"C17"}));

@@ -730,6 +730,8 @@ void TestTacticalView::tvbdEverySetupStepOnScreen() {
             rules.insert(QStringLiteral("1.7"));
     QVERIFY(rules.contains(QStringLiteral("1.7"))); // the bombardment step came before turn 1
     shot(&w, QStringLiteral("tactical-setup-recruit.png"));
+}
+
 // Hotseat (Tercios L319, L366): three turns played through the window's list with the cover on; whenever
 // a player has the screen, nothing shows the other side's face-down cards; a record saved mid-turn reopens
 // behind the cover and hides them too.

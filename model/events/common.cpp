@@ -983,6 +983,11 @@ void saxonySwitches(Ctx& c, int toSide, int cardIdx, const QString& rule) {
            QStringLiteral("%1 Saxony switches sides: John George and the Saxon units are now %2")
                .arg(rule, sideName(toSide)),
            toSide);
+    // 13.14: Saxons who besieged beside their former friends leave that besieging force now (they return
+    // to Saxony below): a siege that falls below its Siege Level is lifted at once
+    for (int16_t loc : groups)
+        if (isCity(loc) && c.s.cities[loc].sieger == fromSide)
+            checkSiegeMaintained(c, loc);
     // sieges between the Saxons and their new friends end (8.66)
     for (int16_t loc : locs) {
         if (!isCity(loc))
