@@ -77,8 +77,22 @@ class TestBattle : public QObject {
 
     // Tercios placement: no base on impassable terrain (a Building only for the unit inside it, G55); each
     // in its side's deployment area (L1503: the zone from its edge), but a relieved town's garrison, which
-    // starts in and beside the town behind the besiegers (TYW 13.15). Empty when all is well.
+    // starts in and beside the town behind the besiegers (TYW 13.15); the G49 pieces and a card's works keep
+    // off each other and off the site (its town, shut gates, walls, River and crossings). Empty when all is
+    // well.
     static QString terciosPlacement(const QJsonObject& o, const TerciosState& s) {
+        auto site = [](const TTerrain& t) {
+            static const QStringList types = {QStringLiteral("Building"), QStringLiteral("River"),
+                                              QStringLiteral("Bridge"), QStringLiteral("Ford")};
+            return types.contains(t.type) || t.id == QLatin1String("closed-town") ||
+                   t.id == QLatin1String("city-wall");
+        };
+        for (qsizetype i = 0; i < s.terrain.size(); ++i)
+            for (qsizetype j = i + 1; j < s.terrain.size(); ++j) {
+                const TTerrain &a = s.terrain[i], &b = s.terrain[j];
+                if (!(site(a) && site(b)) && overlaps(a.poly, b.poly, 0.01))
+                    return QStringLiteral("terrain %1 overlaps %2").arg(a.id, b.id);
+            }
         const QJsonObject dep = o.value(QStringLiteral("deployment")).toObject();
         const double zone = dep.value(QStringLiteral("zoneDepth")).toDouble();
         const bool longEdges = dep.value(QStringLiteral("orientation")).toString() == QLatin1String("long");
@@ -195,14 +209,17 @@ class TestBattle : public QObject {
                          qPrintable(QStringLiteral("%1: %2 on %3").arg(what, u.id, s.units[j].id)));
         }
         // 8.3 (issue 9): the terrain's area features (the 10.4 procedure's, the cards', the Area's table)
-        // never overlap the site's town, its shut gates, bridges and fords.
+        // never overlap the site's town, its shut gates, bridges and fords, or a fortress's works before the
+        // town (16.5.2; in the neutral zone, where the lines' sections over the stands never are).
         static const QStringList areaTypes = {QStringLiteral("village"),      QStringLiteral("town"),
                                               QStringLiteral("field"),        QStringLiteral("woods"),
                                               QStringLiteral("rough"),        QStringLiteral("gentleHill"),
                                               QStringLiteral("difficultHill")};
-        auto site = [](const TerrainFeature& f) {
+        auto site = [&s](const TerrainFeature& f) {
             return f.id == QLatin1String("town") || f.id == QLatin1String("closed-town") ||
-                   f.id.startsWith(QLatin1String("bridge-")) || f.id.startsWith(QLatin1String("ford-"));
+                   f.id.startsWith(QLatin1String("bridge-")) || f.id.startsWith(QLatin1String("ford-")) ||
+                   (f.type == QLatin1String("fortification") && !f.pieces.isEmpty() &&
+                    std::abs(f.pieces.first().first().y - s.tableD / 2) < 4);
         };
         for (const TerrainFeature& a : s.terrain)
             if (site(a))

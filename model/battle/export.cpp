@@ -724,7 +724,17 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
     // ---- The terrain first (the site, then the rulebook's procedure or the Area's table), then the armies
     // around it (docs/battle-export.md "Terrain").
     QJsonArray terrain, decor;
-    QList<QPointF> works; // field fortification sections (16.5): the fortress's, then the lines'
+    // Field fortification sections (16.5): the fortress's with the site, the lines' over the deployed stands.
+    int worksNo = 0;
+    auto addWorks = [&](QPointF c) {
+        terrain << QJsonObject{{QStringLiteral("id"), QStringLiteral("works-%1").arg(++worksNo)},
+                               {QStringLiteral("type"), QStringLiteral("fortification")},
+                               {QStringLiteral("shape"), QStringLiteral("rect")},
+                               {QStringLiteral("centre"), QJsonArray{c.x(), c.y()}},
+                               {QStringLiteral("w"), 2},
+                               {QStringLiteral("d"), 0.3}};
+    };
+    QList<QPointF> works; // the lines' sections, laid once the stands have their places
     auto uni = [&](double a, double b) { return a + (b - a) * rng.below(1001) / 1000.0; };
     auto pt = [](double x, double y) { return QJsonArray{x, y}; };
     auto line = [&](const QList<QPointF>& l) {
@@ -804,9 +814,11 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
             {QStringLiteral("centre"), pt(tx, site.town.y())},
             {QStringLiteral("w"), 4},
             {QStringLiteral("d"), 2.5}};
-    if (in.fortress && !in.sally && !in.relief) // the fortress's works before the town (16.5.2)
+    // The fortress's works before the town (16.5.2), part of the site: the 10.4 procedure's features keep
+    // off them as off the town (its layout check counts the scenario's own terrain).
+    if (in.fortress && !in.sally && !in.relief)
         for (double dx : {-1.0, 1.0})
-            works << QPointF(tx + dx, site.town.y() - 1.25 - 0.15);
+            addWorks(QPointF(tx + dx, site.town.y() - 1.25 - 0.15));
     // 8.2: only in-season (or enclosed) fields are difficult; bare fields are drawn, without effect.
     auto addFeature = [&](const QJsonObject& piece) {
         if (piece.value(QStringLiteral("type")).toString() == QLatin1String("field") && !site.cropsStanding)
@@ -1310,13 +1322,8 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
                                                "(10.6 has no place for it in the town)."));
     }
 
-    for (qsizetype k = 0; k < works.size(); ++k)
-        terrain << QJsonObject{{QStringLiteral("id"), QStringLiteral("works-%1").arg(k + 1)},
-                               {QStringLiteral("type"), QStringLiteral("fortification")},
-                               {QStringLiteral("shape"), QStringLiteral("rect")},
-                               {QStringLiteral("centre"), pt(works[k].x(), works[k].y())},
-                               {QStringLiteral("w"), 2},
-                               {QStringLiteral("d"), 0.3}};
+    for (const QPointF& c : works)
+        addWorks(c);
     root.insert(QStringLiteral("terrain"), terrain);
     if (!decor.isEmpty())
         root.insert(QStringLiteral("decor"), decor);
