@@ -78,8 +78,8 @@ class TestBattle : public QObject {
     // Tercios placement: no base on impassable terrain (a Building only for the unit inside it, G55); each
     // in its side's deployment area (L1503: the zone from its edge), but a relieved town's garrison, which
     // starts in and beside the town behind the besiegers (TYW 13.15); the G49 pieces and a card's works keep
-    // off each other and off the site (its town, shut gates, walls, River and crossings). Empty when all is
-    // well.
+    // off each other and off the site (its town, shut gates, walls, River and crossings), and a fortress's
+    // wall ends at the River's bank. Empty when all is well.
     static QString terciosPlacement(const QJsonObject& o, const TerciosState& s) {
         auto site = [](const TTerrain& t) {
             static const QStringList types = {QStringLiteral("Building"), QStringLiteral("River"),
@@ -90,7 +90,10 @@ class TestBattle : public QObject {
         for (qsizetype i = 0; i < s.terrain.size(); ++i)
             for (qsizetype j = i + 1; j < s.terrain.size(); ++j) {
                 const TTerrain &a = s.terrain[i], &b = s.terrain[j];
-                if (!(site(a) && site(b)) && overlaps(a.poly, b.poly, 0.01))
+                const bool wallInRiver =
+                    (a.id == QLatin1String("city-wall") && b.type == QLatin1String("River")) ||
+                    (b.id == QLatin1String("city-wall") && a.type == QLatin1String("River"));
+                if ((!(site(a) && site(b)) || wallInRiver) && overlaps(a.poly, b.poly, 0.01))
                     return QStringLiteral("terrain %1 overlaps %2").arg(a.id, b.id);
             }
         const QJsonObject dep = o.value(QStringLiteral("deployment")).toObject();

@@ -806,6 +806,12 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
         return true;
     };
     auto uni = [&](double a, double b2) { return a + (b2 - a) * rng.below(1001) / 1000.0; };
+    // The river's band across the table (along a flank, edge to edge), when there is one.
+    double rLo = W, rHi = 0;
+    for (const QPointF& q : site.riverLine) {
+        rLo = std::min(rLo, q.x() - site.riverWidth / 2);
+        rHi = std::max(rHi, q.x() + site.riverWidth / 2);
+    }
     // The city: a large building on the defender's side of the no-man's-land, walled if a fortress.
     {
         const double a0 = site.town.x() - 3;
@@ -821,8 +827,15 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
                                        {QStringLiteral("polygon"), boxPolygon(town)}};
             if (in.fortress && !in.relief) { // a relieved town's walls face the besiegers' rear: not drawn
                 // The walls face the enemy: the attacker, or the besiegers when the garrison sallies.
-                const Box wall = in.sally ? Box{town.a0 - 4, town.a1 + 4, town.d1 + 1.0, town.d1 + 1.5}
-                                          : Box{town.a0 - 4, town.a1 + 4, town.d0 - 1.5, town.d0 - 1.0};
+                Box wall = in.sally ? Box{town.a0 - 4, town.a1 + 4, town.d1 + 1.0, town.d1 + 1.5}
+                                    : Box{town.a0 - 4, town.a1 + 4, town.d0 - 1.5, town.d0 - 1.0};
+                // The wall ends at the bank of a river beside the town, never in it.
+                if (rHi > rLo) {
+                    if (rHi <= town.a0)
+                        wall.a0 = std::max(wall.a0, rHi);
+                    else if (rLo >= town.a1)
+                        wall.a1 = std::min(wall.a1, rLo);
+                }
                 bool ok = true;
                 for (qsizetype i = 0; i + 1 < boxes.size(); ++i)
                     if (wall.a0 < boxes[i].a1 && boxes[i].a0 < wall.a1 && wall.d0 < boxes[i].d1 &&
@@ -870,11 +883,6 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
                                {QStringLiteral("line"), line(site.riverLine)},
                                {QStringLiteral("width"), site.riverWidth},
                                {QStringLiteral("roll"), flow}};
-        double rLo = W, rHi = 0;
-        for (const QPointF& q : site.riverLine) {
-            rLo = std::min(rLo, q.x() - site.riverWidth / 2);
-            rHi = std::max(rHi, q.x() + site.riverWidth / 2);
-        }
         boxes << Box{rLo, rHi, 0, D};
         int crossingNo = 0;
         for (const SiteCrossing& c : site.crossings) {
