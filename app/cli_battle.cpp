@@ -12,8 +12,11 @@
 #include "tactical/tercios.h"
 #include "tactical/tvbd.h"
 
+#include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QSaveFile>
 
@@ -25,24 +28,32 @@ namespace {
 
 const char* kBattleUsage =
     R"(usage: westphalia-cli battle list (--save FILE.tyw | --scenario ID|POSITION [--actions FILE] [--seed N])
-       westphalia-cli battle export (--scenario ID|POSITION [--actions FILE] [--combat N] | --save FILE.tyw
-                                   [--combat N] | --input FILE)
-                                   [--seed N] [--battle-seed S] [--mapping FILE] --rules tvbd|tercios --out FILE.json
-                                   [--pdf FILE.pdf] [--svg FILE.svg] [--png FILE.png]
+       westphalia-cli battle export (--scenario ID|POSITION [--actions FILE] [--battle N] | --save FILE.tyw
+                                   [--battle N] | --input FILE)
+                                   [--seed N] [--battle-seed S] [--mapping FILE] [--deploy] --rules tvbd|tercios
+                                   --out DIR|FILE.json [--pdf FILE.pdf] [--svg FILE.svg] [--png FILE.png]
        westphalia-cli battle validate FILE.json --rules tvbd|tercios
        westphalia-cli battle run FILE.json [--rules tvbd|tercios] [--seed S] [--auto] [--odds N] [--log] ...
        westphalia-cli battle report GAME | battle calibrate --rules tvbd|tercios --games N
                                    (linked battles: the same as battle-link report|calibrate; see battle-link --help)
   list      replays the campaign (a save, or a scenario and its actions) and numbers every combat reached
   export    replays the campaign actions (one per line, docs/actions.md) from the scenario or position, or
-            the actions of a save (--save), and exports the N-th combat reached (default the first) as a
-            battle scenario; or exports an explicit battle description (--input, docs/battle-export.md)
-  --seed N          the campaign game's seed (default 1); also the battle's unless --battle-seed
+            the actions of a save (--save), and exports the N-th battle reached (default the first; numbered
+            from 1 in log order, as battle list numbers them; --combat N is the same) as a battle scenario;
+            or exports an explicit battle description (--input, docs/battle-export.md)
+  --out DIR         writes DIR/battle-N.RULES.json, .pdf and .svg (an --input file: its name instead of
+                    battle-N); --out FILE.json writes the JSON only (add --pdf, --svg, --png)
+  --seed N          the campaign game's seed (default 1); with --save (which has its own) or --input, the
+                    battle's seed
+  --battle-seed S   the battle's seed; by default a campaign battle's is the one the window's Export battle
+                    uses (from the game's seed and the combat), so both give the same scenario
+  --deploy          the players deploy the armies (TVBD 10.5-10.6; Tercios L1501-1505): the scenario has the
+                    terrain and the forces, without places (the mapping's "deploy")
   --mapping FILE    the campaign->tactical mapping (default scenarios/battle-mapping.json)
   --pdf FILE.pdf    also the printable briefing (title, situation, orders of battle, the table map, special
                     rules, victory conditions, a casualty roster), as the window's Export battle writes it
   --svg FILE.svg    also the table map as SVG
-  --png FILE.png    also the briefing's first two pages as images (FILE.png and FILE-2.png), to look at
+  --png FILE.png    also the briefing's pages as images (FILE.png, FILE-2.png, ...), to look at
   validate  loads a battle scenario and checks both army lists (TVBD 7.3.2, 7.3.3; Tercios L818-1037)
   --rules tercios   Brevis Editio: Tercios (docs/tercios.md; the mapping's "tercios" section)
   run       plays a battle scenario with the miniatures module: --auto resolves it with both sides played
@@ -141,7 +152,8 @@ int writeTercios(const battle::BattleInput& in, const battle::TerciosMapping& ma
     out() << "wrote " << outFile << ": " << in.title << ", Tercios, " << st.sideName[0] << " " << units[0]
           << " units (" << wp::tactical::armyCost(*rules, wp::tactical::armyOf(st, 0, st.pointsLimit))
           << " points), " << st.sideName[1] << " " << units[1] << " units ("
-          << wp::tactical::armyCost(*rules, wp::tactical::armyOf(st, 1, st.pointsLimit)) << " points)\n";
+          << wp::tactical::armyCost(*rules, wp::tactical::armyOf(st, 1, st.pointsLimit)) << " points), seed "
+          << seed << "\n";
     return 0;
 }
 
@@ -264,7 +276,7 @@ int replayToCombat(const rules::Engine& engine, rules::GameState& s, const Actio
 // --scenario ID|POSITION with --actions FILE and --seed. Returns 0, or the exit code with *error.
 int startCampaign(const rules::Engine& engine, const QString& scenario, const QString& actionsFile,
                   const QString& saveFile, quint64 seed, rules::GameState& s, ActionSource* src,
-                  QString* error) {
+                  QString* error, quint64* gameSeed = nullptr) {
     GameSetup setup;
     if (!saveFile.isEmpty()) {
         const std::optional<save::SaveGame> g = save::readFile(saveFile, error);
@@ -285,6 +297,8 @@ int startCampaign(const rules::Engine& engine, const QString& scenario, const QS
                 return 1;
         }
     }
+    if (gameSeed)
+        *gameSeed = setup.seed.value_or(1);
     return startGame(engine, setup, s, nullptr, error);
 }
 
@@ -331,7 +345,7 @@ int listCommand(ArgParser& p) {
         return rc;
     }
     out() << count << " combat" << (count == 1 ? "" : "s")
-          << "; export one with battle export ... --combat N\n";
+          << "; export one with battle export ... --battle N\n";
     return 0;
 }
 
@@ -343,7 +357,10 @@ int exportCommand(ArgParser& p) {
     const QString input = p.value(QStringLiteral("--input"));
     const QString actions = p.value(QStringLiteral("--actions"));
     const QString saveFile = p.value(QStringLiteral("--save"));
-    const QString combatText = p.value(QStringLiteral("--combat"));
+    QString combatText = p.value(QStringLiteral("--battle"));
+    if (const QString c = p.value(QStringLiteral("--combat")); !c.isEmpty())
+        combatText = c;
+    const bool deploy = p.flag(QStringLiteral("--deploy"));
     const QString seedText = p.value(QStringLiteral("--seed"));
     const QString battleSeedText = p.value(QStringLiteral("--battle-seed"));
     const QString mappingFile = p.value(QStringLiteral("--mapping"));
@@ -363,7 +380,7 @@ int exportCommand(ArgParser& p) {
         bool ok = false;
         combat = combatText.toInt(&ok);
         if ((!ok || combat < 1) && problem.isEmpty())
-            problem = QStringLiteral("--combat '%1' must be a whole number from 1").arg(combatText);
+            problem = QStringLiteral("--battle '%1' must be a whole number from 1").arg(combatText);
     }
     if (problem.isEmpty() && rulesName != QLatin1String("tvbd") && rulesName != QLatin1String("tercios"))
         problem = rulesName.isEmpty() ? QStringLiteral("--rules tvbd|tercios is needed")
@@ -371,7 +388,7 @@ int exportCommand(ArgParser& p) {
     if (problem.isEmpty() && int(!scenario.isEmpty()) + int(!input.isEmpty()) + int(!saveFile.isEmpty()) != 1)
         problem = QStringLiteral("give one of --scenario, --save or --input");
     if (problem.isEmpty() && outFile.isEmpty())
-        problem = QStringLiteral("--out FILE.json is needed");
+        problem = QStringLiteral("--out DIR or --out FILE.json is needed");
     if (!p.finish(problem))
         return 2;
 
@@ -389,6 +406,24 @@ int exportCommand(ArgParser& p) {
                   : battle::loadMapping(mappingPath, &mapping, &error))) {
         err() << "westphalia-cli battle: " << error << "\n";
         return 1;
+    }
+    if (deploy)
+        (tercios ? terciosMapping.root : mapping.root).insert(QStringLiteral("deploy"), true);
+    // --out DIR: the JSON, the briefing and the table map in it, named after the battle.
+    QString jsonFile = outFile, pdfOut = pdfFile, svgOut = svgFile;
+    if (!outFile.endsWith(QLatin1String(".json"), Qt::CaseInsensitive)) {
+        if (!QDir().mkpath(outFile)) {
+            err() << "westphalia-cli battle: cannot create the directory " << outFile << "\n";
+            return 1;
+        }
+        const QString base = QDir(outFile).filePath(QStringLiteral("%1.%2").arg(
+            input.isEmpty() ? QStringLiteral("battle-%1").arg(combat) : QFileInfo(input).completeBaseName(),
+            rulesName));
+        jsonFile = base + QStringLiteral(".json");
+        if (pdfOut.isEmpty())
+            pdfOut = base + QStringLiteral(".pdf");
+        if (svgOut.isEmpty())
+            svgOut = base + QStringLiteral(".svg");
     }
     battle::BattleInput in;
     int attackerSide = 0; // the campaign side attacking (for the briefing's colours)
@@ -437,9 +472,14 @@ int exportCommand(ArgParser& p) {
         const rules::Engine engine(data.data);
         rules::GameState s;
         ActionSource src;
-        int rc = startCampaign(engine, scenario, actions, saveFile, seed, s, &src, &error);
+        quint64 gameSeed = seed;
+        int rc = startCampaign(engine, scenario, actions, saveFile, seed, s, &src, &error, &gameSeed);
         if (rc == 0)
             rc = replayToCombat(engine, s, src, combat, &error);
+        // The window's seed for this battle (battle::defaultBattleSeed), unless one is given: --battle-seed,
+        // or --seed with a save (whose game seed is its own).
+        if (rc == 0 && battleSeedText.isEmpty() && (saveFile.isEmpty() || seedText.isEmpty()))
+            battleSeed = battle::defaultBattleSeed(gameSeed, s);
         if (rc == 0 && !battle::inputFromState(*data.data, s, &in, &error))
             rc = 1;
         if (rc != 0) {
@@ -449,37 +489,39 @@ int exportCommand(ArgParser& p) {
         if (const auto* cf = std::get_if<rules::CombatFrame>(&s.frames.back()))
             attackerSide = cf->attacker;
     }
-    const int rc = tercios ? writeTercios(in, terciosMapping, battleSeed, outFile)
-                           : writeTvbd(in, mapping, *rules, battleSeed, outFile);
-    if (rc != 0 || (pdfFile.isEmpty() && svgFile.isEmpty() && pngFile.isEmpty()))
+    const int rc = tercios ? writeTercios(in, terciosMapping, battleSeed, jsonFile)
+                           : writeTvbd(in, mapping, *rules, battleSeed, jsonFile);
+    if (rc != 0 || (pdfOut.isEmpty() && svgOut.isEmpty() && pngFile.isEmpty()))
         return rc;
     // The briefing and the table map, drawn by the window's export (views/battleexportdialog).
     BattleExportDialog dialog;
     dialog.rulesBox()->setCurrentIndex(dialog.rulesBox()->findData(rulesName));
+    dialog.deployBox()->setChecked(deploy);
     if (!dialog.setInput(in, battleSeed, mappingPath, attackerSide)) {
         err() << "westphalia-cli battle: " << dialog.error() << "\n";
         return 1;
     }
-    if (!pdfFile.isEmpty()) {
-        if (!dialog.writePdf(pdfFile, &error)) {
+    if (!pdfOut.isEmpty()) {
+        if (!dialog.writePdf(pdfOut, &error)) {
             err() << "westphalia-cli battle: " << error << "\n";
             return 1;
         }
-        out() << "wrote " << pdfFile << "\n";
+        out() << "wrote " << pdfOut << "\n";
     }
-    if (!svgFile.isEmpty()) {
-        if (!dialog.writeSvg(svgFile, &error)) {
+    if (!svgOut.isEmpty()) {
+        if (!dialog.writeSvg(svgOut, &error)) {
             err() << "westphalia-cli battle: " << error << "\n";
             return 1;
         }
-        out() << "wrote " << svgFile << "\n";
+        out() << "wrote " << svgOut << "\n";
     }
-    for (int page = 0; page < 2 && !pngFile.isEmpty(); ++page) {
+    const int pages = pngFile.isEmpty() ? 0 : dialog.briefingPages(QSize(1169, 827));
+    for (int page = 0; page < pages; ++page) {
         QString file = pngFile;
         if (page > 0)
             file.insert(file.endsWith(QLatin1String(".png"), Qt::CaseInsensitive) ? file.size() - 4
                                                                                   : file.size(),
-                        QStringLiteral("-2"));
+                        QStringLiteral("-%1").arg(page + 1));
         if (!dialog.briefingPage(page, QSize(1169, 827)).save(file, "PNG")) {
             err() << "westphalia-cli battle: " << file << ": cannot write the image\n";
             return 1;
@@ -507,7 +549,7 @@ int writeTvbd(const battle::BattleInput& in, const battle::TvbdMapping& mapping,
     }
     out() << "wrote " << outFile << ": " << in.title << ", " << st.sizeName << " table, " << st.sideName[0]
           << " " << st.originalUnits[0] << " units, " << st.sideName[1] << " " << st.originalUnits[1]
-          << " units\n";
+          << " units, seed " << battleSeed << "\n";
     return 0;
 }
 
@@ -544,8 +586,9 @@ int validateCommand(ArgParser& p) {
         // 16.3.2: counted against the scenario's budget when it gives one (armySize)
         const int coins = wp::tactical::armyCoins(*rules, s, side);
         const QStringList problems = wp::tactical::armyListProblemsWithBudget(*rules, s, side);
-        out() << s.sideName[side] << ": " << s.originalUnits[side] << " units, " << coins << " coins"
-              << (s.setup.armyCoins ? QStringLiteral(" of %1").arg(s.setup.armyCoins) : QString())
+        out() << s.sideName[side] << ": " << s.originalUnits[side] << " units (breakpoint "
+              << wp::tactical::TvbdEngine::armyBreakpoint(s.originalUnits[side]) << ", 15.6), " << coins
+              << " coins" << (s.setup.armyCoins ? QStringLiteral(" of %1").arg(s.setup.armyCoins) : QString())
               << (s.setup.armyUnits ? QStringLiteral(" (%1 units agreed)").arg(s.setup.armyUnits) : QString())
               << ": " << (problems.isEmpty() ? QStringLiteral("legal") : QStringLiteral("ILLEGAL")) << "\n";
         for (const QString& pr : problems)

@@ -75,6 +75,68 @@ class TestBattle : public QObject {
         return {};
     }
 
+    // Tercios placement: no base on impassable terrain (a Building only for the unit inside it, G55); each
+    // in its side's deployment area (L1503: the zone from its edge), but a relieved town's garrison, which
+    // starts in and beside the town behind the besiegers (TYW 13.15); the G49 pieces and a card's works keep
+    // off each other and off the site (its town, shut gates, walls, River and crossings), and a fortress's
+    // wall ends at the River's bank. Empty when all is well.
+    static QString terciosPlacement(const QJsonObject& o, const TerciosState& s) {
+        auto site = [](const TTerrain& t) {
+            static const QStringList types = {QStringLiteral("Building"), QStringLiteral("River"),
+                                              QStringLiteral("Bridge"), QStringLiteral("Ford")};
+            return types.contains(t.type) || t.id == QLatin1String("closed-town") ||
+                   t.id == QLatin1String("city-wall");
+        };
+        for (qsizetype i = 0; i < s.terrain.size(); ++i)
+            for (qsizetype j = i + 1; j < s.terrain.size(); ++j) {
+                const TTerrain &a = s.terrain[i], &b = s.terrain[j];
+                const bool wallInRiver =
+                    (a.id == QLatin1String("city-wall") && b.type == QLatin1String("River")) ||
+                    (b.id == QLatin1String("city-wall") && a.type == QLatin1String("River"));
+                if ((!(site(a) && site(b)) || wallInRiver) && overlaps(a.poly, b.poly, 0.01))
+                    return QStringLiteral("terrain %1 overlaps %2").arg(a.id, b.id);
+            }
+        const QJsonObject dep = o.value(QStringLiteral("deployment")).toObject();
+        const double zone = dep.value(QStringLiteral("zoneDepth")).toDouble();
+        const bool longEdges = dep.value(QStringLiteral("orientation")).toString() == QLatin1String("long");
+        const double D = longEdges ? s.tableD : s.tableW;
+        for (const TUnit& u : s.units) {
+            if (!u.onTable())
+                continue; // the players deploy it
+            const bool gar = s.regiments[u.regiment].name.contains(QStringLiteral("the garrison of"));
+            for (const Vec2& c : u.pose.corners()) {
+                const double depth = longEdges ? c.y : c.x, own = u.side == 0 ? depth : D - depth;
+                if (!gar && own > zone + 1e-6)
+                    return QStringLiteral("%1 is %2\" from its edge, beyond its %3\" deployment area")
+                        .arg(u.id)
+                        .arg(own)
+                        .arg(zone);
+            }
+            for (qsizetype i = 0; i < s.terrain.size(); ++i)
+                if ((s.terrain[i].features & FImpassable) && int(i) != u.building &&
+                    overlaps(u.pose.polygon(), s.terrain[i].poly))
+                    return QStringLiteral("%1 stands on impassable %2").arg(u.id, s.terrain[i].id);
+        }
+        return {};
+    }
+
+    // TVBD 10.4's difficult area in the centre zone counted point by point on the 0.25 TUM grid (every
+    // point against every difficult piece): the reference for TvbdEngine::centreDifficultArea, which skips
+    // the pieces whose bounding box misses the point and must give the same figure.
+    static double gridArea(const BattleState& s) {
+        const double step = 0.25, x0 = (s.tableW - s.centreW) / 2;
+        int n = 0;
+        for (double x = x0 + step / 2; x < x0 + s.centreW; x += step)
+            for (double y = step / 2; y < s.tableD; y += step) {
+                bool in = false;
+                for (const TerrainFeature& f : s.terrain)
+                    for (const Polygon& p : f.pieces)
+                        in = in || (f.cls == TerrainClass::Difficult && contains(p, {x, y}));
+                n += in;
+            }
+        return n * step * step;
+    }
+
     BattleInput fixture(const QString& name) {
         const QString path = QStringLiteral(WESTPHALIA_TEST_DIR "/fixtures/battle/") + name;
         QFile f(path);
@@ -149,6 +211,28 @@ class TestBattle : public QObject {
                 QVERIFY2(!overlaps(u.pose, s.units[j].pose, 0.01),
                          qPrintable(QStringLiteral("%1: %2 on %3").arg(what, u.id, s.units[j].id)));
         }
+        // 8.3 (issue 9): the terrain's area features (the 10.4 procedure's, the cards', the Area's table)
+        // never overlap the site's town, its shut gates, bridges and fords, or a fortress's works before the
+        // town (16.5.2; in the neutral zone, where the lines' sections over the stands never are).
+        static const QStringList areaTypes = {QStringLiteral("village"),      QStringLiteral("town"),
+                                              QStringLiteral("field"),        QStringLiteral("woods"),
+                                              QStringLiteral("rough"),        QStringLiteral("gentleHill"),
+                                              QStringLiteral("difficultHill")};
+        auto site = [&s](const TerrainFeature& f) {
+            return f.id == QLatin1String("town") || f.id == QLatin1String("closed-town") ||
+                   f.id.startsWith(QLatin1String("bridge-")) || f.id.startsWith(QLatin1String("ford-")) ||
+                   (f.type == QLatin1String("fortification") && !f.pieces.isEmpty() &&
+                    std::abs(f.pieces.first().first().y - s.tableD / 2) < 4);
+        };
+        for (const TerrainFeature& a : s.terrain)
+            if (site(a))
+                for (const TerrainFeature& b : s.terrain)
+                    if (!site(b) && areaTypes.contains(b.type))
+                        for (const Polygon& pa : a.pieces)
+                            for (const Polygon& pb : b.pieces)
+                                QVERIFY2(!overlaps(pa, pb, 0.01),
+                                         qPrintable(QStringLiteral("%1: %2 overlaps the site's %3")
+                                                        .arg(what, b.id, a.id)));
     }
     static bool isGarrison(const BattleState& s, const Unit& u) {
         return s.commands[u.command].name.startsWith(QLatin1String("the garrison of"));
@@ -210,6 +294,15 @@ class TestBattle : public QObject {
         for (const BattleRoad& r : in.roads)
             if (r.to == QLatin1String("Torgau"))
                 QCOMPARE(r.angle, 180.0);
+        // The Areas' character (the mapping's "areas", both rulesets): exactly the map's Areas, and a
+        // default.
+        QSet<QString> areaIds{QStringLiteral("default"), QStringLiteral("source")};
+        for (const auto& a : data.data->areas)
+            areaIds << a.id;
+        const QStringList tvAreas = map.root.value(QStringLiteral("areas")).toObject().keys(),
+                          tcAreas = tmap.root.value(QStringLiteral("areas")).toObject().keys();
+        QCOMPARE(QSet<QString>(tvAreas.begin(), tvAreas.end()), areaIds);
+        QCOMPARE(QSet<QString>(tcAreas.begin(), tcAreas.end()), areaIds);
         // A broken table names the file, the entry and the problem.
         QTemporaryDir dir;
         QFile f(dir.filePath(QStringLiteral("battle-terrain.json")));
@@ -332,7 +425,7 @@ class TestBattle : public QObject {
         const QJsonObject plain = exportTvbd(in, area, *rules, 1631);
         checkLegal(load(plain), QStringLiteral("area table"));
         QVERIFY(!hasNote(plain, QStringLiteral("procedure (10.4)")));
-        int features = 0;
+        int features = 0, nonZero = 0;
         for (quint64 seed = 1; seed <= 12; ++seed) {
             const QJsonObject o = exportTvbd(in, map, *rules, seed);
             const BattleState s = load(o);
@@ -346,9 +439,36 @@ class TestBattle : public QObject {
             QCOMPARE(forces(o), forces(plain));
             features += int(o.value(QStringLiteral("terrain")).toArray().size() +
                             o.value(QStringLiteral("decor")).toArray().size());
+            // TVBD 10.4: the attacker's change is judged by the difficult area in the centre zone; the
+            // engine's fast count is the grid's, exactly (a stream, woods, rough, hills, the town).
+            const double difficult = TvbdEngine(*rules).centreDifficultArea(s);
+            QCOMPARE(difficult, gridArea(s));
+            nonZero += difficult > 0;
         }
+        QVERIFY(nonZero >= 6);
         // The procedure places 2-6 features on a big table besides the site's town, stream, bridge, roads.
         QVERIFY(features > 12 * 6);
+        // The defender's features follow the place's character (the mapping's "areas"): over 24 seeds,
+        // Saxony's battles have more fields than Tyrol's, Tyrol's more difficult hills than Saxony's, and
+        // Thuringia's more woods than Saxony's.
+        auto types = [&](const QString& areaId) {
+            QHash<QString, int> n;
+            BattleInput b = in;
+            b.area = areaId;
+            b.month = 6; // fields in season are terrain, not decor
+            for (quint64 seed = 1; seed <= 24; ++seed)
+                for (const QJsonValue& v :
+                     exportTvbd(b, map, *rules, seed).value(QStringLiteral("terrain")).toArray())
+                    if (v.toObject().value(QStringLiteral("id")).toString().startsWith(QLatin1Char('p')))
+                        ++n[v.toObject().value(QStringLiteral("type")).toString()];
+            return n;
+        };
+        const QHash<QString, int> saxony = types(QStringLiteral("saxony")),
+                                  tyrol = types(QStringLiteral("tyrol"));
+        QVERIFY(saxony.value(QStringLiteral("field")) > tyrol.value(QStringLiteral("field")));
+        QVERIFY(tyrol.value(QStringLiteral("difficultHill")) > saxony.value(QStringLiteral("difficultHill")));
+        QVERIFY(types(QStringLiteral("thuringia")).value(QStringLiteral("woods")) >
+                saxony.value(QStringLiteral("woods")));
         // The terrain cards (16.6, issue 10's TerrainMethod::Cards) as the mapping's other choice: the cards'
         // features around the site, the armies around them, the same forces.
         TvbdMapping cards = map;
@@ -458,10 +578,73 @@ class TestBattle : public QObject {
             QVERIFY(std::none_of(s1.units.begin(), s1.units.end(),
                                  [&](const Unit& u) { return isGarrison(s1, u); }));
         }
-        t = exportTercios(in, tmap, *trules, 4);
-        QVERIFY(terciosProblems(t).isEmpty());
-        QVERIFY(!piece(t, QStringLiteral("fortifications2")).isEmpty());
-        QVERIFY(hasNote(t, QStringLiteral("Relief of a siege (TYW 13.15)")));
+        // Tercios, over seeds (both orientations): the garrison's regiment starts in and beside the town
+        // behind the besiegers, facing their rear, one Foot unit inside the town (a large Building holds
+        // one Foot unit, L1471; G55); the besiegers' second line keeps clear of them.
+        for (quint64 seed = 1; seed <= 8; ++seed) {
+            t = exportTercios(in, tmap, *trules, seed);
+            TerciosState ts;
+            QString pr = terciosProblems(t, &ts);
+            QVERIFY2(pr.isEmpty(), qPrintable(pr));
+            pr = terciosPlacement(t, ts);
+            QVERIFY2(pr.isEmpty(), qPrintable(QStringLiteral("seed %1: %2").arg(seed).arg(pr)));
+            QVERIFY(!piece(t, QStringLiteral("fortifications2")).isEmpty());
+            QVERIFY(hasNote(t, QStringLiteral("Relief of a siege (TYW 13.15)")));
+            QVERIFY2(hasNote(t, QStringLiteral("starts in and beside the town behind the besiegers")),
+                     qPrintable(QJsonDocument(t).toJson()));
+            const bool longEdges = t.value(QStringLiteral("deployment"))
+                                       .toObject()
+                                       .value(QStringLiteral("orientation"))
+                                       .toString() == QLatin1String("long");
+            const double D = longEdges ? ts.tableD : ts.tableW;
+            const double zone = t.value(QStringLiteral("deployment"))
+                                    .toObject()
+                                    .value(QStringLiteral("zoneDepth"))
+                                    .toDouble();
+            int inTown = 0, gar = 0;
+            for (const TUnit& u : ts.units) {
+                if (!ts.regiments[u.regiment].name.contains(QStringLiteral("the garrison of Prague")))
+                    continue;
+                ++gar;
+                QCOMPARE(u.side, 0);
+                const double depth = longEdges ? u.pose.c.y : u.pose.c.x;
+                QVERIFY(depth > D - zone); // behind the besiegers' front, in their deployment area
+                QCOMPARE(u.pose.facing, longEdges ? 270.0 : 180.0);
+                if (u.building >= 0) {
+                    ++inTown;
+                    QCOMPARE(ts.terrain[u.building].id, QStringLiteral("Prague"));
+                }
+            }
+            QVERIFY2(gar >= 1, qPrintable(QJsonDocument(t).toJson()));
+            QCOMPARE(inTown, 1);
+        }
+        // The garrison never changes the besiegers (its own regiments only at the same scale).
+        {
+            BattleInput none = in;
+            none.garrison = 0;
+            auto besiegers = [](const QJsonObject& scenario) {
+                QStringList out;
+                for (const QJsonValue& r : scenario.value(QStringLiteral("regiments")).toArray())
+                    if (r.toObject().value(QStringLiteral("side")).toInt() == 1)
+                        out << r.toObject().value(QStringLiteral("def")).toString();
+                return out;
+            };
+            QCOMPARE(besiegers(exportTercios(in, tmap, *trules, 4)),
+                     besiegers(exportTercios(none, tmap, *trules, 4)));
+            // TVBD: the table's size counts the garrison's stands and governor too (7.3.1 size bands).
+            QCOMPARE(load(exportTvbd(in, map, *rules, 4)).sizeName,
+                     load(exportTvbd(none, map, *rules, 4)).sizeName);
+        }
+        // The players deploy (the mapping's "deploy"): the garrison is theirs to place, and a note says so.
+        {
+            TerciosMapping dm = tmap;
+            dm.root.insert(QStringLiteral("deploy"), true);
+            t = exportTercios(in, dm, *trules, 4);
+            QVERIFY(terciosProblems(t).isEmpty());
+            QVERIFY(hasNote(
+                t, QStringLiteral(
+                       "the players deploy its regiments (named the garrison) in and beside the town")));
+        }
 
         in = base; // Prague is a fortress: two sections before the town, none in front of the stands
         o = exportTvbd(in, map, *rules, 4);
@@ -492,7 +675,24 @@ class TestBattle : public QObject {
             QVERIFY(f != ns.terrain.end());
             QCOMPARE(f->cls, TerrainClass::Impassable);
         }
-        QVERIFY(hasNote(exportTercios(in, tmap, *trules, 4), QStringLiteral("A Neutral Area (TYW 5.13)")));
+        // Tercios: the same, an impassable piece (Rocks, L1487) over the town; no unit stands on it.
+        for (quint64 seed = 1; seed <= 4; ++seed) {
+            t = exportTercios(in, tmap, *trules, seed);
+            TerciosState ts;
+            QString pr = terciosProblems(t, &ts);
+            QVERIFY2(pr.isEmpty(), qPrintable(pr));
+            pr = terciosPlacement(t, ts);
+            QVERIFY2(pr.isEmpty(), qPrintable(pr));
+            QVERIFY(hasNote(t, QStringLiteral("A Neutral Area (TYW 5.13)")));
+            const QJsonObject shut = piece(t, QStringLiteral("closed-town"));
+            QCOMPARE(shut.value(QStringLiteral("type")).toString(), QStringLiteral("Rocks"));
+            QCOMPARE(shut.value(QStringLiteral("polygon")),
+                     piece(t, QStringLiteral("Prague")).value(QStringLiteral("polygon")));
+            const auto f = std::find_if(ts.terrain.begin(), ts.terrain.end(), [](const TTerrain& tt) {
+                return tt.id == QLatin1String("closed-town");
+            });
+            QVERIFY(f != ts.terrain.end() && (f->features & FImpassable));
+        }
 
         // Stars: the army commander's two stars make two more of his ordinary stands superior (16.3).
         in = base;
@@ -517,6 +717,21 @@ class TestBattle : public QObject {
         const BattleState s = load(o);
         checkLegal(s, QStringLiteral("breitenfeld"));
         QCOMPARE(s.attacker, 0);
+        // The victory conditions in the scenario (15.6, 15.7): the loader's unit counts and breakpoints.
+        const QJsonObject victory = o.value(QStringLiteral("victory")).toObject();
+        for (int side = 0; side < 2; ++side) {
+            QCOMPARE(victory.value(QStringLiteral("units")).toArray()[side].toInt(), s.originalUnits[side]);
+            QCOMPARE(victory.value(QStringLiteral("armyBreakpoint")).toArray()[side].toInt(),
+                     TvbdEngine::armyBreakpoint(s.originalUnits[side]));
+        }
+        QCOMPARE(s.turnLimit, victory.value(QStringLiteral("turnLimit")).toInt());
+        QCOMPARE(exportTercios(in, tmap, *trules, 1631)
+                     .value(QStringLiteral("victory"))
+                     .toObject()
+                     .value(QStringLiteral("endTable"))
+                     .toArray()
+                     .size(),
+                 trules->endTable.size());
         QCOMPARE(s.sideName[0], QStringLiteral("Swedes and Saxons"));
         // 5 Swedish veterans after 1630 -> superior brigades (mapping); regimental guns: 1 + 7/6 + 1 Cannon.
         int superiorPS = 0;
@@ -676,43 +891,220 @@ class TestBattle : public QObject {
         QJsonObject x = exportTvbd(in, map, *rules, 5), y = exportTvbd(in, map, *rules, 6);
         QVERIFY(x.value(QStringLiteral("terrain")) != y.value(QStringLiteral("terrain")));
         QCOMPARE(forces(x), forces(y));
+        QCOMPARE(x.value(QStringLiteral("campaign")), y.value(QStringLiteral("campaign"))); // the date too
+        // Tercios: the same; another seed keeps every regiment and unit (profile, wear), the date and the
+        // points, and moves the terrain (and the orientation roll, G48, part of the table's set-up).
+        const QByteArray t = QJsonDocument(exportTercios(in, tmap, *trules, 5)).toJson();
+        QCOMPARE(QJsonDocument(exportTercios(in, tmap, *trules, 5)).toJson(), t);
+        auto army = [](const QJsonObject& o) {
+            QStringList out;
+            for (const QJsonValue& r : o.value(QStringLiteral("regiments")).toArray())
+                for (const QJsonValue& u : r.toObject().value(QStringLiteral("units")).toArray())
+                    out << QStringLiteral("%1 %2 %3 %4")
+                               .arg(r.toObject().value(QStringLiteral("name")).toString(),
+                                    u.toObject().value(QStringLiteral("id")).toString(),
+                                    u.toObject().value(QStringLiteral("profile")).toString())
+                               .arg(u.toObject().value(QStringLiteral("wear")).toInt());
+            out.sort();
+            return out;
+        };
+        int moved = 0;
+        const QJsonObject t5 = exportTercios(in, tmap, *trules, 5);
+        for (quint64 seed = 6; seed <= 9; ++seed) {
+            const QJsonObject ts = exportTercios(in, tmap, *trules, seed);
+            QCOMPARE(army(ts), army(t5));
+            QCOMPARE(ts.value(QStringLiteral("sides")), t5.value(QStringLiteral("sides")));
+            QCOMPARE(ts.value(QStringLiteral("campaign")), t5.value(QStringLiteral("campaign")));
+            moved += ts.value(QStringLiteral("terrain")) != t5.value(QStringLiteral("terrain"));
+        }
+        QCOMPARE(moved, 4);
     }
 
+    // Every combat card's effect appears, concretely, in both rulesets (issue 9): each of the 13 combat
+    // cards of the game (cards.json, all mapped) is played by a side it suits (attacker-only and
+    // defender-only cards as the cards say, the nationality cards by an army of that nation) and the
+    // scenario differs from the same battle without it as the mapping's effect says; a card without a
+    // rules hook leaves its note and nothing else. Furia Franchese cancels Field Fortifications (P47).
     void cardEffects() {
-        // Each mapped card changes the scenario or leaves its note.
-        BattleInput in = fixture(QStringLiteral("white-mountain.json"));
-        in.sides[0].cards.clear();
-        const BattleState base = load(exportTvbd(in, map, *rules, 1));
-        const QJsonObject cards = map.root.value(QStringLiteral("cards")).toObject();
-        for (auto it = cards.begin(); it != cards.end(); ++it) {
-            BattleInput c = in;
-            c.sides[1].cards = {it.key()}; // played by the defender
-            const QJsonObject o = exportTvbd(c, map, *rules, 1);
-            const BattleState s = load(o);
-            checkLegal(s, it.key());
-            QVERIFY2(hasNote(o, it.key()), qPrintable(it.key()));
-            const QString eff = it.value().toObject().value(QStringLiteral("effect")).toString();
-            if (eff == QLatin1String("limberCannon"))
-                for (const Unit* u : unitsOf(s, 0, UnitType::Cannon))
-                    QVERIFY(u->limbered);
-            if (eff == QLatin1String("addCannon"))
-                QCOMPARE(unitsOf(s, 1, UnitType::Cannon).size(),
-                         unitsOf(base, 1, UnitType::Cannon).size() + 1);
-            if (eff == QLatin1String("fortify")) { // 16.5: a section over each first-row foot stand
-                const auto works = [](const BattleState& b) {
-                    return std::count_if(b.terrain.begin(), b.terrain.end(), [](const TerrainFeature& f) {
-                        return f.type == QLatin1String("fortification");
-                    });
+        const wp::LoadResult data = wp::loadGameData(wp::findDataDir());
+        QVERIFY(data.ok());
+        QSet<QString> combatCards;
+        for (const auto& c : data.data->cards)
+            if (c.combat)
+                combatCards << c.title;
+        const QJsonObject tv = map.root.value(QStringLiteral("cards")).toObject();
+        const QJsonObject tc = tmap.root.value(QStringLiteral("cards")).toObject();
+        QCOMPARE(combatCards.size(), 13);
+        for (const QString& t : combatCards)
+            QVERIFY2(tv.contains(t) && tc.contains(t), qPrintable(t));
+        // An army of `nat` with every kind, and its opponent of mercenaries and militia (1636).
+        auto battle = [&](const QString& nat, bool playerAttacks) {
+            BattleInput in;
+            in.title = in.city = QStringLiteral("X");
+            in.year = 1636;
+            in.month = 6;
+            const QStringList kinds = {QStringLiteral("veteran"), QStringLiteral("mercenary"),
+                                       QStringLiteral("militia")};
+            Force me, them;
+            me.name = QStringLiteral("Player");
+            them.name = QStringLiteral("Opponent");
+            for (int i = 0; i < 7; ++i) {
+                me.units << ForceUnit{nat, i == 6 ? kinds[2] : kinds[i % 2], false};
+                them.units << ForceUnit{QStringLiteral("protestant"), kinds[1 + i % 2], false};
+            }
+            me.leaders = {{QStringLiteral("P1"), nat, 2, 0}, {QStringLiteral("P2"), nat, 1, 0}};
+            them.leaders = {{QStringLiteral("O1"), QStringLiteral("protestant"), 2, 0},
+                            {QStringLiteral("O2"), QStringLiteral("protestant"), 1, 0}};
+            in.sides[playerAttacks ? 0 : 1] = me;
+            in.sides[playerAttacks ? 1 : 0] = them;
+            return in;
+        };
+        const QHash<QString, QString> nation{{QStringLiteral("Croats"), QStringLiteral("bavarian")},
+                                             {QStringLiteral("Spanish Tercios"), QStringLiteral("spanish")},
+                                             {QStringLiteral("Cavalry Charge"), QStringLiteral("imperial")},
+                                             {QStringLiteral("Massed Artillery"), QStringLiteral("swedish")},
+                                             {QStringLiteral("Swedish Firepower"), QStringLiteral("swedish")},
+                                             {QStringLiteral("Furia Franchese"), QStringLiteral("french")}};
+        const QSet<QString> defenderOnly{QStringLiteral("Fog"), QStringLiteral("Field Fortifications")};
+        auto count = [](const BattleState& s, int side, auto pred) {
+            return std::count_if(s.units.begin(), s.units.end(),
+                                 [&](const Unit& u) { return u.side == side && pred(u); });
+        };
+        auto works = [](const BattleState& b) {
+            return std::count_if(b.terrain.begin(), b.terrain.end(), [](const TerrainFeature& f) {
+                return f.type == QLatin1String("fortification");
+            });
+        };
+        for (const QString& title : combatCards) {
+            const bool attacks = !defenderOnly.contains(title);
+            const int me = attacks ? 0 : 1;
+            BattleInput in = battle(nation.value(title, QStringLiteral("bavarian")), attacks);
+            const BattleInput base = in;
+            in.sides[me].cards = {title};
+            // ---- TVBD
+            const QJsonObject e = tv.value(title).toObject();
+            const QString eff = e.value(QStringLiteral("effect")).toString();
+            const int who = e.value(QStringLiteral("who")).toString() == QLatin1String("enemy") ? 1 - me : me;
+            const QJsonObject o = exportTvbd(in, map, *rules, 1), o0 = exportTvbd(base, map, *rules, 1);
+            const BattleState s = load(o), s0 = load(o0);
+            checkLegal(s, title);
+            QVERIFY2(hasNote(o, QStringLiteral("played %1. ").arg(title)), qPrintable(title));
+            if (eff == QLatin1String("limberCannon") || eff == QLatin1String("initiative")) {
+                const int side =
+                    eff == QLatin1String("initiative") ? 1 : who; // Surprise: the defender's guns
+                QVERIFY(count(s, side, [](const Unit& u) { return u.type == UnitType::Cannon; }) > 0);
+                QCOMPARE(
+                    count(s, side, [](const Unit& u) { return u.type == UnitType::Cannon && !u.limbered; }),
+                    0);
+                QCOMPARE(
+                    count(s0, side, [](const Unit& u) { return u.type == UnitType::Cannon && u.limbered; }),
+                    0);
+                if (eff == QLatin1String("initiative"))
+                    QVERIFY(o.value(QStringLiteral("options"))
+                                .toObject()
+                                .value(QStringLiteral("attackerAlwaysInitiative"))
+                                .toBool());
+            } else if (eff == QLatin1String("fortify")) {
+                QVERIFY2(works(s) >= works(s0) + 2, qPrintable(title));
+            } else if (eff == QLatin1String("addUnit")) {
+                const auto t = typeFromName(e.value(QStringLiteral("type")).toString());
+                QVERIFY(t);
+                QVERIFY2(count(s, who, [&](const Unit& u) { return u.type == *t; }) ==
+                             count(s0, who, [&](const Unit& u) { return u.type == *t; }) + 1,
+                         qPrintable(title));
+            } else if (eff == QLatin1String("upgrade")) {
+                auto superior = [&](const Unit& u) { return u.quality == Quality::Superior; };
+                QCOMPARE(count(s, who, superior),
+                         count(s0, who, superior) + e.value(QStringLiteral("count")).toInt());
+            } else if (eff == QLatin1String("downgrade")) {
+                auto shaken = [](const Unit& u) { return u.resolve < u.startResolve; };
+                QCOMPARE(count(s, who, shaken),
+                         count(s0, who, shaken) + e.value(QStringLiteral("count")).toInt());
+            } else {
+                QCOMPARE(eff, QStringLiteral("note")); // no TVBD hook: the note, the same battle otherwise
+                QCOMPARE(forces(o), forces(o0));
+                QCOMPARE(o.value(QStringLiteral("terrain")), o0.value(QStringLiteral("terrain")));
+            }
+            // ---- Tercios
+            const QJsonObject c = tc.value(title).toObject();
+            const QString ceff = c.value(QStringLiteral("effect")).toString();
+            const int cwho =
+                c.value(QStringLiteral("who")).toString() == QLatin1String("enemy") ? 1 - me : me;
+            const QJsonObject t = exportTercios(in, tmap, *trules, 1),
+                              t0 = exportTercios(base, tmap, *trules, 1);
+            TerciosState ts, ts0;
+            QVERIFY2(terciosProblems(t, &ts).isEmpty() && terciosProblems(t0, &ts0).isEmpty(),
+                     qPrintable(title));
+            QVERIFY2(hasNote(t, title + QStringLiteral(" (played by ")), qPrintable(title));
+            auto units = [](const TerciosState& st, int side, const QString& profile) {
+                return std::count_if(st.units.begin(), st.units.end(), [&](const TUnit& u) {
+                    return u.side == side && (profile.isEmpty() || u.profile == profile);
+                });
+            };
+            auto wear = [](const TerciosState& st, int side) {
+                int n = 0;
+                for (const TUnit& u : st.units)
+                    n += u.side == side ? u.wear : 0;
+                return n;
+            };
+            if (ceff == QLatin1String("wear")) {
+                QCOMPARE(wear(ts, cwho), wear(ts0, cwho) + c.value(QStringLiteral("count")).toInt());
+            } else if (ceff == QLatin1String("fortify")) {
+                QVERIFY(!piece(t, QStringLiteral("fortifications%1").arg(cwho + 1)).isEmpty());
+                QVERIFY(piece(t0, QStringLiteral("fortifications%1").arg(cwho + 1)).isEmpty());
+            } else if (ceff == QLatin1String("addRegiment")) {
+                const QString def = c.value(QStringLiteral("regiment")).toString();
+                auto regs = [&](const TerciosState& st) {
+                    return std::count_if(st.regiments.begin(), st.regiments.end(),
+                                         [&](const TRegiment& r) { return r.side == cwho && r.def == def; });
                 };
-                QVERIFY2(works(s) >= works(base) + 2, qPrintable(it.key()));
+                QVERIFY2(regs(ts) == regs(ts0) + 1, qPrintable(title));
+            } else if (ceff == QLatin1String("upgrade")) {
+                const QString from = c.value(QStringLiteral("from")).toString(),
+                              to = c.value(QStringLiteral("to")).toString();
+                QVERIFY2(units(ts0, cwho, from) > 0, qPrintable(title + QStringLiteral(": no ") + from));
+                QCOMPARE(units(ts, cwho, from), 0);
+                QVERIFY2(units(ts, cwho, to) > units(ts0, cwho, to), qPrintable(title));
+            } else if (ceff == QLatin1String("rank")) {
+                const int rank = t.value(QStringLiteral("sides"))
+                                     .toArray()[cwho]
+                                     .toObject()
+                                     .value(QStringLiteral("rank"))
+                                     .toInt(-1);
+                QCOMPARE(rank, c.value(QStringLiteral("value")).toInt());
+                QVERIFY(t0.value(QStringLiteral("sides"))
+                            .toArray()[cwho]
+                            .toObject()
+                            .value(QStringLiteral("rank"))
+                            .toInt() > rank);
+            } else {
+                QCOMPARE(ceff, QStringLiteral("note"));
+                QCOMPARE(t.value(QStringLiteral("regiments")), t0.value(QStringLiteral("regiments")));
+                QCOMPARE(t.value(QStringLiteral("terrain")), t0.value(QStringLiteral("terrain")));
             }
         }
+        // P47: Furia Franchese (the attacker's) cancels Field Fortifications (the defender's), in both.
+        BattleInput in = battle(QStringLiteral("french"), true);
+        const BattleInput plain = in;
+        in.sides[0].cards = {QStringLiteral("Furia Franchese")};
+        in.sides[1].cards = {QStringLiteral("Field Fortifications")};
+        BattleInput furia = plain;
+        furia.sides[0].cards = {QStringLiteral("Furia Franchese")};
+        const QJsonObject o = exportTvbd(in, map, *rules, 1);
+        QVERIFY(hasNote(o, QStringLiteral("Field Fortifications: cancelled by Furia Franchese")));
+        QCOMPARE(works(load(o)), works(load(exportTvbd(furia, map, *rules, 1))));
+        const QJsonObject t = exportTercios(in, tmap, *trules, 1);
+        QVERIFY(hasNote(
+            t, QStringLiteral("Field Fortifications (played by Opponent): cancelled by Furia Franchese")));
+        QVERIFY(piece(t, QStringLiteral("fortifications2")).isEmpty());
     }
 
+    // Issue 9's validator test: four pairings, every size 1..16 against every size 1..16 (1,024 battles),
+    // the TVBD export by the 10.4 procedure (the default), with no river, a river on a flank or a stream,
+    // sallies, reliefs, fortresses and starred leaders: every export loads, passes the army lists
+    // (7.3.2/7.3.3) and checkLegal (deployment, command radius, terrain); the Tercios export of each
+    // loads, passes the army-building check and terciosPlacement.
     void everySize() {
-        TvbdMapping area = map;
-        area.root.insert(QStringLiteral("terrainProcedure"), QStringLiteral("area"));
-        int procedures = 0;
         const QList<std::pair<ForceUnit, ForceUnit>> pairings = {
             {{QStringLiteral("swedish"), QStringLiteral("veteran")},
              {QStringLiteral("imperial"), QStringLiteral("mercenary")}},
@@ -752,29 +1144,35 @@ class TestBattle : public QObject {
                                              .arg(na)
                                              .arg(b.nationality)
                                              .arg(nb);
-                    // The 10.4 procedure (the default) costs ~0.15 s an export (issue 10's
-                    // centreDifficultArea), so it runs on the sizes n against 17 - n of every pairing
-                    // (64 exports); the others place the Area's table (docs).
-                    const bool procedure = na + nb == 17;
-                    procedures += procedure;
-                    const BattleState s =
-                        load(exportTvbd(in, procedure ? map : area, *rules, quint64(na * 100 + nb)));
+                    const QJsonObject o = exportTvbd(in, map, *rules, quint64(na * 100 + nb));
+                    QVERIFY2(!hasNote(o, QStringLiteral("could not run")), qPrintable(what));
+                    const BattleState s = load(o);
                     checkLegal(s, what);
                     if (QTest::currentTestFailed())
                         return;
                     // Unequal armies stay unequal.
                     if (na > nb && a.reduced == b.reduced)
                         QVERIFY2(s.originalUnits[0] >= s.originalUnits[1], qPrintable(what));
+                    // The same battle in Tercios.
+                    const QJsonObject t = exportTercios(in, tmap, *trules, quint64(na * 100 + nb));
+                    TerciosState ts;
+                    QString pr = terciosProblems(t, &ts);
+                    if (pr.isEmpty())
+                        pr = terciosPlacement(t, ts);
+                    QVERIFY2(pr.isEmpty(), qPrintable(QStringLiteral("Tercios %1: %2").arg(what, pr)));
                     ++n;
                 }
         QCOMPARE(n, 4 * 16 * 16);
-        QCOMPARE(procedures, 4 * 16);
     }
 
-    // Issue 9's validator test for Tercios with the site and the situation: every pairing of the ten
-    // campaign nationalities, 1..16 units against 17 - n, by a river, a stream or none, sally, relief,
-    // fortress: it loads and both armies pass the army-building check (Tercios L818-1037).
-    void everySizeTercios() {
+    // Issue 9's validator test, both rulesets: every ordered pairing of the ten campaign nationalities (a
+    // superset of those that meet in the scenarios; the attacker first), each side every size from 1 to
+    // 16 (k against 17 - k), by a river, a stream or none, with sallies, reliefs with their garrison,
+    // fortresses and Neutral Areas, mixed kinds and reduced units: the TVBD export (10.4 procedure) loads
+    // and passes the army lists and checkLegal; the Tercios export loads, both armies pass the
+    // army-building check (Tercios L818-1037) and no unit stands off its deployment area or on
+    // impassable terrain.
+    void everyPairing() {
         const wp::LoadResult data = wp::loadGameData(wp::findDataDir());
         QVERIFY(data.ok());
         QStringList nats; // the campaign's nationalities
@@ -785,16 +1183,18 @@ class TestBattle : public QObject {
                                    QStringLiteral("militia")};
         int n = 0;
         for (qsizetype i = 0; i < nats.size(); ++i)
-            for (qsizetype j = i; j < nats.size(); ++j)
+            for (qsizetype j = 0; j < nats.size(); ++j)
                 for (int k = 1; k <= 16; ++k) {
                     BattleInput in;
                     in.year = 1620 + 2 * (k % 14);
                     in.city = QStringList{QStringLiteral("X"), QStringLiteral("Magdeburg"),
                                           QStringLiteral("Leipzig")}[(i + j + k) % 3];
                     in.area = k % 2 ? QStringLiteral("bohemia") : QStringLiteral("saxony");
-                    in.sally = (i + k) % 5 == 1;
-                    in.relief = (i + k) % 5 == 2;
-                    in.fortress = (i + k) % 5 == 3;
+                    const int situation = int(i + 3 * j + k) % 7;
+                    in.sally = situation == 1;
+                    in.relief = situation == 2 || situation == 5;
+                    in.fortress = situation == 3;
+                    in.neutralArea = situation == 4;
                     in.month = 1 + k % 12;
                     for (int side = 0; side < 2; ++side) {
                         in.sides[side].name = nats[side ? j : i];
@@ -802,14 +1202,28 @@ class TestBattle : public QObject {
                             in.sides[side].units
                                 << ForceUnit{nats[side ? j : i], kinds[(u + k) % 3], u % 4 == 1};
                     }
+                    if (in.relief)
+                        in.garrison = std::min(k, 1 + int(j + k) % 3);
+                    if (k % 3 == 0)
+                        in.sides[0].leaders << ForceLeader{QStringLiteral("L"), nats[i], 2, 1 + k % 2};
+                    in.sides[0].cards << QStringLiteral("Croats");
                     in.sides[1].cards << QStringLiteral("Field Fortifications");
-                    const QString pr = terciosProblems(exportTercios(in, tmap, *trules, quint64(k)));
-                    QVERIFY2(
-                        pr.isEmpty(),
-                        qPrintable(QStringLiteral("%1 v %2, %3: %4").arg(nats[i], nats[j]).arg(k).arg(pr)));
+                    const QString what =
+                        QStringLiteral("%1 x%2 v %3 x%4").arg(nats[i]).arg(k).arg(nats[j]).arg(17 - k);
+                    const QJsonObject o = exportTvbd(in, map, *rules, quint64(k));
+                    QVERIFY2(!hasNote(o, QStringLiteral("could not run")), qPrintable(what));
+                    checkLegal(load(o), what);
+                    if (QTest::currentTestFailed())
+                        return;
+                    const QJsonObject t = exportTercios(in, tmap, *trules, quint64(k));
+                    TerciosState ts;
+                    QString pr = terciosProblems(t, &ts);
+                    if (pr.isEmpty())
+                        pr = terciosPlacement(t, ts);
+                    QVERIFY2(pr.isEmpty(), qPrintable(QStringLiteral("Tercios %1: %2").arg(what, pr)));
                     ++n;
                 }
-        QCOMPARE(n, 55 * 16);
+        QCOMPARE(n, 100 * 16);
     }
 
     // A campaign game played by random legal actions up to its first combat: the battle on top of the
@@ -838,11 +1252,26 @@ class TestBattle : public QObject {
         QVERIFY2(inputFromState(engine.data(), s, &in, &error), qPrintable(error));
         QVERIFY(!in.sides[0].units.isEmpty() && !in.sides[1].units.isEmpty());
         QCOMPARE(in.year, 1618 + 2 * int(s.turn));
+        // A campaign battle's month comes from the combat (March-November), not from the seed: another
+        // terrain keeps the date.
+        QVERIFY(in.month >= 3 && in.month <= 11);
+        for (quint64 seed : {1, 2, 3})
+            QCOMPARE(exportTvbd(in, map, *rules, seed)
+                         .value(QStringLiteral("campaign"))
+                         .toObject()
+                         .value(QStringLiteral("month"))
+                         .toInt(),
+                     in.month);
         // The roads toward every neighbouring city of the map (site.h).
         const auto* cf = std::get_if<wp::rules::CombatFrame>(&s.frames.back());
         QCOMPARE(in.roads.size(), data.data->cities[cf->city].neighbours.size());
         QVERIFY(!in.approach.isEmpty());
-        const QJsonObject o = exportTvbd(in, map, *rules, 11);
+        // The battle's default seed (the window's and the CLI's): from the game's seed and the combat.
+        const quint64 battleSeed = defaultBattleSeed(11, s);
+        QVERIFY(battleSeed != 11);
+        QCOMPARE(defaultBattleSeed(11, s), battleSeed);
+        QVERIFY(defaultBattleSeed(12, s) != battleSeed);
+        const QJsonObject o = exportTvbd(in, map, *rules, battleSeed);
         checkLegal(load(o), QStringLiteral("campaign"));
 
         QTemporaryDir dir;
@@ -869,7 +1298,8 @@ class TestBattle : public QObject {
         QCOMPARE(p.exitCode(), 0);
         QVERIFY(QString::fromUtf8(p.readAllStandardOutput()).contains(QStringLiteral("legal")));
         // The same battle from a save (issue 9: a past battle of a saved game): `battle list --save` numbers
-        // it, `battle export --save --combat 1` exports the same scenario.
+        // it, `battle export --save --battle 1` exports the same scenario (the same default seed); --seed S
+        // with a save is the battle's seed.
         wp::save::SaveGame g;
         g.fingerprint = data.data->fingerprint;
         g.scenario = QStringLiteral("campaign");
@@ -888,14 +1318,60 @@ class TestBattle : public QObject {
         const QString fromSave = dir.filePath(QStringLiteral("from-save.json"));
         p.start(QStringLiteral(WESTPHALIA_CLI),
                 {QStringLiteral("battle"), QStringLiteral("export"), QStringLiteral("--save"), tyw,
-                 QStringLiteral("--combat"), QStringLiteral("1"), QStringLiteral("--battle-seed"),
-                 QStringLiteral("11"), QStringLiteral("--rules"), QStringLiteral("tvbd"),
-                 QStringLiteral("--out"), fromSave});
+                 QStringLiteral("--battle"), QStringLiteral("1"), QStringLiteral("--rules"),
+                 QStringLiteral("tvbd"), QStringLiteral("--out"), fromSave});
         QVERIFY(p.waitForFinished(60000));
         QVERIFY2(p.exitCode() == 0, qPrintable(QString::fromUtf8(p.readAllStandardError())));
+        QVERIFY(
+            QString::fromUtf8(p.readAllStandardOutput()).contains(QStringLiteral("seed %1").arg(battleSeed)));
         QFile rs(fromSave);
         QVERIFY(rs.open(QIODevice::ReadOnly));
         QCOMPARE(QJsonDocument::fromJson(rs.readAll()).object(), o);
+        rs.close();
+        p.start(QStringLiteral(WESTPHALIA_CLI),
+                {QStringLiteral("battle"), QStringLiteral("export"), QStringLiteral("--save"), tyw,
+                 QStringLiteral("--battle"), QStringLiteral("1"), QStringLiteral("--seed"),
+                 QStringLiteral("7"), QStringLiteral("--rules"), QStringLiteral("tvbd"),
+                 QStringLiteral("--out"), fromSave});
+        QVERIFY(p.waitForFinished(60000));
+        QVERIFY2(p.exitCode() == 0, qPrintable(QString::fromUtf8(p.readAllStandardError())));
+        QVERIFY(rs.open(QIODevice::ReadOnly));
+        QCOMPARE(QJsonDocument::fromJson(rs.readAll()).object(), exportTvbd(in, map, *rules, 7));
+        rs.close();
+        // --out DIR: the JSON, the briefing and the table map, named after the battle, for either ruleset;
+        // --deploy: the players deploy (the same forces without places; it loads and validates).
+        for (const char* ruleset : {"tvbd", "tercios"}) {
+            const QString outDir = dir.filePath(QStringLiteral("out"));
+            p.start(QStringLiteral(WESTPHALIA_CLI),
+                    {QStringLiteral("battle"), QStringLiteral("export"), QStringLiteral("--save"), tyw,
+                     QStringLiteral("--battle"), QStringLiteral("1"), QStringLiteral("--deploy"),
+                     QStringLiteral("--rules"), QLatin1String(ruleset), QStringLiteral("--out"), outDir});
+            QVERIFY(p.waitForFinished(60000));
+            QVERIFY2(p.exitCode() == 0, qPrintable(QString::fromUtf8(p.readAllStandardError())));
+            const QString base = QStringLiteral("%1/battle-1.%2").arg(outDir, QLatin1String(ruleset));
+            for (const char* ext : {".json", ".pdf", ".svg"})
+                QVERIFY2(QFile::exists(base + QLatin1String(ext)), qPrintable(base + QLatin1String(ext)));
+            QFile jf(base + QStringLiteral(".json"));
+            QVERIFY(jf.open(QIODevice::ReadOnly));
+            const QJsonObject dep = QJsonDocument::fromJson(jf.readAll()).object();
+            if (QLatin1String(ruleset) == QLatin1String("tvbd")) {
+                QCOMPARE(dep.value(QStringLiteral("setup")).toObject().value(QStringLiteral("deployment")),
+                         QJsonValue(QStringLiteral("players")));
+                QCOMPARE(forces(dep), forces(o));
+                for (const QJsonValue& c : dep.value(QStringLiteral("commands")).toArray())
+                    for (const QJsonValue& u : c.toObject().value(QStringLiteral("units")).toArray())
+                        QVERIFY(!u.toObject().contains(QStringLiteral("x")));
+                QVERIFY(hasNote(dep, QStringLiteral("The players deploy (10.5 scouting, 10.6")));
+            } else {
+                QCOMPARE(dep.value(QStringLiteral("deploy")), QJsonValue(true));
+                QVERIFY(terciosProblems(dep).isEmpty());
+            }
+            p.start(QStringLiteral(WESTPHALIA_CLI),
+                    {QStringLiteral("battle"), QStringLiteral("validate"), base + QStringLiteral(".json"),
+                     QStringLiteral("--rules"), QLatin1String(ruleset)});
+            QVERIFY(p.waitForFinished(60000));
+            QVERIFY2(p.exitCode() == 0, qPrintable(QString::fromUtf8(p.readAllStandardOutput())));
+        }
         // Issue 9: the CLI writes the printable briefing (PDF) and the table map (SVG) too, for either
         // ruleset.
         for (const char* ruleset : {"tvbd", "tercios"}) {
@@ -946,7 +1422,7 @@ class TestBattle : public QObject {
         }
         p.start(QStringLiteral(WESTPHALIA_CLI),
                 {QStringLiteral("battle"), QStringLiteral("export"), QStringLiteral("--save"), tyw,
-                 QStringLiteral("--combat"), QStringLiteral("2"), QStringLiteral("--rules"),
+                 QStringLiteral("--battle"), QStringLiteral("2"), QStringLiteral("--rules"),
                  QStringLiteral("tvbd"), QStringLiteral("--out"), fromSave});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 1);
@@ -964,6 +1440,69 @@ class TestBattle : public QObject {
         QCOMPARE(p.exitCode(), 1);
         QVERIFY(QString::fromUtf8(p.readAllStandardError())
                     .contains(actions + QStringLiteral(":1: cannot read")));
+    }
+
+    // The army-list validators on their own (westphalia-cli battle validate) reproduce the digests'
+    // example armies (tests/fixtures/battle/armies): TVBD Fig. 6 (a) and (b) legal, 24 units, breakpoint
+    // 8 (T26), and an illegal list (five Cannon, three Shot, a command of 9; 7.3.2, 7.3.3); Tercios the
+    // legal 7- and 12-point lists and each illegal one of tercios-digest 7.3 (T24), with its problem.
+    void validatorExamples() {
+        const QString dir = QStringLiteral(WESTPHALIA_TEST_DIR "/fixtures/battle/armies/");
+        const QList<std::tuple<const char*, const char*, int, QStringList>> cases = {
+            {"tvbd-legal-fig6a", "tvbd", 0, {QStringLiteral("Example: 24 units (breakpoint 8, 15.6)")}},
+            {"tvbd-legal-fig6b", "tvbd", 0, {QStringLiteral("Example: 24 units (breakpoint 8, 15.6)")}},
+            {"tvbd-illegal",
+             "tvbd",
+             1,
+             {QStringLiteral("command 'A1' has 9 units"), QStringLiteral("7.3.2 5 Cannon (1 to 4)"),
+              QStringLiteral("7.3.2 3 Shot (at most 2)")}},
+            {"tercios-legal-7",
+             "tercios",
+             0,
+             {QStringLiteral("Example (Spanish): 4 regiments, 7 of 7 points: legal")}},
+            {"tercios-legal-12",
+             "tercios",
+             0,
+             {QStringLiteral("Example (Swedish): 5 regiments, 12 of 12 points: legal")}},
+            {"tercios-illegal-13-points",
+             "tercios",
+             1,
+             {QStringLiteral("cost 13 points is above the limit of 12")}},
+            {"tercios-illegal-no-foot",
+             "tercios",
+             1,
+             {QStringLiteral("Foot Regiments: 0, at least 1 needed")}},
+            {"tercios-illegal-four-foot",
+             "tercios",
+             1,
+             {QStringLiteral("Foot Regiments: 4, at most 3 allowed")}},
+            {"tercios-illegal-artillery-slots",
+             "tercios",
+             1,
+             {QStringLiteral("Artillery Battery slots: 3, at most 2 allowed")}},
+            {"tercios-illegal-two-battle-groups",
+             "tercios",
+             1,
+             {QStringLiteral("BattleGroup Regiments: 2, at most 1 allowed")}},
+            {"tercios-illegal-four-horse",
+             "tercios",
+             1,
+             {QStringLiteral("Horse Regiments: 4, at most 3 allowed")}},
+        };
+        for (const auto& [name, ruleset, code, expect] : cases) {
+            QProcess p;
+            p.start(QStringLiteral(WESTPHALIA_CLI), {QStringLiteral("battle"), QStringLiteral("validate"),
+                                                     dir + QLatin1String(name) + QStringLiteral(".json"),
+                                                     QStringLiteral("--rules"), QLatin1String(ruleset)});
+            QVERIFY(p.waitForFinished(60000));
+            const QString text = QString::fromUtf8(p.readAllStandardOutput() + p.readAllStandardError());
+            QVERIFY2(p.exitCode() == code, qPrintable(QLatin1String(name) + QStringLiteral(": ") + text));
+            for (const QString& e : expect)
+                QVERIFY2(text.contains(e), qPrintable(QLatin1String(name) + QStringLiteral(": ") + text));
+            // Exactly the listed problems (an illegal list's side 0; the opponent is always legal).
+            QCOMPARE(text.count(QStringLiteral("ILLEGAL")), code);
+            QCOMPARE(int(text.count(QStringLiteral(".json: "))), code ? int(expect.size()) : 0);
+        }
     }
 
     void badInput() {

@@ -41,6 +41,7 @@
 #include <QLabel>
 #include <QListView>
 #include <QListWidget>
+#include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProcess>
@@ -1470,7 +1471,46 @@ class TestGui : public QObject {
                      .toString(),
                  city);
         QVERIFY(ex->grab().save(shot(QStringLiteral("battle-export-past.png"))));
+        const QJsonObject fromList = ex->scenario();
         ex->hide();
+        // Issue 9: "Export battle…" on the battle in the log: a right click on one of its lines offers it
+        // and opens the same export; a line before any battle offers nothing.
+        const MainWindow::PastBattle& b = past.back();
+        QVERIFY2(b.logFrom >= 0 && b.logTo > b.logFrom,
+                 qPrintable(QStringLiteral("%1-%2").arg(b.logFrom).arg(b.logTo)));
+        QVERIFY(b.logTo <= int(gc->log().size()));
+        QMenu* menu = w.logMenu((b.logFrom + b.logTo) / 2);
+        QCOMPARE(menu->actions().size(), 1);
+        QVERIFY(menu->actions().first()->isEnabled());
+        QVERIFY2(menu->actions().first()->text().contains(city), qPrintable(menu->actions().first()->text()));
+        menu->actions().first()->trigger();
+        QCOMPARE(ex->scenario(), fromList);
+        QVERIFY(ex->isVisible());
+        ex->hide();
+        delete menu;
+        menu = w.logMenu(0);
+        QCOMPARE(menu->actions().size(), 1);
+        QVERIFY(!menu->actions().first()->isEnabled());
+        delete menu;
+        // The window and `westphalia-cli battle export --save FILE --battle N --out DIR` give the same
+        // scenario (the same default seed, battle::defaultBattleSeed), JSON, PDF and SVG in DIR.
+        QTemporaryDir tmp;
+        QString error;
+        const QString save = tmp.filePath(QStringLiteral("g.tyw"));
+        QVERIFY2(gc->save(save, &error), qPrintable(error));
+        QProcess p;
+        p.start(QStringLiteral(WESTPHALIA_CLI),
+                {QStringLiteral("battle"), QStringLiteral("export"), QStringLiteral("--save"), save,
+                 QStringLiteral("--battle"), QString::number(past.size()), QStringLiteral("--rules"),
+                 QStringLiteral("tvbd"), QStringLiteral("--out"), tmp.filePath(QStringLiteral("out"))});
+        QVERIFY(p.waitForFinished(120000));
+        QVERIFY2(p.exitCode() == 0, qPrintable(QString::fromUtf8(p.readAllStandardError())));
+        const QString base = tmp.filePath(QStringLiteral("out/battle-%1.tvbd").arg(past.size()));
+        QFile j(base + QStringLiteral(".json"));
+        QVERIFY(j.open(QIODevice::ReadOnly));
+        QCOMPARE(QJsonDocument::fromJson(j.readAll()).object(), fromList);
+        QVERIFY(QFile::exists(base + QStringLiteral(".pdf")));
+        QVERIFY(QFile::exists(base + QStringLiteral(".svg")));
     }
 
     void screenshotCommand() {

@@ -7,6 +7,7 @@
 // battle are the fuzzer's aggressive random choices among the engine's legal actions, submitted through the
 // window's controller; everything about the battle goes through the dialogs' buttons.
 #include "battle/linked.h"
+#include "battleexportdialog.h"
 #include "battlereportdialog.h"
 #include "combatdialog.h"
 #include "gamecontroller.h"
@@ -680,6 +681,16 @@ class TestGuiLinked : public QObject {
         QVERIFY2(isTableResultDecision(aw.controller()->legal()),
                  qPrintable(aw.controller()->game().prompt()));
         const CombatFrame battle = *topCombat(aw.controller()->state());
+        {
+            // Issue 9 (battle export): a PBEM game's battles are in its past battles (this side's
+            // step-through states), and this one exports.
+            const auto past = aw.pastBattles();
+            QVERIFY(!past.empty());
+            QVERIFY2(past.back().label.contains(d->cities[battle.city].name), qPrintable(past.back().label));
+            BattleExportDialog* ex = aw.exportPastBattle(past.back());
+            QVERIFY2(ex->error().isEmpty(), qPrintable(ex->error()));
+            ex->hide();
+        }
         TableResultDialog* dlg = aw.tableResultDialog();
         QVERIFY(dlg->isVisible());
         if (onScreen) {

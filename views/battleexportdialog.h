@@ -10,6 +10,7 @@
 #include <QImage>
 #include <QJsonObject>
 
+class QCheckBox;
 class QComboBox;
 class QPainter;
 class QLabel;
@@ -58,12 +59,22 @@ class BattleExportDialog : public QDialog {
     bool writeSvg(const QString& file, QString* error) const; // the table map
     // A page of the briefing drawn as in the PDF (for a look without a PDF viewer).
     QImage briefingPage(int index, const QSize& size) const;
+    int briefingPages(const QSize& size) const; // how many pages the briefing has at that page size
+    // The briefing's text (the dialog's summary; the PDF's pages after the map): the battle (place, date,
+    // rules, table, seed), the campaign situation and forces, the orders of battle by command or regiment,
+    // the unit profiles, the terrain, the special rules, the victory conditions and, with `roster`, a
+    // blank roster and casualty sheet.
+    QString briefingHtml(bool roster) const;
+    QString subtitle() const; // "Leipzig (Area saxony) · September 1631 · Tilly's Very Bad Day v2.0 · ..."
     const QJsonObject& scenario() const { return m_out; }
     QString error() const { return m_error; }
     QTextBrowser* summary() const { return m_summary; }
     QPushButton* saveButton() const { return m_save; }
     QPushButton* terrainButton() const { return m_terrain; }
     QComboBox* rulesBox() const { return m_rules; } // "tvbd" or "tercios"
+    // "The players deploy": the scenario without places (TVBD 10.5-10.6, Tercios L1501-1505; the mapping's
+    // "deploy", battle export --deploy).
+    QCheckBox* deployBox() const { return m_deploy; }
     bool tercios() const;
 
   private:
@@ -79,6 +90,7 @@ class BattleExportDialog : public QDialog {
     QPushButton* m_save;
     QPushButton* m_terrain;
     QComboBox* m_rules;
+    QCheckBox* m_deploy;
     void generate();
     void generateTercios();
     int paintBriefing(QPainter& p, const QRect& page, int index) const; // returns the page count

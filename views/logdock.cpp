@@ -120,7 +120,9 @@ void LogModel::setLog(const rules::Log& log, int firstTurn) {
     static const QRegularExpression turnRe(QStringLiteral("Turn (\\d+) begins"));
     m_all.append(
         Row{QStringLiteral("Turn %1 · %2").arg(firstTurn).arg(theme::turnYears(firstTurn)), {}, -1, 1});
+    int index = -1;
     for (const rules::LogLine& l : log) {
+        ++index;
         const auto t = turnRe.match(l.text);
         if (t.hasMatch()) {
             const int turn = t.captured(1).toInt();
@@ -135,6 +137,7 @@ void LogModel::setLog(const rules::Log& log, int firstTurn) {
         Row r;
         r.text = l.text;
         r.side = l.side;
+        r.line = index;
         const auto m = ruleRe().match(l.text);
         if (m.hasMatch())
             r.rule = m.captured(1);
@@ -181,6 +184,8 @@ QVariant LogModel::data(const QModelIndex& index, int role) const {
         return r.rule;
     case HeaderRole:
         return r.header;
+    case LineRole:
+        return r.line;
     default:
         return {};
     }
@@ -209,6 +214,12 @@ LogPanel::LogPanel(QWidget* parent) : QWidget(parent) {
     m_view->setItemDelegate(new LogDelegate(m_view));
     m_view->setUniformItemSizes(false);
     m_view->setMouseTracking(true);
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_view, &QListView::customContextMenuRequested, this, [this](const QPoint& at) {
+        const QModelIndex i = m_view->indexAt(at);
+        emit lineMenuRequested(i.isValid() ? i.data(LogModel::LineRole).toInt() : -1,
+                               m_view->viewport()->mapToGlobal(at));
+    });
     lay->addWidget(m_view, 1);
     connect(m_filter, &QComboBox::currentIndexChanged, this, [this](int) {
         m_model->setFilter(m_filter->currentData().toInt());

@@ -16,7 +16,13 @@ namespace wp {
 class LogModel : public QAbstractListModel {
     Q_OBJECT
   public:
-    enum Role { SideRole = Qt::UserRole + 1, RuleRole, HeaderRole };
+    enum Role {
+        SideRole = Qt::UserRole + 1,
+        RuleRole,
+        HeaderRole,
+        LineRole
+    }; // LineRole: its index in the
+       // engine's log (-1: a header)
     explicit LogModel(QObject* parent = nullptr);
     void setLog(const rules::Log& log, int firstTurn);
     void setFilter(int side); // -2 all, -1 general only, 0/1 a side (and general lines)
@@ -29,6 +35,7 @@ class LogModel : public QAbstractListModel {
         QString text, rule;
         int side = -1;
         int header = 0; // 0 a line, 1 a turn header, 2 a phase header
+        int line = -1;  // the index of the engine's log line
     };
     QList<Row> m_all, m_rows;
     int m_filter = -2;
@@ -43,6 +50,11 @@ class LogPanel : public QWidget {
     LogModel* model() const { return m_model; }
     QListView* view() const { return m_view; }
     QComboBox* filter() const { return m_filter; }
+
+  signals:
+    // A right click on a log line (its index in the engine's log, -1 for a header): the window offers
+    // "Export battle…" for the battle the line belongs to.
+    void lineMenuRequested(int line, const QPoint& globalPos);
 
   private:
     LogModel* m_model;

@@ -37,6 +37,7 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QListWidget>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -113,6 +114,11 @@ MainWindow::MainWindow(std::shared_ptr<const GameData> gameData, QWidget* parent
     m_logDock->setObjectName(QStringLiteral("logDock"));
     m_logDock->setWidget(m_log);
     addDockWidget(Qt::RightDockWidgetArea, m_logDock);
+    connect(m_log, &LogPanel::lineMenuRequested, this, [this](int line, const QPoint& at) {
+        QMenu* menu = logMenu(line);
+        menu->exec(at);
+        menu->deleteLater();
+    });
     splitDockWidget(m_recordsDock, m_logDock, Qt::Vertical);
     resizeDocks({m_recordsDock, m_logDock}, {640, 300}, Qt::Vertical);
     resizeDocks({m_promptDock, m_recordsDock}, {330, 360}, Qt::Horizontal);
@@ -834,22 +840,17 @@ BattleExportDialog* MainWindow::battleExport() {
         m_battleExport = new BattleExportDialog(this);
     if (m_gc->hasGame())
         m_battleExport->setBattle(*m_data, m_gc->state(),
-                                  m_gc->game().seed() + static_cast<quint64>(m_gc->game().actions().size()));
+                                  battle::defaultBattleSeed(m_gc->game().seed(), m_gc->state()));
     return m_battleExport;
 }
 
 std::vector<MainWindow::PastBattle> MainWindow::pastBattles() const {
     std::vector<PastBattle> out;
-    if (!m_gc->hasGame() || !m_gc->replayable() || m_gc->isPbem())
-        return out;
-    const Game& g = m_gc->game();
-    Game r(m_data);
-    QString error;
-    if (!r.start(g.scenario(), g.options(), g.seed(), &error))
+    if (!m_gc->hasGame())
         return out;
     bool was = false;
-    auto check = [&]() {
-        const GameState& s = r.state();
+    // `from`: the log's size before the action that led here (-1: unknown).
+    auto check = [&](const GameState& s, int from, int now) {
         const auto* f = s.frames.empty() ? nullptr : std::get_if<CombatFrame>(&s.frames.back());
         if (f && !was) {
             out.push_back({QStringLiteral("%1. turn %2 (%3): %4 attack at %5")
@@ -858,25 +859,71 @@ std::vector<MainWindow::PastBattle> MainWindow::pastBattles() const {
                                .arg(theme::turnYears(s.turn))
                                .arg(theme::sideName(f->attacker))
                                .arg(f->city >= 0 ? m_data->cities[f->city].name : QString()),
-                           s});
+                           s, from, -1});
         } else if (f && f->roll[0] < 0 && f->roll[1] < 0 && !out.empty()) {
             out.back().state = s; // later, before the dice: with the combat cards played
         }
+        if (!f && was && !out.empty())
+            out.back().logTo = now;
         was = f != nullptr;
     };
-    check();
+    if (m_gc->isPbem()) {
+        // This side's view after every resolved action (the combat, its units, leaders and cards played
+        // are public); where its lines are in this copy's log is not known.
+        std::vector<GameState> states;
+        QStringList texts;
+        QString error;
+        if (!m_gc->pbem()->stepStates(0, &states, &texts, &error))
+            return out;
+        for (const GameState& s : states)
+            check(s, -1, -1);
+        return out;
+    }
+    if (!m_gc->replayable())
+        return out;
+    const Game& g = m_gc->game();
+    Game r(m_data);
+    QString error;
+    if (!r.start(g.scenario(), g.options(), g.seed(), &error))
+        return out;
+    check(r.state(), 0, int(r.log().size()));
     for (const QString& a : g.actions()) {
+        const int before = int(r.log().size());
         if (!r.play(a).ok)
             break;
-        check();
+        check(r.state(), before, int(r.log().size()));
     }
+    if (!out.empty() && out.back().logTo < 0 && out.back().logFrom >= 0)
+        out.back().logTo = int(r.log().size()); // still under way
     return out;
+}
+
+QMenu* MainWindow::logMenu(int line) {
+    auto* menu = new QMenu(this);
+    menu->setObjectName(QStringLiteral("logMenu"));
+    const std::vector<PastBattle> battles = pastBattles();
+    auto offer = [&](const PastBattle& b, const QString& text) {
+        QAction* a = menu->addAction(text);
+        connect(a, &QAction::triggered, this, [this, b]() { exportPastBattle(b); });
+    };
+    for (const PastBattle& b : battles)
+        if (line >= 0 && b.logFrom >= 0 && line >= b.logFrom && line < b.logTo)
+            offer(b, QStringLiteral("Export battle %1…").arg(b.label));
+    if (menu->isEmpty() && m_gc->isPbem()) // the log of a PBEM copy does not tell where each battle is
+        for (const PastBattle& b : battles)
+            offer(b, QStringLiteral("Export battle %1…").arg(b.label));
+    if (menu->isEmpty())
+        menu->addAction(battles.empty()
+                            ? QStringLiteral("No battle has been fought yet")
+                            : QStringLiteral("Not a battle's line (right-click one to export it)"))
+            ->setEnabled(false);
+    return menu;
 }
 
 BattleExportDialog* MainWindow::exportPastBattle(const PastBattle& b) {
     if (!m_battleExport)
         m_battleExport = new BattleExportDialog(this);
-    m_battleExport->setBattle(*m_data, b.state, m_gc->game().seed() + static_cast<quint64>(b.state.turn));
+    m_battleExport->setBattle(*m_data, b.state, battle::defaultBattleSeed(m_gc->game().seed(), b.state));
     m_battleExport->show();
     m_battleExport->raise();
     return m_battleExport;
@@ -886,11 +933,11 @@ void MainWindow::choosePastBattle() {
     const std::vector<PastBattle> battles = pastBattles();
     if (battles.empty()) {
         QMessageBox::information(this, QStringLiteral("Export a past battle"),
-                                 m_gc->replayable() && !m_gc->isPbem()
+                                 m_gc->replayable() || m_gc->isPbem()
                                      ? QStringLiteral("No battle has been fought in this game yet.")
                                      : QStringLiteral("Past battles can be exported from games that can be "
                                                       "replayed from their start (not from a constructed "
-                                                      "position or a game by e-mail)."));
+                                                      "position)."));
         return;
     }
     QStringList labels;

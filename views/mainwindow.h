@@ -13,6 +13,7 @@ class QAction;
 class QLabel;
 class QDockWidget;
 class QListWidget;
+class QMenu;
 class QProgressBar;
 class QToolButton;
 class QTimer;
@@ -69,9 +70,13 @@ class MainWindow : public QMainWindow {
     struct PastBattle {
         QString label; // "1. turn 2, Catholic attack at Leipzig"
         rules::GameState state;
+        int logFrom = -1, logTo = -1; // its lines in the log ([from, to); -1: not known, a PBEM game)
     };
     std::vector<PastBattle> pastBattles() const;
     BattleExportDialog* exportPastBattle(const PastBattle& b);
+    // The log's context menu for a line (its index in the engine's log): "Export battle…" for the battle
+    // it belongs to (a PBEM game: every battle so far). The caller owns and shows it.
+    QMenu* logMenu(int line);
 
     // Starts a new game of the scenario (both sides human here, seed 1): the CLI's --scenario, tests.
     void showScenario(const QString& id);

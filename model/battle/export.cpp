@@ -13,6 +13,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLineF>
+#include <QMap>
 
 #include <algorithm>
 #include <cmath>
@@ -122,6 +123,53 @@ struct Slot {
     double x, y;
 };
 
+// TVBD 10.4 by the engine (runTerrainProcedure) with a defender who chooses his features by the place's
+// character: each feature's type drawn by the Area's weights (the mapping's
+// "areas": Saxony's fields, Tyrol's mountains; each type the defender may place keeps a small weight,
+// marsh counts for streams; no river) and its place at random among the legal ones of that type; once the
+// rules let him stop (10.4: 1-4 / 2-6 / 2-8 features) he stops one time in three. The roads and the
+// attacker's change are the engine's simple policy's.
+wp::tactical::SetupChooser areaDefender(const QJsonObject& character) {
+    using namespace wp::tactical;
+    return [character](const TvbdEngine& engine, const BattleState& s, wp::rules::Rng& policy) {
+        if (s.setup.stage != SetupStage::PlaceTerrain)
+            return chooseSetupAction(engine, s, policy); // roads, the attacker's change: the simple policy
+        // The defender: while the rules let him stop (a legal action that is not a placement), he stops
+        // one time in three; the feature's type by the Area's weights, its place at random.
+        const QList<TAction> legal = engine.legalActions(s);
+        QMap<QString, QList<TAction>> byType; // sorted: the draw does not depend on hashing
+        TAction stop;
+        bool canStop = false;
+        for (const TAction& l : legal)
+            if (l.kind != TAction::Place) {
+                stop = l;
+                canStop = true;
+            } else if (l.terrain.type != QLatin1String("river")) // keeps the battle fightable
+                byType[l.terrain.type] << l;
+        if (byType.isEmpty() || (canStop && policy.below(3) == 0))
+            return canStop ? stop : legal.last();
+        double total = 0;
+        QList<std::pair<QString, double>> weights;
+        for (auto it = byType.cbegin(); it != byType.cend(); ++it) {
+            const double w =
+                0.25 + character.value(it.key()).toDouble() +
+                (it.key() == QLatin1String("stream") ? character.value(QStringLiteral("marsh")).toDouble()
+                                                     : 0.0);
+            weights << std::pair{it.key(), w};
+            total += w;
+        }
+        double pick = total * policy.below(100000) / 100000.0;
+        for (const auto& [type, w] : weights) {
+            if (pick < w || type == weights.last().first) {
+                const QList<TAction>& of = byType[type];
+                return of[policy.below(int(of.size()))];
+            }
+            pick -= w;
+        }
+        return legal.last();
+    };
+}
+
 // The scenario with its terrain and its commands not yet deployed (10.6 "players"): what the 10.4
 // procedure runs on, and how the engine's loader reads the terrain back (classes and pieces).
 QJsonObject undeployed(const QJsonObject& root, const QJsonArray& terrain,
@@ -216,6 +264,22 @@ bool loadMapping(const QString& path, TvbdMapping* out, QString* error) {
     return true;
 }
 
+quint64 defaultBattleSeed(quint64 gameSeed, const wp::rules::GameState& st) {
+    const auto* cf = st.frames.empty() ? nullptr : std::get_if<wp::rules::CombatFrame>(&st.frames.back());
+    if (!cf)
+        return gameSeed;
+    // FNV-1a over the fields that stay the same through the whole combat.
+    quint64 h = 1469598103934665603ULL;
+    for (const qint64 v : {qint64(gameSeed), qint64(st.turn), qint64(cf->city), qint64(cf->attacker),
+                           qint64(cf->attackerFrom)}) {
+        for (int b = 0; b < 8; ++b) {
+            h ^= quint64(v >> (8 * b)) & 0xff;
+            h *= 1099511628211ULL;
+        }
+    }
+    return h % 1000000007ULL; // the scenario's seed field keeps it whole (exportTvbd, exportTercios)
+}
+
 bool inputFromState(const GameData& data, const wp::rules::GameState& st, BattleInput* out, QString* error) {
     const CombatFrame* cf = st.frames.empty() ? nullptr : std::get_if<CombatFrame>(&st.frames.back());
     if (!cf) {
@@ -232,6 +296,10 @@ bool inputFromState(const GameData& data, const wp::rules::GameState& st, Battle
         in.fortress = c.fortress.has_value();
     }
     in.year = 1618 + 2 * st.turn; // tyw-facts: turn t covers (1618+2t)-(1619+2t)
+    // The month (the campaign counts two-year turns, no months): one of the campaign season, March to
+    // November, drawn from the combat itself (turn, city, attacker, where it came from), so the battle has
+    // its date before any seed and "another terrain" keeps it.
+    in.month = 3 + int(defaultBattleSeed(0, st) % 9);
     const int att = cf->attacker;
     // The situation (docs/battle-export.md "Special rules from the situation").
     in.sally = cf->sally;
@@ -437,6 +505,14 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
                     << QStringLiteral("%1 played '%2': no mapping (no effect)").arg(in.sides[s].name, title);
                 continue;
             }
+            // A card the enemy's card cancels (the mapping's "cancelledBy": Furia Franchese cancels Field
+            // Fortifications, P47) has no effect.
+            if (const QString by = e.value(QStringLiteral("cancelledBy")).toString();
+                !by.isEmpty() && in.sides[1 - s].cards.contains(by)) {
+                notes << QStringLiteral("%1 played %2: cancelled by %3, played by %4 (no effect).")
+                             .arg(in.sides[s].name, title, by, in.sides[1 - s].name);
+                continue;
+            }
             const int who = e.value(QStringLiteral("who")).toString() == QLatin1String("enemy") ? 1 - s : s;
             const QString eff = e.value(QStringLiteral("effect")).toString();
             notes << QStringLiteral("%1 played %2. %3")
@@ -599,9 +675,10 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
     }
 
     // Table size from the larger side (stands and Commanders).
-    int most = 0;
+    int most = 0; // a relieved town's garrison is on the table too: its stands and its governor
     for (int s = 0; s < 2; ++s)
-        most = std::max(most, int(stands[s].size() + commands[s].size()));
+        most = std::max(most, int(stands[s].size() + commands[s].size()) +
+                                  (s == 0 && !garrison.isEmpty() ? int(garrison.size()) + 1 : 0));
     QString size = QStringLiteral("big");
     for (const QJsonValue& v : m.value(QStringLiteral("tables")).toArray())
         if (most <= v.toObject().value(QStringLiteral("maxStands")).toInt()) {
@@ -647,7 +724,17 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
     // ---- The terrain first (the site, then the rulebook's procedure or the Area's table), then the armies
     // around it (docs/battle-export.md "Terrain").
     QJsonArray terrain, decor;
-    QList<QPointF> works; // field fortification sections (16.5): the fortress's, then the lines'
+    // Field fortification sections (16.5): the fortress's with the site, the lines' over the deployed stands.
+    int worksNo = 0;
+    auto addWorks = [&](QPointF c) {
+        terrain << QJsonObject{{QStringLiteral("id"), QStringLiteral("works-%1").arg(++worksNo)},
+                               {QStringLiteral("type"), QStringLiteral("fortification")},
+                               {QStringLiteral("shape"), QStringLiteral("rect")},
+                               {QStringLiteral("centre"), QJsonArray{c.x(), c.y()}},
+                               {QStringLiteral("w"), 2},
+                               {QStringLiteral("d"), 0.3}};
+    };
+    QList<QPointF> works; // the lines' sections, laid once the stands have their places
     auto uni = [&](double a, double b) { return a + (b - a) * rng.below(1001) / 1000.0; };
     auto pt = [](double x, double y) { return QJsonArray{x, y}; };
     auto line = [&](const QList<QPointF>& l) {
@@ -727,9 +814,11 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
             {QStringLiteral("centre"), pt(tx, site.town.y())},
             {QStringLiteral("w"), 4},
             {QStringLiteral("d"), 2.5}};
-    if (in.fortress && !in.sally && !in.relief) // the fortress's works before the town (16.5.2)
+    // The fortress's works before the town (16.5.2), part of the site: the 10.4 procedure's features keep
+    // off them as off the town (its layout check counts the scenario's own terrain).
+    if (in.fortress && !in.sally && !in.relief)
         for (double dx : {-1.0, 1.0})
-            works << QPointF(tx + dx, site.town.y() - 1.25 - 0.15);
+            addWorks(QPointF(tx + dx, site.town.y() - 1.25 - 0.15));
     // 8.2: only in-season (or enclosed) fields are difficult; bare fields are drawn, without effect.
     auto addFeature = [&](const QJsonObject& piece) {
         if (piece.value(QStringLiteral("type")).toString() == QLatin1String("field") && !site.cropsStanding)
@@ -745,14 +834,18 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
         wp::tactical::BattleState pre;
         QString why;
         wp::tactical::TerrainProcedureResult res;
-        if (wp::tactical::scenarioFromJson(undeployed(root, terrain, commands), QStringLiteral("export"),
-                                           rules, &pre, &why))
-            res = wp::tactical::runTerrainProcedure(rules, pre, seed,
-                                                    method == QLatin1String("cards")
-                                                        ? wp::tactical::TerrainMethod::Cards
-                                                        : wp::tactical::TerrainMethod::Basic);
-        else
+        const QJsonObject areas = m.value(QStringLiteral("areas")).toObject();
+        if (!wp::tactical::scenarioFromJson(undeployed(root, terrain, commands), QStringLiteral("export"),
+                                            rules, &pre, &why))
             res.error = why;
+        else if (method == QLatin1String("cards"))
+            res = wp::tactical::runTerrainProcedure(rules, pre, seed, wp::tactical::TerrainMethod::Cards);
+        else
+            res = wp::tactical::runTerrainProcedure(
+                rules, pre, seed, wp::tactical::TerrainMethod::Basic,
+                areaDefender(areas.value(in.area).isObject()
+                                 ? areas.value(in.area).toObject()
+                                 : areas.value(QStringLiteral("default")).toObject()));
         if (res.ok) {
             for (const QJsonValue& v : res.json)
                 addFeature(v.toObject());
@@ -760,8 +853,12 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
                           ? QStringLiteral(
                                 "Terrain by the rulebook's terrain cards (16.6), on the site, before "
                                 "deployment:")
-                          : QStringLiteral("Terrain by the rulebook's procedure (10.4), on the site, before "
-                                           "deployment:"));
+                          : QStringLiteral(
+                                "Terrain by the rulebook's procedure (10.4), on the site, before "
+                                "deployment; the defender's features drawn by the character of %1:")
+                                .arg(areas.value(in.area).isObject()
+                                         ? QStringLiteral("the Area (%1)").arg(in.area)
+                                         : QStringLiteral("the country (the mapping's default)")));
             for (const QString& l : res.log)
                 notes << QStringLiteral("  ") + l;
         } else
@@ -1172,14 +1269,61 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
                          .arg(in.sides[s].name, in.sides[s].leaders[l].name);
     }
     root.insert(QStringLiteral("commands"), cmds);
+    // The victory conditions (15.6, 15.7), for the briefing and the players: each army's units (Commanders
+    // are units, a Large Pike+Shot counts two; 7.3, Fig. 6) and breakpoint, the turn limit, and who loses on
+    // time.
+    {
+        int units[2] = {0, 0};
+        for (const QJsonValue& c : cmds)
+            for (const QJsonValue& u : c.toObject().value(QStringLiteral("units")).toArray())
+                units[c.toObject().value(QStringLiteral("side")).toInt()] +=
+                    u.toObject().value(QStringLiteral("large")).toBool() ? 2 : 1;
+        root.insert(QStringLiteral("turnLimit"), rules.turnLimit);
+        root.insert(
+            QStringLiteral("victory"),
+            QJsonObject{{QStringLiteral("units"), QJsonArray{units[0], units[1]}},
+                        {QStringLiteral("armyBreakpoint"),
+                         QJsonArray{wp::tactical::TvbdEngine::armyBreakpoint(units[0]),
+                                    wp::tactical::TvbdEngine::armyBreakpoint(units[1])}},
+                        {QStringLiteral("turnLimit"), rules.turnLimit},
+                        {QStringLiteral("rule"),
+                         QStringLiteral("15.6: at the end of a turn an army that has lost its breakpoint of "
+                                        "units (routed or eliminated) breaks and loses; both in the same "
+                                        "turn: a draw. 15.7: no break by the turn limit: the attacker "
+                                        "(side 0) loses.")}});
+    }
+    // The players deploy (10.5-10.6; the mapping's "deploy", battle export --deploy, the export dialog's
+    // "players deploy"): the same commands without places, on the terrain laid here; the engine plays the
+    // scouting and the alternate deployment.
+    if (m.value(QStringLiteral("deploy")).toBool(false)) {
+        QJsonArray bare;
+        for (const QJsonValue& c : cmds) {
+            QJsonObject co = c.toObject();
+            QJsonArray us;
+            for (const QJsonValue& u : co.value(QStringLiteral("units")).toArray()) {
+                QJsonObject uo = u.toObject();
+                for (const char* k : {"x", "y", "facing"})
+                    uo.remove(QLatin1String(k));
+                us << uo;
+            }
+            co.insert(QStringLiteral("units"), us);
+            bare << co;
+        }
+        root.insert(QStringLiteral("commands"), bare);
+        root.insert(QStringLiteral("setup"),
+                    QJsonObject{{QStringLiteral("terrain"), QStringLiteral("scenario")},
+                                {QStringLiteral("deployment"), QStringLiteral("players")}});
+        notes << QStringLiteral(
+                     "The players deploy (10.5 scouting, 10.6: alternately by command, each within "
+                     "its deployment zone, Pike+Shot in the centre zone) on the terrain above.%1")
+                     .arg(garrisoned.isEmpty()
+                              ? QString()
+                              : QStringLiteral(" The garrison's command deploys in the attacker's zone too "
+                                               "(10.6 has no place for it in the town)."));
+    }
 
-    for (qsizetype k = 0; k < works.size(); ++k)
-        terrain << QJsonObject{{QStringLiteral("id"), QStringLiteral("works-%1").arg(k + 1)},
-                               {QStringLiteral("type"), QStringLiteral("fortification")},
-                               {QStringLiteral("shape"), QStringLiteral("rect")},
-                               {QStringLiteral("centre"), pt(works[k].x(), works[k].y())},
-                               {QStringLiteral("w"), 2},
-                               {QStringLiteral("d"), 0.3}};
+    for (const QPointF& c : works)
+        addWorks(c);
     root.insert(QStringLiteral("terrain"), terrain);
     if (!decor.isEmpty())
         root.insert(QStringLiteral("decor"), decor);
@@ -1190,7 +1334,7 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
             const auto t = wp::tactical::typeFromName(st.type);
             const auto q = wp::tactical::qualityFromName(st.quality);
             if (t && q)
-                coins += rules.coins(*t, *q, false);
+                coins += rules.coins(*t, *q, st.large);
         }
         notes << QStringLiteral(
                      "%1: %2 units and %3 Commanders, %4 coins (16.3; for information: the campaign "
@@ -1211,6 +1355,8 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
     campaign.insert(QStringLiteral("area"), in.area);
     campaign.insert(QStringLiteral("year"), in.year);
     campaign.insert(QStringLiteral("fortress"), in.fortress);
+    campaign.insert(QStringLiteral("month"), site.month); // the briefing's date (site.h)
+    campaign.insert(QStringLiteral("season"), site.season);
     campaign.insert(QStringLiteral("units"),
                     QJsonArray{int(in.sides[0].units.size()), int(in.sides[1].units.size())});
     root.insert(QStringLiteral("campaign"), campaign);

@@ -82,6 +82,12 @@ QString defaultMappingPath();
 bool inputFromState(const GameData& data, const wp::rules::GameState& state, BattleInput* out,
                     QString* error);
 
+// The battle's default seed: from the game's seed and the combat on top of the state's frame stack (its turn,
+// city, attacker and the city it came from), so the window's Export battle (live or from the log) and
+// `westphalia-cli battle export --save` without --seed give the same scenario. The game's seed when there
+// is no combat.
+quint64 defaultBattleSeed(quint64 gameSeed, const wp::rules::GameState& state);
+
 // Reads an explicit battle description (docs/battle-export.md "Battle description"). Errors name file/path.
 bool inputFromJson(const QJsonObject& root, const QString& fileName, BattleInput* out, QString* error);
 

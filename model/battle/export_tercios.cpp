@@ -11,6 +11,8 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QMap>
+#include <QSet>
 
 #include <algorithm>
 #include <cmath>
@@ -25,6 +27,7 @@ namespace {
 struct Chunk { // k campaign units behind one Tercios unit
     QString nat, kind;
     bool reduced = false;
+    bool garrison = false;   // every unit of it was inside the relieved town (TYW 13.15)
     int first = 0, last = 0; // campaign unit numbers (1-based)
 };
 
@@ -33,6 +36,7 @@ struct Regiment {
     QStringList units;
     QList<int> wear;
     QString label;
+    bool garrison = false; // the relieved town's garrison: it starts in and beside the town (TYW 13.15)
 };
 
 QString natName(const QString& id) {
@@ -128,8 +132,30 @@ bool addRegiment(const TerciosRules& r, QList<Regiment>& regs, const TRegimentDe
     return true;
 }
 
+// "1-3, 7" for the campaign unit numbers of some chunks.
+QString unitRanges(const QList<Chunk>& chunks) {
+    QList<int> n;
+    for (const Chunk& c : chunks)
+        for (int u = c.first; u <= c.last; ++u)
+            n << u;
+    std::sort(n.begin(), n.end());
+    QStringList parts;
+    for (qsizetype i = 0; i < n.size();) {
+        qsizetype j = i;
+        while (j + 1 < n.size() && n[j + 1] == n[j] + 1)
+            ++j;
+        parts << (j == i ? QString::number(n[i]) : QStringLiteral("%1-%2").arg(n[i]).arg(n[j]));
+        i = j + 1;
+    }
+    return parts.join(QStringLiteral(", "));
+}
+
+// `garrison`: the force's last campaign units that were inside the relieved town (BattleInput::garrison);
+// `separate`: they form regiments of their own, else they come first in their profile's regiments and a
+// regiment made mostly of them is the garrison's.
 SideBuild buildSide(const Force& f, int k, int year, const QJsonObject& m, const TerciosRules& r,
-                    int pointsLimit, const QList<QJsonObject>& ownCards) {
+                    int pointsLimit, const QList<QJsonObject>& ownCards, int garrison = 0,
+                    bool separate = true) {
     SideBuild b;
     const QString major = majorityNat(f);
     b.faction = byNat(m.value(QStringLiteral("factions")).toObject(), major);
@@ -152,6 +178,7 @@ SideBuild buildSide(const Force& f, int k, int year, const QJsonObject& m, const
             if (kind[f.units[j].kind] > kind.value(c.kind) || c.kind.isEmpty())
                 c.kind = f.units[j].kind;
         }
+        c.garrison = garrison > 0 && c.first > f.units.size() - garrison;
         chunks << c;
     }
     const int n = int(chunks.size());
@@ -164,41 +191,67 @@ SideBuild buildSide(const Force& f, int k, int year, const QJsonObject& m, const
     // Arms: the guns from the last chunks, the horse spread evenly over the rest (§11.5 step 2).
     QList<std::pair<QString, Chunk>> wants; // profile, source
     const int rest = n - a;
-    QHash<QString, QString> upgrades;
-    for (const QJsonObject& c : ownCards)
-        if (c.value(QStringLiteral("effect")).toString() == QLatin1String("upgrade"))
-            upgrades.insert(c.value(QStringLiteral("from")).toString(),
-                            c.value(QStringLiteral("to")).toString());
     const QJsonArray table = m.value(QStringLiteral("profiles")).toArray();
+    QStringList arms;
+    for (int i = 0; i < n; ++i)
+        arms << (i >= rest ? QStringLiteral("Artillery")
+                 : (long(i + 1) * h / std::max(1, rest) > long(i) * h / std::max(1, rest))
+                     ? QStringLiteral("Horse")
+                     : QStringLiteral("Foot"));
+    // A relieved town's garrison is foot first (it held the walls): its chunks take the Foot arms from the
+    // end of the list, the relief army the rest in order (the same numbers of each arm).
+    if (std::any_of(chunks.begin(), chunks.end(), [](const Chunk& c) { return c.garrison; })) {
+        QStringList pool = arms;
+        QList<bool> used(n, false);
+        for (int i = 0; i < n; ++i) {
+            if (!chunks[i].garrison)
+                continue;
+            int pick = -1;
+            for (int j = n - 1; j >= 0 && pick < 0; --j)
+                if (!used[j] && pool[j] == QLatin1String("Foot"))
+                    pick = j;
+            for (int j = n - 1; j >= 0 && pick < 0; --j)
+                if (!used[j])
+                    pick = j;
+            used[pick] = true;
+            arms[i] = pool[pick];
+        }
+        for (int i = 0, j = 0; i < n; ++i) {
+            if (chunks[i].garrison)
+                continue;
+            while (used[j])
+                ++j;
+            used[j] = true;
+            arms[i] = pool[j];
+        }
+    }
     for (int i = 0; i < n; ++i) {
-        QString arm;
-        if (i >= rest)
-            arm = QStringLiteral("Artillery");
-        else
-            arm = (long(i + 1) * h / std::max(1, rest) > long(i) * h / std::max(1, rest))
-                      ? QStringLiteral("Horse")
-                      : QStringLiteral("Foot");
+        const QString& arm = arms[i];
         QString p = arm == QLatin1String("Artillery")
                         ? art.value(chunks[i].kind).toString(QStringLiteral("LightGunsBattery"))
                         : profileFor(table, chunks[i].nat, chunks[i].kind, arm, year);
         if (!r.profiles.contains(p))
             p = arm == QLatin1String("Horse") ? QStringLiteral("Cuirassiers")
                                               : QStringLiteral("ClassicSquadron");
-        if (upgrades.contains(p))
-            p = upgrades.value(p);
         wants << std::pair{fitFaction(r, p, b.faction), chunks[i]};
     }
-    // Whole regiments (the catalogue's fixed sizes): per profile, round(count / size), at least one.
+    // Whole regiments (the catalogue's fixed sizes): per profile, round(count / size), at least one; a
+    // relieved town's garrison forms its own regiments.
     QStringList order;
     QHash<QString, QList<Chunk>> by;
     for (const auto& [p, c] : wants) {
-        if (!by.contains(p))
-            order << p;
-        by[p] << c;
+        const QString key = c.garrison && separate ? p + QStringLiteral("|garrison") : p;
+        if (!by.contains(key))
+            order << key;
+        by[key] << c;
     }
+    if (!separate)
+        for (QList<Chunk>& l : by)
+            std::stable_partition(l.begin(), l.end(), [](const Chunk& c) { return c.garrison; });
     std::stable_sort(order.begin(), order.end(),
                      [&](const QString& x, const QString& y) { return by[x].size() > by[y].size(); });
-    for (const QString& p : order) {
+    for (const QString& key : order) {
+        const QString p = key.section(QLatin1Char('|'), 0, 0);
         const TRegimentDef* d = regimentFor(r, p, b.faction);
         if (!d)
             continue;
@@ -209,25 +262,58 @@ SideBuild buildSide(const Force& f, int k, int year, const QJsonObject& m, const
                     ? 1
                     : 0;
         size = std::max(1, size);
-        const QList<Chunk>& src = by[p];
+        const QList<Chunk>& src = by[key];
         const int count = std::max(1, int(std::lround(double(src.size()) / size)));
         for (int g = 0; g < count; ++g) {
             const int from = std::min<int>(int(src.size()) - 1, g * size);
             const int to = std::min<int>(int(src.size()) - 1, (g + 1) * size - 1);
-            const QString label = QStringLiteral("%1 %2 (campaign units %3-%4)")
-                                      .arg(natName(src[from].nat), src[from].kind)
-                                      .arg(src[from].first)
-                                      .arg(src[to].last);
+            const QString label =
+                QStringLiteral("%1 %2 (campaign units %3)")
+                    .arg(natName(src[from].nat), src[from].kind, unitRanges(src.mid(from, to - from + 1)));
             if (!addRegiment(r, b.regiments, *d, label))
                 break;
             // A reduced campaign unit starts with 1 Wear (§11.5 step 6), never at its Stamina.
             Regiment& reg = b.regiments.last();
+            int inside = 0;
+            for (int c = from; c <= to; ++c)
+                inside += src[c].garrison ? 2 : 0;
+            reg.garrison = inside >= to - from + 1; // at least half of its campaign units were inside
             for (int u = 0; u < reg.units.size(); ++u) {
                 const int ci = g * size + u;
                 if (ci < src.size() && src[ci].reduced && r.profiles[reg.units[u]].stamina > 1)
                     reg.wear[u] = 1;
             }
         }
+    }
+    // Cards that upgrade a profile (Spanish Tercios, Cavalry Charge): each regiment of it becomes the
+    // regiment of the better profile (the same category; its wear kept unit by unit), so a card never
+    // costs a regiment to the catalogue's sizes.
+    for (const QJsonObject& c : ownCards) {
+        if (c.value(QStringLiteral("effect")).toString() != QLatin1String("upgrade"))
+            continue;
+        const QString from = c.value(QStringLiteral("from")).toString(),
+                      to = c.value(QStringLiteral("to")).toString();
+        const TRegimentDef* d = regimentFor(r, to, b.faction);
+        int changed = 0;
+        for (Regiment& g : b.regiments) {
+            const TRegimentDef* old = r.regiment(g.def);
+            if (!d || !old || old->cat != d->cat || !g.units.contains(from))
+                continue;
+            Regiment up;
+            up.def = d->id;
+            up.label = g.label + QStringLiteral(" (%1)").arg(c.value(QStringLiteral("title")).toString());
+            up.garrison = g.garrison;
+            for (const QStringList& slot : d->units) {
+                up.units << slot.first();
+                up.wear << std::min(g.wear.value(up.units.size() - 1), r.profiles[slot.first()].stamina - 1);
+            }
+            g = up;
+            ++changed;
+        }
+        if (!changed)
+            b.notes << c.value(QStringLiteral("title")).toString() +
+                           QStringLiteral(": no %1 regiment to improve, no effect.")
+                               .arg(r.profiles.value(from).name);
     }
     if (catCount(r, b.regiments, QStringLiteral("Foot")) == 0) { // Tercios L841: at least one Foot Regiment
         addRegiment(r, b.regiments, *r.regiment(QStringLiteral("Raw")),
@@ -315,7 +401,7 @@ bool loadTerciosMapping(const QString& path, TerciosMapping* out, QString* error
         const QJsonObject c = it.value().toObject();
         const QString e = c.value(QStringLiteral("effect")).toString();
         if (!QStringList{QStringLiteral("note"), QStringLiteral("wear"), QStringLiteral("fortify"),
-                         QStringLiteral("addRegiment"), QStringLiteral("upgrade")}
+                         QStringLiteral("addRegiment"), QStringLiteral("upgrade"), QStringLiteral("rank")}
                  .contains(e))
             return fail(QStringLiteral("cards.%1.effect").arg(it.key()),
                         QStringLiteral("unknown effect '%1'").arg(e));
@@ -339,7 +425,7 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
                           quint64 seed) {
     const QJsonObject& m = map.root;
     wp::rules::Rng rng(seed ^ 0x7e5c105ULL);
-    const int pointsLimit = m.value(QStringLiteral("pointsLimit"))
+    const int agreedLimit = m.value(QStringLiteral("pointsLimit"))
                                 .toObject()
                                 .value(QStringLiteral("value"))
                                 .toInt(rules.pointsMax);
@@ -356,6 +442,13 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
             }
             QJsonObject c = cardTable.value(title).toObject();
             c.insert(QStringLiteral("title"), title);
+            // A card the enemy's card cancels ("cancelledBy": Furia Franchese cancels Field Fortifications).
+            if (const QString by = c.value(QStringLiteral("cancelledBy")).toString();
+                !by.isEmpty() && in.sides[1 - side].cards.contains(by)) {
+                cardNotes << QStringLiteral("%1 (played by %2): cancelled by %3, played by %4 (no effect).")
+                                 .arg(title, in.sides[side].name, by, in.sides[1 - side].name);
+                continue;
+            }
             const int target =
                 c.value(QStringLiteral("who")).toString() == QLatin1String("enemy") ? 1 - side : side;
             own[target] << c;
@@ -363,14 +456,42 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
                              .arg(title, in.sides[side].name, c.value(QStringLiteral("note")).toString());
         }
     // Scale: the smallest k (campaign units per Tercios unit) with both armies within the points.
+    // A relieved town's garrison has regiments of its own; when that would need a coarser scale (its
+    // regiments round up), it joins the relief army's instead, so the scale, and the besiegers, are the same
+    // as without it.
     SideBuild b[2];
     int k = 1;
-    for (; k <= 64; ++k) {
-        for (int side = 0; side < 2; ++side)
-            b[side] = buildSide(in.sides[side], k, in.year, m, rules, pointsLimit, own[side]);
-        if (b[0].cost <= pointsLimit && b[1].cost <= pointsLimit)
-            break;
+    // The scale comes from the forces alone (no card), so that a card never makes both armies smaller.
+    auto scale = [&](int garrison, bool separate) {
+        for (k = 1; k <= 64; ++k) {
+            for (int side = 0; side < 2; ++side)
+                b[side] = buildSide(in.sides[side], k, in.year, m, rules, agreedLimit, {},
+                                    side == 0 ? garrison : 0, separate);
+            if (b[0].cost <= agreedLimit && b[1].cost <= agreedLimit)
+                break;
+        }
+        return k;
+    };
+    // Its own regiments when the scale allows, else first in its profiles' regiments (the same regiments
+    // as without it), else (the arms moved, the cost changed) with the relief army.
+    const int plainScale = scale(0, true);
+    const int gar = in.relief ? in.garrison : 0;
+    int garrisonUnits0 = 0;
+    bool separate = true;
+    if (gar > 0 && scale(gar, true) == plainScale)
+        garrisonUnits0 = gar;
+    else if (gar > 0 && scale(gar, false) == plainScale) {
+        garrisonUnits0 = gar;
+        separate = false;
     }
+    const bool ownGarrison = garrisonUnits0 > 0;
+    k = plainScale;
+    for (int side = 0; side < 2; ++side) // then the cards
+        b[side] = buildSide(in.sides[side], k, in.year, m, rules, agreedLimit, own[side],
+                            side == 0 ? garrisonUnits0 : 0, separate);
+    // A card that adds or improves regiments may bring an army above the agreed points: the limit is then
+    // the dearer army's (Tercios L820: the players agree it; the points are for information).
+    const int pointsLimit = std::max({agreedLimit, b[0].cost, b[1].cost});
     // The situation: besiegers (the defender of a sally or a relief) hold their siege lines, a Wall in
     // front of their first-line foot, as the Field Fortifications card gives (docs/battle-export.md).
     if (in.sally || in.relief)
@@ -413,7 +534,8 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
     shape.flankMax = 6;
     shape.townW = 6;
     shape.townD = 4;
-    shape.townDepth = in.sally ? zone + 4 : D - zone - 4; // a sally comes out of the town
+    // A sally comes out of the town; a relief finds the besieged town behind the besiegers (TYW 13.15).
+    shape.townDepth = in.sally ? zone + 4 : in.relief ? D - 3 : D - zone - 4;
     const SitePlan site = planSite(in, map.sites, shape, siteRng);
     const double lo = site.freeLo, hi = site.freeHi; // the deployment band, clear of a flank river
 
@@ -423,17 +545,25 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
     // positions and the scenario says "deploy": true; the orientation rolled here stays (the terrain is laid
     // out for it).
     const bool playersDeploy = m.value(QStringLiteral("deploy")).toBool(false);
-    QJsonArray regiments;
-    double footSpan[2][2] = {{W, 0}, {W, 0}};
-    for (int side = 0; side < 2; ++side) {
-        struct Block {
-            int reg;
-            double width;
-        };
+    // The lines of a side: the first the horse on both flanks of the foot, the second the guns and the
+    // battle group, and what does not fit in the first (flanks first). `skip`: regiments placed elsewhere.
+    struct Block {
+        int reg;
+        double width;
+    };
+    auto width = [](const QList<Block>& l) {
+        double sum = 0;
+        for (const Block& x : l)
+            sum += x.width;
+        return sum;
+    };
+    auto linesOf = [&](int side, const QSet<int>& skip) {
         QList<Block> left, centre, right, back;
         int horse = 0;
         for (qsizetype gi = 0; gi < b[side].regiments.size(); ++gi) {
             const Regiment& g = b[side].regiments[gi];
+            if (skip.contains(int(gi)))
+                continue;
             const TRegimentDef* d = rules.regiment(g.def);
             double w = 0;
             for (const QString& p : g.units)
@@ -448,32 +578,177 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
         }
         QList<Block> row1;
         row1 << left << centre << right;
-        auto width = [](const QList<Block>& l) {
-            double s = 0;
-            for (const Block& x : l)
-                s += x.width;
-            return s;
-        };
         while (width(row1) > hi - lo - 2 && row1.size() > 1) { // overflow to the second line, flanks first
             back.prepend(row1.takeFirst());
             if (width(row1) > hi - lo - 2 && row1.size() > 1)
                 back << row1.takeLast();
         }
-        QList<QList<Block>> rows{row1, back};
+        return QList<QList<Block>>{row1, back};
+    };
+    // Where a line's regiments start when it keeps clear of the across span [a0, a1] (from the left edge
+    // of the band, each regiment past the span when it would reach it); empty when it does not fit.
+    auto around = [&](const QList<Block>& line, double a0, double a1) {
+        QList<double> out;
+        double x = lo + 1;
+        for (const Block& blk : line) {
+            if (x < a1 && x + blk.width > a0)
+                x = a1;
+            if (x + blk.width > hi - 1 + 1e-9)
+                return QList<double>();
+            out << x;
+            x += blk.width;
+        }
+        return out;
+    };
+    // The besiegers' second line stands this far from their edge; it must keep clear of the relieved town
+    // and its garrison when their depths meet (a 12" deployment zone; not a 24" one).
+    double backDepth = 0, backReach = 0;
+    for (const Regiment& g : b[1].regiments)
+        for (const QString& p : g.units)
+            backReach = std::max(backReach, rules.profiles[p].baseD / 2);
+    backDepth = std::max(backReach + 0.5, zone - 8);
+    const QList<Block> besiegersBack = linesOf(1, {})[1];
+
+    // Relief (TYW 13.15): the garrison's regiments start in and beside the town behind the besiegers,
+    // facing their rear: one Foot unit inside the town (a large Building holds any one Foot unit, L1471;
+    // G55: at the building's centre), the others beside it, a regiment on one side so that it keeps
+    // together (L1505). A regiment that finds no room (on the table, clear of the besiegers' second line)
+    // marches with the relief army.
+    const QString townId = in.city.isEmpty() ? QStringLiteral("town") : in.city;
+    struct Spot {
+        double across, depth;
+        bool inTown;
+    };
+    QMap<int, QList<Spot>> garrisonAt; // the attacker's regiment -> its units' places
+    double avoid0 = 0, avoid1 = 0;     // the across span the besiegers' second line keeps clear
+    bool avoid = false;
+    int garrisonUnits = 0, marched = 0;
+    if (in.relief) {
+        const double tA0 = site.town.x() - shape.townW / 2, tA1 = site.town.x() + shape.townW / 2;
+        double rightEdge = tA1 + 0.75, leftEdge = tA0 - 0.75; // the next free place on each side
+        double garrisonReach = shape.townD / 2;
+        for (const Regiment& g : b[0].regiments)
+            if (g.garrison)
+                for (const QString& p : g.units)
+                    garrisonReach = std::max(garrisonReach, rules.profiles[p].baseD / 2);
+        // The depths (from the besiegers' edge) of the town and garrison and of the second line meet?
+        avoid = D - site.town.y() + garrisonReach + 0.5 > backDepth - backReach && !besiegersBack.isEmpty();
+        auto clearOf = [&](double l, double r) { // the second line still fits around [l, r]
+            return !avoid || !around(besiegersBack, lo + hi - r, lo + hi - l).isEmpty();
+        };
+        bool townTaken = in.neutralArea; // a shut town (5.13) takes no one in
+        for (qsizetype gi = 0; gi < b[0].regiments.size() && !playersDeploy; ++gi) {
+            const Regiment& g = b[0].regiments[gi];
+            if (!g.garrison)
+                continue;
+            int inside = -1;
+            for (qsizetype u = 0; u < g.units.size() && !townTaken && inside < 0; ++u)
+                if (rules.profiles[g.units[u]].type == wp::tactical::TType::Foot)
+                    inside = int(u);
+            double need = 0;
+            for (qsizetype u = 0; u < g.units.size(); ++u)
+                if (u != inside)
+                    need += rules.profiles[g.units[u]].baseW + 1.5;
+            const bool fitsRight =
+                           rightEdge + need <= hi - 0.5 && clearOf(leftEdge - 0.75, rightEdge + need + 0.75),
+                       fitsLeft =
+                           leftEdge - need >= lo + 0.5 && clearOf(leftEdge - need - 0.75, rightEdge + 0.75);
+            if (!fitsRight && !fitsLeft) {
+                ++marched;
+                continue;
+            }
+            const bool right = fitsRight && (!fitsLeft || rightEdge - tA1 <= tA0 - leftEdge);
+            QList<Spot> at;
+            for (qsizetype u = 0; u < g.units.size(); ++u) {
+                const double w = rules.profiles[g.units[u]].baseW + 1.5;
+                if (u == inside)
+                    at << Spot{site.town.x(), site.town.y(), true};
+                else if (right) {
+                    at << Spot{rightEdge + w / 2, site.town.y(), false};
+                    rightEdge += w;
+                } else {
+                    at << Spot{leftEdge - w / 2, site.town.y(), false};
+                    leftEdge -= w;
+                }
+            }
+            townTaken = townTaken || inside >= 0;
+            garrisonUnits += int(g.units.size());
+            garrisonAt.insert(int(gi), at);
+        }
+        avoid0 = leftEdge - 0.75;
+        avoid1 = rightEdge + 0.75;
+    }
+    QJsonArray regiments;
+    double footSpan[2][2] = {{W, 0}, {W, 0}};
+    auto unitJson = [&](int side, int reg, const Regiment& g, qsizetype u) {
+        QJsonObject uo;
+        uo.insert(QStringLiteral("id"), QStringLiteral("%1%2%3")
+                                            .arg(side ? QLatin1Char('B') : QLatin1Char('A'))
+                                            .arg(reg + 1)
+                                            .arg(QChar(char16_t(u'a' + u))));
+        uo.insert(QStringLiteral("profile"), g.units[u]);
+        if (g.wear[u])
+            uo.insert(QStringLiteral("wear"), g.wear[u]);
+        return uo;
+    };
+    auto regimentJson = [&](int side, int reg, const Regiment& g) {
+        const TRegimentDef* d = rules.regiment(g.def);
+        QJsonObject ro;
+        ro.insert(QStringLiteral("id"),
+                  QStringLiteral("%1%2").arg(side ? QLatin1Char('B') : QLatin1Char('A')).arg(reg + 1));
+        ro.insert(QStringLiteral("side"), side);
+        ro.insert(QStringLiteral("def"), g.def);
+        ro.insert(QStringLiteral("name"),
+                  QStringLiteral("%1: %2%3")
+                      .arg(d->name, g.label,
+                           g.garrison && in.relief ? QStringLiteral(", the garrison of %1").arg(townId)
+                                                   : QString()));
+        return ro;
+    };
+    // The garrison's regiments, placed above.
+    QSet<int> inTown;
+    for (auto it = garrisonAt.cbegin(); it != garrisonAt.cend(); ++it) {
+        inTown << it.key();
+        const Regiment& g = b[0].regiments[it.key()];
+        QJsonObject ro = regimentJson(0, it.key(), g);
+        QJsonArray units;
+        for (qsizetype u = 0; u < g.units.size(); ++u) {
+            QJsonObject uo = unitJson(0, it.key(), g, u);
+            const Spot& sp = it.value()[u];
+            const QJsonArray xy = toTable(sp.across, sp.depth);
+            uo.insert(QStringLiteral("x"), xy[0]);
+            uo.insert(QStringLiteral("y"), xy[1]);
+            uo.insert(QStringLiteral("facing"), longEdges ? 270 : 180); // toward the besiegers' rear
+            if (sp.inTown)
+                uo.insert(QStringLiteral("building"), townId);
+            units << uo;
+        }
+        ro.insert(QStringLiteral("units"), units);
+        regiments << ro;
+    }
+    for (int side = 0; side < 2; ++side) {
+        const QList<QList<Block>> rows = linesOf(side, side == 0 ? inTown : QSet<int>());
         for (int ri = 0; ri < rows.size(); ++ri) {
             const double total = width(rows[ri]);
             const double squeeze = total > hi - lo - 2 ? (hi - lo - 2) / total : 1.0;
-            double x = lo + (hi - lo - total * squeeze) / 2;
-            for (const Block& blk : rows[ri]) {
+            QList<double> at;
+            // The besiegers' second line keeps clear of the relieved town and its garrison behind them (in
+            // this side's mirrored frame), when their depths meet.
+            if (avoid && side == 1 && ri == 1)
+                at = around(rows[ri], lo + hi - avoid1, lo + hi - avoid0);
+            if (at.isEmpty()) {
+                double x = lo + (hi - lo - total * squeeze) / 2;
+                for (const Block& blk : rows[ri]) {
+                    at << x;
+                    x += blk.width * squeeze;
+                }
+            }
+            for (qsizetype bi = 0; bi < rows[ri].size(); ++bi) {
+                const Block& blk = rows[ri][bi];
+                double x = at[bi];
                 const Regiment& g = b[side].regiments[blk.reg];
                 const TRegimentDef* d = rules.regiment(g.def);
-                QJsonObject ro;
-                ro.insert(
-                    QStringLiteral("id"),
-                    QStringLiteral("%1%2").arg(side ? QLatin1Char('B') : QLatin1Char('A')).arg(blk.reg + 1));
-                ro.insert(QStringLiteral("side"), side);
-                ro.insert(QStringLiteral("def"), g.def);
-                ro.insert(QStringLiteral("name"), QStringLiteral("%1: %2").arg(d->name, g.label));
+                QJsonObject ro = regimentJson(side, blk.reg, g);
                 QJsonArray units;
                 for (qsizetype u = 0; u < g.units.size(); ++u) {
                     const wp::tactical::TProfile& p = rules.profiles[g.units[u]];
@@ -487,12 +762,7 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
                         footSpan[side][0] = std::min(footSpan[side][0], across - p.baseW / 2);
                         footSpan[side][1] = std::max(footSpan[side][1], across + p.baseW / 2);
                     }
-                    QJsonObject uo;
-                    uo.insert(QStringLiteral("id"), QStringLiteral("%1%2%3")
-                                                        .arg(side ? QLatin1Char('B') : QLatin1Char('A'))
-                                                        .arg(blk.reg + 1)
-                                                        .arg(QChar(char16_t(u'a' + u))));
-                    uo.insert(QStringLiteral("profile"), g.units[u]);
+                    QJsonObject uo = unitJson(side, blk.reg, g, u);
                     if (!playersDeploy) { // else the players place them (Tercios L1501-1505, G50)
                         const QJsonArray xy = toTable(across, depth);
                         uo.insert(QStringLiteral("x"), xy[0]);
@@ -500,8 +770,6 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
                         uo.insert(QStringLiteral("facing"),
                                   longEdges ? (side == 0 ? 90 : 270) : (side == 0 ? 0 : 180));
                     }
-                    if (g.wear[u])
-                        uo.insert(QStringLiteral("wear"), g.wear[u]);
                     units << uo;
                     x += step;
                 }
@@ -517,14 +785,17 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
         double a0, a1, d0, d1;
     };
     QList<Box> boxes;
+    auto boxPolygon = [&](const Box& bx) {
+        return QJsonArray{toTable(bx.a0, bx.d0), toTable(bx.a1, bx.d0), toTable(bx.a1, bx.d1),
+                          toTable(bx.a0, bx.d1)};
+    };
     auto addBox = [&](const QString& type, const Box& bx, const QString& id, bool large = false) {
         QJsonObject t;
         t.insert(QStringLiteral("id"), id);
         t.insert(QStringLiteral("type"), type);
         if (large)
             t.insert(QStringLiteral("large"), true);
-        t.insert(QStringLiteral("polygon"), QJsonArray{toTable(bx.a0, bx.d0), toTable(bx.a1, bx.d0),
-                                                       toTable(bx.a1, bx.d1), toTable(bx.a0, bx.d1)});
+        t.insert(QStringLiteral("polygon"), boxPolygon(bx));
         terrain << t;
         boxes << bx;
     };
@@ -535,6 +806,12 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
         return true;
     };
     auto uni = [&](double a, double b2) { return a + (b2 - a) * rng.below(1001) / 1000.0; };
+    // The river's band across the table (along a flank, edge to edge), when there is one.
+    double rLo = W, rHi = 0;
+    for (const QPointF& q : site.riverLine) {
+        rLo = std::min(rLo, q.x() - site.riverWidth / 2);
+        rHi = std::max(rHi, q.x() + site.riverWidth / 2);
+    }
     // The city: a large building on the defender's side of the no-man's-land, walled if a fortress.
     {
         const double a0 = site.town.x() - 3;
@@ -542,23 +819,32 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
         if (clear(town)) {
             addBox(QStringLiteral("Building"), town, in.city.isEmpty() ? QStringLiteral("town") : in.city,
                    true);
-            if (in.fortress) {
+            // A Neutral Area's town keeps its gates shut (TYW 5.13): an impassable piece over it (Rocks,
+            // L1487: Hidden and Impassable), so the module keeps every unit out, as the TVBD export does.
+            if (in.neutralArea)
+                terrain << QJsonObject{{QStringLiteral("id"), QStringLiteral("closed-town")},
+                                       {QStringLiteral("type"), QStringLiteral("Rocks")},
+                                       {QStringLiteral("polygon"), boxPolygon(town)}};
+            if (in.fortress && !in.relief) { // a relieved town's walls face the besiegers' rear: not drawn
                 // The walls face the enemy: the attacker, or the besiegers when the garrison sallies.
-                const Box wall = in.sally ? Box{town.a0 - 4, town.a1 + 4, town.d1 + 1.0, town.d1 + 1.5}
-                                          : Box{town.a0 - 4, town.a1 + 4, town.d0 - 1.5, town.d0 - 1.0};
+                Box wall = in.sally ? Box{town.a0 - 4, town.a1 + 4, town.d1 + 1.0, town.d1 + 1.5}
+                                    : Box{town.a0 - 4, town.a1 + 4, town.d0 - 1.5, town.d0 - 1.0};
+                // The wall ends at the bank of a river beside the town, never in it.
+                if (rHi > rLo) {
+                    if (rHi <= town.a0)
+                        wall.a0 = std::max(wall.a0, rHi);
+                    else if (rLo >= town.a1)
+                        wall.a1 = std::min(wall.a1, rLo);
+                }
                 bool ok = true;
                 for (qsizetype i = 0; i + 1 < boxes.size(); ++i)
                     if (wall.a0 < boxes[i].a1 && boxes[i].a0 < wall.a1 && wall.d0 < boxes[i].d1 &&
                         boxes[i].d0 < wall.d1)
                         ok = false;
                 if (ok) {
-                    QJsonObject t;
-                    t.insert(QStringLiteral("id"), QStringLiteral("city-wall"));
-                    t.insert(QStringLiteral("type"), QStringLiteral("Wall"));
-                    t.insert(QStringLiteral("polygon"),
-                             QJsonArray{toTable(wall.a0, wall.d0), toTable(wall.a1, wall.d0),
-                                        toTable(wall.a1, wall.d1), toTable(wall.a0, wall.d1)});
-                    terrain << t;
+                    terrain << QJsonObject{{QStringLiteral("id"), QStringLiteral("city-wall")},
+                                           {QStringLiteral("type"), QStringLiteral("Wall")},
+                                           {QStringLiteral("polygon"), boxPolygon(wall)}};
                     boxes << wall;
                 }
             }
@@ -597,11 +883,6 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
                                {QStringLiteral("line"), line(site.riverLine)},
                                {QStringLiteral("width"), site.riverWidth},
                                {QStringLiteral("roll"), flow}};
-        double rLo = W, rHi = 0;
-        for (const QPointF& q : site.riverLine) {
-            rLo = std::min(rLo, q.x() - site.riverWidth / 2);
-            rHi = std::max(rHi, q.x() + site.riverWidth / 2);
-        }
         boxes << Box{rLo, rHi, 0, D};
         int crossingNo = 0;
         for (const SiteCrossing& c : site.crossings) {
@@ -657,6 +938,24 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
     root.insert(QStringLiteral("table"),
                 QJsonObject{{QStringLiteral("w"), rules.tableW}, {QStringLiteral("d"), rules.tableD}});
     root.insert(QStringLiteral("turnLimit"), rules.turnLimit);
+    // The victory conditions (L1507-1531): the scores of destroyed enemy units and the end table.
+    {
+        QJsonArray end;
+        for (const TerciosRules::EndRow& row : rules.endTable)
+            end << QJsonObject{{QStringLiteral("turn"), row.turn},
+                               {QStringLiteral("advantage"), row.adv},
+                               {QStringLiteral("victory"), row.level}};
+        root.insert(
+            QStringLiteral("victory"),
+            QJsonObject{{QStringLiteral("score"),
+                         QStringLiteral("a destroyed enemy squadron (every Foot unit but a company) 2, a "
+                                        "Horse unit, company or gun 1 (L1507-1531, G52)")},
+                        {QStringLiteral("endTable"), end},
+                        {QStringLiteral("rule"),
+                         QStringLiteral("at the end of a turn the game ends when the difference of the "
+                                        "scores reaches the table's advantage; at the end of the last "
+                                        "turn with none, a draw")}});
+    }
     root.insert(QStringLiteral("pointsLimit"), pointsLimit);
     root.insert(QStringLiteral("attacker"), 0);
     root.insert(QStringLiteral("seed"), qint64(seed % 1000000007ULL));
@@ -669,6 +968,9 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
             rank = std::max(rank, l.battle);
             leaders << QStringLiteral("%1 (battle %2, %3 star(s))").arg(l.name).arg(l.battle).arg(l.stars);
         }
+        for (const QJsonObject& c : own[side]) // a card sets the rank (Hesitation: the enemy's is 0)
+            if (c.value(QStringLiteral("effect")).toString() == QLatin1String("rank"))
+                rank = c.value(QStringLiteral("value")).toInt(0);
         sides << QJsonObject{{QStringLiteral("name"), in.sides[side].name},
                              {QStringLiteral("faction"), b[side].faction},
                              {QStringLiteral("rank"), rank},
@@ -687,7 +989,13 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
         notes << QStringLiteral(
                      "Scale: %1 campaign units per Tercios unit, so that both armies fit %2 points.")
                      .arg(k)
-                     .arg(pointsLimit);
+                     .arg(agreedLimit);
+    if (pointsLimit > agreedLimit)
+        notes << QStringLiteral("The cards played bring an army to %1 points: the limit of this battle is %1 "
+                                "instead of %2 (Tercios L820: the players agree it; the scale comes from "
+                                "the forces alone, so a card never makes the armies smaller).")
+                     .arg(pointsLimit)
+                     .arg(agreedLimit);
     notes << QStringLiteral("Deployment along the %1 edges (orientation roll %2, G48); zones %3\" deep, 12\" "
                             "from the centre line (Tercios L1503).")
                  .arg(longEdges ? QStringLiteral("long") : QStringLiteral("short"))
@@ -695,7 +1003,7 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
                  .arg(zone);
     notes << QStringLiteral("Units marked with Wear start depleted (a reduced campaign unit or a card; "
                             "tercios-digest.md 11.5 step 6).");
-    if (in.fortress)
+    if (in.fortress && !in.relief)
         notes << QStringLiteral("%1 is a fortress: its walls stand in front of the town.").arg(in.city);
     if (in.sally)
         notes << QStringLiteral("Sally (TYW 13.17): %1 attacks out of the besieged %2, on its side of the "
@@ -703,17 +1011,36 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
                                 "line). If the sally fails, the garrison falls back into the town.")
                      .arg(in.sides[0].name, in.city, in.sides[1].name);
     if (in.relief)
-        notes << QStringLiteral("Relief of a siege (TYW 13.15): %1 attacks %2's besiegers, who hold their "
-                                "siege lines (a Wall, L1491, in front of their first line) with %3 behind "
-                                "them.%4")
-                     .arg(in.sides[0].name, in.sides[1].name, in.city)
-                     .arg(in.garrison > 0 ? QStringLiteral(" %1 of the attacker's campaign units are the "
-                                                           "garrison that joined the relief.")
-                                                .arg(in.garrison)
-                                          : QString());
+        notes
+            << QStringLiteral("Relief of a siege (TYW 13.15): %1 attacks %2's besiegers, who hold their "
+                              "siege lines (a Wall, L1491, in front of their first line) with %3 behind "
+                              "them.%4")
+                   .arg(in.sides[0].name, in.sides[1].name, in.city)
+                   .arg(
+                       in.garrison <= 0 ? QString()
+                       : garrisonAt.isEmpty()
+                           ? QStringLiteral(" %1 of the attacker's campaign units are the garrison; %2.")
+                                 .arg(in.garrison)
+                                 .arg(playersDeploy && ownGarrison
+                                          ? QStringLiteral("the players deploy its regiments (named the "
+                                                           "garrison) in and beside the town, facing the "
+                                                           "besiegers' rear")
+                                          : QStringLiteral("it has no regiment of its own (at this scale, or "
+                                                           "no room by the town) and marches with the relief "
+                                                           "army"))
+                           : QStringLiteral(" The garrison (%1 of the attacker's campaign units, %2 Tercios "
+                                            "unit(s)) starts in and beside the town behind the besiegers, "
+                                            "facing their rear; one Foot unit holds the town (a large "
+                                            "Building, L1471).%3")
+                                 .arg(in.garrison)
+                                 .arg(garrisonUnits)
+                                 .arg(marched ? QStringLiteral(" %1 of its regiments find no room there and "
+                                                               "march with the relief army.")
+                                                    .arg(marched)
+                                              : QString()));
     if (in.neutralArea)
         notes << QStringLiteral("A Neutral Area (TYW 5.13): %1 keeps its gates shut; no unit may enter the "
-                                "town (a scenario rule: the module does not enforce it).")
+                                "town (an impassable piece over it, 'closed-town', drawn cross-hatched).")
                      .arg(in.city.isEmpty() ? QStringLiteral("the town") : in.city);
     for (int side = 0; side < 2; ++side)
         if (!in.sides[side].leaders.isEmpty() && in.sides[side].leaders.first().stars > 0)
@@ -754,6 +1081,8 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
                                                         {QStringLiteral("area"), in.area},
                                                         {QStringLiteral("year"), in.year},
                                                         {QStringLiteral("fortress"), in.fortress},
+                                                        {QStringLiteral("month"), site.month},
+                                                        {QStringLiteral("season"), site.season},
                                                         {QStringLiteral("scale"), k}});
     root.insert(QStringLiteral("deployment"),
                 QJsonObject{{QStringLiteral("orientation"),

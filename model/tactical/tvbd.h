@@ -11,6 +11,7 @@
 #include <QList>
 #include <QString>
 
+#include <functional>
 #include <span>
 
 namespace wp::tactical {
@@ -395,8 +396,13 @@ struct TerrainProcedureResult {
 // The method: the basic one (10.4) or terrain cards (16.6, advanced: the cards are dealt, the centre swaps
 // and the defender's adjustment made by the simple policy, the features laid as the cards show, then roads).
 enum class TerrainMethod { Basic, Cards };
+// `choose` (optional): who takes the set-up decisions instead of the simple policy (the battle export's
+// defender who places by the Area's character); it gets the engine, the state and the policy's random
+// stream, and must answer one of the legal actions.
+using SetupChooser = std::function<TAction(const TvbdEngine&, const BattleState&, wp::rules::Rng&)>;
 TerrainProcedureResult runTerrainProcedure(const TvbdRules& rules, const BattleState& scenario, quint64 seed,
-                                           TerrainMethod method = TerrainMethod::Basic);
+                                           TerrainMethod method = TerrainMethod::Basic,
+                                           const SetupChooser& choose = {});
 // The same on a scenario file's JSON: places terrain by 10.4 (or 16.6) and appends it to root["terrain"].
 bool placeTerrainByProcedure(const TvbdRules& rules, QJsonObject* root, quint64 seed, QString* error,
                              QStringList* log = nullptr, TerrainMethod method = TerrainMethod::Basic);
