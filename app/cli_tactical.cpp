@@ -5,6 +5,7 @@
 
 #include <QElapsedTimer>
 
+#include <algorithm>
 #include <cmath>
 #include <ctime>
 #include <thread>
@@ -30,7 +31,8 @@ const char* kTacticalUsage =
   --games N         with --auto: resolve N battles (seeds S, S+1, ...) and print win rates
   --odds N          the same as --auto --games N, with 95% confidence intervals
   --bench N         auto-resolve N battles and print the time per battle
-  --jobs N          with --games/--odds/--bench: play on N threads (default 1)
+  --jobs N          with --games/--odds/--bench: play on N threads (default: the number of
+                    cores; the results do not depend on it)
 )";
 
 QString sideResult(const wp::tactical::BattleState& s, const wp::tactical::AutoResult& r, int side) {
@@ -60,7 +62,8 @@ const char* kTerciosUsage =
   --games N         with --auto: resolve N battles (seeds S, S+1, ...) and print win rates
   --odds N          the same as --auto --games N: each side's chance of winning
   --bench N         auto-resolve N battles and print battles per second
-  --jobs N          with --games/--odds/--bench: play on N threads (default 1)
+  --jobs N          with --games/--odds/--bench: play on N threads (default: the number of
+                    cores; the results do not depend on it)
 )";
 
 int terciosCommand(const QStringList& args) {
@@ -102,7 +105,7 @@ int terciosCommand(const QStringList& args) {
         if (!ok || games < 1 || games > 100000)
             problem = QStringLiteral("--odds '%1' must be 1..100000").arg(oddsText);
     }
-    int jobs = 1;
+    int jobs = std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, 64); // the cores
     if (!jobsText.isEmpty()) {
         jobs = jobsText.toInt(&ok);
         if (!ok || jobs < 1 || jobs > 64)
@@ -314,7 +317,7 @@ int tacticalCommand(const QStringList& argsIn) {
         if (!ok || bench < 1 || bench > 100000)
             problem = QStringLiteral("--bench '%1' must be 1..100000").arg(benchText);
     }
-    int jobs = 1;
+    int jobs = std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, 64); // the cores
     if (!jobsText.isEmpty()) {
         jobs = jobsText.toInt(&ok);
         if (!ok || jobs < 1 || jobs > 64)

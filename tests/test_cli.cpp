@@ -89,6 +89,25 @@ class TestCli : public QObject {
             cli({"battle", "run", dir + "tercios-breitenfeld.json", "--rules", "tercios", "--odds", "4"});
         QCOMPARE(tercOdds.code, 0);
         QVERIFY2(tercOdds.out.contains("%"), qPrintable(tercOdds.out));
+        // --jobs (default: the cores) does not change the odds: every line but the timings is the same
+        auto results = [](const QString& out) {
+            QStringList kept;
+            for (const QString& line : out.split(QLatin1Char('\n')))
+                if (!line.startsWith(QLatin1String("time:")) && !line.startsWith(QLatin1String("ms per")) &&
+                    !line.startsWith(QLatin1String("cpu:")))
+                    kept << line;
+            return kept;
+        };
+        for (const char* rules : {"tvbd", "tercios"}) {
+            const QString file = dir + (QLatin1String(rules) == QLatin1String("tvbd")
+                                            ? QStringLiteral("tvbd-white-mountain.json")
+                                            : QStringLiteral("tercios-breitenfeld.json"));
+            const Run one = cli({"battle", "run", file, "--rules", rules, "--odds", "6", "--jobs", "1"});
+            const Run three = cli({"battle", "run", file, "--rules", rules, "--odds", "6", "--jobs", "3"});
+            QVERIFY2(one.code == 0 && three.code == 0, qPrintable(one.err + three.err));
+            QVERIFY2(results(one.out).size() > 3, qPrintable(one.out));
+            QCOMPARE(results(three.out), results(one.out));
+        }
         Run wrong = cli({"battle", "run", dir + "tercios-breitenfeld.json", "--rules", "tvbd", "--auto"});
         QCOMPARE(wrong.code, 2);
         QVERIFY2(wrong.err.contains("is a tercios scenario, not a tvbd one"), qPrintable(wrong.err));
