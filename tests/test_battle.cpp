@@ -17,6 +17,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
@@ -154,6 +155,15 @@ class TestBattle : public QObject {
         QString error;
         [&] {
             QVERIFY2(scenarioFromJson(o, QStringLiteral("export"), *rules, &s, &error), qPrintable(error));
+            // 16.3: the coins the notes give are those `battle validate` counts (armyCoins), side by side
+            static const QRegularExpression coinsNote(QStringLiteral("(\\d+) coins \\(16\\.3"));
+            int side = 0;
+            for (const QJsonValue& v : o.value(QStringLiteral("notes")).toArray())
+                if (const auto m = coinsNote.match(v.toString()); m.hasMatch() && side < 2) {
+                    QCOMPARE(m.captured(1).toInt(), armyCoins(*rules, s, side));
+                    ++side;
+                }
+            QCOMPARE(side, 2);
         }();
         return s;
     }

@@ -1328,21 +1328,38 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
     if (!decor.isEmpty())
         root.insert(QStringLiteral("decor"), decor);
 
+    // The coins as `battle validate` counts them (armyCoins on the scenario as written: the Commanders,
+    // 16.3.1, and the manned field-fortification sections, 16.5.6, included).
+    wp::tactical::BattleState written;
+    QString unread;
+    const bool read =
+        wp::tactical::scenarioFromJson(root, QStringLiteral("export"), rules, &written, &unread);
     for (int s = 0; s < 2; ++s) {
-        int coins = 0;
-        for (const Stand& st : stands[s]) {
-            const auto t = wp::tactical::typeFromName(st.type);
-            const auto q = wp::tactical::qualityFromName(st.quality);
-            if (t && q)
-                coins += rules.coins(*t, *q, st.large);
+        int coins = 0, commanders = 0, sections = 0;
+        if (read) {
+            coins = wp::tactical::armyCoins(rules, written, s, &sections);
+            for (const wp::tactical::Unit& u : written.units)
+                commanders += u.side == s && u.type == wp::tactical::UnitType::Commander;
+        } else { // (the tests load every export; this is a fallback for the note only)
+            for (const Stand& st : stands[s]) {
+                const auto t = wp::tactical::typeFromName(st.type);
+                const auto q = wp::tactical::qualityFromName(st.quality);
+                if (t && q)
+                    coins += rules.coins(*t, *q, st.large);
+            }
+            commanders = int(commands[s].size());
         }
-        notes << QStringLiteral(
-                     "%1: %2 units and %3 Commanders, %4 coins (16.3; for information: the campaign "
-                     "armies are not balanced)")
+        notes << QStringLiteral("%1: %2 units and %3 Commanders, %4 coins (16.3, the Commanders included%5; "
+                                "for information: the campaign armies are not balanced)")
                      .arg(in.sides[s].name)
                      .arg(stands[s].size())
-                     .arg(commands[s].size())
-                     .arg(coins);
+                     .arg(commanders)
+                     .arg(coins)
+                     .arg(sections ? QStringLiteral(", %1 for %2 manned field-fortification section(s), "
+                                                    "16.5.6")
+                                         .arg(2 * sections)
+                                         .arg(sections)
+                                   : QString());
     }
     for (int s = 0; s < 2; ++s)
         for (const ForceLeader& l : in.sides[s].leaders)
