@@ -612,10 +612,7 @@ class TestGuiLinked : public QObject {
   private:
     void pbemGame(bool onScreen) {
         // the secrets from a fixed test seed (docs/pbem.md "Tests"): the same game every run
-        save::setTestSecretsSeed(onScreen ? 2027 : 2026);
-        struct Reset {
-            ~Reset() { save::setTestSecretsSeed(0); }
-        } reset;
+        const save::TestSecretsScope secrets(onScreen ? 2027 : 2026);
         QTemporaryDir tmp;
         QVERIFY(tmp.isValid());
         auto path = [&](const QString& n) { return tmp.filePath(n); };

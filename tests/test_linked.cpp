@@ -145,15 +145,6 @@ battle::TableRecord fightOnScreen(const GameData& d, const GameState& s, int com
 
 // A new PBEM game (the campaign, sealed dice, the host the Catholic) with `option`, started in two session
 // directories: the host's start file, the guest's answer, imported by the host.
-// The PBEM secrets (game id, deck secret, dice chain, nonces) from a fixed seed while a test runs, so its
-// campaign is the same on every run (docs/pbem.md "Tests"); back to the operating system's at the end.
-struct FixedSecrets {
-    explicit FixedSecrets(quint64 seed) { save::setTestSecretsSeed(seed); }
-    ~FixedSecrets() { save::setTestSecretsSeed(0); }
-    FixedSecrets(const FixedSecrets&) = delete;
-    FixedSecrets& operator=(const FixedSecrets&) = delete;
-};
-
 void startPbem(const QString dirs[2], const QString& option) {
     QString error;
     QByteArray startFile, joinFile;
@@ -308,7 +299,7 @@ class TestLinked : public QObject {
         QTemporaryDir tmp;
         const QString dirs[2] = {tmp.filePath("catholic"), tmp.filePath("protestant")};
         QString error;
-        const FixedSecrets secrets(secretsSeed);
+        const save::TestSecretsScope secrets(secretsSeed);
         startPbem(dirs, option);
         if (QTest::currentTestFailed())
             return;
@@ -750,7 +741,7 @@ class TestLinked : public QObject {
         QTemporaryDir tmp;
         const QString dirs[2] = {tmp.filePath("catholic"), tmp.filePath("protestant")};
         QString error;
-        const FixedSecrets secrets(4101);
+        const save::TestSecretsScope secrets(4101);
         startPbem(dirs, QStringLiteral("battles=tvbd"));
         if (QTest::currentTestFailed())
             return;

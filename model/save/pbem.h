@@ -37,6 +37,13 @@ enum class DiceMode {
 // guessable: the app and the CLI never call this (no option, no environment variable reaches it), and each
 // call says so on stderr. 0 restores the operating system's generator.
 void setTestSecretsSeed(quint64 seed);
+// TESTS ONLY: setTestSecretsSeed(seed) for the scope's lifetime, then the operating system's generator again.
+struct TestSecretsScope {
+    explicit TestSecretsScope(quint64 seed) { setTestSecretsSeed(seed); }
+    ~TestSecretsScope() { setTestSecretsSeed(0); }
+    TestSecretsScope(const TestSecretsScope&) = delete;
+    TestSecretsScope& operator=(const TestSecretsScope&) = delete;
+};
 
 // The public part of a state: everything except the order and split of the hidden cards (hands, draw
 // piles) and the random generator. Two honest copies agree on it after every action.
