@@ -85,6 +85,9 @@ void relog(QJsonObject& o, const QStringList& before) {
 }
 
 struct Match {
+    // the secrets from a fixed seed (docs/pbem.md "Tests"): the same games every run (with the operating
+    // system's, a long random game could take test_pbem past its CTest timeout)
+    save::TestSecretsScope secrets{9001};
     QTemporaryDir tmp;
     QString a, b; // A: Catholic (host), B: Protestant
     int files = 0;
