@@ -893,6 +893,13 @@ void TestTacticalView::tvbdTerrainGhostsOnScreen() {
     QVERIFY2(cardRow >= 0, qPrintable(c.session()->prompt()));
     c.actionList()->setCurrentRow(cardRow);
     QVERIFY(c.view()->areaGhostCount() > 0);
+    // the list says what the cards hold (the 16.6.3 deal: sector 1's card first)
+    const QString dealt = c.session()->log().filter(QStringLiteral("16.6.3")).value(0);
+    const QString first =
+        dealt.section(QStringLiteral(": 1 "), 1).section(QLatin1Char(' '), 0, 1); // "field small"
+    QVERIFY2(!first.isEmpty() &&
+                 c.actionList()->item(cardRow)->text().contains(QStringLiteral("1: ") + first),
+             qPrintable(c.actionList()->item(cardRow)->text() + QStringLiteral(" / ") + dealt));
     shot(&c, QStringLiteral("tactical-tvbd-card-ghosts.png"));
 }
 

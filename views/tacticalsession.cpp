@@ -332,6 +332,18 @@ class TvbdSession : public TacticalSession {
             case TAction::Change:
                 v.kind = TacActionView::Other;
                 v.area = setupActionArea(m_engine, st, a, &v.group);
+                if (a.change >= TerrainChange::CardSwap) { // 16.6: what the cards touched hold
+                    QStringList cards;
+                    for (int k :
+                         {a.target, a.change == TerrainChange::CardSwap ? a.secondary.value(0, -1) : -1})
+                        if (k >= 0 && k < st.setup.cards.size()) {
+                            const TerrainCard& c = st.setup.cards[k];
+                            cards << QStringLiteral("%1: %2").arg(k + 1).arg(
+                                c.type.isEmpty() ? QStringLiteral("open")
+                                                 : c.type + QLatin1Char(' ') + c.size);
+                        }
+                    v.label = QStringLiteral("%1   (%2)").arg(v.text, cards.join(QStringLiteral(" and ")));
+                }
                 break;
             default:
                 v.kind = TacActionView::Other;
