@@ -807,8 +807,13 @@ class TestBattle : public QObject {
             QVERIFY(u->limbered);
         for (const Unit* u : unitsOf(s, 0, UnitType::Cannon))
             QVERIFY(!u->limbered);
-        // Hungarian light horse, Spanish tercios (superior), Imperial Croats capped at 2 Light Horse (7.3.2).
-        QCOMPARE(unitsOf(s, 1, UnitType::LightHorse).size(), 2);
+        // Spanish tercios (superior), Imperial Croats capped at 2 Light Horse (7.3.2). TVBD 7.3.2: only
+        // Spanish and German Catholic armies have Light Horse: the Bohemian Estates' (a Protestant army, led
+        // by Christian of Anhalt) Hungarian horse are Horse; the League army (Tilly) keeps its two.
+        QCOMPARE(s.nationality[0], QStringLiteral("bavarian"));
+        QCOMPARE(s.nationality[1], QStringLiteral("protestant"));
+        QCOMPARE(unitsOf(s, 1, UnitType::LightHorse).size(), 0);
+        QVERIFY(hasNote(o, QStringLiteral("is a Protestant army: only Spanish armies outside Iberia")));
         QCOMPARE(unitsOf(s, 0, UnitType::LightHorse).size(), 2);
         // 16.2: the Spanish tercio and Tilly's (Bavarian veterans to 1632) are superior Large Pike+Shot.
         QStringList large;
@@ -828,6 +833,47 @@ class TestBattle : public QObject {
     }
 
     // Large Pike+Shot and Dragoons by period and nationality (docs/battle-export.md; TVBD 16.2, 7.3.2).
+    // TVBD 7.3.2: "Can have up to two Light Horse (only Spanish outside the peninsular and German Catholic
+    // armies)". Each side's nationality is written (its commander's, else its units' majority), and only an
+    // Imperial, Bavarian or Spanish army keeps Light Horse; the scenario loads with the rule checked.
+    void lightHorseByNationality() {
+        const QStringList all = {QStringLiteral("imperial"),   QStringLiteral("bavarian"),
+                                 QStringLiteral("spanish"),    QStringLiteral("saxon"),
+                                 QStringLiteral("protestant"), QStringLiteral("hungarian"),
+                                 QStringLiteral("danish"),     QStringLiteral("swedish"),
+                                 QStringLiteral("french"),     QStringLiteral("english")};
+        for (const QString& nat : all) {
+            BattleInput in;
+            in.city = QStringLiteral("X");
+            in.year = 1625;
+            in.sides[0].name = QStringLiteral("A");
+            in.sides[1].name = QStringLiteral("B");
+            for (int i = 0; i < 3; ++i) {
+                in.sides[0].units << ForceUnit{QStringLiteral("hungarian"),
+                                               QStringLiteral("mercenary")}; // 2 LH each
+                in.sides[1].units << ForceUnit{QStringLiteral("imperial"), QStringLiteral("mercenary")};
+            }
+            in.sides[0].units << ForceUnit{nat, QStringLiteral("veteran")};
+            in.sides[0].leaders << ForceLeader{QStringLiteral("L"), nat, 1, 0}; // the commander decides
+            const QJsonObject o = exportTvbd(in, map, *rules, 3);
+            QCOMPARE(o.value(QStringLiteral("sides"))
+                         .toArray()
+                         .at(0)
+                         .toObject()
+                         .value(QStringLiteral("nationality"))
+                         .toString(),
+                     nat);
+            const BattleState s = load(o);
+            checkLegal(s, nat);
+            const bool may = nat == QLatin1String("imperial") || nat == QLatin1String("bavarian") ||
+                             nat == QLatin1String("spanish");
+            QCOMPARE(unitsOf(s, 0, UnitType::LightHorse).size(), may ? qsizetype(2) : qsizetype(0));
+            QCOMPARE(hasNote(o, QStringLiteral("(7.3.2), so its")), !may);
+            QCOMPARE(unitsOf(s, 1, UnitType::LightHorse).size(), qsizetype(2)); // Imperial Croats (no leader)
+            QCOMPARE(s.nationality[1], QStringLiteral("imperial"));
+        }
+    }
+
     void largeAndDragoons() {
         auto army = [&](int year, const QString& a, const QString& ak, const QString& b, const QString& bk) {
             BattleInput in;

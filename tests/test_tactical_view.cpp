@@ -144,16 +144,21 @@ bool playFromList(TacticalWindow& w, const QString& text) {
     return true;
 }
 
-// The shipped Tercios example (12 points a side) opened in the window with a seed, shown at that size.
-bool showExample(TacticalWindow& w, quint64 seed, QSize size) {
+// A shipped scenario (scenarios/battles/NAME) opened in the window with a seed, shown at that size.
+bool showScenario(TacticalWindow& w, const char* name, quint64 seed, QSize size) {
     QString error;
-    if (!w.openFile(kSource + QStringLiteral("/scenarios/battles/tercios-example.json"), seed, &error)) {
+    if (!w.openFile(kSource + QStringLiteral("/scenarios/battles/") + QLatin1String(name), seed, &error)) {
         qWarning("%s", qPrintable(error));
         return false;
     }
     w.resize(size);
     w.show();
-    return true;
+    return QTest::qWaitForWindowExposed(&w);
+}
+
+// The shipped Tercios example (12 points a side) opened in the window with a seed, shown at that size.
+bool showExample(TacticalWindow& w, quint64 seed, QSize size) {
+    return showScenario(w, "tercios-example.json", seed, size);
 }
 
 int offTable(const TacticalSession* s) {
@@ -179,6 +184,8 @@ class TestTacticalView : public QObject {
     void terciosHotseatCover();
     void setupDecisionsOnScreen();
     void tvbdEverySetupStepOnScreen();
+    void tvbdSecretOrderOfBattleOnScreen();
+    void tvbdTerrainGhostsOnScreen();
     void terciosSecretsInHotseat();
     void terciosComputerSeatKeepsItsCards();
     void terciosExportedBattleThreeWays();
@@ -730,6 +737,170 @@ void TestTacticalView::tvbdEverySetupStepOnScreen() {
             rules.insert(QStringLiteral("1.7"));
     QVERIFY(rules.contains(QStringLiteral("1.7"))); // the bombardment step came before turn 1
     shot(&w, QStringLiteral("tactical-setup-recruit.png"));
+}
+
+// TVBD 10.2 in the window, hot-seat: while the second side recruits, nothing on screen shows the first
+// side's army (units, tooltips, log, the last action's text); the cover asks to pass the screen; once both
+// have recruited the log reveals both orders of battle and the units are shown.
+void TestTacticalView::tvbdSecretOrderOfBattleOnScreen() {
+    TacticalWindow w;
+    QVERIFY(showScenario(w, "tvbd-recruit.json", 5, {1400, 900}));
+    w.setHotseat(true);
+    TacticalSession* s = w.session();
+    auto type = [&](const QString& text) {
+        if (w.cover()->isVisible())
+            QTest::mouseClick(w.coverButton(), Qt::LeftButton);
+        w.actionEntry()->setText(text);
+        QTest::keyClick(w.actionEntry(), Qt::Key_Return);
+        return w.lastError();
+    };
+    for (const char* a : {"size small units 10", "agree", "recruit command", "recruit I-1 Cannon",
+                          "recruit I-1 LightHorse", "recruit I-1 Horse"})
+        QCOMPARE(type(QLatin1String(a)), QString());
+    QVERIFY(s->holdsSecrets());
+    QCOMPARE(s->publicText(QStringLiteral("recruit I-1 Horse")),
+             QStringLiteral("recruit I-1 Horse")); // its own
+    s->setViewer(1); // the Swedes' human against an Imperial computer seat: not shown
+    QVERIFY2(!s->publicText(QStringLiteral("recruit I-1 Horse")).contains(QStringLiteral("I-1")),
+             qPrintable(s->publicText(QStringLiteral("recruit I-1 Horse"))));
+    s->setViewer(TacticalSession::kFollowActor);
+    QCOMPARE(type(QStringLiteral("end")), QString());
+    QCOMPARE(s->actor(), 1);
+    QVERIFY(w.cover()->isVisible()); // hot-seat: the screen passes to the Swedes
+    QVERIFY2(w.cover()->findChild<QLabel*>() == nullptr ||
+                 !w.cover()->findChild<QLabel*>()->text().contains(QStringLiteral("order cards")),
+             "the cover names the TVBD secret");
+    QTest::mouseClick(w.coverButton(), Qt::LeftButton);
+    QCOMPARE(type(QStringLiteral("recruit command")), QString());
+    QCOMPARE(type(QStringLiteral("recruit S-1 Cannon")), QString());
+    auto shownText = [&] { // everything the window shows of the battle, as text
+        QStringList out;
+        for (const TacUnitView& u : s->units())
+            out << u.id << u.name << u.tooltip << u.type;
+        for (int i = 0; i < w.logList()->count(); ++i)
+            out << w.logList()->item(i)->text();
+        for (int i = 0; i < w.actionList()->count(); ++i)
+            out << w.actionList()->item(i)->text();
+        out << w.promptLabel()->text();
+        for (QLabel* l : w.findChildren<QLabel*>())
+            if (l->isVisible())
+                out << l->text();
+        return out.join(QLatin1Char('\n'));
+    };
+    const QString seen = shownText();
+    for (const char* secret : {"IC1", "I1", "I2", "I3", "Light Horse", "I-1:"})
+        QVERIFY2(!QRegularExpression(
+                      QStringLiteral("\\b%1\\b").arg(QRegularExpression::escape(QLatin1String(secret))))
+                      .match(seen)
+                      .hasMatch(),
+                 secret);
+    QVERIFY(seen.contains(QStringLiteral("SC1"))); // its own
+    int hidden = 0;
+    for (const TacUnitView& u : s->units())
+        hidden += u.side == 0 && u.id.isEmpty() && !u.deployed;
+    QCOMPARE(hidden, 4);
+    shot(&w, QStringLiteral("tactical-tvbd-secret-recruiting.png"));
+    // the referee sees both
+    s->setViewer(TacticalSession::kReferee);
+    QCOMPARE(s->units().first().id, QStringLiteral("IC1"));
+    s->setViewer(TacticalSession::kFollowActor);
+    for (const char* a : {"recruit S-1 Horse", "end"})
+        QCOMPARE(type(QLatin1String(a)), QString());
+    QVERIFY(!s->holdsSecrets());
+    QCOMPARE(s->units().first().id, QStringLiteral("IC1"));
+    QVERIFY(s->log().join(QLatin1Char('\n')).contains(QStringLiteral("orders of battle are revealed")));
+    QVERIFY(s->log()
+                .join(QLatin1Char('\n'))
+                .contains(QStringLiteral("10.2 Imperialists recruits I2 (Light Horse")));
+}
+
+// TVBD 10.4 and 16.6 in the window: while a terrain placement or card decision is open, its alternatives
+// (the same type and size; the same card decision) are drawn as ghosts on the table, the list's current one
+// stronger, the one under the mouse lit; a click on a ghost chooses it.
+void TestTacticalView::tvbdTerrainGhostsOnScreen() {
+    TacticalWindow w;
+    QVERIFY(showScenario(w, "tvbd-pickup.json", 3, {1400, 900}));
+    TacticalSession* s = w.session();
+    QVERIFY2(s->prompt().startsWith(QStringLiteral("10.4")), qPrintable(s->prompt()));
+    const QList<TacActionView> legal = s->legalActions();
+    // a medium wood: every listed place for it drawn, the current one in the list among them
+    int row = -1, woods = 0;
+    QString text;
+    for (int i = 0; i < w.actionList()->count(); ++i) {
+        const QString t = w.actionList()->item(i)->data(Qt::UserRole).toString();
+        if (t.startsWith(QStringLiteral("place woods medium"))) {
+            ++woods;
+            if (row < 0 || woods == 5) {
+                row = i;
+                text = t;
+            }
+        }
+    }
+    QVERIFY(woods > 4);
+    w.actionList()->setCurrentRow(row);
+    int group = 0;
+    for (const TacActionView& a : legal) {
+        group += a.group == QLatin1String("place woods medium");
+        if (a.text == text)
+            QVERIFY(!a.area.isEmpty() && a.group == QLatin1String("place woods medium"));
+        if (a.text == QLatin1String("end"))
+            QVERIFY(a.area.isEmpty() && a.group.isEmpty());
+    }
+    QCOMPARE(w.view()->areaGhostCount(), group);
+    shot(&w, QStringLiteral("tactical-tvbd-terrain-ghosts.png"));
+    // under the mouse: the ghost at the wood's centre is lit; a click places it
+    const QStringList words = text.split(QLatin1Char(' '));
+    const QStringList xy = words.value(3).split(QLatin1Char(','));
+    const QPoint at =
+        w.view()->mapFromScene(w.view()->toScene({xy.value(0).toDouble(), xy.value(1).toDouble()}));
+    QTest::mouseMove(w.view()->viewport(), at);
+    QTRY_VERIFY(!w.view()->hoveredGhost().isEmpty());
+    const QString lit = w.view()->hoveredGhost();
+    QVERIFY2(lit.startsWith(QStringLiteral("place woods medium")), qPrintable(lit));
+    const int n = int(s->actionTexts().size());
+    QTest::mouseClick(w.view()->viewport(), Qt::LeftButton, {}, at);
+    QCOMPARE(int(s->actionTexts().size()), n + 1);
+    QCOMPARE(s->actionTexts().last(), lit);
+    // roads: drawn before they are placed too
+    for (int guard = 0; guard < 10 && !s->prompt().contains(QStringLiteral("road")); ++guard) {
+        w.actionEntry()->setText(QStringLiteral("end"));
+        QTest::keyClick(w.actionEntry(), Qt::Key_Return);
+        QCOMPARE(w.lastError(), QString());
+    }
+    QVERIFY2(s->prompt().contains(QStringLiteral("road")), qPrintable(s->prompt()));
+    const int road = [&] {
+        for (int i = 0; i < w.actionList()->count(); ++i)
+            if (w.actionList()
+                    ->item(i)
+                    ->data(Qt::UserRole)
+                    .toString()
+                    .startsWith(QStringLiteral("place road")))
+                return i;
+        return -1;
+    }();
+    QVERIFY(road >= 0);
+    w.actionList()->setCurrentRow(road);
+    QVERIFY(w.view()->areaGhostCount() > 0);
+    shot(&w, QStringLiteral("tactical-tvbd-road-ghosts.png"));
+
+    // 16.6 terrain cards: a card decision draws the sectors it touches
+    TacticalWindow c;
+    QVERIFY(showScenario(c, "tvbd-cards.json", 3, {1400, 900}));
+    int cardRow = -1;
+    for (int i = 0; i < c.actionList()->count() && cardRow < 0; ++i)
+        if (c.actionList()->item(i)->data(Qt::UserRole).toString().startsWith(QStringLiteral("card ")))
+            cardRow = i;
+    QVERIFY2(cardRow >= 0, qPrintable(c.session()->prompt()));
+    c.actionList()->setCurrentRow(cardRow);
+    QVERIFY(c.view()->areaGhostCount() > 0);
+    // the list says what the cards hold (the 16.6.3 deal: sector 1's card first)
+    const QString dealt = c.session()->log().filter(QStringLiteral("16.6.3")).value(0);
+    const QString first =
+        dealt.section(QStringLiteral(": 1 "), 1).section(QLatin1Char(' '), 0, 1); // "field small"
+    QVERIFY2(!first.isEmpty() &&
+                 c.actionList()->item(cardRow)->text().contains(QStringLiteral("1: ") + first),
+             qPrintable(c.actionList()->item(cardRow)->text() + QStringLiteral(" / ") + dealt));
+    shot(&c, QStringLiteral("tactical-tvbd-card-ghosts.png"));
 }
 
 // Hotseat (Tercios L319, L366): three turns played through the window's list with the cover on; whenever

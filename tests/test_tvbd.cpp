@@ -6,11 +6,13 @@
 #include "tactical/tvbd_ai.h"
 #include "tactical/tvbd_odds.h"
 
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -242,6 +244,8 @@ class TestTvbd : public QObject {
     // set-up 1.1, 1.2 and the advanced set-up rules
     void r10_1_gameSize();
     void r10_2_recruitByUnits();
+    void r10_2_secretOrderOfBattle();
+    void r7_3_2_lightHorseNationality();
     void r16_3_2_recruitByCoins();
     void r16_4_aggressiveAttacker();
     void r10_5_scoutingBenefit1();
@@ -2319,14 +2323,16 @@ void TestTvbd::r10_2_recruitByUnits() {
     QVERIFY2(error.contains(QStringLiteral("could no longer be completed")), qPrintable(error));
     QCOMPARE(legalTexts(e, s), QStringList{QStringLiteral("end")});
     QVERIFY2(applyText(e, s, QStringLiteral("end"), &error), qPrintable(error));
-    QVERIFY(logHas(
-        s, QStringLiteral("10.2 Imperialists has recruited 8 units (24 coins): I-1: Commander, 4 Cannon, "
-                          "Horse, 2 Shot")));
+    const QString written =
+        QStringLiteral("10.2 Imperialists has recruited 8 units (24 coins): I-1: Commander, "
+                       "4 Cannon, Horse, 2 Shot");
+    QVERIFY(!logHas(s, written)); // written down, secret until side 1 has recruited too
     // side 1 recruits, here by the simple policy, within the army list and the 10 units
     QCOMPARE(e.actor(s), 1);
     wp::rules::Rng rng(5);
     for (int n = 0; n < 100 && s.setup.stage == SetupStage::Recruit; ++n)
         QVERIFY2(e.apply(s, chooseSetupAction(e, s, rng), &error), qPrintable(error));
+    QVERIFY(logHas(s, written));
     QVERIFY(armyListProblemsWithBudget(*rules, s, 1).isEmpty());
     QCOMPARE(s.originalUnits[1], 10);
     // 1.3 comes after 1.2 (10.3), then the deployment of the recruited units (10.6)
@@ -2343,6 +2349,164 @@ void TestTvbd::r10_2_recruitByUnits() {
     QVERIFY(parseAction(s, QStringLiteral("recruit I-1 PikeShot superior large"), &a, &error));
     QCOMPARE(actionText(s, a), QStringLiteral("recruit I-1 PikeShot superior large"));
     QVERIFY(!parseAction(s, QStringLiteral("recruit X-9 Horse"), &a, &error));
+}
+
+// TVBD 10.2 "Either write your order of battle down, if you want to keep it secret": side 1 recruits without
+// seeing side 0's army. Its legal actions, prompt and the simple policy's choices are the same whatever side
+// 0 recruited; the log holds back each side's recruits until both have finished, then reveals both.
+void TestTvbd::r10_2_secretOrderOfBattle() {
+    const TvbdEngine e(*rules);
+    QString error;
+    auto recruited = [&](const QStringList& army) {
+        BattleState s;
+        if (!scenarioFromJson(recruitJson("units", 12), QStringLiteral("x.json"), *rules, &s, &error))
+            return s;
+        e.start(s);
+        for (const QString& a : army)
+            if (!applyText(e, s, a, &error))
+                s.title = a + QStringLiteral(": ") + error; // reported below
+        return s;
+    };
+    BattleState a = recruited({QStringLiteral("recruit command"), QStringLiteral("recruit I-1 Cannon"),
+                               QStringLiteral("recruit I-1 Horse"), QStringLiteral("recruit I-1 LightHorse"),
+                               QStringLiteral("end")});
+    BattleState b = recruited({QStringLiteral("recruit command"), QStringLiteral("recruit I-1 PikeShot"),
+                               QStringLiteral("recruit I-1 PikeShot"), QStringLiteral("recruit command"),
+                               QStringLiteral("recruit I-2 Horse"), QStringLiteral("recruit I-2 Horse"),
+                               QStringLiteral("recruit I-2 Cannon"), QStringLiteral("recruit I-2 Cannon"),
+                               QStringLiteral("end")});
+    QVERIFY2(a.title.isEmpty() && b.title.isEmpty(), qPrintable(a.title + b.title));
+    QCOMPARE(a.originalUnits[0], 4);
+    QCOMPARE(b.originalUnits[0], 8);
+    QVERIFY(orderOfBattleSecret(a));
+    QVERIFY(logHas(a, QStringLiteral("10.2 Imperialists has written down its order of battle")));
+    auto secretKept = [](const BattleState& s) { // the log names no recruit of either side
+        static const QRegularExpression recruit(QStringLiteral(" recruits [A-Z]+[0-9]+ \\("));
+        for (const QString& line : s.log)
+            if (recruit.match(line).hasMatch() || line.contains(QLatin1String("forms command")) ||
+                line.contains(QLatin1String("has recruited")))
+                return line;
+        return QString();
+    };
+    wp::rules::Rng ra(9), rb(9);
+    int steps = 0;
+    for (; steps < 100 && a.setup.stage == SetupStage::Recruit; ++steps) {
+        QCOMPARE(e.actor(a), 1);
+        QCOMPARE(legalTexts(e, a), legalTexts(e, b));
+        QCOMPARE(e.prompt(a), e.prompt(b));
+        QCOMPARE(secretKept(a), QString());
+        QCOMPARE(secretKept(b), QString());
+        const TAction xa = chooseSetupAction(e, a, ra), xb = chooseSetupAction(e, b, rb);
+        QCOMPARE(actionText(a, xa), actionText(b, xb));
+        QVERIFY2(e.apply(a, xa, &error), qPrintable(error));
+        QVERIFY2(e.apply(b, xb, &error), qPrintable(error));
+    }
+    QVERIFY(steps > 5);
+    QCOMPARE(a.originalUnits[1], b.originalUnits[1]);
+    // both written down: revealed together, side 0's first
+    QVERIFY(!orderOfBattleSecret(a));
+    const qsizetype revealed =
+        a.log.indexOf(QStringLiteral("10.2 both armies are recruited: the orders of battle "
+                                     "are revealed"));
+    QVERIFY(revealed >= 0);
+    qsizetype first = -1, second = -1;
+    for (qsizetype i = 0; i < a.log.size(); ++i) {
+        if (a.log[i].startsWith(QLatin1String("10.2 Imperialists recruits I3 (Light Horse")))
+            first = i;
+        if (a.log[i].startsWith(QLatin1String("10.2 Swedes has recruited")))
+            second = i;
+    }
+    QVERIFY(revealed < first && first < second);
+    QVERIFY(!secretKept(a).isEmpty()); // the check above finds recruits once they are in the log
+    QVERIFY(a.setup.secretLog[0].isEmpty() && a.setup.secretLog[1].isEmpty());
+}
+
+// TVBD 7.3.2 "Can have up to two Light Horse (only Spanish outside the peninsular and German Catholic
+// armies)": a side's nationality (optional) decides; recruiting offers Light Horse only to a side that may
+// have them, a fixed army breaking the rule is refused on load naming file, side and unit.
+void TestTvbd::r7_3_2_lightHorseNationality() {
+    const TvbdEngine e(*rules);
+    QString error;
+    auto side = [](const char* name, const char* nat) {
+        QJsonObject o{{QStringLiteral("name"), QLatin1String(name)}};
+        if (nat)
+            o.insert(QStringLiteral("nationality"), QLatin1String(nat));
+        return o;
+    };
+    QJsonObject root = recruitJson("units", 10);
+    root.insert(QStringLiteral("sides"),
+                QJsonArray{side("Imperialists", "imperial"), side("Swedes", "swedish")});
+    BattleState s;
+    QVERIFY2(scenarioFromJson(root, QStringLiteral("x.json"), *rules, &s, &error), qPrintable(error));
+    QCOMPARE(s.nationality[1], QStringLiteral("swedish"));
+    QVERIFY(!s.noLightHorse[0] && s.noLightHorse[1]);
+    e.start(s);
+    for (const char* a : {"recruit command", "recruit I-1 Cannon"})
+        QVERIFY2(applyText(e, s, QLatin1String(a), &error), qPrintable(error));
+    QVERIFY(legalTexts(e, s).contains(QStringLiteral("recruit I-1 LightHorse ordinary")));
+    for (const char* a : {"recruit I-1 LightHorse", "end", "recruit command"})
+        QVERIFY2(applyText(e, s, QLatin1String(a), &error), qPrintable(error));
+    QCOMPARE(e.actor(s), 1);
+    const QStringList legal = legalTexts(e, s);
+    QVERIFY(legal.contains(QStringLiteral("recruit S-1 Horse ordinary")));
+    QVERIFY(legal.contains(QStringLiteral("recruit S-1 Dragoons ordinary")));
+    QVERIFY2(!legal.join(QLatin1Char(';')).contains(QStringLiteral("LightHorse")),
+             qPrintable(legal.join(';')));
+    QVERIFY(!applyText(e, s, QStringLiteral("recruit S-1 LightHorse"), &error));
+    QVERIFY2(error.contains(QStringLiteral("Swedes (swedish): 7.3.2")), qPrintable(error));
+
+    // A fixed army: the small generic battle's side 0 has a Light Horse.
+    QFile f(kFixtures + QStringLiteral("tvbd-small-generic.json"));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QJsonObject generic = QJsonDocument::fromJson(f.readAll()).object();
+    QString lightHorse;
+    for (const QJsonValue& c : generic.value(QStringLiteral("commands")).toArray())
+        for (const QJsonValue& u : c.toObject().value(QStringLiteral("units")).toArray())
+            if (u.toObject().value(QStringLiteral("type")).toString() == QLatin1String("LightHorse"))
+                lightHorse = u.toObject().value(QStringLiteral("id")).toString();
+    QVERIFY(!lightHorse.isEmpty());
+    auto load = [&](const char* nat0, BattleState* out) {
+        QJsonObject r = generic;
+        r.insert(QStringLiteral("sides"), QJsonArray{side("Imperialists", nat0), side("Swedes", "swedish")});
+        return scenarioFromJson(r, QStringLiteral("generic.json"), *rules, out, &error);
+    };
+    BattleState t;
+    for (const char* ok : {"imperial", "bavarian", "league", "spanish"})
+        QVERIFY2(load(ok, &t), qPrintable(error));
+    QVERIFY2(load(nullptr, &t), qPrintable(error)); // no nationality: not checked
+    for (const char* barred : {"swedish", "saxon", "hungarian", "spanishInIberia"}) {
+        QVERIFY(!load(barred, &t));
+        for (const QString& part :
+             QStringList{QStringLiteral("generic.json: commands["), QStringLiteral("side 0"),
+                         QStringLiteral("'%1' is Light Horse").arg(lightHorse), QStringLiteral("7.3.2"),
+                         QString::fromLatin1(barred)})
+            QVERIFY2(error.contains(part), qPrintable(error));
+    }
+    QVERIFY(!load("martian", &t));
+    QVERIFY2(error.contains(QStringLiteral("sides[0].nationality: unknown nationality 'martian'")),
+             qPrintable(error));
+    // the army-list check (battle validate) says the same of a state that breaks it
+    QVERIFY(load("imperial", &t));
+    QVERIFY(armyListProblems(t, 0).isEmpty());
+    t.nationality[0] = QStringLiteral("swedish");
+    t.noLightHorse[0] = true;
+    QVERIFY2(armyListProblems(t, 0)
+                 .join(QLatin1Char(';'))
+                 .contains(QStringLiteral("1 Light Horse in Imperialists "
+                                          "(swedish): 7.3.2")),
+             qPrintable(armyListProblems(t, 0).join(QLatin1Char(';'))));
+    // the shipped scenarios name both sides' nationality (with its source) and keep the rule
+    const QStringList shipped =
+        QDir(kScenarios).entryList({QStringLiteral("tvbd-*.json")}, QDir::Files, QDir::Name);
+    QVERIFY(shipped.size() >= 5);
+    for (const QString& name : shipped) {
+        BattleState x;
+        QVERIFY2(loadScenario(kScenarios + name, *rules, &x, &error), qPrintable(error));
+        QVERIFY2(!x.nationality[0].isEmpty() && !x.nationality[1].isEmpty(), qPrintable(name));
+        for (int k = 0; k < 2; ++k)
+            QVERIFY(
+                !armyListProblems(x, k).join(QLatin1Char(';')).contains(QStringLiteral("Light Horse in")));
+    }
 }
 
 // TVBD 16.3.2 with 16.3.1, 16.2 and 16.3.3: recruiting by coins, each unit at its quality's cost (raw 2,
@@ -2377,7 +2541,8 @@ void TestTvbd::r16_3_2_recruitByCoins() {
     QVERIFY(!applyText(e, s, QStringLiteral("recruit command"), &error));
     QVERIFY(error.contains(QStringLiteral("could no longer be completed")));
     QVERIFY2(applyText(e, s, QStringLiteral("end"), &error), qPrintable(error));
-    QVERIFY(logHas(s, QStringLiteral("(36 coins)")));
+    QVERIFY(
+        s.setup.secretLog[0].join(QLatin1Char('\n')).contains(QStringLiteral("(36 coins)"))); // 10.2 secret
 }
 
 // TVBD 16.4 aggressive attacker: in a pick-up game the attacker may take bonus units (small game 2, or 8

@@ -194,9 +194,21 @@ class TvbdSession : public TacticalSession {
     QList<TacUnitView> units() const override {
         QList<TacUnitView> out;
         const BattleState& st = s();
+        // 10.2: while the orders of battle are secret a side sees only its own recruits (the referee all).
+        const int viewer = viewingSide();
+        const bool secret = orderOfBattleSecret(st) && viewer >= 0;
         for (qsizetype i = 0; i < st.units.size(); ++i) {
             const Unit& u = st.units[i];
             TacUnitView v;
+            if (secret && u.side != viewer) { // kept by index, nothing of it shown
+                v.side = u.side;
+                v.onTable = v.deployed = false;
+                v.status = QStringLiteral("not revealed");
+                v.tooltip = QStringLiteral("Not revealed: 10.2 the orders of battle are secret until both "
+                                           "armies are recruited");
+                out << v;
+                continue;
+            }
             v.id = u.id;
             v.name = u.name;
             v.type = typeLabel(u.type);
@@ -316,6 +328,23 @@ class TvbdSession : public TacticalSession {
                               .arg(m_engine.rules().coins(a.recruitType, a.quality, a.large));
                 v.kind = TacActionView::Other;
                 break;
+            case TAction::Place: // 10.4, 16.6.8, 16.6: drawn as a ghost where the terrain would change
+            case TAction::Change:
+                v.kind = TacActionView::Other;
+                v.area = setupActionArea(m_engine, st, a, &v.group);
+                if (a.change >= TerrainChange::CardSwap) { // 16.6: what the cards touched hold
+                    QStringList cards;
+                    for (int k :
+                         {a.target, a.change == TerrainChange::CardSwap ? a.secondary.value(0, -1) : -1})
+                        if (k >= 0 && k < st.setup.cards.size()) {
+                            const TerrainCard& c = st.setup.cards[k];
+                            cards << QStringLiteral("%1: %2").arg(k + 1).arg(
+                                c.type.isEmpty() ? QStringLiteral("open")
+                                                 : c.type + QLatin1Char(' ') + c.size);
+                        }
+                    v.label = QStringLiteral("%1   (%2)").arg(v.text, cards.join(QStringLiteral(" and ")));
+                }
+                break;
             default:
                 v.kind = TacActionView::Other;
                 break;
@@ -371,6 +400,17 @@ class TvbdSession : public TacticalSession {
         return m_core.apply(a, {}, nullptr);
     }
     const BattleState* tvbdState() const override { return &s(); }
+
+    // 10.2: a recruit is not shown to the other side (a viewer who is not the side recruiting: a human
+    // against a computer seat) while the orders of battle are secret.
+    QString publicText(const QString& text) const override {
+        const int viewer = viewingSide();
+        if (orderOfBattleSecret(s()) && viewer >= 0 && viewer != actor() &&
+            text.simplified().startsWith(QLatin1String("recruit")))
+            return QStringLiteral("recruit (written down: secret until both armies are recruited, 10.2)");
+        return text;
+    }
+    bool holdsSecrets() const override { return orderOfBattleSecret(s()); }
 
     QString moveToText(int unit, Vec2 to) const override {
         if (unit < 0 || unit >= s().units.size())

@@ -54,7 +54,11 @@ struct TacActionView {
     QString label; // what the list shows
     int unit = -1, target = -1;
     std::optional<tactical::Pose> end; // where the unit ends (moves, charges)
-    QString odds;                      // read-out before the action ("" when the engine offers none)
+    // TVBD set-up (10.4 terrain, 16.6.8 roads, 16.6 cards): the ground the action would change, drawn as a
+    // ghost before it is chosen, with the alternatives of the same `group` ("place woods medium").
+    QList<tactical::Polygon> area;
+    QString group;
+    QString odds; // read-out before the action ("" when the engine offers none)
 };
 
 class TacticalSession {

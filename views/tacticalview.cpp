@@ -24,6 +24,41 @@ constexpr double K = TacticalView::kScale;
 
 enum ItemRole { RoleAction = 0, RoleUnit = 1 };
 
+// A set-up decision's ground drawn before it is chosen (TVBD 10.4 terrain, 16.6.8 roads, 16.6 cards): the
+// alternatives faint, the action list's current one strong, the one under the mouse lit (a click chooses it).
+class AreaGhost : public QGraphicsPathItem {
+  public:
+    AreaGhost(const QPainterPath& path, bool focus) : QGraphicsPathItem(path), m_focus(focus) {
+        setAcceptHoverEvents(true);
+        restyle();
+    }
+    bool hovered() const { return m_hover; }
+
+  protected:
+    void hoverEnterEvent(QGraphicsSceneHoverEvent*) override {
+        m_hover = true;
+        restyle();
+    }
+    void hoverLeaveEvent(QGraphicsSceneHoverEvent*) override {
+        m_hover = false;
+        restyle();
+    }
+
+  private:
+    void restyle() {
+        const QColor c = m_hover   ? QColor(0xff, 0x7a, 0x10)
+                         : m_focus ? QColor(0xff, 0xd8, 0x40)
+                                   : QColor(0xff, 0xf4, 0xc8);
+        const bool strong = m_hover || m_focus;
+        setPen(QPen(c, strong ? 3 : 1.2, strong ? Qt::SolidLine : Qt::DashLine));
+        QColor fill = c;
+        fill.setAlpha(m_hover ? 150 : m_focus ? 110 : 30);
+        setBrush(fill);
+        setZValue(m_hover ? 30 : m_focus ? 27 : 26);
+    }
+    bool m_focus = false, m_hover = false;
+};
+
 // Terrain piece: fill and decoration by type (hills with contours, woods with trees, water, buildings,
 // fields with furrows, rough ground stippled).
 class TerrainItem : public QGraphicsItem {
@@ -322,26 +357,29 @@ Vec2 TacticalView::toTable(QPointF p) const {
     return {p.x() / K, d - p.y() / K};
 }
 
-void TacticalView::drawTerrain() {
-    for (const TacTerrainView& t : m_session->terrain()) {
-        QPainterPath path;
-        path.setFillRule(Qt::WindingFill);
-        for (const Polygon& piece : t.pieces) {
-            QPolygonF poly;
-            for (const Vec2& v : piece)
-                poly << toScene(v);
-            if (!poly.isEmpty())
-                poly << poly.front();
-            path.addPolygon(poly);
-        }
-        m_scene->addItem(new TerrainItem(t, path.simplified()));
+QPainterPath TacticalView::piecesPath(const QList<Polygon>& pieces) const {
+    QPainterPath path;
+    path.setFillRule(Qt::WindingFill);
+    for (const Polygon& piece : pieces) {
+        QPolygonF poly;
+        for (const Vec2& v : piece)
+            poly << toScene(v);
+        if (!poly.isEmpty())
+            poly << poly.front();
+        path.addPolygon(poly);
     }
+    return path;
+}
+
+void TacticalView::drawTerrain() {
+    for (const TacTerrainView& t : m_session->terrain())
+        m_scene->addItem(new TerrainItem(t, piecesPath(t.pieces).simplified()));
 }
 
 void TacticalView::rebuild(int selected, const QList<TacActionView>& highlights, const QString& focus) {
     m_scene->clear();
     m_labels.clear(); // deleted with the scene
-    m_unitItems = m_routedItems = m_highlightItems = 0;
+    m_unitItems = m_routedItems = m_highlightItems = m_areaItems = 0;
     m_unitPoses.clear();
     m_dragGhost = nullptr; // deleted with the scene
     m_selectedUnit = selected;
@@ -403,6 +441,15 @@ void TacticalView::rebuild(int selected, const QList<TacActionView>& highlights,
 
     // highlights
     for (const TacActionView& a : highlights) {
+        if (!a.area.isEmpty()) { // a terrain placement or card decision (TVBD 10.4, 16.6.8, 16.6)
+            auto* g = new AreaGhost(piecesPath(a.area), a.text == focus);
+            g->setData(RoleAction, a.text);
+            g->setToolTip(a.label);
+            m_scene->addItem(g);
+            ++m_highlightItems;
+            ++m_areaItems;
+            continue;
+        }
         if (a.unit < 0 || a.unit >= units.size())
             continue;
         const QPointF from = toScene(units[a.unit].pose.c);
@@ -450,6 +497,13 @@ void TacticalView::rebuild(int selected, const QList<TacActionView>& highlights,
             ++m_highlightItems;
         }
     }
+}
+
+QString TacticalView::hoveredGhost() const {
+    for (QGraphicsItem* it : m_scene->items())
+        if (auto* g = dynamic_cast<AreaGhost*>(it); g && g->hovered())
+            return g->data(RoleAction).toString();
+    return {};
 }
 
 QPoint TacticalView::viewPointOfUnit(int unit) const {

@@ -9,6 +9,7 @@
 #include <QGraphicsView>
 
 class QGraphicsScene;
+class QPainterPath;
 
 namespace wp {
 
@@ -27,6 +28,8 @@ class TacticalView : public QGraphicsView {
     int unitItemCount() const { return m_unitItems; }
     int routedItemCount() const { return m_routedItems; }
     int highlightCount() const { return m_highlightItems; }
+    int areaGhostCount() const { return m_areaItems; } // TVBD set-up: terrain placements / cards drawn
+    QString hoveredGhost() const;                      // the action of the area ghost under the mouse
     QPoint viewPointOfUnit(int unit) const; // for tests: where to click (inside the base, off its centre)
 
   public slots:
@@ -50,6 +53,7 @@ class TacticalView : public QGraphicsView {
 
   private:
     void drawTerrain();
+    QPainterPath piecesPath(const QList<tactical::Polygon>& pieces) const; // convex pieces, in the scene
     // Moves labels that would cover an earlier one (in the view's pixels) a row further from their unit,
     // with a leader line; again whenever the zoom changes.
     void layoutLabels();
@@ -62,7 +66,7 @@ class TacticalView : public QGraphicsView {
     bool m_dragging = false;
     QGraphicsItem* m_dragGhost = nullptr;
     bool m_autoFit = true; // the table follows the window's size until the user zooms
-    int m_unitItems = 0, m_routedItems = 0, m_highlightItems = 0;
+    int m_unitItems = 0, m_routedItems = 0, m_highlightItems = 0, m_areaItems = 0;
     QList<tactical::Pose> m_unitPoses;
     QList<QGraphicsItem*> m_labels; // the units' labels (LabelItem), in unit order
 };

@@ -302,7 +302,11 @@ void TacticalWindow::buildUi() {
         } else if (m_selected < 0 && m_session) { // a unit not on the table yet (TVBD 10.6): its places
             const int unit = i >= 0 && i < m_legal.size() ? m_legal[i].unit : -1;
             QList<TacActionView> places;
-            if (unit >= 0 && unit < m_session->units().size() && !m_session->units()[unit].deployed)
+            if (i >= 0 && i < m_legal.size() && !m_legal[i].area.isEmpty()) { // 10.4, 16.6: its alternatives
+                for (const TacActionView& a : m_legal)
+                    if (!a.area.isEmpty() && a.group == m_legal[i].group)
+                        places << a;
+            } else if (unit >= 0 && unit < m_session->units().size() && !m_session->units()[unit].deployed)
                 for (const TacActionView& a : m_legal)
                     if (a.unit == unit && a.end)
                         places << a;
@@ -396,9 +400,9 @@ void TacticalWindow::saveDialog() {
     if (m_session->holdsSecrets() &&
         QMessageBox::question(
             this, QStringLiteral("Save the battle"),
-            QStringLiteral("The record holds every order card, also the ones not yet "
-                           "revealed (the battle replays from it). Keep the file from the "
-                           "other player until this turn's cards are revealed.\n\nSave now?"),
+            QStringLiteral("The record holds what the other player has not seen yet (order cards, an "
+                           "order of battle still being recruited): the battle replays from it. Keep the "
+                           "file from the other player until they are revealed.\n\nSave now?"),
             QMessageBox::Save | QMessageBox::Cancel) != QMessageBox::Save)
         return;
     const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Save the battle"), QString(),
@@ -708,7 +712,9 @@ void TacticalWindow::setHotseat(bool on) {
 }
 
 void TacticalWindow::updateCover() {
-    const bool secret = m_session && m_session->ruleset() == QLatin1String("tercios");
+    // Tercios order cards; TVBD orders of battle while the players recruit (10.2)
+    const bool secret =
+        m_session && (m_session->ruleset() == QLatin1String("tercios") || m_session->holdsSecrets());
     const int actor = m_session ? m_session->actor() : -1;
     if (isComputerSide(actor)) { // a computer side's secret orders are not the human's to see anyway
         m_cover->hide();
@@ -721,8 +727,11 @@ void TacticalWindow::updateCover() {
     }
     m_coverText->setText(
         QStringLiteral("%1 to act\n\nPass the screen to the %1 player; the other player looks "
-                       "away (the order cards are secret).")
-            .arg(m_session->sideName(actor)));
+                       "away (%2).")
+            .arg(m_session->sideName(actor),
+                 m_session->ruleset() == QLatin1String("tercios")
+                     ? QStringLiteral("the order cards are secret")
+                     : QStringLiteral("the orders of battle are secret until both armies are recruited")));
     m_coverBtn->setText(
         QStringLiteral("  I am the %1 player — show the table  ").arg(m_session->sideName(actor)));
     m_cover->setGeometry(rect());

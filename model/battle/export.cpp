@@ -119,6 +119,19 @@ QList<Stand> forceStands(const Force& f, const QJsonObject& m, int year, int bud
     return out;
 }
 
+// TVBD 7.3.2: an army's nationality, its commander's (the first leader), else that of most of its campaign
+// units (the first named on a tie).
+QString armyNationality(const Force& f) {
+    if (!f.leaders.isEmpty() && !f.leaders.first().nationality.isEmpty())
+        return f.leaders.first().nationality;
+    QMap<QString, int> n;
+    QString best;
+    for (const ForceUnit& u : f.units)
+        if (++n[u.nationality] > n.value(best))
+            best = u.nationality;
+    return best;
+}
+
 struct Slot {
     double x, y;
 };
@@ -583,6 +596,34 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
                          .arg(in.sides[s].name);
         }
     later << stars;
+    // 7.3.2: only Spanish armies outside Iberia and German Catholic (Imperial, League) armies have Light
+    // Horse; another army's Light Horse stands (Hungarians with the Bohemians, a card's Croats) fight as
+    // Horse.
+    QString nationality[2];
+    for (int s = 0; s < 2; ++s) {
+        nationality[s] = armyNationality(in.sides[s]);
+        if (!rules.lightHorseNations.contains(nationality[s])) {
+            notes << QStringLiteral("%1: nationality '%2' is not one TVBD 7.3.2 knows: its Light Horse are "
+                                    "not checked")
+                         .arg(in.sides[s].name, nationality[s]);
+            nationality[s].clear();
+            continue;
+        }
+        if (rules.lightHorseNations.value(nationality[s]))
+            continue;
+        int n = 0;
+        for (Stand& st : stands[s])
+            if (st.type == QLatin1String("LightHorse")) {
+                st.type = QStringLiteral("Horse");
+                ++n;
+            }
+        if (n > 0)
+            notes << QStringLiteral(
+                         "%1 is a %2 army: only Spanish armies outside Iberia and German Catholic "
+                         "armies have Light Horse (7.3.2), so its %3 Light Horse stand(s) are Horse.")
+                         .arg(in.sides[s].name, natName(nationality[s]))
+                         .arg(n);
+    }
     // Caps (7.3.2): at most 4 Cannon; at most 2 each of the capped types, the surplus converted.
     const QJsonObject caps = m.value(QStringLiteral("caps")).toObject();
     for (int s = 0; s < 2; ++s) {
@@ -713,8 +754,14 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
     root.insert(QStringLiteral("rules"), QStringLiteral("tvbd"));
     root.insert(QStringLiteral("title"), in.title);
     root.insert(QStringLiteral("size"), size);
-    root.insert(QStringLiteral("sides"), QJsonArray{QJsonObject{{QStringLiteral("name"), in.sides[0].name}},
-                                                    QJsonObject{{QStringLiteral("name"), in.sides[1].name}}});
+    QJsonArray sides;
+    for (int s = 0; s < 2; ++s) { // 7.3.2: the nationality, when TVBD knows it
+        QJsonObject so{{QStringLiteral("name"), in.sides[s].name}};
+        if (!nationality[s].isEmpty())
+            so.insert(QStringLiteral("nationality"), nationality[s]);
+        sides << so;
+    }
+    root.insert(QStringLiteral("sides"), sides);
     root.insert(QStringLiteral("attacker"), 0);
     root.insert(QStringLiteral("seed"), qint64(seed % 1000000007ULL));
     if (initiative)

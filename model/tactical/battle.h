@@ -163,6 +163,10 @@ struct SetupState {
     bool gameSizeByPlayers = false, recruit = false;
     bool sizeAgreed = false;
     bool recruited[2] = {false, false};
+    // 10.2 "write your order of battle down, if you want to keep it secret": the log lines of each side's
+    // recruiting, kept out of the log until both sides have recruited (then both are written, side 0's
+    // first).
+    QStringList secretLog[2];
     int armyUnits = 0, armyCoins = 0;
     int bonusUnits[2] = {0, 0}, bonusCoins[2] = {0, 0};
     bool aggressiveOffered = false; // 16.4 in a pick-up game: the attacker may take bonus units
@@ -196,6 +200,10 @@ struct BattleState {
     bool commandMorale = false;         // 16.10 command breakpoints replace 15.6
     bool cavalryPursuit = false;        // 16.10.3 (with commandMorale): pursuit checks after a command breaks
     bool impetuous[2] = {false, false}; // 16.10.3: the scenario makes this side's Horse impetuous
+    // 7.3.2: a side's nationality (optional, "" when the scenario gives none) and whether it therefore may
+    // not have Light Horse (only Spanish armies outside Iberia and German Catholic armies may).
+    QString nationality[2];
+    bool noLightHorse[2] = {false, false};
     QList<TerrainFeature> terrain;
     QList<Command> commands;
     QList<Unit> units;

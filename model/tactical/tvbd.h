@@ -9,6 +9,7 @@
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QList>
+#include <QMap>
 #include <QString>
 
 #include <functional>
@@ -49,6 +50,8 @@ struct TvbdRules {
            obliqueMax = 45, sideStep = 1;
     int turnLimit = 10, turnLimitAggressive = 8;
     QHash<QString, TerrainTypeInfo> terrain;
+    QMap<QString, bool>
+        lightHorseNations; // 7.3.2: the nationalities a side may name; true: may have Light Horse
     const TypeInfo& type(UnitType t) const { return types.find(int(t)).value(); }
     int startResolve(UnitType t, Quality q, bool large) const;
     int coins(UnitType t, Quality q, bool large) const;
@@ -72,6 +75,12 @@ QString terrainSpecText(const TerrainSpec& spec);
 // Reads that notation (the shape and a line's width are set from the type when the action is applied).
 bool parseTerrainSpec(const QStringList& words, TerrainSpec* out, QString* error);
 
+// 7.3.2: why a side may not have Light Horse ("Swedes (swedish): 7.3.2 only Spanish armies outside Iberia
+// and German Catholic armies (imperial, bavarian, league, spanish) may have Light Horse"); "" when it may.
+QString lightHorseBarred(const BattleState& s, int side);
+// 10.2: whether the orders of battle are still secret (the players recruit and not both have finished):
+// a view shows neither side the other's recruits, and the log holds them back (SetupState::secretLog).
+bool orderOfBattleSecret(const BattleState& s);
 // The generic army list (7.3.2, 7.3.3) for one side: an empty list when legal.
 QStringList armyListProblems(const BattleState& s, int side);
 // 16.3.2 and 16.5.6: an army's cost in coins, its units (16.3) plus 2 coins for each field-fortification
@@ -379,6 +388,14 @@ class TvbdEngine {
 
 // The simple policy's answer to a set-up decision (s.step == Step::Setup): always one of legalActions.
 TAction chooseSetupAction(const TvbdEngine& engine, const BattleState& s, wp::rules::Rng& rng);
+
+// The ground a set-up decision concerns, for a view to draw before it is chosen: a feature or road placed
+// (10.4, 16.6.8: its pieces), what an attacker's change alters (10.4: the features where they end, a removed
+// one where it was), the sectors of the cards a card decision touches (16.6, 16.7, 10.5 benefit 2). *group
+// names the alternatives of its kind ("place woods medium", "place road", "change move p2", "card swap").
+// Empty for other actions.
+QList<Polygon> setupActionArea(const TvbdEngine& e, const BattleState& s, const TAction& a,
+                               QString* group = nullptr);
 
 // 10.4 terrain placement by the rulebook's basic method (the defender places 1-4 / 2-6 features and
 // roads, then the attacker makes one change), every decision taken by the simple policy with `seed`,

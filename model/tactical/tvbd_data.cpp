@@ -139,6 +139,10 @@ bool loadTvbdRules(const QString& path, TvbdRules* out, QString* error) {
     const QJsonObject tl = root.value(QStringLiteral("turnLimit")).toObject();
     r.turnLimit = tl.value(QStringLiteral("normal")).toInt(10);
     r.turnLimitAggressive = tl.value(QStringLiteral("aggressiveAttacker")).toInt(8);
+    const QJsonObject lh =
+        root.value(QStringLiteral("nationalities")).toObject().value(QStringLiteral("lightHorse")).toObject();
+    for (auto it = lh.begin(); it != lh.end(); ++it)
+        r.lightHorseNations.insert(it.key(), it.value().toBool());
     const QJsonObject tt = root.value(QStringLiteral("terrainTypes")).toObject();
     for (auto it = tt.begin(); it != tt.end(); ++it) {
         const QJsonObject o = it.value().toObject();
@@ -288,6 +292,17 @@ bool scenarioFromJson(const QJsonObject& root, const QString& fileName, const Tv
         if (s.sideName[i].isEmpty())
             return rd.fail(QStringLiteral("sides[%1].name").arg(i), QStringLiteral("missing"));
         s.impetuous[i] = sides[i].toObject().value(QStringLiteral("impetuous")).toBool(); // 16.10.3
+        // 7.3.2: the nationality decides whether the army may have Light Horse; without one it is not checked
+        const QJsonValue nat = sides[i].toObject().value(QStringLiteral("nationality"));
+        if (!nat.isUndefined()) {
+            s.nationality[i] = nat.toString();
+            if (!rules.lightHorseNations.contains(s.nationality[i]))
+                return rd.fail(
+                    QStringLiteral("sides[%1].nationality").arg(i),
+                    QStringLiteral("unknown nationality '%1' (one of %2)")
+                        .arg(s.nationality[i], rules.lightHorseNations.keys().join(QStringLiteral(", "))));
+            s.noLightHorse[i] = !rules.lightHorseNations.value(s.nationality[i]);
+        }
     }
     const QJsonValue att = root.value(QStringLiteral("attacker"));
     if (att.isUndefined() || att.isNull())
@@ -524,6 +539,12 @@ bool scenarioFromJson(const QJsonObject& root, const QString& fileName, const Tv
                                QStringLiteral("a large Pike+Shot cannot be raw"));
             u.side = c.side;
             u.command = cidx;
+            if (u.type == UnitType::LightHorse && s.noLightHorse[u.side])
+                return rd.fail(upath + QStringLiteral(".type"),
+                               QStringLiteral("'%1' is Light Horse, but side %2 is %3")
+                                   .arg(u.id)
+                                   .arg(u.side)
+                                   .arg(lightHorseBarred(s, u.side)));
             double x = 0, y = 0, facing = c.side == 0 ? 90 : 270;
             const bool place = !s.setup.deployment;
             if (!rd.number(uo, QStringLiteral("x"), upath, &x, place) ||
@@ -606,6 +627,18 @@ bool loadScenario(const QString& path, const TvbdRules& rules, BattleState* out,
     return scenarioFromJson(root, path, rules, out, error);
 }
 
+bool orderOfBattleSecret(const BattleState& s) {
+    return s.setup.recruit && !(s.setup.recruited[0] && s.setup.recruited[1]);
+}
+
+QString lightHorseBarred(const BattleState& s, int side) {
+    if (!s.noLightHorse[side])
+        return {};
+    return QStringLiteral("%1 (%2): 7.3.2 only Spanish armies outside Iberia and German Catholic (Imperial, "
+                          "League) armies may have Light Horse")
+        .arg(s.sideName[side], s.nationality[side]);
+}
+
 QStringList armyListProblems(const BattleState& s, int side) {
     QStringList out;
     int count[8] = {};
@@ -626,6 +659,10 @@ QStringList armyListProblems(const BattleState& s, int side) {
     for (UnitType t : {UnitType::Dragoons, UnitType::Shot, UnitType::Rabble, UnitType::LightHorse})
         if (count[int(t)] > 2)
             out << QStringLiteral("7.3.2 %1 %2 (at most 2)").arg(count[int(t)]).arg(typeLabel(t));
+    if (count[int(UnitType::LightHorse)] > 0 && s.noLightHorse[side])
+        out << QStringLiteral("%1 Light Horse in %2")
+                   .arg(count[int(UnitType::LightHorse)])
+                   .arg(lightHorseBarred(s, side));
     return out;
 }
 

@@ -156,6 +156,8 @@ QString recruitProblem(const TvbdRules& r, const BattleState& s, const TAction& 
                                                 "ordinary (Rabble and Cannon raw)");
         if (a.large && t != UnitType::PikeShot)
             return QStringLiteral("16.2 only Pike+Shot can be large");
+        if (t == UnitType::LightHorse && s.noLightHorse[side])
+            return lightHorseBarred(s, side);
         if (bonus && t != UnitType::PikeShot && t != UnitType::Horse)
             return QStringLiteral("16.4 all bonus units must be Pike+Shot and/or Horse");
         weight = a.large ? 2 : 1;
@@ -320,6 +322,15 @@ void addUnit(const TvbdRules& r, BattleState& s, int side, int command, UnitType
     s.units << u;
 }
 
+// A line about a side's recruiting: into the log, or while the orders of battle are secret (10.2) into the
+// side's written-down order of battle, revealed when both sides have recruited.
+void noteOf(BattleState& s, int side, const QString& line) {
+    if (orderOfBattleSecret(s))
+        s.setup.secretLog[side] << line;
+    else
+        s.note(line);
+}
+
 void doRecruit(const TvbdRules& r, BattleState& s, const TAction& a, bool bonus) {
     const int side = s.stepSide;
     const QString letter = sideLetter(s, side);
@@ -334,7 +345,8 @@ void doRecruit(const TvbdRules& r, BattleState& s, const TAction& a, bool bonus)
         s.commands << c;
         addUnit(r, s, side, int(s.commands.size()) - 1, UnitType::Commander, Quality::Ordinary, false,
                 QStringLiteral("%1C%2").arg(letter).arg(k + 1));
-        s.note(QStringLiteral("10.2 %1 forms command %2 with its Commander %3")
+        noteOf(s, side,
+               QStringLiteral("10.2 %1 forms command %2 with its Commander %3")
                    .arg(s.sideName[side], c.id, s.units.last().id));
         return;
     }
@@ -350,7 +362,8 @@ void doRecruit(const TvbdRules& r, BattleState& s, const TAction& a, bool bonus)
     const int cost = r.coins(u.type, u.quality, u.large);
     if (bonus)
         s.setup.bonusLeft -= coinMode(s) ? cost : (u.large ? 2 : 1);
-    s.note(QStringLiteral("%1 %2 recruits %3 (%4%5, %6 coins) into %7%8")
+    noteOf(s, side,
+           QStringLiteral("%1 %2 recruits %3 (%4%5, %6 coins) into %7%8")
                .arg(bonus ? QStringLiteral("16.4") : QStringLiteral("10.2"), s.sideName[side], u.id, u.name,
                     QStringLiteral(", ") + qualityName(u.quality))
                .arg(cost)
@@ -538,12 +551,24 @@ bool apply(const TvbdRules& r, BattleState& s, const TAction& a, QString* why, b
             if (!p.isEmpty())
                 return fail(p.join(QStringLiteral("; ")));
             const Army army = armyOf(r, s, side);
-            s.note(QStringLiteral("10.2 %1 has recruited %2 units (%3 coins): %4")
+            noteOf(s, side,
+                   QStringLiteral("10.2 %1 has recruited %2 units (%3 coins): %4")
                        .arg(who)
                        .arg(army.units)
                        .arg(army.coins)
                        .arg(orderOfBattle(s, side)));
             s.setup.recruited[side] = true;
+            if (orderOfBattleSecret(s)) {
+                s.note(QStringLiteral("10.2 %1 has written down its order of battle (secret until both "
+                                      "armies are recruited)")
+                           .arg(who));
+            } else { // both written down: revealed, side 0's first
+                s.note(QStringLiteral("10.2 both armies are recruited: the orders of battle are revealed"));
+                for (QStringList& lines : s.setup.secretLog) {
+                    s.log << lines;
+                    lines.clear();
+                }
+            }
             *done = true;
             return true;
         }

@@ -2173,4 +2173,44 @@ bool placeTerrainByProcedure(const TvbdRules& rules, QJsonObject* root, quint64 
     return true;
 }
 
+QList<Polygon> setupActionArea(const TvbdEngine& e, const BattleState& s, const TAction& a, QString* group) {
+    const TvbdRules& r = e.rules();
+    QList<Polygon> out;
+    QString g;
+    if (a.kind == TAction::Place) { // 10.4, 16.6.8: the feature or road where it would lie
+        const TerrainSpec t = normalized(r, a.terrain);
+        out = terrainFeature(r, t).pieces;
+        g = QStringLiteral("place %1%2")
+                .arg(t.type, t.size.isEmpty() ? QString() : QLatin1Char(' ') + t.size);
+    } else if (a.kind == TAction::Change && a.change >= TerrainChange::CardSwap) { // 16.6, 16.7: the sectors
+        QList<int> sectors{a.target};
+        if (a.change == TerrainChange::CardSwap)
+            sectors << a.secondary.value(0, -1);
+        for (int k : sectors)
+            if (k >= 0 && k < s.setup.cards.size())
+                out << rectangle(sectorCentre(s, k), kSector, kSector, 0);
+        static const char* kinds[] = {"swap", "rotate", "open", "bend"}; // CardSwap .. CardBend
+        g = QStringLiteral("card %1").arg(QLatin1String(kinds[int(a.change) - int(TerrainChange::CardSwap)]));
+    } else if (a.kind == TAction::Change) { // 10.4 the attacker's change: what it alters, where it ends
+        QList<TerrainSpec> after;
+        QString what;
+        if (!changedSpecs(e, s, a, &after, &what).isEmpty() || a.target < 0 ||
+            a.target >= s.setup.specs.size())
+            return {};
+        for (const TerrainSpec& t : after) {
+            const auto before = std::find_if(s.setup.specs.begin(), s.setup.specs.end(),
+                                             [&](const TerrainSpec& x) { return x.id == t.id; });
+            if (before == s.setup.specs.end() || !(*before == t))
+                out << terrainFeature(r, t).pieces;
+        }
+        if (out.isEmpty()) // removed: where it was
+            out = terrainFeature(r, s.setup.specs[a.target]).pieces;
+        const QString text = actionText(s, a);
+        g = text.section(QLatin1Char(' '), 0, 2);
+    }
+    if (group)
+        *group = out.isEmpty() ? QString() : g;
+    return out;
+}
+
 } // namespace wp::tactical
