@@ -490,6 +490,7 @@ struct OpenScope {
     quint64 fp[2] = {0, 0};           // all, table
     bool haveTerrain = false;         // the terrain was checked against the cache in this scope ...
     quint64 terrain = 0;              // ... and had this hash
+    bool unitsFixed = true;           // false: a TerrainReadScope (the units may change)
 };
 thread_local QVarLengthArray<OpenScope, 4> openScopes;
 
@@ -572,7 +573,7 @@ quint64 computeFingerprint(const BattleState& s, const void* rules, bool table) 
 }
 
 quint64 fingerprint(const BattleState& s, const void* rules, bool table = false) {
-    if (!openScopes.isEmpty() && openScopes.last().s == &s) {
+    if (!openScopes.isEmpty() && openScopes.last().s == &s && openScopes.last().unitsFixed) {
         // Within a read scope the state does not change: its fingerprint is taken once.
         OpenScope& o = openScopes.last();
         const int t = table ? 1 : 0;
@@ -616,10 +617,14 @@ Memo& memo() {
 
 } // namespace
 
-TableReadScope::TableReadScope(const BattleState& s)
+TableReadScope::TableReadScope(const BattleState& s) : TableReadScope(s, true) {}
+
+TableReadScope::TableReadScope(const BattleState& s, bool unitsFixed)
     : m_open(openScopes.isEmpty() || openScopes.last().s != &s) {
-    if (m_open)
+    if (m_open) {
         openScopes.push_back(OpenScope{&s, {nullptr, nullptr}, {0, 0}});
+        openScopes.last().unitsFixed = unitsFixed;
+    }
 }
 
 TableReadScope::~TableReadScope() {
@@ -1596,17 +1601,18 @@ bool TvbdEngine::supported(const BattleState& s, int u) const {
 int TvbdEngine::meleeToHit(const BattleState& s, int u, int target) const {
     const Unit& x = s.units[u];
     const Unit& t = s.units[target];
-    // 16.5.5: attacking across a field fortification counts as difficult terrain.
-    const bool diff = inDifficult(s, u) || behindFortification(s, target, x.pose.c);
+    // 16.5.5: attacking across a field fortification counts as difficult terrain. Asked only by the types it
+    // matters to.
+    const auto diff = [&] { return inDifficult(s, u) || behindFortification(s, target, x.pose.c); };
     switch (x.type) {
     case UnitType::PikeShot:
-        return diff ? 6 : 5;
+        return diff() ? 6 : 5;
     case UnitType::LightHorse: {
         const Zone z = classify(t.pose, x.pose);
         return x.charged && (z == Zone::BehindFlank || z == Zone::Rear || t.resolve == 1) ? 4 : 6;
     }
     case UnitType::Horse: {
-        if (diff)
+        if (diff())
             return 6;
         if (!x.charged)
             return 5;

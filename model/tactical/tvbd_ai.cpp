@@ -3,7 +3,9 @@
 #include <QVarLengthArray>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <optional>
 
 namespace wp::tactical {
 
@@ -25,7 +27,7 @@ double pHitOn(int need) {
 }
 
 // P(at least k of n dice hit at p).
-double atLeast(int n, double p, int k) {
+double atLeastSum(int n, double p, int k) {
     if (k <= 0)
         return 1;
     if (k > n)
@@ -38,6 +40,23 @@ double atLeast(int n, double p, int k) {
             term = term * (n - i) / (i + 1) * p / (1 - p);
     }
     return sum;
+}
+
+// atLeastSum, remembered per thread for the chances the policy asks about (p = 0, 1/6, ..., 1: a to-hit
+// number's, pHitOn) and small counts: the same values, computed once.
+double atLeast(int n, double p, int k) {
+    constexpr int kMax = 32;
+    const int sixths = int(p * 6 + 0.5);
+    if (n < 0 || n >= kMax || k < 0 || k >= kMax || sixths < 0 || sixths > 6 || p != sixths / 6.0)
+        return atLeastSum(n, p, k);
+    thread_local std::array<double, 7 * kMax * kMax> value;
+    thread_local std::array<bool, 7 * kMax * kMax> known{};
+    const std::size_t i = std::size_t((sixths * kMax + n) * kMax + k);
+    if (!known[i]) {
+        value[i] = atLeastSum(n, p, k);
+        known[i] = true;
+    }
+    return value[i];
 }
 
 // E[min(hits, cap)] for n dice at p.
@@ -334,40 +353,88 @@ struct PoseScorer {
     const Ctx& c;
     BattleState scratch; // the state with the unit at the pose scored (for the engine's to-hit, 14.5.3)
     int u;
-    QList<int> near; // enemies within reach of the unit this turn
+    // An enemy within reach of the unit this turn, with what score() asks of it that does not depend on the
+    // pose scored (taken once per unit, not once per pose).
+    struct Near {
+        int t = -1;
+        Corners k;        // its corners
+        Box box;          // their box
+        bool canShoot;    // it may shoot next (range > 0, no marker, not a limbered Cannon, not locked)
+        double range;     // its shooting range
+        bool mayCharge;   // formed, no marker: it may charge the unit
+        double reachThem; // how far its charge reaches
+        bool chargeable;  // the unit (formed) may charge it (not a Commander)
+        double need = -1; // the largest distance at which any of the above matters (-1: none)
+    };
+    QVarLengthArray<Near, 32> near;
     PoseScorer(const Ctx& ctx, int unit) : c(ctx), scratch(ctx.s), u(unit) {
         scratch.log.clear();
         const Unit& x = c.s.units[u];
         const double reach = c.e.rules().type(x.type).move + 3 + 9;
-        for (int t : c.theirs)
-            if (distance(x.pose, c.s.units[t].pose, reach + 1) <= reach)
-                near << t;
+        for (int t : c.theirs) {
+            const Unit& y = c.s.units[t];
+            if (distance(x.pose, y.pose, reach + 1) > reach)
+                continue;
+            Near n;
+            n.t = t;
+            n.k = y.pose.corners();
+            n.box = boxOf(n.k);
+            n.range = c.e.rules().type(y.type).range;
+            n.canShoot = n.range > 0 && !y.shotMarker && !y.movedMarker &&
+                         !(y.type == UnitType::Cannon && y.limbered) && !c.e.locked(c.s, t);
+            n.mayCharge = isFormed(y.type) && !y.shotMarker && !y.movedMarker;
+            n.reachThem = 3 + (c.moveFirst ? c.e.rules().type(y.type).move * 0.5 : 0);
+            n.chargeable = isFormed(x.type) && y.type != UnitType::Commander;
+            if (n.canShoot)
+                n.need = std::max(n.need, n.range);
+            if (n.mayCharge)
+                n.need = std::max(n.need, n.reachThem);
+            if (n.chargeable)
+                n.need = std::max(n.need, 3.0);
+            near.push_back(n);
+        }
     }
 
     // `fear` weighs the threats (1: in full).
     double score(const Pose& p, double fear) {
+        const TerrainReadScope scope(scratch); // the unit moves about on the scratch table; the terrain stays
         const Unit& x = c.s.units[u];
         const Pose saved = scratch.units[u].pose;
         scratch.units[u].pose = p;
+        const Corners kp = p.corners();
+        const Box pb = boxOf(kp);
         double threat = 0, chance = 0;
-        for (int t : near) {
+        for (const Near& n : near) {
+            // The box gap is a lower bound of the distance (and is the distance returned beyond the cap): an
+            // enemy farther than every test below asks about (with a margin for rounding) is skipped
+            // unmeasured.
+            if (n.need < 0 || boxGap(pb, n.box) > n.need + 1e-9)
+                continue;
+            const int t = n.t;
             const Unit& y = c.s.units[t];
-            const double d = distance(p, y.pose, 12);
-            const Zone meInTheirs = classify(y.pose, p); // where the unit stands seen from the enemy
-            const Zone theyInMine = classify(p, y.pose);
+            const double d = distance(p, kp, y.pose, n.k, 12);
+            // Where the unit stands seen from the enemy, and the enemy seen from the unit: classified only
+            // when a test below reads them.
+            std::optional<Zone> meInTheirsZ, theyInMineZ;
+            auto meInTheirs = [&] {
+                if (!meInTheirsZ)
+                    meInTheirsZ = classify(y.pose, kp);
+                return *meInTheirsZ;
+            };
+            auto theyInMine = [&] {
+                if (!theyInMineZ)
+                    theyInMineZ = classify(p, n.k);
+                return *theyInMineZ;
+            };
             // Their shooting next (the other side shoots right after this move, 9).
-            const double range = c.e.rules().type(y.type).range;
-            const bool canShoot = range > 0 && !y.shotMarker && !y.movedMarker &&
-                                  !(y.type == UnitType::Cannon && y.limbered) && !c.e.locked(c.s, t);
-            if (canShoot && d <= range && meInTheirs != Zone::Rear && meInTheirs != Zone::None &&
-                (meInTheirs == Zone::Front || y.type != UnitType::Cannon)) {
-                const int dice = meInTheirs == Zone::Front ? std::max(1, y.resolve) : 1;
+            if (n.canShoot && d <= n.range && meInTheirs() != Zone::Rear && meInTheirs() != Zone::None &&
+                (meInTheirs() == Zone::Front || y.type != UnitType::Cannon)) {
+                const int dice = meInTheirs() == Zone::Front ? std::max(1, y.resolve) : 1;
                 threat += hitsWorth(c.s, u, dice, 1.0 / 6) * (y.type == UnitType::Cannon ? 0.7 : 1.0);
             }
             // Their charge on the unit (5.1): from their front, within 3 TUM (more if they move first).
-            const double reachThem = 3 + (c.moveFirst ? c.e.rules().type(y.type).move * 0.5 : 0);
-            if (isFormed(y.type) && !y.shotMarker && !y.movedMarker && d <= reachThem &&
-                (meInTheirs == Zone::Front || meInTheirs == Zone::FrontFlank)) {
+            if (n.mayCharge && d <= n.reachThem &&
+                (meInTheirs() == Zone::Front || meInTheirs() == Zone::FrontFlank)) {
                 scratch.units[t].charged = true;
                 scratch.units[u].charged = false;
                 const int theirNeed = c.e.meleeToHit(scratch, t, u);
@@ -377,12 +444,11 @@ struct PoseScorer {
                 const double v = x.type == UnitType::Cannon
                                      ? -(x.resolve + routValue(c.s, u)) // overrun (14.5.10)
                                      : exchange(c.s, t, std::max(1, y.resolve), theirNeed, u,
-                                                diceFacing(c.s, u, theyInMine), myNeed);
+                                                diceFacing(c.s, u, theyInMine()), myNeed);
                 threat += std::max(0.0, v) * w;
             }
             // Our charge from here (5.1): the enemy within 3 TUM in our front, its zone of contact.
-            if (isFormed(x.type) && d <= 3 && (theyInMine == Zone::Front || theyInMine == Zone::FrontFlank) &&
-                y.type != UnitType::Commander) {
+            if (n.chargeable && d <= 3 && (theyInMine() == Zone::Front || theyInMine() == Zone::FrontFlank)) {
                 double v;
                 if (y.type == UnitType::Cannon) {
                     v = y.resolve + routValue(c.s, t);
@@ -391,7 +457,7 @@ struct PoseScorer {
                     const int myNeed = c.e.meleeToHit(scratch, u, t);
                     scratch.units[u].charged = false;
                     const int theirNeed = c.e.meleeToHit(scratch, t, u);
-                    v = exchange(c.s, u, std::max(1, x.resolve), myNeed, t, diceFacing(c.s, t, meInTheirs),
+                    v = exchange(c.s, u, std::max(1, x.resolve), myNeed, t, diceFacing(c.s, t, meInTheirs()),
                                  theirNeed);
                 }
                 chance = std::max(chance, v * (c.moveFirst ? 0.5 : 0.9));
@@ -402,28 +468,49 @@ struct PoseScorer {
     }
 };
 
-// The formation terms: an own unlimbered Cannon masked, support given to an engaged friend (14.5.6).
-double formation(const Ctx& c, int u, const Pose& p) {
-    double v = 0;
-    const Unit& x = c.s.units[u];
-    for (int f : c.mine) {
-        if (f == u)
-            continue;
-        const Unit& y = c.s.units[f];
-        if (y.type == UnitType::Cannon && !y.limbered && classify(y.pose, p) == Zone::Front &&
-            (p.c - y.pose.c).length() < 16)
-            v -= kMask;
-        if (lineUnit(x.type) && lineUnit(y.type) && classify(y.pose, p) == Zone::Rear &&
-            distance(y.pose, p, 4.5) <= 4.0) {
-            double nearest = 1e9;
-            for (int t : c.theirs)
-                nearest = std::min(nearest, distance(y.pose, c.s.units[t].pose, 7));
-            if (nearest <= 6)
-                v += kSupport;
+// The formation terms: an own unlimbered Cannon masked, support given to an engaged friend (14.5.6). The
+// friends and what does not depend on the pose scored are taken once per unit.
+struct Formation {
+    struct Friend {
+        const Pose* pose;
+        Corners k;
+        Box box;
+        bool cannon;  // an unlimbered Cannon (masking matters)
+        bool support; // a line unit near the enemy (within 6 TUM): supporting it counts, if the unit is one
+    };
+    QVarLengthArray<Friend, 32> friends;
+    Formation(const Ctx& c, int u) {
+        const Unit& x = c.s.units[u];
+        for (int f : c.mine) {
+            if (f == u)
+                continue;
+            const Unit& y = c.s.units[f];
+            Friend fr{&y.pose, y.pose.corners(), {}, y.type == UnitType::Cannon && !y.limbered, false};
+            fr.box = boxOf(fr.k);
+            if (lineUnit(x.type) && lineUnit(y.type)) {
+                double nearest = 1e9;
+                for (int t : c.theirs)
+                    nearest = std::min(nearest, distance(y.pose, c.s.units[t].pose, 7));
+                fr.support = nearest <= 6;
+            }
+            if (fr.cannon || fr.support)
+                friends.push_back(fr);
         }
     }
-    return v;
-}
+    double value(const Pose& p) const {
+        double v = 0;
+        const Corners kp = p.corners();
+        const Box pb = boxOf(kp);
+        for (const Friend& y : friends) {
+            if (y.cannon && (p.c - y.pose->c).length() < 16 && classify(*y.pose, kp) == Zone::Front)
+                v -= kMask;
+            if (y.support && boxGap(y.box, pb) <= 4.0 + 1e-9 && distance(*y.pose, y.k, p, kp, 4.5) <= 4.0 &&
+                classify(*y.pose, kp) == Zone::Rear)
+                v += kSupport;
+        }
+        return v;
+    }
+};
 
 // A unit's move: each listed option scored on its end pose (unchecked, movePose), then checked best first
 // until one is legal (a fallback only when the move it stands in for is not, as candidateMoves lists).
@@ -446,6 +533,7 @@ TAction chooseMoveFor(const Ctx& c, int u) {
         return hold;
 
     PoseScorer scorer(c, u);
+    const Formation formation(c, u);
     const bool horse = isCavalry(x.type);
     // Objectives: a line unit advances on the enemy in its lane (the attacker always; the defender only
     // where the enemy is close), keeping the command's line; Horse makes for a flank point.
@@ -472,7 +560,7 @@ TAction chooseMoveFor(const Ctx& c, int u) {
     const double line = lineUnit(x.type) ? paceLine(c, x.command, u) : 1e9;
     aimWeight *= 1 + 2 * c.urgency;
     auto total = [&](const Pose& p) {
-        double v = scorer.score(p, 1 - 0.6 * c.urgency) + formation(c, u, p);
+        double v = scorer.score(p, 1 - 0.6 * c.urgency) + formation.value(p);
         if (aimWeight > 0) {
             v -= aimWeight * (p.c - aimPt).length();
             if (aim >= 0) {
