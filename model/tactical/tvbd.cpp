@@ -127,18 +127,6 @@ TvbdEngine::Near TvbdEngine::nearArea(const BattleState& s, int u, const Box& ar
     return n;
 }
 
-bool TvbdEngine::inDifficult(const BattleState& s, const Pose& p) const {
-    // 7.2.5 (as below, for one pose): the pieces whose boxes the stand's box does not meet are not measured.
-    const Box pb = boxOf(p.corners());
-    for (const TerrainPiece& k : terrainPieces(s)) {
-        const TerrainFeature& f = s.terrain[k.feature];
-        const Polygon& piece = f.pieces[k.piece];
-        if (f.cls != TerrainClass::Open && (piece.isEmpty() || pb.meets(k.box)) && overlaps(p, piece, 1e-3))
-            return true;
-    }
-    return false;
-}
-
 bool TvbdEngine::inDifficult(const Pose& p, const Near& near) const {
     // 7.2.5: any part of the unit in difficult terrain puts the whole unit there.
     const Box pb = boxOf(p.corners());
@@ -601,12 +589,14 @@ struct Memo {
     QHash<quint64, QList<std::pair<int, ChargePlan>>> charges;
     QHash<quint64, std::pair<QList<MoveSpec>, QList<Pose>>> moves;
     QHash<quint64, bool> hasMove;
+    QHash<quint64, std::optional<ChargePlan>> plans; // chargePlan: it reads what chargeOptions reads
     void trim() {
-        if (targets.size() + charges.size() + moves.size() + hasMove.size() > 20000) {
+        if (targets.size() + charges.size() + moves.size() + hasMove.size() + plans.size() > 20000) {
             targets.clear();
             charges.clear();
             moves.clear();
             hasMove.clear();
+            plans.clear();
         }
     }
 };
@@ -616,6 +606,39 @@ Memo& memo() {
 }
 
 } // namespace
+
+bool TvbdEngine::inDifficult(const BattleState& s, const Pose& p) const {
+    // 7.2.5 (as below, for one pose): the pieces whose boxes the stand's box does not meet are not measured.
+    // The answers for the last poses asked about are remembered per thread with the terrain's hash (the
+    // policy asks about the same stands again and again while scoring the poses of one move).
+    const TerrainCache& tc = terrainCache(s);
+    struct Entry {
+        quint64 terrain = 0;
+        std::array<quint64, 5> pose{};
+        bool inside = false, used = false;
+    };
+    thread_local std::array<Entry, 64> answers;
+    const std::array<quint64, 5> bits{bitsOf(p.c.x), bitsOf(p.c.y), bitsOf(p.facing), bitsOf(p.w),
+                                      bitsOf(p.d)};
+    quint64 h = tc.hash;
+    for (quint64 b : bits)
+        h = mix(h, b);
+    Entry& e = answers[std::size_t(h % answers.size())];
+    if (e.used && e.terrain == tc.hash && e.pose == bits)
+        return e.inside;
+    bool inside = false;
+    const Box pb = boxOf(p.corners());
+    for (const TerrainPiece& k : tc.pieces) {
+        const TerrainFeature& f = s.terrain[k.feature];
+        const Polygon& piece = f.pieces[k.piece];
+        if (f.cls != TerrainClass::Open && (piece.isEmpty() || pb.meets(k.box)) && overlaps(p, piece, 1e-3)) {
+            inside = true;
+            break;
+        }
+    }
+    e = {tc.hash, bits, inside, true};
+    return inside;
+}
 
 TableReadScope::TableReadScope(const BattleState& s) : TableReadScope(s, true) {}
 
@@ -1401,7 +1424,16 @@ TvbdEngine::Near TvbdEngine::chargeArea(const BattleState& s, int u) const {
 }
 
 std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, int target) const {
-    return chargePlan(s, u, target, chargeArea(s, u));
+    // Remembered like chargeOptions (the table and the charger's pose; the policy's odds resolve the same
+    // first charges on many copies of one table).
+    Memo& m = memo();
+    const quint64 key = mix(tableKey(s, &r, u), quint64(quint32(target))); // as computeChargeOptions'
+    auto it = m.plans.constFind(key);
+    if (it == m.plans.constEnd()) {
+        m.trim();
+        it = m.plans.insert(key, chargePlan(s, u, target, chargeArea(s, u)));
+    }
+    return *it;
 }
 
 std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, int target,
@@ -1558,8 +1590,17 @@ QList<std::pair<int, ChargePlan>> TvbdEngine::computeChargeOptions(const BattleS
     QList<std::optional<ChargePlan>> plans;
     plans.reserve(near.size());
     const Near area = chargeArea(s, u);
+    Memo& m = memo();
+    const quint64 key = tableKey(s, &r, u);
     for (int t : near) {
-        plans << chargePlan(s, u, t, area);
+        // chargePlan's memo, shared (the same key)
+        const quint64 planKey = mix(key, quint64(quint32(t)));
+        auto it = m.plans.constFind(planKey);
+        if (it == m.plans.constEnd()) {
+            m.trim();
+            it = m.plans.insert(planKey, chargePlan(s, u, t, area));
+        }
+        plans << *it;
         const std::optional<ChargePlan>& p = plans.last();
         if (p && p->wheel == 0 && classify(x.pose, s.units[t].pose) == Zone::Front)
             return {{t, *p}};

@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <optional>
+#include <vector>
 
 namespace wp::tactical {
 
@@ -102,8 +103,45 @@ struct Ctx {
         if (std::abs(dy) < 1e-6)
             dy = side == 0 ? 1 : -1; // 10.6: side 0 deploys at y = 0
         fwd = Vec2{0, dy > 0 ? 1.0 : -1.0};
+        k.resize(std::size_t(st.units.size()));
+        box.resize(k.size());
+        lockedMemo.assign(k.size(), -1);
+        for (std::size_t i = 0; i < k.size(); ++i) {
+            k[i] = st.units[qsizetype(i)].pose.corners();
+            box[i] = boxOf(k[i]);
+        }
     }
     double adv(Vec2 p) const { return p.dot(fwd); }
+
+    // The units' corners and their boxes, taken once per decision.
+    std::vector<Corners> k;
+    std::vector<Box> box;
+    // e.locked(s, u), asked once per decision.
+    bool locked(int u) const {
+        signed char& l = lockedMemo[std::size_t(u)];
+        if (l < 0)
+            l = e.locked(s, u) ? 1 : 0;
+        return l == 1;
+    }
+    // distance(a's pose, b's pose, cap), from the corners above (the same value).
+    double dist(int a, int b, double cap) const {
+        return distance(s.units[a].pose, k[std::size_t(a)], s.units[b].pose, k[std::size_t(b)], cap);
+    }
+    // Whether dist(a, b, cap) <= lim (lim below cap): the box gap, a lower bound of the distance, settles
+    // most (with a margin for rounding).
+    bool within(int a, int b, double lim, double cap) const {
+        return boxGap(box[std::size_t(a)], box[std::size_t(b)]) <= lim + 1e-9 && dist(a, b, cap) <= lim;
+    }
+    // Whether any of `units` is within(u, ., lim, cap).
+    bool anyWithin(int u, const QList<int>& units, double lim, double cap) const {
+        for (int t : units)
+            if (within(u, t, lim, cap))
+                return true;
+        return false;
+    }
+
+  private:
+    mutable std::vector<signed char> lockedMemo;
 };
 
 // ---- values --------------------------------------------------------------------------------------------
@@ -164,7 +202,7 @@ double standValue(const Ctx& c, int u) {
     for (int t : c.theirs) {
         const Unit& y = c.s.units[t];
         if (!isFormed(y.type) || y.shotMarker || y.movedMarker || y.chargeTarget >= 0 ||
-            c.e.distance(c.s, u, t, 3.2) > 3.0 + 1e-6 || c.e.locked(c.s, t))
+            !c.within(u, t, 3.0 + 1e-6, 3.2) || c.locked(t))
             continue;
         if (!c.e.chargePlan(c.s, t, u))
             continue;
@@ -211,7 +249,7 @@ double chargeWorth(const Ctx& c, int u, QHash<int, double>* memo) {
         return memo->value(u);
     double best = 0;
     const Unit& x = c.s.units[u];
-    if (isFormed(x.type) && !x.movedMarker && c.s.step == Step::Shoot && !c.e.locked(c.s, u))
+    if (isFormed(x.type) && !x.movedMarker && c.s.step == Step::Shoot && !c.locked(u))
         for (const auto& [t, plan] : c.e.chargeOptions(c.s, u)) {
             (void)plan;
             best = std::max(best, meleeValue(c.s, chargeOdds(c.e, c.s, u, t), c.side));
@@ -230,7 +268,12 @@ TAction chooseShot(const Ctx& c, const QList<TAction>& legal) {
     for (const TAction& a : legal) {
         if (a.kind != TAction::Shoot)
             continue;
-        double v = shotValue(c, a) - chargeWorth(c, a.unit, &charge);
+        // What the shooters give up is never negative: a shot worth no more than the best so far cannot win
+        // (the charges it would give up are not weighed).
+        const double shot = shotValue(c, a);
+        if (!(shot > best + 1e-9))
+            continue;
+        double v = shot - chargeWorth(c, a.unit, &charge);
         for (int x : a.secondary)
             v -= std::max(0.0, std::max(solo.value(x) * 0.9, chargeWorth(c, x, &charge)));
         if (v > best + 1e-9) {
@@ -287,10 +330,7 @@ double paceLine(const Ctx& c, int command, int self) {
         const Unit& x = c.s.units[u];
         if (x.command != command || !lineUnit(x.type) || u == self)
             continue;
-        double nearest = 1e9;
-        for (int t : c.theirs)
-            nearest = std::min(nearest, distance(x.pose, c.s.units[t].pose, 4));
-        if (nearest <= 3.0)
+        if (c.anyWithin(u, c.theirs, 3.0, 4))
             continue;
         const double allow = x.actedThisStep ? 0.0 : c.e.rules().type(x.type).move;
         line = std::min(line, c.adv(x.pose.c) + allow);
@@ -329,7 +369,7 @@ std::pair<Vec2, int> flankAim(const Ctx& c, int u) {
                        : y.type == UnitType::Horse                                      ? 1.5
                                                                                         : 1.2;
         worth += 0.5 * (y.startResolve - y.resolve);
-        if (c.e.locked(c.s, t))
+        if (c.locked(t))
             worth += 0.8; // a flank charge on a unit already fighting
         const Vec2 f = y.pose.forward(), r = y.pose.right();
         for (const Vec2& pt :
@@ -365,6 +405,7 @@ struct PoseScorer {
         double reachThem; // how far its charge reaches
         bool chargeable;  // the unit (formed) may charge it (not a Commander)
         double need = -1; // the largest distance at which any of the above matters (-1: none)
+        double inner = 0; // the radius of the largest circle in its stand (about its centre)
     };
     QVarLengthArray<Near, 32> near;
     PoseScorer(const Ctx& ctx, int unit) : c(ctx), scratch(ctx.s), u(unit) {
@@ -373,15 +414,16 @@ struct PoseScorer {
         const double reach = c.e.rules().type(x.type).move + 3 + 9;
         for (int t : c.theirs) {
             const Unit& y = c.s.units[t];
-            if (distance(x.pose, y.pose, reach + 1) > reach)
+            if (!c.within(u, t, reach, reach + 1))
                 continue;
             Near n;
             n.t = t;
-            n.k = y.pose.corners();
-            n.box = boxOf(n.k);
+            n.k = c.k[std::size_t(t)];
+            n.box = c.box[std::size_t(t)];
+            n.inner = std::min(y.pose.w, y.pose.d) / 2;
             n.range = c.e.rules().type(y.type).range;
             n.canShoot = n.range > 0 && !y.shotMarker && !y.movedMarker &&
-                         !(y.type == UnitType::Cannon && y.limbered) && !c.e.locked(c.s, t);
+                         !(y.type == UnitType::Cannon && y.limbered) && !c.locked(t);
             n.mayCharge = isFormed(y.type) && !y.shotMarker && !y.movedMarker;
             n.reachThem = 3 + (c.moveFirst ? c.e.rules().type(y.type).move * 0.5 : 0);
             n.chargeable = isFormed(x.type) && y.type != UnitType::Commander;
@@ -403,16 +445,31 @@ struct PoseScorer {
         scratch.units[u].pose = p;
         const Corners kp = p.corners();
         const Box pb = boxOf(kp);
+        const double inner = std::min(p.w, p.d) / 2;
         double threat = 0, chance = 0;
         for (const Near& n : near) {
             // The box gap is a lower bound of the distance (and is the distance returned beyond the cap): an
             // enemy farther than every test below asks about (with a margin for rounding) is skipped
             // unmeasured.
-            if (n.need < 0 || boxGap(pb, n.box) > n.need + 1e-9)
+            const double gap = boxGap(pb, n.box);
+            if (n.need < 0 || gap > n.need + 1e-9)
                 continue;
             const int t = n.t;
             const Unit& y = c.s.units[t];
-            const double d = distance(p, kp, y.pose, n.k, 12);
+            // The distance (capped at 12) is only compared with limits: the box gap bounds it from below, the
+            // centres' distance less the circles in the stands from above (with margins for rounding); it is
+            // measured only when neither settles a comparison.
+            const double upper = (p.c - y.pose.c).length() - inner - n.inner + 1e-9;
+            double measured = -1;
+            auto within = [&](double lim) {
+                if (upper <= lim)
+                    return true;
+                if (gap > lim + 1e-9)
+                    return false;
+                if (measured < 0)
+                    measured = distance(p, kp, y.pose, n.k, 12);
+                return measured <= lim;
+            };
             // Where the unit stands seen from the enemy, and the enemy seen from the unit: classified only
             // when a test below reads them.
             std::optional<Zone> meInTheirsZ, theyInMineZ;
@@ -427,20 +484,20 @@ struct PoseScorer {
                 return *theyInMineZ;
             };
             // Their shooting next (the other side shoots right after this move, 9).
-            if (n.canShoot && d <= n.range && meInTheirs() != Zone::Rear && meInTheirs() != Zone::None &&
+            if (n.canShoot && within(n.range) && meInTheirs() != Zone::Rear && meInTheirs() != Zone::None &&
                 (meInTheirs() == Zone::Front || y.type != UnitType::Cannon)) {
                 const int dice = meInTheirs() == Zone::Front ? std::max(1, y.resolve) : 1;
                 threat += hitsWorth(c.s, u, dice, 1.0 / 6) * (y.type == UnitType::Cannon ? 0.7 : 1.0);
             }
             // Their charge on the unit (5.1): from their front, within 3 TUM (more if they move first).
-            if (n.mayCharge && d <= n.reachThem &&
+            if (n.mayCharge && within(n.reachThem) &&
                 (meInTheirs() == Zone::Front || meInTheirs() == Zone::FrontFlank)) {
                 scratch.units[t].charged = true;
                 scratch.units[u].charged = false;
                 const int theirNeed = c.e.meleeToHit(scratch, t, u);
                 const int myNeed = x.type == UnitType::Cannon ? 7 : c.e.meleeToHit(scratch, u, t);
                 scratch.units[t].charged = c.s.units[t].charged;
-                const double w = d <= 3 ? 1.0 : 0.5;
+                const double w = within(3) ? 1.0 : 0.5;
                 const double v = x.type == UnitType::Cannon
                                      ? -(x.resolve + routValue(c.s, u)) // overrun (14.5.10)
                                      : exchange(c.s, t, std::max(1, y.resolve), theirNeed, u,
@@ -448,7 +505,8 @@ struct PoseScorer {
                 threat += std::max(0.0, v) * w;
             }
             // Our charge from here (5.1): the enemy within 3 TUM in our front, its zone of contact.
-            if (n.chargeable && d <= 3 && (theyInMine() == Zone::Front || theyInMine() == Zone::FrontFlank)) {
+            if (n.chargeable && within(3) &&
+                (theyInMine() == Zone::Front || theyInMine() == Zone::FrontFlank)) {
                 double v;
                 if (y.type == UnitType::Cannon) {
                     v = y.resolve + routValue(c.s, t);
@@ -485,14 +543,10 @@ struct Formation {
             if (f == u)
                 continue;
             const Unit& y = c.s.units[f];
-            Friend fr{&y.pose, y.pose.corners(), {}, y.type == UnitType::Cannon && !y.limbered, false};
-            fr.box = boxOf(fr.k);
-            if (lineUnit(x.type) && lineUnit(y.type)) {
-                double nearest = 1e9;
-                for (int t : c.theirs)
-                    nearest = std::min(nearest, distance(y.pose, c.s.units[t].pose, 7));
-                fr.support = nearest <= 6;
-            }
+            Friend fr{&y.pose, c.k[std::size_t(f)], c.box[std::size_t(f)],
+                      y.type == UnitType::Cannon && !y.limbered, false};
+            if (lineUnit(x.type) && lineUnit(y.type))
+                fr.support = c.anyWithin(f, c.theirs, 6, 7);
             if (fr.cannon || fr.support)
                 friends.push_back(fr);
         }
@@ -529,7 +583,7 @@ TAction chooseMoveFor(const Ctx& c, int u) {
             a.move = o.move;
             return a;
         }
-    if (c.e.locked(c.s, u))
+    if (c.locked(u))
         return hold;
 
     PoseScorer scorer(c, u);
@@ -553,7 +607,7 @@ TAction chooseMoveFor(const Ctx& c, int u) {
             const Unit& y = c.s.units[aim];
             const Vec2 d = y.pose.c - x.pose.c;
             aimPt = y.pose.c - d * (2.5 / std::max(2.5, d.length()));
-            const bool close = distance(x.pose, y.pose, 9) <= 8;
+            const bool close = c.within(u, aim, 8, 9);
             aimWeight = c.attacker || close ? kAdvance : 0;
         }
     }
@@ -665,12 +719,9 @@ TAction chooseCommander(const Ctx& c, int u, const QList<TAction>& legal) {
         if (y.type == UnitType::Cannon)
             return -5.0;
         double v = std::min(y.combatLoss, y.startResolve - y.resolve) > 0 ? 1.0 : 0.0;
-        if (c.e.locked(c.s, f))
+        if (c.locked(f))
             v -= 0.8;
-        double nearest = 1e9;
-        for (int t : c.theirs)
-            nearest = std::min(nearest, distance(y.pose, c.s.units[t].pose, 6));
-        if (nearest <= 4)
+        if (c.anyWithin(f, c.theirs, 4, 6))
             v -= 0.4;
         v -= 0.12 * (y.pose.c - centre).length();
         return v;
