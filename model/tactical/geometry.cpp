@@ -123,6 +123,23 @@ double areaSmall(const SmallPoly& p) {
 // Does `other` reach into the region of `self`'s local frame given by half-planes f >= f0 (or f <= f0)
 // and s-ranges? Implemented by clipping in local coordinates.
 bool reaches(const SmallPoly& local, std::initializer_list<std::pair<Vec2, Vec2>> halfPlanes) {
+    // Without clipping, the same answer: while every vertex lies in the half-planes met so far (clipSmall's
+    // own test, da >= 0), clipping leaves the polygon as it is; a half-plane with every vertex outside clips
+    // it away. Only a half-plane that cuts the polygon needs the clipping below.
+    bool cut = false;
+    for (const auto& [pt, n] : halfPlanes) {
+        int in = 0;
+        for (int i = 0; i < local.n; ++i)
+            in += (local.at(i) - pt).dot(n) >= 0 ? 1 : 0;
+        if (in == 0)
+            return false;
+        if (in < local.n) {
+            cut = true;
+            break;
+        }
+    }
+    if (!cut)
+        return local.n >= 3 && areaSmall(local) > 1e-7;
     SmallPoly buf[2];
     const SmallPoly* p = &local;
     int k = 0;
@@ -452,8 +469,10 @@ double distance(const Polygon& a, const Polygon& b, double cap) {
     return distanceSpan(a, b, cap);
 }
 double distance(const Pose& a, const Pose& b, double cap) {
+    return distance(a, a.corners(), b, b.corners(), cap);
+}
+double distance(const Pose& a, const Corners& ka, const Pose& b, const Corners& kb, double cap) {
     // distanceSpan, with the side axes of the stands settling most of satDepth's tests (whether they meet).
-    const std::array<Vec2, 4> ka = a.corners(), kb = b.corners();
     const double gap = boxGap(boxOf(ka), boxOf(kb));
     if (gap > cap)
         return gap;

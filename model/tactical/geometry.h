@@ -152,6 +152,9 @@ bool overlaps(const Corners& a, const Corners& b, double tol = 1e-3);
 bool overlaps(const Corners& a, const Polygon& b, double tol = 1e-3);
 double distance(const Corners& a, Vec2 p);
 double segmentDistance(Vec2 p, Vec2 a, Vec2 b);
+// distance(a, b, cap) of two stands whose corners (a.corners(), b.corners()) the caller has already: the same
+// result, bit for bit, without computing them again.
+double distance(const Pose& a, const Corners& ka, const Pose& b, const Corners& kb, double cap = 1e300);
 
 Polygon convexHull(Polygon points); // counter-clockwise
 

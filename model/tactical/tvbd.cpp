@@ -127,18 +127,6 @@ TvbdEngine::Near TvbdEngine::nearArea(const BattleState& s, int u, const Box& ar
     return n;
 }
 
-bool TvbdEngine::inDifficult(const BattleState& s, const Pose& p) const {
-    // 7.2.5 (as below, for one pose): the pieces whose boxes the stand's box does not meet are not measured.
-    const Box pb = boxOf(p.corners());
-    for (const TerrainPiece& k : terrainPieces(s)) {
-        const TerrainFeature& f = s.terrain[k.feature];
-        const Polygon& piece = f.pieces[k.piece];
-        if (f.cls != TerrainClass::Open && (piece.isEmpty() || pb.meets(k.box)) && overlaps(p, piece, 1e-3))
-            return true;
-    }
-    return false;
-}
-
 bool TvbdEngine::inDifficult(const Pose& p, const Near& near) const {
     // 7.2.5: any part of the unit in difficult terrain puts the whole unit there.
     const Box pb = boxOf(p.corners());
@@ -490,6 +478,7 @@ struct OpenScope {
     quint64 fp[2] = {0, 0};           // all, table
     bool haveTerrain = false;         // the terrain was checked against the cache in this scope ...
     quint64 terrain = 0;              // ... and had this hash
+    bool unitsFixed = true;           // false: a TerrainReadScope (the units may change)
 };
 thread_local QVarLengthArray<OpenScope, 4> openScopes;
 
@@ -572,7 +561,7 @@ quint64 computeFingerprint(const BattleState& s, const void* rules, bool table) 
 }
 
 quint64 fingerprint(const BattleState& s, const void* rules, bool table = false) {
-    if (!openScopes.isEmpty() && openScopes.last().s == &s) {
+    if (!openScopes.isEmpty() && openScopes.last().s == &s && openScopes.last().unitsFixed) {
         // Within a read scope the state does not change: its fingerprint is taken once.
         OpenScope& o = openScopes.last();
         const int t = table ? 1 : 0;
@@ -600,12 +589,14 @@ struct Memo {
     QHash<quint64, QList<std::pair<int, ChargePlan>>> charges;
     QHash<quint64, std::pair<QList<MoveSpec>, QList<Pose>>> moves;
     QHash<quint64, bool> hasMove;
+    QHash<quint64, std::optional<ChargePlan>> plans; // chargePlan: it reads what chargeOptions reads
     void trim() {
-        if (targets.size() + charges.size() + moves.size() + hasMove.size() > 20000) {
+        if (targets.size() + charges.size() + moves.size() + hasMove.size() + plans.size() > 20000) {
             targets.clear();
             charges.clear();
             moves.clear();
             hasMove.clear();
+            plans.clear();
         }
     }
 };
@@ -616,10 +607,47 @@ Memo& memo() {
 
 } // namespace
 
-TableReadScope::TableReadScope(const BattleState& s)
+bool TvbdEngine::inDifficult(const BattleState& s, const Pose& p) const {
+    // 7.2.5 (as below, for one pose): the pieces whose boxes the stand's box does not meet are not measured.
+    // The answers for the last poses asked about are remembered per thread with the terrain's hash (the
+    // policy asks about the same stands again and again while scoring the poses of one move).
+    const TerrainCache& tc = terrainCache(s);
+    struct Entry {
+        quint64 terrain = 0;
+        std::array<quint64, 5> pose{};
+        bool inside = false, used = false;
+    };
+    thread_local std::array<Entry, 64> answers;
+    const std::array<quint64, 5> bits{bitsOf(p.c.x), bitsOf(p.c.y), bitsOf(p.facing), bitsOf(p.w),
+                                      bitsOf(p.d)};
+    quint64 h = tc.hash;
+    for (quint64 b : bits)
+        h = mix(h, b);
+    Entry& e = answers[std::size_t(h % answers.size())];
+    if (e.used && e.terrain == tc.hash && e.pose == bits)
+        return e.inside;
+    bool inside = false;
+    const Box pb = boxOf(p.corners());
+    for (const TerrainPiece& k : tc.pieces) {
+        const TerrainFeature& f = s.terrain[k.feature];
+        const Polygon& piece = f.pieces[k.piece];
+        if (f.cls != TerrainClass::Open && (piece.isEmpty() || pb.meets(k.box)) && overlaps(p, piece, 1e-3)) {
+            inside = true;
+            break;
+        }
+    }
+    e = {tc.hash, bits, inside, true};
+    return inside;
+}
+
+TableReadScope::TableReadScope(const BattleState& s) : TableReadScope(s, true) {}
+
+TableReadScope::TableReadScope(const BattleState& s, bool unitsFixed)
     : m_open(openScopes.isEmpty() || openScopes.last().s != &s) {
-    if (m_open)
+    if (m_open) {
         openScopes.push_back(OpenScope{&s, {nullptr, nullptr}, {0, 0}});
+        openScopes.last().unitsFixed = unitsFixed;
+    }
 }
 
 TableReadScope::~TableReadScope() {
@@ -1396,7 +1424,16 @@ TvbdEngine::Near TvbdEngine::chargeArea(const BattleState& s, int u) const {
 }
 
 std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, int target) const {
-    return chargePlan(s, u, target, chargeArea(s, u));
+    // Remembered like chargeOptions (the table and the charger's pose; the policy's odds resolve the same
+    // first charges on many copies of one table).
+    Memo& m = memo();
+    const quint64 key = mix(tableKey(s, &r, u), quint64(quint32(target))); // as computeChargeOptions'
+    auto it = m.plans.constFind(key);
+    if (it == m.plans.constEnd()) {
+        m.trim();
+        it = m.plans.insert(key, chargePlan(s, u, target, chargeArea(s, u)));
+    }
+    return *it;
 }
 
 std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, int target,
@@ -1553,8 +1590,17 @@ QList<std::pair<int, ChargePlan>> TvbdEngine::computeChargeOptions(const BattleS
     QList<std::optional<ChargePlan>> plans;
     plans.reserve(near.size());
     const Near area = chargeArea(s, u);
+    Memo& m = memo();
+    const quint64 key = tableKey(s, &r, u);
     for (int t : near) {
-        plans << chargePlan(s, u, t, area);
+        // chargePlan's memo, shared (the same key)
+        const quint64 planKey = mix(key, quint64(quint32(t)));
+        auto it = m.plans.constFind(planKey);
+        if (it == m.plans.constEnd()) {
+            m.trim();
+            it = m.plans.insert(planKey, chargePlan(s, u, t, area));
+        }
+        plans << *it;
         const std::optional<ChargePlan>& p = plans.last();
         if (p && p->wheel == 0 && classify(x.pose, s.units[t].pose) == Zone::Front)
             return {{t, *p}};
@@ -1596,17 +1642,18 @@ bool TvbdEngine::supported(const BattleState& s, int u) const {
 int TvbdEngine::meleeToHit(const BattleState& s, int u, int target) const {
     const Unit& x = s.units[u];
     const Unit& t = s.units[target];
-    // 16.5.5: attacking across a field fortification counts as difficult terrain.
-    const bool diff = inDifficult(s, u) || behindFortification(s, target, x.pose.c);
+    // 16.5.5: attacking across a field fortification counts as difficult terrain. Asked only by the types it
+    // matters to.
+    const auto diff = [&] { return inDifficult(s, u) || behindFortification(s, target, x.pose.c); };
     switch (x.type) {
     case UnitType::PikeShot:
-        return diff ? 6 : 5;
+        return diff() ? 6 : 5;
     case UnitType::LightHorse: {
         const Zone z = classify(t.pose, x.pose);
         return x.charged && (z == Zone::BehindFlank || z == Zone::Rear || t.resolve == 1) ? 4 : 6;
     }
     case UnitType::Horse: {
-        if (diff)
+        if (diff())
             return 6;
         if (!x.charged)
             return 5;

@@ -243,8 +243,19 @@ class TableReadScope {
     TableReadScope(const TableReadScope&) = delete;
     TableReadScope& operator=(const TableReadScope&) = delete;
 
+  protected:
+    TableReadScope(const BattleState& s, bool unitsFixed);
+
   private:
     bool m_open = false; // false: a scope over the same state is open already (this one adds nothing)
+};
+
+// A read scope over a state whose units may change meanwhile but whose terrain does not (a scratch copy on
+// which the caller moves a unit about, asking the engine about each pose): the terrain is checked once
+// (inDifficult, blockedAt), the units' fingerprint on every question as without a scope.
+class TerrainReadScope : public TableReadScope {
+  public:
+    explicit TerrainReadScope(const BattleState& s) : TableReadScope(s, false) {}
 };
 
 class TvbdEngine {

@@ -3,7 +3,10 @@
 #include <QVarLengthArray>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <optional>
+#include <vector>
 
 namespace wp::tactical {
 
@@ -25,7 +28,7 @@ double pHitOn(int need) {
 }
 
 // P(at least k of n dice hit at p).
-double atLeast(int n, double p, int k) {
+double atLeastSum(int n, double p, int k) {
     if (k <= 0)
         return 1;
     if (k > n)
@@ -38,6 +41,23 @@ double atLeast(int n, double p, int k) {
             term = term * (n - i) / (i + 1) * p / (1 - p);
     }
     return sum;
+}
+
+// atLeastSum, remembered per thread for the chances the policy asks about (p = 0, 1/6, ..., 1: a to-hit
+// number's, pHitOn) and small counts: the same values, computed once.
+double atLeast(int n, double p, int k) {
+    constexpr int kMax = 32;
+    const int sixths = int(p * 6 + 0.5);
+    if (n < 0 || n >= kMax || k < 0 || k >= kMax || sixths < 0 || sixths > 6 || p != sixths / 6.0)
+        return atLeastSum(n, p, k);
+    thread_local std::array<double, 7 * kMax * kMax> value;
+    thread_local std::array<bool, 7 * kMax * kMax> known{};
+    const std::size_t i = std::size_t((sixths * kMax + n) * kMax + k);
+    if (!known[i]) {
+        value[i] = atLeastSum(n, p, k);
+        known[i] = true;
+    }
+    return value[i];
 }
 
 // E[min(hits, cap)] for n dice at p.
@@ -83,8 +103,45 @@ struct Ctx {
         if (std::abs(dy) < 1e-6)
             dy = side == 0 ? 1 : -1; // 10.6: side 0 deploys at y = 0
         fwd = Vec2{0, dy > 0 ? 1.0 : -1.0};
+        k.resize(std::size_t(st.units.size()));
+        box.resize(k.size());
+        lockedMemo.assign(k.size(), -1);
+        for (std::size_t i = 0; i < k.size(); ++i) {
+            k[i] = st.units[qsizetype(i)].pose.corners();
+            box[i] = boxOf(k[i]);
+        }
     }
     double adv(Vec2 p) const { return p.dot(fwd); }
+
+    // The units' corners and their boxes, taken once per decision.
+    std::vector<Corners> k;
+    std::vector<Box> box;
+    // e.locked(s, u), asked once per decision.
+    bool locked(int u) const {
+        signed char& l = lockedMemo[std::size_t(u)];
+        if (l < 0)
+            l = e.locked(s, u) ? 1 : 0;
+        return l == 1;
+    }
+    // distance(a's pose, b's pose, cap), from the corners above (the same value).
+    double dist(int a, int b, double cap) const {
+        return distance(s.units[a].pose, k[std::size_t(a)], s.units[b].pose, k[std::size_t(b)], cap);
+    }
+    // Whether dist(a, b, cap) <= lim (lim below cap): the box gap, a lower bound of the distance, settles
+    // most (with a margin for rounding).
+    bool within(int a, int b, double lim, double cap) const {
+        return boxGap(box[std::size_t(a)], box[std::size_t(b)]) <= lim + 1e-9 && dist(a, b, cap) <= lim;
+    }
+    // Whether any of `units` is within(u, ., lim, cap).
+    bool anyWithin(int u, const QList<int>& units, double lim, double cap) const {
+        for (int t : units)
+            if (within(u, t, lim, cap))
+                return true;
+        return false;
+    }
+
+  private:
+    mutable std::vector<signed char> lockedMemo;
 };
 
 // ---- values --------------------------------------------------------------------------------------------
@@ -145,7 +202,7 @@ double standValue(const Ctx& c, int u) {
     for (int t : c.theirs) {
         const Unit& y = c.s.units[t];
         if (!isFormed(y.type) || y.shotMarker || y.movedMarker || y.chargeTarget >= 0 ||
-            c.e.distance(c.s, u, t, 3.2) > 3.0 + 1e-6 || c.e.locked(c.s, t))
+            !c.within(u, t, 3.0 + 1e-6, 3.2) || c.locked(t))
             continue;
         if (!c.e.chargePlan(c.s, t, u))
             continue;
@@ -192,7 +249,7 @@ double chargeWorth(const Ctx& c, int u, QHash<int, double>* memo) {
         return memo->value(u);
     double best = 0;
     const Unit& x = c.s.units[u];
-    if (isFormed(x.type) && !x.movedMarker && c.s.step == Step::Shoot && !c.e.locked(c.s, u))
+    if (isFormed(x.type) && !x.movedMarker && c.s.step == Step::Shoot && !c.locked(u))
         for (const auto& [t, plan] : c.e.chargeOptions(c.s, u)) {
             (void)plan;
             best = std::max(best, meleeValue(c.s, chargeOdds(c.e, c.s, u, t), c.side));
@@ -211,7 +268,12 @@ TAction chooseShot(const Ctx& c, const QList<TAction>& legal) {
     for (const TAction& a : legal) {
         if (a.kind != TAction::Shoot)
             continue;
-        double v = shotValue(c, a) - chargeWorth(c, a.unit, &charge);
+        // What the shooters give up is never negative: a shot worth no more than the best so far cannot win
+        // (the charges it would give up are not weighed).
+        const double shot = shotValue(c, a);
+        if (!(shot > best + 1e-9))
+            continue;
+        double v = shot - chargeWorth(c, a.unit, &charge);
         for (int x : a.secondary)
             v -= std::max(0.0, std::max(solo.value(x) * 0.9, chargeWorth(c, x, &charge)));
         if (v > best + 1e-9) {
@@ -268,10 +330,7 @@ double paceLine(const Ctx& c, int command, int self) {
         const Unit& x = c.s.units[u];
         if (x.command != command || !lineUnit(x.type) || u == self)
             continue;
-        double nearest = 1e9;
-        for (int t : c.theirs)
-            nearest = std::min(nearest, distance(x.pose, c.s.units[t].pose, 4));
-        if (nearest <= 3.0)
+        if (c.anyWithin(u, c.theirs, 3.0, 4))
             continue;
         const double allow = x.actedThisStep ? 0.0 : c.e.rules().type(x.type).move;
         line = std::min(line, c.adv(x.pose.c) + allow);
@@ -310,7 +369,7 @@ std::pair<Vec2, int> flankAim(const Ctx& c, int u) {
                        : y.type == UnitType::Horse                                      ? 1.5
                                                                                         : 1.2;
         worth += 0.5 * (y.startResolve - y.resolve);
-        if (c.e.locked(c.s, t))
+        if (c.locked(t))
             worth += 0.8; // a flank charge on a unit already fighting
         const Vec2 f = y.pose.forward(), r = y.pose.right();
         for (const Vec2& pt :
@@ -334,55 +393,120 @@ struct PoseScorer {
     const Ctx& c;
     BattleState scratch; // the state with the unit at the pose scored (for the engine's to-hit, 14.5.3)
     int u;
-    QList<int> near; // enemies within reach of the unit this turn
+    // An enemy within reach of the unit this turn, with what score() asks of it that does not depend on the
+    // pose scored (taken once per unit, not once per pose).
+    struct Near {
+        int t = -1;
+        Corners k;        // its corners
+        Box box;          // their box
+        bool canShoot;    // it may shoot next (range > 0, no marker, not a limbered Cannon, not locked)
+        double range;     // its shooting range
+        bool mayCharge;   // formed, no marker: it may charge the unit
+        double reachThem; // how far its charge reaches
+        bool chargeable;  // the unit (formed) may charge it (not a Commander)
+        double need = -1; // the largest distance at which any of the above matters (-1: none)
+        double inner = 0; // the radius of the largest circle in its stand (about its centre)
+    };
+    QVarLengthArray<Near, 32> near;
     PoseScorer(const Ctx& ctx, int unit) : c(ctx), scratch(ctx.s), u(unit) {
         scratch.log.clear();
         const Unit& x = c.s.units[u];
         const double reach = c.e.rules().type(x.type).move + 3 + 9;
-        for (int t : c.theirs)
-            if (distance(x.pose, c.s.units[t].pose, reach + 1) <= reach)
-                near << t;
+        for (int t : c.theirs) {
+            const Unit& y = c.s.units[t];
+            if (!c.within(u, t, reach, reach + 1))
+                continue;
+            Near n;
+            n.t = t;
+            n.k = c.k[std::size_t(t)];
+            n.box = c.box[std::size_t(t)];
+            n.inner = std::min(y.pose.w, y.pose.d) / 2;
+            n.range = c.e.rules().type(y.type).range;
+            n.canShoot = n.range > 0 && !y.shotMarker && !y.movedMarker &&
+                         !(y.type == UnitType::Cannon && y.limbered) && !c.locked(t);
+            n.mayCharge = isFormed(y.type) && !y.shotMarker && !y.movedMarker;
+            n.reachThem = 3 + (c.moveFirst ? c.e.rules().type(y.type).move * 0.5 : 0);
+            n.chargeable = isFormed(x.type) && y.type != UnitType::Commander;
+            if (n.canShoot)
+                n.need = std::max(n.need, n.range);
+            if (n.mayCharge)
+                n.need = std::max(n.need, n.reachThem);
+            if (n.chargeable)
+                n.need = std::max(n.need, 3.0);
+            near.push_back(n);
+        }
     }
 
     // `fear` weighs the threats (1: in full).
     double score(const Pose& p, double fear) {
+        const TerrainReadScope scope(scratch); // the unit moves about on the scratch table; the terrain stays
         const Unit& x = c.s.units[u];
         const Pose saved = scratch.units[u].pose;
         scratch.units[u].pose = p;
+        const Corners kp = p.corners();
+        const Box pb = boxOf(kp);
+        const double inner = std::min(p.w, p.d) / 2;
         double threat = 0, chance = 0;
-        for (int t : near) {
+        for (const Near& n : near) {
+            // The box gap is a lower bound of the distance (and is the distance returned beyond the cap): an
+            // enemy farther than every test below asks about (with a margin for rounding) is skipped
+            // unmeasured.
+            const double gap = boxGap(pb, n.box);
+            if (n.need < 0 || gap > n.need + 1e-9)
+                continue;
+            const int t = n.t;
             const Unit& y = c.s.units[t];
-            const double d = distance(p, y.pose, 12);
-            const Zone meInTheirs = classify(y.pose, p); // where the unit stands seen from the enemy
-            const Zone theyInMine = classify(p, y.pose);
+            // The distance (capped at 12) is only compared with limits: the box gap bounds it from below, the
+            // centres' distance less the circles in the stands from above (with margins for rounding); it is
+            // measured only when neither settles a comparison.
+            const double upper = (p.c - y.pose.c).length() - inner - n.inner + 1e-9;
+            double measured = -1;
+            auto within = [&](double lim) {
+                if (upper <= lim)
+                    return true;
+                if (gap > lim + 1e-9)
+                    return false;
+                if (measured < 0)
+                    measured = distance(p, kp, y.pose, n.k, 12);
+                return measured <= lim;
+            };
+            // Where the unit stands seen from the enemy, and the enemy seen from the unit: classified only
+            // when a test below reads them.
+            std::optional<Zone> meInTheirsZ, theyInMineZ;
+            auto meInTheirs = [&] {
+                if (!meInTheirsZ)
+                    meInTheirsZ = classify(y.pose, kp);
+                return *meInTheirsZ;
+            };
+            auto theyInMine = [&] {
+                if (!theyInMineZ)
+                    theyInMineZ = classify(p, n.k);
+                return *theyInMineZ;
+            };
             // Their shooting next (the other side shoots right after this move, 9).
-            const double range = c.e.rules().type(y.type).range;
-            const bool canShoot = range > 0 && !y.shotMarker && !y.movedMarker &&
-                                  !(y.type == UnitType::Cannon && y.limbered) && !c.e.locked(c.s, t);
-            if (canShoot && d <= range && meInTheirs != Zone::Rear && meInTheirs != Zone::None &&
-                (meInTheirs == Zone::Front || y.type != UnitType::Cannon)) {
-                const int dice = meInTheirs == Zone::Front ? std::max(1, y.resolve) : 1;
+            if (n.canShoot && within(n.range) && meInTheirs() != Zone::Rear && meInTheirs() != Zone::None &&
+                (meInTheirs() == Zone::Front || y.type != UnitType::Cannon)) {
+                const int dice = meInTheirs() == Zone::Front ? std::max(1, y.resolve) : 1;
                 threat += hitsWorth(c.s, u, dice, 1.0 / 6) * (y.type == UnitType::Cannon ? 0.7 : 1.0);
             }
             // Their charge on the unit (5.1): from their front, within 3 TUM (more if they move first).
-            const double reachThem = 3 + (c.moveFirst ? c.e.rules().type(y.type).move * 0.5 : 0);
-            if (isFormed(y.type) && !y.shotMarker && !y.movedMarker && d <= reachThem &&
-                (meInTheirs == Zone::Front || meInTheirs == Zone::FrontFlank)) {
+            if (n.mayCharge && within(n.reachThem) &&
+                (meInTheirs() == Zone::Front || meInTheirs() == Zone::FrontFlank)) {
                 scratch.units[t].charged = true;
                 scratch.units[u].charged = false;
                 const int theirNeed = c.e.meleeToHit(scratch, t, u);
                 const int myNeed = x.type == UnitType::Cannon ? 7 : c.e.meleeToHit(scratch, u, t);
                 scratch.units[t].charged = c.s.units[t].charged;
-                const double w = d <= 3 ? 1.0 : 0.5;
+                const double w = within(3) ? 1.0 : 0.5;
                 const double v = x.type == UnitType::Cannon
                                      ? -(x.resolve + routValue(c.s, u)) // overrun (14.5.10)
                                      : exchange(c.s, t, std::max(1, y.resolve), theirNeed, u,
-                                                diceFacing(c.s, u, theyInMine), myNeed);
+                                                diceFacing(c.s, u, theyInMine()), myNeed);
                 threat += std::max(0.0, v) * w;
             }
             // Our charge from here (5.1): the enemy within 3 TUM in our front, its zone of contact.
-            if (isFormed(x.type) && d <= 3 && (theyInMine == Zone::Front || theyInMine == Zone::FrontFlank) &&
-                y.type != UnitType::Commander) {
+            if (n.chargeable && within(3) &&
+                (theyInMine() == Zone::Front || theyInMine() == Zone::FrontFlank)) {
                 double v;
                 if (y.type == UnitType::Cannon) {
                     v = y.resolve + routValue(c.s, t);
@@ -391,7 +515,7 @@ struct PoseScorer {
                     const int myNeed = c.e.meleeToHit(scratch, u, t);
                     scratch.units[u].charged = false;
                     const int theirNeed = c.e.meleeToHit(scratch, t, u);
-                    v = exchange(c.s, u, std::max(1, x.resolve), myNeed, t, diceFacing(c.s, t, meInTheirs),
+                    v = exchange(c.s, u, std::max(1, x.resolve), myNeed, t, diceFacing(c.s, t, meInTheirs()),
                                  theirNeed);
                 }
                 chance = std::max(chance, v * (c.moveFirst ? 0.5 : 0.9));
@@ -402,28 +526,45 @@ struct PoseScorer {
     }
 };
 
-// The formation terms: an own unlimbered Cannon masked, support given to an engaged friend (14.5.6).
-double formation(const Ctx& c, int u, const Pose& p) {
-    double v = 0;
-    const Unit& x = c.s.units[u];
-    for (int f : c.mine) {
-        if (f == u)
-            continue;
-        const Unit& y = c.s.units[f];
-        if (y.type == UnitType::Cannon && !y.limbered && classify(y.pose, p) == Zone::Front &&
-            (p.c - y.pose.c).length() < 16)
-            v -= kMask;
-        if (lineUnit(x.type) && lineUnit(y.type) && classify(y.pose, p) == Zone::Rear &&
-            distance(y.pose, p, 4.5) <= 4.0) {
-            double nearest = 1e9;
-            for (int t : c.theirs)
-                nearest = std::min(nearest, distance(y.pose, c.s.units[t].pose, 7));
-            if (nearest <= 6)
-                v += kSupport;
+// The formation terms: an own unlimbered Cannon masked, support given to an engaged friend (14.5.6). The
+// friends and what does not depend on the pose scored are taken once per unit.
+struct Formation {
+    struct Friend {
+        const Pose* pose;
+        Corners k;
+        Box box;
+        bool cannon;  // an unlimbered Cannon (masking matters)
+        bool support; // a line unit near the enemy (within 6 TUM): supporting it counts, if the unit is one
+    };
+    QVarLengthArray<Friend, 32> friends;
+    Formation(const Ctx& c, int u) {
+        const Unit& x = c.s.units[u];
+        for (int f : c.mine) {
+            if (f == u)
+                continue;
+            const Unit& y = c.s.units[f];
+            Friend fr{&y.pose, c.k[std::size_t(f)], c.box[std::size_t(f)],
+                      y.type == UnitType::Cannon && !y.limbered, false};
+            if (lineUnit(x.type) && lineUnit(y.type))
+                fr.support = c.anyWithin(f, c.theirs, 6, 7);
+            if (fr.cannon || fr.support)
+                friends.push_back(fr);
         }
     }
-    return v;
-}
+    double value(const Pose& p) const {
+        double v = 0;
+        const Corners kp = p.corners();
+        const Box pb = boxOf(kp);
+        for (const Friend& y : friends) {
+            if (y.cannon && (p.c - y.pose->c).length() < 16 && classify(*y.pose, kp) == Zone::Front)
+                v -= kMask;
+            if (y.support && boxGap(y.box, pb) <= 4.0 + 1e-9 && distance(*y.pose, y.k, p, kp, 4.5) <= 4.0 &&
+                classify(*y.pose, kp) == Zone::Rear)
+                v += kSupport;
+        }
+        return v;
+    }
+};
 
 // A unit's move: each listed option scored on its end pose (unchecked, movePose), then checked best first
 // until one is legal (a fallback only when the move it stands in for is not, as candidateMoves lists).
@@ -442,10 +583,11 @@ TAction chooseMoveFor(const Ctx& c, int u) {
             a.move = o.move;
             return a;
         }
-    if (c.e.locked(c.s, u))
+    if (c.locked(u))
         return hold;
 
     PoseScorer scorer(c, u);
+    const Formation formation(c, u);
     const bool horse = isCavalry(x.type);
     // Objectives: a line unit advances on the enemy in its lane (the attacker always; the defender only
     // where the enemy is close), keeping the command's line; Horse makes for a flank point.
@@ -465,14 +607,14 @@ TAction chooseMoveFor(const Ctx& c, int u) {
             const Unit& y = c.s.units[aim];
             const Vec2 d = y.pose.c - x.pose.c;
             aimPt = y.pose.c - d * (2.5 / std::max(2.5, d.length()));
-            const bool close = distance(x.pose, y.pose, 9) <= 8;
+            const bool close = c.within(u, aim, 8, 9);
             aimWeight = c.attacker || close ? kAdvance : 0;
         }
     }
     const double line = lineUnit(x.type) ? paceLine(c, x.command, u) : 1e9;
     aimWeight *= 1 + 2 * c.urgency;
     auto total = [&](const Pose& p) {
-        double v = scorer.score(p, 1 - 0.6 * c.urgency) + formation(c, u, p);
+        double v = scorer.score(p, 1 - 0.6 * c.urgency) + formation.value(p);
         if (aimWeight > 0) {
             v -= aimWeight * (p.c - aimPt).length();
             if (aim >= 0) {
@@ -577,12 +719,9 @@ TAction chooseCommander(const Ctx& c, int u, const QList<TAction>& legal) {
         if (y.type == UnitType::Cannon)
             return -5.0;
         double v = std::min(y.combatLoss, y.startResolve - y.resolve) > 0 ? 1.0 : 0.0;
-        if (c.e.locked(c.s, f))
+        if (c.locked(f))
             v -= 0.8;
-        double nearest = 1e9;
-        for (int t : c.theirs)
-            nearest = std::min(nearest, distance(y.pose, c.s.units[t].pose, 6));
-        if (nearest <= 4)
+        if (c.anyWithin(f, c.theirs, 4, 6))
             v -= 0.4;
         v -= 0.12 * (y.pose.c - centre).length();
         return v;

@@ -670,12 +670,15 @@ MeleeSetup TvbdEngine::meleeSetup(const BattleState& s, const QList<int>& member
         const QList<int> c = contacts(s, u);
         int best = -1;
         bool same = true;
+        int bestHit = 0; // meleeToHit(s, u, best), each contact's taken once
         for (int e : c) {
-            if (best >= 0 && meleeToHit(s, u, e) != meleeToHit(s, u, best))
+            const int hit = meleeToHit(s, u, e);
+            if (best >= 0 && hit != bestHit)
                 same = false;
-            if (best < 0 || meleeToHit(s, u, e) < meleeToHit(s, u, best) ||
-                (meleeToHit(s, u, e) == meleeToHit(s, u, best) && s.units[e].resolve < s.units[best].resolve))
+            if (best < 0 || hit < bestHit || (hit == bestHit && s.units[e].resolve < s.units[best].resolve)) {
                 best = e;
+                bestHit = hit;
+            }
         }
         m.contacts << c;
         m.target << best;
