@@ -361,10 +361,7 @@ class TestTercios : public QObject {
         // simple one, action for action; Policy::Random plays at random. The CLI refuses "--policy tactical".
         TerciosState start;
         QString err;
-        QVERIFY2(loadTerciosScenario(
-                     QStringLiteral(WESTPHALIA_SOURCE_DIR "/scenarios/battles/tercios-example.json"), rules(),
-                     &start, &err),
-                 qPrintable(err));
+        QVERIFY2(loadTerciosScenario(kExample, rules(), &start, &err), qPrintable(err));
         const TerciosEngine e(rules());
         for (quint64 seed : {1, 2}) {
             TerciosGame tactical(e, start, seed), simple(e, start, seed), random(e, start, seed);
@@ -377,9 +374,7 @@ class TestTercios : public QObject {
         }
         QProcess cli;
         cli.start(QStringLiteral(WESTPHALIA_CLI),
-                  {"tactical", "tercios", "--scenario",
-                   QStringLiteral(WESTPHALIA_SOURCE_DIR "/scenarios/battles/tercios-example.json"), "--auto",
-                   "--policy", "tactical"});
+                  {"tactical", "tercios", "--scenario", kExample, "--auto", "--policy", "tactical"});
         QVERIFY(cli.waitForFinished(60000));
         QCOMPARE(cli.exitCode(), 2);
         const QString text = QString::fromUtf8(cli.readAllStandardError());

@@ -381,8 +381,9 @@ class TvbdSession : public TacticalSession {
     bool hasPolicy(const QString& name) const override {
         return name == QLatin1String("simple") || name == QLatin1String("tactical");
     }
-    int autoResolveRest() override {
-        return m_core.autoResolve(seed(), chooser(computerPolicy()), computerPolicy());
+    int autoResolveRest(const QString& policy) override {
+        const QString name = policy.isEmpty() ? computerPolicy() : policy;
+        return hasPolicy(name) ? m_core.autoResolve(seed(), chooser(name), name) : 0;
     }
     bool applyPolicyAction(QString* text, const QString& policy) override {
         const QString name = policy.isEmpty() ? computerPolicy() : policy;
@@ -719,7 +720,10 @@ class TerciosSession : public TacticalSession {
         };
     }
     bool hasPolicy(const QString& name) const override { return name == QLatin1String("simple"); }
-    int autoResolveRest() override { return m_core.autoResolve(seed(), chooser(), computerPolicy()); }
+    int autoResolveRest(const QString& policy) override {
+        const QString name = policy.isEmpty() ? computerPolicy() : policy;
+        return hasPolicy(name) ? m_core.autoResolve(seed(), chooser(), name) : 0;
+    }
     bool applyPolicyAction(QString* text, const QString& policy) override {
         const QString name = policy.isEmpty() ? computerPolicy() : policy;
         return hasPolicy(name) && m_core.playPolicy(seed(), chooser(), name, true, text);

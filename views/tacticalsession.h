@@ -124,10 +124,11 @@ class TacticalSession {
     QString computerPolicy() const { return battle::autoPolicy(ruleset()); }
     // Whether the ruleset has the policy of that name ("simple"; TVBD also "tactical").
     virtual bool hasPolicy(const QString& name) const = 0;
-    // Plays the rest of the battle with both sides under computerPolicy(). Each of its choices uses
+    // Plays the rest of the battle with both sides under the policy `policy` ("" computerPolicy(); an
+    // auto-resolved linked battle's record names its own). Each of its choices uses
     // battle::policyMoveSeed(seed(), index of the action), so a replay chooses the same (a linked battle's
-    // record is checked that way, docs/linked-battles.md).
-    virtual int autoResolveRest() = 0;
+    // record is checked that way, docs/linked-battles.md). 0 when the ruleset has no such policy.
+    virtual int autoResolveRest(const QString& policy = {}) = 0;
     // Plays one action of the side to act chosen by the policy `policy` ("" computerPolicy(); a record's
     // replay names the policy that chose it) with the same seed rule; its notation in *text. False when the
     // battle is over or the ruleset has no such policy.
