@@ -563,8 +563,9 @@ int calibrateCommand(ArgParser& p) {
     }
     out() << "battles: " << samples.size() << " (random forces at Leipzig, seed " << seed << "; mean CF "
           << num(cfA / total) << " attacking, " << num(cfD / total) << " defending)\n";
-    out() << "table: " << rulesName << ", auto-resolved (simple policy); draws " << draws << ", unfinished "
-          << unfinished << " (both go by 12.28's tie rule)\n";
+    out() << "table: " << rulesName << ", auto-resolved (" << battle::autoPolicy(rulesName)
+          << " policy); draws " << draws << ", unfinished " << unfinished
+          << " (both go by 12.28's tie rule)\n";
     out() << "mapping: " << mappingText(m) << "\n\n";
     const Stats c = stats(samples, true, m), t = stats(samples, false, m);
     auto row = [](const QString& name, const QString& a, const QString& b) {

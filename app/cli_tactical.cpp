@@ -19,15 +19,16 @@ namespace {
 
 const char* kTacticalUsage =
     R"(usage: westphalia-cli tactical tvbd --scenario FILE [--seed N] [--auto] [--log]
-           [--actions FILE] [--legal] [--policy simple|tactical|random|A/B] [--games N]
+           [--actions FILE] [--legal] [--policy tactical|simple|random|A/B] [--games N]
            [--odds N] [--bench N] [--jobs N]
   Loads a Tilly's Very Bad Day battle scenario (JSON, docs/tvbd.md).
   --auto            both sides played by the policy to the end; prints the result
   --actions FILE    apply these actions (one per line, docs/tvbd.md notation) first
   --legal           print the legal actions at the end
   --log             print the battle log
-  --policy P        simple (default), tactical (docs/tvbd.md "AI") or random for both sides; A/B gives
-                    each side its own (tactical/simple: side A tactical against the simple policy)
+  --policy P        tactical (the default: the tactical AI, docs/tvbd.md "AI"), simple or random for
+                    both sides; A/B gives each side its own (tactical/simple: side A tactical against
+                    the simple policy)
   --games N         with --auto: resolve N battles (seeds S, S+1, ...) and print win rates
   --odds N          the same as --auto --games N, with 95% confidence intervals
   --bench N         auto-resolve N battles and print the time per battle
@@ -47,6 +48,115 @@ QString sideResult(const wp::tactical::BattleState& s, const wp::tactical::AutoR
         .arg(r.commandersLost[side]);
 }
 
+// The options both rulesets' commands share (--seed, --games, --odds, --bench, --jobs, --policy), read once.
+struct RunOptions {
+    quint64 seed = 1;
+    int games = 1;
+    int bench = 0;
+    int jobs = std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, 64); // the cores
+    bool autoPlay = false;
+    bool odds = false;
+    std::array<wp::tactical::Policy, 2> policy{};
+};
+
+// Reads the shared options. `policies`: the ruleset's policy names (docs); `fallback`: its default policy;
+// `others`: a note for a name of the other ruleset's. *problem gets the first bad value.
+RunOptions readRunOptions(ArgParser& p, const QStringList& policies, wp::tactical::Policy fallback,
+                          const QString& others, QString* problem) {
+    RunOptions o;
+    const QString seedText = p.value(QStringLiteral("--seed"));
+    const QString policyName = p.value(QStringLiteral("--policy"));
+    const QString gamesText = p.value(QStringLiteral("--games"));
+    const QString oddsText = p.value(QStringLiteral("--odds"));
+    const QString benchText = p.value(QStringLiteral("--bench"));
+    const QString jobsText = p.value(QStringLiteral("--jobs"));
+    o.autoPlay = p.flag(QStringLiteral("--auto"));
+    bool ok = true;
+    if (!seedText.isEmpty()) {
+        o.seed = seedText.toULongLong(&ok);
+        if (!ok)
+            *problem = QStringLiteral("--seed '%1' is not a non-negative whole number").arg(seedText);
+    }
+    // a whole number lo..hi for the option, else the problem
+    auto count = [&](const QString& text, const char* name, int lo, int hi, int fallbackValue) {
+        if (text.isEmpty())
+            return fallbackValue;
+        const int v = text.toInt(&ok);
+        if (!ok || v < lo || v > hi) {
+            *problem =
+                QStringLiteral("%1 '%2' must be %3..%4").arg(QLatin1String(name), text).arg(lo).arg(hi);
+            return fallbackValue;
+        }
+        return v;
+    };
+    o.games = count(gamesText, "--games", 1, 100000, 1);
+    if (!oddsText.isEmpty()) {
+        o.games = count(oddsText, "--odds", 1, 100000, 1);
+        o.autoPlay = o.odds = true;
+    }
+    o.bench = count(benchText, "--bench", 1, 100000, 0);
+    o.jobs = count(jobsText, "--jobs", 1, 64, o.jobs);
+    o.policy = {fallback, fallback};
+    const QStringList names = policyName.split(QLatin1Char('/'));
+    for (int side = 0; side < 2 && !policyName.isEmpty(); ++side) {
+        const QString one = names.value(names.size() == 2 ? side : 0);
+        const auto policy = wp::tactical::policyFromName(one);
+        if (names.size() > 2 || !policy || !policies.contains(one)) {
+            *problem =
+                QStringLiteral("--policy '%1' is not %2 or A/B (e.g. %3/%4)")
+                    .arg(policyName, policies.join(QStringLiteral(", ")), policies.front(), policies.back());
+            if (policy && !policies.contains(one) && !others.isEmpty())
+                *problem += QStringLiteral(": ") + others;
+            break;
+        }
+        o.policy[side] = *policy;
+    }
+    return o;
+}
+
+// Plays battle g = 0..n-1 with `play(g)` on `jobs` threads (each result in its own element: the results
+// do not depend on the threads).
+template <class Play> QList<wp::tactical::AutoResult> playMany(int n, int jobs, Play play) {
+    QList<wp::tactical::AutoResult> results(n);
+    wp::tactical::AutoResult* cells = results.data(); // each thread writes its own elements (no detach)
+    auto work = [&, cells](int from) {
+        for (int g = from; g < n; g += jobs)
+            cells[g] = play(g);
+    };
+    std::vector<std::thread> threads;
+    for (int j = 1; j < jobs; ++j)
+        threads.emplace_back(work, j);
+    work(0);
+    for (std::thread& th : threads)
+        th.join();
+    return results;
+}
+
+// Applies the actions of FILE (one per line, '#' comments) to the game; false after printing the line
+// refused.
+template <class Game> bool applyActionsFile(Game& game, const QString& actionsFile) {
+    if (actionsFile.isEmpty())
+        return true;
+    QFile f(actionsFile);
+    if (!f.open(QIODevice::ReadOnly | QIODevice::Text)) {
+        err() << "westphalia-cli: " << actionsFile << ": cannot open: " << f.errorString() << "\n";
+        return false;
+    }
+    int lineNo = 0;
+    QString error;
+    while (!f.atEnd()) {
+        ++lineNo;
+        const QString line = QString::fromUtf8(f.readLine()).trimmed();
+        if (line.isEmpty() || line.startsWith(QLatin1Char('#')))
+            continue;
+        if (!game.applyText(line, &error)) {
+            err() << "westphalia-cli: " << actionsFile << ":" << lineNo << ": " << error << "\n";
+            return false;
+        }
+    }
+    return true;
+}
+
 const char* kTerciosUsage =
     R"(usage: westphalia-cli tactical tercios --scenario FILE [--seed N] [--auto] [--log]
            [--actions FILE] [--legal] [--policy simple|random|A/B] [--games N] [--odds N]
@@ -57,8 +167,9 @@ const char* kTerciosUsage =
   --legal           print the legal actions at the end
   --log             print the battle log
   --view A|B        print the units as that side sees them (the other side's cards hidden)
-  --policy P        simple (default) or random for both sides; A/B gives each side its own
-                    (simple/random: side A simple against random play)
+  --policy P        simple (the default, Tercios' strongest: the tactical AI plays TVBD only) or
+                    random for both sides; A/B gives each side its own (simple/random: side A simple
+                    against random play)
   --games N         with --auto: resolve N battles (seeds S, S+1, ...) and print win rates
   --odds N          the same as --auto --games N: each side's chance of winning
   --bench N         auto-resolve N battles and print battles per second
@@ -74,49 +185,17 @@ int terciosCommand(const QStringList& args) {
         return 0;
     }
     const QString scenario = p.value(QStringLiteral("--scenario"));
-    const QString seedText = p.value(QStringLiteral("--seed"));
     const QString actionsFile = p.value(QStringLiteral("--actions"));
-    const QString policyName = p.value(QStringLiteral("--policy"));
-    const QString gamesText = p.value(QStringLiteral("--games"));
-    const QString benchText = p.value(QStringLiteral("--bench"));
     const QString viewText = p.value(QStringLiteral("--view"));
-    const QString oddsText = p.value(QStringLiteral("--odds"));
-    const QString jobsText = p.value(QStringLiteral("--jobs"));
-    bool autoPlay = p.flag(QStringLiteral("--auto"));
     const bool showLog = p.flag(QStringLiteral("--log"));
     const bool showLegal = p.flag(QStringLiteral("--legal"));
     QString problem;
-    bool ok = true;
-    quint64 seed = 1;
-    if (!seedText.isEmpty()) {
-        seed = seedText.toULongLong(&ok);
-        if (!ok)
-            problem = QStringLiteral("--seed '%1' is not a non-negative whole number").arg(seedText);
-    }
-    int games = 1;
-    if (!gamesText.isEmpty()) {
-        games = gamesText.toInt(&ok);
-        if (!ok || games < 1 || games > 100000)
-            problem = QStringLiteral("--games '%1' must be 1..100000").arg(gamesText);
-    }
-    if (!oddsText.isEmpty()) {
-        games = oddsText.toInt(&ok);
-        autoPlay = true;
-        if (!ok || games < 1 || games > 100000)
-            problem = QStringLiteral("--odds '%1' must be 1..100000").arg(oddsText);
-    }
-    int jobs = std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, 64); // the cores
-    if (!jobsText.isEmpty()) {
-        jobs = jobsText.toInt(&ok);
-        if (!ok || jobs < 1 || jobs > 64)
-            problem = QStringLiteral("--jobs '%1' must be 1..64").arg(jobsText);
-    }
-    int bench = 0;
-    if (!benchText.isEmpty()) {
-        bench = benchText.toInt(&ok);
-        if (!ok || bench < 1 || bench > 100000)
-            problem = QStringLiteral("--bench '%1' must be 1..100000").arg(benchText);
-    }
+    const RunOptions o = readRunOptions(
+        p, {QStringLiteral("simple"), QStringLiteral("random")}, Policy::Simple,
+        QStringLiteral(
+            "the tactical AI plays TVBD only; Tercios' strongest policy is simple (docs/tercios.md)"),
+        &problem);
+    const std::array<bool, 2> random{o.policy[0] == Policy::Random, o.policy[1] == Policy::Random};
     int view = -1;
     if (!viewText.isEmpty()) {
         if (viewText.compare(QLatin1String("A"), Qt::CaseInsensitive) == 0)
@@ -125,15 +204,6 @@ int terciosCommand(const QStringList& args) {
             view = 1;
         else
             problem = QStringLiteral("--view '%1' is not A or B").arg(viewText);
-    }
-    std::array<bool, 2> random{false, false}; // per side: random play (else the simple policy)
-    const QStringList policies = policyName.split(QLatin1Char('/'));
-    for (int side = 0; side < 2 && !policyName.isEmpty(); ++side) {
-        const QString& one = policies.value(policies.size() == 2 ? side : 0);
-        random[side] = one == QLatin1String("random");
-        if (policies.size() > 2 || (one != QLatin1String("simple") && one != QLatin1String("random")))
-            problem = QStringLiteral("--policy '%1' is not simple, random or A/B (e.g. simple/random)")
-                          .arg(policyName);
     }
     if (scenario.isEmpty() && problem.isEmpty())
         problem = QStringLiteral("--scenario FILE is needed");
@@ -153,29 +223,18 @@ int terciosCommand(const QStringList& args) {
     }
     TerciosEngine engine(*rules);
 
-    if (bench > 0 || games > 1) {
-        if (games > 1 && !autoPlay) {
+    if (o.bench > 0 || o.games > 1) {
+        if (o.games > 1 && !o.autoPlay) {
             err() << "westphalia-cli: --games needs --auto\n";
             return 2;
         }
-        const int n = bench > 0 ? bench : games;
+        const int n = o.bench > 0 ? o.bench : o.games;
         int wins[3] = {0, 0, 0}, unfinished = 0;
         double turns = 0, actions = 0;
         QElapsedTimer timer;
         timer.start();
-        QList<AutoResult> results(n);
-        AutoResult* cells = results.data(); // each thread writes its own elements (no detach)
-        auto work = [&, cells](int from) {
-            for (int g = from; g < n; g += jobs) {
-                cells[g] = resolveTercios(engine, start, seed + quint64(g), random);
-            }
-        };
-        std::vector<std::thread> threads;
-        for (int j = 1; j < jobs; ++j)
-            threads.emplace_back(work, j);
-        work(0);
-        for (std::thread& th : threads)
-            th.join();
+        const QList<AutoResult> results = playMany(
+            n, o.jobs, [&](int g) { return resolveTercios(engine, start, o.seed + quint64(g), random); });
         for (const AutoResult& r : results) {
             if (r.winner < 0)
                 ++unfinished;
@@ -192,35 +251,19 @@ int terciosCommand(const QStringList& args) {
         out() << "draws: " << wins[2] << "\nunfinished: " << unfinished
               << "\naverage turns: " << QString::number(turns / n, 'f', 2)
               << "\naverage actions: " << QString::number(actions / n, 'f', 1) << "\n";
-        if (bench > 0)
+        if (o.bench > 0)
             out() << "time: " << QString::number(secs, 'f', 3)
                   << " s\nbattles per second: " << QString::number(n / secs, 'f', 1)
                   << "\nms per battle: " << QString::number(1000.0 * secs / n, 'f', 2) << "\n";
         return unfinished ? 1 : 0;
     }
 
-    TerciosGame game(engine, start, seed);
-    if (!actionsFile.isEmpty()) {
-        QFile f(actionsFile);
-        if (!f.open(QIODevice::ReadOnly | QIODevice::Text)) {
-            err() << "westphalia-cli: " << actionsFile << ": cannot open: " << f.errorString() << "\n";
-            return 1;
-        }
-        int lineNo = 0;
-        while (!f.atEnd()) {
-            ++lineNo;
-            const QString line = QString::fromUtf8(f.readLine()).trimmed();
-            if (line.isEmpty() || line.startsWith(QLatin1Char('#')))
-                continue;
-            if (!game.applyText(line, &error)) {
-                err() << "westphalia-cli: " << actionsFile << ":" << lineNo << ": " << error << "\n";
-                return 1;
-            }
-        }
-    }
+    TerciosGame game(engine, start, o.seed);
+    if (!applyActionsFile(game, actionsFile))
+        return 1;
     AutoResult r = summarize(game.state());
-    if (autoPlay)
-        r = autoResolve(game, random, seed);
+    if (o.autoPlay)
+        r = autoResolve(game, random, o.seed);
     const TerciosState& s = game.state();
     if (showLog)
         for (const QString& l : s.log)
@@ -243,7 +286,7 @@ int terciosCommand(const QStringList& args) {
     } else {
         out() << "result: not finished\n"
               << "to act: " << s.sideName[engine.actor(s)] << ": " << engine.prompt(s) << "\n";
-        if (autoPlay) {
+        if (o.autoPlay) {
             err() << "westphalia-cli: the policy did not finish the battle: " << r.reason << "\n";
             return 1;
         }
@@ -281,59 +324,13 @@ int tacticalCommand(const QStringList& argsIn) {
         return 0;
     }
     const QString scenario = p.value(QStringLiteral("--scenario"));
-    const QString seedText = p.value(QStringLiteral("--seed"));
     const QString actionsFile = p.value(QStringLiteral("--actions"));
-    const QString policyName = p.value(QStringLiteral("--policy"));
-    const QString gamesText = p.value(QStringLiteral("--games"));
-    const QString oddsText = p.value(QStringLiteral("--odds"));
-    const QString benchText = p.value(QStringLiteral("--bench"));
-    const QString jobsText = p.value(QStringLiteral("--jobs"));
-    bool autoPlay = p.flag(QStringLiteral("--auto"));
     const bool showLog = p.flag(QStringLiteral("--log"));
     const bool showLegal = p.flag(QStringLiteral("--legal"));
     QString problem;
-    bool ok = true;
-    quint64 seed = 1;
-    if (!seedText.isEmpty()) {
-        seed = seedText.toULongLong(&ok);
-        if (!ok)
-            problem = QStringLiteral("--seed '%1' is not a non-negative whole number").arg(seedText);
-    }
-    int games = 1;
-    if (!gamesText.isEmpty()) {
-        games = gamesText.toInt(&ok);
-        if (!ok || games < 1 || games > 100000)
-            problem = QStringLiteral("--games '%1' must be 1..100000").arg(gamesText);
-    }
-    if (!oddsText.isEmpty()) {
-        games = oddsText.toInt(&ok);
-        autoPlay = true;
-        if (!ok || games < 1 || games > 100000)
-            problem = QStringLiteral("--odds '%1' must be 1..100000").arg(oddsText);
-    }
-    int bench = 0;
-    if (!benchText.isEmpty()) {
-        bench = benchText.toInt(&ok);
-        if (!ok || bench < 1 || bench > 100000)
-            problem = QStringLiteral("--bench '%1' must be 1..100000").arg(benchText);
-    }
-    int jobs = std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, 64); // the cores
-    if (!jobsText.isEmpty()) {
-        jobs = jobsText.toInt(&ok);
-        if (!ok || jobs < 1 || jobs > 64)
-            problem = QStringLiteral("--jobs '%1' must be 1..64").arg(jobsText);
-    }
-    std::array<Policy, 2> policy{Policy::Simple, Policy::Simple};
-    const QStringList policies = policyName.split(QLatin1Char('/'));
-    for (int side = 0; side < 2 && !policyName.isEmpty(); ++side) {
-        const auto one = policyFromName(policies.value(policies.size() == 2 ? side : 0));
-        if (policies.size() > 2 || !one)
-            problem =
-                QStringLiteral("--policy '%1' is not simple, tactical, random or A/B (e.g. tactical/simple)")
-                    .arg(policyName);
-        else
-            policy[side] = *one;
-    }
+    const RunOptions o =
+        readRunOptions(p, {QStringLiteral("tactical"), QStringLiteral("simple"), QStringLiteral("random")},
+                       Policy::Tactical, {}, &problem);
     if (scenario.isEmpty() && problem.isEmpty())
         problem = QStringLiteral("--scenario FILE is needed");
     if (!p.finish(problem))
@@ -352,30 +349,19 @@ int tacticalCommand(const QStringList& argsIn) {
     }
     TvbdEngine engine(*rules);
 
-    if (bench > 0 || games > 1) {
-        if (games > 1 && !autoPlay) {
+    if (o.bench > 0 || o.games > 1) {
+        if (o.games > 1 && !o.autoPlay) {
             err() << "westphalia-cli: --games needs --auto\n";
             return 2;
         }
-        const int n = bench > 0 ? bench : games;
+        const int n = o.bench > 0 ? o.bench : o.games;
         int wins[3] = {0, 0, 0}, unfinished = 0;
         double turns = 0, actions = 0;
         QElapsedTimer timer;
         timer.start();
         const std::clock_t cpu0 = std::clock();
-        QList<AutoResult> results(n);
-        AutoResult* cells = results.data(); // each thread writes its own elements (no detach)
-        auto work = [&, cells](int from) {
-            for (int g = from; g < n; g += jobs) {
-                cells[g] = resolveTvbd(engine, start, seed + quint64(g), policy);
-            }
-        };
-        std::vector<std::thread> threads;
-        for (int j = 1; j < jobs; ++j)
-            threads.emplace_back(work, j);
-        work(0);
-        for (std::thread& th : threads)
-            th.join();
+        const QList<AutoResult> results = playMany(
+            n, o.jobs, [&](int g) { return resolveTvbd(engine, start, o.seed + quint64(g), o.policy); });
         for (const AutoResult& r : results) {
             if (r.winner < 0)
                 ++unfinished;
@@ -396,7 +382,8 @@ int tacticalCommand(const QStringList& argsIn) {
         out() << "draws: " << wins[2] << "\nunfinished: " << unfinished
               << "\naverage turns: " << QString::number(turns / n, 'f', 2)
               << "\naverage actions: " << QString::number(actions / n, 'f', 1) << "\n";
-        if (bench > 0 || !oddsText.isEmpty())
+        out() << "policy: " << policyName(o.policy[0]) << " / " << policyName(o.policy[1]) << "\n";
+        if (o.bench > 0 || o.odds)
             out() << "time: " << QString::number(secs, 'f', 3)
                   << " s\nms per battle: " << QString::number(1000.0 * secs / n, 'f', 2)
                   << "\ncpu: " << QString::number(double(std::clock() - cpu0) / CLOCKS_PER_SEC, 'f', 3)
@@ -404,28 +391,12 @@ int tacticalCommand(const QStringList& argsIn) {
         return unfinished ? 1 : 0;
     }
 
-    TacticalGame game(engine, start, seed);
-    if (!actionsFile.isEmpty()) {
-        QFile f(actionsFile);
-        if (!f.open(QIODevice::ReadOnly | QIODevice::Text)) {
-            err() << "westphalia-cli: " << actionsFile << ": cannot open: " << f.errorString() << "\n";
-            return 1;
-        }
-        int lineNo = 0;
-        while (!f.atEnd()) {
-            ++lineNo;
-            const QString line = QString::fromUtf8(f.readLine()).trimmed();
-            if (line.isEmpty() || line.startsWith(QLatin1Char('#')))
-                continue;
-            if (!game.applyText(line, &error)) {
-                err() << "westphalia-cli: " << actionsFile << ":" << lineNo << ": " << error << "\n";
-                return 1;
-            }
-        }
-    }
+    TacticalGame game(engine, start, o.seed);
+    if (!applyActionsFile(game, actionsFile))
+        return 1;
     AutoResult r = summarize(game.state());
-    if (autoPlay)
-        r = autoResolve(game, policy, seed);
+    if (o.autoPlay)
+        r = autoResolve(game, o.policy, o.seed);
     const BattleState& s = game.state();
     if (showLog)
         for (const QString& l : s.log)
@@ -438,12 +409,14 @@ int tacticalCommand(const QStringList& argsIn) {
     } else {
         out() << "result: not finished\n"
               << "to act: " << s.sideName[engine.actor(s)] << ": " << engine.prompt(s) << "\n";
-        if (autoPlay) {
+        if (o.autoPlay) {
             err() << "westphalia-cli: the policy did not finish the battle: " << r.reason << "\n";
             return 1;
         }
     }
     out() << "turns: " << s.turn << "\n";
+    if (o.autoPlay)
+        out() << "policy: " << policyName(o.policy[0]) << " / " << policyName(o.policy[1]) << "\n";
     out() << sideResult(s, r, 0) << "\n" << sideResult(s, r, 1) << "\n";
     out() << "actions: " << game.actions().size() << "\n";
     if (showLegal && !s.over())

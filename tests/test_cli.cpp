@@ -74,6 +74,23 @@ class TestCli : public QObject {
         Run odds = cli({"battle", "run", dir + "tvbd-white-mountain.json", "--rules", "tvbd", "--odds", "4"});
         QCOMPARE(odds.code, 0);
         QVERIFY2(odds.out.contains("%"), qPrintable(odds.out));
+        // TVBD auto-resolves with the tactical AI by default (docs/tvbd.md "AI"); --policy simple and the
+        // A/B pair still choose the others, and they play other battles
+        QVERIFY2(tvbd.out.contains("policy: tactical / tactical"), qPrintable(tvbd.out));
+        QVERIFY2(odds.out.contains("policy: tactical / tactical"), qPrintable(odds.out));
+        Run tactical = cli({"battle", "run", dir + "tvbd-white-mountain.json", "--auto", "--seed", "3",
+                            "--policy", "tactical"});
+        Run simple = cli({"battle", "run", dir + "tvbd-white-mountain.json", "--auto", "--seed", "3",
+                          "--policy", "simple"});
+        Run pair = cli({"battle", "run", dir + "tvbd-white-mountain.json", "--auto", "--seed", "3",
+                        "--policy", "simple/tactical"});
+        QCOMPARE(tactical.out, tvbd.out);
+        QVERIFY2(simple.code == 0 && simple.out.contains("policy: simple / simple"), qPrintable(simple.out));
+        QVERIFY2(pair.code == 0 && pair.out.contains("policy: simple / tactical"), qPrintable(pair.out));
+        QVERIFY(simple.out.section(QStringLiteral("policy:"), 0, 0) !=
+                tvbd.out.section(QStringLiteral("policy:"), 0, 0));
+        QVERIFY(pair.out.section(QStringLiteral("policy:"), 0, 0) !=
+                simple.out.section(QStringLiteral("policy:"), 0, 0));
         Run missing = cli({"battle", "run", "/nonexistent/battle.json", "--auto"});
         QCOMPARE(missing.code, 1);
         QVERIFY(missing.err.contains("/nonexistent/battle.json"));

@@ -54,13 +54,13 @@ int lossCap(const Rules& f, const std::vector<int16_t>& units) {
 
 // The battle on top of `s` fought "on screen" as the tactical window fights it (views/tacticalsession.cpp):
 // the exported scenario read back from its JSON, the battle seed, then each action in turn — the tactical
-// side `computer` (0 the attacker, 1 the defender, -1 none) chosen by the simple policy with its
+// side `computer` (0 the attacker, 1 the defender, -1 none) chosen by the policy `policy` with its
 // policyMoveSeed and marked so; the other side by a player who types the policy's choice as text (parsed,
 // then applied: the first legal action whose text applies when that one does not). With `handDice` the player
 // rolls his dice by hand on his first rolling action (sixes, as many as it rolls).
 template <class State, class Engine, class Choose>
 battle::TableRecord fightOnScreen(const Engine& engine, State st, battle::TableRecord r, int computer,
-                                  bool handDice, Choose choose) {
+                                  bool handDice, const QString& policy, Choose choose) {
     st.rng.reseed(r.seed);
     st.note(QStringLiteral("seed %1").arg(r.seed));
     engine.start(st);
@@ -73,7 +73,7 @@ battle::TableRecord fightOnScreen(const Engine& engine, State st, battle::TableR
         const auto chosen = choose(engine, st, rng);
         battle::TableMove m;
         if (actor == computer) {
-            m = {actionText(st, chosen), {}, true};
+            m = {actionText(st, chosen), {}, policy};
             if (!engine.apply(st, chosen))
                 qFatal("the policy chose an illegal action");
         } else {
@@ -88,7 +88,7 @@ battle::TableRecord fightOnScreen(const Engine& engine, State st, battle::TableR
                     return false;
                 const int used = hand ? 12 - int(trial.scripted.size()) : 0;
                 trial.scripted.clear();
-                m = {text, QList<int>(used, 6), false};
+                m = {text, QList<int>(used, 6), {}};
                 rolledByHand = rolledByHand || used > 0;
                 st = trial;
                 return true;
@@ -107,9 +107,10 @@ battle::TableRecord fightOnScreen(const Engine& engine, State st, battle::TableR
     return r;
 }
 
-// The same for the battle on top of the campaign state `s`, in its ruleset.
-battle::TableRecord fightOnScreen(const GameData& d, const GameState& s, int computer,
-                                  bool handDice = false) {
+// The same for the battle on top of the campaign state `s`, in its ruleset; `policy` ("simple",
+// "tactical") for TVBD, Tercios' is the simple policy.
+battle::TableRecord fightOnScreen(const GameData& d, const GameState& s, int computer, bool handDice = false,
+                                  const QString& policy = QStringLiteral("simple")) {
     const auto* f = std::get_if<CombatFrame>(&s.frames.back());
     battle::TableRecord r;
     r.by = QStringLiteral("screen");
@@ -127,9 +128,10 @@ battle::TableRecord fightOnScreen(const GameData& d, const GameState& s, int com
         if (!rules || !tactical::scenarioFromJson(o, QStringLiteral("test"), *rules, &st, &error))
             qFatal("%s", qPrintable(error));
         const tactical::TvbdEngine engine(*rules);
-        return fightOnScreen(engine, st, r, computer, handDice,
-                             [](const tactical::TvbdEngine& e, const tactical::BattleState& b, Rng& rng) {
-                                 return tactical::choosePolicyAction(e, b, tactical::Policy::Simple, rng);
+        const tactical::Policy p = *tactical::policyFromName(policy);
+        return fightOnScreen(engine, st, r, computer, handDice, policy,
+                             [p](const tactical::TvbdEngine& e, const tactical::BattleState& b, Rng& rng) {
+                                 return tactical::choosePolicyAction(e, b, p, rng);
                              });
     }
     const tactical::TerciosRules* rules = tactical::defaultTerciosRules(&error);
@@ -137,7 +139,7 @@ battle::TableRecord fightOnScreen(const GameData& d, const GameState& s, int com
     if (!rules || !tactical::terciosScenarioFromJson(o, QStringLiteral("test"), *rules, &st, &error))
         qFatal("%s", qPrintable(error));
     const tactical::TerciosEngine engine(*rules);
-    return fightOnScreen(engine, st, r, computer, handDice,
+    return fightOnScreen(engine, st, r, computer, handDice, QStringLiteral("simple"),
                          [](const tactical::TerciosEngine& e, const tactical::TerciosState& b, Rng& rng) {
                              return tactical::chooseTerciosAction(e, b, false, rng);
                          });
@@ -807,9 +809,9 @@ class TestLinked : public QObject {
         r.seed = 18446744073709551615ULL;
         r.scenario = QStringLiteral("0123456789abcdef");
         r.computer[1] = true;
-        r.moves = {{QStringLiteral("order A1 ready"), {}, false},
-                   {QStringLiteral("fire A1 B2"), {3, 6}, false},
-                   {QStringLiteral("done B2"), {}, true}};
+        r.moves = {{QStringLiteral("order A1 ready"), {}, {}},
+                   {QStringLiteral("fire A1 B2"), {3, 6}, {}},
+                   {QStringLiteral("done B2"), {}, QStringLiteral("simple")}};
         const QString enc = battle::encodeRecord(r);
         QString why;
         QVERIFY(attachmentAllowed(*plain, enc, &why));
@@ -818,7 +820,7 @@ class TestLinked : public QObject {
         QCOMPARE(back.seed, r.seed);
         QCOMPARE(back.moves.size(), 3);
         QCOMPARE(back.moves[1].dice, (QList<int>{3, 6}));
-        QVERIFY(back.moves[2].policy && back.computer[1] && !back.computer[0]);
+        QVERIFY(back.moves[2].byPolicy() && back.computer[1] && !back.computer[0]);
         QCOMPARE(back.handDice(), 2);
         QCOMPARE(battle::encodeRecord(back), enc);
         QVERIFY(!battle::decodeRecord(QStringLiteral("AAAA"), &back, &error));
@@ -850,10 +852,10 @@ class TestLinked : public QObject {
         // the defender (the Protestant, tactical side 1) is the computer seat: an e-mail game's receiver
         const battle::TableRecord record = fightOnScreen(f.d(), f.s, 1);
         QVERIFY(record.moves.size() > 10);
-        QVERIFY(
-            std::any_of(record.moves.begin(), record.moves.end(), [](const auto& m) { return m.policy; }));
-        QVERIFY(
-            std::any_of(record.moves.begin(), record.moves.end(), [](const auto& m) { return !m.policy; }));
+        QVERIFY(std::any_of(record.moves.begin(), record.moves.end(),
+                            [](const auto& m) { return m.byPolicy(); }));
+        QVERIFY(std::any_of(record.moves.begin(), record.moves.end(),
+                            [](const auto& m) { return !m.byPolicy(); }));
         battle::RecordCheck check;
         QVERIFY2(battle::replayRecord(f.d(), f.s, record, &check, &error), qPrintable(error));
         QVERIFY(check.table.winner >= 0);
@@ -879,21 +881,21 @@ class TestLinked : public QObject {
                 texts.size() == 1);
         // the computer seat's move replaced by another legal one
         battle::TableRecord forged = record;
-        const qsizetype k =
-            std::find_if(forged.moves.begin(), forged.moves.end(), [](const auto& m) { return m.policy; }) -
-            forged.moves.begin();
-        forged.moves[k].policy = false;
+        const qsizetype k = std::find_if(forged.moves.begin(), forged.moves.end(),
+                                         [](const auto& m) { return m.byPolicy(); }) -
+                            forged.moves.begin();
+        forged.moves[k].policy.clear();
         QVERIFY(!battle::replayRecord(f.d(), f.s, forged, nullptr, &error));
         QVERIFY2(error.contains("computer seat's"), qPrintable(error));
-        forged.moves[k].policy = true;
+        forged.moves[k].policy = QStringLiteral("simple");
         forged.moves[k].text = QStringLiteral("something else");
         QVERIFY(!battle::replayRecord(f.d(), f.s, forged, nullptr, &error));
         QVERIFY2(error.contains("its choice here is"), qPrintable(error));
         // an illegal move, a battle cut short
         forged = record;
-        const qsizetype human =
-            std::find_if(forged.moves.begin(), forged.moves.end(), [](const auto& m) { return !m.policy; }) -
-            forged.moves.begin();
+        const qsizetype human = std::find_if(forged.moves.begin(), forged.moves.end(),
+                                             [](const auto& m) { return !m.byPolicy(); }) -
+                                forged.moves.begin();
         forged.moves[human].text = QStringLiteral("charge NOBODY NOONE");
         QVERIFY(!battle::replayRecord(f.d(), f.s, forged, nullptr, &error));
         QVERIFY2(error.contains(QStringLiteral("tactical action %1 ").arg(human + 1)), qPrintable(error));
@@ -943,6 +945,147 @@ class TestLinked : public QObject {
         QVERIFY(f.runUntil([&] { return !f.combat(); }));
         QVERIFY(f.logged(QStringLiteral("of Loss Number %1").arg(expected.lossNumber[0])) ||
                 expected.lossNumber[0] == 0);
+    }
+
+    // docs/linked-battles.md "The battle's record": a record names the policy that chose its computer moves
+    // (per move: "policy": "tactical" for TVBD's tactical AI, true for the simple policy as before) and an
+    // auto-resolved battle's record the policy that played it (its "policy"; none: the simple policy). A
+    // battle against the tactical AI verifies; a tactical move passed off as the simple policy's, or
+    // replaced, is caught; a record without the names (written before them) is the simple policy's and
+    // still verifies; Tercios, which has no tactical AI, refuses the name.
+    void policyNamedInTheRecord() {
+        Rules f;
+        Battle b;
+        QVERIFY(landshut(f, QStringLiteral("tvbd"), &b));
+        QString error;
+        const battle::TableRecord record = fightOnScreen(f.d(), f.s, 1, false, QStringLiteral("tactical"));
+        QVERIFY(record.moves.size() > 10);
+        int tacticalMoves = 0;
+        for (const battle::TableMove& m : record.moves)
+            tacticalMoves += m.policy == QLatin1String("tactical") ? 1 : 0;
+        QVERIFY(tacticalMoves > 0);
+        // the name in the JSON, and back through the attachment
+        const QJsonArray moves = battle::recordToJson(record).value(QStringLiteral("moves")).toArray();
+        QVERIFY(std::any_of(moves.begin(), moves.end(), [](const QJsonValue& v) {
+            return v.toObject().value(QStringLiteral("policy")) == QJsonValue(QStringLiteral("tactical"));
+        }));
+        battle::TableRecord back;
+        QVERIFY2(battle::decodeRecord(battle::encodeRecord(record), &back, &error), qPrintable(error));
+        QCOMPARE(back.moves.size(), record.moves.size());
+        for (qsizetype i = 0; i < back.moves.size(); ++i)
+            QCOMPARE(back.moves[i].policy, record.moves[i].policy);
+        battle::RecordCheck check;
+        QVERIFY2(battle::replayRecord(f.d(), f.s, back, &check, &error), qPrintable(error));
+        QVERIFY(check.table.winner >= 0);
+        const QStringList texts = withRecord(f.d(), check.expected, record);
+        QVERIFY2(battle::checkAttachedResult(f.d(), f.s, texts, kProtestant, nullptr, &error),
+                 qPrintable(error));
+
+        // the same battle against the simple policy is another battle: the name matters
+        const battle::TableRecord simple = fightOnScreen(f.d(), f.s, 1, false);
+        QStringList tacticalTexts, simpleTexts;
+        for (const battle::TableMove& m : record.moves)
+            tacticalTexts << m.text;
+        for (const battle::TableMove& m : simple.moves)
+            simpleTexts << m.text;
+        QVERIFY(tacticalTexts != simpleTexts);
+        // tampering: the tactical moves said to be the simple policy's; one tactical move replaced
+        battle::TableRecord forged = record;
+        for (battle::TableMove& m : forged.moves)
+            if (m.byPolicy())
+                m.policy = QStringLiteral("simple");
+        QVERIFY(!battle::replayRecord(f.d(), f.s, forged, nullptr, &error));
+        QVERIFY2(error.contains("the simple policy") && error.contains("its choice here is"),
+                 qPrintable(error));
+        forged = record;
+        const qsizetype k = std::find_if(forged.moves.begin(), forged.moves.end(),
+                                         [](const auto& m) { return m.byPolicy(); }) -
+                            forged.moves.begin();
+        forged.moves[k].text = QStringLiteral("end-phase");
+        QVERIFY(!battle::replayRecord(f.d(), f.s, forged, nullptr, &error));
+        QVERIFY2(error.contains("the tactical policy") &&
+                     error.contains(QStringLiteral("action %1 ").arg(k + 1)),
+                 qPrintable(error));
+        forged = record;
+        QJsonObject o = battle::recordToJson(forged);
+        QJsonArray ms = o.value(QStringLiteral("moves")).toArray();
+        QJsonObject m0 = ms[k].toObject();
+        m0.insert(QStringLiteral("policy"), QStringLiteral("clever"));
+        ms[k] = m0;
+        o.insert(QStringLiteral("moves"), ms);
+        QVERIFY(!battle::recordFromJson(o, &back, &error));
+        QVERIFY2(error.contains(QStringLiteral("moves[%1].policy").arg(k)), qPrintable(error));
+
+        // a record written before the names: "policy": true, the simple policy's moves — still verifies
+        QJsonObject old = battle::recordToJson(simple);
+        QVERIFY(!old.contains(QStringLiteral("policy")));
+        int oldMarks = 0;
+        for (const QJsonValue& v : old.value(QStringLiteral("moves")).toArray())
+            oldMarks += v.toObject().value(QStringLiteral("policy")) == QJsonValue(true) ? 1 : 0;
+        QVERIFY(oldMarks > 0);
+        QVERIFY2(battle::recordFromJson(old, &back, &error), qPrintable(error));
+        QVERIFY2(battle::replayRecord(f.d(), f.s, back, &check, &error), qPrintable(error));
+        // a "screen" record names its policies per move only
+        old.insert(QStringLiteral("policy"), QStringLiteral("tactical"));
+        QVERIFY(!battle::recordFromJson(old, &back, &error));
+        QVERIFY2(error.contains("$.policy"), qPrintable(error));
+
+        // auto-resolved: the record names TVBD's tactical AI, which autoResolveTop plays; an older record
+        // without the name replays the simple policy's battle
+        QString attachment;
+        QVERIFY2(battle::autoRecord(f.d(), f.s, &attachment, &error), qPrintable(error));
+        battle::TableRecord autoRec;
+        QVERIFY2(battle::decodeRecord(attachment, &autoRec, &error), qPrintable(error));
+        QCOMPARE(autoRec.policy, QStringLiteral("tactical"));
+        QCOMPARE(battle::recordToJson(autoRec).value(QStringLiteral("policy")).toString(),
+                 QStringLiteral("tactical"));
+        battle::LinkedResult top, bySimple;
+        QVERIFY2(battle::autoResolveTop(f.d(), f.s, &top, &error), qPrintable(error));
+        QVERIFY2(battle::replayRecord(f.d(), f.s, autoRec, &check, &error), qPrintable(error));
+        QCOMPARE(check.expected.actions(f.d()), top.actions(f.d()));
+        QVERIFY(!check.played.isEmpty());
+        QVERIFY(std::all_of(check.played.begin(), check.played.end(),
+                            [](const auto& m) { return m.policy == QLatin1String("tactical"); }));
+        QVERIFY2(
+            battle::checkAttachedResult(f.d(), f.s, withRecord(f.d(), top, autoRec), kNone, nullptr, &error),
+            qPrintable(error));
+        const QStringList autoTactical = [&] {
+            QStringList t;
+            for (const battle::TableMove& m : check.played)
+                t << m.text;
+            return t;
+        }();
+        battle::TableRecord oldAuto = autoRec;
+        oldAuto.policy.clear();
+        QVERIFY(!battle::recordToJson(oldAuto).contains(QStringLiteral("policy")));
+        QVERIFY2(battle::replayRecord(f.d(), f.s, oldAuto, &check, &error), qPrintable(error));
+        QVERIFY(std::all_of(check.played.begin(), check.played.end(),
+                            [](const auto& m) { return m.policy == QLatin1String("simple"); }));
+        QStringList autoSimple;
+        for (const battle::TableMove& m : check.played)
+            autoSimple << m.text;
+        QVERIFY(autoSimple != autoTactical);
+        QVERIFY2(battle::autoResolveLinked(f.d(), f.s, QStringLiteral("tvbd"), autoRec.seed,
+                                           battle::defaultMapping(QStringLiteral("tvbd")), &bySimple, nullptr,
+                                           &error, nullptr, QStringLiteral("simple")),
+                 qPrintable(error));
+        QCOMPARE(check.expected.actions(f.d()), bySimple.actions(f.d()));
+
+        // Tercios: the simple policy only
+        Rules t;
+        QVERIFY(landshut(t, QStringLiteral("tercios"), &b));
+        QVERIFY2(battle::autoRecord(t.d(), t.s, &attachment, &error), qPrintable(error));
+        QVERIFY2(battle::decodeRecord(attachment, &autoRec, &error), qPrintable(error));
+        QVERIFY(autoRec.policy.isEmpty()); // written as before: no name
+        autoRec.policy = QStringLiteral("tactical");
+        QVERIFY(!battle::replayRecord(t.d(), t.s, autoRec, nullptr, &error));
+        QVERIFY2(error.contains("tactical AI plays TVBD only"), qPrintable(error));
+        battle::TableRecord tc = fightOnScreen(t.d(), t.s, 1);
+        for (battle::TableMove& m : tc.moves)
+            if (m.byPolicy())
+                m.policy = QStringLiteral("tactical");
+        QVERIFY(!battle::replayRecord(t.d(), t.s, tc, nullptr, &error));
+        QVERIFY2(error.contains("tactical AI plays TVBD only"), qPrintable(error));
     }
 
     // A battle fought on screen in a saved game: its record travels in the save (the attachment of the

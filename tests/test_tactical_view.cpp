@@ -6,6 +6,7 @@
 #include "rules/action.h"
 #include "rules/engine.h"
 #include "save/savefile.h"
+#include "tactical/tactical_game.h"
 #include "tactical/tercios.h"
 #include "tacticalsession.h"
 #include "tacticalview.h"
@@ -14,8 +15,12 @@
 
 #include <QApplication>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -188,6 +193,7 @@ class TestTacticalView : public QObject {
     void tvbdTerrainGhostsOnScreen();
     void terciosSecretsInHotseat();
     void terciosComputerSeatKeepsItsCards();
+    void tvbdComputerOpponent();
     void terciosExportedBattleThreeWays();
 };
 
@@ -987,6 +993,146 @@ void TestTacticalView::terciosComputerSeatKeepsItsCards() {
     QVERIFY(s->over() || s->terciosState()->turn == 4);
     QVERIFY(checks > 50);
     QVERIFY(computerTurns > 20);
+}
+
+// Issue 10's computer opponent (docs/tvbd.md "AI", docs/tactical-view.md): "Computer plays" offers none, each
+// side by its scenario name, and both; with the defender chosen, the tactical AI plays its decisions by
+// itself — stepped by the window's timer, never inside the call that set it (the window stays responsive),
+// through the engine's legal actions only — while the player plays the other side through the window. Its
+// moves are named in the result box and recorded as the tactical policy's: the saved battle reopens (every
+// computer move chosen again and checked), and a computer move said to be the simple policy's is refused.
+void TestTacticalView::tvbdComputerOpponent() {
+    using namespace wp::tactical;
+    TacticalWindow w;
+    QString error;
+    QVERIFY2(w.openFile(tvbdScenario(), 5, &error), qPrintable(error));
+    w.resize(1500, 950);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    TacticalSession* s = w.session();
+    QComboBox* box = w.computerBox();
+    QCOMPARE(box->count(), 4);
+    QCOMPARE(box->itemText(1), s->sideName(0));
+    QCOMPARE(box->itemText(2), s->sideName(1));
+    QVERIFY(box->itemText(3).startsWith(QLatin1String("both")));
+    QCOMPARE(box->currentIndex(), 0);
+    QVERIFY(box->isEnabled());
+    QCOMPARE(s->computerPolicy(), QStringLiteral("tactical"));
+    w.setComputerDelay(0);
+    // the player chooses the defender (side B) in the box, by the keyboard
+    box->setFocus();
+    QTest::keyClick(box, Qt::Key_Down);
+    QTest::keyClick(box, Qt::Key_Down);
+    QCOMPARE(box->currentIndex(), 2);
+    QVERIFY(w.isComputerSide(1) && !w.isComputerSide(0));
+
+    const TvbdEngine engine(*defaultTvbdRules(&error));
+    int computerMoves = 0, playerMoves = 0, steps = 0;
+    bool shown = false;
+    auto tacticalMoves = [&]() { // -1: a move of another policy
+        int n = 0;
+        for (const wp::battle::TableMove& m : s->moves()) {
+            if (!m.policy.isEmpty() && m.policy != QLatin1String("tactical"))
+                return -1;
+            n += m.policy == QLatin1String("tactical") ? 1 : 0;
+        }
+        return n;
+    };
+    connect(&w, &TacticalWindow::changed, this, [&]() {
+        if (w.session() && !s->over() && w.isComputerSide(s->actor())) {
+            QCOMPARE(w.actionList()->count(), 1); // "... (computer) is choosing…"
+            QVERIFY(!w.undoButton()->isEnabled());
+        }
+    });
+    while (!s->over() && s->tvbdState()->turn <= 3 && steps++ < 4000) { // three turns
+        if (w.isComputerSide(s->actor())) {
+            const qsizetype before = s->actionTexts().size();
+            // one step of the computer per pass of the event loop: the timer, not a loop inside a call
+            for (int k = 0; k < 50 && s->actionTexts().size() == before; ++k)
+                QCoreApplication::processEvents();
+            QCOMPARE(s->actionTexts().size(), before + 1);
+            QVERIFY2(
+                w.resultLabel()->text().contains(s->sideName(1) + QStringLiteral(" (computer, tactical AI)")),
+                qPrintable(w.resultLabel()->text()));
+            ++computerMoves;
+            if (computerMoves == 40 && !shown) {
+                shot(&w,
+                     QStringLiteral("tactical-tvbd-computer-opponent.png")); // its events may play one more
+                computerMoves = tacticalMoves();
+                shown = true;
+            }
+            continue;
+        }
+        // the player: the simple policy's choice, entered in the window
+        wp::rules::Rng rng(static_cast<quint64>(steps));
+        const QString next =
+            actionText(*s->tvbdState(), choosePolicyAction(engine, *s->tvbdState(), Policy::Simple, rng));
+        QVERIFY2(w.submit(next), qPrintable(next + QStringLiteral(": ") + w.lastError()));
+        ++playerMoves;
+    }
+    QVERIFY(!QTest::currentTestFailed());
+    QVERIFY(s->over() || s->tvbdState()->turn == 4);
+    QVERIFY2(computerMoves > 20 && playerMoves > 20,
+             qPrintable(QStringLiteral("%1 computer, %2 player").arg(computerMoves).arg(playerMoves)));
+    QCOMPARE(tacticalMoves(), computerMoves);
+
+    // the record: the computer's moves as the tactical policy's; it reopens to the same battle
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("against-the-computer.json"));
+    QVERIFY2(s->saveRecord(path, &error), qPrintable(error));
+    auto again = TacticalSession::openRecord(path, &error);
+    QVERIFY2(again, qPrintable(error));
+    QCOMPARE(again->log(), s->log());
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QJsonObject root = QJsonDocument::fromJson(f.readAll()).object();
+    f.close();
+    QJsonArray actions = root.value(QStringLiteral("actions")).toArray();
+    qsizetype k = 0;
+    while (k < actions.size() &&
+           actions[k].toObject().value(QStringLiteral("policy")).toString() != "tactical")
+        ++k;
+    QVERIFY(k < actions.size());
+    // every computer move said to be the simple policy's (as a record before the names would say it)
+    for (qsizetype i = 0; i < actions.size(); ++i) {
+        QJsonObject a = actions[i].toObject();
+        if (a.contains(QStringLiteral("policy")))
+            a.insert(QStringLiteral("policy"), true);
+        actions[i] = a;
+    }
+    root.insert(QStringLiteral("actions"), actions);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(QJsonDocument(root).toJson());
+    f.close();
+    QVERIFY(!TacticalSession::openRecord(path, &error));
+    QVERIFY2(error.contains("the policy's move here is"), qPrintable(error));
+
+    // back to none: the computer stops; a linked battle's seats are locked
+    box->setFocus();
+    QTest::keyClick(box, Qt::Key_Up);
+    QTest::keyClick(box, Qt::Key_Up);
+    QCOMPARE(box->currentIndex(), 0);
+    QVERIFY(!w.isComputerSide(0) && !w.isComputerSide(1));
+    w.setComputerSidesLocked(true);
+    QVERIFY(!box->isEnabled());
+
+    // "Auto-resolve the rest" plays the computer's policy; an older auto-resolved record's simple policy
+    // when named (the battle report opens such a record with it); Tercios has no tactical policy
+    auto fresh = TacticalSession::open(tvbdScenario(), 5, &error);
+    auto older = TacticalSession::open(tvbdScenario(), 5, &error);
+    QVERIFY2(fresh && older, qPrintable(error));
+    QVERIFY(fresh->autoResolveRest() > 0 && fresh->over());
+    QVERIFY(older->autoResolveRest(QStringLiteral("simple")) > 0 && older->over());
+    QCOMPARE(fresh->moves().front().policy, QStringLiteral("tactical"));
+    QCOMPARE(older->moves().back().policy, QStringLiteral("simple"));
+    QVERIFY(fresh->actionTexts() != older->actionTexts());
+    auto tercios =
+        TacticalSession::open(kSource + QStringLiteral("/scenarios/battles/tercios-example.json"), 5, &error);
+    QVERIFY2(tercios, qPrintable(error));
+    QCOMPARE(tercios->computerPolicy(), QStringLiteral("simple"));
+    QCOMPARE(tercios->autoResolveRest(QStringLiteral("tactical")), 0);
+    QVERIFY(!tercios->applyPolicyAction(nullptr, QStringLiteral("tactical")));
+    QVERIFY(tercios->actionTexts().isEmpty());
 }
 
 // Issue 11's "done when": a Tercios scenario generated by the battle export (a campaign played to its first

@@ -11,6 +11,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QSet>
 #include <QTest>
 
@@ -353,6 +354,31 @@ class TestTercios : public QObject {
                 QCOMPARE(b.lost[0], a.lost[0]);
                 QCOMPARE(b.lost[1], a.lost[1]);
             }
+    }
+    void tacticalPolicyIsTheSimpleOne() {
+        // docs/tercios.md "Auto-resolve and the policy": the tactical AI is TVBD's; asked of Tercios (the
+        // callers of both rulesets' policy enum), Policy::Tactical plays Tercios' strongest policy, the
+        // simple one, action for action; Policy::Random plays at random. The CLI refuses "--policy tactical".
+        TerciosState start;
+        QString err;
+        QVERIFY2(loadTerciosScenario(kExample, rules(), &start, &err), qPrintable(err));
+        const TerciosEngine e(rules());
+        for (quint64 seed : {1, 2}) {
+            TerciosGame tactical(e, start, seed), simple(e, start, seed), random(e, start, seed);
+            autoResolve(tactical, Policy::Tactical, seed);
+            autoResolve(simple, false, seed);
+            autoResolve(random, Policy::Random, seed);
+            QVERIFY(tactical.state().over());
+            QCOMPARE(tactical.actionTexts(), simple.actionTexts());
+            QVERIFY(random.actionTexts() != simple.actionTexts());
+        }
+        QProcess cli;
+        cli.start(QStringLiteral(WESTPHALIA_CLI),
+                  {"tactical", "tercios", "--scenario", kExample, "--auto", "--policy", "tactical"});
+        QVERIFY(cli.waitForFinished(60000));
+        QCOMPARE(cli.exitCode(), 2);
+        const QString text = QString::fromUtf8(cli.readAllStandardError());
+        QVERIFY2(text.contains("the tactical AI plays TVBD only"), qPrintable(text));
     }
     void cornersMatchPolygons() {
         // geometry.h: the Corners overloads the engine's hot paths use give the Polygon overloads' answers

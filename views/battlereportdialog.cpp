@@ -212,9 +212,12 @@ TacticalWindow* BattleReportDialog::openBattle(int row, QString* error) {
     if (hasRecord && record.by == QLatin1String("screen")) {
         if (!session->replayMoves(record.moves, &why))
             return fail(QStringLiteral("The battle's record does not replay: %1").arg(why));
-    } else if ((hasRecord && record.by == QLatin1String("auto")) || (!hasRecord && b.autoResolved == 1)) {
-        session->autoResolveRest();
-    } // a real table's battle: as exported, not fought here
+    } else if (hasRecord && record.by == QLatin1String("auto")) {
+        // the policy the record names; none: the simple policy (a record written before the names)
+        session->autoResolveRest(record.policy.isEmpty() ? QStringLiteral("simple") : record.policy);
+    } else if (!hasRecord && b.autoResolved == 1) {
+        session->autoResolveRest(); // today's auto-resolve, which the result was found to be
+    }                               // a real table's battle: as exported, not fought here
     auto* w = new TacticalWindow(parentWidget());
     w->setAttribute(Qt::WA_DeleteOnClose);
     w->setSession(std::move(session));

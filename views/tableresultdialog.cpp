@@ -796,6 +796,7 @@ bool TableResultDialog::openInWindow(std::unique_ptr<TacticalSession> session, Q
     bool computer[2];
     for (int t = 0; t < 2; ++t)
         computer[t] = !gc->isHumanHere(t == 0 ? att : 1 - att);
+    m_tactical->setComputerSidesLocked(true); // the seats are the campaign's (e-mail: the receiver's)
     m_tactical->setComputerSide(0, false);
     m_tactical->setComputerSide(1, false);
     m_tactical->setSession(std::move(session));

@@ -66,7 +66,7 @@ template <class State, class Engine, class Action> struct Core {
     QStringList texts;
     QList<QList<int>> dice;
     QStringList inputs; // per action: the text as applied (parsed from it), or the policy's notation
-    QList<bool> policy; // per action: chosen by the simple policy (policyMoveSeed of its index)
+    QStringList policy; // per action: the policy that chose it (policyMoveSeed of its index), "" a player
     QList<std::pair<State, qsizetype>> undo;
 
     Core(const Engine& e, const State& scenario, quint64 seed) : engine(e), s(scenario) {
@@ -75,9 +75,10 @@ template <class State, class Engine, class Action> struct Core {
         engine.start(s);
     }
 
-    // `input`: the text `a` was parsed from ("" for a policy's action, recorded in its notation).
+    // `input`: the text `a` was parsed from ("" for a policy's action, recorded in its notation);
+    // `policyName`: the policy that chose it ("" a player's action).
     bool apply(const Action& a, const QList<int>& hand, QString* error, bool keepUndo = true,
-               const QString& input = {}) {
+               const QString& input = {}, const QString& policyName = {}) {
         State trial = s;
         trial.scripted = hand;
         const int actor = engine.actor(s);
@@ -106,7 +107,7 @@ template <class State, class Engine, class Action> struct Core {
         texts << text;
         dice << hand;
         inputs << (input.isEmpty() ? text : input);
-        policy << input.isEmpty();
+        policy << policyName;
         return true;
     }
 
@@ -128,6 +129,28 @@ template <class State, class Engine, class Action> struct Core {
         for (qsizetype i = 0; i < inputs.size(); ++i)
             out << battle::TableMove{inputs[i], dice[i], policy[i]};
         return out;
+    }
+
+    // One action of the side to act chosen by `choose(state, rng)` with the generator of its index
+    // (battle::policyMoveSeed of the battle's seed), recorded as the policy `name`'s; its notation in *text.
+    // False when the battle is over.
+    template <class Choose>
+    bool playPolicy(quint64 seed, Choose choose, const QString& name, bool keepUndo, QString* text) {
+        if (s.over())
+            return false;
+        wp::rules::Rng rng(battle::policyMoveSeed(seed, static_cast<int>(actions.size())));
+        const Action a = choose(s, rng);
+        if (text)
+            *text = actionText(s, a);
+        return apply(a, {}, nullptr, keepUndo, {}, name);
+    }
+    // The rest of the battle played by the policy (at most 20,000 actions); no undo back into it.
+    template <class Choose> int autoResolve(quint64 seed, Choose choose, const QString& name) {
+        int n = 0;
+        while (n < 20000 && playPolicy(seed, choose, name, false, nullptr))
+            ++n;
+        undo.clear();
+        return n;
     }
 
     int dryRun(const Action& a, const QList<int>& hand, QStringList* lines, QString* error) const {
@@ -377,27 +400,23 @@ class TvbdSession : public TacticalSession {
         return m_core.dryRun(a, dice, lines, error);
     }
 
-    int autoResolveRest() override {
-        int n = 0;
-        while (!s().over() && n < 20000) {
-            wp::rules::Rng rng(policySeed());
-            const TAction a = choosePolicyAction(m_engine, s(), Policy::Simple, rng);
-            if (!m_core.apply(a, {}, nullptr, false))
-                break;
-            ++n;
-        }
-        m_core.undo.clear();
-        return n;
+    // The TVBD policy of that name ("simple", "tactical") as a chooser for Core::playPolicy.
+    auto chooser(const QString& name) const {
+        const Policy p = policyFromName(name).value_or(Policy::Simple);
+        return [this, p](const BattleState& st, wp::rules::Rng& rng) {
+            return choosePolicyAction(m_engine, st, p, rng);
+        };
     }
-
-    bool applyPolicyAction(QString* text) override {
-        if (s().over())
-            return false;
-        wp::rules::Rng rng(policySeed());
-        const TAction a = choosePolicyAction(m_engine, s(), Policy::Simple, rng);
-        if (text)
-            *text = actionText(s(), a);
-        return m_core.apply(a, {}, nullptr);
+    bool hasPolicy(const QString& name) const override {
+        return name == QLatin1String("simple") || name == QLatin1String("tactical");
+    }
+    int autoResolveRest(const QString& policy) override {
+        const QString name = policy.isEmpty() ? computerPolicy() : policy;
+        return hasPolicy(name) ? m_core.autoResolve(seed(), chooser(name), name) : 0;
+    }
+    bool applyPolicyAction(QString* text, const QString& policy) override {
+        const QString name = policy.isEmpty() ? computerPolicy() : policy;
+        return hasPolicy(name) && m_core.playPolicy(seed(), chooser(name), name, true, text);
     }
     const BattleState* tvbdState() const override { return &s(); }
 
@@ -734,27 +753,20 @@ class TerciosSession : public TacticalSession {
         return m_core.dryRun(a, dice, lines, error);
     }
 
-    int autoResolveRest() override {
-        int n = 0;
-        while (!s().over() && n < 20000) {
-            wp::rules::Rng rng(policySeed());
-            const TcAction a = chooseTerciosAction(m_engine, s(), false, rng);
-            if (!m_core.apply(a, {}, nullptr, false))
-                break;
-            ++n;
-        }
-        m_core.undo.clear();
-        return n;
+    // Tercios' simple policy as a chooser for Core::playPolicy.
+    auto chooser() const {
+        return [this](const TerciosState& st, wp::rules::Rng& rng) {
+            return chooseTerciosAction(m_engine, st, false, rng);
+        };
     }
-
-    bool applyPolicyAction(QString* text) override {
-        if (s().over())
-            return false;
-        wp::rules::Rng rng(policySeed());
-        const TcAction a = chooseTerciosAction(m_engine, s(), false, rng);
-        if (text)
-            *text = actionText(s(), a);
-        return m_core.apply(a, {}, nullptr);
+    bool hasPolicy(const QString& name) const override { return name == QLatin1String("simple"); }
+    int autoResolveRest(const QString& policy) override {
+        const QString name = policy.isEmpty() ? computerPolicy() : policy;
+        return hasPolicy(name) ? m_core.autoResolve(seed(), chooser(), name) : 0;
+    }
+    bool applyPolicyAction(QString* text, const QString& policy) override {
+        const QString name = policy.isEmpty() ? computerPolicy() : policy;
+        return hasPolicy(name) && m_core.playPolicy(seed(), chooser(), name, true, text);
     }
     const TerciosState* terciosState() const override { return &s(); }
 
@@ -856,7 +868,12 @@ std::unique_ptr<TacticalSession> TacticalSession::openRecord(const QString& path
             m.dice << v;
         }
         m.text = a.value(QStringLiteral("action")).toString();
-        m.policy = a.value(QStringLiteral("policy")).toBool();
+        if (const QJsonValue p = a.value(QStringLiteral("policy"));
+            !p.isUndefined() && p != QJsonValue(false))
+            if (!battle::policyFromJson(p, &m.policy, &why)) {
+                *error = QStringLiteral("%1: actions[%2].policy: %3").arg(name).arg(i).arg(why);
+                return nullptr;
+            }
         moves << m;
     }
     if (!s->replayMoves(moves, &why)) {
@@ -870,8 +887,10 @@ bool TacticalSession::replayMoves(const QList<battle::TableMove>& moves, QString
     for (qsizetype i = 0; i < moves.size(); ++i) {
         const battle::TableMove& m = moves[i];
         QString why, chosen;
-        if (m.policy) {
-            if (!applyPolicyAction(&chosen))
+        if (m.byPolicy()) {
+            if (!hasPolicy(m.policy))
+                why = QStringLiteral("the '%1' policy does not play %2").arg(m.policy, rulesetLabel());
+            else if (!applyPolicyAction(&chosen, m.policy))
                 why = QStringLiteral("the battle is over");
             else if (chosen != m.text)
                 why = QStringLiteral("the policy's move here is '%1'").arg(chosen);

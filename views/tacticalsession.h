@@ -123,15 +123,22 @@ class TacticalSession {
     // -1 and *error when the engine refuses the action.
     virtual int diceNeeded(const QString& text, const QList<int>& dice, QStringList* logLines,
                            QString* error) const = 0;
-    // Plays the rest of the battle with both sides under the engine's simple policy. Each of its choices
-    // uses battle::policyMoveSeed(seed(), index of the action), so a replay chooses the same (a linked
-    // battle's record is checked that way, docs/linked-battles.md).
-    virtual int autoResolveRest() = 0;
-    // Plays one action of the side to act chosen by the engine's simple policy (a computer seat), with the
-    // same seed rule; its notation in *text. False when the battle is over.
-    virtual bool applyPolicyAction(QString* text) = 0;
+    // The policy of the computer seats and of "auto-resolve the rest" (battle::autoPolicy): TVBD's
+    // tactical AI, Tercios' simple policy.
+    QString computerPolicy() const { return battle::autoPolicy(ruleset()); }
+    // Whether the ruleset has the policy of that name ("simple"; TVBD also "tactical").
+    virtual bool hasPolicy(const QString& name) const = 0;
+    // Plays the rest of the battle with both sides under the policy `policy` ("" computerPolicy(); an
+    // auto-resolved linked battle's record names its own). Each of its choices uses
+    // battle::policyMoveSeed(seed(), index of the action), so a replay chooses the same (a linked battle's
+    // record is checked that way, docs/linked-battles.md). 0 when the ruleset has no such policy.
+    virtual int autoResolveRest(const QString& policy = {}) = 0;
+    // Plays one action of the side to act chosen by the policy `policy` ("" computerPolicy(); a record's
+    // replay names the policy that chose it) with the same seed rule; its notation in *text. False when the
+    // battle is over or the ruleset has no such policy.
+    virtual bool applyPolicyAction(QString* text, const QString& policy = {}) = 0;
     // Every action applied, as the record keeps it: the text it was parsed from (or the policy's notation),
-    // the dice rolled by hand, whether the policy chose it.
+    // the dice rolled by hand, the policy that chose it.
     virtual QList<battle::TableMove> moves() const = 0;
     // The engine's state (linked battles read the end state back into the campaign): the one of the
     // session's ruleset, nullptr for the other.
@@ -151,12 +158,6 @@ class TacticalSession {
     virtual QString measuredMoveText(int unit, const QString& kind, double angle, double dist) const = 0;
     // The dice rolled by hand so far, per applied action (assist mode keeps them with the log).
     virtual QList<QList<int>> handDice() const = 0;
-
-  protected:
-    // The simple policy's seed for the next action (battle::policyMoveSeed of the seed and its index).
-    quint64 policySeed() const {
-        return battle::policyMoveSeed(m_seed, static_cast<int>(actionTexts().size()));
-    }
 
   private:
     static std::unique_ptr<TacticalSession> openScenario(const QString& path, quint64 seed, QString* error);

@@ -119,6 +119,19 @@ void TacticalWindow::buildUi() {
     m_unitInfo->setTextFormat(Qt::PlainText);
     lay->addWidget(m_header);
     lay->addWidget(m_turn);
+    auto* computerRow = new QHBoxLayout;
+    computerRow->addWidget(new QLabel(QStringLiteral("Computer plays:")));
+    m_computerBox = new QComboBox;
+    m_computerBox->setObjectName(QStringLiteral("tacticalComputer"));
+    m_computerBox->setToolTip(QStringLiteral(
+        "The computer plays that side's decisions by itself (TVBD: the tactical AI; Tercios: its "
+        "simple policy), one action at a time; its moves are recorded in a saved battle"));
+    for (int mask = 0; mask < 4; ++mask)
+        m_computerBox->addItem(QString(), mask); // bit 0: side A, bit 1: side B (names: updateComputerBox)
+    m_computerBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon); // long names
+    m_computerBox->setMinimumContentsLength(16);
+    computerRow->addWidget(m_computerBox, 1);
+    lay->addLayout(computerRow);
     lay->addWidget(m_prompt);
     lay->addWidget(m_unitInfo);
 
@@ -143,7 +156,9 @@ void TacticalWindow::buildUi() {
     m_applyBtn = new QPushButton(QStringLiteral("&Apply"));
     m_undoBtn = new QPushButton(QStringLiteral("&Undo"));
     m_autoBtn = new QPushButton(QStringLiteral("Auto-resolve the &rest"));
-    m_autoBtn->setToolTip(QStringLiteral("Both sides played by the engine's simple policy to the end"));
+    m_autoBtn->setToolTip(
+        QStringLiteral("Both sides played by the computer to the end (TVBD: the tactical AI; "
+                       "Tercios: its simple policy)"));
     buttons->addWidget(m_applyBtn);
     buttons->addWidget(m_undoBtn);
     buttons->addWidget(m_autoBtn);
@@ -325,6 +340,11 @@ void TacticalWindow::buildUi() {
     connect(m_undoBtn, &QPushButton::clicked, this, &TacticalWindow::undo);
     connect(m_autoBtn, &QPushButton::clicked, this, &TacticalWindow::autoResolveRest);
     connect(m_allBtn, &QPushButton::clicked, this, [this]() { selectUnit(-1); });
+    connect(m_computerBox, &QComboBox::activated, this, [this](int index) {
+        const int mask = m_computerBox->itemData(index).toInt();
+        setComputerSide(0, mask & 1);
+        setComputerSide(1, mask & 2);
+    });
     auto enter = [this]() {
         const QString t = m_entry->text().trimmed();
         if (!t.isEmpty() && submit(t))
@@ -351,6 +371,7 @@ void TacticalWindow::setSession(std::unique_ptr<TacticalSession> session) {
     m_shownSide = -1;
     m_overShown = false;
     m_view->setSession(m_session.get());
+    updateComputerBox();
     m_result->setText(QStringLiteral("—"));
     refresh();
     m_view->fitTable();
@@ -668,10 +689,16 @@ bool TacticalWindow::playPolicyMove() {
     if (!m_session->applyPolicyAction(&text))
         return false;
     refresh();
-    showResult(before, QStringLiteral("%1 (%2): %3")
+    const QString policy = m_session->computerPolicy() == QLatin1String("tactical")
+                               ? QStringLiteral("tactical AI")
+                               : QStringLiteral("simple policy");
+    showResult(before, QStringLiteral("%1 (%2, %3): %4")
                            .arg(m_session->sideName(side),
                                 isComputerSide(side) ? QStringLiteral("computer") : QStringLiteral("policy"),
-                                m_session->publicText(text)));
+                                policy, m_session->publicText(text)));
+    statusBar()->showMessage(
+        QStringLiteral("%1 (computer): %2").arg(m_session->sideName(side), m_session->publicText(text)),
+        4000);
     return true;
 }
 
@@ -679,10 +706,29 @@ void TacticalWindow::setComputerSide(int side, bool computer) {
     if (side < 0 || side > 1)
         return;
     m_computer[side] = computer;
+    updateComputerBox();
     if (m_session) {
         updateViewer();
         refresh(); // schedules the computer's next action
     }
+}
+
+void TacticalWindow::setComputerSidesLocked(bool locked) {
+    m_computerLocked = locked;
+    updateComputerBox();
+}
+
+// "Computer plays": the scenario's side names, the seats as they are.
+void TacticalWindow::updateComputerBox() {
+    const QSignalBlocker block(m_computerBox);
+    const QString a = m_session ? m_session->sideName(0) : QStringLiteral("side A");
+    const QString b = m_session ? m_session->sideName(1) : QStringLiteral("side B");
+    m_computerBox->setItemText(0, QStringLiteral("none (both sides played here)"));
+    m_computerBox->setItemText(1, a);
+    m_computerBox->setItemText(2, b);
+    m_computerBox->setItemText(3, QStringLiteral("both (%1 and %2)").arg(a, b));
+    m_computerBox->setCurrentIndex((m_computer[0] ? 1 : 0) | (m_computer[1] ? 2 : 0));
+    m_computerBox->setEnabled(m_session && !m_computerLocked);
 }
 
 // Whose cards the table shows: with one computer seat always the human side's view (the computer's cards

@@ -60,12 +60,18 @@ class TacticalWindow : public QMainWindow {
     void undo();
     void autoResolveRest();
     void setAssistDice(bool byHand);
-    // One action of the side to act chosen by the engine's simple policy (what a computer seat plays).
+    // One action of the side to act chosen by the computer's policy (TacticalSession::computerPolicy: TVBD's
+    // tactical AI, Tercios' simple policy), as a computer seat plays it; recorded as that policy's move.
     // False when the battle is over or no battle is open.
     bool playPolicyMove();
-    // Computer seats (a linked battle against a computer player's side): the simple policy plays that
-    // side's decisions by itself, one action every `delayMs` (0 in the tests).
+    // Computer seats ("Computer plays: none / side A / side B / both" in the Orders panel; a linked battle
+    // against a computer player's side): the computer plays that side's decisions by itself through the
+    // engine's legal actions, one action every `delayMs` (a timer: the window stays responsive; 0 in the
+    // tests).
     void setComputerSide(int side, bool computer);
+    // A linked battle's seats are the campaign's: the choice is shown but cannot be changed.
+    void setComputerSidesLocked(bool locked);
+    QComboBox* computerBox() const { return m_computerBox; }
     bool isComputerSide(int side) const { return side >= 0 && side <= 1 && m_computer[side]; }
     void setComputerDelay(int delayMs) { m_computerDelay = delayMs; }
 
@@ -113,6 +119,7 @@ class TacticalWindow : public QMainWindow {
     void measuredMove();
     void tableClicked(tactical::Vec2 at);
     void scheduleComputer();
+    void updateComputerBox();
     bool collectDice(const QString& text, QList<int>* dice);
 
     std::unique_ptr<TacticalSession> m_session;
@@ -123,6 +130,7 @@ class TacticalWindow : public QMainWindow {
     bool m_computer[2] = {false, false};
     int m_computerDelay = 250;
     bool m_computerPending = false;
+    bool m_computerLocked = false;
     bool m_overShown = false;
     bool m_setupGhosts = false; // the table shows the places of a unit not deployed yet
 
@@ -131,6 +139,7 @@ class TacticalWindow : public QMainWindow {
     QLabel* m_turn = nullptr;
     QLabel* m_prompt = nullptr;
     QLabel* m_unitInfo = nullptr;
+    QComboBox* m_computerBox = nullptr;
     QListWidget* m_actionList = nullptr;
     QLabel* m_odds = nullptr;
     QLabel* m_result = nullptr;

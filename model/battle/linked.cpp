@@ -52,10 +52,10 @@ const TvbdFiles& tvbdFiles() {
     return files;
 }
 
-// The auto-resolve: the simple policy plays both sides to the end (at most 20,000 actions), each choice
-// with policyMoveSeed(seed, its index) — the same choices as the tactical window's "auto-resolve the rest"
-// and its computer seats, so the record of an auto-resolved battle and of a battle fought on screen replay
-// the same way (docs/linked-battles.md "The battle's record").
+// The auto-resolve: the policy plays both sides to the end (at most 20,000 actions), each choice with
+// policyMoveSeed(seed, its index) — the same choices as the tactical window's "auto-resolve the rest" and its
+// computer seats, so the record of an auto-resolved battle and of a battle fought on screen replay the same
+// way (docs/linked-battles.md "The battle's record").
 template <class Game, class Choose> void autoPlay(Game& game, quint64 seed, Choose choose) {
     for (int n = 0; n < 20000 && !game.state().over(); ++n) {
         wp::rules::Rng rng(policyMoveSeed(seed, static_cast<int>(game.actions().size())));
@@ -64,23 +64,28 @@ template <class Game, class Choose> void autoPlay(Game& game, quint64 seed, Choo
     }
 }
 
-// Auto-resolves the exported TVBD battle `o`; the end state in *end.
-bool runTvbd(const QJsonObject& o, quint64 seed, wp::tactical::BattleState* end, QString* error,
-             QList<TableMove>* played = nullptr) {
+// The TVBD policy of a record's name ("" and "simple": the simple policy; "tactical": the tactical AI).
+wp::tactical::Policy tvbdPolicy(const QString& name) {
+    return wp::tactical::policyFromName(name).value_or(wp::tactical::Policy::Simple);
+}
+
+// Auto-resolves the exported TVBD battle `o` with `policy` ("" = simple); the end state in *end.
+bool runTvbd(const QJsonObject& o, quint64 seed, const QString& policy, wp::tactical::BattleState* end,
+             QString* error, QList<TableMove>* played = nullptr) {
     const TvbdFiles& files = tvbdFiles();
     wp::tactical::BattleState start;
     if (!wp::tactical::scenarioFromJson(o, QStringLiteral("linked battle"), *files.rules, &start, error))
         return false;
     const wp::tactical::TvbdEngine engine(*files.rules);
     wp::tactical::TacticalGame game(engine, start, seed);
+    const wp::tactical::Policy p = tvbdPolicy(policy);
     autoPlay(game, seed,
-             [](const wp::tactical::TvbdEngine& e, const wp::tactical::BattleState& st, wp::rules::Rng& rng) {
-                 return wp::tactical::choosePolicyAction(e, st, wp::tactical::Policy::Simple, rng);
-             });
+             [p](const wp::tactical::TvbdEngine& e, const wp::tactical::BattleState& st,
+                 wp::rules::Rng& rng) { return wp::tactical::choosePolicyAction(e, st, p, rng); });
     *end = game.state();
     if (played)
         for (const QString& t : game.actionTexts())
-            *played << TableMove{t, {}, true};
+            *played << TableMove{t, {}, wp::tactical::policyName(p)};
     return true;
 }
 
@@ -117,11 +122,25 @@ bool runTercios(const QJsonObject& o, quint64 seed, wp::tactical::TerciosState* 
     *end = game.state();
     if (played)
         for (const QString& t : game.actionTexts())
-            *played << TableMove{t, {}, true};
+            *played << TableMove{t, {}, QStringLiteral("simple")};
     return true;
 }
 
+// Tercios has one policy to play a side well, the simple one: a record naming another is refused.
+bool terciosPolicyOk(const QString& policy, QString* error) {
+    if (policy.isEmpty() || policy == QLatin1String("simple"))
+        return true;
+    *error = QStringLiteral("a Tercios battle is played by the simple policy; the record names the '%1' "
+                            "policy (the tactical AI plays TVBD only)")
+                 .arg(policy);
+    return false;
+}
+
 } // namespace
+
+QString autoPolicy(const QString& rules) {
+    return rules == QLatin1String("tvbd") ? QStringLiteral("tactical") : QStringLiteral("simple");
+}
 
 bool exportLinked(const GameData& d, const GameState& s, const QString& rules, quint64 seed, QJsonObject* out,
                   QString* error) {
@@ -312,15 +331,17 @@ void rollTableLeaderLosses(const GameData& d, const GameState& s, quint64 seed, 
 namespace {
 
 // Exports the combat, runs the ruleset's auto-resolve and reads its end state (the tactical log in *log).
+// `policy`: "" = autoPolicy(rules).
 bool runTable(const GameData& d, const GameState& s, const QString& rules, quint64 seed, int leaderModifier,
               TableResult* out, QString* error, QStringList* log = nullptr,
-              QList<TableMove>* played = nullptr) {
+              QList<TableMove>* played = nullptr, const QString& policy = {}) {
     QJsonObject o;
     if (!exportLinked(d, s, rules, seed, &o, error))
         return false;
+    const QString p = policy.isEmpty() ? autoPolicy(rules) : policy;
     if (rules == QLatin1String("tvbd")) {
         wp::tactical::BattleState end;
-        if (!runTvbd(o, seed, &end, error, played))
+        if (!runTvbd(o, seed, p, &end, error, played))
             return false;
         *out = tableResultFromTvbd(d, s, end);
         rollTableLeaderLosses(d, s, seed, out, leaderModifier); // the Commanders who did not fall
@@ -329,7 +350,7 @@ bool runTable(const GameData& d, const GameState& s, const QString& rules, quint
         return true;
     }
     wp::tactical::TerciosState end;
-    if (!runTercios(o, seed, &end, error, played))
+    if (!terciosPolicyOk(p, error) || !runTercios(o, seed, &end, error, played))
         return false;
     *out = tableResultFromTercios(end);
     rollTableLeaderLosses(d, s, seed, out, leaderModifier);
@@ -476,9 +497,9 @@ quint64 linkedBattleSeed(const GameState& s) {
 
 bool autoResolveLinked(const GameData& d, const GameState& s, const QString& rules, quint64 seed,
                        const LinkMapping& mapping, LinkedResult* out, TableResult* table, QString* error,
-                       QStringList* log) {
+                       QStringList* log, const QString& policy) {
     TableResult t;
-    if (!runTable(d, s, rules, seed, mapping.leaderModifier, &t, error, log))
+    if (!runTable(d, s, rules, seed, mapping.leaderModifier, &t, error, log, nullptr, policy))
         return false;
     if (table)
         *table = t;
@@ -567,6 +588,26 @@ QString scenarioHash(const QJsonObject& scenario) {
             .left(16));
 }
 
+bool policyFromJson(const QJsonValue& v, QString* name, QString* error) {
+    if (v.isBool() && v.toBool()) {
+        *name = QStringLiteral("simple");
+        return true;
+    }
+    const QString n = v.toString();
+    if (n == QLatin1String("simple") || n == QLatin1String("tactical")) {
+        *name = n;
+        return true;
+    }
+    *error = QStringLiteral("expected true or the name of a policy (\"simple\", \"tactical\")");
+    return false;
+}
+
+QJsonValue policyToJson(const QString& name) {
+    if (name.isEmpty() || name == QLatin1String("simple"))
+        return true;
+    return name;
+}
+
 namespace {
 
 QJsonArray movesJson(const QList<TableMove>& moves) {
@@ -580,8 +621,8 @@ QJsonArray movesJson(const QList<TableMove>& moves) {
                 dice.append(v);
             a.insert(QStringLiteral("dice"), dice);
         }
-        if (m.policy)
-            a.insert(QStringLiteral("policy"), true);
+        if (m.byPolicy())
+            a.insert(QStringLiteral("policy"), policyToJson(m.policy));
         out.append(a);
     }
     return out;
@@ -650,6 +691,8 @@ QJsonObject recordToJson(const TableRecord& r) {
     o.insert(QStringLiteral("scenario"), r.scenario);
     o.insert(QStringLiteral("computer"), QJsonArray{r.computer[0], r.computer[1]});
     o.insert(QStringLiteral("moves"), movesJson(r.moves));
+    if (!r.policy.isEmpty() && r.policy != QLatin1String("simple"))
+        o.insert(QStringLiteral("policy"), r.policy); // absent: the simple policy (older records)
     if (r.by == QLatin1String("hand")) {
         static const char* winners[3] = {"attacker", "defender", "draw"};
         QJsonObject form;
@@ -715,10 +758,24 @@ bool recordFromJson(const QJsonObject& o, TableRecord* out, QString* error) {
                 return fail(where + QStringLiteral(".dice"), QStringLiteral("a die is a whole number 1-6"));
             m.dice << v.toInt();
         }
-        m.policy = a.value(QStringLiteral("policy")).toBool();
-        if (m.policy && !m.dice.isEmpty())
+        const QJsonValue policy = a.value(QStringLiteral("policy"));
+        if (!policy.isUndefined() && policy != QJsonValue(false)) {
+            QString why;
+            if (!policyFromJson(policy, &m.policy, &why))
+                return fail(where + QStringLiteral(".policy"), why);
+        }
+        if (m.byPolicy() && !m.dice.isEmpty())
             return fail(where, QStringLiteral("a move of the policy takes no dice rolled by hand"));
         r.moves << m;
+    }
+    if (const QJsonValue policy = o.value(QStringLiteral("policy")); !policy.isUndefined()) {
+        QString why;
+        if (policy.isBool() || !policyFromJson(policy, &r.policy, &why))
+            return fail(QStringLiteral("policy"), QStringLiteral("expected \"simple\" or \"tactical\""));
+        if (r.by != QLatin1String("auto"))
+            return fail(QStringLiteral("policy"),
+                        QStringLiteral("only an auto-resolved battle's record names one policy (a "
+                                       "battle fought on screen names it per move)"));
     }
     if (r.by == QLatin1String("hand") && !readForm(o.value(QStringLiteral("form")).toObject(), &r, error))
         return false;
@@ -767,7 +824,8 @@ QString tableEndText(const TableResult& t) {
 
 // Replays the moves of a battle fought in the tactical window from its scenario `st` and seed, as the
 // window's session does (views/tacticalsession.cpp): the seed noted, the engine started, each move with its
-// hand dice first; a policy move chosen again with its policyMoveSeed and compared. The end in *end.
+// hand dice first; a policy move chosen again by its policy (choose(engine, state, policy name, rng)) with
+// its policyMoveSeed and compared. The end in *end.
 template <class State, class Engine, class Act, class Choose>
 bool replayMoves(const Engine& engine, State st, const TableRecord& r, Choose choose, State* end,
                  QString* error) {
@@ -789,13 +847,14 @@ bool replayMoves(const Engine& engine, State st, const TableRecord& r, Choose ch
         const int actor = engine.actor(st);
         Act a;
         QString why;
-        if (m.policy) {
+        if (m.byPolicy()) {
             wp::rules::Rng rng(policyMoveSeed(r.seed, static_cast<int>(k)));
-            a = choose(engine, st, rng);
+            a = choose(engine, st, m.policy, rng);
             const QString chosen = actionText(st, a);
             if (chosen != m.text)
-                return fail(QStringLiteral("said to be the computer's move, but its choice here is '%1'")
-                                .arg(chosen));
+                return fail(QStringLiteral("said to be the computer's move (the %1 policy), but its choice "
+                                           "here is '%2'")
+                                .arg(m.policy, chosen));
         } else {
             if (actor >= 0 && actor <= 1 && r.computer[actor])
                 return fail(QStringLiteral("the %1's side was the computer seat's, and this is not its move")
@@ -945,7 +1004,9 @@ bool replayRecord(const GameData& d, const GameState& s, const TableRecord& reco
             *error = QStringLiteral("an auto-resolved battle's record lists no moves");
             return false;
         }
-        if (!runTable(d, s, rules, seed, mapping.leaderModifier, &c.table, error, &c.log, &c.played))
+        // the policy the record names; none: the simple policy (records written before the field)
+        const QString policy = record.policy.isEmpty() ? QStringLiteral("simple") : record.policy;
+        if (!runTable(d, s, rules, seed, mapping.leaderModifier, &c.table, error, &c.log, &c.played, policy))
             return false;
     } else {
         // the scenario as the tactical window reads it from its file (a JSON round trip)
@@ -958,8 +1019,9 @@ bool replayRecord(const GameData& d, const GameState& s, const TableRecord& reco
             if (!scenarioFromJson(o, name, *tvbdFiles().rules, &start, error))
                 return false;
             const TvbdEngine engine(*tvbdFiles().rules);
-            auto choose = [](const TvbdEngine& e, const BattleState& st, wp::rules::Rng& rng) {
-                return choosePolicyAction(e, st, Policy::Simple, rng);
+            auto choose = [](const TvbdEngine& e, const BattleState& st, const QString& policy,
+                             wp::rules::Rng& rng) {
+                return choosePolicyAction(e, st, tvbdPolicy(policy), rng);
             };
             if (!replayMoves<BattleState, TvbdEngine, TAction>(engine, start, record, choose, &end, error))
                 return false;
@@ -972,9 +1034,11 @@ bool replayRecord(const GameData& d, const GameState& s, const TableRecord& reco
             if (!terciosScenarioFromJson(o, name, *terciosFiles().rules, &start, error))
                 return false;
             const TerciosEngine engine(*terciosFiles().rules);
-            auto choose = [](const TerciosEngine& e, const TerciosState& st, wp::rules::Rng& rng) {
-                return chooseTerciosAction(e, st, false, rng);
-            };
+            for (const TableMove& m : record.moves)
+                if (!terciosPolicyOk(m.policy, error))
+                    return false;
+            auto choose = [](const TerciosEngine& e, const TerciosState& st, const QString&,
+                             wp::rules::Rng& rng) { return chooseTerciosAction(e, st, false, rng); };
             if (!replayMoves<TerciosState, TerciosEngine, TcAction>(engine, start, record, choose, &end,
                                                                     error))
                 return false;
@@ -996,6 +1060,7 @@ bool autoRecord(const GameData& d, const GameState& s, QString* attachment, QStr
     TableRecord record;
     if (!recordOfTop(d, s, QStringLiteral("auto"), &record, error))
         return false;
+    record.policy = autoPolicy(record.rules); // the policy autoResolveTop plays
     *attachment = encodeRecord(record);
     return true;
 }

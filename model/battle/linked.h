@@ -118,12 +118,13 @@ quint64 linkedBattleSeed(const wp::rules::GameState& s);
 bool exportLinked(const GameData& d, const wp::rules::GameState& s, const QString& rules, quint64 seed,
                   QJsonObject* out, QString* error);
 
-// Exports the combat on top of `s` (exportLinked), auto-resolves it with the tactical engine's simple
-// policy and maps the end state. False with *error when the data files do not load or the ruleset is
-// unknown. `log` (optional) gets the tactical engine's log of the battle.
+// Exports the combat on top of `s` (exportLinked), auto-resolves it with the tactical engine's policy
+// `policy` ("" = autoPolicy(rules); "simple", "tactical") and maps the end state. False with *error when the
+// data files do not load or the ruleset is unknown. `log` (optional) gets the tactical engine's log of the
+// battle.
 bool autoResolveLinked(const GameData& d, const wp::rules::GameState& s, const QString& rules, quint64 seed,
                        const LinkMapping& mapping, LinkedResult* out, TableResult* table, QString* error,
-                       QStringList* log = nullptr);
+                       QStringList* log = nullptr, const QString& policy = {});
 
 // The one call for a GUI or a bot at the table-result decision: the battle on top of `s` auto-resolved in
 // its ruleset (CombatFrame::table) with linkedBattleSeed(s) and defaultMapping. The actions to play are
@@ -183,6 +184,9 @@ struct TableRecord {
     QString scenario;                  // scenarioHash of the exported battle it was fought on
     bool computer[2] = {false, false}; // tactical sides (0 the campaign attacker) played by the computer seat
     QList<TableMove> moves;            // "screen": every tactical action, in order
+    QString policy;                    // "auto": the policy that played both sides (autoPolicy of the
+                                       // ruleset when it was resolved); "" = "simple" (the records written
+                                       // before the field; JSON "policy", absent for the simple policy)
     // "hand": the form as entered — the winner (0 the attacker, 1 the defender, 2 a draw), every unit of
     // the scenario with its fate and state (id, fate, resolve / wear, disordered; the names come from the
     // scenario), and the campaign leader ids lost per side

@@ -487,7 +487,9 @@ AutoResult autoResolve(TerciosGame& game, bool random, quint64 policySeed, int m
 // Each side its own policy: random[side] (true = random play, false = simple), for win rates against random.
 AutoResult autoResolve(TerciosGame& game, std::array<bool, 2> random, quint64 policySeed,
                        int maxActions = 20000);
-// The same with the TVBD policy enum (Policy::Random = random, else simple), for callers of both rulesets.
+// The same with the TVBD policy enum, for callers of both rulesets: Policy::Random = random play,
+// Policy::Simple the simple policy, and Policy::Tactical — the tactical AI is TVBD's (tvbd_ai.h) — Tercios'
+// strongest policy, the simple one (docs/tercios.md "Auto-resolve").
 AutoResult autoResolve(TerciosGame& game, Policy policy, quint64 policySeed, int maxActions = 20000);
 // The battle of TerciosGame(engine, scenario, seed) auto-resolved with policy seed `seed` (the same actions
 // and result as autoResolve on that game), without the game's undo copies and action texts: for odds and

@@ -477,7 +477,14 @@ AutoResult resolveTercios(const TerciosEngine& engine, const TerciosState& scena
 }
 
 AutoResult autoResolve(TerciosGame& game, Policy policy, quint64 policySeed, int maxActions) {
-    return autoResolve(game, policy == Policy::Random, policySeed, maxActions);
+    switch (policy) {
+    case Policy::Random:
+        return autoResolve(game, true, policySeed, maxActions);
+    case Policy::Simple:
+    case Policy::Tactical: // TVBD's tactical AI has no Tercios counterpart: Tercios' strongest policy plays
+        break;
+    }
+    return autoResolve(game, false, policySeed, maxActions);
 }
 
 } // namespace wp::tactical
