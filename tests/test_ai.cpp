@@ -333,6 +333,7 @@ class TestAi : public QObject {
         QCOMPARE(int(a.target), up);
         QVERIFY(r.apply(a));
         QVERIFY(r.s.spinolaInUp);
+        r.setHand(kCatholic, {QStringLiteral("C2"), QStringLiteral("C1")}); // no C3/C4 to count (16.25)
         QCOMPARE(ai::campaignTerms(d, r.s, kCatholic), early); // the army is there: no penalty pending
 
         // The turn's first card: C3 as an Event (the army is in the UP) before the other plans.
@@ -359,6 +360,73 @@ class TestAi : public QObject {
         QCOMPARE(formatAction(d, r.s, c12), QStringLiteral("play C12 event"));
         QVERIFY(r.apply(c12));
         QCOMPARE(ai::campaignTerms(d, r.s, kCatholic), electors + 1); // 5 Electors against 2
+    }
+
+    // 16.25: with Spinola's army in the UP, C3 and C4 are worth most as the event that opens a later turn
+    // (the Dutch War track up, 16.13: +2 VP at +2 and at +4). The plan keeps them: campaignTerms() counts
+    // each in the Catholic's own hand as a box already moved (the Protestant, who does not see the hand,
+    // does not), and in a round where the event is not legal the plan plays the other cards first, so the
+    // card is left to be held over the turn (6.G).
+    void campaignPlanKeepsSpinolaBesieges() {
+        Rules r;
+        QVERIFY(r.newGame());
+        r.clearBoard();
+        const GameData& d = r.d();
+        const int up = r.locOf(QStringLiteral("up"));
+        r.placeLeader(QStringLiteral("spinola"), QStringLiteral("brussels"));
+        r.place(QStringLiteral("spanish"), UnitKind::Veteran, QStringLiteral("brussels"), 3);
+        r.placeLeader(QStringLiteral("tilly"), QStringLiteral("munich"));
+        r.place(QStringLiteral("bavarian"), UnitKind::Mercenary, QStringLiteral("munich"), 4);
+        r.setActive(kCatholic);
+        r.s.turn = 2;
+        r.setHand(kCatholic, {QStringLiteral("C3"), QStringLiteral("C2"), QStringLiteral("C1")});
+        const double away = ai::campaignTerms(d, r.s, kCatholic); // the army not in the UP: no credit
+        r.setHand(kCatholic, {QStringLiteral("C2"), QStringLiteral("C1"), QStringLiteral("C5")});
+        QCOMPARE(ai::campaignTerms(d, r.s, kCatholic), away);
+        const GameState onMap = r.s;
+        r.s.leaders[static_cast<size_t>(r.leader(QStringLiteral("spinola")))].loc = static_cast<int16_t>(up);
+        for (UnitState& u : r.s.units)
+            if (u.loc == r.city(QStringLiteral("brussels")))
+                u.loc = static_cast<int16_t>(up);
+        r.s.spinolaInUp = true;
+        const double inUp = ai::campaignTerms(d, r.s, kCatholic);
+        r.setHand(kCatholic, {QStringLiteral("C3"), QStringLiteral("C2"), QStringLiteral("C1")});
+        // the +2 box one box nearer (2 x (1/2 - 1/4)) and the +4 box (2 x (1/8 - 1/16))
+        QCOMPARE(ai::campaignTerms(d, r.s, kCatholic), inUp + 0.625);
+        QCOMPARE(ai::campaignTerms(d, r.s, kProtestant), -inUp);
+
+        // A round in which the C3 event is not legal (not the turn's first card): the plan plays C1 or
+        // C2 and keeps C3; the plain priority list spends C3 as readily as the others (ties of value 2).
+        std::vector<Action> legal;
+        for (const Action& a : r.legalActions())
+            if (!(a.kind == ActionKind::PlayCard && a.use == CardUse::Event))
+                legal.push_back(a);
+        const int c3 = d.card(QStringLiteral("C3"));
+        int plainC3 = 0;
+        for (uint64_t seed = 1; seed <= 20; ++seed) {
+            Rng rng(seed);
+            const Action& planned =
+                legal[ai::fastChoiceTowards(r.e, r.s, legal, rng, -1, kNone, nullptr, kCatholic)];
+            QVERIFY2(planned.kind != ActionKind::PlayCard || planned.card != c3,
+                     qPrintable(formatAction(d, r.s, planned)));
+            const Action& plain = legal[ai::fastChoiceTowards(r.e, r.s, legal, rng, -1, kNone)];
+            plainC3 += plain.kind == ActionKind::PlayCard && plain.card == c3;
+        }
+        QVERIFY(plainC3 > 0);
+        int keptC3 = 0;
+        for (const Action& a : legal)
+            if (a.kind == ActionKind::PlayCard && a.card == c3) {
+                QVERIFY(ai::describe(r.e, r.s, a, kCatholic).contains(QLatin1String("16.25")));
+                ++keptC3;
+            }
+        QVERIFY(keptC3 > 0);
+
+        // Without the army in the UP the plan has no reason to keep C3.
+        r.s = onMap;
+        r.setHand(kCatholic, {QStringLiteral("C3"), QStringLiteral("C2"), QStringLiteral("C1")});
+        for (const Action& a : r.legalActions())
+            if (a.kind == ActionKind::PlayCard && a.card == c3)
+                QVERIFY(!ai::describe(r.e, r.s, a, kCatholic).contains(QLatin1String("16.25")));
     }
 
     // The campaign plan's marches go around an enemy army the stack does not outnumber (11.1): Tilly at

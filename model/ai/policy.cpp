@@ -461,13 +461,18 @@ double campaignTerms(const GameData& d, const GameState& s, int side) {
     // 5.141: every Elector held is a margin for the majority (its +-2 VP change hands with the fourth)
     v += 0.5 * (electorsControlled(d, s, kCath) - electorsControlled(d, s, kProt));
     // 16.13: the Dutch War track's boxes still to be reached (+2 VP at +2 and at +4, -3 VP at -3), each
-    // worth half as much per box it is away
+    // worth half as much per box it is away; with Spinola's army in the UP each C3/C4 in the Catholic's
+    // own hand counts as a box already moved (16.25: it opens a later turn and moves the track)
     if (s.dutchWar < 5 && s.dutchWar > -3) {
         auto reach = [](int boxes) { return boxes <= 0 ? 1.0 : std::pow(0.5, boxes); };
+        int up = s.dutchWar;
+        if (side == kCath && spinolaArmyInUp(d, s, cp)) // the Protestant does not see the hand
+            for (int16_t c : s.hand[kCath])
+                up += c == cp.c3 || c == cp.c4;
         if (!(s.dutchWarVpAwarded & 1))
-            v += 2 * reach(2 - s.dutchWar);
+            v += 2 * reach(2 - up);
         if (!(s.dutchWarVpAwarded & 2))
-            v += 2 * reach(4 - s.dutchWar);
+            v += 2 * reach(4 - up);
         if (!(s.dutchWarVpAwarded & 4))
             v -= 3 * reach(s.dutchWar + 3);
     }
@@ -543,6 +548,12 @@ bool campaignCardRound(const GameData& d, const GameState& s, int side, const Ac
             return true;
         }
         return false;
+    }
+    // C3/C4 are kept for their event while Spinola's army is in the UP: each opens a later turn (16.25)
+    if ((card == cp.c3 || card == cp.c4) && s.dutchWar < 5 && s.dutchWar > -3 && spinolaArmyInUp(d, s, cp)) {
+        r = {1, QStringLiteral("%1 as %2 last: kept to open a turn as the event (16.25)")
+                    .arg(d.cards[card].id, cardUseName(a.use))};
+        return true;
     }
     if (a.use == CardUse::Act && s.spinolaInUp && isBox(s.leaders[static_cast<size_t>(a.target)].loc)) {
         r = {-5, QStringLiteral("activate %1: Spinola's army never leaves the UP (16.24)")
