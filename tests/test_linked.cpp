@@ -625,7 +625,13 @@ class TestLinked : public QObject {
         Rng pick(5);
         int table = 0;
         QStringList autoEntered; // the first table battle's result: auto-resolved (the others: at random)
-        for (int i = 0; i < 3000 && !g.state().gameOver && table < 2; ++i) {
+        // until two table battles are confirmed and the second is over (its 12.28 line may follow the
+        // confirmation: the stack still holds the battle's frame)
+        const auto battleOpen = [&g] {
+            return std::any_of(g.state().frames.begin(), g.state().frames.end(),
+                               [](const auto& f) { return std::holds_alternative<CombatFrame>(f); });
+        };
+        for (int i = 0; i < 3000 && !g.state().gameOver && (table < 2 || battleOpen()); ++i) {
             if (table == 0 && autoEntered.isEmpty() && g.prompt().contains("battle-result")) {
                 battle::LinkedResult res;
                 QVERIFY2(battle::autoResolveTop(g.data(), g.state(), &res, &error), qPrintable(error));
