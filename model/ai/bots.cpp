@@ -324,7 +324,8 @@ struct SearchLevel {
 };
 
 // The default level's wall cap (3 s) leaves room under 5 s for a decision made on a loaded machine: the
-// first iteration always runs, and the priority list below the card rounds is not capped.
+// cap holds before the first iteration too (then the ranking's best plan is played), and the priority list
+// below the card rounds is not capped.
 SearchLevel searchLevel(int level) {
     switch (level) {
     case 1:
@@ -475,8 +476,10 @@ class SearchBot : public Bot {
             const double cpu0 = threadCpuSeconds(); // this thread's own clock
             int it = 0;
             for (; it < iterations; ++it) {
-                if (it > 0 && (controls.cancelled() || threadCpuSeconds() - cpu0 > lv.seconds ||
-                               wall.nsecsElapsed() > wallCap))
+                // the wall cap holds before the first iteration too (a starved thread that spent it in the
+                // ranking pass answers with the ranking's best plan, below)
+                if (wall.nsecsElapsed() > wallCap ||
+                    (it > 0 && (controls.cancelled() || threadCpuSeconds() - cpu0 > lv.seconds)))
                     break;
                 GameState s = view.determinise(rng);
                 const double base = value(d, s, side);
@@ -625,6 +628,18 @@ class SearchBot : public Bot {
         }
         Decision dec;
         dec.iterations = it;
+        if (best < 0 && !rootCands.empty()) { // out of wall-clock time before the first iteration
+            const Plan first = rootCands.front();
+            dec.action = rootLegal[first.index];
+            setObjective(dec.action, first.objective);
+            const QString a = formatAction(d, view.state(), dec.action);
+            dec.reason =
+                QStringLiteral("search: %1 (out of time before the first iteration: the ranking's best)")
+                    .arg(first.objective >= 0
+                             ? QStringLiteral("%1 towards %2").arg(a, cityName(d, first.objective))
+                             : a);
+            return dec;
+        }
         if (best < 0) {
             Decision p = m_priority.decide(view, controls);
             p.reason = QStringLiteral("search found nothing; ") + p.reason;
