@@ -68,21 +68,6 @@ bool apart(const Pose& a, double ha, const Pose& b, double hb, double gap) {
     return dx * dx + dy * dy > reach * reach;
 }
 
-// Whether every corner of `other` lies behind self's rear edge and between its side edges: classify's last
-// test, on the same local points (the same arithmetic). classify returns Zone::Rear only where this holds, so
-// where it fails the answer is not Zone::Rear (a cheap test before the clipping).
-bool allBehind(const Pose& self, const Pose& other) {
-    const std::array<Vec2, 4> k = other.corners();
-    const Vec2 f = self.forward();
-    const double hf = self.d / 2, hw = self.w / 2, e = 1e-3;
-    for (const Vec2& v : k) {
-        const Vec2 r = v - self.c;
-        if (r.dot(f) > -hf + e || std::abs(r.x * f.y - r.y * f.x) > hw + e)
-            return false;
-    }
-    return true;
-}
-
 } // namespace
 
 int TvbdEngine::commandArmyBreakpoint(int commands) {
@@ -1643,9 +1628,8 @@ bool TvbdEngine::supported(const BattleState& s, int u) const {
         if (int(i) == u || !y.onTable() || y.type == UnitType::Commander || y.type == UnitType::Cannon)
             continue;
         if (apart(x.pose, hx, y.pose, halfDiagonal(y.pose), r.supportRange) ||
-            !allBehind(x.pose, y.pose) ||                                           // not Zone::Rear
             distance(s, u, int(i), r.supportRange + 0.1) > r.supportRange + 1e-9 || // the cheaper tests first
-            classify(x.pose, y.pose) != Zone::Rear)
+            !inRear(x.pose, y.pose))
             continue;
         if (y.side != x.side)
             return false;
