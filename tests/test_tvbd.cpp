@@ -176,6 +176,7 @@ class TestTvbd : public QObject {
     void initTestCase();
     // worked examples (digest §12)
     void t01_facingZones();
+    void facingZoneShortcuts();
     void t02_shootingPrimarySecondaryCommander();
     void t03_friendToFrontBlocksFrontFire();
     void t04_cannonAndFlankShot();
@@ -307,6 +308,31 @@ void TestTvbd::t01_facingZones() {
     QCOMPARE(classify(shot, Pose{{21.5, 15}, 180, 2, 1}), Zone::FrontFlank);
     QCOMPARE(classify(shot, Pose{{20, 16}, 270, 2, 1}), Zone::Front);
     QVERIFY(isFlank(Zone::FrontFlank) && isFlank(Zone::BehindFlank) && !isFlank(Zone::Front));
+}
+
+// 7.2.6: inFront and inRear (classify's first and last tests, taken alone for speed) give classify's own
+// answers: stands all around a unit, at every 15 degrees, some flush with its edges or half a stand off them.
+void TestTvbd::facingZoneShortcuts() {
+    const Pose shot{{20, 15}, 90, 2, 1}; // x 19..21, y 14.5..15.5
+    int rear = 0, front = 0, checked = 0;
+    for (double x = 16; x <= 24; x += 0.5)
+        for (double y = 11; y <= 19; y += 0.5)
+            for (double facing = 0; facing < 360; facing += 15) {
+                const Pose other{{x, y}, facing, 2, 1};
+                if (overlaps(shot, other, 1e-3))
+                    continue;
+                const Zone z = classify(shot, other);
+                QCOMPARE(inRear(shot, other), z == Zone::Rear);
+                QCOMPARE(inFront(shot, other), z == Zone::Front);
+                rear += z == Zone::Rear ? 1 : 0;
+                front += z == Zone::Front ? 1 : 0;
+                ++checked;
+            }
+    // The grid reaches every zone: both answers were met both ways.
+    QVERIFY(rear > 0 && front > 0 && rear + front < checked);
+    // Flush with the rear edge, and against it but reaching past a side edge.
+    QVERIFY(inRear(shot, Pose{{20, 14}, 90, 2, 1}));
+    QVERIFY(!inRear(shot, Pose{{20.5, 14}, 90, 2, 1}));
 }
 
 // T2, 12.2.8-12.2.16 (shooting example, Fig. 15/16).

@@ -247,6 +247,18 @@ bool inFront(const Pose& self, const Pose& other) {
     return reachesFront(self, local);
 }
 
+bool inRear(const Pose& self, const Pose& other) {
+    const std::array<Vec2, 4> k = other.corners();
+    const Vec2 f = self.forward();
+    const double hf = self.d / 2, hw = self.w / 2, e = 1e-3;
+    for (const Vec2& v : k) {
+        const Vec2 r = v - self.c; // classifyPoints' local point (the same arithmetic)
+        if (r.dot(f) > -hf + e || std::abs(r.x * f.y - r.y * f.x) > hw + e)
+            return false;
+    }
+    return classifyPoints(self, k.data(), 4) == Zone::Rear;
+}
+
 namespace {
 // segmentDistance squared (before its square root), the segment given as a, ab = b - a and l2 = ab.ab. The
 // parameter t = clamp((p - a).ab / l2, 0, 1) is divided out only when the clamp does not settle it: a

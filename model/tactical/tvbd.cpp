@@ -1629,7 +1629,7 @@ bool TvbdEngine::supported(const BattleState& s, int u) const {
             continue;
         if (apart(x.pose, hx, y.pose, halfDiagonal(y.pose), r.supportRange) ||
             distance(s, u, int(i), r.supportRange + 0.1) > r.supportRange + 1e-9 || // the cheaper tests first
-            classify(x.pose, y.pose) != Zone::Rear)
+            !inRear(x.pose, y.pose))
             continue;
         if (y.side != x.side)
             return false;

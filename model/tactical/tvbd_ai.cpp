@@ -556,10 +556,10 @@ struct Formation {
         const Corners kp = p.corners();
         const Box pb = boxOf(kp);
         for (const Friend& y : friends) {
-            if (y.cannon && (p.c - y.pose->c).length() < 16 && classify(*y.pose, kp) == Zone::Front)
+            if (y.cannon && (p.c - y.pose->c).length() < 16 && inFront(*y.pose, p)) // classify(*y.pose, kp)
                 v -= kMask;
             if (y.support && boxGap(y.box, pb) <= 4.0 + 1e-9 && distance(*y.pose, y.k, p, kp, 4.5) <= 4.0 &&
-                classify(*y.pose, kp) == Zone::Rear)
+                inRear(*y.pose, p))
                 v += kSupport;
         }
         return v;
@@ -678,11 +678,10 @@ TAction chooseCannon(const Ctx& c, int u, const QList<TAction>& legal) {
     auto nearestInFront = [&](const Pose& p) {
         double nearest = 1e9;
         for (int f : c.mine)
-            if (f != u && classify(p, c.s.units[f].pose) == Zone::Front &&
-                (c.s.units[f].pose.c - p.c).length() < 10)
+            if (f != u && (c.s.units[f].pose.c - p.c).length() < 10 && inFront(p, c.s.units[f].pose))
                 return 1e9; // masked by a friend close in front
         for (int t : c.theirs)
-            if (classify(p, c.s.units[t].pose) == Zone::Front)
+            if (inFront(p, c.s.units[t].pose))
                 nearest = std::min(nearest, (c.s.units[t].pose.c - p.c).length());
         return nearest;
     };
