@@ -406,10 +406,14 @@ struct PoseScorer {
         bool chargeable;  // the unit (formed) may charge it (not a Commander)
         double need = -1; // the largest distance at which any of the above matters (-1: none)
         double inner = 0; // the radius of the largest circle in its stand (about its centre)
+        mutable signed char diff = -1; // whether it is in difficult terrain (7.2.5), when asked (-1: not yet)
     };
     QVarLengthArray<Near, 32> near;
+    bool fort = false; // the table has field fortifications (16.5)
     PoseScorer(const Ctx& ctx, int unit) : c(ctx), scratch(ctx.s), u(unit) {
         scratch.log.clear();
+        for (const TerrainFeature& f : c.s.terrain)
+            fort = fort || f.type == QLatin1String("fortification");
         const Unit& x = c.s.units[u];
         const double reach = c.e.rules().type(x.type).move + 3 + 9;
         for (int t : c.theirs) {
@@ -446,6 +450,7 @@ struct PoseScorer {
         const Corners kp = p.corners();
         const Box pb = boxOf(kp);
         const double inner = std::min(p.w, p.d) / 2;
+        signed char myDiff = -1; // whether the unit at p is in difficult terrain, when asked
         double threat = 0, chance = 0;
         for (const Near& n : near) {
             // The box gap is a lower bound of the distance (and is the distance returned beyond the cap): an
@@ -483,20 +488,68 @@ struct PoseScorer {
                     theyInMineZ = classify(p, n.k);
                 return *theyInMineZ;
             };
+            // c.e.meleeToHit(scratch, a, b) with a's `charged` flag as given, a and b the unit and the enemy
+            // (`mine`: the unit attacks), from what is known here: the zone of a seen from b and whether a is
+            // in difficult terrain, each taken when asked (the same answers). With field fortifications
+            // (16.5.5) the engine's own.
+            auto toHit = [&](bool mine, bool charged) {
+                const int a = mine ? u : t, b = mine ? t : u;
+                if (fort) {
+                    scratch.units[a].charged = charged;
+                    const int need = c.e.meleeToHit(scratch, a, b);
+                    scratch.units[a].charged = c.s.units[a].charged;
+                    return need;
+                }
+                const Unit& target = c.s.units[b];
+                auto diff = [&] {
+                    if (mine) {
+                        if (myDiff < 0)
+                            myDiff = c.e.inDifficult(scratch, p) ? 1 : 0;
+                        return myDiff == 1;
+                    }
+                    if (n.diff < 0)
+                        n.diff = c.e.inDifficult(scratch, t) ? 1 : 0;
+                    return n.diff == 1;
+                };
+                switch (c.s.units[a].type) {
+                case UnitType::PikeShot:
+                    return diff() ? 6 : 5;
+                case UnitType::LightHorse: {
+                    if (!charged)
+                        return 6;
+                    const Zone z = mine ? meInTheirs() : theyInMine();
+                    return z == Zone::BehindFlank || z == Zone::Rear || target.resolve == 1 ? 4 : 6;
+                }
+                case UnitType::Horse:
+                    if (diff())
+                        return 6;
+                    if (!charged)
+                        return 5;
+                    if (target.type == UnitType::PikeShot &&
+                        (mine ? meInTheirs() : theyInMine()) == Zone::Front)
+                        return 5;
+                    return 4;
+                case UnitType::Commander:
+                    return 4;
+                default:
+                    return 6;
+                }
+            };
             // Their shooting next (the other side shoots right after this move, 9).
-            if (n.canShoot && within(n.range) && meInTheirs() != Zone::Rear && meInTheirs() != Zone::None &&
-                (meInTheirs() == Zone::Front || y.type != UnitType::Cannon)) {
+            if (n.canShoot && y.type == UnitType::Cannon) {
+                // A Cannon shoots into its front zone only (unlimited range): classify's first test alone.
+                if (within(n.range) && inFront(y.pose, kp))
+                    threat += hitsWorth(c.s, u, std::max(1, y.resolve), 1.0 / 6) * 0.7;
+            } else if (n.canShoot && within(n.range) && meInTheirs() != Zone::Rear &&
+                       meInTheirs() != Zone::None) {
                 const int dice = meInTheirs() == Zone::Front ? std::max(1, y.resolve) : 1;
-                threat += hitsWorth(c.s, u, dice, 1.0 / 6) * (y.type == UnitType::Cannon ? 0.7 : 1.0);
+                threat += hitsWorth(c.s, u, dice, 1.0 / 6);
             }
             // Their charge on the unit (5.1): from their front, within 3 TUM (more if they move first).
             if (n.mayCharge && within(n.reachThem) &&
                 (meInTheirs() == Zone::Front || meInTheirs() == Zone::FrontFlank)) {
-                scratch.units[t].charged = true;
-                scratch.units[u].charged = false;
-                const int theirNeed = c.e.meleeToHit(scratch, t, u);
-                const int myNeed = x.type == UnitType::Cannon ? 7 : c.e.meleeToHit(scratch, u, t);
-                scratch.units[t].charged = c.s.units[t].charged;
+                const int theirNeed = toHit(false, true);
+                const int myNeed = x.type == UnitType::Cannon ? 7 : toHit(true, false);
                 const double w = within(3) ? 1.0 : 0.5;
                 const double v = x.type == UnitType::Cannon
                                      ? -(x.resolve + routValue(c.s, u)) // overrun (14.5.10)
@@ -511,10 +564,8 @@ struct PoseScorer {
                 if (y.type == UnitType::Cannon) {
                     v = y.resolve + routValue(c.s, t);
                 } else {
-                    scratch.units[u].charged = true;
-                    const int myNeed = c.e.meleeToHit(scratch, u, t);
-                    scratch.units[u].charged = false;
-                    const int theirNeed = c.e.meleeToHit(scratch, t, u);
+                    const int myNeed = toHit(true, true);
+                    const int theirNeed = toHit(false, y.charged);
                     v = exchange(c.s, u, std::max(1, x.resolve), myNeed, t, diceFacing(c.s, t, meInTheirs()),
                                  theirNeed);
                 }
@@ -556,10 +607,10 @@ struct Formation {
         const Corners kp = p.corners();
         const Box pb = boxOf(kp);
         for (const Friend& y : friends) {
-            if (y.cannon && (p.c - y.pose->c).length() < 16 && inFront(*y.pose, p)) // classify(*y.pose, kp)
+            if (y.cannon && (p.c - y.pose->c).length() < 16 && inFront(*y.pose, kp)) // classify(*y.pose, kp)
                 v -= kMask;
             if (y.support && boxGap(y.box, pb) <= 4.0 + 1e-9 && distance(*y.pose, y.k, p, kp, 4.5) <= 4.0 &&
-                inRear(*y.pose, p))
+                inRear(*y.pose, kp))
                 v += kSupport;
         }
         return v;
