@@ -399,7 +399,7 @@ struct PoseScorer {
         int t = -1;
         Corners k;        // its corners
         Box box;          // their box
-        bool canShoot;    // it may shoot next (range > 0, no marker, not a limbered Cannon, not locked)
+        bool canShoot;    // it may shoot next (range > 0, no marker, not a limbered Cannon), unless locked
         double range;     // its shooting range
         bool mayCharge;   // formed, no marker: it may charge the unit
         double reachThem; // how far its charge reaches
@@ -418,7 +418,13 @@ struct PoseScorer {
         const double reach = c.e.rules().type(x.type).move + 3 + 9;
         for (int t : c.theirs) {
             const Unit& y = c.s.units[t];
-            if (!c.within(u, t, reach, reach + 1))
+            // Only a Cannon's fire reaches beyond 7 TUM (its range is the table's; charges reach 3 + half a
+            // move, other fire 4 TUM): any other enemy farther than `reach` (the unit's move, 5 TUM for the
+            // turning of its stand, at most 2x2, and 7 TUM) is beyond what score() asks about it from every
+            // end pose, so the box gap (a lower bound of the distance) settles it.
+            if (y.type == UnitType::Cannon
+                    ? !c.within(u, t, reach, reach + 1)
+                    : boxGap(c.box[std::size_t(u)], c.box[std::size_t(t)]) > reach + 1e-9)
                 continue;
             Near n;
             n.t = t;
@@ -426,8 +432,8 @@ struct PoseScorer {
             n.box = c.box[std::size_t(t)];
             n.inner = std::min(y.pose.w, y.pose.d) / 2;
             n.range = c.e.rules().type(y.type).range;
-            n.canShoot = n.range > 0 && !y.shotMarker && !y.movedMarker &&
-                         !(y.type == UnitType::Cannon && y.limbered) && !c.locked(t);
+            n.canShoot =
+                n.range > 0 && !y.shotMarker && !y.movedMarker && !(y.type == UnitType::Cannon && y.limbered);
             n.mayCharge = isFormed(y.type) && !y.shotMarker && !y.movedMarker;
             n.reachThem = 3 + (c.moveFirst ? c.e.rules().type(y.type).move * 0.5 : 0);
             n.chargeable = isFormed(x.type) && y.type != UnitType::Commander;
@@ -535,13 +541,14 @@ struct PoseScorer {
                     return 6;
                 }
             };
-            // Their shooting next (the other side shoots right after this move, 9).
+            // Their shooting next (the other side shoots right after this move, 9). Whether the enemy is
+            // locked in melee (then it cannot shoot) is asked last, of the enemies in range only.
             if (n.canShoot && y.type == UnitType::Cannon) {
                 // A Cannon shoots into its front zone only (unlimited range): classify's first test alone.
-                if (within(n.range) && inFront(y.pose, kp))
+                if (within(n.range) && inFront(y.pose, kp) && !c.locked(t))
                     threat += hitsWorth(c.s, u, std::max(1, y.resolve), 1.0 / 6) * 0.7;
             } else if (n.canShoot && within(n.range) && meInTheirs() != Zone::Rear &&
-                       meInTheirs() != Zone::None) {
+                       meInTheirs() != Zone::None && !c.locked(t)) {
                 const int dice = meInTheirs() == Zone::Front ? std::max(1, y.resolve) : 1;
                 threat += hitsWorth(c.s, u, dice, 1.0 / 6);
             }
