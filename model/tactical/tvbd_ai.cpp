@@ -407,6 +407,7 @@ struct PoseScorer {
         double need = -1; // the largest distance at which any of the above matters (-1: none)
         double inner = 0; // the radius of the largest circle in its stand (about its centre)
         mutable signed char diff = -1; // whether it is in difficult terrain (7.2.5), when asked (-1: not yet)
+        double chanceCap = 0; // chargeable: no charge on it from any pose is worth more to score() than this
     };
     QVarLengthArray<Near, 32> near;
     bool fort = false; // the table has field fortifications (16.5)
@@ -441,10 +442,31 @@ struct PoseScorer {
                 n.need = std::max(n.need, n.range);
             if (n.mayCharge)
                 n.need = std::max(n.need, n.reachThem);
-            if (n.chargeable)
+            if (n.chargeable) {
                 n.need = std::max(n.need, 3.0);
+                // score()'s value of the charge: its own hits at the best to-hit number its type can have
+                // (meleeToHit, 14.5.3: Horse and Light Horse 4+, Pike+Shot 5+, the others 6+) and nothing
+                // taken back.
+                const int bestNeed = x.type == UnitType::Horse || x.type == UnitType::LightHorse ? 4
+                                     : x.type == UnitType::PikeShot                              ? 5
+                                                                                                 : 6;
+                n.chanceCap = (y.type == UnitType::Cannon
+                                   ? y.resolve + routValue(c.s, t)
+                                   : hitsWorth(c.s, t, std::max(1, x.resolve), pHitOn(bestNeed))) *
+                              (c.moveFirst ? 0.5 : 0.9);
+            }
             near.push_back(n);
         }
+    }
+
+    // An upper bound of score(p, .) from p's box alone: the threats are never negative, the chance of a
+    // charge is at most the cap of an enemy within 3 TUM (the box gap bounds the distance from below).
+    double bound(const Box& pb) const {
+        double b = 0;
+        for (const Near& n : near)
+            if (n.chargeable && boxGap(pb, n.box) <= 3 + 1e-6)
+                b = std::max(b, n.chanceCap);
+        return b;
     }
 
     // `fear` weighs the threats (1: in full).
@@ -671,8 +693,8 @@ TAction chooseMoveFor(const Ctx& c, int u) {
     }
     const double line = lineUnit(x.type) ? paceLine(c, x.command, u) : 1e9;
     aimWeight *= 1 + 2 * c.urgency;
-    auto total = [&](const Pose& p) {
-        double v = scorer.score(p, 1 - 0.6 * c.urgency) + formation.value(p);
+    // The pose's value: `v` is its score (or a bound of it) plus its formation value; the objectives' terms.
+    auto rest = [&](const Pose& p, double v) {
         if (aimWeight > 0) {
             v -= aimWeight * (p.c - aimPt).length();
             if (aim >= 0) {
@@ -689,9 +711,21 @@ TAction chooseMoveFor(const Ctx& c, int u) {
             v -= 0.5; // a limbered Cannon moves only when it must
         return v;
     };
+    const double fear = 1 - 0.6 * c.urgency;
+    const double stay = rest(x.pose, scorer.score(x.pose, fear) + formation.value(x.pose));
 
-    const double stay = total(x.pose);
-    QVarLengthArray<std::pair<double, int>, 64> scored;
+    // Each option's end pose (unchecked, movePose) with a bound of its value from the cheap terms and
+    // PoseScorer::bound; the full score is taken only while an option's bound could still put it ahead of the
+    // best scored one. The options are then taken best first (ties in list order) and checked until one is
+    // legal, a fallback only when the move it stands in for is not: the same move as scoring every option and
+    // TvbdEngine::bestListedOption.
+    struct Opt {
+        int k;
+        Pose p;
+        double form, bound, v = 0;
+        bool scored = false, done = false;
+    };
+    QVarLengthArray<Opt, 64> opts;
     for (qsizetype k = 0; k < options.size(); ++k) {
         const MoveSpec& m = options[k].move;
         if (m.kind == MoveKind::Unlimber || m.kind == MoveKind::Face)
@@ -699,20 +733,52 @@ TAction chooseMoveFor(const Ctx& c, int u) {
         const auto p = c.e.movePose(c.s, u, m);
         if (!p)
             continue;
-        double v = total(*p);
+        const double form = formation.value(*p);
+        double b = rest(*p, scorer.bound(boxOf(p->corners())) + form);
         if (m.kind == MoveKind::Backward)
-            v -= 0.3; // a moved marker: no shooting or charging this turn (12.1.5)
-        if (v > stay + 0.05)
-            scored.push_back({v, int(k)});
+            b -= 0.3;
+        b += 1e-9; // rounding
+        if (b > stay + 0.05)
+            opts.push_back({int(k), *p, form, b});
     }
-    const auto m = c.e.bestListedOption(c.s, u, options, std::span(scored.data(), scored.size()));
-    if (!m)
-        return hold;
-    TAction a;
-    a.kind = TAction::Move;
-    a.unit = u;
-    a.move = *m;
-    return a;
+    QVarLengthArray<signed char, 64> legal(options.size(), -1); // unknown, 0, 1
+    auto isLegal = [&](int k) {
+        if (legal[k] < 0)
+            legal[k] = c.e.checkMove(c.s, u, options[k].move) ? 1 : 0;
+        return legal[k] == 1;
+    };
+    while (true) {
+        Opt* best = nullptr; // the best scored option not yet taken
+        Opt* open = nullptr; // the unscored option with the highest bound
+        for (Opt& o : opts) {
+            if (o.done)
+                continue;
+            if (o.scored ? !best || o.v > best->v : !open || o.bound > open->bound)
+                (o.scored ? best : open) = &o;
+        }
+        if (open && (!best || open->bound >= best->v)) {
+            double v = rest(open->p, scorer.score(open->p, fear) + open->form);
+            if (options[open->k].move.kind == MoveKind::Backward)
+                v -= 0.3; // a moved marker: no shooting or charging this turn (12.1.5)
+            open->scored = true;
+            open->v = v;
+            open->done = !(v > stay + 0.05);
+            continue;
+        }
+        if (!best)
+            return hold;
+        best->done = true;
+        const int primary = options[best->k].fallbackOf;
+        if (primary >= 0 && isLegal(primary))
+            continue; // listed only when the move it stands in for is not legal
+        if (isLegal(best->k)) {
+            TAction a;
+            a.kind = TAction::Move;
+            a.unit = u;
+            a.move = options[best->k].move;
+            return a;
+        }
+    }
 }
 
 // A Cannon: unlimber at once (12.1.7); unlimbered, pivot (12.1.8) when nothing is in its front and a pivot
