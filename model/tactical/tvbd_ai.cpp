@@ -90,6 +90,8 @@ struct Ctx {
         if (attacker && st.turnLimit > 0)
             urgency = std::clamp(1.0 - (st.turnLimit - st.turn) / kUrgentTurns, 0.0, 1.0);
         Vec2 cm, ce;
+        mine.reserve(st.units.size());
+        theirs.reserve(st.units.size());
         for (qsizetype i = 0; i < st.units.size(); ++i) {
             const Unit& u = st.units[i];
             if (!u.onTable() || u.type == UnitType::Commander)
@@ -103,12 +105,12 @@ struct Ctx {
         if (std::abs(dy) < 1e-6)
             dy = side == 0 ? 1 : -1; // 10.6: side 0 deploys at y = 0
         fwd = Vec2{0, dy > 0 ? 1.0 : -1.0};
-        k.resize(std::size_t(st.units.size()));
-        box.resize(k.size());
-        lockedMemo.assign(k.size(), -1);
-        for (std::size_t i = 0; i < k.size(); ++i) {
-            k[i] = st.units[qsizetype(i)].pose.corners();
-            box[i] = boxOf(k[i]);
+        k.reserve(std::size_t(st.units.size()));
+        box.reserve(k.capacity());
+        lockedMemo.assign(std::size_t(st.units.size()), -1);
+        for (const Unit& x : st.units) {
+            k.push_back(x.pose.corners());
+            box.push_back(boxOf(k.back()));
         }
     }
     double adv(Vec2 p) const { return p.dot(fwd); }
@@ -631,6 +633,14 @@ struct Formation {
                 friends.push_back(fr);
         }
     }
+    // An upper bound of value(p) from p's box alone: the support of every friend within 4 TUM, no masking.
+    double bound(const Box& pb) const {
+        double v = 0;
+        for (const Friend& y : friends)
+            if (y.support && boxGap(y.box, pb) <= 4.0 + 1e-9)
+                v += kSupport;
+        return v;
+    }
     double value(const Pose& p) const {
         double v = 0;
         const Corners kp = p.corners();
@@ -714,15 +724,15 @@ TAction chooseMoveFor(const Ctx& c, int u) {
     const double fear = 1 - 0.6 * c.urgency;
     const double stay = rest(x.pose, scorer.score(x.pose, fear) + formation.value(x.pose));
 
-    // Each option's end pose (unchecked, movePose) with a bound of its value from the cheap terms and
-    // PoseScorer::bound; the full score is taken only while an option's bound could still put it ahead of the
-    // best scored one. The options are then taken best first (ties in list order) and checked until one is
-    // legal, a fallback only when the move it stands in for is not: the same move as scoring every option and
-    // TvbdEngine::bestListedOption.
+    // Each option's end pose (unchecked, movePose) with a bound of its value from the cheap terms,
+    // PoseScorer::bound and Formation::bound; the full score is taken only while an option's bound could
+    // still put it ahead of the best scored one. The options are then taken best first (ties in list order)
+    // and checked until one is legal, a fallback only when the move it stands in for is not: the same move as
+    // scoring every option and TvbdEngine::bestListedOption.
     struct Opt {
         int k;
         Pose p;
-        double form, bound, v = 0;
+        double bound, v = 0;
         bool scored = false, done = false;
     };
     QVarLengthArray<Opt, 64> opts;
@@ -733,13 +743,13 @@ TAction chooseMoveFor(const Ctx& c, int u) {
         const auto p = c.e.movePose(c.s, u, m);
         if (!p)
             continue;
-        const double form = formation.value(*p);
-        double b = rest(*p, scorer.bound(boxOf(p->corners())) + form);
+        const Box pb = boxOf(p->corners());
+        double b = rest(*p, scorer.bound(pb) + formation.bound(pb));
         if (m.kind == MoveKind::Backward)
             b -= 0.3;
         b += 1e-9; // rounding
         if (b > stay + 0.05)
-            opts.push_back({int(k), *p, form, b});
+            opts.push_back({int(k), *p, b});
     }
     QVarLengthArray<signed char, 64> legal(options.size(), -1); // unknown, 0, 1
     auto isLegal = [&](int k) {
@@ -757,7 +767,7 @@ TAction chooseMoveFor(const Ctx& c, int u) {
                 (o.scored ? best : open) = &o;
         }
         if (open && (!best || open->bound >= best->v)) {
-            double v = rest(open->p, scorer.score(open->p, fear) + open->form);
+            double v = rest(open->p, scorer.score(open->p, fear) + formation.value(open->p));
             if (options[open->k].move.kind == MoveKind::Backward)
                 v -= 0.3; // a moved marker: no shooting or charging this turn (12.1.5)
             open->scored = true;
