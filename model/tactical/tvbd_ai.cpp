@@ -447,11 +447,9 @@ struct PoseScorer {
             if (n.chargeable) {
                 n.need = std::max(n.need, 3.0);
                 // score()'s value of the charge: its own hits at the best to-hit number its type can have
-                // (meleeToHit, 14.5.3: Horse and Light Horse 4+, Pike+Shot 5+, the others 6+) and nothing
-                // taken back.
-                const int bestNeed = x.type == UnitType::Horse || x.type == UnitType::LightHorse ? 4
-                                     : x.type == UnitType::PikeShot                              ? 5
-                                                                                                 : 6;
+                // (meleeToHit, 14.5.3: charging, in open terrain, from the rear) and nothing taken back.
+                const int bestNeed = TvbdEngine::meleeToHitOf(
+                    x.type, true, y, [] { return false; }, [] { return Zone::Rear; });
                 n.chanceCap = (y.type == UnitType::Cannon
                                    ? y.resolve + routValue(c.s, t)
                                    : hitsWorth(c.s, t, std::max(1, x.resolve), pHitOn(bestNeed))) *
@@ -530,40 +528,19 @@ struct PoseScorer {
                     scratch.units[a].charged = c.s.units[a].charged;
                     return need;
                 }
-                const Unit& target = c.s.units[b];
-                auto diff = [&] {
-                    if (mine) {
-                        if (myDiff < 0)
-                            myDiff = c.e.inDifficult(scratch, p) ? 1 : 0;
-                        return myDiff == 1;
-                    }
-                    if (n.diff < 0)
-                        n.diff = c.e.inDifficult(scratch, t) ? 1 : 0;
-                    return n.diff == 1;
-                };
-                switch (c.s.units[a].type) {
-                case UnitType::PikeShot:
-                    return diff() ? 6 : 5;
-                case UnitType::LightHorse: {
-                    if (!charged)
-                        return 6;
-                    const Zone z = mine ? meInTheirs() : theyInMine();
-                    return z == Zone::BehindFlank || z == Zone::Rear || target.resolve == 1 ? 4 : 6;
-                }
-                case UnitType::Horse:
-                    if (diff())
-                        return 6;
-                    if (!charged)
-                        return 5;
-                    if (target.type == UnitType::PikeShot &&
-                        (mine ? meInTheirs() : theyInMine()) == Zone::Front)
-                        return 5;
-                    return 4;
-                case UnitType::Commander:
-                    return 4;
-                default:
-                    return 6;
-                }
+                return TvbdEngine::meleeToHitOf(
+                    c.s.units[a].type, charged, c.s.units[b],
+                    [&] {
+                        if (mine) {
+                            if (myDiff < 0)
+                                myDiff = c.e.inDifficult(scratch, p) ? 1 : 0;
+                            return myDiff == 1;
+                        }
+                        if (n.diff < 0)
+                            n.diff = c.e.inDifficult(scratch, t) ? 1 : 0;
+                        return n.diff == 1;
+                    },
+                    [&] { return mine ? meInTheirs() : theyInMine(); });
             };
             // Their shooting next (the other side shoots right after this move, 9). Whether the enemy is
             // locked in melee (then it cannot shoot) is asked last, of the enemies in range only.
