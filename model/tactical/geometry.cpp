@@ -236,8 +236,11 @@ Zone classify(const Pose& self, const std::array<Vec2, 4>& other) {
 }
 
 bool inFront(const Pose& self, const Pose& other) {
+    return inFront(self, other.corners());
+}
+
+bool inFront(const Pose& self, const std::array<Vec2, 4>& k) {
     // classifyPoints' local points (the same arithmetic), then only its first test.
-    const std::array<Vec2, 4> k = other.corners();
     const Vec2 f = self.forward();
     SmallPoly local;
     for (const Vec2& v : k) {
@@ -248,7 +251,10 @@ bool inFront(const Pose& self, const Pose& other) {
 }
 
 bool inRear(const Pose& self, const Pose& other) {
-    const std::array<Vec2, 4> k = other.corners();
+    return inRear(self, other.corners());
+}
+
+bool inRear(const Pose& self, const std::array<Vec2, 4>& k) {
     const Vec2 f = self.forward();
     const double hf = self.d / 2, hw = self.w / 2, e = 1e-3;
     for (const Vec2& v : k) {

@@ -114,10 +114,12 @@ inline Zone classify(const Pose& self, const Pose& other) {
 }
 // Whether classify(self, other) is Zone::Front: its first test alone (cheaper where no other zone matters).
 bool inFront(const Pose& self, const Pose& other);
+bool inFront(const Pose& self, const std::array<Vec2, 4>& other); // the same on corners
 // Whether classify(self, other) is Zone::Rear: its last test (every corner behind the rear edge, between the
 // side edges) first, on the same local points: the answer is Rear only where that holds, so the clipping is
 // done only then.
 bool inRear(const Pose& self, const Pose& other);
+bool inRear(const Pose& self, const std::array<Vec2, 4>& other); // the same on corners
 inline bool isFlank(Zone z) {
     return z == Zone::FrontFlank || z == Zone::BehindFlank;
 }

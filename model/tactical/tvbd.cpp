@@ -1642,30 +1642,10 @@ bool TvbdEngine::supported(const BattleState& s, int u) const {
 int TvbdEngine::meleeToHit(const BattleState& s, int u, int target) const {
     const Unit& x = s.units[u];
     const Unit& t = s.units[target];
-    // 16.5.5: attacking across a field fortification counts as difficult terrain. Asked only by the types it
-    // matters to.
-    const auto diff = [&] { return inDifficult(s, u) || behindFortification(s, target, x.pose.c); };
-    switch (x.type) {
-    case UnitType::PikeShot:
-        return diff() ? 6 : 5;
-    case UnitType::LightHorse: {
-        const Zone z = classify(t.pose, x.pose);
-        return x.charged && (z == Zone::BehindFlank || z == Zone::Rear || t.resolve == 1) ? 4 : 6;
-    }
-    case UnitType::Horse: {
-        if (diff())
-            return 6;
-        if (!x.charged)
-            return 5;
-        if (t.type == UnitType::PikeShot && classify(t.pose, x.pose) == Zone::Front)
-            return 5;
-        return 4;
-    }
-    case UnitType::Commander:
-        return 4;
-    default:
-        return 6;
-    }
+    // 16.5.5: attacking across a field fortification counts as difficult terrain.
+    return meleeToHitOf(
+        x.type, x.charged, t, [&] { return inDifficult(s, u) || behindFortification(s, target, x.pose.c); },
+        [&] { return classify(t.pose, x.pose); });
 }
 
 MeleeDice TvbdEngine::meleeDice(const BattleState& s, int u, int target, bool primary) const {

@@ -292,6 +292,33 @@ class TvbdEngine {
     bool supported(const BattleState& s, int u) const;                                   // 14.5.6
     MeleeDice meleeDice(const BattleState& s, int u, int target, bool primary) const;    // 14.5.2-14.5.5
     int meleeToHit(const BattleState& s, int u, int target) const;                       // 14.5.3
+    // meleeToHit's table for an attacker of type `type` (its `charged` flag given) against `target`, from
+    // `difficult()` (the attacker in difficult terrain or attacking across a fortification, 16.5.5) and
+    // `zone()` (the attacker's zone seen from the target), each asked only when the type reads it.
+    template <typename Difficult, typename ZoneOf>
+    static int meleeToHitOf(UnitType type, bool charged, const Unit& target, Difficult difficult,
+                            ZoneOf zone) {
+        switch (type) {
+        case UnitType::PikeShot:
+            return difficult() ? 6 : 5;
+        case UnitType::LightHorse: {
+            if (!charged)
+                return 6;
+            const Zone z = zone();
+            return z == Zone::BehindFlank || z == Zone::Rear || target.resolve == 1 ? 4 : 6;
+        }
+        case UnitType::Horse:
+            if (difficult())
+                return 6;
+            if (!charged)
+                return 5;
+            return target.type == UnitType::PikeShot && zone() == Zone::Front ? 5 : 4;
+        case UnitType::Commander:
+            return 4;
+        default:
+            return 6;
+        }
+    }
     // 14.5.2-14.5.5: who fights whom in a melee group and with what dice (no dice rolled); and the hits
     // each member takes when the members score `hits` (their own and their Commanders', in member order),
     // allocated as 14.5.11 does (a spreading unit routs the weakest first).

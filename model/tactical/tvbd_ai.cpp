@@ -90,6 +90,8 @@ struct Ctx {
         if (attacker && st.turnLimit > 0)
             urgency = std::clamp(1.0 - (st.turnLimit - st.turn) / kUrgentTurns, 0.0, 1.0);
         Vec2 cm, ce;
+        mine.reserve(st.units.size());
+        theirs.reserve(st.units.size());
         for (qsizetype i = 0; i < st.units.size(); ++i) {
             const Unit& u = st.units[i];
             if (!u.onTable() || u.type == UnitType::Commander)
@@ -103,12 +105,12 @@ struct Ctx {
         if (std::abs(dy) < 1e-6)
             dy = side == 0 ? 1 : -1; // 10.6: side 0 deploys at y = 0
         fwd = Vec2{0, dy > 0 ? 1.0 : -1.0};
-        k.resize(std::size_t(st.units.size()));
-        box.resize(k.size());
-        lockedMemo.assign(k.size(), -1);
-        for (std::size_t i = 0; i < k.size(); ++i) {
-            k[i] = st.units[qsizetype(i)].pose.corners();
-            box[i] = boxOf(k[i]);
+        k.reserve(std::size_t(st.units.size()));
+        box.reserve(k.capacity());
+        lockedMemo.assign(std::size_t(st.units.size()), -1);
+        for (const Unit& x : st.units) {
+            k.push_back(x.pose.corners());
+            box.push_back(boxOf(k.back()));
         }
     }
     double adv(Vec2 p) const { return p.dot(fwd); }
@@ -399,22 +401,33 @@ struct PoseScorer {
         int t = -1;
         Corners k;        // its corners
         Box box;          // their box
-        bool canShoot;    // it may shoot next (range > 0, no marker, not a limbered Cannon, not locked)
+        bool canShoot;    // it may shoot next (range > 0, no marker, not a limbered Cannon), unless locked
         double range;     // its shooting range
         bool mayCharge;   // formed, no marker: it may charge the unit
         double reachThem; // how far its charge reaches
         bool chargeable;  // the unit (formed) may charge it (not a Commander)
         double need = -1; // the largest distance at which any of the above matters (-1: none)
         double inner = 0; // the radius of the largest circle in its stand (about its centre)
+        mutable signed char diff = -1; // whether it is in difficult terrain (7.2.5), when asked (-1: not yet)
+        double chanceCap = 0; // chargeable: no charge on it from any pose is worth more to score() than this
     };
     QVarLengthArray<Near, 32> near;
+    bool fort = false; // the table has field fortifications (16.5)
     PoseScorer(const Ctx& ctx, int unit) : c(ctx), scratch(ctx.s), u(unit) {
         scratch.log.clear();
+        for (const TerrainFeature& f : c.s.terrain)
+            fort = fort || f.type == QLatin1String("fortification");
         const Unit& x = c.s.units[u];
         const double reach = c.e.rules().type(x.type).move + 3 + 9;
         for (int t : c.theirs) {
             const Unit& y = c.s.units[t];
-            if (!c.within(u, t, reach, reach + 1))
+            // Only a Cannon's fire reaches beyond 7 TUM (its range is the table's; charges reach 3 + half a
+            // move, other fire 4 TUM): any other enemy farther than `reach` (the unit's move, 5 TUM for the
+            // turning of its stand, at most 2x2, and 7 TUM) is beyond what score() asks about it from every
+            // end pose, so the box gap (a lower bound of the distance) settles it.
+            if (y.type == UnitType::Cannon
+                    ? !c.within(u, t, reach, reach + 1)
+                    : boxGap(c.box[std::size_t(u)], c.box[std::size_t(t)]) > reach + 1e-9)
                 continue;
             Near n;
             n.t = t;
@@ -422,8 +435,8 @@ struct PoseScorer {
             n.box = c.box[std::size_t(t)];
             n.inner = std::min(y.pose.w, y.pose.d) / 2;
             n.range = c.e.rules().type(y.type).range;
-            n.canShoot = n.range > 0 && !y.shotMarker && !y.movedMarker &&
-                         !(y.type == UnitType::Cannon && y.limbered) && !c.locked(t);
+            n.canShoot =
+                n.range > 0 && !y.shotMarker && !y.movedMarker && !(y.type == UnitType::Cannon && y.limbered);
             n.mayCharge = isFormed(y.type) && !y.shotMarker && !y.movedMarker;
             n.reachThem = 3 + (c.moveFirst ? c.e.rules().type(y.type).move * 0.5 : 0);
             n.chargeable = isFormed(x.type) && y.type != UnitType::Commander;
@@ -431,10 +444,29 @@ struct PoseScorer {
                 n.need = std::max(n.need, n.range);
             if (n.mayCharge)
                 n.need = std::max(n.need, n.reachThem);
-            if (n.chargeable)
+            if (n.chargeable) {
                 n.need = std::max(n.need, 3.0);
+                // score()'s value of the charge: its own hits at the best to-hit number its type can have
+                // (meleeToHit, 14.5.3: charging, in open terrain, from the rear) and nothing taken back.
+                const int bestNeed = TvbdEngine::meleeToHitOf(
+                    x.type, true, y, [] { return false; }, [] { return Zone::Rear; });
+                n.chanceCap = (y.type == UnitType::Cannon
+                                   ? y.resolve + routValue(c.s, t)
+                                   : hitsWorth(c.s, t, std::max(1, x.resolve), pHitOn(bestNeed))) *
+                              (c.moveFirst ? 0.5 : 0.9);
+            }
             near.push_back(n);
         }
+    }
+
+    // An upper bound of score(p, .) from p's box alone: the threats are never negative, the chance of a
+    // charge is at most the cap of an enemy within 3 TUM (the box gap bounds the distance from below).
+    double bound(const Box& pb) const {
+        double b = 0;
+        for (const Near& n : near)
+            if (n.chargeable && boxGap(pb, n.box) <= 3 + 1e-6)
+                b = std::max(b, n.chanceCap);
+        return b;
     }
 
     // `fear` weighs the threats (1: in full).
@@ -446,6 +478,7 @@ struct PoseScorer {
         const Corners kp = p.corners();
         const Box pb = boxOf(kp);
         const double inner = std::min(p.w, p.d) / 2;
+        signed char myDiff = -1; // whether the unit at p is in difficult terrain, when asked
         double threat = 0, chance = 0;
         for (const Near& n : near) {
             // The box gap is a lower bound of the distance (and is the distance returned beyond the cap): an
@@ -483,20 +516,48 @@ struct PoseScorer {
                     theyInMineZ = classify(p, n.k);
                 return *theyInMineZ;
             };
-            // Their shooting next (the other side shoots right after this move, 9).
-            if (n.canShoot && within(n.range) && meInTheirs() != Zone::Rear && meInTheirs() != Zone::None &&
-                (meInTheirs() == Zone::Front || y.type != UnitType::Cannon)) {
+            // c.e.meleeToHit(scratch, a, b) with a's `charged` flag as given, a and b the unit and the enemy
+            // (`mine`: the unit attacks), from what is known here: the zone of a seen from b and whether a is
+            // in difficult terrain, each taken when asked (the same answers). With field fortifications
+            // (16.5.5) the engine's own.
+            auto toHit = [&](bool mine, bool charged) {
+                const int a = mine ? u : t, b = mine ? t : u;
+                if (fort) {
+                    scratch.units[a].charged = charged;
+                    const int need = c.e.meleeToHit(scratch, a, b);
+                    scratch.units[a].charged = c.s.units[a].charged;
+                    return need;
+                }
+                return TvbdEngine::meleeToHitOf(
+                    c.s.units[a].type, charged, c.s.units[b],
+                    [&] {
+                        if (mine) {
+                            if (myDiff < 0)
+                                myDiff = c.e.inDifficult(scratch, p) ? 1 : 0;
+                            return myDiff == 1;
+                        }
+                        if (n.diff < 0)
+                            n.diff = c.e.inDifficult(scratch, t) ? 1 : 0;
+                        return n.diff == 1;
+                    },
+                    [&] { return mine ? meInTheirs() : theyInMine(); });
+            };
+            // Their shooting next (the other side shoots right after this move, 9). Whether the enemy is
+            // locked in melee (then it cannot shoot) is asked last, of the enemies in range only.
+            if (n.canShoot && y.type == UnitType::Cannon) {
+                // A Cannon shoots into its front zone only (unlimited range): classify's first test alone.
+                if (within(n.range) && inFront(y.pose, kp) && !c.locked(t))
+                    threat += hitsWorth(c.s, u, std::max(1, y.resolve), 1.0 / 6) * 0.7;
+            } else if (n.canShoot && within(n.range) && meInTheirs() != Zone::Rear &&
+                       meInTheirs() != Zone::None && !c.locked(t)) {
                 const int dice = meInTheirs() == Zone::Front ? std::max(1, y.resolve) : 1;
-                threat += hitsWorth(c.s, u, dice, 1.0 / 6) * (y.type == UnitType::Cannon ? 0.7 : 1.0);
+                threat += hitsWorth(c.s, u, dice, 1.0 / 6);
             }
             // Their charge on the unit (5.1): from their front, within 3 TUM (more if they move first).
             if (n.mayCharge && within(n.reachThem) &&
                 (meInTheirs() == Zone::Front || meInTheirs() == Zone::FrontFlank)) {
-                scratch.units[t].charged = true;
-                scratch.units[u].charged = false;
-                const int theirNeed = c.e.meleeToHit(scratch, t, u);
-                const int myNeed = x.type == UnitType::Cannon ? 7 : c.e.meleeToHit(scratch, u, t);
-                scratch.units[t].charged = c.s.units[t].charged;
+                const int theirNeed = toHit(false, true);
+                const int myNeed = x.type == UnitType::Cannon ? 7 : toHit(true, false);
                 const double w = within(3) ? 1.0 : 0.5;
                 const double v = x.type == UnitType::Cannon
                                      ? -(x.resolve + routValue(c.s, u)) // overrun (14.5.10)
@@ -511,10 +572,8 @@ struct PoseScorer {
                 if (y.type == UnitType::Cannon) {
                     v = y.resolve + routValue(c.s, t);
                 } else {
-                    scratch.units[u].charged = true;
-                    const int myNeed = c.e.meleeToHit(scratch, u, t);
-                    scratch.units[u].charged = false;
-                    const int theirNeed = c.e.meleeToHit(scratch, t, u);
+                    const int myNeed = toHit(true, true);
+                    const int theirNeed = toHit(false, y.charged);
                     v = exchange(c.s, u, std::max(1, x.resolve), myNeed, t, diceFacing(c.s, t, meInTheirs()),
                                  theirNeed);
                 }
@@ -551,15 +610,23 @@ struct Formation {
                 friends.push_back(fr);
         }
     }
+    // An upper bound of value(p) from p's box alone: the support of every friend within 4 TUM, no masking.
+    double bound(const Box& pb) const {
+        double v = 0;
+        for (const Friend& y : friends)
+            if (y.support && boxGap(y.box, pb) <= 4.0 + 1e-9)
+                v += kSupport;
+        return v;
+    }
     double value(const Pose& p) const {
         double v = 0;
         const Corners kp = p.corners();
         const Box pb = boxOf(kp);
         for (const Friend& y : friends) {
-            if (y.cannon && (p.c - y.pose->c).length() < 16 && inFront(*y.pose, p)) // classify(*y.pose, kp)
+            if (y.cannon && (p.c - y.pose->c).length() < 16 && inFront(*y.pose, kp)) // classify(*y.pose, kp)
                 v -= kMask;
             if (y.support && boxGap(y.box, pb) <= 4.0 + 1e-9 && distance(*y.pose, y.k, p, kp, 4.5) <= 4.0 &&
-                inRear(*y.pose, p))
+                inRear(*y.pose, kp))
                 v += kSupport;
         }
         return v;
@@ -613,8 +680,8 @@ TAction chooseMoveFor(const Ctx& c, int u) {
     }
     const double line = lineUnit(x.type) ? paceLine(c, x.command, u) : 1e9;
     aimWeight *= 1 + 2 * c.urgency;
-    auto total = [&](const Pose& p) {
-        double v = scorer.score(p, 1 - 0.6 * c.urgency) + formation.value(p);
+    // The pose's value: `v` is its score (or a bound of it) plus its formation value; the objectives' terms.
+    auto rest = [&](const Pose& p, double v) {
         if (aimWeight > 0) {
             v -= aimWeight * (p.c - aimPt).length();
             if (aim >= 0) {
@@ -631,9 +698,21 @@ TAction chooseMoveFor(const Ctx& c, int u) {
             v -= 0.5; // a limbered Cannon moves only when it must
         return v;
     };
+    const double fear = 1 - 0.6 * c.urgency;
+    const double stay = rest(x.pose, scorer.score(x.pose, fear) + formation.value(x.pose));
 
-    const double stay = total(x.pose);
-    QVarLengthArray<std::pair<double, int>, 64> scored;
+    // Each option's end pose (unchecked, movePose) with a bound of its value from the cheap terms,
+    // PoseScorer::bound and Formation::bound; the full score is taken only while an option's bound could
+    // still put it ahead of the best scored one. The options are then taken best first (ties in list order)
+    // and checked until one is legal, a fallback only when the move it stands in for is not: the same move as
+    // scoring every option and TvbdEngine::bestListedOption.
+    struct Opt {
+        int k;
+        Pose p;
+        double bound, v = 0;
+        bool scored = false, done = false;
+    };
+    QVarLengthArray<Opt, 64> opts;
     for (qsizetype k = 0; k < options.size(); ++k) {
         const MoveSpec& m = options[k].move;
         if (m.kind == MoveKind::Unlimber || m.kind == MoveKind::Face)
@@ -641,20 +720,52 @@ TAction chooseMoveFor(const Ctx& c, int u) {
         const auto p = c.e.movePose(c.s, u, m);
         if (!p)
             continue;
-        double v = total(*p);
+        const Box pb = boxOf(p->corners());
+        double b = rest(*p, scorer.bound(pb) + formation.bound(pb));
         if (m.kind == MoveKind::Backward)
-            v -= 0.3; // a moved marker: no shooting or charging this turn (12.1.5)
-        if (v > stay + 0.05)
-            scored.push_back({v, int(k)});
+            b -= 0.3;
+        b += 1e-9; // rounding
+        if (b > stay + 0.05)
+            opts.push_back({int(k), *p, b});
     }
-    const auto m = c.e.bestListedOption(c.s, u, options, std::span(scored.data(), scored.size()));
-    if (!m)
-        return hold;
-    TAction a;
-    a.kind = TAction::Move;
-    a.unit = u;
-    a.move = *m;
-    return a;
+    QVarLengthArray<signed char, 64> legal(options.size(), -1); // unknown, 0, 1
+    auto isLegal = [&](int k) {
+        if (legal[k] < 0)
+            legal[k] = c.e.checkMove(c.s, u, options[k].move) ? 1 : 0;
+        return legal[k] == 1;
+    };
+    while (true) {
+        Opt* best = nullptr; // the best scored option not yet taken
+        Opt* open = nullptr; // the unscored option with the highest bound
+        for (Opt& o : opts) {
+            if (o.done)
+                continue;
+            if (o.scored ? !best || o.v > best->v : !open || o.bound > open->bound)
+                (o.scored ? best : open) = &o;
+        }
+        if (open && (!best || open->bound >= best->v)) {
+            double v = rest(open->p, scorer.score(open->p, fear) + formation.value(open->p));
+            if (options[open->k].move.kind == MoveKind::Backward)
+                v -= 0.3; // a moved marker: no shooting or charging this turn (12.1.5)
+            open->scored = true;
+            open->v = v;
+            open->done = !(v > stay + 0.05);
+            continue;
+        }
+        if (!best)
+            return hold;
+        best->done = true;
+        const int primary = options[best->k].fallbackOf;
+        if (primary >= 0 && isLegal(primary))
+            continue; // listed only when the move it stands in for is not legal
+        if (isLegal(best->k)) {
+            TAction a;
+            a.kind = TAction::Move;
+            a.unit = u;
+            a.move = options[best->k].move;
+            return a;
+        }
+    }
 }
 
 // A Cannon: unlimber at once (12.1.7); unlimbered, pivot (12.1.8) when nothing is in its front and a pivot
