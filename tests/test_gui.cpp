@@ -1241,7 +1241,10 @@ class TestGui : public QObject {
         QVERIFY(combat->grab().save(shot(QStringLiteral("table-result-confirm.png"))));
         click(combat->buttonFor(*confirm));
         f = topCombat(gc->state());
-        QVERIFY(f && f->tableResult); // 12.31 next, as after a CRT result
+        // 12.31 next, as after a CRT result — unless the losses ended the combat (the auto-resolved battle
+        // of this seed costs the Catholic its leader and Loss Number 5: no combat frame is left).
+        QVERIFY(!f || f->tableResult);
+        QVERIFY(f || expected.lossNumber[0] >= 5 || !expected.leadersLost.isEmpty());
         QVERIFY(!legalChoice(gc, kBattleConfirm));
         bool logged = false;
         for (const auto& l : gc->log())
