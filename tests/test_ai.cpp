@@ -475,6 +475,74 @@ class TestAi : public QObject {
                  QStringLiteral("move luetzen"));
     }
 
+    // The campaign plan and the Areas of the campaign's Catholic Victory (5.22: 30 VP and Austria, Bavaria
+    // and the Spanish Netherlands at the end of turn 14, else a Draw): in the last two turns a lost one of
+    // those Areas comes first. Tilly at Budweis with a Protestant Bavaria: towards Passau in turn 13; in
+    // turn 5 (and without the plan) towards Pilsen, as the priority list goes.
+    void campaignPlanRetakesVictoryAreasAtTheEnd() {
+        Rules r;
+        QVERIFY(r.newGame());
+        r.clearBoard();
+        r.placeLeader(QStringLiteral("tilly"), QStringLiteral("budweis"));
+        r.place(QStringLiteral("bavarian"), UnitKind::Mercenary, QStringLiteral("budweis"), 4);
+        r.setMarker(QStringLiteral("budweis"), kCatholic);
+        r.setActive(kCatholic);
+        r.setHand(kCatholic, {QStringLiteral("C2")});
+        Action act;
+        for (const Action& a : r.legalActions())
+            if (a.kind == ActionKind::PlayCard && a.use == CardUse::Act)
+                act = a;
+        QCOMPARE(act.kind, ActionKind::PlayCard);
+        const auto towards = [&](int planSide) {
+            const QString why = ai::describe(r.e, r.s, act, planSide);
+            return why.mid(why.lastIndexOf(QLatin1Char(' ')) + 1);
+        };
+        r.s.turn = 13;
+        QCOMPARE(towards(kCatholic), QStringLiteral("Pilsen")); // Bavaria is Catholic: nothing to retake
+        r.s.areas[static_cast<size_t>(r.area(QStringLiteral("bavaria")))].control = kProtestant;
+        QCOMPARE(towards(kCatholic), QStringLiteral("Passau"));
+        QCOMPARE(towards(kNone), QStringLiteral("Pilsen"));
+        QCOMPARE(
+            ai::activationObjectives(r.d(), r.s, r.leader(QStringLiteral("tilly")), kCatholic, 3).front(),
+            r.city(QStringLiteral("passau"))); // the search's first objective as well
+        r.s.turn = 5;
+        QCOMPARE(towards(kCatholic), QStringLiteral("Pilsen")); // time enough
+    }
+
+    // The campaign plan keeps its Electors to the end (5.12: their VP; 5.141: the majority's 2): in the last
+    // four turns an enemy army within two spaces of a Catholic Elector draws a Catholic stack to it. Köln
+    // with a Protestant army at Maastricht (two spaces): Tilly at Frankfurt goes to Köln in turn 12, not in
+    // turn 5 (nor without the plan), when it is not yet the end that counts.
+    void campaignPlanDefendsElectorsAtTheEnd() {
+        Rules r;
+        QVERIFY(r.newGame());
+        r.clearBoard();
+        r.setMarker(QStringLiteral("koeln"), kCatholic);
+        r.setMarker(QStringLiteral("frankfurt"), kCatholic);
+        r.placeLeader(QStringLiteral("tilly"), QStringLiteral("frankfurt"));
+        r.place(QStringLiteral("bavarian"), UnitKind::Mercenary, QStringLiteral("frankfurt"), 4);
+        r.place(QStringLiteral("protestant"), UnitKind::Mercenary, QStringLiteral("maastricht"), 3);
+        r.setActive(kCatholic);
+        r.setHand(kCatholic, {QStringLiteral("C2")});
+        Action act;
+        for (const Action& a : r.legalActions())
+            if (a.kind == ActionKind::PlayCard && a.use == CardUse::Act)
+                act = a;
+        QCOMPARE(act.kind, ActionKind::PlayCard);
+        const auto towards = [&](int turn, int planSide) {
+            r.s.turn = static_cast<int8_t>(turn);
+            const QString why = ai::describe(r.e, r.s, act, planSide);
+            return why.mid(why.lastIndexOf(QLatin1Char(' ')) + 1);
+        };
+        QCOMPARE(towards(12, kCatholic), QStringLiteral("Köln"));
+        QCOMPARE(towards(12, kNone), QStringLiteral("Oppenheim"));
+        QCOMPARE(towards(5, kCatholic), QStringLiteral("Oppenheim"));
+        r.s.turn = 12; // the search's first objective as well
+        QCOMPARE(
+            ai::activationObjectives(r.d(), r.s, r.leader(QStringLiteral("tilly")), kCatholic, 3).front(),
+            r.city(QStringLiteral("koeln")));
+    }
+
     // Difficulty (issue 8): the lowest search level also plays weaker on purpose: in about 30 % of its
     // card rounds a random plan among the best it considered, and its reason says so.
     void lowestLevelHandicap() {
