@@ -233,35 +233,9 @@ bool isKeyCity(const KeyPlaces& k, int city) {
     return city == k.vienna || city == k.munich || city == k.brussels;
 }
 
-// The strength of `side` outside the fortresses within two spaces of `city` (the threat to it).
-int strengthNear(const Distances& dist, const Forces& f, int city, int side) {
-    int near = 0;
-    for (int e = 0; e < dist.n; ++e) {
-        const int de = dist.at(city, e);
-        if (de >= 0 && de <= 2)
-            near += f.out[side][static_cast<size_t>(e)];
-    }
-    return near;
-}
-
-bool isVictoryArea(const KeyPlaces& k, int area) {
-    return area >= 0 && (area == k.austria || area == k.bavaria || area == k.spanishNl);
-}
-
-// The campaign plan's extra value of `city` for the Catholic (docs/ai.md, "the campaign plan"): in the last
-// two turns every city that brings back one of the Areas the campaign's Catholic Victory needs (5.22:
-// Austria, Bavaria and the Spanish Netherlands at the end of turn 14, or a Draw).
-double victoryAreaValue(const GameState& s, const KeyPlaces& k, int area, int ctl) {
-    if (!isVictoryArea(k, area) || ctl == kCath || s.turn < s.lastTurn - 1 ||
-        s.areas[static_cast<size_t>(area)].control == kCath)
-        return 0;
-    return 12;
-}
-
-// How much `side` wants to go to `city` with a stack of strength `cf` (0: not at all). `plan`: the
-// campaign plan's values as well (the plan bot's and the search bot's own side).
+// How much `side` wants to go to `city` with a stack of strength `cf` (0: not at all).
 double cityValue(const GameData& d, const GameState& s, const Forces& f, const KeyPlaces& k, int side,
-                 int city, int cf, bool plan = false) {
+                 int city, int cf) {
     const City& c = d.cities[city];
     if (c.offmap)
         return 0;
@@ -284,8 +258,6 @@ double cityValue(const GameData& d, const GameState& s, const Forces& f, const K
     // denies them
     if (c.area >= 0 && ctl != side && (c.area == k.austria || c.area == k.bavaria || c.area == k.spanishNl))
         v += side == kCath ? 8 : 3;
-    if (plan && side == kCath)
-        v += victoryAreaValue(s, k, c.area, ctl);
     const int enemy = f.out[opp][static_cast<size_t>(city)];
     if (enemy > 0) {
         if (cf * 2 < enemy * 3)
@@ -300,13 +272,9 @@ double cityValue(const GameData& d, const GameState& s, const Forces& f, const K
         int threat = 0;
         for (int nb : c.neighbours)
             threat += f.out[opp][static_cast<size_t>(nb)];
-        const int own = f.out[side][static_cast<size_t>(city)] + f.in[side][static_cast<size_t>(city)];
-        if (threat > own)
+        if (threat > f.out[side][static_cast<size_t>(city)] + f.in[side][static_cast<size_t>(city)])
             v = std::max(v, 4.0 + c.vp * 2);
-        // the campaign plan: in the last four turns the Catholic's Electors and key cities keep their VP to
-        // the end (5.12) and the Electors the majority (5.141): an enemy within two spaces is a threat
-        if (plan && side == kCath && s.turn >= s.lastTurn - 3 && strengthNear(dist, f, city, opp) > own)
-            v = std::max(v, 8.0 + c.vp * 3);
+        (void)dist;
     }
     return v;
 }
@@ -335,7 +303,7 @@ std::vector<int8_t> routeTo(const GameData& d, const GameState& s, const Forces&
 }
 
 Target bestTarget(const GameData& d, const GameState& s, const Forces& f, const KeyPlaces& k, int side,
-                  int at, int cf, bool plan = false) {
+                  int at, int cf) {
     Target t;
     if (!isCity(static_cast<int16_t>(at)) || cf <= 0)
         return t;
@@ -344,7 +312,7 @@ Target bestTarget(const GameData& d, const GameState& s, const Forces& f, const 
         const int dd = dist.at(at, c);
         if (dd < 0 || dd > 10)
             continue;
-        const double v = cityValue(d, s, f, k, side, c, cf, plan);
+        const double v = cityValue(d, s, f, k, side, c, cf);
         if (v <= 0)
             continue;
         const double score = v / (1.0 + dd);
@@ -613,8 +581,7 @@ Scored scoreTurn(const GameData& d, const GameState& s, const Forces& f, const K
         switch (a.use) {
         case CardUse::Act: {
             const int cf = leaderStackCf(d, s, a.target, side);
-            const Target t =
-                bestTarget(d, s, f, k, side, s.leaders[static_cast<size_t>(a.target)].loc, cf, plan);
+            const Target t = bestTarget(d, s, f, k, side, s.leaders[static_cast<size_t>(a.target)].loc, cf);
             r.score = (cf > 0 ? 30 + 10 * t.score + 0.2 * cf : 4) - card.value * 1.5;
             r.why = t.city >= 0 ? QStringLiteral("activate %1 (%2 CF) towards %3")
                                       .arg(leaderName(d, a.target))
@@ -937,11 +904,10 @@ std::vector<Scored> scoreAll(const Engine& engine, const GameState& s, const std
     const int who = engine.actor(s);
     if (const auto* af = std::get_if<ActivationFrame>(&top)) {
         const int act = af->reactionCity >= 0 ? other(af->side) : af->side;
-        Target t =
-            af->reactionCity >= 0 ? Target{}
-            : objective >= 0 && af->side == objectiveSide
-                ? Target{objective, 1}
-                : bestTarget(d, s, f, k, af->side, af->at, stackCf(d, s, af->units), af->side == planSide);
+        Target t = af->reactionCity >= 0 ? Target{}
+                   : objective >= 0 && af->side == objectiveSide
+                       ? Target{objective, 1}
+                       : bestTarget(d, s, f, k, af->side, af->at, stackCf(d, s, af->units));
         if (af->reactionCity < 0 && objective < 0 && af->side == planSide && planSide == kCath &&
             upObjectiveWanted(d, s, *af))
             t = Target{kBoxBase + campaign(d).up, 1};
@@ -1010,6 +976,19 @@ size_t fastChoiceTowards(const Engine& engine, const GameState& s, const std::ve
     return fastChoiceImpl(engine, s, legal, rng, reason, objective, side, planSide);
 }
 
+namespace {
+// The strength of `side` outside the fortresses within two spaces of `city` (the threat to it).
+int strengthNear(const Distances& dist, const Forces& f, int city, int side) {
+    int near = 0;
+    for (int e = 0; e < dist.n; ++e) {
+        const int de = dist.at(city, e);
+        if (de >= 0 && de <= 2)
+            near += f.out[side][static_cast<size_t>(e)];
+    }
+    return near;
+}
+} // namespace
+
 std::vector<int> activationObjectives(const GameData& d, const GameState& s, int leader, int side,
                                       int count) {
     std::vector<int> out;
@@ -1029,7 +1008,7 @@ std::vector<int> activationObjectives(const GameData& d, const GameState& s, int
         const int dd = dist.at(at, c);
         if (dd < 0 || dd > 10)
             continue;
-        const double v = cityValue(d, s, f, k, side, c, cf, true); // the search's own side: the plan
+        const double v = cityValue(d, s, f, k, side, c, cf);
         if (v > 0)
             scored.emplace_back(v / (1.0 + dd), c);
         // 5.141: our Elector (or key city) with enemy strength within two spaces above ours in it
