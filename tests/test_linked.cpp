@@ -1055,6 +1055,31 @@ class TestLinked : public QObject {
         QVERIFY2(
             battle::checkAttachedResult(f.d(), f.s, withRecord(f.d(), top, autoRec), kNone, nullptr, &error),
             qPrintable(error));
+        // the tactical AI's revision (kTacticalAiRevision): written, read back; a record of another
+        // revision (older ones carry none: revision 1) is refused with the reason, not as a forgery
+        QCOMPARE(battle::recordToJson(autoRec).value(QStringLiteral("tacticalAi")).toInt(),
+                 wp::tactical::kTacticalAiRevision);
+        QCOMPARE(autoRec.tacticalAi, wp::tactical::kTacticalAiRevision);
+        {
+            QJsonObject rj = battle::recordToJson(autoRec);
+            rj.remove(QStringLiteral("tacticalAi"));
+            battle::TableRecord older;
+            QVERIFY2(battle::recordFromJson(rj, &older, &error), qPrintable(error));
+            QCOMPARE(older.tacticalAi, 1);
+            QVERIFY(!battle::replayRecord(f.d(), f.s, older, nullptr, &error));
+            QVERIFY2(error.contains(QStringLiteral("revision 1 of the tactical AI")) &&
+                         error.contains(QStringLiteral("same version")),
+                     qPrintable(error));
+            rj.insert(QStringLiteral("tacticalAi"), QStringLiteral("two"));
+            QVERIFY(!battle::recordFromJson(rj, &older, &error));
+            QVERIFY2(error.contains(QStringLiteral("$.tacticalAi")), qPrintable(error));
+            QJsonObject plain = battle::recordToJson(simple); // the simple policy's moves only
+            QVERIFY(!plain.contains(QStringLiteral("tacticalAi")));
+            plain.insert(QStringLiteral("tacticalAi"), 2);
+            QVERIFY(!battle::recordFromJson(plain, &older, &error));
+            QVERIFY2(error.contains(QStringLiteral("only a record with moves of the tactical AI")),
+                     qPrintable(error));
+        }
         const QStringList autoTactical = [&] {
             QStringList t;
             for (const battle::TableMove& m : check.played)

@@ -565,6 +565,13 @@ bool matchesAutoResolve(const GameData& d, const GameState& s, QString* why) {
 // ---- the battle's record
 // -----------------------------------------------------------------------------------
 
+bool TableRecord::usesTacticalAi() const {
+    if (policy == QLatin1String("tactical"))
+        return true;
+    return std::any_of(moves.begin(), moves.end(),
+                       [](const TableMove& m) { return m.policy == QLatin1String("tactical"); });
+}
+
 int TableRecord::handDice() const {
     int n = 0;
     for (const TableMove& m : moves)
@@ -693,6 +700,8 @@ QJsonObject recordToJson(const TableRecord& r) {
     o.insert(QStringLiteral("moves"), movesJson(r.moves));
     if (!r.policy.isEmpty() && r.policy != QLatin1String("simple"))
         o.insert(QStringLiteral("policy"), r.policy); // absent: the simple policy (older records)
+    if (r.usesTacticalAi())
+        o.insert(QStringLiteral("tacticalAi"), r.tacticalAi);
     if (r.by == QLatin1String("hand")) {
         static const char* winners[3] = {"attacker", "defender", "draw"};
         QJsonObject form;
@@ -776,6 +785,17 @@ bool recordFromJson(const QJsonObject& o, TableRecord* out, QString* error) {
             return fail(QStringLiteral("policy"),
                         QStringLiteral("only an auto-resolved battle's record names one policy (a "
                                        "battle fought on screen names it per move)"));
+    }
+    if (const QJsonValue ai = o.value(QStringLiteral("tacticalAi")); !ai.isUndefined()) {
+        if (!ai.isDouble() || ai.toDouble() != std::floor(ai.toDouble()) || ai.toInt() < 1)
+            return fail(QStringLiteral("tacticalAi"),
+                        QStringLiteral("expected the tactical AI's revision, a whole number from 1"));
+        if (!r.usesTacticalAi())
+            return fail(QStringLiteral("tacticalAi"),
+                        QStringLiteral("only a record with moves of the tactical AI names its revision"));
+        r.tacticalAi = ai.toInt();
+    } else {
+        r.tacticalAi = 1; // the records written before the field: the AI of session 8
     }
     if (r.by == QLatin1String("hand") && !readForm(o.value(QStringLiteral("form")).toObject(), &r, error))
         return false;
@@ -969,6 +989,15 @@ bool replayRecord(const GameData& d, const GameState& s, const TableRecord& reco
                      "the record's battle seed %1 is not this battle's (%2): the record of another battle")
                      .arg(record.seed)
                      .arg(seed);
+        return false;
+    }
+    if (rules == QLatin1String("tvbd") && record.usesTacticalAi() &&
+        record.tacticalAi != wp::tactical::kTacticalAiRevision) {
+        *error = QStringLiteral("the record's computer moves were chosen by revision %1 of the tactical AI; "
+                                "this copy of Westphalia plays revision %2 and cannot choose them again: "
+                                "both players need the same version to check the record")
+                     .arg(record.tacticalAi)
+                     .arg(wp::tactical::kTacticalAiRevision);
         return false;
     }
     RecordCheck c;

@@ -8,6 +8,7 @@
 #include "battle/record.h"
 #include "rules/action.h"
 #include "rules/engine.h"
+#include "tactical/tvbd_ai.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -52,7 +53,7 @@ struct LinkMapping {
     double base = 0.125;       // a fraction of the loss capacity every side takes in any battle
     double routedWeight = 0.5; // a routed unit counts this much of a destroyed one
     double scale = 1.0;        // times the side's loss capacity (every step of its units, 12.31)
-    double pursuit = 0.15;     // a further fraction of the loser's capacity: the pursuit after the battle
+    double pursuit = 0.125;    // a further fraction of the loser's capacity: the pursuit after the battle
     double loserMinimum = 1.0; // the beaten side takes at least this Loss Number (a CRT loser always does)
     // The 12.41 roll of the leaders the table did not kill (rollTableLeaderLosses): this modifier besides
     // the outcome's +-1. TVBD -2 (its Commanders fall on the table; the survivors' roll makes up the
@@ -193,7 +194,11 @@ struct TableRecord {
     int winner = -1;
     QList<TableUnit> units;
     QStringList leadersLost[2];
-    int handDice() const; // dice rolled by hand in all
+    // The revision of the tactical AI (wp::tactical::kTacticalAiRevision) that chose the "tactical" moves;
+    // JSON "tacticalAi", written only when the record names that policy (absent there: revision 1).
+    int tacticalAi = wp::tactical::kTacticalAiRevision;
+    int handDice() const;        // dice rolled by hand in all
+    bool usesTacticalAi() const; // the record or one of its moves names the "tactical" policy
 };
 
 // A short hash (16 hex digits of SHA-256) of a tactical scenario as exported (compact JSON).
