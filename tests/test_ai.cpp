@@ -239,6 +239,94 @@ class TestAi : public QObject {
         QCOMPARE(ai::victoryOutlook(d, s, kCatholic), -1.0);
     }
 
+    // 5.22 (campaign): the search value prefers holding the three required Areas at the end. In the last
+    // turn at 42 VP, losing Bavaria costs the Catholic more than a lost Area's VP: the Catholic Victory
+    // needs it. A finished game is valued as its final position plus the outcome, so a Draw at 42 VP for
+    // want of Bavaria scores far below the same VP won and near the unfinished position without Bavaria,
+    // and a Draw at 12 VP scores a little below the last turn before it for the Protestant (its chance of
+    // 10 VP is gone; before: every Draw scored (VP - 21) / 5, near 0, whatever the position, tens of VP
+    // above that last turn).
+    void searchValueHoldsTheRequiredAreasAtTheEnd() {
+        const Engine e(rulesData());
+        const GameData& d = e.data();
+        GameState s = advanced(e, QStringLiteral("campaign"), 3, 0);
+        s.turn = s.lastTurn;
+        const auto bavaria = static_cast<size_t>(d.area(QStringLiteral("bavaria")));
+        for (const char* a : {"austria", "bavaria", "spanish-netherlands"})
+            s.areas[static_cast<size_t>(d.area(QLatin1String(a)))].control = kCatholic;
+        s.vp = 42;
+        const double held = ai::searchValue(d, s, kCatholic);
+        s.areas[bavaria].control = kProtestant;
+        s.vp = static_cast<int16_t>(42 - 2 * d.areas[static_cast<qsizetype>(bavaria)].vp); // 5.12: its VP too
+        const double lost = ai::searchValue(d, s, kCatholic);
+        QVERIFY2(held - lost > 2 * d.areas[static_cast<qsizetype>(bavaria)].vp + 15,
+                 qPrintable(QStringLiteral("%1 %2").arg(held).arg(lost)));
+        // finished: Bavaria Protestant, a Draw (5.22)
+        s.gameOver = true;
+        s.winner = kNone;
+        const double draw = ai::searchValue(d, s, kCatholic);
+        QVERIFY2(std::abs(draw - lost) < 10, qPrintable(QStringLiteral("%1 %2").arg(draw).arg(lost)));
+        s.areas[bavaria].control = kCatholic;
+        s.vp = 42;
+        s.winner = kCatholic;
+        const double won = ai::searchValue(d, s, kCatholic);
+        QVERIFY2(won > held && won - draw > 60, qPrintable(QStringLiteral("%1 %2").arg(won).arg(draw)));
+        QCOMPARE(ai::searchValue(d, s, kProtestant), -won);
+        // the Protestant at 12 VP in the last turn, and the Draw it ended in
+        s.gameOver = false;
+        s.winner = kNone;
+        s.vp = 12;
+        const double before = ai::searchValue(d, s, kProtestant);
+        s.gameOver = true;
+        const double drawn = ai::searchValue(d, s, kProtestant);
+        QVERIFY2(drawn < before && before - drawn < 15, // the Protestant's chance of 10 VP is gone
+                 qPrintable(QStringLiteral("%1 %2").arg(drawn).arg(before)));
+        s.vp = 10;
+        s.winner = kProtestant;
+        QVERIFY(ai::searchValue(d, s, kProtestant) > drawn + 55);
+    }
+
+    // 9.4 and 5.22: a Peasant Revolt in an Area the Catholic's final victory needs (Bavaria) lowers his
+    // victory outlook while it lasts (9.42, 9.44), the search gets a plan to suppress it (revoltObjective:
+    // the nearest such revolt within six spaces; none in other Areas, none for the Protestant, who needs
+    // no Area), and an activation with that objective marches there and suppresses it (9.43).
+    void revoltInARequiredArea() {
+        Rules r;
+        QVERIFY(r.newGame());
+        r.clearBoard();
+        const GameData& d = r.d();
+        for (const char* a : {"austria", "bavaria", "spanish-netherlands"})
+            r.s.areas[static_cast<size_t>(d.area(QLatin1String(a)))].control = kCatholic;
+        r.placeLeader(QStringLiteral("tilly"), QStringLiteral("munich"));
+        r.place(QStringLiteral("bavarian"), UnitKind::Mercenary, QStringLiteral("munich"), 4);
+        r.setActive(kCatholic);
+        r.s.turn = r.s.lastTurn;
+        r.s.vp = 33;
+        const int tilly = r.leader(QStringLiteral("tilly"));
+        QCOMPARE(ai::revoltObjective(d, r.s, tilly, kCatholic), -1);
+        const double calm = ai::victoryOutlook(d, r.s, kCatholic);
+        const int pilsen = r.city(QStringLiteral("pilsen")); // Bohemia: not an Area 5.22 needs
+        r.s.cities[static_cast<size_t>(pilsen)].revolt = true;
+        QCOMPARE(ai::revoltObjective(d, r.s, tilly, kCatholic), -1);
+        QCOMPARE(ai::victoryOutlook(d, r.s, kCatholic), calm);
+        const int passau = r.city(QStringLiteral("passau"));
+        r.s.cities[static_cast<size_t>(passau)].revolt = true;
+        QCOMPARE(ai::revoltObjective(d, r.s, tilly, kCatholic), passau);
+        QCOMPARE(ai::revoltObjective(d, r.s, tilly, kProtestant), -1);
+        const double revolt = ai::victoryOutlook(d, r.s, kCatholic);
+        QVERIFY2(revolt < calm - 0.05, qPrintable(QStringLiteral("%1 %2").arg(revolt).arg(calm)));
+
+        QVERIFY2(r.activate(QStringLiteral("tilly")), qPrintable(r.error));
+        Rng rng(1);
+        for (int i = 0; i < 30 && r.s.cities[static_cast<size_t>(passau)].revolt && r.s.frames.size() > 1;
+             ++i) {
+            const std::vector<Action> legal = r.legalActions();
+            QVERIFY(r.act(legal[ai::fastChoiceTowards(r.e, r.s, legal, rng, passau, kCatholic)]));
+        }
+        QVERIFY(!r.s.cities[static_cast<size_t>(passau)].revolt);
+        QCOMPARE(ai::victoryOutlook(d, r.s, kCatholic) > revolt, true);
+    }
+
     // The search bot's plan level (issue 8): the objectives it searches for an activation include an own
     // Elector threatened by a stronger enemy stack within two spaces (5.141: Köln, with 3 Protestant
     // units next to it and none in it), the threat shows in electorThreat() until Köln is garrisoned, and

@@ -58,6 +58,11 @@ double evaluate(const GameData& d, const rules::GameState& s, int side);
 // A finished game is +-1 (a draw 0).
 double victoryOutlook(const GameData& d, const rules::GameState& s, int side);
 
+// The value the search bot maximises for `side` (docs/ai.md "the search value"): evaluate() + 30 x the
+// victory outlook + the Elector threat + campaignTerms(). A finished game is evaluated as the position
+// it ended in plus 60 x its outcome (+-1, a draw 0), so that it continues the unfinished values.
+double searchValue(const GameData& d, const rules::GameState& s, int side);
+
 // The campaign's long-term VP that a few card rounds of play-out do not reach, for `side` (the search
 // bot's value, docs/ai.md "the campaign plan"): the 5.15 penalty pending while Spinola's army is not in
 // the UP (weighted by how near the Intervention is), the Dutch War track's VP boxes still to come
@@ -86,6 +91,12 @@ size_t fastChoiceTowards(const rules::Engine& engine, const rules::GameState& s,
 // the map or has no units.
 std::vector<int> activationObjectives(const GameData& d, const rules::GameState& s, int leader, int side,
                                       int count);
+
+// The search bot's revolt plan for an activation of `leader` (docs/ai.md): the nearest city within six
+// spaces with a Peasant Revolt (9.4) in one of the Areas `side`'s final victory needs (5.22: Austria,
+// Bavaria, the Spanish Netherlands for the Catholic), where a unit spending an MP suppresses it (9.43);
+// -1 when there is none.
+int revoltObjective(const GameData& d, const rules::GameState& s, int leader, int side);
 
 // The threat to the Electors and key cities (5.141, 5.21) in VP for `side`: per city held by a side, its
 // VP + 1 scaled by how far the enemy strength within two spaces exceeds the strength in it (up to 4 CF);

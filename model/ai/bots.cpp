@@ -180,17 +180,28 @@ double normalCdf(double x) {
     return 0.5 * std::erfc(-x / std::sqrt(2.0));
 }
 
+// The Peasant Revolts (9.4) in each Area: a held Area with revolts may be lost by the end (9.42: enough
+// of them take its control; 9.44: they spread; the opponent's revolt events add more).
+std::vector<int> revoltsPerArea(const GameData& d, const GameState& s) {
+    std::vector<int> n(s.areas.size(), 0);
+    for (size_t c = 0; c < s.cities.size(); ++c)
+        if (s.cities[c].revolt && d.cities[static_cast<qsizetype>(c)].area >= 0)
+            ++n[static_cast<size_t>(d.cities[static_cast<qsizetype>(c)].area)];
+    return n;
+}
+
 // The victory outlook for `side`, -1..1: an estimate of P(side wins) - P(the opponent wins) at the end of
 // the game from the VP track, the turns left (the VP spread grows with them) and the Areas the final
 // conditions need. This is what the search aims at on top of the evaluation (docs/ai.md): a position
 // 2 VP short of the threshold in the last turn is worth more than the same VP change early on.
-double victoryOutlook(const GameState& s, const FinalGoals& g, int side) {
+double victoryOutlook(const GameData& d, const GameState& s, const FinalGoals& g, int side) {
     if (s.gameOver)
         return s.winner == side ? 1.0 : s.winner == kNone ? 0.0 : -1.0;
     const double turnsLeft = std::max(0, s.lastTurn - s.turn) + 0.5;
     const double sigma = 1.5 + 2.2 * std::sqrt(turnsLeft);
     const double early = std::min(1.0, turnsLeft / 12.0); // how much an Area can still change hands
     double p[2] = {0, 0};
+    std::vector<int> revolts;
     for (int w = 0; w < 2; ++w) {
         if (!g.known[w])
             continue;
@@ -199,9 +210,16 @@ double victoryOutlook(const GameState& s, const FinalGoals& g, int side) {
             pv *= normalCdf((s.vp - (g.vpAtLeast[w] - 0.5)) / sigma);
         if (g.vpAtMost[w] < 1000)
             pv *= normalCdf(((g.vpAtMost[w] + 0.5) - s.vp) / sigma);
+        // In the last turns an Area held is nearly sure to count, one not held nearly sure to be missing
+        // (5.22 reads control at the end of the last turn).
+        const double late = 1 - std::min(1.0, turnsLeft / 3.0);
+        if (!g.areas[w].empty() && revolts.empty())
+            revolts = revoltsPerArea(d, s);
         for (int a : g.areas[w]) {
             const int ctl = s.areas[static_cast<size_t>(a)].control;
-            const double q = ctl == w ? 0.92 : ctl == kNone ? 0.35 : 0.12;
+            double q = ctl == w ? 0.92 + 0.06 * late : ctl == kNone ? 0.35 - 0.15 * late : 0.12 - 0.06 * late;
+            if (ctl == w) // each revolt in a held Area puts it at risk until it is suppressed (9.43)
+                q *= std::max(0.5, 1 - 0.12 * revolts[static_cast<size_t>(a)]);
             pv *= q + (0.5 - q) * early * 0.6;
         }
         p[w] = pv;
@@ -227,9 +245,57 @@ struct ScenarioGoals {
 };
 
 constexpr double kThreatWeight = 1;
+// A finished game: the evaluation of the final position as if it went on, plus the outcome (+-1, a draw
+// 0) at the outlook's weight and as much again. So the value continues that of the unfinished position
+// (whose outlook estimates the same outcome): a Draw at 42 VP for want of an Area scores well below the
+// same position won, and a Draw at 12 VP is no better for the Protestant than the last turn before it.
+// (evaluate()'s own +-500 and (VP - 21) / 5 for a finished game put every Draw near 0 whatever the
+// position: the Catholic's play-outs that ended in the last turn all scored alike.)
+constexpr double kWinBonus = kOutlookWeight;
 double searchValue(const GameData& d, const GameState& s, int side, const FinalGoals& goals) {
-    return evaluate(d, s, side) + kOutlookWeight * victoryOutlook(s, goals, side) +
+    if (s.gameOver) {
+        GameState t = s;
+        t.gameOver = false;
+        t.winner = kNone;
+        const double outcome = victoryOutlook(d, s, goals, side);
+        return evaluate(d, t, side) + (kOutlookWeight + kWinBonus) * outcome;
+    }
+    return evaluate(d, s, side) + kOutlookWeight * victoryOutlook(d, s, goals, side) +
            kThreatWeight * electorThreat(d, s, side) + campaignTerms(d, s, side);
+}
+
+constexpr int kRevoltReach = 6; // spaces (pathways) to a Peasant Revolt worth a plan
+
+// The nearest city within kRevoltReach spaces of `leader` with a Peasant Revolt in one of `areas` (the
+// Areas the final conditions need, 5.22): suppressing it (9.43: a unit spends an MP there) keeps or
+// wins the Area back. -1 when there is none.
+int revoltObjective(const GameData& d, const GameState& s, int leader, const std::vector<int>& areas) {
+    const int16_t at = s.leaders[static_cast<size_t>(leader)].loc;
+    if (areas.empty() || !isCity(at))
+        return -1;
+    bool any = false;
+    for (size_t c = 0; c < s.cities.size() && !any; ++c)
+        any = s.cities[c].revolt &&
+              std::find(areas.begin(), areas.end(), d.cities[static_cast<qsizetype>(c)].area) != areas.end();
+    if (!any)
+        return -1;
+    std::vector<int> dist(s.cities.size(), -1);
+    std::vector<int> queue{at};
+    dist[static_cast<size_t>(at)] = 0;
+    for (size_t q = 0; q < queue.size(); ++q) {
+        const int c = queue[q];
+        if (s.cities[static_cast<size_t>(c)].revolt &&
+            std::find(areas.begin(), areas.end(), d.cities[c].area) != areas.end())
+            return c;
+        if (dist[static_cast<size_t>(c)] >= kRevoltReach)
+            continue;
+        for (int n : d.cities[c].neighbours)
+            if (dist[static_cast<size_t>(n)] < 0 && !d.cities[n].offmap) {
+                dist[static_cast<size_t>(n)] = dist[static_cast<size_t>(c)] + 1;
+                queue.push_back(n);
+            }
+    }
+    return -1;
 }
 
 // ---------------------------------------------------------------- priority
@@ -415,7 +481,7 @@ class SearchBot : public Bot {
     };
     // The root's plans: the card-round candidates, each ACT once per objective worth searching.
     static std::vector<Plan> rootPlans(const GameData& d, const GameState& s,
-                                       const std::vector<Action>& legal, int side) {
+                                       const std::vector<Action>& legal, int side, const FinalGoals& goals) {
         std::vector<Plan> out;
         for (size_t ci : cardRoundCandidates(d, s, legal, side, true)) {
             const Action& a = legal[ci];
@@ -425,6 +491,11 @@ class SearchBot : public Bot {
                 const int up = upObjective(d, s, a.target, side); // the campaign plan (5.15)
                 if (up >= 0)
                     objectives.push_back(up);
+                const int revolt =
+                    objectives.empty() ? -1 : revoltObjective(d, s, a.target, goals.areas[side]);
+                if (revolt >= 0 &&
+                    std::find(objectives.begin(), objectives.end(), revolt) == objectives.end())
+                    objectives.push_back(revolt);
             }
             if (objectives.empty())
                 out.push_back({ci, -1});
@@ -450,7 +521,7 @@ class SearchBot : public Bot {
         const qint64 wallCap = static_cast<qint64>(lv.wallSeconds * 1e9);
         // Progressive bias: the priority bot's look-ahead ranks the root's plans on one determinisation;
         // the tree considers only the best `lv.width` of them.
-        std::vector<Plan> rootCands = rootPlans(d, view.state(), rootLegal, side);
+        std::vector<Plan> rootCands = rootPlans(d, view.state(), rootLegal, side, m_goals.goals);
         if (static_cast<int>(rootCands.size()) > lv.width) {
             const GameState sample = view.determinise(m_rng);
             const uint64_t playSeed = (static_cast<uint64_t>(m_rng.next()) << 32) | m_rng.next();
@@ -699,7 +770,15 @@ class SearchBot : public Bot {
 } // namespace
 
 double victoryOutlook(const GameData& d, const GameState& s, int side) {
-    return victoryOutlook(s, finalGoals(d, s.scenario, s.options.victory_19_1), side);
+    return victoryOutlook(d, s, finalGoals(d, s.scenario, s.options.victory_19_1), side);
+}
+
+double searchValue(const GameData& d, const GameState& s, int side) {
+    return searchValue(d, s, side, finalGoals(d, s.scenario, s.options.victory_19_1));
+}
+
+int revoltObjective(const GameData& d, const GameState& s, int leader, int side) {
+    return revoltObjective(d, s, leader, finalGoals(d, s.scenario, s.options.victory_19_1).areas[side]);
 }
 
 constexpr int kDefaultSearchLevel = 2;
