@@ -1284,19 +1284,10 @@ std::optional<MoveSpec> TvbdEngine::bestListedOption(const BattleState& s, int u
                                                      std::span<std::pair<double, int>> scored) const {
     std::stable_sort(scored.begin(), scored.end(),
                      [](const auto& a, const auto& b) { return a.first > b.first; });
-    QVarLengthArray<signed char, 64> legal(options.size(), -1); // unknown, 0, 1
-    auto isLegal = [&](int k) {
-        if (legal[k] < 0)
-            legal[k] = checkMove(s, u, options[k].move) ? 1 : 0;
-        return legal[k] == 1;
-    };
-    for (const auto& [score, k] : scored) {
-        const int primary = options[k].fallbackOf;
-        if (primary >= 0 && isLegal(primary))
-            continue; // listed only when the move it stands in for is not legal
-        if (isLegal(k))
+    ListedCheck check(*this, s, u, options);
+    for (const auto& [score, k] : scored)
+        if (check.listed(k))
             return options[k].move;
-    }
     return std::nullopt;
 }
 

@@ -348,6 +348,29 @@ class TvbdEngine {
     // allowed. nullopt when none is. (The policies score moveOptions on their movePose.)
     std::optional<MoveSpec> bestListedOption(const BattleState& s, int u, const QList<MoveOption>& options,
                                              std::span<std::pair<double, int>> scored) const;
+    // candidateMoves' rule for one of `options` (moveOptions of unit u): listed when checkMove allows it
+    // and, for a fallback, not the option it stands in for. Each option is checked once.
+    class ListedCheck {
+      public:
+        ListedCheck(const TvbdEngine& e, const BattleState& s, int u, const QList<MoveOption>& options)
+            : m_e(e), m_s(s), m_u(u), m_options(options), m_legal(options.size(), -1) {}
+        bool listed(int k) {
+            const int primary = m_options[k].fallbackOf;
+            return !(primary >= 0 && legal(primary)) && legal(k);
+        }
+
+      private:
+        bool legal(int k) {
+            if (m_legal[k] < 0)
+                m_legal[k] = m_e.checkMove(m_s, m_u, m_options[k].move) ? 1 : 0;
+            return m_legal[k] == 1;
+        }
+        const TvbdEngine& m_e;
+        const BattleState& m_s;
+        int m_u;
+        const QList<MoveOption>& m_options;
+        QList<signed char> m_legal; // unknown (-1), 0, 1
+    };
     static int armyBreakpoint(int units) { return (units + 2) / 3; }    // 15.6
     static int commandBreakpoint(int units) { return (units + 1) / 2; } // 16.10
     static int commandArmyBreakpoint(int commands);                     // 16.10 table

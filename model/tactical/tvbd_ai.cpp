@@ -734,12 +734,7 @@ TAction chooseMoveFor(const Ctx& c, int u) {
         if (b > stay + 0.05)
             opts.push_back({int(k), *p, b});
     }
-    QVarLengthArray<signed char, 64> legal(options.size(), -1); // unknown, 0, 1
-    auto isLegal = [&](int k) {
-        if (legal[k] < 0)
-            legal[k] = c.e.checkMove(c.s, u, options[k].move) ? 1 : 0;
-        return legal[k] == 1;
-    };
+    TvbdEngine::ListedCheck check(c.e, c.s, u, options);
     while (true) {
         Opt* best = nullptr; // the best scored option not yet taken
         Opt* open = nullptr; // the unscored option with the highest bound
@@ -761,10 +756,7 @@ TAction chooseMoveFor(const Ctx& c, int u) {
         if (!best)
             return hold;
         best->done = true;
-        const int primary = options[best->k].fallbackOf;
-        if (primary >= 0 && isLegal(primary))
-            continue; // listed only when the move it stands in for is not legal
-        if (isLegal(best->k)) {
+        if (check.listed(best->k)) {
             TAction a;
             a.kind = TAction::Move;
             a.unit = u;
