@@ -22,8 +22,8 @@ namespace {
 
 const char* kTournamentUsage =
     R"(usage: westphalia-cli tournament --bots A,B [--games N] [--scenario ID] [--seed S]
-                                [--option KEY=VALUE]... [--handicap A|B] [--jobs J] [--max-actions M]
-                                [--save-dir DIR] [--reasons] [--data DIR]
+                                [--option KEY=VALUE]... [--handicap A|B] [--jobs J] [--threads T]
+                                [--max-actions M] [--save-dir DIR] [--reasons] [--data DIR]
 
 Plays N games between bot A and bot B, alternating sides: games 2k and 2k+1 use the seed S+k, A plays
 the Catholic in the first and the Protestant in the second. Each bot sees only its side's view
@@ -39,6 +39,8 @@ time per decision (median and maximum).
                       handicap=<side>:half-aid (its AID plays give half the Aid Points; a game option,
                       written into the saves), e.g. to measure a difficulty level
   --jobs J            games played in parallel (default 1: decision times are then comparable)
+  --threads T         threads of each search bot's decision (root parallelisation; default 1, the
+                      desktop app uses 2 on a machine with two cores or more)
   --max-actions M     a game not over after M actions counts as a draw, marked unfinished (default 20000)
   --save-dir DIR      write each game as a save file DIR/<scenario>-<seed>-<C>-<P>.tyw (docs/saves.md) and
                       as DIR/<scenario>-<seed>-<C>-<P>.actions (C the Catholic's bot, P the Protestant's;
@@ -80,6 +82,7 @@ int tournamentCommand(const QStringList& args) {
     const QString seedText = ap.value(QStringLiteral("--seed"));
     const QStringList optionArgs = allValues(ap, QStringLiteral("--option"));
     const QString jobsText = ap.value(QStringLiteral("--jobs"));
+    const QString threadsText = ap.value(QStringLiteral("--threads"));
     const QString maxText = ap.value(QStringLiteral("--max-actions"));
     const QString saveDir = ap.value(QStringLiteral("--save-dir"));
     const QString handicapText = ap.value(QStringLiteral("--handicap"));
@@ -89,6 +92,7 @@ int tournamentCommand(const QStringList& args) {
     const int games = static_cast<int>(ap.number(gamesText, QStringLiteral("--games"), 1, 10));
     const uint64_t seed0 = static_cast<uint64_t>(ap.number(seedText, QStringLiteral("--seed"), 0, 1));
     const int jobs = static_cast<int>(ap.number(jobsText, QStringLiteral("--jobs"), 1, 1));
+    const int searchThreads = static_cast<int>(ap.number(threadsText, QStringLiteral("--threads"), 1, 1));
     const int maxActions = static_cast<int>(ap.number(maxText, QStringLiteral("--max-actions"), 1, 20000));
     QStringList botSpecs = botsArg.split(QLatin1Char(','), Qt::SkipEmptyParts);
     for (QString& b : botSpecs)
@@ -172,6 +176,8 @@ int tournamentCommand(const QStringList& args) {
             // each bot's own generator: from the seed, the game and its seat
             std::unique_ptr<ai::Bot> a = ai::makeBot(botSpecs[0], p.seed * 4 + 1, nullptr);
             std::unique_ptr<ai::Bot> b = ai::makeBot(botSpecs[1], p.seed * 4 + 2, nullptr);
+            a->setThreads(searchThreads);
+            b->setThreads(searchThreads);
             ai::Bot* seats[2];
             seats[p.aSide] = a.get();
             seats[rules::other(p.aSide)] = b.get();
@@ -293,7 +299,10 @@ int tournamentCommand(const QStringList& args) {
         out() << "    decisions over 1 s wall: " << over(1.0) << ", over 5 s: " << over(5.0) << "\n";
     }
     out() << "elapsed: " << QString::number(elapsed, 'f', 1) << " s on " << std::min(jobs, games) << " thread"
-          << (std::min(jobs, games) == 1 ? "" : "s") << "\n";
+          << (std::min(jobs, games) == 1 ? "" : "s")
+          << (searchThreads > 1 ? QStringLiteral(" (each search decision on %1 threads)").arg(searchThreads)
+                                : QString())
+          << "\n";
     int rc = 0;
     for (size_t i = 0; i < played.size(); ++i) {
         const Played& p = played[i];

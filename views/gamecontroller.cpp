@@ -12,6 +12,8 @@
 #include <QThread>
 #include <QTimer>
 
+#include <algorithm>
+
 namespace wp {
 
 using namespace rules;
@@ -97,6 +99,9 @@ void GameController::setUpComputers(const QString& bot, quint64 seed) {
         std::unique_ptr<ai::Bot> b = ai::makeBot(bot, seed + static_cast<quint64>(side), &error);
         if (!b) // an unknown bot name: the priority bot always exists
             b = ai::makeBot(QStringLiteral("priority"), seed, &error);
+        // The search grows one tree per core (root parallelisation, two at most; `tournament --threads 2`
+        // plays the same way), so a decision takes about half the wall time.
+        b->setThreads(std::clamp(QThread::idealThreadCount(), 1, 2));
         m_ai[side] = std::make_shared<ai::AiPlayer>(side, std::move(b));
     }
 }
