@@ -8,6 +8,7 @@
 #include "save/savefile.h"
 #include "tactical/tactical_game.h"
 #include "tactical/tercios.h"
+#include "tactical/tvbd_ai.h"
 #include "tacticalsession.h"
 #include "tacticalview.h"
 #include "tacticalwindow.h"
@@ -48,6 +49,99 @@ QString tvbdScenario() {
     if (!shipped.isEmpty())
         return kSource + QStringLiteral("/scenarios/battles/") + shipped.front();
     return QStringLiteral(WESTPHALIA_TEST_DIR "/fixtures/tactical/tvbd-white-mountain.json");
+}
+
+// A record's tactical AI moves up to the first one (index k), whose text is replaced by another legal
+// action (what an older AI might have chosen), written with the revision `revision` (0: no field).
+QString recordWithAiMove(const QJsonObject& root, qsizetype k, const QString& path, int revision,
+                         bool altered) {
+    QJsonArray actions = root.value(QStringLiteral("actions")).toArray();
+    while (actions.size() > k + 1)
+        actions.removeLast();
+    QString given;
+    if (altered) {
+        QString error;
+        auto before = TacticalSession::open(
+            tvbdScenario(), root.value(QStringLiteral("seed")).toString().toULongLong(), &error);
+        QList<battle::TableMove> moves;
+        for (qsizetype i = 0; i < k; ++i) {
+            const QJsonObject a = actions[i].toObject();
+            moves << battle::TableMove{a.value(QStringLiteral("action")).toString(),
+                                       {},
+                                       a.contains(QStringLiteral("policy")) ? QStringLiteral("tactical")
+                                                                            : QString()};
+        }
+        if (!before || !before->replayMoves(moves, &error))
+            return {};
+        const QString chosen = actions[k].toObject().value(QStringLiteral("action")).toString();
+        for (const TacActionView& v : before->legalActions())
+            if (v.text != chosen && given.isEmpty())
+                given = v.text;
+        QJsonObject a = actions[k].toObject();
+        a.insert(QStringLiteral("action"), given);
+        actions[k] = a;
+    }
+    QJsonObject out = root;
+    out.insert(QStringLiteral("actions"), actions);
+    out.remove(QStringLiteral("tacticalAi"));
+    if (revision)
+        out.insert(QStringLiteral("tacticalAi"), revision);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        return {};
+    f.write(QJsonDocument(out).toJson());
+    return altered ? given : actions[k].toObject().value(QStringLiteral("action")).toString();
+}
+
+// The record names the tactical AI's revision; a record of another revision (or of none: written before
+// the field) keeps its computer moves as played, as given moves, and says so; one of this revision whose
+// computer move is not this AI's choice is refused.
+void aiRevisionOfARecord(const QJsonObject& root, qsizetype k, const QString& path) {
+    const int ours = tactical::kTacticalAiRevision;
+    QString error;
+    // this revision, the AI's own move: chosen again, kept as the AI's
+    QString text = recordWithAiMove(root, k, path, ours, false);
+    auto s = TacticalSession::openRecord(path, &error);
+    QVERIFY2(s, qPrintable(error));
+    QCOMPARE(s->moves().last().text, text);
+    QCOMPARE(s->moves().last().policy, QStringLiteral("tactical"));
+    QVERIFY(s->openNote().isEmpty());
+    // this revision, another move: refused
+    text = recordWithAiMove(root, k, path, ours, true);
+    QVERIFY(!text.isEmpty());
+    QVERIFY(!TacticalSession::openRecord(path, &error));
+    QVERIFY2(error.contains(QStringLiteral("the policy's move here is")), qPrintable(error));
+    // another revision, another move: kept as played
+    QVERIFY(!recordWithAiMove(root, k, path, ours + 1, true).isEmpty());
+    s = TacticalSession::openRecord(path, &error);
+    QVERIFY2(s, qPrintable(error));
+    QCOMPARE(s->moves().last().text, text);
+    QVERIFY(s->moves().last().policy.isEmpty());
+    QVERIFY2(s->openNote().contains(QStringLiteral("revision %1 of the tactical AI").arg(ours + 1)),
+             qPrintable(s->openNote()));
+    // no revision (a record written before the field): this AI's choices where they agree ...
+    recordWithAiMove(root, k, path, 0, false);
+    s = TacticalSession::openRecord(path, &error);
+    QVERIFY2(s, qPrintable(error));
+    QCOMPARE(s->moves().last().policy, QStringLiteral("tactical"));
+    QVERIFY(s->openNote().isEmpty());
+    // ... and kept as played where they do not
+    recordWithAiMove(root, k, path, 0, true);
+    s = TacticalSession::openRecord(path, &error);
+    QVERIFY2(s, qPrintable(error));
+    QCOMPARE(s->moves().last().text, text);
+    QVERIFY(s->moves().last().policy.isEmpty());
+    QVERIFY2(s->openNote().contains(QStringLiteral("an older revision")), qPrintable(s->openNote()));
+    // a revision that is not one
+    QJsonObject bad = root;
+    bad.insert(QStringLiteral("tacticalAi"), QStringLiteral("two"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(QJsonDocument(bad).toJson());
+    f.close();
+    QVERIFY(!TacticalSession::openRecord(path, &error));
+    QVERIFY2(error.contains(QStringLiteral("\"tacticalAi\": expected the tactical AI's revision")),
+             qPrintable(error));
 }
 
 // Saves the window to $WESTPHALIA_SHOTS/NAME when that is set (screenshots for gui-shots/).
@@ -1087,12 +1181,16 @@ void TestTacticalView::tvbdComputerOpponent() {
     QVERIFY(f.open(QIODevice::ReadOnly));
     QJsonObject root = QJsonDocument::fromJson(f.readAll()).object();
     f.close();
+    QCOMPARE(root.value(QStringLiteral("tacticalAi")).toInt(-1), tactical::kTacticalAiRevision);
     QJsonArray actions = root.value(QStringLiteral("actions")).toArray();
     qsizetype k = 0;
     while (k < actions.size() &&
            actions[k].toObject().value(QStringLiteral("policy")).toString() != "tactical")
         ++k;
     QVERIFY(k < actions.size());
+    aiRevisionOfARecord(root, k, dir.filePath(QStringLiteral("revision.json")));
+    if (QTest::currentTestFailed())
+        return;
     // every computer move said to be the simple policy's (as a record before the names would say it)
     for (qsizetype i = 0; i < actions.size(); ++i) {
         QJsonObject a = actions[i].toObject();

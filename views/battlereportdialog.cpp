@@ -2,6 +2,7 @@
 
 #include "gamecontroller.h"
 #include "tableresultdialog.h"
+#include "tactical/tvbd_ai.h"
 #include "tacticalsession.h"
 #include "tacticalwindow.h"
 #include "theme.h"
@@ -209,9 +210,25 @@ TacticalWindow* BattleReportDialog::openBattle(int row, QString* error) {
         return fail(QStringLiteral("The battle cannot be opened: %1").arg(why));
     battle::TableRecord record;
     const bool hasRecord = !b.attachment.isEmpty() && battle::decodeRecord(b.attachment, &record, &why);
+    // a record of another revision of the tactical AI: its moves as played; an auto-resolved battle of it
+    // cannot be played again by this version's AI (the table is shown as exported)
+    const bool otherAi =
+        hasRecord && record.usesTacticalAi() && record.tacticalAi != tactical::kTacticalAiRevision;
+    if (otherAi)
+        session->setOpenNote(
+            QStringLiteral("This battle's computer moves were chosen by revision %1 of the tactical AI; this "
+                           "version plays revision %2: %3")
+                .arg(record.tacticalAi)
+                .arg(tactical::kTacticalAiRevision)
+                .arg(record.by == QLatin1String("auto")
+                         ? QStringLiteral("the battle is shown as exported, not "
+                                          "fought again")
+                         : QStringLiteral("they are shown as played")));
     if (hasRecord && record.by == QLatin1String("screen")) {
-        if (!session->replayMoves(record.moves, &why))
+        if (!session->replayMoves(record.moves, &why, otherAi))
             return fail(QStringLiteral("The battle's record does not replay: %1").arg(why));
+    } else if (otherAi) {
+        // shown as exported (above)
     } else if (hasRecord && record.by == QLatin1String("auto")) {
         // the policy the record names; none: the simple policy (a record written before the names)
         session->autoResolveRest(record.policy.isEmpty() ? QStringLiteral("simple") : record.policy);

@@ -6,6 +6,7 @@
 #include "tactical/tactical_game.h"
 #include "tactical/tercios.h"
 #include "tactical/tvbd.h"
+#include "tactical/tvbd_ai.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -14,6 +15,7 @@
 #include <QRegularExpression>
 #include <QSaveFile>
 
+#include <algorithm>
 #include <cmath>
 #include <iterator>
 
@@ -876,18 +878,48 @@ std::unique_ptr<TacticalSession> TacticalSession::openRecord(const QString& path
             }
         moves << m;
     }
-    if (!s->replayMoves(moves, &why)) {
-        *error = QStringLiteral("%1: %2").arg(name, why);
+    // The tactical AI's moves are chosen again by this version's AI when the record names its revision;
+    // a record of another revision keeps them as played. A record without the field (written before
+    // session 10) is tried with this AI first, then kept as played.
+    const bool hasAi = std::any_of(moves.begin(), moves.end(), [](const battle::TableMove& m) {
+        return m.policy == QLatin1String("tactical");
+    });
+    int revision = 0;
+    if (const QJsonValue v = root.value(QStringLiteral("tacticalAi"));
+        !v.isUndefined() && !battle::tacticalAiFromJson(v, &revision, &why)) {
+        *error = QStringLiteral("%1: \"tacticalAi\": %2").arg(name, why);
         return nullptr;
     }
+    bool asGiven = hasAi && revision != 0 && revision != tactical::kTacticalAiRevision;
+    if (!s->replayMoves(moves, &why, asGiven)) {
+        QString again;
+        std::unique_ptr<TacticalSession> given =
+            hasAi && revision == 0 ? openScenario(scenarioPath, seed, &again) : nullptr;
+        if (!given || !given->replayMoves(moves, &again, true)) {
+            *error = QStringLiteral("%1: %2").arg(name, why);
+            return nullptr;
+        }
+        s = std::move(given);
+        s->m_scenarioPath = QFileInfo(scenarioPath).absoluteFilePath();
+        s->m_seed = seed;
+        asGiven = true;
+    }
+    if (asGiven)
+        s->m_openNote =
+            QStringLiteral("%1: its computer moves were chosen by %2 of the tactical AI, which this version "
+                           "(revision %3) does not play: they are kept as played, as given moves")
+                .arg(name, revision ? QStringLiteral("revision %1").arg(revision)
+                                    : QStringLiteral("an older revision"))
+                .arg(tactical::kTacticalAiRevision);
     return s;
 }
 
-bool TacticalSession::replayMoves(const QList<battle::TableMove>& moves, QString* error) {
+bool TacticalSession::replayMoves(const QList<battle::TableMove>& moves, QString* error,
+                                  bool aiMovesAsGiven) {
     for (qsizetype i = 0; i < moves.size(); ++i) {
         const battle::TableMove& m = moves[i];
         QString why, chosen;
-        if (m.byPolicy()) {
+        if (m.byPolicy() && !(aiMovesAsGiven && m.policy == QLatin1String("tactical"))) {
             if (!hasPolicy(m.policy))
                 why = QStringLiteral("the '%1' policy does not play %2").arg(m.policy, rulesetLabel());
             else if (!applyPolicyAction(&chosen, m.policy))

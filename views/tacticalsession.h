@@ -75,9 +75,13 @@ class TacticalSession {
     // action is written as it was applied (the text it was parsed from), so the record replays exactly.
     bool saveRecord(const QString& path, QString* error) const;
     // Plays `moves` (a record's, a battle left unfinished) from the current position: a player's move parsed
-    // with its hand dice, a policy's move chosen again (its text must be the same). False with *error naming
-    // the move and the problem.
-    bool replayMoves(const QList<battle::TableMove>& moves, QString* error);
+    // with its hand dice, a policy's move chosen again (its text must be the same) — except, with
+    // `aiMovesAsGiven` (a record of another revision of the tactical AI), the tactical AI's moves, which are
+    // played as given moves. False with *error naming the move and the problem.
+    bool replayMoves(const QList<battle::TableMove>& moves, QString* error, bool aiMovesAsGiven = false);
+    // What opening the record had to say (its computer moves kept as played), or "".
+    QString openNote() const { return m_openNote; }
+    void setOpenNote(const QString& note) { m_openNote = note; }
     QString scenarioPath() const { return m_scenarioPath; }
     quint64 seed() const { return m_seed; }
 
@@ -164,6 +168,7 @@ class TacticalSession {
     QString m_scenarioPath;
     quint64 m_seed = 0;
     int m_viewer = kFollowActor;
+    QString m_openNote;
 };
 
 } // namespace wp

@@ -375,6 +375,8 @@ void TacticalWindow::setSession(std::unique_ptr<TacticalSession> session) {
     m_result->setText(QStringLiteral("—"));
     refresh();
     m_view->fitTable();
+    if (m_session && !m_session->openNote().isEmpty())
+        statusBar()->showMessage(m_session->openNote()); // until the next message
 }
 
 TacticalWindow* TacticalWindow::openFromMenu(QWidget* parent) {

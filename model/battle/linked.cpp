@@ -646,7 +646,19 @@ QJsonObject tacticalBattleRecord(const QString& rules, quint64 seed, const QStri
     root.insert(QStringLiteral("scenario"), scenarioFile);
     root.insert(QStringLiteral("seed"), QString::number(seed));
     root.insert(QStringLiteral("actions"), movesJson(moves));
+    if (std::any_of(moves.begin(), moves.end(),
+                    [](const TableMove& m) { return m.policy == QLatin1String("tactical"); }))
+        root.insert(QStringLiteral("tacticalAi"), wp::tactical::kTacticalAiRevision);
     return root;
+}
+
+bool tacticalAiFromJson(const QJsonValue& v, int* revision, QString* error) {
+    if (!v.isDouble() || v.toDouble() != std::floor(v.toDouble()) || v.toDouble() < 1) {
+        *error = QStringLiteral("expected the tactical AI's revision, a whole number from 1");
+        return false;
+    }
+    *revision = v.toInt();
+    return true;
 }
 
 namespace {
@@ -787,13 +799,12 @@ bool recordFromJson(const QJsonObject& o, TableRecord* out, QString* error) {
                                        "battle fought on screen names it per move)"));
     }
     if (const QJsonValue ai = o.value(QStringLiteral("tacticalAi")); !ai.isUndefined()) {
-        if (!ai.isDouble() || ai.toDouble() != std::floor(ai.toDouble()) || ai.toInt() < 1)
-            return fail(QStringLiteral("tacticalAi"),
-                        QStringLiteral("expected the tactical AI's revision, a whole number from 1"));
+        QString why;
+        if (!tacticalAiFromJson(ai, &r.tacticalAi, &why))
+            return fail(QStringLiteral("tacticalAi"), why);
         if (!r.usesTacticalAi())
             return fail(QStringLiteral("tacticalAi"),
                         QStringLiteral("only a record with moves of the tactical AI names its revision"));
-        r.tacticalAi = ai.toInt();
     } else {
         r.tacticalAi = 1; // the records written before the field: the AI of session 8
     }

@@ -39,8 +39,12 @@ QString autoPolicy(const QString& rules);
 
 // A tactical battle record as the tactical window saves and opens it (format "westphalia-tactical-battle",
 // docs/tactical-view.md): the ruleset, the scenario file (relative to the record's folder), the seed and
-// the actions with their hand dice, the policy's marked "policy" (true for the simple policy, "tactical").
+// the actions with their hand dice, the policy's marked "policy" (true for the simple policy, "tactical"),
+// and when a move is the tactical AI's, "tacticalAi": the AI's revision (wp::tactical::kTacticalAiRevision).
 QJsonObject tacticalBattleRecord(const QString& rules, quint64 seed, const QString& scenarioFile,
                                  const QList<TableMove>& moves);
+
+// A record's "tacticalAi" read back: a whole number from 1. False with *error for another value.
+bool tacticalAiFromJson(const QJsonValue& v, int* revision, QString* error);
 
 } // namespace wp::battle
