@@ -939,6 +939,84 @@ class TestBattle : public QObject {
                  QJsonDocument::fromJson(f.readAll()).object());
     }
 
+    // The site's pieces never overlap: a bridge or ford meets the town (or its wall) on the bank, roads
+    // crossing the river close together share a bridge, the ford keeps clear of the bridges (TVBD 8.2's
+    // crossings; Tercios L455 keeps pieces apart). Every third city of the map, with a river and a stream
+    // along a flank, fortress or not, three seeds, both rulesets.
+    void sitePiecesNeverOverlap() {
+        const wp::LoadResult data = wp::loadGameData(wp::findDataDir());
+        QVERIFY(data.ok());
+        struct Rect {
+            QString id;
+            double x0, x1, y0, y1;
+        };
+        // the pieces a unit stands on that must not share ground: the town, walls, bridges, fords
+        auto pieces = [](const QJsonObject& scenario) {
+            QList<Rect> out;
+            for (const QJsonValue& v : scenario.value(QStringLiteral("terrain")).toArray()) {
+                const QJsonObject t = v.toObject();
+                const QString type = t.value(QStringLiteral("type")).toString().toLower();
+                if (!QStringList{"town", "building", "wall", "bridge", "ford"}.contains(type))
+                    continue;
+                Rect r{t.value(QStringLiteral("id")).toString(), 1e9, -1e9, 1e9, -1e9};
+                if (t.contains(QStringLiteral("polygon"))) { // Tercios
+                    for (const QJsonValue& p : t.value(QStringLiteral("polygon")).toArray()) {
+                        const double x = p.toArray()[0].toDouble(), y = p.toArray()[1].toDouble();
+                        r.x0 = std::min(r.x0, x), r.x1 = std::max(r.x1, x);
+                        r.y0 = std::min(r.y0, y), r.y1 = std::max(r.y1, y);
+                    }
+                } else { // TVBD: an unrotated rect
+                    const QJsonArray c = t.value(QStringLiteral("centre")).toArray();
+                    const double w = t.value(QStringLiteral("w")).toDouble() / 2,
+                                 d = t.value(QStringLiteral("d")).toDouble() / 2;
+                    r = {r.id, c[0].toDouble() - w, c[0].toDouble() + w, c[1].toDouble() - d,
+                         c[1].toDouble() + d};
+                }
+                out << r;
+            }
+            return out;
+        };
+        BattleInput base = fixture(QStringLiteral("breitenfeld.json"));
+        int crossings = 0, checked = 0;
+        for (qsizetype i = 0; i < data.data->cities.size(); i += 3) {
+            const wp::City& c = data.data->cities[i];
+            if (c.offmap)
+                continue;
+            for (const char* kind : {"river", "stream"})
+                for (const bool fortress : {true, false})
+                    for (const quint64 seed : {1, 2, 3}) {
+                        BattleInput in = base;
+                        in.city = c.name;
+                        in.fortress = fortress;
+                        in.river = QStringLiteral("the river");
+                        in.riverKind = QString::fromLatin1(kind);
+                        in.roads.clear();
+                        in.approach.clear();
+                        wp::battle::addMapRoads(*data.data, int(i), -1, &in);
+                        for (const bool tvbd : {true, false}) {
+                            const QList<Rect> rs = pieces(tvbd ? exportTvbd(in, map, *rules, seed)
+                                                               : exportTercios(in, tmap, *trules, seed));
+                            ++checked;
+                            for (qsizetype a = 0; a < rs.size(); ++a) {
+                                crossings += rs[a].id.contains(QLatin1String("bridge")) ||
+                                             rs[a].id.contains(QLatin1String("ford"));
+                                for (qsizetype b = a + 1; b < rs.size(); ++b)
+                                    QVERIFY2(
+                                        !(rs[a].x0 < rs[b].x1 - 1e-6 && rs[b].x0 < rs[a].x1 - 1e-6 &&
+                                          rs[a].y0 < rs[b].y1 - 1e-6 && rs[b].y0 < rs[a].y1 - 1e-6),
+                                        qPrintable(QStringLiteral("%1 (%2, %3, seed %4, %5): %6 overlaps %7")
+                                                       .arg(c.name, QLatin1String(kind))
+                                                       .arg(fortress ? "fortress" : "open")
+                                                       .arg(seed)
+                                                       .arg(tvbd ? "tvbd" : "tercios", rs[a].id, rs[b].id)));
+                            }
+                        }
+                    }
+        }
+        QVERIFY2(checked > 400 && crossings > checked,
+                 qPrintable(QStringLiteral("%1 %2").arg(checked).arg(crossings)));
+    }
+
     void determinism() {
         const BattleInput in = fixture(QStringLiteral("breitenfeld.json"));
         const QByteArray a = QJsonDocument(exportTvbd(in, map, *rules, 5)).toJson();

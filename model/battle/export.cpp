@@ -821,8 +821,29 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
                                {QStringLiteral("width"), site.riverWidth}};
         int k = 0;
         for (const SiteCrossing& c : site.crossings) {
-            // A crossing as wide as a unit along the water, reaching over both banks (8.2: difficult).
-            const double along = 2.5, over = site.riverWidth + 1.5;
+            // A crossing as wide as a unit along the water, reaching over both banks (8.2: difficult), or to
+            // the town on the bank (0.5 TUM from it, site.cpp): the pieces meet, they do not overlap.
+            const double along = shape.crossingAlong, over = site.riverWidth + 1.5;
+            double x0 = c.at.x() - (site.riverOnFlank ? over : along) / 2,
+                   x1 = c.at.x() + (site.riverOnFlank ? over : along) / 2;
+            double y0 = c.at.y() - (site.riverOnFlank ? along : over) / 2,
+                   y1 = c.at.y() + (site.riverOnFlank ? along : over) / 2;
+            const double tx0 = tx - shape.townW / 2, tx1 = tx + shape.townW / 2,
+                         ty0 = site.town.y() - shape.townD / 2, ty1 = site.town.y() + shape.townD / 2;
+            if (x0 < tx1 && tx0 < x1 && y0 < ty1 && ty0 < y1) { // cut at the town's side
+                if (site.riverOnFlank && tx0 >= c.at.x())
+                    x1 = tx0;
+                else if (site.riverOnFlank)
+                    x0 = tx1;
+                else if (ty0 >= c.at.y())
+                    y1 = ty0;
+                else
+                    y0 = ty1;
+                // both bounds inward to 0.02 TUM, so the centre and size written (to 0.01) keep them
+                x0 = std::ceil(x0 * 50) / 50, x1 = std::floor(x1 * 50) / 50;
+                y0 = std::ceil(y0 * 50) / 50, y1 = std::floor(y1 * 50) / 50;
+            }
+            const auto r2 = [](double v) { return std::round(v * 100) / 100; };
             terrain << QJsonObject{
                 {QStringLiteral("id"), QStringLiteral("%1-%2").arg(c.bridge ? "bridge" : "ford").arg(++k)},
                 {QStringLiteral("type"), c.bridge ? QStringLiteral("bridge") : QStringLiteral("ford")},
@@ -830,10 +851,9 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
                                              ? QStringLiteral("ford over the %1").arg(site.river)
                                              : QStringLiteral("bridge on the road to %1").arg(c.road)},
                 {QStringLiteral("shape"), QStringLiteral("rect")},
-                {QStringLiteral("centre"),
-                 pt(std::round(c.at.x() * 100) / 100, std::round(c.at.y() * 100) / 100)},
-                {QStringLiteral("w"), site.riverOnFlank ? over : along},
-                {QStringLiteral("d"), site.riverOnFlank ? along : over}};
+                {QStringLiteral("centre"), pt(r2((x0 + x1) / 2), r2((y0 + y1) / 2))},
+                {QStringLiteral("w"), r2(x1 - x0)},
+                {QStringLiteral("d"), r2(y1 - y0)}};
         }
         notes << QStringLiteral("The %2 at %1 (%3): %4%5")
                      .arg(in.city, site.river, site.riverSource,

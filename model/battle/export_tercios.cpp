@@ -534,6 +534,7 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
     shape.flankMax = 6;
     shape.townW = 6;
     shape.townD = 4;
+    shape.crossingAlong = 4; // a Bridge or Ford piece 4" along the water (below)
     // A sally comes out of the town; a relief finds the besieged town behind the besiegers (TYW 13.15).
     shape.townDepth = in.sally ? zone + 4 : in.relief ? D - 3 : D - zone - 4;
     const SitePlan site = planSite(in, map.sites, shape, siteRng);
@@ -883,11 +884,23 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
                                {QStringLiteral("line"), line(site.riverLine)},
                                {QStringLiteral("width"), site.riverWidth},
                                {QStringLiteral("roll"), flow}};
+        const qsizetype onLand = boxes.size(); // the town, its wall, field fortifications
         boxes << Box{rLo, rHi, 0, D};
         int crossingNo = 0;
         for (const SiteCrossing& c : site.crossings) {
-            const Box bx{c.at.x() - site.riverWidth / 2 - 1, c.at.x() + site.riverWidth / 2 + 1, c.at.y() - 2,
-                         c.at.y() + 2};
+            Box bx{c.at.x() - site.riverWidth / 2 - 1, c.at.x() + site.riverWidth / 2 + 1, c.at.y() - 2,
+                   c.at.y() + 2};
+            // A crossing lands 1" beyond each bank, or at the town (or wall) standing on the bank: the
+            // pieces meet, they do not overlap (the town is 0.5" from the bank, site.cpp).
+            for (qsizetype i = 0; i < onLand; ++i) {
+                const Box& o = boxes[i];
+                if (bx.a0 < o.a1 && o.a0 < bx.a1 && bx.d0 < o.d1 && o.d0 < bx.d1) {
+                    if (o.a0 >= (rLo + rHi) / 2)
+                        bx.a1 = std::min(bx.a1, o.a0);
+                    else
+                        bx.a0 = std::max(bx.a0, o.a1);
+                }
+            }
             addBox(c.bridge ? QStringLiteral("Bridge") : QStringLiteral("Ford"), bx,
                    QStringLiteral("%1%2").arg(c.bridge ? "bridge" : "ford").arg(++crossingNo));
         }

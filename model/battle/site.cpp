@@ -9,6 +9,7 @@
 
 #include <QFileInfo>
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -176,6 +177,12 @@ SitePlan planSite(const BattleInput& in, const QJsonObject& sites, const SiteSha
 
     // Roads from the town to the table edge toward each neighbouring city (at most four); without any,
     // the road the attacker came along.
+    // Two crossings keep their length along the water plus 0.5 apart (the pieces never overlap).
+    auto clearOfCrossings = [&](QPointF at) {
+        return std::none_of(p.crossings.begin(), p.crossings.end(), [&](const SiteCrossing& c) {
+            return std::hypot(c.at.x() - at.x(), c.at.y() - at.y()) < sh.crossingAlong + 0.5;
+        });
+    };
     QList<BattleRoad> roads = in.roads.mid(0, 4);
     if (roads.isEmpty())
         roads << BattleRoad{QString(), 180};
@@ -196,15 +203,25 @@ SitePlan planSite(const BattleInput& in, const QJsonObject& sites, const SiteSha
         p.roads << SiteRoad{r.to, {p.town, edge}};
         for (qsizetype i = 0; i + 1 < p.riverLine.size(); ++i)
             if (const auto x = cross(p.town, edge, p.riverLine[i], p.riverLine[i + 1]))
-                p.crossings << SiteCrossing{*x, true, r.to};
+                if (clearOfCrossings(*x)) // roads crossing close together share the first one's bridge
+                    p.crossings << SiteCrossing{*x, true, r.to};
     }
     // A river along a flank (a TVBD stream is crossable everywhere) also has a ford in the neutral zone on
-    // a roll of 4-6.
+    // a roll of 4-6, clear of the bridges (moved just past one it would overlap; none when no room is left).
     if (p.riverOnFlank && rng.below(6) >= 3) {
-        const double depth = uni(std::max(sh.neutralLo, sh.D / 3), std::min(sh.neutralHi, 2 * sh.D / 3));
+        const double lo = std::max(sh.neutralLo, sh.D / 3), hi = std::min(sh.neutralHi, 2 * sh.D / 3);
+        double depth = uni(lo, hi);
+        const double gap = sh.crossingAlong + 0.5;
+        for (const SiteCrossing& c : p.crossings)
+            if (std::abs(c.at.y() - depth) < gap)
+                depth = depth >= c.at.y() && c.at.y() + gap <= hi ? c.at.y() + gap
+                        : c.at.y() - gap >= lo                    ? c.at.y() - gap
+                                                                  : c.at.y() + gap;
         const QPointF a = p.riverLine[1], b = p.riverLine[2];
         const double t = (depth - a.y()) / (b.y() - a.y());
-        p.crossings << SiteCrossing{a + t * (b - a), false, QString()};
+        const QPointF at = a + t * (b - a);
+        if (depth <= hi && clearOfCrossings(at))
+            p.crossings << SiteCrossing{at, false, QString()};
     }
 
     QStringList towards;

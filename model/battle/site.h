@@ -39,6 +39,7 @@ struct SiteShape {
     double neutralLo = 11, neutralHi = 19;         // the band no one deploys in
     double flankMin = 2.5, flankMax = 5;           // a river along a flank: its centre this far from an edge
     double townW = 4, townD = 2.5, townDepth = 17; // the town's size and depth (the defender's side)
+    double crossingAlong = 2.5; // a bridge's or ford's length along the water (two crossings keep clear)
 };
 
 struct SiteRoad {
