@@ -52,21 +52,25 @@ double atLeastSum(int n, double p, int k) {
     return sum;
 }
 
-// atLeastSum, remembered per thread for the chances the policy asks about (p = 0, 1/6, ..., 1: a to-hit
-// number's, pHitOn) and small counts: the same values, computed once.
-double atLeast(int n, double p, int k) {
+// f(n, p, k), remembered per thread for the chances the policy asks about (p = 0, 1/6, ..., 1: a to-hit
+// number's, pHitOn) and small counts: the same values, computed once (one table per f).
+template <double (*f)(int, double, int)> double remembered(int n, double p, int k) {
     constexpr int kMax = 32;
     const int sixths = int(p * 6 + 0.5);
     if (n < 0 || n >= kMax || k < 0 || k >= kMax || sixths < 0 || sixths > 6 || p != sixths / 6.0)
-        return atLeastSum(n, p, k);
+        return f(n, p, k);
     thread_local std::array<double, 7 * kMax * kMax> value;
     thread_local std::array<bool, 7 * kMax * kMax> known{};
     const std::size_t i = std::size_t((sixths * kMax + n) * kMax + k);
     if (!known[i]) {
-        value[i] = atLeastSum(n, p, k);
+        value[i] = f(n, p, k);
         known[i] = true;
     }
     return value[i];
+}
+
+double atLeast(int n, double p, int k) {
+    return remembered<atLeastSum>(n, p, k);
 }
 
 // E[min(hits, cap)] for n dice at p.
@@ -77,20 +81,8 @@ double expectedCappedSum(int n, double p, int cap) {
     return e;
 }
 
-// expectedCappedSum, remembered per thread as atLeast is (the same values, computed once).
 double expectedCapped(int n, double p, int cap) {
-    constexpr int kMax = 32;
-    const int sixths = int(p * 6 + 0.5);
-    if (n < 0 || n >= kMax || cap < 0 || cap >= kMax || sixths < 0 || sixths > 6 || p != sixths / 6.0)
-        return expectedCappedSum(n, p, cap);
-    thread_local std::array<double, 7 * kMax * kMax> value;
-    thread_local std::array<bool, 7 * kMax * kMax> known{};
-    const std::size_t i = std::size_t((sixths * kMax + n) * kMax + cap);
-    if (!known[i]) {
-        value[i] = expectedCappedSum(n, p, cap);
-        known[i] = true;
-    }
-    return value[i];
+    return remembered<expectedCappedSum>(n, p, cap);
 }
 
 bool lineUnit(UnitType t) {
