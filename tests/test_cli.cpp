@@ -5,6 +5,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -87,10 +88,13 @@ class TestCli : public QObject {
         QCOMPARE(tactical.out, tvbd.out);
         QVERIFY2(simple.code == 0 && simple.out.contains("policy: simple / simple"), qPrintable(simple.out));
         QVERIFY2(pair.code == 0 && pair.out.contains("policy: simple / tactical"), qPrintable(pair.out));
-        QVERIFY(simple.out.section(QStringLiteral("policy:"), 0, 0) !=
-                tvbd.out.section(QStringLiteral("policy:"), 0, 0));
-        QVERIFY(pair.out.section(QStringLiteral("policy:"), 0, 0) !=
-                simple.out.section(QStringLiteral("policy:"), 0, 0));
+        // the battle played: the whole report but the policy line (seed 3 at White Mountain: the AI and the
+        // simple policy both break the Bohemians in turn 5, with other losses and actions)
+        auto battle = [](QString out) {
+            return out.remove(QRegularExpression(QStringLiteral("policy: [^\n]*\n")));
+        };
+        QVERIFY(battle(simple.out) != battle(tvbd.out));
+        QVERIFY(battle(pair.out) != battle(simple.out));
         Run missing = cli({"battle", "run", "/nonexistent/battle.json", "--auto"});
         QCOMPARE(missing.code, 1);
         QVERIFY(missing.err.contains("/nonexistent/battle.json"));

@@ -276,6 +276,7 @@ class TestTvbd : public QObject {
     void aiRalliesAShakenUnit();
     void aiKeepsItsLine();
     void aiHorseMakesForTheFlank();
+    void aiAttackerGoesRoundABlock();
     void aiOddsMatchTheDice();
 
   private:
@@ -3586,6 +3587,34 @@ void TestTvbd::aiHorseMakesForTheFlank() {
     QVERIFY2(flankGap(after) < flankGap(before) - 3,
              qPrintable(QStringLiteral("%1,%2").arg(after.x).arg(after.y)));
     QVERIFY(classify(y, p.s.units[horse].pose) != Zone::Front);
+}
+
+// The attacker scores only its two best-bounded move options in full (kAttackerScoreBudget); each one the
+// engine refuses lets two more be scored. Its straight advances (the best bounds) all end in a friend that
+// has moved (12.1.12: a move ends clear; not passed through across its facing, Table 5): it still advances by
+// another move, never holds.
+void TestTvbd::aiAttackerGoesRoundABlock() {
+    TvbdEngine e(*rules);
+    Pos p(*rules);
+    const int unit = p.add(0, UnitType::PikeShot, 20, 8, 90);
+    const int block = p.add(0, UnitType::PikeShot, 20, 10.6, 0);
+    p.add(1, UnitType::PikeShot, 20, 27, 270);
+    p.s.attacker = 0;
+    p.s.turn = 1;
+    p.s.step = Step::Move;
+    p.s.stepSide = p.s.active = 0;
+    p.s.units[block].actedThisStep = true;
+    int refused = 0;
+    for (const MoveOption& o : e.moveOptions(p.s, unit))
+        if (o.move.kind == MoveKind::Straight && !e.checkMove(p.s, unit, o.move))
+            ++refused;
+    QVERIFY(refused >= 2); // the position blocks the two best-bounded options
+    const TAction a = aiChoice(e, p.s);
+    QCOMPARE(a.unit, unit);
+    QCOMPARE(a.kind, TAction::Move);
+    const auto pose = e.checkMove(p.s, unit, a.move);
+    QVERIFY(pose);
+    QVERIFY2(pose->c.y > 8.5, qPrintable(QString::number(pose->c.y)));
 }
 
 // tvbd_odds: the exact melee odds agree with the engine's own melee (resolveMelee) rolled many times.

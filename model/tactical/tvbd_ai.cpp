@@ -26,7 +26,11 @@ constexpr double kAdvance = 0.35;     // per TUM of progress towards the unit's 
 constexpr double kFlankAdvance = 0.3; // per TUM of progress towards a flank point (Horse)
 constexpr double kMask = 0.8;         // standing in front of an own unlimbered Cannon
 constexpr double kSupport = 0.4;      // supporting (14.5.6) an engaged front unit from its rear
-constexpr double kUrgentTurns = 12;   // the attacker's last turns before the limit (15.6: it loses then)
+// The attacker scores in full only its 2 move options with the highest bounds (more after each one found
+// not listed): session 10, for speed; it also made the attacker stronger (docs/tvbd.md "Strength"). The
+// defender scores every option that could win (with a budget it held where it should have given way).
+constexpr int kAttackerScoreBudget = 2;
+constexpr double kUrgentTurns = 12; // the attacker's last turns before the limit (15.6: it loses then)
 
 double pHitOn(int need) {
     return need >= 1 && need <= 6 ? (7.0 - need) / 6.0 : 0.0;
@@ -48,29 +52,37 @@ double atLeastSum(int n, double p, int k) {
     return sum;
 }
 
-// atLeastSum, remembered per thread for the chances the policy asks about (p = 0, 1/6, ..., 1: a to-hit
-// number's, pHitOn) and small counts: the same values, computed once.
-double atLeast(int n, double p, int k) {
+// f(n, p, k), remembered per thread for the chances the policy asks about (p = 0, 1/6, ..., 1: a to-hit
+// number's, pHitOn) and small counts: the same values, computed once (one table per f).
+template <double (*f)(int, double, int)> double remembered(int n, double p, int k) {
     constexpr int kMax = 32;
     const int sixths = int(p * 6 + 0.5);
     if (n < 0 || n >= kMax || k < 0 || k >= kMax || sixths < 0 || sixths > 6 || p != sixths / 6.0)
-        return atLeastSum(n, p, k);
+        return f(n, p, k);
     thread_local std::array<double, 7 * kMax * kMax> value;
     thread_local std::array<bool, 7 * kMax * kMax> known{};
     const std::size_t i = std::size_t((sixths * kMax + n) * kMax + k);
     if (!known[i]) {
-        value[i] = atLeastSum(n, p, k);
+        value[i] = f(n, p, k);
         known[i] = true;
     }
     return value[i];
 }
 
+double atLeast(int n, double p, int k) {
+    return remembered<atLeastSum>(n, p, k);
+}
+
 // E[min(hits, cap)] for n dice at p.
-double expectedCapped(int n, double p, int cap) {
+double expectedCappedSum(int n, double p, int cap) {
     double e = 0;
     for (int k = 1; k <= cap; ++k)
         e += atLeast(n, p, k);
     return e;
+}
+
+double expectedCapped(int n, double p, int cap) {
+    return remembered<expectedCappedSum>(n, p, cap);
 }
 
 bool lineUnit(UnitType t) {
@@ -270,25 +282,50 @@ TAction chooseShot(const Ctx& c, const QList<TAction>& legal) {
     for (const TAction& a : legal)
         if (a.kind == TAction::Shoot && a.secondary.isEmpty())
             solo[a.unit] = std::max(solo.value(a.unit), shotValue(c, a));
-    double best = 0;
-    TAction pick{};
-    for (const TAction& a : legal) {
+    // A shot's value: its hits' worth less what its shooters give up, the primary its best charge this
+    // turn, each secondary the more of 0.9 of its best shot alone and its best charge. Without the charges
+    // (never negative) that is an upper bound: the shots are taken best bound first (ties in list order), and
+    // once a bound is no more than the best value so far, no shot left can win; a shot's charges are weighed
+    // one by one only while it still could.
+    struct Shot {
+        double bound;
+        int k;
+        double shot;
+    };
+    QVarLengthArray<Shot, 64> shots;
+    for (qsizetype k = 0; k < legal.size(); ++k) {
+        const TAction& a = legal[k];
         if (a.kind != TAction::Shoot)
             continue;
-        // What the shooters give up is never negative: a shot worth no more than the best so far cannot win
-        // (the charges it would give up are not weighed).
         const double shot = shotValue(c, a);
-        if (!(shot > best + 1e-9))
-            continue;
-        double v = shot - chargeWorth(c, a.unit, &charge);
+        double bound = shot;
         for (int x : a.secondary)
-            v -= std::max(0.0, std::max(solo.value(x) * 0.9, chargeWorth(c, x, &charge)));
-        if (v > best + 1e-9) {
+            bound -= solo.value(x) * 0.9;
+        shots.push_back({bound, int(k), shot});
+    }
+    std::stable_sort(shots.begin(), shots.end(),
+                     [](const Shot& a, const Shot& b) { return a.bound > b.bound; });
+    // The best value, ties (within 1e-9) to the first in list order.
+    double best = 0;
+    int pick = -1;
+    for (const Shot& sh : shots) {
+        if (!(sh.bound > best - 1e-9) || (pick < 0 && !(sh.bound > 1e-9)))
+            break;
+        const TAction& a = legal[sh.k];
+        auto better = [&](double v) {
+            return v > best + 1e-9 || (pick >= 0 && v > best - 1e-9 && sh.k < pick);
+        };
+        double v = sh.bound - chargeWorth(c, a.unit, &charge);
+        for (qsizetype i = 0; i < a.secondary.size() && better(v); ++i) {
+            const int x = a.secondary[i];
+            v -= std::max(0.0, chargeWorth(c, x, &charge) - solo.value(x) * 0.9);
+        }
+        if (better(v)) {
             best = v;
-            pick = a;
+            pick = sh.k;
         }
     }
-    return pick;
+    return pick < 0 ? TAction{} : legal[pick];
 }
 
 // ---- evades (5.3)
@@ -719,9 +756,17 @@ TAction chooseMoveFor(const Ctx& c, int u) {
         bool scored = false, done = false;
     };
     QVarLengthArray<Opt, 64> opts;
+    // The kinds of move checkMove refuses this unit whatever the table (12.1.5: wheeling only; 16.3:
+    // inferior units do not oblique, sidestep or move backward) are not scored.
+    const bool wheelOnly = c.e.rules().type(x.type).wheelOnly || x.quality == Quality::Raw ||
+                           (x.type == UnitType::Cannon && x.limbered);
     for (qsizetype k = 0; k < options.size(); ++k) {
         const MoveSpec& m = options[k].move;
         if (m.kind == MoveKind::Unlimber || m.kind == MoveKind::Face)
+            continue;
+        if ((wheelOnly && m.kind != MoveKind::Straight && m.kind != MoveKind::Wheel) ||
+            (x.quality == Quality::Inferior &&
+             (m.kind == MoveKind::Oblique || m.kind == MoveKind::Sideways || m.kind == MoveKind::Backward)))
             continue;
         const auto p = c.e.movePose(c.s, u, m);
         if (!p)
@@ -735,6 +780,10 @@ TAction chooseMoveFor(const Ctx& c, int u) {
             opts.push_back({int(k), *p, b});
     }
     TvbdEngine::ListedCheck check(c.e, c.s, u, options);
+    // The attacker scores only kAttackerScoreBudget options in full, best bound first; each option found not
+    // listed lets as many more be scored.
+    const int perRound = c.attacker ? kAttackerScoreBudget : int(opts.size());
+    int budget = perRound;
     while (true) {
         Opt* best = nullptr; // the best scored option not yet taken
         Opt* open = nullptr; // the unscored option with the highest bound
@@ -744,11 +793,21 @@ TAction chooseMoveFor(const Ctx& c, int u) {
             if (o.scored ? !best || o.v > best->v : !open || o.bound > open->bound)
                 (o.scored ? best : open) = &o;
         }
+        if (budget <= 0)
+            open = nullptr;
         if (open && (!best || open->bound >= best->v)) {
-            double v = rest(open->p, scorer.score(open->p, fear) + formation.value(open->p));
-            if (options[open->k].move.kind == MoveKind::Backward)
-                v -= 0.3; // a moved marker: no shooting or charging this turn (12.1.5)
+            --budget;
+            // A moved marker: no shooting or charging this turn (12.1.5).
+            const double back = options[open->k].move.kind == MoveKind::Backward ? 0.3 : 0.0;
+            const double score = scorer.score(open->p, fear);
             open->scored = true;
+            // The formation's value is taken only when its bound could still lift the option above standing.
+            if (!(rest(open->p, score + formation.bound(boxOf(open->p.corners()))) - back >
+                  stay + 0.05 - 1e-9)) {
+                open->done = true;
+                continue;
+            }
+            const double v = rest(open->p, score + formation.value(open->p)) - back;
             open->v = v;
             open->done = !(v > stay + 0.05);
             continue;
@@ -756,6 +815,7 @@ TAction chooseMoveFor(const Ctx& c, int u) {
         if (!best)
             return hold;
         best->done = true;
+        budget = std::max(budget, 0) + perRound;
         if (check.listed(best->k)) {
             TAction a;
             a.kind = TAction::Move;
@@ -869,8 +929,6 @@ TAction chooseMove(const Ctx& c) {
     std::stable_sort(order.begin(), order.end());
     for (const auto& [rank, u] : order) {
         (void)rank;
-        if (!c.e.hasCandidateMove(c.s, u))
-            continue;
         const Unit& x = c.s.units[u];
         if (x.type == UnitType::Commander || x.type == UnitType::Cannon) {
             QList<TAction> legal;
@@ -881,9 +939,15 @@ TAction chooseMove(const Ctx& c) {
                 a.move = m;
                 legal << a;
             }
+            if (legal.isEmpty()) // no candidate move: the unit cannot act (not even hold)
+                continue;
             return x.type == UnitType::Commander ? chooseCommander(c, u, legal) : chooseCannon(c, u, legal);
         }
-        return chooseMoveFor(c, u);
+        // A move chosen is a listed one (so the unit has a candidate move); whether it may hold is asked only
+        // when it would.
+        const TAction a = chooseMoveFor(c, u);
+        if (a.kind == TAction::Move || c.e.hasCandidateMove(c.s, u))
+            return a;
     }
     return TAction{};
 }

@@ -13,8 +13,9 @@ namespace wp::tactical {
 
 // The revision of the tactical AI's choices: raised whenever a change makes it choose differently anywhere.
 // A linked battle's record names it ("tacticalAi"), since its computer moves are checked by choosing them
-// again: 1 the AI of session 8 (records without the field), 2 since session 9 (the attacker presses on).
-inline constexpr int kTacticalAiRevision = 2;
+// again: 1 the AI of session 8 (records without the field), 2 since session 9 (the attacker presses on), 3
+// since session 10 (the attacker scores fewer move options in full, for speed).
+inline constexpr int kTacticalAiRevision = 3;
 
 // One decision of the tactical policy for the side to act: always one of engine.legalActions(s) (set-up
 // decisions are the simple policy's, chooseSetupAction). `rng` is unused today: the policy is
