@@ -429,34 +429,6 @@ class TestAi : public QObject {
                 QVERIFY(!ai::describe(r.e, r.s, a, kCatholic).contains(QLatin1String("16.25")));
     }
 
-    // 15.13: the Protestant's campaign plan counts the Aid Points each side lacks for this turn's pay (an
-    // unpaid unit loots, 15.2, and may lose steps for good, 15.224): 0.6 VP a point; locally paid units
-    // (15.12, 17.B.1) need none; the Catholic's value does not count it.
-    void campaignPlanPayShortfall() {
-        Rules r;
-        QVERIFY(r.newGame());
-        r.clearBoard();
-        const GameData& d = r.d();
-        r.place(QStringLiteral("protestant"), UnitKind::Mercenary, QStringLiteral("magdeburg"),
-                3); // 15.131: 2 each
-        r.s.aidPoints[kProtestant] = 6;
-        r.s.aidPoints[kCatholic] = 0;
-        const double paid = ai::campaignTerms(d, r.s, kProtestant);
-        const double catholicPaid = ai::campaignTerms(d, r.s, kCatholic);
-        r.s.aidPoints[kProtestant] = 2; // 4 points short
-        QVERIFY(qFuzzyCompare(ai::campaignTerms(d, r.s, kProtestant), paid - 2.4));
-        QCOMPARE(ai::campaignTerms(d, r.s, kCatholic), catholicPaid);
-        r.s.aidPoints[kProtestant] = 9; // more than enough: no credit beyond the pay
-        QCOMPARE(ai::campaignTerms(d, r.s, kProtestant), paid);
-        // Bavarians in Bavaria are paid locally (17.B.1): no shortfall; in Bohemia they are not
-        const std::vector<int16_t> bavarians =
-            r.place(QStringLiteral("bavarian"), UnitKind::Mercenary, QStringLiteral("munich"), 2);
-        QCOMPARE(ai::campaignTerms(d, r.s, kProtestant), paid);
-        for (int16_t u : bavarians)
-            r.s.units[static_cast<size_t>(u)].loc = static_cast<int16_t>(r.city(QStringLiteral("prague")));
-        QVERIFY(qFuzzyCompare(ai::campaignTerms(d, r.s, kProtestant), paid + 2.4));
-    }
-
     // The campaign plan's marches go around an enemy army the stack does not outnumber (11.1): Tilly at
     // Budweis towards Prague, with a stronger Protestant army at Pilsen on the shortest way, marches by
     // Iglau; the priority list, which measures the distance through Pilsen, finds no move closer.

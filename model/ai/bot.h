@@ -62,8 +62,7 @@ double victoryOutlook(const GameData& d, const rules::GameState& s, int side);
 // bot's value, docs/ai.md "the campaign plan"): the 5.15 penalty pending while Spinola's army is not in
 // the UP (weighted by how near the Intervention is), the Dutch War track's VP boxes still to come
 // (16.13; for the Catholic, each C3/C4 in his own hand counts as a box moved once Spinola's army is in the
-// UP, 16.25) and half a VP per Elector held more than the opponent (5.141: the margin for the majority);
-// for the Protestant, 0.6 VP per Aid Point either side lacks for this turn's pay (15.13, 15.2: looting).
+// UP, 16.25) and half a VP per Elector held more than the opponent (5.141: the margin for the majority).
 double campaignTerms(const GameData& d, const rules::GameState& s, int side);
 
 // The priority list without look-ahead: a fast, deterministic-but-for-ties choice among `legal` for

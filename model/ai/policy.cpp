@@ -444,23 +444,6 @@ double evaluate(const GameData& d, const GameState& s, int side) {
     return side == kCath ? v : -v;
 }
 
-namespace {
-// 15.13: the Aid Points `side`'s units would lack in this turn's Pay Segment: the pay rates of its units
-// on the map and in the boxes (15.131) but for the locally paid ones (15.12, 16.21), less the Aid Points
-// held. An unpaid unit loots (15.2), pillages and may lose steps for good (15.221, 15.224).
-int payShortfall(const GameData& d, const GameState& s, int side) {
-    int need = 0;
-    for (size_t u = 0; u < s.units.size(); ++u) {
-        const UnitState& us = s.units[u];
-        if (us.steps == 0 || us.loc < 0 || unitSide(d, s, static_cast<int>(u)) != side)
-            continue;
-        if (!locallyPaid(d, s, static_cast<int>(u)))
-            need += payRate(d, s, static_cast<int>(u));
-    }
-    return std::max(0, need - s.aidPoints[side]);
-}
-} // namespace
-
 int upObjective(const GameData& d, const GameState& s, int leader, int side) {
     const Campaign& cp = campaign(d);
     if (side != kCath || spinolaUrgency(d, s, cp) < 0.5 || !canFormSpinolaArmy(d, s, cp, leader))
@@ -477,11 +460,6 @@ double campaignTerms(const GameData& d, const GameState& s, int side) {
     v -= 3 * spinolaUrgency(d, s, cp);
     // 5.141: every Elector held is a margin for the majority (its +-2 VP change hands with the fourth)
     v += 0.5 * (electorsControlled(d, s, kCath) - electorsControlled(d, s, kProt));
-    // 15.13: the Protestant's plan counts each Aid Point either side lacks for this turn's pay at 0.6 VP
-    // (session 10: 38 wins in 100 instead of 34 and 30 for the plan's Protestant on two sets of 200 games;
-    // counted in the Catholic's value as well, it cost the plan's Catholic 2-3 wins in 100)
-    if (side == kProt)
-        v -= 0.6 * (payShortfall(d, s, kCath) - payShortfall(d, s, kProt));
     // 16.13: the Dutch War track's boxes still to be reached (+2 VP at +2 and at +4, -3 VP at -3), each
     // worth half as much per box it is away; with Spinola's army in the UP each C3/C4 in the Catholic's
     // own hand counts as a box already moved (16.25: it opens a later turn and moves the track)
