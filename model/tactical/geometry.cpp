@@ -22,31 +22,16 @@ QString zoneName(Zone z) {
     return QStringLiteral("none");
 }
 
-namespace {
-constexpr int kDirLo = -360, kDirHi = 720;
-struct DirTable {
-    std::array<Vec2, kDirHi - kDirLo> v;
-    DirTable() {
-        for (int i = kDirLo; i < kDirHi; ++i) {
-            const double deg = i;
-            v[std::size_t(i - kDirLo)] = {std::cos(deg * kPi / 180.0), std::sin(deg * kPi / 180.0)};
-        }
-    }
-};
-const DirTable& dirTable() {
-    static const DirTable t;
-    return t;
+namespace detail {
+WholeDegrees::WholeDegrees() {
+    for (int i = -360; i < 720; ++i)
+        v[std::size_t(i + 360)] = dirDegAny(i);
 }
-} // namespace
 
-Vec2 dirDeg(double deg) {
-    if (deg >= kDirLo && deg < kDirHi) {
-        const int whole = int(deg); // in range: no overflow
-        if (double(whole) == deg)
-            return dirTable().v[std::size_t(whole - kDirLo)];
-    }
+Vec2 dirDegAny(double deg) {
     return {std::cos(deg * kPi / 180.0), std::sin(deg * kPi / 180.0)};
 }
+} // namespace detail
 
 std::array<Vec2, 4> Pose::corners() const {
     const Vec2 fw = forward();
@@ -380,6 +365,24 @@ double edgeDistance(Span a, Span b) {
     return any ? std::sqrt(best2) : 1e300;
 }
 
+// edgeDistance on two stands' corners: the same sums over the same pairs (a minimum does not depend on the
+// order its terms are taken in), with the loops' bounds fixed.
+double edgeDistance(const Corners& a, const Corners& b) {
+    double best2 = std::numeric_limits<double>::infinity();
+    auto edges = [&best2](const Corners& e, const Corners& pts) {
+        for (std::size_t i = 0; i < 4; ++i) {
+            const Vec2 s0 = e[i];
+            const Vec2 ab = e[(i + 1) & 3] - s0;
+            const double l2 = ab.dot(ab);
+            for (const Vec2& p : pts)
+                best2 = std::min(best2, segmentDistance2(p, s0, ab, l2));
+        }
+    };
+    edges(b, a);
+    edges(a, b);
+    return std::sqrt(best2);
+}
+
 double distanceSpan(Span a, Span b, double cap) {
     const double gap = boxGap(boxOf(a), boxOf(b));
     if (gap > cap)
@@ -465,6 +468,73 @@ bool overlaps(const Pose& a, const Polygon& b, double tol) {
     return overlapsSpan(a.corners(), b, tol);
 }
 
+ConvexAxes convexAxes(const Polygon& p) {
+    // satDepth's normals of p's edges, and p's extent along each (its minimum and maximum: exact).
+    ConvexAxes out;
+    out.box = boxOf(p);
+    for (qsizetype i = 0, m = p.size(); i < m; ++i) {
+        const Vec2 e = p[i + 1 < m ? i + 1 : 0] - p[i];
+        Vec2 n{-e.y, e.x};
+        const double len = n.length();
+        if (len < 1e-12)
+            continue;
+        n = n * (1 / len);
+        ConvexAxes::Axis ax{n, 1e300, -1e300};
+        for (const Vec2& v : p) {
+            const double k = v.dot(n);
+            ax.lo = std::min(ax.lo, k);
+            ax.hi = std::max(ax.hi, k);
+        }
+        out.axes << ax;
+    }
+    return out;
+}
+
+bool overlaps(const Pose& a, const Polygon& p, const ConvexAxes& axes, double tol) {
+    // overlapsSpan(a's corners, p, tol): disjoint boxes, then satDepth(ka, p, tol) > tol, which holds exactly
+    // when the overlap along every axis (the stand's sides', then p's edges') exceeds tol, whatever the
+    // order.
+    if (tol < 0 || p.isEmpty())
+        return overlaps(a, p, tol);
+    const Corners ka = a.corners();
+    if (!boxOf(ka).meets(axes.box))
+        return false;
+    // The stand's sides: satDepth's own loop over its first polygon's edges, both polygons projected.
+    for (std::size_t i = 0; i < 4; ++i) {
+        const Vec2 e = ka[(i + 1) & 3] - ka[i];
+        Vec2 n{-e.y, e.x};
+        const double len = n.length();
+        if (len < 1e-12)
+            continue;
+        n = n * (1 / len);
+        double amin = 1e300, amax = -1e300, bmin = 1e300, bmax = -1e300;
+        for (const Vec2& v : ka) {
+            const double k = v.dot(n);
+            amin = std::min(amin, k);
+            amax = std::max(amax, k);
+        }
+        for (const Vec2& v : p) {
+            const double k = v.dot(n);
+            bmin = std::min(bmin, k);
+            bmax = std::max(bmax, k);
+        }
+        if (std::min(amax, bmax) - std::max(amin, bmin) <= tol)
+            return false;
+    }
+    // p's edges: its extent is known, only the corners are projected.
+    for (const ConvexAxes::Axis& ax : axes.axes) {
+        double amin = 1e300, amax = -1e300;
+        for (const Vec2& v : ka) {
+            const double k = v.dot(ax.n);
+            amin = std::min(amin, k);
+            amax = std::max(amax, k);
+        }
+        if (std::min(amax, ax.hi) - std::max(amin, ax.lo) <= tol)
+            return false;
+    }
+    return true;
+}
+
 namespace {
 double pointDistanceSpan(Span a, Vec2 p) {
     if (containsSpan(a, p))
@@ -499,7 +569,7 @@ double distance(const Pose& a, const Corners& ka, const Pose& b, const Corners& 
         if (side > 0 || (side == 0 && satDepth(ka, kb, -1e-12) >= 0))
             return 0;
     }
-    return edgeDistance(ka, kb);
+    return edgeDistance(ka, kb); // the corners' own (the same value)
 }
 double distance(const Pose& a, const Polygon& b, double cap) {
     return distanceSpan(a.corners(), b, cap);
