@@ -41,6 +41,8 @@ struct TerrainPiece {
 };
 // The pieces, and (with `hash`) the terrain's hash that names them (the memo's).
 const std::vector<TerrainPiece>& terrainPieces(const BattleState& s, quint64* hash = nullptr);
+// The pieces of the field fortifications (16.5), with their boxes and axes.
+const std::vector<TerrainPiece>& fortificationPieces(const BattleState& s);
 
 // Zone of control (12.1.11): a rectangle as wide as the unit, zocDepth deep, ahead of its front edge.
 Pose zocPose(const Pose& p, double depth) {
@@ -168,11 +170,9 @@ bool TvbdEngine::garrison(const BattleState& s, int u) const {
     const Unit& x = s.units[u];
     if (!x.onTable() || !(isInfantry(x.type) || x.type == UnitType::Cannon))
         return false;
-    for (const TerrainFeature& f : s.terrain)
-        if (f.type == QLatin1String("fortification"))
-            for (const Polygon& piece : f.pieces)
-                if (overlaps(x.pose, piece, 1e-3))
-                    return true;
+    for (const TerrainPiece& k : fortificationPieces(s))
+        if (overlaps(x.pose, s.terrain[k.feature].pieces[k.piece], k.axes, 1e-3))
+            return true;
     return false;
 }
 
@@ -181,11 +181,11 @@ bool TvbdEngine::behindFortification(const BattleState& s, int u, Vec2 from) con
     if (!garrison(s, u))
         return false;
     const Unit& x = s.units[u];
-    for (const TerrainFeature& f : s.terrain)
-        if (f.type == QLatin1String("fortification"))
-            for (const Polygon& piece : f.pieces)
-                if (overlaps(x.pose, piece, 1e-3) && segmentCrosses(piece, from, x.pose.c))
-                    return true;
+    for (const TerrainPiece& k : fortificationPieces(s)) {
+        const Polygon& piece = s.terrain[k.feature].pieces[k.piece];
+        if (overlaps(x.pose, piece, k.axes, 1e-3) && segmentCrosses(piece, from, x.pose.c))
+            return true;
+    }
     return false;
 }
 
@@ -500,6 +500,7 @@ struct TerrainCache {
     quint64 hash = 0;
     bool valid = false;
     std::vector<TerrainPiece> pieces;
+    std::vector<TerrainPiece> fortifications; // garrison, behindFortification (16.5)
 };
 
 const TerrainCache& terrainCache(const BattleState& s) {
@@ -522,6 +523,7 @@ const TerrainCache& terrainCache(const BattleState& s) {
         quint64 h = quint64(terrain.size());
         c.types.clear();
         c.pieces.clear();
+        c.fortifications.clear();
         for (qsizetype i = 0; i < terrain.size(); ++i) {
             const TerrainFeature& f = terrain[i];
             // The type's characters are mixed in one by one: Qt's string hash (AES/AVX code) leaves the upper
@@ -542,6 +544,10 @@ const TerrainCache& terrainCache(const BattleState& s) {
             }
             c.types << f.type; // shared (above)
             // blockedAt and inDifficult: the pieces of terrain that is not open, and of bridges and fords.
+            if (f.type == QLatin1String("fortification"))
+                for (qsizetype j = 0; j < f.pieces.size(); ++j)
+                    c.fortifications.push_back(
+                        {int(i), int(j), boxOf(f.pieces[j]), false, false, false, convexAxes(f.pieces[j])});
             const bool bridge = f.type == QLatin1String("bridge"), ford = f.type == QLatin1String("ford");
             if (f.cls == TerrainClass::Open && !bridge && !ford)
                 continue;
@@ -565,6 +571,10 @@ const std::vector<TerrainPiece>& terrainPieces(const BattleState& s, quint64* ha
     if (hash)
         *hash = c.hash;
     return c.pieces;
+}
+
+const std::vector<TerrainPiece>& fortificationPieces(const BattleState& s) {
+    return terrainCache(s).fortifications;
 }
 
 quint64 computeFingerprint(const BattleState& s, const void* rules, bool table) {
