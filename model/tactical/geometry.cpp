@@ -303,29 +303,39 @@ bool containsSpan(Span a, Vec2 p) {
     }
     return true;
 }
+// The unit normal of the edge from u to v, as the separating-axis tests take it; false for a degenerate edge.
+bool edgeNormal(Vec2 u, Vec2 v, Vec2* out) {
+    const Vec2 e = v - u;
+    const Vec2 n{-e.y, e.x};
+    const double len = n.length();
+    if (len < 1e-12)
+        return false;
+    *out = n * (1 / len);
+    return true;
+}
+// The extent of points along n: their smallest and largest projections.
+template <typename Points> void extent(const Points& pts, Vec2 n, double* lo, double* hi) {
+    *lo = 1e300;
+    *hi = -1e300;
+    for (const Vec2& v : pts) {
+        const double k = v.dot(n);
+        *lo = std::min(*lo, k);
+        *hi = std::max(*hi, k);
+    }
+}
+
 // Minimum overlap depth along the separating-axis candidates (negative or zero = separated/touching).
 // Stops early once the depth is known to be at most `stopBelow`.
 double satDepth(Span a, Span b, double stopBelow = -1e300) {
     double best = std::numeric_limits<double>::max();
     for (const Span* p : {&a, &b}) {
         for (qsizetype i = 0, m = p->size(); i < m; ++i) {
-            const Vec2 e = (*p)[i + 1 < m ? i + 1 : 0] - (*p)[i];
-            Vec2 n{-e.y, e.x};
-            const double len = n.length();
-            if (len < 1e-12)
+            Vec2 n;
+            if (!edgeNormal((*p)[i], (*p)[i + 1 < m ? i + 1 : 0], &n))
                 continue;
-            n = n * (1 / len);
-            double amin = 1e300, amax = -1e300, bmin = 1e300, bmax = -1e300;
-            for (const Vec2& v : a) {
-                const double k = v.dot(n);
-                amin = std::min(amin, k);
-                amax = std::max(amax, k);
-            }
-            for (const Vec2& v : b) {
-                const double k = v.dot(n);
-                bmin = std::min(bmin, k);
-                bmax = std::max(bmax, k);
-            }
+            double amin, amax, bmin, bmax;
+            extent(a, n, &amin, &amax);
+            extent(b, n, &bmin, &bmax);
             best = std::min(best, std::min(amax, bmax) - std::max(amin, bmin));
             if (best <= stopBelow)
                 return best;
@@ -469,22 +479,14 @@ bool overlaps(const Pose& a, const Polygon& b, double tol) {
 }
 
 ConvexAxes convexAxes(const Polygon& p) {
-    // satDepth's normals of p's edges, and p's extent along each (its minimum and maximum: exact).
+    // satDepth's normals of p's edges, and p's extent along each.
     ConvexAxes out;
     out.box = boxOf(p);
     for (qsizetype i = 0, m = p.size(); i < m; ++i) {
-        const Vec2 e = p[i + 1 < m ? i + 1 : 0] - p[i];
-        Vec2 n{-e.y, e.x};
-        const double len = n.length();
-        if (len < 1e-12)
+        ConvexAxes::Axis ax;
+        if (!edgeNormal(p[i], p[i + 1 < m ? i + 1 : 0], &ax.n))
             continue;
-        n = n * (1 / len);
-        ConvexAxes::Axis ax{n, 1e300, -1e300};
-        for (const Vec2& v : p) {
-            const double k = v.dot(n);
-            ax.lo = std::min(ax.lo, k);
-            ax.hi = std::max(ax.hi, k);
-        }
+        extent(p, ax.n, &ax.lo, &ax.hi);
         out.axes << ax;
     }
     return out;
@@ -499,36 +501,18 @@ bool overlaps(const Pose& a, const Polygon& p, const ConvexAxes& axes, double to
     const Corners ka = a.corners();
     if (!boxOf(ka).meets(axes.box))
         return false;
-    // The stand's sides: satDepth's own loop over its first polygon's edges, both polygons projected.
-    for (std::size_t i = 0; i < 4; ++i) {
-        const Vec2 e = ka[(i + 1) & 3] - ka[i];
-        Vec2 n{-e.y, e.x};
-        const double len = n.length();
-        if (len < 1e-12)
+    double amin, amax, bmin, bmax;
+    for (std::size_t i = 0; i < 4; ++i) { // the stand's sides: both shapes projected
+        Vec2 n;
+        if (!edgeNormal(ka[i], ka[(i + 1) & 3], &n))
             continue;
-        n = n * (1 / len);
-        double amin = 1e300, amax = -1e300, bmin = 1e300, bmax = -1e300;
-        for (const Vec2& v : ka) {
-            const double k = v.dot(n);
-            amin = std::min(amin, k);
-            amax = std::max(amax, k);
-        }
-        for (const Vec2& v : p) {
-            const double k = v.dot(n);
-            bmin = std::min(bmin, k);
-            bmax = std::max(bmax, k);
-        }
+        extent(ka, n, &amin, &amax);
+        extent(p, n, &bmin, &bmax);
         if (std::min(amax, bmax) - std::max(amin, bmin) <= tol)
             return false;
     }
-    // p's edges: its extent is known, only the corners are projected.
-    for (const ConvexAxes::Axis& ax : axes.axes) {
-        double amin = 1e300, amax = -1e300;
-        for (const Vec2& v : ka) {
-            const double k = v.dot(ax.n);
-            amin = std::min(amin, k);
-            amax = std::max(amax, k);
-        }
+    for (const ConvexAxes::Axis& ax : axes.axes) { // p's edges: its extent is known
+        extent(ka, ax.n, &amin, &amax);
         if (std::min(amax, ax.hi) - std::max(amin, ax.lo) <= tol)
             return false;
     }
