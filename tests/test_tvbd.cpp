@@ -12,9 +12,11 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
+#include <cstring>
 
 using namespace wp::tactical;
 
@@ -177,6 +179,7 @@ class TestTvbd : public QObject {
     // worked examples (digest §12)
     void t01_facingZones();
     void facingZoneShortcuts();
+    void overlapAndDistanceShortcuts();
     void t02_shootingPrimarySecondaryCommander();
     void t03_friendToFrontBlocksFrontFire();
     void t04_cannonAndFlankShot();
@@ -186,6 +189,7 @@ class TestTvbd : public QObject {
     void t08_horseChargeCancelsInfantryDeclaration();
     void t09_frontBeforeFlankAndCancel();
     void t10_contactZoneByStartZone();
+    void chargePlanFollowsTheTable();
     void t11_meleeDicePrimarySecondary();
     void t12_meleeOddsEven();
     void t13_sameToHitAllowsSplit();
@@ -334,6 +338,39 @@ void TestTvbd::facingZoneShortcuts() {
     // Flush with the rear edge, and against it but reaching past a side edge.
     QVERIFY(inRear(shot, Pose{{20, 14}, 90, 2, 1}));
     QVERIFY(!inRear(shot, Pose{{20.5, 14}, 90, 2, 1}));
+}
+
+// 7.2.5, 12.1.12 (terrain under a stand, stands apart): the terrain pieces' overlap test with their axes
+// taken once gives the plain test's answers, and two stands' distance from their corners is the polygons'
+// distance bit for bit: stands at every 15 degrees all about an ellipse (a woods piece), a rectangle and
+// another stand, some overlapping, some touching, some apart.
+void TestTvbd::overlapAndDistanceShortcuts() {
+    const QList<Polygon> pieces{ellipse({20, 15}, 3, 2, 20), rectangle({20, 15}, 4, 2, 30), Polygon{}};
+    const Pose other{{20, 15}, 60, 2, 1};
+    int in = 0, out = 0, checked = 0;
+    for (const Polygon& piece : pieces) {
+        const ConvexAxes axes = convexAxes(piece);
+        for (double x = 15; x <= 25; x += 0.5)
+            for (double y = 10; y <= 20; y += 0.5)
+                for (double facing = 0; facing < 360; facing += 15) {
+                    const Pose p{{x, y}, facing, 2, 1};
+                    for (double tol : {1e-3, 0.0, -0.5}) {
+                        const bool plain = overlaps(p, piece, tol);
+                        QCOMPARE(overlaps(p, piece, axes, tol), plain);
+                        (plain ? in : out) += 1;
+                    }
+                    const double fromCorners = distance(p, other),
+                                 fromPolygons = distance(p.polygon(), other.polygon());
+                    QCOMPARE(std::memcmp(&fromCorners, &fromPolygons, sizeof fromCorners), 0);
+                    ++checked;
+                }
+    }
+    QVERIFY(in > 0 && out > 0);
+    QVERIFY(checked > 0);
+    // Touching (flush edges) is not overlapping; a hair across is.
+    const Polygon square = rectangle({10, 10}, 2, 2, 0);
+    QVERIFY(!overlaps(Pose{{12, 10}, 0, 2, 2}, square, convexAxes(square), 1e-3));
+    QVERIFY(overlaps(Pose{{11.99, 10}, 0, 2, 2}, square, convexAxes(square), 1e-3));
 }
 
 // T2, 12.2.8-12.2.16 (shooting example, Fig. 15/16).
@@ -515,6 +552,42 @@ void TestTvbd::t10_contactZoneByStartZone() {
     QVERIFY(pl);
     QCOMPARE(pl->startZone, Zone::Rear);
     QCOMPARE(pl->contactZone, Zone::Rear);
+}
+
+// 14.1, 14.4: a charge plan is remembered by what it reads (the stands and terrain about the charger): a
+// friend moving into the charge's path, a piece of impassable terrain laid across it, or the friend routing,
+// each changes the answer at once; the friend moving off elsewhere gives the first answer again.
+void TestTvbd::chargePlanFollowsTheTable() {
+    Pos p(*rules);
+    const int charger = p.add(0, UnitType::PikeShot, 20, 18, 270); // y 17.5..18.5, facing down
+    const int target = p.add(1, UnitType::PikeShot, 20, 15, 90);   // y 14.5..15.5
+    const int friendly = p.add(0, UnitType::PikeShot, 40, 27, 270);
+    TvbdEngine e(*rules);
+    const auto clear = e.chargePlan(p.s, charger, target);
+    QVERIFY(clear);
+    QCOMPARE(clear->wheel, 0.0);
+    QVERIFY(std::abs(clear->dist - 2) < 1e-6);
+    auto same = [&](const std::optional<ChargePlan>& pl) {
+        return pl && pl->wheel == clear->wheel && pl->dist == clear->dist &&
+               pl->contactZone == clear->contactZone;
+    };
+    p.s.units[friendly].pose.c = {20, 16.6}; // across the path (12.1.12: friends block a charge)
+    QVERIFY(!same(e.chargePlan(p.s, charger, target)));
+    p.s.units[friendly].pose.c = {5, 5}; // elsewhere (not where it stood at first)
+    QVERIFY(same(e.chargePlan(p.s, charger, target)));
+    p.s.terrain.clear();
+    p.terrain(QStringLiteral("marsh"), rectangle({20, 16.6}, 6, 0.6, 0)); // 8.2 impassable, across the path
+    QVERIFY(!same(e.chargePlan(p.s, charger, target)));
+    p.s.terrain.clear();
+    QVERIFY(same(e.chargePlan(p.s, charger, target)));
+    p.s.units[friendly].pose.c = {20, 16.6};
+    QVERIFY(!same(e.chargePlan(p.s, charger, target)));
+    p.s.units[friendly].status = UnitStatus::Routed; // gone from the table
+    QVERIFY(same(e.chargePlan(p.s, charger, target)));
+    // The charge options read the same plans.
+    const auto options = e.chargeOptions(p.s, charger);
+    QCOMPARE(options.size(), 1);
+    QCOMPARE(options[0].first, target);
 }
 
 // T11, 14.5.2-14.5.5 (Fig. 20).

@@ -22,31 +22,16 @@ QString zoneName(Zone z) {
     return QStringLiteral("none");
 }
 
-namespace {
-constexpr int kDirLo = -360, kDirHi = 720;
-struct DirTable {
-    std::array<Vec2, kDirHi - kDirLo> v;
-    DirTable() {
-        for (int i = kDirLo; i < kDirHi; ++i) {
-            const double deg = i;
-            v[std::size_t(i - kDirLo)] = {std::cos(deg * kPi / 180.0), std::sin(deg * kPi / 180.0)};
-        }
-    }
-};
-const DirTable& dirTable() {
-    static const DirTable t;
-    return t;
+namespace detail {
+WholeDegrees::WholeDegrees() {
+    for (int i = -360; i < 720; ++i)
+        v[std::size_t(i + 360)] = dirDegAny(i);
 }
-} // namespace
 
-Vec2 dirDeg(double deg) {
-    if (deg >= kDirLo && deg < kDirHi) {
-        const int whole = int(deg); // in range: no overflow
-        if (double(whole) == deg)
-            return dirTable().v[std::size_t(whole - kDirLo)];
-    }
+Vec2 dirDegAny(double deg) {
     return {std::cos(deg * kPi / 180.0), std::sin(deg * kPi / 180.0)};
 }
+} // namespace detail
 
 std::array<Vec2, 4> Pose::corners() const {
     const Vec2 fw = forward();
@@ -318,29 +303,39 @@ bool containsSpan(Span a, Vec2 p) {
     }
     return true;
 }
+// The unit normal of the edge from u to v, as the separating-axis tests take it; false for a degenerate edge.
+bool edgeNormal(Vec2 u, Vec2 v, Vec2* out) {
+    const Vec2 e = v - u;
+    const Vec2 n{-e.y, e.x};
+    const double len = n.length();
+    if (len < 1e-12)
+        return false;
+    *out = n * (1 / len);
+    return true;
+}
+// The extent of points along n: their smallest and largest projections.
+template <typename Points> void extent(const Points& pts, Vec2 n, double* lo, double* hi) {
+    *lo = 1e300;
+    *hi = -1e300;
+    for (const Vec2& v : pts) {
+        const double k = v.dot(n);
+        *lo = std::min(*lo, k);
+        *hi = std::max(*hi, k);
+    }
+}
+
 // Minimum overlap depth along the separating-axis candidates (negative or zero = separated/touching).
 // Stops early once the depth is known to be at most `stopBelow`.
 double satDepth(Span a, Span b, double stopBelow = -1e300) {
     double best = std::numeric_limits<double>::max();
     for (const Span* p : {&a, &b}) {
         for (qsizetype i = 0, m = p->size(); i < m; ++i) {
-            const Vec2 e = (*p)[i + 1 < m ? i + 1 : 0] - (*p)[i];
-            Vec2 n{-e.y, e.x};
-            const double len = n.length();
-            if (len < 1e-12)
+            Vec2 n;
+            if (!edgeNormal((*p)[i], (*p)[i + 1 < m ? i + 1 : 0], &n))
                 continue;
-            n = n * (1 / len);
-            double amin = 1e300, amax = -1e300, bmin = 1e300, bmax = -1e300;
-            for (const Vec2& v : a) {
-                const double k = v.dot(n);
-                amin = std::min(amin, k);
-                amax = std::max(amax, k);
-            }
-            for (const Vec2& v : b) {
-                const double k = v.dot(n);
-                bmin = std::min(bmin, k);
-                bmax = std::max(bmax, k);
-            }
+            double amin, amax, bmin, bmax;
+            extent(a, n, &amin, &amax);
+            extent(b, n, &bmin, &bmax);
             best = std::min(best, std::min(amax, bmax) - std::max(amin, bmin));
             if (best <= stopBelow)
                 return best;
@@ -378,6 +373,24 @@ double edgeDistance(Span a, Span b) {
         }
     }
     return any ? std::sqrt(best2) : 1e300;
+}
+
+// edgeDistance on two stands' corners: the same sums over the same pairs (a minimum does not depend on the
+// order its terms are taken in), with the loops' bounds fixed.
+double edgeDistance(const Corners& a, const Corners& b) {
+    double best2 = std::numeric_limits<double>::infinity();
+    auto edges = [&best2](const Corners& e, const Corners& pts) {
+        for (std::size_t i = 0; i < 4; ++i) {
+            const Vec2 s0 = e[i];
+            const Vec2 ab = e[(i + 1) & 3] - s0;
+            const double l2 = ab.dot(ab);
+            for (const Vec2& p : pts)
+                best2 = std::min(best2, segmentDistance2(p, s0, ab, l2));
+        }
+    };
+    edges(b, a);
+    edges(a, b);
+    return std::sqrt(best2);
 }
 
 double distanceSpan(Span a, Span b, double cap) {
@@ -465,6 +478,47 @@ bool overlaps(const Pose& a, const Polygon& b, double tol) {
     return overlapsSpan(a.corners(), b, tol);
 }
 
+ConvexAxes convexAxes(const Polygon& p) {
+    // satDepth's normals of p's edges, and p's extent along each.
+    ConvexAxes out;
+    out.box = boxOf(p);
+    for (qsizetype i = 0, m = p.size(); i < m; ++i) {
+        ConvexAxes::Axis ax;
+        if (!edgeNormal(p[i], p[i + 1 < m ? i + 1 : 0], &ax.n))
+            continue;
+        extent(p, ax.n, &ax.lo, &ax.hi);
+        out.axes << ax;
+    }
+    return out;
+}
+
+bool overlaps(const Pose& a, const Polygon& p, const ConvexAxes& axes, double tol) {
+    // overlapsSpan(a's corners, p, tol): disjoint boxes, then satDepth(ka, p, tol) > tol, which holds exactly
+    // when the overlap along every axis (the stand's sides', then p's edges') exceeds tol, whatever the
+    // order.
+    if (tol < 0 || p.isEmpty())
+        return overlaps(a, p, tol);
+    const Corners ka = a.corners();
+    if (!boxOf(ka).meets(axes.box))
+        return false;
+    double amin, amax, bmin, bmax;
+    for (std::size_t i = 0; i < 4; ++i) { // the stand's sides: both shapes projected
+        Vec2 n;
+        if (!edgeNormal(ka[i], ka[(i + 1) & 3], &n))
+            continue;
+        extent(ka, n, &amin, &amax);
+        extent(p, n, &bmin, &bmax);
+        if (std::min(amax, bmax) - std::max(amin, bmin) <= tol)
+            return false;
+    }
+    for (const ConvexAxes::Axis& ax : axes.axes) { // p's edges: its extent is known
+        extent(ka, ax.n, &amin, &amax);
+        if (std::min(amax, ax.hi) - std::max(amin, ax.lo) <= tol)
+            return false;
+    }
+    return true;
+}
+
 namespace {
 double pointDistanceSpan(Span a, Vec2 p) {
     if (containsSpan(a, p))
@@ -499,7 +553,7 @@ double distance(const Pose& a, const Corners& ka, const Pose& b, const Corners& 
         if (side > 0 || (side == 0 && satDepth(ka, kb, -1e-12) >= 0))
             return 0;
     }
-    return edgeDistance(ka, kb);
+    return edgeDistance(ka, kb); // the corners' own (the same value)
 }
 double distance(const Pose& a, const Polygon& b, double cap) {
     return distanceSpan(a.corners(), b, cap);

@@ -29,7 +29,26 @@ struct Vec2 {
 
 // Unit vector at `deg` degrees. Whole degrees in [-360, 720) come from a table filled with the very same
 // expression (bit-identical results, no sin/cos call): facings and wheels are almost always whole degrees.
-Vec2 dirDeg(double deg);
+// Inline: the engines ask for a stand's facing very often.
+namespace detail {
+struct WholeDegrees {
+    std::array<Vec2, 1080> v; // -360 .. 719
+    WholeDegrees();           // geometry.cpp
+};
+inline const WholeDegrees& wholeDegrees() {
+    static const WholeDegrees t;
+    return t;
+}
+Vec2 dirDegAny(double deg); // any angle, by cos and sin (geometry.cpp)
+} // namespace detail
+inline Vec2 dirDeg(double deg) {
+    if (deg >= -360 && deg < 720) {
+        const int whole = int(deg); // in range: no overflow
+        if (double(whole) == deg)
+            return detail::wholeDegrees().v[std::size_t(whole + 360)];
+    }
+    return detail::dirDegAny(deg);
+}
 inline double normDeg(double deg) {
     deg = std::fmod(deg, 360.0);
     return deg < 0 ? deg + 360.0 : deg;
@@ -161,6 +180,21 @@ double segmentDistance(Vec2 p, Vec2 a, Vec2 b);
 // distance(a, b, cap) of two stands whose corners (a.corners(), b.corners()) the caller has already: the same
 // result, bit for bit, without computing them again.
 double distance(const Pose& a, const Corners& ka, const Pose& b, const Corners& kb, double cap = 1e300);
+
+// What the overlap test asks of a convex polygon alone, taken once for one tested against many stands (a
+// terrain piece): its box, and along each of its edges' unit normals (computed as the test computes them) its
+// own extent.
+struct ConvexAxes {
+    struct Axis {
+        Vec2 n;
+        double lo = 0, hi = 0;
+    };
+    QList<Axis> axes;
+    Box box;
+};
+ConvexAxes convexAxes(const Polygon& p);
+// overlaps(a, p, tol) with p's axes given: the same answer, projecting only the stand's corners on them.
+bool overlaps(const Pose& a, const Polygon& p, const ConvexAxes& axes, double tol = 1e-3);
 
 Polygon convexHull(Polygon points); // counter-clockwise
 

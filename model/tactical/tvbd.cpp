@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 namespace wp::tactical {
@@ -36,8 +37,12 @@ struct TerrainPiece {
     int feature = -1, piece = -1;
     Box box;
     bool bridge = false, ford = false, stream = false;
+    ConvexAxes axes; // the overlap test's, taken once
 };
-const std::vector<TerrainPiece>& terrainPieces(const BattleState& s);
+// The pieces, and (with `hash`) the terrain's hash that names them (the memo's).
+const std::vector<TerrainPiece>& terrainPieces(const BattleState& s, quint64* hash = nullptr);
+// The pieces of the field fortifications (16.5), with their boxes and axes.
+const std::vector<TerrainPiece>& fortificationPieces(const BattleState& s);
 
 // Zone of control (12.1.11): a rectangle as wide as the unit, zocDepth deep, ahead of its front edge.
 Pose zocPose(const Pose& p, double depth) {
@@ -94,12 +99,14 @@ struct TvbdEngine::Near {
     struct Piece {
         const TerrainFeature* f = nullptr;
         const Polygon* poly = nullptr;
+        const ConvexAxes* axes = nullptr;
         Box box;
         bool bridge = false, ford = false, stream = false;
     };
     QVarLengthArray<int, 64> units;
     QVarLengthArray<double, 64> half; // the units' half diagonals
     QVarLengthArray<Piece, 32> pieces;
+    quint64 terrain = 0; // the terrain's hash (the memo's), naming the pieces with the area
 };
 
 TvbdEngine::Near TvbdEngine::nearArea(const BattleState& s, int u, const Box& area, double within) const {
@@ -117,12 +124,12 @@ TvbdEngine::Near TvbdEngine::nearArea(const BattleState& s, int u, const Box& ar
         n.half.push_back(halfDiagonal(y.pose));
     }
     const Box around = area.grown(1e-6); // a centre on a piece's edge counts as inside it (contains)
-    for (const TerrainPiece& k : terrainPieces(s)) {
+    for (const TerrainPiece& k : terrainPieces(s, &n.terrain)) {
         const TerrainFeature& f = s.terrain[k.feature];
         const Polygon& piece = f.pieces[k.piece];
         if (!piece.isEmpty() && !k.box.meets(around))
             continue;
-        n.pieces.push_back({&f, &piece, k.box, k.bridge, k.ford, k.stream});
+        n.pieces.push_back({&f, &piece, &k.axes, k.box, k.bridge, k.ford, k.stream});
     }
     return n;
 }
@@ -135,7 +142,7 @@ bool TvbdEngine::inDifficult(const Pose& p, const Near& near) const {
             continue;
         if (!k.poly->isEmpty() && !pb.meets(k.box))
             continue;
-        if (overlaps(p, *k.poly, 1e-3))
+        if (overlaps(p, *k.poly, *k.axes, 1e-3))
             return true;
     }
     return false;
@@ -163,11 +170,9 @@ bool TvbdEngine::garrison(const BattleState& s, int u) const {
     const Unit& x = s.units[u];
     if (!x.onTable() || !(isInfantry(x.type) || x.type == UnitType::Cannon))
         return false;
-    for (const TerrainFeature& f : s.terrain)
-        if (f.type == QLatin1String("fortification"))
-            for (const Polygon& piece : f.pieces)
-                if (overlaps(x.pose, piece, 1e-3))
-                    return true;
+    for (const TerrainPiece& k : fortificationPieces(s))
+        if (overlaps(x.pose, s.terrain[k.feature].pieces[k.piece], k.axes, 1e-3))
+            return true;
     return false;
 }
 
@@ -176,11 +181,11 @@ bool TvbdEngine::behindFortification(const BattleState& s, int u, Vec2 from) con
     if (!garrison(s, u))
         return false;
     const Unit& x = s.units[u];
-    for (const TerrainFeature& f : s.terrain)
-        if (f.type == QLatin1String("fortification"))
-            for (const Polygon& piece : f.pieces)
-                if (overlaps(x.pose, piece, 1e-3) && segmentCrosses(piece, from, x.pose.c))
-                    return true;
+    for (const TerrainPiece& k : fortificationPieces(s)) {
+        const Polygon& piece = s.terrain[k.feature].pieces[k.piece];
+        if (overlaps(x.pose, piece, k.axes, 1e-3) && segmentCrosses(piece, from, x.pose.c))
+            return true;
+    }
     return false;
 }
 
@@ -215,12 +220,13 @@ template <typename F> void eachContact(const BattleState& s, int u, F&& f) {
     const Unit& x = s.units[u];
     if (!x.onTable() || x.type == UnitType::Commander)
         return;
+    const double hx = halfDiagonal(x.pose);
     for (qsizetype i = 0; i < s.units.size(); ++i) {
         const Unit& y = s.units[i];
         if (y.side == x.side || !y.onTable() || y.type == UnitType::Commander)
             continue;
         if (std::abs(y.pose.c.x - x.pose.c.x) > 4 || std::abs(y.pose.c.y - x.pose.c.y) > 4 ||
-            apart(x.pose, halfDiagonal(x.pose), y.pose, halfDiagonal(y.pose), kContactEps))
+            apart(x.pose, hx, y.pose, halfDiagonal(y.pose), kContactEps))
             continue;
         if (wp::tactical::distance(x.pose, y.pose, 0.1) <= kContactEps && !f(int(i)))
             return;
@@ -494,6 +500,7 @@ struct TerrainCache {
     quint64 hash = 0;
     bool valid = false;
     std::vector<TerrainPiece> pieces;
+    std::vector<TerrainPiece> fortifications; // garrison, behindFortification (16.5)
 };
 
 const TerrainCache& terrainCache(const BattleState& s) {
@@ -503,13 +510,20 @@ const TerrainCache& terrainCache(const BattleState& s) {
         return c; // checked in this scope, and not rebuilt for another terrain since
     const QList<TerrainFeature>& terrain = s.terrain;
     bool same = c.valid && c.types.size() == terrain.size() && sameTerrainWords(terrain, c.key);
-    for (qsizetype i = 0; same && i < terrain.size(); ++i)
-        same = c.types[i] == terrain[i].type;
+    for (qsizetype i = 0; same && i < terrain.size(); ++i) {
+        // A type the cache shares with the state (a copy of the state shares it too) is the same text: while
+        // the cache holds it, its buffer does not change (a string, unlike the terrain list, holds nothing
+        // the engine keeps references into: sharing it detaches nothing of the caller's).
+        const QString& mine = c.types[i];
+        const QString& theirs = terrain[i].type;
+        same = (mine.constData() == theirs.constData() && mine.size() == theirs.size()) || mine == theirs;
+    }
     if (!same) {
         terrainWords(terrain, c.key);
         quint64 h = quint64(terrain.size());
         c.types.clear();
         c.pieces.clear();
+        c.fortifications.clear();
         for (qsizetype i = 0; i < terrain.size(); ++i) {
             const TerrainFeature& f = terrain[i];
             // The type's characters are mixed in one by one: Qt's string hash (AES/AVX code) leaves the upper
@@ -528,14 +542,19 @@ const TerrainCache& terrainCache(const BattleState& s) {
                     h = mix(h, bitsOf(v.y));
                 }
             }
-            c.types << QString(f.type.constData(), f.type.size()); // a private copy
+            c.types << f.type; // shared (above)
             // blockedAt and inDifficult: the pieces of terrain that is not open, and of bridges and fords.
+            if (f.type == QLatin1String("fortification"))
+                for (qsizetype j = 0; j < f.pieces.size(); ++j)
+                    c.fortifications.push_back(
+                        {int(i), int(j), boxOf(f.pieces[j]), false, false, false, convexAxes(f.pieces[j])});
             const bool bridge = f.type == QLatin1String("bridge"), ford = f.type == QLatin1String("ford");
             if (f.cls == TerrainClass::Open && !bridge && !ford)
                 continue;
             const bool stream = f.type == QLatin1String("stream");
             for (qsizetype j = 0; j < f.pieces.size(); ++j)
-                c.pieces.push_back({int(i), int(j), boxOf(f.pieces[j]), bridge, ford, stream});
+                c.pieces.push_back(
+                    {int(i), int(j), boxOf(f.pieces[j]), bridge, ford, stream, convexAxes(f.pieces[j])});
         }
         c.hash = h;
         c.valid = true;
@@ -547,8 +566,15 @@ const TerrainCache& terrainCache(const BattleState& s) {
     return c;
 }
 
-const std::vector<TerrainPiece>& terrainPieces(const BattleState& s) {
-    return terrainCache(s).pieces;
+const std::vector<TerrainPiece>& terrainPieces(const BattleState& s, quint64* hash) {
+    const TerrainCache& c = terrainCache(s);
+    if (hash)
+        *hash = c.hash;
+    return c.pieces;
+}
+
+const std::vector<TerrainPiece>& fortificationPieces(const BattleState& s) {
+    return terrainCache(s).fortifications;
 }
 
 quint64 computeFingerprint(const BattleState& s, const void* rules, bool table) {
@@ -590,13 +616,19 @@ struct Memo {
     QHash<quint64, std::pair<QList<MoveSpec>, QList<Pose>>> moves;
     QHash<quint64, bool> hasMove;
     QHash<quint64, std::optional<ChargePlan>> plans; // chargePlan: it reads what chargeOptions reads
+    // chargePlan again, under the key of only what it reads (the stands and terrain around the charger): a
+    // move elsewhere on the table, or a charge resolved before, leaves it remembered.
+    QHash<quint64, std::optional<ChargePlan>> nearPlans;
     void trim() {
-        if (targets.size() + charges.size() + moves.size() + hasMove.size() + plans.size() > 20000) {
+        if (targets.size() + charges.size() + moves.size() + hasMove.size() + plans.size() +
+                nearPlans.size() >
+            20000) {
             targets.clear();
             charges.clear();
             moves.clear();
             hasMove.clear();
             plans.clear();
+            nearPlans.clear();
         }
     }
 };
@@ -631,7 +663,8 @@ bool TvbdEngine::inDifficult(const BattleState& s, const Pose& p) const {
     for (const TerrainPiece& k : tc.pieces) {
         const TerrainFeature& f = s.terrain[k.feature];
         const Polygon& piece = f.pieces[k.piece];
-        if (f.cls != TerrainClass::Open && (piece.isEmpty() || pb.meets(k.box)) && overlaps(p, piece, 1e-3)) {
+        if (f.cls != TerrainClass::Open && (piece.isEmpty() || pb.meets(k.box)) &&
+            overlaps(p, piece, k.axes, 1e-3)) {
             inside = true;
             break;
         }
@@ -884,7 +917,7 @@ bool TvbdEngine::blockedAt(const BattleState& s, int u, const Pose& p, const QLi
             continue;
         if (!k.poly->isEmpty() && !pb.meets(k.box))
             continue;
-        if (!overlaps(p, *k.poly, 1e-3))
+        if (!overlaps(p, *k.poly, *k.axes, 1e-3))
             continue;
         if (f.cls == TerrainClass::Impassable && !onCrossing) {
             if (why)
@@ -1055,9 +1088,15 @@ std::optional<Pose> TvbdEngine::checkMove(const BattleState& s, int u, const Mov
                                           bool evade) const {
     const Unit& x = s.units[u];
     const TypeInfo& ti = r.type(x.type);
-    auto fail = [&](const QString& w) -> std::optional<Pose> {
-        if (why)
-            *why = w;
+    // The reason is put together only when the caller wants one (the policies check many moves without): a
+    // reason with parts to fill in is given as a function returning it.
+    auto fail = [&](auto&& w) -> std::optional<Pose> {
+        if (why) {
+            if constexpr (std::is_invocable_v<decltype(w)>)
+                *why = w();
+            else
+                *why = w;
+        }
         return std::nullopt;
     };
     if (!x.onTable())
@@ -1082,8 +1121,10 @@ std::optional<Pose> TvbdEngine::checkMove(const BattleState& s, int u, const Mov
             difficult = inDifficult(s, Pose{p.c + (to - p.c) * (k / 8.0), p.facing, p.w, p.d});
         const double allow = difficult ? ti.moveDifficult : ti.move;
         if (len > allow + 1e-6)
-            return fail(
-                QStringLiteral("12.1.3 Commander allowance %1 TUM exceeded (%2)").arg(fmt(allow), fmt(len)));
+            return fail([&] {
+                return QStringLiteral("12.1.3 Commander allowance %1 TUM exceeded (%2)")
+                    .arg(fmt(allow), fmt(len));
+            });
         if (to.x < 0.5 || to.y < 0.5 || to.x > s.tableW - 0.5 || to.y > s.tableD - 0.5)
             return fail(QStringLiteral("off the table"));
         return e;
@@ -1094,9 +1135,8 @@ std::optional<Pose> TvbdEngine::checkMove(const BattleState& s, int u, const Mov
             if (x.shotMarker)
                 return fail(QStringLiteral("12.1.8 a Cannon that has shot cannot pivot"));
             p.facing = normDeg(m.angle);
-            QString w;
-            if (blockedAt(s, u, p, {}, &w))
-                return fail(w);
+            if (blockedAt(s, u, p, {}, why))
+                return std::nullopt;
             return p;
         }
         return fail(QStringLiteral("12.1.7 unlimbered Cannon only pivot"));
@@ -1108,7 +1148,7 @@ std::optional<Pose> TvbdEngine::checkMove(const BattleState& s, int u, const Mov
     }
     const bool wheelOnly = ti.wheelOnly || x.quality == Quality::Raw || isLimbered;
     if (wheelOnly && m.kind != MoveKind::Straight && m.kind != MoveKind::Wheel)
-        return fail(QStringLiteral("12.1.5 %1 may only wheel").arg(typeLabel(x.type)));
+        return fail([&] { return QStringLiteral("12.1.5 %1 may only wheel").arg(typeLabel(x.type)); });
     if (x.quality == Quality::Inferior &&
         (m.kind == MoveKind::Oblique || m.kind == MoveKind::Sideways || m.kind == MoveKind::Backward))
         return fail(QStringLiteral("16.3 inferior units may not oblique, sidestep or move backward"));
@@ -1126,10 +1166,9 @@ std::optional<Pose> TvbdEngine::checkMove(const BattleState& s, int u, const Mov
     double used = 0;
     bool straightPass = false;
     {
-        QString w;
-        const auto end = movePath(s, u, m, startContacts, &path, &used, &straightPass, &w);
+        const auto end = movePath(s, u, m, startContacts, &path, &used, &straightPass, why);
         if (!end)
-            return fail(w);
+            return std::nullopt;
         p = *end;
     }
     // The region the path's stands cover: each stand lies within half its diagonal of its centre.
@@ -1158,7 +1197,9 @@ std::optional<Pose> TvbdEngine::checkMove(const BattleState& s, int u, const Mov
     if (evade && difficult)
         return fail(QStringLiteral("14.3 an evade stays in open terrain"));
     if (used > allow + 1e-6)
-        return fail(QStringLiteral("12.1.3 allowance %1 TUM exceeded (%2)").arg(fmt(allow), fmt(used)));
+        return fail([&] {
+            return QStringLiteral("12.1.3 allowance %1 TUM exceeded (%2)").arg(fmt(allow), fmt(used));
+        });
 
     // Obstacles along the path: enemies never; friends per Table 5 (12.1.12), ending clear. Without a reason
     // wanted, the end pose (the path's last) was found clear above with no stand passed through, so it is
@@ -1175,8 +1216,8 @@ std::optional<Pose> TvbdEngine::checkMove(const BattleState& s, int u, const Mov
         }
     for (qsizetype k = 1; k < pathTests; ++k) {
         QString w;
-        if (blockedAt(s, u, path[k], passable, &w, near))
-            return fail(QStringLiteral("12.1 path blocked: ") + w);
+        if (blockedAt(s, u, path[k], passable, why ? &w : nullptr, near))
+            return fail([&] { return QStringLiteral("12.1 path blocked: ") + w; });
     }
     if (why && blockedAt(s, u, p, {}, why, near)) {
         if (why)
@@ -1226,11 +1267,14 @@ std::optional<Pose> TvbdEngine::checkMove(const BattleState& s, int u, const Mov
         } else if (!overlaps(p, zoc, 1e-3)) {
             for (const Pose& q : path)
                 if (overlaps(q, zoc, 1e-3))
-                    return fail(QStringLiteral("12.1.11 may not cross the front of %1").arg(y.id));
+                    return fail(
+                        [&] { return QStringLiteral("12.1.11 may not cross the front of %1").arg(y.id); });
         }
     }
     if (endMin < std::min(r.buffer, startMin) - 1e-6)
-        return fail(QStringLiteral("12.1.10 buffer zone: ends %1 TUM from an enemy").arg(fmt(endMin)));
+        return fail([&] {
+            return QStringLiteral("12.1.10 buffer zone: ends %1 TUM from an enemy").arg(fmt(endMin));
+        });
     if (zocEnemy >= 0 && m.kind != MoveKind::Backward) {
         const Unit& y = s.units[zocEnemy];
         const double d1 = wp::tactical::distance(p, y.pose, zocBest); // capped: `closer` is the same
@@ -1244,9 +1288,11 @@ std::optional<Pose> TvbdEngine::checkMove(const BattleState& s, int u, const Mov
             moved.length() < 1e-6 &&
             (m.kind == MoveKind::Turn || m.kind == MoveKind::AboutFace || m.kind == MoveKind::Wheel);
         if (!closer && !directlyAway && !stays)
-            return fail(
-                QStringLiteral("12.1.11 in the zone of control of %1: only closer, directly away or back")
-                    .arg(y.id));
+            return fail([&] {
+                return QStringLiteral(
+                           "12.1.11 in the zone of control of %1: only closer, directly away or back")
+                    .arg(y.id);
+            });
     }
     return p;
 }
@@ -1416,14 +1462,32 @@ TvbdEngine::Near TvbdEngine::chargeArea(const BattleState& s, int u) const {
 
 std::optional<ChargePlan> TvbdEngine::chargePlan(const BattleState& s, int u, int target) const {
     // Remembered like chargeOptions (the table and the charger's pose; the policy's odds resolve the same
-    // first charges on many copies of one table).
+    // first charges on many copies of one table) ...
     Memo& m = memo();
-    const quint64 key = mix(tableKey(s, &r, u), quint64(quint32(target))); // as computeChargeOptions'
-    auto it = m.plans.constFind(key);
-    if (it == m.plans.constEnd()) {
-        m.trim();
-        it = m.plans.insert(key, chargePlan(s, u, target, chargeArea(s, u)));
-    }
+    const quint64 key = mix(tableKey(s, &r, u), quint64(quint32(target)));
+    if (const auto it = m.plans.constFind(key); it != m.plans.constEnd())
+        return *it;
+    // ... and under a key of only what the plan reads (chargePlan with `near` below): the rules, the table's
+    // size, the terrain pieces about (the terrain's hash and the charger's pose name them), the charger's and
+    // the target's kind, side and pose, and each stand about (its index, side and pose).
+    const Near near = chargeArea(s, u);
+    auto words = [](quint64 h, const Unit& y) {
+        h = mix(h, quint64(y.status) | quint64(y.side) << 4 | quint64(y.type) << 8);
+        for (double v : {y.pose.c.x, y.pose.c.y, y.pose.facing, y.pose.w, y.pose.d})
+            h = mix(h, bitsOf(v));
+        return h;
+    };
+    quint64 nearKey = mix(quint64(reinterpret_cast<quintptr>(&r)), near.terrain);
+    nearKey = mix(mix(nearKey, bitsOf(s.tableW)), bitsOf(s.tableD));
+    nearKey = words(mix(nearKey, quint64(u)), s.units[u]);
+    nearKey = words(mix(nearKey, quint64(quint32(target))), s.units[target]);
+    for (int i : near.units)
+        nearKey = words(mix(nearKey, quint64(i)), s.units[i]);
+    m.trim();
+    auto it = m.nearPlans.constFind(nearKey);
+    if (it == m.nearPlans.constEnd())
+        it = m.nearPlans.insert(nearKey, chargePlan(s, u, target, near));
+    m.plans.insert(key, *it);
     return *it;
 }
 
@@ -1580,18 +1644,8 @@ QList<std::pair<int, ChargePlan>> TvbdEngine::computeChargeOptions(const BattleS
     // kept for the second pass (chargePlan reads only the table: the same answers).
     QList<std::optional<ChargePlan>> plans;
     plans.reserve(near.size());
-    const Near area = chargeArea(s, u);
-    Memo& m = memo();
-    const quint64 key = tableKey(s, &r, u);
     for (int t : near) {
-        // chargePlan's memo, shared (the same key)
-        const quint64 planKey = mix(key, quint64(quint32(t)));
-        auto it = m.plans.constFind(planKey);
-        if (it == m.plans.constEnd()) {
-            m.trim();
-            it = m.plans.insert(planKey, chargePlan(s, u, t, area));
-        }
-        plans << *it;
+        plans << chargePlan(s, u, t);
         const std::optional<ChargePlan>& p = plans.last();
         if (p && p->wheel == 0 && classify(x.pose, s.units[t].pose) == Zone::Front)
             return {{t, *p}};
@@ -1618,9 +1672,8 @@ bool TvbdEngine::supported(const BattleState& s, int u) const {
         const Unit& y = s.units[i];
         if (int(i) == u || !y.onTable() || y.type == UnitType::Commander || y.type == UnitType::Cannon)
             continue;
-        if (apart(x.pose, hx, y.pose, halfDiagonal(y.pose), r.supportRange) ||
-            distance(s, u, int(i), r.supportRange + 0.1) > r.supportRange + 1e-9 || // the cheaper tests first
-            !inRear(x.pose, y.pose))
+        if (apart(x.pose, hx, y.pose, halfDiagonal(y.pose), r.supportRange) || // the cheaper tests first
+            !inRear(x.pose, y.pose) || distance(s, u, int(i), r.supportRange + 0.1) > r.supportRange + 1e-9)
             continue;
         if (y.side != x.side)
             return false;

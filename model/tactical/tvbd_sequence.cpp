@@ -2,6 +2,8 @@
 // close combat (14) and morale (15), with the legal actions of each decision step.
 #include "tvbd.h"
 
+#include <QVarLengthArray>
+
 #include <algorithm>
 
 namespace wp::tactical {
@@ -685,33 +687,48 @@ MeleeSetup TvbdEngine::meleeSetup(const BattleState& s, const QList<int>& member
         m.split << (same && c.size() > 1);
         m.commanders << attachedCommanders(s, u);
     }
-    // Primary fighter per target: the most expected hits (14.5.4).
-    QHash<int, int> primaryFor;
+    // Primary fighter per target: the most expected hits (14.5.4), each member's dice as a primary fighter on
+    // its target taken once.
+    QVarLengthArray<MeleeDice, 8> asPrimary;
+    for (qsizetype k = 0; k < n; ++k)
+        asPrimary.push_back(meleeDice(s, members[k], m.target[k], true));
+    const auto ev = [&](qsizetype k) { return asPrimary[k].dice * (7.0 - asPrimary[k].toHit) / 6.0; };
+    QHash<int, qsizetype> primaryFor; // target -> member index
     for (qsizetype k = 0; k < n; ++k) {
-        const int u = members[k], t = m.target[k];
-        const auto ev = [&](int v) {
-            const MeleeDice d = meleeDice(s, v, t, true);
-            return d.dice * (7.0 - d.toHit) / 6.0;
-        };
-        if (!primaryFor.contains(t) || ev(u) > ev(primaryFor[t]) + 1e-9)
-            primaryFor[t] = u;
+        const int t = m.target[k];
+        if (!primaryFor.contains(t) || ev(k) > ev(primaryFor[t]) + 1e-9)
+            primaryFor[t] = k;
     }
     for (qsizetype k = 0; k < n; ++k) {
-        m.primary << (primaryFor[m.target[k]] == members[k]);
-        m.dice << meleeDice(s, members[k], m.target[k], m.primary[k]);
+        m.primary << (primaryFor[m.target[k]] == k);
+        m.dice << (m.primary[k] ? asPrimary[k] : meleeDice(s, members[k], m.target[k], false));
     }
     return m;
 }
 
 QList<int> TvbdEngine::meleeTaken(const BattleState& s, const MeleeSetup& m, const QList<int>& hits) const {
-    QHash<int, int> taken;
-    const auto at = [&](int unit) -> int& { return taken[unit]; };
-    const auto left = [&](int unit) { return s.units[unit].resolve - taken.value(unit); };
+    // The hits each unit takes, by unit: a melee has few units, looked for in a flat list (the odds ask this
+    // for every combination of hits).
+    QVarLengthArray<std::pair<int, int>, 16> taken;
+    const auto value = [&](int unit) {
+        for (const auto& [v, n] : taken)
+            if (v == unit)
+                return n;
+        return 0;
+    };
+    const auto at = [&](int unit) -> int& {
+        for (auto& [v, n] : taken)
+            if (v == unit)
+                return n;
+        taken.push_back({unit, 0});
+        return taken.back().second;
+    };
+    const auto left = [&](int unit) { return s.units[unit].resolve - value(unit); };
     for (qsizetype k = 0; k < m.members.size(); ++k) {
         int h = hits[k];
         if (m.split[k]) {
             // same to-hit against every contact: spread the hits to rout the weakest first
-            QList<int> c = m.contacts[k];
+            QVarLengthArray<int, 8> c(m.contacts[k].begin(), m.contacts[k].end());
             std::sort(c.begin(), c.end(), [&](int a2, int b2) { return left(a2) < left(b2); });
             for (int e : c) {
                 const int put = std::min(std::max(0, left(e)), h);
@@ -725,8 +742,9 @@ QList<int> TvbdEngine::meleeTaken(const BattleState& s, const MeleeSetup& m, con
         }
     }
     QList<int> out;
+    out.reserve(m.members.size());
     for (int u : m.members)
-        out << taken.value(u);
+        out << value(u);
     return out;
 }
 
