@@ -12,8 +12,6 @@
 #include <QThread>
 #include <QTimer>
 
-#include <algorithm>
-
 namespace wp {
 
 using namespace rules;
@@ -99,9 +97,10 @@ void GameController::setUpComputers(const QString& bot, quint64 seed) {
         std::unique_ptr<ai::Bot> b = ai::makeBot(bot, seed + static_cast<quint64>(side), &error);
         if (!b) // an unknown bot name: the priority bot always exists
             b = ai::makeBot(QStringLiteral("priority"), seed, &error);
-        // The search grows one tree per core (root parallelisation, two at most; `tournament --threads 2`
-        // plays the same way), so a decision takes about half the wall time.
-        b->setThreads(std::clamp(QThread::idealThreadCount(), 1, 2));
+        // The search keeps one thread here: on two threads (root parallelisation, `tournament --threads 2`)
+        // it was no stronger and its decisions were already quick on one (docs/ai.md "Two threads"), and the
+        // other core keeps the window responsive.
+        b->setThreads(1);
         m_ai[side] = std::make_shared<ai::AiPlayer>(side, std::move(b));
     }
 }
