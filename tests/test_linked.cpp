@@ -3,6 +3,7 @@
 // 12.28 winner and 12.5 retreat as after a CRT result; the result mapping of model/battle/linked.
 #include "rules_fixture.h"
 
+#include "battle/export.h"
 #include "battle/linked.h"
 #include "rules/game.h"
 #include "rules/invariants.h"
@@ -1240,6 +1241,90 @@ class TestLinked : public QObject {
             files->cheat.front() += QStringLiteral(" @") + battle::encodeRecord(changedFate(record, 1));
             files->refusal = QStringLiteral("is not the result of the battle's record (the form entered");
         });
+    }
+
+    // The mapping's values are data (scenarios/battle-mapping.json, each ruleset's "result"): the mapping in
+    // use is the file's, a key the file leaves out keeps the built-in value, and a bad value is refused with
+    // the file's place and the problem.
+    void mappingFromTheDataFile() {
+        QFile f(battle::defaultMappingPath());
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject doc = QJsonDocument::fromJson(f.readAll()).object();
+        for (const QString& rules : {QStringLiteral("tvbd"), QStringLiteral("tercios")}) {
+            const QJsonObject r = doc.value(rules).toObject().value(QStringLiteral("result")).toObject();
+            QVERIFY2(r.contains(QStringLiteral("pursuit")) && r.contains(QStringLiteral("source")),
+                     qPrintable(rules));
+            const battle::LinkMapping m = battle::defaultMapping(rules);
+            QCOMPARE(m.base, r.value(QStringLiteral("base")).toDouble());
+            QCOMPARE(m.routedWeight, r.value(QStringLiteral("routedWeight")).toDouble());
+            QCOMPARE(m.scale, r.value(QStringLiteral("scale")).toDouble());
+            QCOMPARE(m.pursuit, r.value(QStringLiteral("pursuit")).toDouble());
+            QCOMPARE(m.loserMinimum, r.value(QStringLiteral("loserMinimum")).toDouble());
+            QCOMPARE(m.leaderModifier, r.value(QStringLiteral("leaderModifier")).toInt());
+        }
+        QCOMPARE(battle::defaultMapping(QStringLiteral("tvbd")).leaderModifier, -2);
+        QCOMPARE(battle::defaultMapping(QStringLiteral("tercios")).leaderModifier, 0);
+        // an owner's edit of one key: the others stay
+        battle::LinkMapping m = battle::builtInMapping(QStringLiteral("tvbd"));
+        QString error;
+        QVERIFY2(battle::linkMappingFromJson(QJsonObject{{"pursuit", 0.2}, {"leaderModifier", -1}},
+                                             "f: tvbd.result", &m, &error),
+                 qPrintable(error));
+        QCOMPARE(m.pursuit, 0.2);
+        QCOMPARE(m.leaderModifier, -1);
+        QCOMPARE(m.base, battle::builtInMapping(QStringLiteral("tvbd")).base);
+        // bad values
+        const QList<std::pair<QJsonObject, QString>> bad = {
+            {QJsonObject{{"pursuit", 1.5}}, "f: tvbd.result.pursuit: expected a number from 0 to 1"},
+            {QJsonObject{{"scale", "one"}}, "f: tvbd.result.scale: expected a number from 0 to 5"},
+            {QJsonObject{{"leaderModifier", -1.5}},
+             "f: tvbd.result.leaderModifier: expected a whole number from -10 to 10"},
+            {QJsonObject{{"base", -0.1}}, "f: tvbd.result.base: expected a number from 0 to 1"}};
+        for (const auto& [o, message] : bad) {
+            battle::LinkMapping x;
+            QVERIFY(!battle::linkMappingFromJson(o, "f: tvbd.result", &x, &error));
+            QCOMPARE(error, message);
+        }
+        // an owner edits the file of a data directory: the next run maps with it, without recompiling
+        QTemporaryDir dir;
+        const QString source = QFileInfo(battle::defaultMappingPath()).absolutePath() + QStringLiteral("/..");
+        for (const char* name : {"maps", "cards", "scenarios", "resources/tactical"}) {
+            const QString sub = QString::fromLatin1(name);
+            QVERIFY(QDir().mkpath(dir.filePath(sub)));
+            for (const QString& file : QDir(source + "/" + sub).entryList({"*.json"}, QDir::Files))
+                QVERIFY(QFile::copy(source + "/" + sub + "/" + file, dir.filePath(sub + "/" + file)));
+        }
+        const QString path = dir.filePath(QStringLiteral("scenarios/battle-mapping.json"));
+        auto withResult = [&](const QJsonValue& pursuit) {
+            QJsonObject root = doc, tvbd = root.value(QStringLiteral("tvbd")).toObject();
+            QJsonObject result = tvbd.value(QStringLiteral("result")).toObject();
+            result.insert(QStringLiteral("pursuit"), pursuit);
+            tvbd.insert(QStringLiteral("result"), result);
+            root.insert(QStringLiteral("tvbd"), tvbd);
+            QFile out(path);
+            QFile::remove(path);
+            return out.open(QIODevice::WriteOnly) && out.write(QJsonDocument(root).toJson()) > 0;
+        };
+        auto calibrate = [&](int* code) {
+            QProcess p;
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.insert(QStringLiteral("WESTPHALIA_DATA"), dir.path());
+            p.setProcessEnvironment(env);
+            p.start(QStringLiteral(WESTPHALIA_CLI),
+                    {"battle-link", "calibrate", "--rules", "tvbd", "--games", "1"});
+            p.waitForFinished(120000);
+            *code = p.exitCode();
+            return QString::fromUtf8(p.readAllStandardOutput() + p.readAllStandardError());
+        };
+        int code = -1;
+        QVERIFY(withResult(0.3));
+        QString out = calibrate(&code);
+        QVERIFY2(code == 0 && out.contains(QStringLiteral("pursuit 0.3,")), qPrintable(out));
+        QVERIFY(withResult(QStringLiteral("high")));
+        out = calibrate(&code);
+        QVERIFY2(code != 0 && out.contains(QStringLiteral(
+                                  "battle-mapping.json: tvbd.result.pursuit: expected a number")),
+                 qPrintable(out));
     }
 
     // docs/linked-battles.md "The mapping": the share of each side's loss capacity, the pursuit and the

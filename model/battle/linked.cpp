@@ -35,17 +35,34 @@ bool tieGoesToAttacker(const GameData& d, const GameState& s, const CombatFrame&
     return dynA && !dynD;
 }
 
+// The ruleset section's "result" object (the table result -> the campaign's, LinkMapping) over the built-in
+// values; false with *error naming the file and the key.
+bool readLinkMapping(const QJsonObject& section, const QString& rules, LinkMapping* out, QString* error) {
+    *out = builtInMapping(rules);
+    const QJsonValue v = section.value(QStringLiteral("result"));
+    if (v.isUndefined())
+        return true;
+    const QString where = QStringLiteral("%1: %2.result").arg(defaultMappingPath(), rules);
+    if (!v.isObject()) {
+        *error = where + QStringLiteral(": expected an object");
+        return false;
+    }
+    return linkMappingFromJson(v.toObject(), where, out, error);
+}
+
 // The TVBD ruleset and the export mapping, loaded once per process from the data directory.
 struct TvbdFiles {
     const wp::tactical::TvbdRules* rules = nullptr;
     TvbdMapping mapping;
+    LinkMapping link;
     QString error;
 };
 const TvbdFiles& tvbdFiles() {
     static const TvbdFiles files = [] {
         TvbdFiles f;
         f.rules = wp::tactical::defaultTvbdRules(&f.error);
-        if (f.rules && !loadMapping(defaultMappingPath(), &f.mapping, &f.error))
+        if (f.rules && (!loadMapping(defaultMappingPath(), &f.mapping, &f.error) ||
+                        !readLinkMapping(f.mapping.root, QStringLiteral("tvbd"), &f.link, &f.error)))
             f.rules = nullptr;
         return f;
     }();
@@ -93,13 +110,15 @@ bool runTvbd(const QJsonObject& o, quint64 seed, const QString& policy, wp::tact
 struct TerciosFiles {
     const wp::tactical::TerciosRules* rules = nullptr;
     TerciosMapping mapping;
+    LinkMapping link;
     QString error;
 };
 const TerciosFiles& terciosFiles() {
     static const TerciosFiles files = [] {
         TerciosFiles f;
         f.rules = wp::tactical::defaultTerciosRules(&f.error);
-        if (f.rules && !loadTerciosMapping(defaultMappingPath(), &f.mapping, &f.error))
+        if (f.rules && (!loadTerciosMapping(defaultMappingPath(), &f.mapping, &f.error) ||
+                        !readLinkMapping(f.mapping.root, QStringLiteral("tercios"), &f.link, &f.error)))
             f.rules = nullptr;
         return f;
     }();
@@ -507,6 +526,47 @@ bool autoResolveLinked(const GameData& d, const GameState& s, const QString& rul
 }
 
 LinkMapping defaultMapping(const QString& rules) {
+    // the file's (a file that does not load stops the battle itself, with its message)
+    if (rules == QLatin1String("tercios"))
+        return terciosFiles().rules ? terciosFiles().link : builtInMapping(rules);
+    return tvbdFiles().rules ? tvbdFiles().link : builtInMapping(rules);
+}
+
+bool linkMappingFromJson(const QJsonObject& o, const QString& where, LinkMapping* out, QString* error) {
+    // key, the value, its range (a whole number for leaderModifier)
+    struct Key {
+        const char* name;
+        double* value;
+        double lo, hi;
+    };
+    double leader = out->leaderModifier;
+    const Key keys[] = {{"base", &out->base, 0, 1},
+                        {"routedWeight", &out->routedWeight, 0, 1},
+                        {"scale", &out->scale, 0, 5},
+                        {"pursuit", &out->pursuit, 0, 1},
+                        {"loserMinimum", &out->loserMinimum, 0, 20},
+                        {"leaderModifier", &leader, -10, 10}};
+    for (const Key& k : keys) {
+        const QJsonValue v = o.value(QLatin1String(k.name));
+        if (v.isUndefined())
+            continue;
+        const bool whole = k.value == &leader;
+        const double x = v.toDouble(std::nan(""));
+        if (!v.isDouble() || !(x >= k.lo && x <= k.hi) || (whole && x != std::floor(x))) {
+            *error = QStringLiteral("%1.%2: expected %3 from %4 to %5")
+                         .arg(where, QLatin1String(k.name),
+                              whole ? QStringLiteral("a whole number") : QStringLiteral("a number"))
+                         .arg(k.lo)
+                         .arg(k.hi);
+            return false;
+        }
+        *k.value = x;
+    }
+    out->leaderModifier = static_cast<int>(leader);
+    return true;
+}
+
+LinkMapping builtInMapping(const QString& rules) {
     LinkMapping m; // TVBD's calibrated values
     if (rules == QLatin1String("tercios")) {
         m.base = 0.0; // Tercios destroys units outright and more of them: no attrition to add

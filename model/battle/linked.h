@@ -102,8 +102,16 @@ TableResult tableResultFromTercios(const wp::tactical::TerciosState& end);
 void rollTableLeaderLosses(const GameData& d, const wp::rules::GameState& s, quint64 seed, TableResult* table,
                            int modifier = 0);
 
-// The calibrated mapping of a ruleset ("tvbd", "tercios"; docs/linked-battles.md "Balance").
+// The calibrated mapping of a ruleset ("tvbd", "tercios"; docs/linked-battles.md "Balance"): the "result"
+// object of the ruleset's section of scenarios/battle-mapping.json, read once (an owner may retune it there);
+// a key the file does not give keeps builtInMapping's value. A bad value stops the ruleset's linked battles
+// with a message naming the file, the key and the problem, as any other error of that file.
 LinkMapping defaultMapping(const QString& rules);
+// The values the code ships (the file's as calibrated), for a file without a "result" object.
+LinkMapping builtInMapping(const QString& rules);
+// Reads a "result" object over *out (keys absent keep their values); false with *error ("<where>.pursuit:
+// expected a number from 0 to 1") for a value out of its range.
+bool linkMappingFromJson(const QJsonObject& o, const QString& where, LinkMapping* out, QString* error);
 
 // The seed of the linked battle on top of `s` (its scenario, its auto-resolve, the battle fought on screen):
 // fixed in the CombatFrame when the battle went to the table (CombatFrame::tableSeed, from the game's
