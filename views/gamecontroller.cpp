@@ -97,10 +97,9 @@ void GameController::setUpComputers(const QString& bot, quint64 seed) {
         std::unique_ptr<ai::Bot> b = ai::makeBot(bot, seed + static_cast<quint64>(side), &error);
         if (!b) // an unknown bot name: the priority bot always exists
             b = ai::makeBot(QStringLiteral("priority"), seed, &error);
-        // The search keeps one thread here: on two threads (root parallelisation, `tournament --threads 2`)
-        // it was no stronger and its decisions were already quick on one (docs/ai.md "Two threads"), and the
-        // other core keeps the window responsive.
-        b->setThreads(1);
+        // The search keeps its one thread here (no setThreads): on two threads (root parallelisation,
+        // `tournament --threads 2`) it was no stronger and its decisions were already quick on one
+        // (docs/ai.md "Two threads"), and the other core keeps the window responsive.
         m_ai[side] = std::make_shared<ai::AiPlayer>(side, std::move(b));
     }
 }

@@ -817,12 +817,7 @@ std::unique_ptr<TacticalSession> TacticalSession::open(const QString& path, quin
             root.value(QStringLiteral("format")).toString() == QLatin1String("westphalia-tactical-battle"))
             return openRecord(path, error); // a saved battle: its own seed and actions
     }
-    auto s = openScenario(path, seed, error);
-    if (s) {
-        s->m_scenarioPath = QFileInfo(path).absoluteFilePath();
-        s->m_seed = seed;
-    }
-    return s;
+    return openScenario(path, seed, error);
 }
 
 std::unique_ptr<TacticalSession> TacticalSession::openRecord(const QString& path, QString* error) {
@@ -854,8 +849,6 @@ std::unique_ptr<TacticalSession> TacticalSession::openRecord(const QString& path
         *error = QStringLiteral("%1: scenario: %2").arg(name, why);
         return nullptr;
     }
-    s->m_scenarioPath = QFileInfo(scenarioPath).absoluteFilePath();
-    s->m_seed = seed;
     const QJsonArray actions = root.value(QStringLiteral("actions")).toArray();
     QList<battle::TableMove> moves;
     for (qsizetype i = 0; i < actions.size(); ++i) {
@@ -900,8 +893,6 @@ std::unique_ptr<TacticalSession> TacticalSession::openRecord(const QString& path
             return nullptr;
         }
         s = std::move(given);
-        s->m_scenarioPath = QFileInfo(scenarioPath).absoluteFilePath();
-        s->m_seed = seed;
         asGiven = true;
     }
     if (asGiven)
@@ -961,6 +952,17 @@ std::unique_ptr<TacticalSession> TacticalSession::openScenario(const QString& pa
         *error = why;
         return nullptr;
     }
+    std::unique_ptr<TacticalSession> s = sessionOf(root, path, seed, error);
+    if (s) {
+        s->m_scenarioPath = QFileInfo(path).absoluteFilePath();
+        s->m_seed = seed;
+    }
+    return s;
+}
+
+std::unique_ptr<TacticalSession> TacticalSession::sessionOf(const QJsonObject& root, const QString& path,
+                                                            quint64 seed, QString* error) {
+    QString why;
     const QString format = root.value(QStringLiteral("format")).toString();
     const QString rules = root.value(QStringLiteral("rules")).toString();
     if (format == QLatin1String("westphalia-tercios-scenario") || rules == QLatin1String("tercios")) {

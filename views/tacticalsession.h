@@ -9,6 +9,7 @@
 #include "battle/record.h"
 #include "tactical/geometry.h"
 
+#include <QJsonObject>
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -164,7 +165,11 @@ class TacticalSession {
     virtual QList<QList<int>> handDice() const = 0;
 
   private:
+    // The scenario file's session, with its path and seed.
     static std::unique_ptr<TacticalSession> openScenario(const QString& path, quint64 seed, QString* error);
+    // The session of a scenario read from `path` (either ruleset, by its "format").
+    static std::unique_ptr<TacticalSession> sessionOf(const QJsonObject& root, const QString& path,
+                                                      quint64 seed, QString* error);
     QString m_scenarioPath;
     quint64 m_seed = 0;
     int m_viewer = kFollowActor;
