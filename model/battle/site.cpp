@@ -175,14 +175,14 @@ SitePlan planSite(const BattleInput& in, const QJsonObject& sites, const SiteSha
     }
     p.town = QPointF(townX, sh.townDepth);
 
-    // Roads from the town to the table edge toward each neighbouring city (at most four); without any,
-    // the road the attacker came along.
     // Two crossings keep their length along the water plus 0.5 apart (the pieces never overlap).
     auto clearOfCrossings = [&](QPointF at) {
         return std::none_of(p.crossings.begin(), p.crossings.end(), [&](const SiteCrossing& c) {
             return std::hypot(c.at.x() - at.x(), c.at.y() - at.y()) < sh.crossingAlong + 0.5;
         });
     };
+    // Roads from the town to the table edge toward each neighbouring city (at most four); without any,
+    // the road the attacker came along.
     QList<BattleRoad> roads = in.roads.mid(0, 4);
     if (roads.isEmpty())
         roads << BattleRoad{QString(), 180};
