@@ -18,6 +18,7 @@
 #include "rules/invariants.h"
 #include "rules_fixture.h"
 #include "save/pbem.h"
+#include "save/savefile.h"
 #include "table_form_fixture.h"
 #include "tableresultdialog.h"
 #include "tactical/tercios.h"
@@ -470,6 +471,101 @@ class TestGuiLinked : public QObject {
         QCOMPARE(QString::fromUtf8(logFile.readAll()).trimmed().split(QLatin1Char('\n')),
                  tw->session()->log());
         replayed->close();
+    }
+
+    // An auto-resolved TVBD battle in a game's history opens again from the battle report: fought again by
+    // the tactical AI its record names when that is this version's (the same end), shown as exported with
+    // the window's note when the record names another revision of the AI (docs/linked-battles.md).
+    void autoResolvedRecordOfAnotherAi() {
+        MainWindow w(d);
+        GameController* gc = w.controller();
+        Rng rng(2);
+        QString error;
+        QVERIFY2(playToTheTable(w, 2, QStringLiteral("tvbd"), rng), qPrintable(gc->game().prompt()));
+        TableResultDialog* dlg = w.tableResultDialog();
+        QVERIFY(dlg->isVisible());
+        battle::LinkedResult expected;
+        QStringList autoLog; // the tactical battle's own log
+        QVERIFY2(battle::autoResolveLinked(
+                     *d, gc->state(), QStringLiteral("tvbd"), battle::linkedBattleSeed(gc->state()),
+                     battle::defaultMapping(QStringLiteral("tvbd")), &expected, nullptr, &error, &autoLog),
+                 qPrintable(error));
+        press(dlg->autoButton());
+        QVERIFY(dlg->pending());
+        QCOMPARE(dlg->pending()->actions(*d), expected.actions(*d));
+        press(dlg->submitButton());
+        press(w.combatDialog()->buttonFor(*legalChoice(gc, kBattleConfirm)));
+        finishBattle(w, -1, rng);
+        QTemporaryDir tmp;
+        const QString file = tmp.filePath(QStringLiteral("auto.tyw"));
+        QVERIFY2(gc->save(file, &error), qPrintable(error));
+
+        // the record as saved: auto-resolved by this version's tactical AI
+        std::optional<save::SaveGame> sg = save::readFile(file, &error);
+        QVERIFY2(sg, qPrintable(error));
+        qsizetype at = -1;
+        battle::TableRecord record;
+        for (qsizetype i = 0; i < sg->actions.size() && at < 0; ++i) {
+            QString attachment;
+            splitAttachment(sg->actions[i], &attachment);
+            if (!attachment.isEmpty() && battle::decodeRecord(attachment, &record, &error))
+                at = i;
+        }
+        QVERIFY(at >= 0);
+        QCOMPARE(record.by, QStringLiteral("auto"));
+        QVERIFY(record.usesTacticalAi());
+        QCOMPARE(record.tacticalAi, tactical::kTacticalAiRevision);
+
+        // Opens the saved game in a new window and the battle from its report.
+        auto openFromReport = [&](const QString& path, MainWindow& win, QString* rowText) -> TacticalWindow* {
+            showWindow(win);
+            if (!win.controller()->load(path, &error))
+                return nullptr;
+            BattleReportDialog* report = win.showBattleReport();
+            const int row = lastTableRow(report);
+            if (row < 0)
+                return nullptr;
+            *rowText = report->table()->item(row, BattleReportDialog::Record)->text();
+            TacticalWindow* tw = report->openBattle(row, &error);
+            report->hide();
+            return tw;
+        };
+        {
+            MainWindow same(d);
+            QString rowText;
+            TacticalWindow* tw = openFromReport(file, same, &rowText);
+            QVERIFY2(tw, qPrintable(error));
+            QVERIFY(tw->session()->over()); // fought again by the same AI, to its end
+            QVERIFY(tw->session()->openNote().isEmpty());
+            QVERIFY(record.moves.isEmpty()); // an auto-resolved battle's record: its seed and policy
+            QVERIFY(autoLog.size() > 20);
+            QCOMPARE(tw->session()->log(), autoLog);
+            tw->close();
+        }
+
+        // The same record naming an older revision of the AI (a game of an earlier version).
+        QVERIFY(tactical::kTacticalAiRevision > 1);
+        battle::TableRecord older = record;
+        older.tacticalAi = tactical::kTacticalAiRevision - 1;
+        QString attachment;
+        const QString notation = splitAttachment(sg->actions[at], &attachment);
+        sg->actions[at] = notation + QStringLiteral(" @") + battle::encodeRecord(older);
+        const QString olderFile = tmp.filePath(QStringLiteral("older.tyw"));
+        QVERIFY2(save::writeFile(olderFile, *sg, &error), qPrintable(error));
+        MainWindow other(d);
+        QString rowText;
+        TacticalWindow* tw = openFromReport(olderFile, other, &rowText);
+        QVERIFY2(tw, qPrintable(error));
+        // the report says why the record is not checked here; the window shows the battle as exported
+        QVERIFY2(rowText.contains(QStringLiteral("revision %1 of the tactical AI").arg(older.tacticalAi)),
+                 qPrintable(rowText));
+        QVERIFY(!tw->session()->over());
+        QVERIFY(tw->session()->actionTexts().isEmpty());
+        const QString note = tw->session()->openNote();
+        QVERIFY2(note.contains(QStringLiteral("revision %1 of the tactical AI").arg(older.tacticalAi)) &&
+                     note.contains(QStringLiteral("shown as exported")),
+                 qPrintable(note));
+        tw->close();
     }
 
     // Closing the tactical window before the battle ends brings nothing back (nothing is submitted, the
