@@ -1,6 +1,7 @@
 #include "cli_commands.h"
 #include "cli_util.h"
 
+#include "battle/linked.h"
 #include "data/loader.h"
 
 #include <QJsonDocument>
@@ -38,7 +39,12 @@ dump    prints the loaded, resolved data as JSON.
     if (!loadData(dir, r))
         return 1;
     if (sub == QLatin1String("check")) {
-        out() << dataSummary(*r.data) << "OK: no problems found\n";
+        // what a PBEM start file and a battle's record name (docs/linked-battles.md): both players need the
+        // same
+        out() << dataSummary(*r.data) << "battle data (scenarios/battle-*.json, resources/tactical/): tvbd "
+              << battle::battleDataHashIn(r.data->dataDir, QStringLiteral("tvbd")) << ", tercios "
+              << battle::battleDataHashIn(r.data->dataDir, QStringLiteral("tercios")) << "\n"
+              << "OK: no problems found\n";
         return 0;
     }
     out() << QJsonDocument(dumpGameData(*r.data)).toJson(QJsonDocument::Indented);

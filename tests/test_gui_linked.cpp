@@ -408,6 +408,7 @@ class TestGuiLinked : public QObject {
         QCOMPARE(record.by, QStringLiteral("screen"));
         QCOMPARE(record.moves.size(), tw->session()->actionTexts().size());
         QCOMPARE(record.seed, battle::linkedBattleSeed(gc->state()));
+        QCOMPARE(record.battleData, battle::battleDataHash(QStringLiteral("tvbd"))); // made with these data
         const QString endText = tw->session()->resultText();
         press(dlg->submitButton());
         QVERIFY(!dlg->isVisible());

@@ -5,6 +5,7 @@
 
 #include "battle/export.h"
 #include "battle/linked.h"
+#include "data/datadir.h"
 #include "rules/game.h"
 #include "rules/invariants.h"
 #include "save/pbem.h"
@@ -14,6 +15,7 @@
 #include "tactical/tercios.h"
 #include "tactical/tvbd.h"
 
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -180,13 +182,23 @@ bool playToTheTable(Game& g, const QString& battles, quint64 seed) {
     return g.prompt().contains("battle-result");
 }
 
-// westphalia-cli with `args`: its output and error text; its exit code in *code.
-QString runCli(const QStringList& args, int* code) {
+// westphalia-cli with `args` on the data directory `dataDir` (WESTPHALIA_DATA; "" the default): its output
+// and error text; its exit code in *code.
+QString runCliIn(const QString& dataDir, const QStringList& args, int* code) {
     QProcess p;
+    if (!dataDir.isEmpty()) {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("WESTPHALIA_DATA"), dataDir);
+        p.setProcessEnvironment(env);
+    }
     p.start(QStringLiteral(WESTPHALIA_CLI), args);
     p.waitForFinished(120000);
     *code = p.exitCode();
     return QString::fromUtf8(p.readAllStandardOutput() + p.readAllStandardError());
+}
+
+QString runCli(const QStringList& args, int* code) {
+    return runCliIn({}, args, code);
 }
 
 // The result's actions with the record attached to the first ("battle-result ... @...").
@@ -1306,15 +1318,8 @@ class TestLinked : public QObject {
             return out.open(QIODevice::WriteOnly) && out.write(QJsonDocument(root).toJson()) > 0;
         };
         auto calibrate = [&](int* code) {
-            QProcess p;
-            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-            env.insert(QStringLiteral("WESTPHALIA_DATA"), dir.path());
-            p.setProcessEnvironment(env);
-            p.start(QStringLiteral(WESTPHALIA_CLI),
-                    {"battle-link", "calibrate", "--rules", "tvbd", "--games", "1"});
-            p.waitForFinished(120000);
-            *code = p.exitCode();
-            return QString::fromUtf8(p.readAllStandardOutput() + p.readAllStandardError());
+            return runCliIn(dir.path(), {"battle-link", "calibrate", "--rules", "tvbd", "--games", "1"},
+                            code);
         };
         int code = -1;
         QVERIFY(withResult(0.3));
@@ -1424,6 +1429,81 @@ class TestLinked : public QObject {
                     QStringLiteral("12.28 %1 wins the battle at Landshut")
                         .arg(res.attackerWins ? QStringLiteral("Catholic") : QStringLiteral("Protestant"))) ||
                 f.logged(QStringLiteral("12.43"))); // a winner eliminated by its losses loses (12.28)
+    }
+
+    // A record names the battle data it was made with (docs/linked-battles.md "The battle's record"): a copy
+    // with other battle data refuses it with that reason; a record written before the field is not checked
+    // for it. The hash is of each file's content, not its formatting, and `data check` prints it.
+    void battleDataNamedInTheRecord_data() { rulesetRows(); }
+    void battleDataNamedInTheRecord() {
+        QFETCH(QString, rules);
+        Rules f;
+        Battle b;
+        QVERIFY(landshut(f, rules, &b));
+        QString attachment, error;
+        QVERIFY2(battle::autoRecord(f.d(), f.s, &attachment, &error), qPrintable(error));
+        battle::TableRecord record;
+        QVERIFY2(battle::decodeRecord(attachment, &record, &error), qPrintable(error));
+        QCOMPARE(record.battleData, battle::battleDataHash(rules));
+        QCOMPARE(record.battleData, battle::battleDataHashIn(wp::findDataDir(), rules));
+        QVERIFY2(battle::replayRecord(f.d(), f.s, record, nullptr, &error), qPrintable(error));
+        battle::TableRecord other = record;
+        other.battleData = QStringLiteral("0123456789abcdef");
+        battle::TableRecord decoded;
+        QVERIFY2(battle::decodeRecord(battle::encodeRecord(other), &decoded, &error), qPrintable(error));
+        QCOMPARE(decoded.battleData, other.battleData);
+        QVERIFY(!battle::replayRecord(f.d(), f.s, decoded, nullptr, &error));
+        QVERIFY2(
+            error.startsWith(QStringLiteral("the record was made with other battle data (0123456789abcdef; "
+                                            "this copy's %1)")
+                                 .arg(record.battleData)) &&
+                error.contains(QStringLiteral("resources/tactical/%1.json").arg(rules)),
+            qPrintable(error));
+        other.battleData.clear(); // a record of an earlier version
+        QVERIFY(!battle::recordToJson(other).contains(QStringLiteral("battleData")));
+        QVERIFY2(battle::replayRecord(f.d(), f.s, other, nullptr, &error), qPrintable(error));
+        QJsonObject bad = battle::recordToJson(record);
+        bad.insert(QStringLiteral("battleData"), QStringLiteral("xyz"));
+        QVERIFY(!battle::recordFromJson(bad, &decoded, &error));
+        QCOMPARE(error, QStringLiteral("$.battleData: expected 16 hexadecimal digits"));
+
+        // a copy of the data directory: the same content in another layout gives the same hash; an owner's
+        // edit of the mapping, or a missing terrain file, another
+        QTemporaryDir dir;
+        const QString source = wp::findDataDir();
+        for (const char* name : {"maps", "cards", "scenarios", "resources/tactical"}) {
+            const QString sub = QString::fromLatin1(name);
+            QVERIFY(QDir().mkpath(dir.filePath(sub)));
+            for (const QString& file : QDir(source + "/" + sub).entryList({"*.json"}, QDir::Files)) {
+                QFile in(source + "/" + sub + "/" + file), out(dir.filePath(sub + "/" + file));
+                QVERIFY(in.open(QIODevice::ReadOnly) && out.open(QIODevice::WriteOnly));
+                out.write(QJsonDocument::fromJson(in.readAll()).toJson(QJsonDocument::Compact));
+            }
+        }
+        QCOMPARE(battle::battleDataHashIn(dir.path(), rules), record.battleData);
+        int code = -1;
+        QString text = runCliIn(dir.path(), {"data", "check"}, &code);
+        QVERIFY2(code == 0 && text.contains(QStringLiteral("battle data (scenarios/battle-*.json, "
+                                                           "resources/tactical/): tvbd %1, tercios %2")
+                                                .arg(battle::battleDataHash(QStringLiteral("tvbd")),
+                                                     battle::battleDataHash(QStringLiteral("tercios")))),
+                 qPrintable(text));
+        const QString mapping = dir.filePath(QStringLiteral("scenarios/battle-mapping.json"));
+        QFile m(mapping);
+        QVERIFY(m.open(QIODevice::ReadOnly));
+        QJsonObject root = QJsonDocument::fromJson(m.readAll()).object();
+        m.close();
+        QJsonObject section = root.value(rules).toObject(), result = section.value("result").toObject();
+        result.insert(QStringLiteral("pursuit"), 0.3);
+        section.insert(QStringLiteral("result"), result);
+        root.insert(rules, section);
+        QVERIFY(m.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        m.write(QJsonDocument(root).toJson());
+        m.close();
+        const QString edited = battle::battleDataHashIn(dir.path(), rules);
+        QVERIFY(edited != record.battleData);
+        QVERIFY(QFile::remove(dir.filePath(QStringLiteral("scenarios/battle-terrain.json"))));
+        QVERIFY(battle::battleDataHashIn(dir.path(), rules) != edited);
     }
 
     // 12.4 for a table without Commanders (Tercios; docs/linked-battles.md "Leaders lost"): every leader

@@ -1,6 +1,7 @@
 // Play by e-mail (issue 7, model/save/pbem.h, docs/pbem.md): a game of three full turns between two
 // separate copies (each directory holds only its own secrets), one test per kind of tampering, the hidden
 // hands, the verification of the whole game, and the CLI.
+#include "battle/linked.h"
 #include "data/loader.h"
 #include "gamecontroller.h"
 #include "ordersdialog.h"
@@ -203,6 +204,7 @@ class TestPbem : public QObject {
     void tamperedOrderInTransit();
     void orderNotFollowed();
     void protocolOneGame();
+    void battleDataAtJoin();
     void ordersDialog();
     void cli();
     void testSecretsSeam();
@@ -962,6 +964,47 @@ void TestPbem::protocolOneGame() {
         error.contains(QStringLiteral("newer-protocol.pbem: $.version: PBEM protocol 9 is newer than this "
                                       "Westphalia reads")),
         qPrintable(error));
+}
+
+// A game whose battles go to the table names the battle data of its rulesets in the start file
+// (docs/linked-battles.md "Both copies"): a guest with other battle data is refused at the join, with the
+// reason, not weeks later at the first battle's record.
+void TestPbem::battleDataAtJoin() {
+    QString error;
+    auto start = [&](const QStringList& options) {
+        save::PbemSession host(data());
+        QByteArray startFile;
+        const bool ok = host.create(QStringLiteral("campaign"), options, kCatholic, save::DiceMode::Sealed,
+                                    &startFile, &error);
+        return ok ? inflate(startFile) : QJsonObject();
+    };
+    const QString tvbd = battle::battleDataHash(QStringLiteral("tvbd")),
+                  tercios = battle::battleDataHash(QStringLiteral("tercios"));
+    QCOMPARE(tvbd.size(), 16);
+    QVERIFY(tvbd != tercios);                   // each ruleset's own tactical file
+    QVERIFY(!start({}).contains("battleData")); // the CRT: no battle data needed
+    QCOMPARE(start({QStringLiteral("battles=tvbd")})["battleData"].toObject(), QJsonObject({{"tvbd", tvbd}}));
+    QCOMPARE(start({QStringLiteral("battles=tercios")})["battleData"].toObject(),
+             QJsonObject({{"tercios", tercios}}));
+    const QJsonObject ask = start({QStringLiteral("battles=ask")});
+    QCOMPARE(ask["battleData"].toObject(), QJsonObject({{"tvbd", tvbd}, {"tercios", tercios}}));
+    auto join = [&](const QJsonObject& st) {
+        save::PbemSession guest(data());
+        QByteArray joinFile;
+        return guest.join(deflate(st), "start.pbem", &joinFile, &error);
+    };
+    QVERIFY2(join(ask), qPrintable(error));
+    QJsonObject other = ask;
+    other["battleData"] = QJsonObject{{"tvbd", tvbd}, {"tercios", "0123456789abcdef"}};
+    QVERIFY(!join(other));
+    QVERIFY2(
+        error.startsWith(QStringLiteral("start.pbem: $.battleData.tercios: the host fights the battles with "
+                                        "other battle data (0123456789abcdef, yours %1)")
+                             .arg(tercios)),
+        qPrintable(error));
+    other["battleData"] = QJsonObject{{"napoleon", tvbd}};
+    QVERIFY(!join(other));
+    QCOMPARE(error, QStringLiteral("start.pbem: $.battleData.napoleon: not a ruleset (tvbd, tercios)"));
 }
 
 // The window's Orders… dialog (offscreen): shows the orders, refuses a bad retreat list with the reason,

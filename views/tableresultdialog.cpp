@@ -904,6 +904,7 @@ bool TableResultDialog::takeBattleEnd() {
     record.rules = rules;
     record.seed = m_fightSeed;
     record.scenario = m_fightHash;
+    record.battleData = battle::battleDataHash(rules);
     record.computer[0] = m_tactical->isComputerSide(0);
     record.computer[1] = m_tactical->isComputerSide(1);
     record.moves = ts->moves();

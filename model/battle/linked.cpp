@@ -2,6 +2,7 @@
 #include "battle/linked.h"
 
 #include "battle/export.h"
+#include "data/datadir.h"
 #include "rules/engine.h"
 #include "rules/internal.h"
 #include "rules/state.h"
@@ -10,6 +11,7 @@
 #include "tactical/tvbd.h"
 
 #include <QCryptographicHash>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
@@ -655,6 +657,30 @@ QString scenarioHash(const QJsonObject& scenario) {
             .left(16));
 }
 
+QString battleDataHashIn(const QString& dir, const QString& rules) {
+    QCryptographicHash h(QCryptographicHash::Sha256);
+    for (const QString& rel :
+         {QStringLiteral("scenarios/battle-mapping.json"), QStringLiteral("scenarios/battle-terrain.json"),
+          QStringLiteral("resources/tactical/%1.json").arg(rules)}) {
+        h.addData(rel.toUtf8());
+        h.addData(QByteArrayView("\0", 1));
+        QFile f(dir + QLatin1Char('/') + rel);
+        // each file's compact JSON (its formatting does not count); a missing or unreadable one as such
+        const QByteArray raw = f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("(missing)");
+        const QJsonDocument doc = QJsonDocument::fromJson(raw);
+        h.addData(doc.isNull() ? raw : doc.toJson(QJsonDocument::Compact));
+        h.addData(QByteArrayView("\0", 1));
+    }
+    return QString::fromLatin1(h.result().toHex().left(16));
+}
+
+QString battleDataHash(const QString& rules) {
+    // the data directory is read once per process, as the tactical rules and the mapping are (tvbdFiles)
+    static const QString tvbd = battleDataHashIn(wp::findDataDir(), QStringLiteral("tvbd"));
+    static const QString tercios = battleDataHashIn(wp::findDataDir(), QStringLiteral("tercios"));
+    return rules == QLatin1String("tercios") ? tercios : tvbd;
+}
+
 bool policyFromJson(const QJsonValue& v, QString* name, QString* error) {
     if (v.isBool() && v.toBool()) {
         *name = QStringLiteral("simple");
@@ -774,6 +800,8 @@ QJsonObject recordToJson(const TableRecord& r) {
         o.insert(QStringLiteral("policy"), r.policy); // absent: the simple policy (older records)
     if (r.usesTacticalAi())
         o.insert(QStringLiteral("tacticalAi"), r.tacticalAi);
+    if (!r.battleData.isEmpty())
+        o.insert(QStringLiteral("battleData"), r.battleData);
     if (r.by == QLatin1String("hand")) {
         static const char* winners[3] = {"attacker", "defender", "draw"};
         QJsonObject form;
@@ -867,6 +895,12 @@ bool recordFromJson(const QJsonObject& o, TableRecord* out, QString* error) {
                         QStringLiteral("only a record with moves of the tactical AI names its revision"));
     } else {
         r.tacticalAi = 1; // the records written before the field: the AI of session 8
+    }
+    if (const QJsonValue data = o.value(QStringLiteral("battleData")); !data.isUndefined()) {
+        static const QRegularExpression hex(QStringLiteral("^[0-9a-f]{16}$"));
+        if (!data.isString() || !hex.match(data.toString()).hasMatch())
+            return fail(QStringLiteral("battleData"), QStringLiteral("expected 16 hexadecimal digits"));
+        r.battleData = data.toString();
     }
     if (r.by == QLatin1String("hand") && !readForm(o.value(QStringLiteral("form")).toObject(), &r, error))
         return false;
@@ -1022,6 +1056,7 @@ bool recordOfTop(const GameData& d, const GameState& s, const QString& by, Table
     if (!exportLinked(d, s, r.rules, r.seed, &scenario, error))
         return false;
     r.scenario = scenarioHash(scenario);
+    r.battleData = battleDataHash(r.rules);
     *out = r;
     return true;
 }
@@ -1069,6 +1104,14 @@ bool replayRecord(const GameData& d, const GameState& s, const TableRecord& reco
                                 "both players need the same version to check the record")
                      .arg(record.tacticalAi)
                      .arg(wp::tactical::kTacticalAiRevision);
+        return false;
+    }
+    if (!record.battleData.isEmpty() && record.battleData != battleDataHash(rules)) {
+        *error = QStringLiteral("the record was made with other battle data (%1; this copy's %2): "
+                                "scenarios/battle-mapping.json, scenarios/battle-terrain.json or "
+                                "resources/tactical/%3.json differ between the copies, and both players need "
+                                "the same to check a battle")
+                     .arg(record.battleData, battleDataHash(rules), rules);
         return false;
     }
     RecordCheck c;

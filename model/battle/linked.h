@@ -205,12 +205,22 @@ struct TableRecord {
     // The revision of the tactical AI (wp::tactical::kTacticalAiRevision) that chose the "tactical" moves;
     // JSON "tacticalAi", written only when the record names that policy (absent there: revision 1).
     int tacticalAi = wp::tactical::kTacticalAiRevision;
+    // battleDataHash(rules) of the copy that made the record (JSON "battleData"); "" in the records written
+    // before the field (session 11), which are not checked for it.
+    QString battleData;
     int handDice() const;        // dice rolled by hand in all
     bool usesTacticalAi() const; // the record or one of its moves names the "tactical" policy
 };
 
 // A short hash (16 hex digits of SHA-256) of a tactical scenario as exported (compact JSON).
 QString scenarioHash(const QJsonObject& scenario);
+// A short hash (16 hex digits of SHA-256) of the battle data a linked battle of `rules` ("tvbd", "tercios")
+// is exported, fought and mapped with: the data directory's scenarios/battle-mapping.json,
+// scenarios/battle-terrain.json and resources/tactical/<rules>.json (each file's compact JSON). A record
+// names it, and a PBEM start file for the rulesets its battles use: both copies of a game need the same.
+QString battleDataHash(const QString& rules);
+// The same for the data directory `dir` (read now; battleDataHash reads the program's data directory once).
+QString battleDataHashIn(const QString& dir, const QString& rules);
 
 // The record as JSON ({"format": "westphalia-table-record", "version": 1, "by", "rules", "seed",
 // "scenario", "computer", "moves": [{"action", "dice", "policy"}]}) and back; fromJson names the problem.

@@ -93,6 +93,16 @@ QByteArray hexField(const QJsonObject& o, const char* key) {
     return o.value(QLatin1String(key)).toString().toLatin1();
 }
 
+// The tactical rulesets a game's battles may go to the table with (option battles=, docs/linked-battles.md).
+QStringList tableRulesets(const GameOptions& o) {
+    QStringList out;
+    if (o.battles == kBattlesTvbd || o.battles == kBattlesAsk)
+        out << QStringLiteral("tvbd");
+    if (o.battles == kBattlesTercios || o.battles == kBattlesAsk)
+        out << QStringLiteral("tercios");
+    return out;
+}
+
 // 32 dice (0-9) from a seed, by rejection on bytes (no modulo bias).
 std::vector<int8_t> diceFrom(const QByteArray& seedHex) {
     std::vector<int8_t> out;
@@ -766,6 +776,12 @@ bool PbemSession::create(const QString& scenario, const QStringList& options, in
     st[QStringLiteral("data")] = QString::fromLatin1(m_data->fingerprint);
     st[QStringLiteral("scenario")] = scenario;
     st[QStringLiteral("options")] = QJsonArray::fromStringList(optionList(o));
+    // the battle data of the rulesets its battles go to the table with (both players need the same)
+    QJsonObject battleData;
+    for (const QString& rules : tableRulesets(o))
+        battleData[rules] = battle::battleDataHash(rules);
+    if (!battleData.isEmpty())
+        st[QStringLiteral("battleData")] = battleData;
     st[QStringLiteral("dice")] = dice == DiceMode::Open ? QStringLiteral("open") : QStringLiteral("sealed");
     st[QStringLiteral("deckCommit")] = QString::fromLatin1(sha({"deck-commit", m_gameId, m_deckSecret}));
     st[QStringLiteral("chain")] = QString::fromLatin1(chainValue(0));
@@ -794,6 +810,21 @@ bool PbemSession::join(const QByteArray& startFile, const QString& name, QByteAr
                      .arg(name, QString::fromLatin1(hexField(st, "data").left(16)),
                           QString::fromLatin1(m_data->fingerprint.left(16)));
         return false;
+    }
+    const QJsonObject battleData = st.value(QStringLiteral("battleData")).toObject();
+    for (auto it = battleData.begin(); it != battleData.end(); ++it) {
+        if (it.key() != QLatin1String("tvbd") && it.key() != QLatin1String("tercios")) {
+            *error = QStringLiteral("%1: $.battleData.%2: not a ruleset (tvbd, tercios)").arg(name, it.key());
+            return false;
+        }
+        if (it.value().toString() != battle::battleDataHash(it.key())) {
+            *error =
+                QStringLiteral("%1: $.battleData.%2: the host fights the battles with other battle data "
+                               "(%3, yours %4): scenarios/battle-mapping.json, scenarios/battle-terrain.json "
+                               "or resources/tactical/%2.json differ, and both players need the same")
+                    .arg(name, it.key(), it.value().toString(), battle::battleDataHash(it.key()));
+            return false;
+        }
     }
     m_gameId = hexField(st, "game");
     m_version = st.value(QStringLiteral("version")).toInt(1);
