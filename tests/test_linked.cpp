@@ -1452,13 +1452,33 @@ class TestLinked : public QObject {
         battle::TableRecord decoded;
         QVERIFY2(battle::decodeRecord(battle::encodeRecord(other), &decoded, &error), qPrintable(error));
         QCOMPARE(decoded.battleData, other.battleData);
-        QVERIFY(!battle::replayRecord(f.d(), f.s, decoded, nullptr, &error));
-        QVERIFY2(
-            error.startsWith(QStringLiteral("the record was made with other battle data (0123456789abcdef; "
-                                            "this copy's %1)")
-                                 .arg(record.battleData)) &&
-                error.contains(QStringLiteral("resources/tactical/%1.json").arg(rules)),
-            qPrintable(error));
+        // made with other battle data, but giving the same battle here: it still checks
+        QVERIFY2(battle::replayRecord(f.d(), f.s, decoded, nullptr, &error), qPrintable(error));
+        // a result the record does not give: the reason names the other battle data as the likely cause
+        battle::LinkedResult res;
+        QVERIFY2(battle::autoResolveTop(f.d(), f.s, &res, &error), qPrintable(error));
+        battle::LinkedResult wrong = res;
+        wrong.lossNumber[0] += 1; // as another copy's result mapping might give
+        QVERIFY(!battle::checkAttachedResult(f.d(), f.s, withRecord(f.d(), wrong, other), kNone, nullptr,
+                                             &error));
+        QVERIFY2(error.contains(QStringLiteral("is not the result of the battle's record")) &&
+                     error.endsWith(
+                         QStringLiteral("(the record was made with other battle data, 0123456789abcdef, "
+                                        "than this copy's %1: scenarios/battle-mapping.json, "
+                                        "scenarios/battle-terrain.json or resources/tactical/%2.json "
+                                        "differ between the copies, and both players need the same to "
+                                        "check a battle)")
+                             .arg(record.battleData, rules)),
+                 qPrintable(error));
+        QVERIFY(!battle::checkAttachedResult(f.d(), f.s, withRecord(f.d(), wrong, record), kNone, nullptr,
+                                             &error));
+        QVERIFY2(!error.contains(QStringLiteral("other battle data")), qPrintable(error)); // the same data
+        other.seed += 1; // a record that does not replay here
+        QVERIFY(!battle::replayRecord(f.d(), f.s, other, nullptr, &error));
+        QVERIFY2(error.contains(QStringLiteral("battle seed")) &&
+                     error.contains(QStringLiteral("other battle data")),
+                 qPrintable(error));
+        other.seed = record.seed;
         other.battleData.clear(); // a record of an earlier version
         QVERIFY(!battle::recordToJson(other).contains(QStringLiteral("battleData")));
         QVERIFY2(battle::replayRecord(f.d(), f.s, other, nullptr, &error), qPrintable(error));

@@ -1076,8 +1076,37 @@ bool handRecord(const GameData& d, const GameState& s, int winner, const QList<T
     return true;
 }
 
+namespace {
+
+// What a record's check that failed adds when the record was made with other battle data than this copy's
+// (docs/linked-battles.md "battleData"): the likely cause. "" when the data are the same or not named.
+QString otherBattleData(const TableRecord& record) {
+    if (record.battleData.isEmpty() || record.battleData == battleDataHash(record.rules))
+        return {};
+    return QStringLiteral(" (the record was made with other battle data, %1, than this copy's %2: "
+                          "scenarios/battle-mapping.json, scenarios/battle-terrain.json or "
+                          "resources/tactical/%3.json differ between the copies, and both players need the "
+                          "same to check a battle)")
+        .arg(record.battleData, battleDataHash(record.rules), record.rules);
+}
+
+bool replayRecordHere(const GameData& d, const GameState& s, const TableRecord& record, RecordCheck* out,
+                      QString* error);
+
+} // namespace
+
 bool replayRecord(const GameData& d, const GameState& s, const TableRecord& record, RecordCheck* out,
                   QString* error) {
+    if (replayRecordHere(d, s, record, out, error))
+        return true;
+    *error += otherBattleData(record);
+    return false;
+}
+
+namespace {
+
+bool replayRecordHere(const GameData& d, const GameState& s, const TableRecord& record, RecordCheck* out,
+                      QString* error) {
     const CombatFrame* f = topCombat(s);
     if (!f || f->table <= 0) {
         *error = QStringLiteral("no battle is on the table here");
@@ -1104,14 +1133,6 @@ bool replayRecord(const GameData& d, const GameState& s, const TableRecord& reco
                                 "both players need the same version to check the record")
                      .arg(record.tacticalAi)
                      .arg(wp::tactical::kTacticalAiRevision);
-        return false;
-    }
-    if (!record.battleData.isEmpty() && record.battleData != battleDataHash(rules)) {
-        *error = QStringLiteral("the record was made with other battle data (%1; this copy's %2): "
-                                "scenarios/battle-mapping.json, scenarios/battle-terrain.json or "
-                                "resources/tactical/%3.json differ between the copies, and both players need "
-                                "the same to check a battle")
-                     .arg(record.battleData, battleDataHash(rules), rules);
         return false;
     }
     RecordCheck c;
@@ -1199,6 +1220,8 @@ bool replayRecord(const GameData& d, const GameState& s, const TableRecord& reco
     return true;
 }
 
+} // namespace
+
 bool autoRecord(const GameData& d, const GameState& s, QString* attachment, QString* error) {
     TableRecord record;
     if (!recordOfTop(d, s, QStringLiteral("auto"), &record, error))
@@ -1252,16 +1275,17 @@ bool checkAttachedResult(const GameData& d, const GameState& s, const QStringLis
                          "the table result stops after %1 of its %2 actions (the battle's record gives: %3)")
                          .arg(k)
                          .arg(want.size())
-                         .arg(want.join(QStringLiteral("; ")));
+                         .arg(want.join(QStringLiteral("; "))) +
+                     otherBattleData(record);
             return false;
         }
         const QString got = (k == 0 ? first : texts[k]).simplified();
         if (got != want[k]) {
-            *error = QStringLiteral("'%1' is not the result of the battle's record (%2%3: %4)")
+            *error = QStringLiteral("'%1' is not the result of the battle's record (%2%3: %4)%5")
                          .arg(got,
                               record.by == QLatin1String("hand") ? QStringLiteral("the form entered: ")
                                                                  : QString(),
-                              c.end, want.join(QStringLiteral("; ")));
+                              c.end, want.join(QStringLiteral("; ")), otherBattleData(record));
             return false;
         }
     }
@@ -1304,6 +1328,8 @@ bool matchesRecord(const GameData& d, const GameState& s, const QString& attachm
                   : record.by == QLatin1String("hand") ? QStringLiteral("the form entered by hand")
                                                        : QStringLiteral("the battle fought on screen"),
                   why);
+    if (!same)
+        *why += otherBattleData(record);
     if (out)
         *out = std::move(c);
     return same;
