@@ -5,6 +5,7 @@
 #include "data/datadir.h"
 #include "data/loader.h"
 
+#include <QFile>
 #include <QStringList>
 
 namespace wp::cli {
@@ -80,9 +81,13 @@ class ArgParser {
     QStringList m_problems;
 };
 
-// Loads the data and prints every problem to stderr. Returns false if the data is invalid.
+// Loads the data and prints every problem to stderr. Returns false if the data is invalid. With an explicit
+// `dir` (--data) the battle files the program reads later (scenarios/battle-*.json, resources/tactical/: the
+// export, the tactical engines, the battle data a PBEM file or a record names) come from it too.
 inline bool loadData(const QString& dir, LoadResult& r) {
     const QString dataDir = findDataDir(dir);
+    if (!dir.isEmpty())
+        qputenv("WESTPHALIA_DATA", QFile::encodeName(dataDir));
     r = loadGameData(dataDir);
     if (r.ok())
         return true;

@@ -100,6 +100,8 @@ int main(int argc, char** argv) {
                                  QStringLiteral("A saved game (.tyw) or turn file (.pbem) to open."),
                                  QStringLiteral("[file]"));
     parser.process(app);
+    if (parser.isSet(dataOpt)) // the battle files (scenarios/battle-*.json, resources/tactical/) from it too
+        qputenv("WESTPHALIA_DATA", QFile::encodeName(wp::findDataDir(parser.value(dataOpt))));
     const bool headless = parser.isSet(shotOpt) || parser.isSet(benchOpt);
     if (parser.isSet(battleOpt)) // issues 10-11: the tactical window alone
         return wp::TacticalWindow::runStandalone(parser.value(battleOpt), parser.value(seedOpt).toULongLong(),

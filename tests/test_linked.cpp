@@ -1522,6 +1522,19 @@ class TestLinked : public QObject {
         m.close();
         const QString edited = battle::battleDataHashIn(dir.path(), rules);
         QVERIFY(edited != record.battleData);
+        // --data DIR: the battle files come from DIR too (here the start file of a PBEM game names them)
+        QTemporaryDir game;
+        const QString startFile = game.filePath(QStringLiteral("start.pbem"));
+        text = runCli({"pbem", "new", "--dir", game.path(), "--data", dir.path(), "--side", "catholic",
+                       "--scenario", "campaign", "--option", "battles=" + rules, "--out", startFile},
+                      &code);
+        QVERIFY2(code == 0, qPrintable(text));
+        QFile sf(startFile);
+        QVERIFY(sf.open(QIODevice::ReadOnly));
+        QByteArray raw;
+        QVERIFY2(save::gzipDecompress(sf.readAll(), &raw, &error), qPrintable(error));
+        QCOMPARE(QJsonDocument::fromJson(raw).object().value("battleData").toObject().value(rules).toString(),
+                 edited);
         QVERIFY(QFile::remove(dir.filePath(QStringLiteral("scenarios/battle-terrain.json"))));
         QVERIFY(battle::battleDataHashIn(dir.path(), rules) != edited);
     }
