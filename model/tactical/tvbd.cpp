@@ -485,6 +485,8 @@ struct OpenScope {
     bool haveTerrain = false;         // the terrain was checked against the cache in this scope ...
     quint64 terrain = 0;              // ... and had this hash
     bool unitsFixed = true;           // false: a TerrainReadScope (the units may change)
+    const void* chargeRules = nullptr; // chargeKey's state part was taken with these rules ...
+    quint64 charge = 0;                // ... and is this
 };
 thread_local QVarLengthArray<OpenScope, 4> openScopes;
 
@@ -610,6 +612,26 @@ quint64 tableKey(const BattleState& s, const void* rules, int u) {
     return mix(h, bitsOf(p.facing));
 }
 
+// chargeKey's words of the state (not of the two units named).
+quint64 chargeStateKey(const BattleState& s, const void* rules) {
+    quint64 h = mix(quint64(reinterpret_cast<quintptr>(rules)), quint64(s.units.size()));
+    h = mix(h, bitsOf(s.tableW));
+    h = mix(h, bitsOf(s.tableD));
+    h = mix(h, quint64(quint32(s.active)));
+    h = mix(h, terrainCache(s).hash);
+    for (const Unit& u : s.units) {
+        for (quint64 v : {bitsOf(u.pose.c.x), bitsOf(u.pose.c.y), bitsOf(u.pose.facing), bitsOf(u.pose.w),
+                          bitsOf(u.pose.d)})
+            h = mix(h, v);
+        h = mix(h, quint64(u.status) | quint64(u.side) << 4 | quint64(u.type) << 8 | quint64(u.quality) << 12 |
+                       quint64(u.large) << 16 | quint64(u.limbered) << 17 | quint64(u.charged) << 18 |
+                       quint64(u.evaded) << 19 | quint64(quint32(u.command)) << 32);
+        h = mix(h, quint64(quint32(u.resolve)) | quint64(quint32(u.chargeTarget)) << 32);
+        h = mix(h, quint64(quint32(u.attachedTo)));
+    }
+    return h;
+}
+
 struct Memo {
     QHash<quint64, std::pair<QList<int>, bool>> targets;
     QHash<quint64, QList<std::pair<int, ChargePlan>>> charges;
@@ -671,6 +693,21 @@ bool TvbdEngine::inDifficult(const BattleState& s, const Pose& p) const {
     }
     e = {tc.hash, bits, inside, true};
     return inside;
+}
+
+quint64 TvbdEngine::chargeKey(const BattleState& s, int a, int b) const {
+    quint64 h;
+    if (OpenScope* o = scopeOf(s); o && o->unitsFixed) {
+        // Within a read scope the state does not change: its part is taken once.
+        if (o->chargeRules != &r) {
+            o->charge = chargeStateKey(s, &r);
+            o->chargeRules = &r;
+        }
+        h = o->charge;
+    } else {
+        h = chargeStateKey(s, &r);
+    }
+    return mix(mix(h, quint64(quint32(a))), quint64(quint32(b)));
 }
 
 TableReadScope::TableReadScope(const BattleState& s) : TableReadScope(s, true) {}

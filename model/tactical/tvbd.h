@@ -282,6 +282,11 @@ class TvbdEngine {
     bool inDifficult(const BattleState& s, const Pose& p) const;
     bool inDifficult(const BattleState& s, int u) const { return inDifficult(s, s.units[u].pose); }
     double height(const BattleState& s, Vec2 p) const;
+    // A 64-bit key of everything a charge's resolution and its melee's set-up read (resolveCharges,
+    // meleeSetup, meleeTaken: the rules, the table, the terrain, the active side and each unit's pose, kind,
+    // status, resolve, declared charge, charged and evaded flags and attachment; not the markers, the log or
+    // the dice), with `a` and `b` mixed in: tvbd_odds' memo of chargeOdds.
+    quint64 chargeKey(const BattleState& s, int a, int b) const;
     bool inCommand(const BattleState& s, int u) const;          // 12.1.1
     bool commandCheck(BattleState& s, int u) const;             // 12.1.2 (rolls)
     QList<int> contacts(const BattleState& s, int u) const;     // enemies in base contact
