@@ -480,11 +480,11 @@ quint64 unitsHash(const QList<Unit>& units, bool table) {
 struct OpenScope {
     const BattleState* s = nullptr;
     const void* rules[2] = {nullptr,
-                            nullptr}; // the rules each fingerprint was taken with (none yet: nullptr)
-    quint64 fp[2] = {0, 0};           // all, table
-    bool haveTerrain = false;         // the terrain was checked against the cache in this scope ...
-    quint64 terrain = 0;              // ... and had this hash
-    bool unitsFixed = true;           // false: a TerrainReadScope (the units may change)
+                            nullptr};  // the rules each fingerprint was taken with (none yet: nullptr)
+    quint64 fp[2] = {0, 0};            // all, table
+    bool haveTerrain = false;          // the terrain was checked against the cache in this scope ...
+    quint64 terrain = 0;               // ... and had this hash
+    bool unitsFixed = true;            // false: a TerrainReadScope (the units may change)
     const void* chargeRules = nullptr; // chargeKey's state part was taken with these rules ...
     quint64 charge = 0;                // ... and is this
 };
@@ -623,9 +623,10 @@ quint64 chargeStateKey(const BattleState& s, const void* rules) {
         for (quint64 v : {bitsOf(u.pose.c.x), bitsOf(u.pose.c.y), bitsOf(u.pose.facing), bitsOf(u.pose.w),
                           bitsOf(u.pose.d)})
             h = mix(h, v);
-        h = mix(h, quint64(u.status) | quint64(u.side) << 4 | quint64(u.type) << 8 | quint64(u.quality) << 12 |
-                       quint64(u.large) << 16 | quint64(u.limbered) << 17 | quint64(u.charged) << 18 |
-                       quint64(u.evaded) << 19 | quint64(quint32(u.command)) << 32);
+        h = mix(h, quint64(u.status) | quint64(u.side) << 4 | quint64(u.type) << 8 |
+                       quint64(u.quality) << 12 | quint64(u.large) << 16 | quint64(u.limbered) << 17 |
+                       quint64(u.charged) << 18 | quint64(u.evaded) << 19 |
+                       quint64(quint32(u.command)) << 32);
         h = mix(h, quint64(quint32(u.resolve)) | quint64(quint32(u.chargeTarget)) << 32);
         h = mix(h, quint64(quint32(u.attachedTo)));
     }
@@ -641,10 +642,12 @@ struct Memo {
     // chargePlan again, under the key of only what it reads (the stands and terrain around the charger): a
     // move elsewhere on the table, or a charge resolved before, leaves it remembered.
     QHash<quint64, std::optional<ChargePlan>> nearPlans;
+    QHash<quint64, std::optional<Pose>> checks; // checkMove (not an evade's)
     void trim() {
         if (targets.size() + charges.size() + moves.size() + hasMove.size() + plans.size() +
-                nearPlans.size() >
+                nearPlans.size() + checks.size() >
             20000) {
+            checks.clear();
             targets.clear();
             charges.clear();
             moves.clear();
@@ -1123,6 +1126,26 @@ std::optional<Pose> TvbdEngine::movePose(const BattleState& s, int u, const Move
 
 std::optional<Pose> TvbdEngine::checkMove(const BattleState& s, int u, const MoveSpec& m, QString* why,
                                           bool evade) const {
+    if (evade)
+        return computeCheckMove(s, u, m, why, evade);
+    // Remembered per thread under the table's fingerprint (what listMoves' memo reads too), the unit and the
+    // move: the policy checks the move it chooses, and apply checks it again on the same table. A refusal
+    // is taken again when its reason is asked for.
+    Memo& mm = memo();
+    quint64 key = mix(fingerprint(s, &r), quint64(u));
+    for (quint64 v : {quint64(m.kind), bitsOf(m.angle), bitsOf(m.dist), bitsOf(m.to.x), bitsOf(m.to.y),
+                      quint64(quint32(m.target))})
+        key = mix(key, v);
+    if (const auto it = mm.checks.constFind(key); it != mm.checks.constEnd() && (*it || !why))
+        return *it;
+    mm.trim();
+    const std::optional<Pose> p = computeCheckMove(s, u, m, why, false);
+    mm.checks.insert(key, p);
+    return p;
+}
+
+std::optional<Pose> TvbdEngine::computeCheckMove(const BattleState& s, int u, const MoveSpec& m, QString* why,
+                                                 bool evade) const {
     const Unit& x = s.units[u];
     const TypeInfo& ti = r.type(x.type);
     // The reason is put together only when the caller wants one (the policies check many moves without): a
