@@ -243,7 +243,7 @@ QList<int> TvbdEngine::contacts(const BattleState& s, int u) const {
     return out;
 }
 
-bool TvbdEngine::locked(const BattleState& s, int u) const {
+bool TvbdEngine::computeLocked(const BattleState& s, int u) const {
     bool any = false;
     eachContact(s, u, [&](int) {
         any = true;
@@ -487,6 +487,7 @@ struct OpenScope {
     bool unitsFixed = true;            // false: a TerrainReadScope (the units may change)
     const void* chargeRules = nullptr; // chargeKey's state part was taken with these rules ...
     quint64 charge = 0;                // ... and is this
+    std::vector<signed char> locked;   // locked(s, u) by unit: unknown (-1), 0, 1 (empty: none asked yet)
 };
 thread_local QVarLengthArray<OpenScope, 4> openScopes;
 
@@ -713,13 +714,29 @@ quint64 TvbdEngine::chargeKey(const BattleState& s, int a, int b) const {
     return mix(mix(h, quint64(quint32(a))), quint64(quint32(b)));
 }
 
+bool TvbdEngine::locked(const BattleState& s, int u) const {
+    // Within a read scope the table does not change: each unit's answer is taken once.
+    OpenScope* o = scopeOf(s);
+    if (o && o->unitsFixed) {
+        if (o->locked.empty())
+            o->locked.assign(std::size_t(s.units.size()), -1);
+        signed char& l = o->locked[std::size_t(u)];
+        if (l < 0)
+            l = computeLocked(s, u) ? 1 : 0;
+        return l == 1;
+    }
+    return computeLocked(s, u);
+}
+
 TableReadScope::TableReadScope(const BattleState& s) : TableReadScope(s, true) {}
 
 TableReadScope::TableReadScope(const BattleState& s, bool unitsFixed)
     : m_open(openScopes.isEmpty() || openScopes.last().s != &s) {
     if (m_open) {
-        openScopes.push_back(OpenScope{&s, {nullptr, nullptr}, {0, 0}});
-        openScopes.last().unitsFixed = unitsFixed;
+        OpenScope o;
+        o.s = &s;
+        o.unitsFixed = unitsFixed;
+        openScopes.push_back(std::move(o));
     }
 }
 

@@ -419,6 +419,7 @@ class TvbdEngine {
     QList<int> computeShootTargets(const BattleState& s, int u, bool* toFront) const;
     QList<std::pair<int, ChargePlan>> computeChargeOptions(const BattleState& s, int u) const;
     QList<MoveSpec> listMoves(const BattleState& s, int u, QList<Pose>* poses, bool firstOnly) const;
+    bool computeLocked(const BattleState& s, int u) const; // locked, not remembered
     std::optional<Pose> computeCheckMove(const BattleState& s, int u, const MoveSpec& m, QString* why,
                                          bool evade) const; // checkMove, not remembered
     // The path of a move (its start pose first), the allowance it uses and whether it is a straight pass

@@ -123,6 +123,7 @@ BattleState afterCharge(const TvbdEngine& e, const BattleState& s, int charger, 
     BattleState at = s;
     at.log.clear();
     at.units[charger].chargeTarget = target;
+    const TerrainReadScope scope(at); // the charges move units about; the terrain stays
     e.resolveCharges(at);
     return at;
 }
@@ -142,6 +143,7 @@ TvbdMeleeOdds computeChargeOdds(const TvbdEngine& e, const BattleState& s, int c
         return o;
     }
     const BattleState at = afterCharge(e, s, charger, target);
+    const TableReadScope scope(at); // the melee's odds read it only
     if (!at.units[target].onTable() || !e.contacts(at, charger).contains(target))
         return {};
     return meleeOdds(e, at, charger, target);
