@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <optional>
 #include <vector>
 
@@ -100,6 +101,12 @@ struct Ctx {
     // it rises over its last kUrgentTurns turns; always 0 for the defender.
     double urgency = 0;
     QList<int> mine, theirs; // combat units on the table
+    struct Shape {
+        Pose pose;
+        Corners k;
+        Box box;
+        bool valid = false;
+    };
     Ctx(const TvbdEngine& engine, const BattleState& st) : e(engine), s(st) {
         side = st.stepSide;
         attacker = side == st.attacker;
@@ -125,9 +132,22 @@ struct Ctx {
         k.reserve(std::size_t(st.units.size()));
         box.reserve(k.capacity());
         lockedMemo.assign(std::size_t(st.units.size()), -1);
-        for (const Unit& x : st.units) {
-            k.push_back(x.pose.corners());
-            box.push_back(boxOf(k.back()));
+        // Most stands have not moved since the last decision: their corners and boxes are remembered per
+        // thread with the pose they were taken from (compared bit for bit: the same values).
+        thread_local std::vector<Shape> last;
+        if (last.size() < std::size_t(st.units.size()))
+            last.resize(std::size_t(st.units.size()));
+        for (qsizetype i = 0; i < st.units.size(); ++i) {
+            const Pose& p = st.units[i].pose;
+            Shape& sh = last[std::size_t(i)];
+            if (!(sh.valid && std::memcmp(&sh.pose, &p, sizeof(Pose)) == 0)) {
+                sh.pose = p;
+                sh.k = p.corners();
+                sh.box = boxOf(sh.k);
+                sh.valid = true;
+            }
+            k.push_back(sh.k);
+            box.push_back(sh.box);
         }
     }
     double adv(Vec2 p) const { return p.dot(fwd); }
