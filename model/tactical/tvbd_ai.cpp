@@ -168,8 +168,15 @@ struct Ctx {
     }
     // Whether dist(a, b, cap) <= lim (lim below cap): the box gap, a lower bound of the distance, settles
     // most (with a margin for rounding).
+    // The centres' distance less the circles in the stands (an upper bound, with a margin for rounding, as
+    // PoseScorer::score) settles it too when within.
     bool within(int a, int b, double lim, double cap) const {
-        return boxGap(box[std::size_t(a)], box[std::size_t(b)]) <= lim + 1e-9 && dist(a, b, cap) <= lim;
+        if (!(boxGap(box[std::size_t(a)], box[std::size_t(b)]) <= lim + 1e-9))
+            return false;
+        const Pose &pa = s.units[a].pose, &pb = s.units[b].pose;
+        if ((pa.c - pb.c).length() - std::min(pa.w, pa.d) / 2 - std::min(pb.w, pb.d) / 2 + 1e-9 <= lim)
+            return true;
+        return dist(a, b, cap) <= lim;
     }
     // Whether any of `units` is within(u, ., lim, cap).
     bool anyWithin(int u, const QList<int>& units, double lim, double cap) const {
@@ -684,10 +691,16 @@ struct Formation {
         double v = 0;
         const Corners kp = p.corners();
         const Box pb = boxOf(kp);
+        const double inner = std::min(p.w, p.d) / 2;
         for (const Friend& y : friends) {
             if (y.cannon && (p.c - y.pose->c).length() < 16 && inFront(*y.pose, kp)) // classify(*y.pose, kp)
                 v -= kMask;
-            if (y.support && boxGap(y.box, pb) <= 4.0 + 1e-9 && distance(*y.pose, y.k, p, kp, 4.5) <= 4.0 &&
+            // The distance within 4 TUM: the centres' distance less the circles in the stands bounds it from
+            // above (with a margin for rounding, as PoseScorer::score), so it is measured only when that does
+            // not settle it.
+            if (y.support && boxGap(y.box, pb) <= 4.0 + 1e-9 &&
+                ((p.c - y.pose->c).length() - inner - std::min(y.pose->w, y.pose->d) / 2 + 1e-9 <= 4.0 ||
+                 distance(*y.pose, y.k, p, kp, 4.5) <= 4.0) &&
                 inRear(*y.pose, kp))
                 v += kSupport;
         }
