@@ -228,7 +228,13 @@ template <typename F> void eachContact(const BattleState& s, int u, F&& f) {
         if (std::abs(y.pose.c.x - x.pose.c.x) > 4 || std::abs(y.pose.c.y - x.pose.c.y) > 4 ||
             apart(x.pose, hx, y.pose, halfDiagonal(y.pose), kContactEps))
             continue;
-        if (wp::tactical::distance(x.pose, y.pose, 0.1) <= kContactEps && !f(int(i)))
+        // The centres' distance less the circles in the stands bounds the distance from above (with a margin
+        // for rounding): stands base to base along their depths are settled by it, unmeasured.
+        const bool touch = (x.pose.c - y.pose.c).length() - std::min(x.pose.w, x.pose.d) / 2 -
+                                   std::min(y.pose.w, y.pose.d) / 2 + 1e-9 <=
+                               kContactEps ||
+                           wp::tactical::distance(x.pose, y.pose, 0.1) <= kContactEps;
+        if (touch && !f(int(i)))
             return;
     }
 }
