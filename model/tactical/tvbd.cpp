@@ -746,6 +746,17 @@ TableReadScope::TableReadScope(const BattleState& s, bool unitsFixed)
     }
 }
 
+TerrainReadScope::TerrainReadScope(const BattleState& s, quint64 terrain) : TableReadScope(s, false) {
+    if (open() && terrain != 0) {
+        openScopes.last().haveTerrain = true;
+        openScopes.last().terrain = terrain;
+    }
+}
+
+quint64 TerrainReadScope::checked() const {
+    return open() && openScopes.last().haveTerrain ? openScopes.last().terrain : 0;
+}
+
 TableReadScope::~TableReadScope() {
     if (m_open)
         openScopes.pop_back();

@@ -245,6 +245,7 @@ class TableReadScope {
 
   protected:
     TableReadScope(const BattleState& s, bool unitsFixed);
+    bool open() const { return m_open; }
 
   private:
     bool m_open = false; // false: a scope over the same state is open already (this one adds nothing)
@@ -256,6 +257,11 @@ class TableReadScope {
 class TerrainReadScope : public TableReadScope {
   public:
     explicit TerrainReadScope(const BattleState& s) : TableReadScope(s, false) {}
+    // A scope over a state whose terrain a scope before this one checked (`terrain`: its checked(), not 0)
+    // and that has not changed since (the caller's promise: the same scratch copy): not checked again.
+    TerrainReadScope(const BattleState& s, quint64 terrain);
+    // The terrain's hash once this scope has checked it (a question read the terrain), else 0.
+    quint64 checked() const;
 };
 
 class TvbdEngine {

@@ -481,7 +481,8 @@ struct PoseScorer {
         double chanceCap = 0; // chargeable: no charge on it from any pose is worth more to score() than this
     };
     QVarLengthArray<Near, 32> near;
-    bool fort = false; // the table has field fortifications (16.5)
+    bool fort = false;   // the table has field fortifications (16.5)
+    quint64 terrain = 0; // the scratch table's terrain hash, once a score's read scope has checked it
     PoseScorer(const Ctx& ctx, int unit) : c(ctx), scratch(ctx.s), u(unit) {
         scratch.log.clear();
         for (const TerrainFeature& f : c.s.terrain)
@@ -540,7 +541,8 @@ struct PoseScorer {
 
     // `fear` weighs the threats (1: in full).
     double score(const Pose& p, double fear) {
-        const TerrainReadScope scope(scratch); // the unit moves about on the scratch table; the terrain stays
+        // The unit moves about on the scratch table; the terrain stays (checked by the first score's scope).
+        const TerrainReadScope scope(scratch, terrain);
         const Unit& x = c.s.units[u];
         const Pose saved = scratch.units[u].pose;
         scratch.units[u].pose = p;
@@ -650,6 +652,8 @@ struct PoseScorer {
             }
         }
         scratch.units[u].pose = saved;
+        if (terrain == 0)
+            terrain = scope.checked();
         return chance - fear * threat;
     }
 };
