@@ -282,6 +282,8 @@ class TestTvbd : public QObject {
     void aiHorseMakesForTheFlank();
     void aiAttackerGoesRoundABlock();
     void aiOddsMatchTheDice();
+    void chargeOddsFollowTheTable();
+    void checkMoveFollowsTheTable();
 
   private:
     const TvbdRules* rules = nullptr;
@@ -3537,6 +3539,63 @@ void TestTvbd::aiChargesWhenTheOddsFavourIt() {
     QVERIFY(bad.unitRouts > bad.targetRouts);
     QVERIFY(meleeValue(strong, bad, 0) < 0);
     QCOMPARE(aiChoice(e, strong).kind, TAction::End); // ... and declined
+}
+
+// 14.4-14.6: chargeOdds is remembered per thread under a key of what it reads (TvbdEngine::chargeKey): an
+// equal table gets the same answer, and the answer follows the target's resolve, a friend moved up behind it
+// (14.5.6 support: its dice) and the charger's place.
+void TestTvbd::chargeOddsFollowTheTable() {
+    TvbdEngine e(*rules);
+    Pos p(*rules);
+    p.add(0, UnitType::Horse, 10, 10, 90);      // A0, front edge y 10.5
+    p.add(1, UnitType::Shot, 10, 12.5, 270, 2); // B1, 1.5 TUM ahead, unsupported
+    p.add(1, UnitType::Shot, 30, 27, 270);      // B2, far away
+    p.add(0, UnitType::Horse, 30, 5, 90);       // A3, far away
+    p.s.originalUnits[0] = p.s.originalUnits[1] = 12;
+    p.s.step = Step::Declare;
+    p.s.stepSide = 0;
+    p.s.turn = 1;
+    p.s.active = 0;
+    const TvbdMeleeOdds before = chargeOdds(e, p.s, 0, 1);
+    QVERIFY(before.valid);
+    QCOMPARE(before.members, (QList<int>{0, 1}));
+    const BattleState same = p.s; // an equal table (another object): the same answer
+    QCOMPARE(chargeOdds(e, same, 0, 1).pRout, before.pRout);
+    BattleState marked = p.s; // a marker it does not read: the same answer
+    marked.units[3].shotMarker = true;
+    QCOMPARE(chargeOdds(e, marked, 0, 1).pRout, before.pRout);
+    BattleState weaker = p.s; // the target at resolve 1: more likely to rout
+    weaker.units[1].resolve = 1;
+    QVERIFY(chargeOdds(e, weaker, 0, 1).targetRouts > before.targetRouts);
+    BattleState supported = p.s; // a friend right behind the target: it fights with 2 dice, not 1
+    supported.units[2].pose.c = {10, 12.5 + rules->type(UnitType::Shot).d + 0.5};
+    QVERIFY(e.supported(supported, 1));
+    QVERIFY(!e.supported(p.s, 1));
+    QVERIFY(chargeOdds(e, supported, 0, 1).lossUnit > before.lossUnit);
+    BattleState moved = p.s; // the charger moved back out of reach: no contact, no melee
+    moved.units[0].pose.c = {10, 2};
+    QVERIFY(!chargeOdds(e, moved, 0, 1).valid);
+}
+
+// 12.1: checkMove is remembered per thread under the table's fingerprint, the unit and the move: the answer
+// follows a friend moved onto the move's end and away again (the same table object, changed in place), and a
+// refusal remembered still gives its reason when one is asked for.
+void TestTvbd::checkMoveFollowsTheTable() {
+    Pos p(*rules);
+    const int h = p.add(0, UnitType::Horse, 10, 5, 90);
+    const int f = p.add(0, UnitType::PikeShot, 30, 5, 90);
+    TvbdEngine e(*rules);
+    const MoveSpec m = mv(MoveKind::Straight, 0, 6);
+    QVERIFY(e.checkMove(p.s, h, m).has_value());
+    p.s.units[f].pose.c = {10, 11}; // where the move ends
+    QVERIFY(!e.checkMove(p.s, h, m).has_value());
+    QString why;
+    QVERIFY(!e.checkMove(p.s, h, m, &why).has_value());
+    QVERIFY(!why.isEmpty());
+    p.s.units[f].pose.c = {30, 5};
+    const auto end = e.checkMove(p.s, h, m);
+    QVERIFY(end.has_value());
+    QCOMPARE(end->c.y, 11.0);
 }
 
 // 12.1.7, 12.2: a limbered Cannon unlimbers; an unlimbered Cannon with a target shoots (bombardment and

@@ -105,6 +105,39 @@ double areaSmall(const SmallPoly& p) {
     return std::abs(a) / 2;
 }
 
+// Whether the clipping below surely finds more than its 1e-7 of area, without clipping: a convex
+// quadrilateral (a stand) with a corner inside every half-plane (unit normals) by at least kSure holds the
+// triangle of that corner and the points kSure along its two edges (edges at least kSure long), which lies in
+// the disk of radius kSure about the corner, so inside the region: the overlap's area is at least the
+// triangle's, 0.5 kSure^2 sin(corner angle), required here to be at least 1e-6 (sin >= 0.02), ten times the
+// limit (the clipping's rounding is some 1e-12). Otherwise (false) the clipping decides.
+bool surelyReaches(const SmallPoly& local, std::initializer_list<std::pair<Vec2, Vec2>> halfPlanes) {
+    constexpr double kSure = 0.01;
+    if (local.n != 4)
+        return false;
+    const Vec2 v[4] = {local.at(0), local.at(1), local.at(2), local.at(3)};
+    const Vec2 e[4] = {v[1] - v[0], v[2] - v[1], v[3] - v[2], v[0] - v[3]}; // e[i]: from v[i] to v[i+1]
+    double turn[4];
+    for (int i = 0; i < 4; ++i)
+        turn[i] = e[i].cross(e[(i + 1) % 4]); // the turn at v[i+1]
+    const bool left = turn[0] > 0;
+    for (double t : turn)
+        if (left ? !(t > 0) : !(t < 0))
+            return false; // not strictly convex
+    for (int i = 0; i < 4; ++i) {
+        bool inside = true;
+        for (const auto& [pt, n] : halfPlanes)
+            inside = inside && (v[i] - pt).dot(n) >= kSure;
+        if (!inside)
+            continue;
+        const Vec2 a = e[i], b = e[(i + 3) % 4]; // the edges at v[i] (b towards it)
+        const double la = a.dot(a), lb = b.dot(b), t = turn[(i + 3) % 4];
+        if (la >= kSure * kSure && lb >= kSure * kSure && t * t >= 4e-4 * la * lb)
+            return true;
+    }
+    return false;
+}
+
 // Does `other` reach into the region of `self`'s local frame given by half-planes f >= f0 (or f <= f0)
 // and s-ranges? Implemented by clipping in local coordinates.
 bool reaches(const SmallPoly& local, std::initializer_list<std::pair<Vec2, Vec2>> halfPlanes) {
@@ -125,6 +158,8 @@ bool reaches(const SmallPoly& local, std::initializer_list<std::pair<Vec2, Vec2>
     }
     if (!cut)
         return local.n >= 3 && areaSmall(local) > 1e-7;
+    if (surelyReaches(local, halfPlanes))
+        return true;
     SmallPoly buf[2];
     const SmallPoly* p = &local;
     int k = 0;

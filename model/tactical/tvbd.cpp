@@ -228,7 +228,13 @@ template <typename F> void eachContact(const BattleState& s, int u, F&& f) {
         if (std::abs(y.pose.c.x - x.pose.c.x) > 4 || std::abs(y.pose.c.y - x.pose.c.y) > 4 ||
             apart(x.pose, hx, y.pose, halfDiagonal(y.pose), kContactEps))
             continue;
-        if (wp::tactical::distance(x.pose, y.pose, 0.1) <= kContactEps && !f(int(i)))
+        // The centres' distance less the circles in the stands bounds the distance from above (with a margin
+        // for rounding): stands base to base along their depths are settled by it, unmeasured.
+        const bool touch = (x.pose.c - y.pose.c).length() - std::min(x.pose.w, x.pose.d) / 2 -
+                                   std::min(y.pose.w, y.pose.d) / 2 + 1e-9 <=
+                               kContactEps ||
+                           wp::tactical::distance(x.pose, y.pose, 0.1) <= kContactEps;
+        if (touch && !f(int(i)))
             return;
     }
 }
@@ -243,7 +249,7 @@ QList<int> TvbdEngine::contacts(const BattleState& s, int u) const {
     return out;
 }
 
-bool TvbdEngine::locked(const BattleState& s, int u) const {
+bool TvbdEngine::computeLocked(const BattleState& s, int u) const {
     bool any = false;
     eachContact(s, u, [&](int) {
         any = true;
@@ -480,11 +486,14 @@ quint64 unitsHash(const QList<Unit>& units, bool table) {
 struct OpenScope {
     const BattleState* s = nullptr;
     const void* rules[2] = {nullptr,
-                            nullptr}; // the rules each fingerprint was taken with (none yet: nullptr)
-    quint64 fp[2] = {0, 0};           // all, table
-    bool haveTerrain = false;         // the terrain was checked against the cache in this scope ...
-    quint64 terrain = 0;              // ... and had this hash
-    bool unitsFixed = true;           // false: a TerrainReadScope (the units may change)
+                            nullptr};  // the rules each fingerprint was taken with (none yet: nullptr)
+    quint64 fp[2] = {0, 0};            // all, table
+    bool haveTerrain = false;          // the terrain was checked against the cache in this scope ...
+    quint64 terrain = 0;               // ... and had this hash
+    bool unitsFixed = true;            // false: a TerrainReadScope (the units may change)
+    const void* chargeRules = nullptr; // chargeKey's state part was taken with these rules ...
+    quint64 charge = 0;                // ... and is this
+    std::vector<signed char> locked;   // locked(s, u) by unit: unknown (-1), 0, 1 (empty: none asked yet)
 };
 thread_local QVarLengthArray<OpenScope, 4> openScopes;
 
@@ -610,6 +619,27 @@ quint64 tableKey(const BattleState& s, const void* rules, int u) {
     return mix(h, bitsOf(p.facing));
 }
 
+// chargeKey's words of the state (not of the two units named).
+quint64 chargeStateKey(const BattleState& s, const void* rules) {
+    quint64 h = mix(quint64(reinterpret_cast<quintptr>(rules)), quint64(s.units.size()));
+    h = mix(h, bitsOf(s.tableW));
+    h = mix(h, bitsOf(s.tableD));
+    h = mix(h, quint64(quint32(s.active)));
+    h = mix(h, terrainCache(s).hash);
+    for (const Unit& u : s.units) {
+        for (quint64 v : {bitsOf(u.pose.c.x), bitsOf(u.pose.c.y), bitsOf(u.pose.facing), bitsOf(u.pose.w),
+                          bitsOf(u.pose.d)})
+            h = mix(h, v);
+        h = mix(h, quint64(u.status) | quint64(u.side) << 4 | quint64(u.type) << 8 |
+                       quint64(u.quality) << 12 | quint64(u.large) << 16 | quint64(u.limbered) << 17 |
+                       quint64(u.charged) << 18 | quint64(u.evaded) << 19 |
+                       quint64(quint32(u.command)) << 32);
+        h = mix(h, quint64(quint32(u.resolve)) | quint64(quint32(u.chargeTarget)) << 32);
+        h = mix(h, quint64(quint32(u.attachedTo)));
+    }
+    return h;
+}
+
 struct Memo {
     QHash<quint64, std::pair<QList<int>, bool>> targets;
     QHash<quint64, QList<std::pair<int, ChargePlan>>> charges;
@@ -619,10 +649,12 @@ struct Memo {
     // chargePlan again, under the key of only what it reads (the stands and terrain around the charger): a
     // move elsewhere on the table, or a charge resolved before, leaves it remembered.
     QHash<quint64, std::optional<ChargePlan>> nearPlans;
+    QHash<quint64, std::optional<Pose>> checks; // checkMove (not an evade's)
     void trim() {
         if (targets.size() + charges.size() + moves.size() + hasMove.size() + plans.size() +
-                nearPlans.size() >
+                nearPlans.size() + checks.size() >
             20000) {
+            checks.clear();
             targets.clear();
             charges.clear();
             moves.clear();
@@ -673,14 +705,56 @@ bool TvbdEngine::inDifficult(const BattleState& s, const Pose& p) const {
     return inside;
 }
 
+quint64 TvbdEngine::chargeKey(const BattleState& s, int a, int b) const {
+    quint64 h;
+    if (OpenScope* o = scopeOf(s); o && o->unitsFixed) {
+        // Within a read scope the state does not change: its part is taken once.
+        if (o->chargeRules != &r) {
+            o->charge = chargeStateKey(s, &r);
+            o->chargeRules = &r;
+        }
+        h = o->charge;
+    } else {
+        h = chargeStateKey(s, &r);
+    }
+    return mix(mix(h, quint64(quint32(a))), quint64(quint32(b)));
+}
+
+bool TvbdEngine::locked(const BattleState& s, int u) const {
+    // Within a read scope the table does not change: each unit's answer is taken once.
+    OpenScope* o = scopeOf(s);
+    if (o && o->unitsFixed) {
+        if (o->locked.empty())
+            o->locked.assign(std::size_t(s.units.size()), -1);
+        signed char& l = o->locked[std::size_t(u)];
+        if (l < 0)
+            l = computeLocked(s, u) ? 1 : 0;
+        return l == 1;
+    }
+    return computeLocked(s, u);
+}
+
 TableReadScope::TableReadScope(const BattleState& s) : TableReadScope(s, true) {}
 
 TableReadScope::TableReadScope(const BattleState& s, bool unitsFixed)
     : m_open(openScopes.isEmpty() || openScopes.last().s != &s) {
     if (m_open) {
-        openScopes.push_back(OpenScope{&s, {nullptr, nullptr}, {0, 0}});
-        openScopes.last().unitsFixed = unitsFixed;
+        OpenScope o;
+        o.s = &s;
+        o.unitsFixed = unitsFixed;
+        openScopes.push_back(std::move(o));
     }
+}
+
+TerrainReadScope::TerrainReadScope(const BattleState& s, quint64 terrain) : TableReadScope(s, false) {
+    if (open() && terrain != 0) {
+        openScopes.last().haveTerrain = true;
+        openScopes.last().terrain = terrain;
+    }
+}
+
+quint64 TerrainReadScope::checked() const {
+    return open() && openScopes.last().haveTerrain ? openScopes.last().terrain : 0;
 }
 
 TableReadScope::~TableReadScope() {
@@ -1086,6 +1160,26 @@ std::optional<Pose> TvbdEngine::movePose(const BattleState& s, int u, const Move
 
 std::optional<Pose> TvbdEngine::checkMove(const BattleState& s, int u, const MoveSpec& m, QString* why,
                                           bool evade) const {
+    if (evade)
+        return computeCheckMove(s, u, m, why, evade);
+    // Remembered per thread under the table's fingerprint (what listMoves' memo reads too), the unit and the
+    // move: the policy checks the move it chooses, and apply checks it again on the same table. A refusal
+    // is taken again when its reason is asked for.
+    Memo& mm = memo();
+    quint64 key = mix(fingerprint(s, &r), quint64(u));
+    for (quint64 v : {quint64(m.kind), bitsOf(m.angle), bitsOf(m.dist), bitsOf(m.to.x), bitsOf(m.to.y),
+                      quint64(quint32(m.target))})
+        key = mix(key, v);
+    if (const auto it = mm.checks.constFind(key); it != mm.checks.constEnd() && (*it || !why))
+        return *it;
+    mm.trim();
+    const std::optional<Pose> p = computeCheckMove(s, u, m, why, false);
+    mm.checks.insert(key, p);
+    return p;
+}
+
+std::optional<Pose> TvbdEngine::computeCheckMove(const BattleState& s, int u, const MoveSpec& m, QString* why,
+                                                 bool evade) const {
     const Unit& x = s.units[u];
     const TypeInfo& ti = r.type(x.type);
     // The reason is put together only when the caller wants one (the policies check many moves without): a

@@ -245,6 +245,7 @@ class TableReadScope {
 
   protected:
     TableReadScope(const BattleState& s, bool unitsFixed);
+    bool open() const { return m_open; }
 
   private:
     bool m_open = false; // false: a scope over the same state is open already (this one adds nothing)
@@ -256,6 +257,11 @@ class TableReadScope {
 class TerrainReadScope : public TableReadScope {
   public:
     explicit TerrainReadScope(const BattleState& s) : TableReadScope(s, false) {}
+    // A scope over a state whose terrain a scope before this one checked (`terrain`: its checked(), not 0)
+    // and that has not changed since (the caller's promise: the same scratch copy): not checked again.
+    TerrainReadScope(const BattleState& s, quint64 terrain);
+    // The terrain's hash once this scope has checked it (a question read the terrain), else 0.
+    quint64 checked() const;
 };
 
 class TvbdEngine {
@@ -282,6 +288,11 @@ class TvbdEngine {
     bool inDifficult(const BattleState& s, const Pose& p) const;
     bool inDifficult(const BattleState& s, int u) const { return inDifficult(s, s.units[u].pose); }
     double height(const BattleState& s, Vec2 p) const;
+    // A 64-bit key of everything a charge's resolution and its melee's set-up read (resolveCharges,
+    // meleeSetup, meleeTaken: the rules, the table, the terrain, the active side and each unit's pose, kind,
+    // status, resolve, declared charge, charged and evaded flags and attachment; not the markers, the log or
+    // the dice), with `a` and `b` mixed in: tvbd_odds' memo of chargeOdds.
+    quint64 chargeKey(const BattleState& s, int a, int b) const;
     bool inCommand(const BattleState& s, int u) const;          // 12.1.1
     bool commandCheck(BattleState& s, int u) const;             // 12.1.2 (rolls)
     QList<int> contacts(const BattleState& s, int u) const;     // enemies in base contact
@@ -414,6 +425,9 @@ class TvbdEngine {
     QList<int> computeShootTargets(const BattleState& s, int u, bool* toFront) const;
     QList<std::pair<int, ChargePlan>> computeChargeOptions(const BattleState& s, int u) const;
     QList<MoveSpec> listMoves(const BattleState& s, int u, QList<Pose>* poses, bool firstOnly) const;
+    bool computeLocked(const BattleState& s, int u) const; // locked, not remembered
+    std::optional<Pose> computeCheckMove(const BattleState& s, int u, const MoveSpec& m, QString* why,
+                                         bool evade) const; // checkMove, not remembered
     // The path of a move (its start pose first), the allowance it uses and whether it is a straight pass
     // (Table 5); nullopt and *why for a move the unit's kind cannot make.
     std::optional<Pose> movePath(const BattleState& s, int u, const MoveSpec& m,

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <optional>
 #include <vector>
 
@@ -100,6 +101,12 @@ struct Ctx {
     // it rises over its last kUrgentTurns turns; always 0 for the defender.
     double urgency = 0;
     QList<int> mine, theirs; // combat units on the table
+    struct Shape {
+        Pose pose;
+        Corners k;
+        Box box;
+        bool valid = false;
+    };
     Ctx(const TvbdEngine& engine, const BattleState& st) : e(engine), s(st) {
         side = st.stepSide;
         attacker = side == st.attacker;
@@ -125,9 +132,22 @@ struct Ctx {
         k.reserve(std::size_t(st.units.size()));
         box.reserve(k.capacity());
         lockedMemo.assign(std::size_t(st.units.size()), -1);
-        for (const Unit& x : st.units) {
-            k.push_back(x.pose.corners());
-            box.push_back(boxOf(k.back()));
+        // Most stands have not moved since the last decision: their corners and boxes are remembered per
+        // thread with the pose they were taken from (compared bit for bit: the same values).
+        thread_local std::vector<Shape> last;
+        if (last.size() < std::size_t(st.units.size()))
+            last.resize(std::size_t(st.units.size()));
+        for (qsizetype i = 0; i < st.units.size(); ++i) {
+            const Pose& p = st.units[i].pose;
+            Shape& sh = last[std::size_t(i)];
+            if (!(sh.valid && std::memcmp(&sh.pose, &p, sizeof(Pose)) == 0)) {
+                sh.pose = p;
+                sh.k = p.corners();
+                sh.box = boxOf(sh.k);
+                sh.valid = true;
+            }
+            k.push_back(sh.k);
+            box.push_back(sh.box);
         }
     }
     double adv(Vec2 p) const { return p.dot(fwd); }
@@ -148,8 +168,15 @@ struct Ctx {
     }
     // Whether dist(a, b, cap) <= lim (lim below cap): the box gap, a lower bound of the distance, settles
     // most (with a margin for rounding).
+    // The centres' distance less the circles in the stands (an upper bound, with a margin for rounding, as
+    // PoseScorer::score) settles it too when within.
     bool within(int a, int b, double lim, double cap) const {
-        return boxGap(box[std::size_t(a)], box[std::size_t(b)]) <= lim + 1e-9 && dist(a, b, cap) <= lim;
+        if (!(boxGap(box[std::size_t(a)], box[std::size_t(b)]) <= lim + 1e-9))
+            return false;
+        const Pose &pa = s.units[a].pose, &pb = s.units[b].pose;
+        if ((pa.c - pb.c).length() - std::min(pa.w, pa.d) / 2 - std::min(pb.w, pb.d) / 2 + 1e-9 <= lim)
+            return true;
+        return dist(a, b, cap) <= lim;
     }
     // Whether any of `units` is within(u, ., lim, cap).
     bool anyWithin(int u, const QList<int>& units, double lim, double cap) const {
@@ -454,7 +481,8 @@ struct PoseScorer {
         double chanceCap = 0; // chargeable: no charge on it from any pose is worth more to score() than this
     };
     QVarLengthArray<Near, 32> near;
-    bool fort = false; // the table has field fortifications (16.5)
+    bool fort = false;   // the table has field fortifications (16.5)
+    quint64 terrain = 0; // the scratch table's terrain hash, once a score's read scope has checked it
     PoseScorer(const Ctx& ctx, int unit) : c(ctx), scratch(ctx.s), u(unit) {
         scratch.log.clear();
         for (const TerrainFeature& f : c.s.terrain)
@@ -513,7 +541,8 @@ struct PoseScorer {
 
     // `fear` weighs the threats (1: in full).
     double score(const Pose& p, double fear) {
-        const TerrainReadScope scope(scratch); // the unit moves about on the scratch table; the terrain stays
+        // The unit moves about on the scratch table; the terrain stays (checked by the first score's scope).
+        const TerrainReadScope scope(scratch, terrain);
         const Unit& x = c.s.units[u];
         const Pose saved = scratch.units[u].pose;
         scratch.units[u].pose = p;
@@ -623,6 +652,8 @@ struct PoseScorer {
             }
         }
         scratch.units[u].pose = saved;
+        if (terrain == 0)
+            terrain = scope.checked();
         return chance - fear * threat;
     }
 };
@@ -664,10 +695,16 @@ struct Formation {
         double v = 0;
         const Corners kp = p.corners();
         const Box pb = boxOf(kp);
+        const double inner = std::min(p.w, p.d) / 2;
         for (const Friend& y : friends) {
             if (y.cannon && (p.c - y.pose->c).length() < 16 && inFront(*y.pose, kp)) // classify(*y.pose, kp)
                 v -= kMask;
-            if (y.support && boxGap(y.box, pb) <= 4.0 + 1e-9 && distance(*y.pose, y.k, p, kp, 4.5) <= 4.0 &&
+            // The distance within 4 TUM: the centres' distance less the circles in the stands bounds it from
+            // above (with a margin for rounding, as PoseScorer::score), so it is measured only when that does
+            // not settle it.
+            if (y.support && boxGap(y.box, pb) <= 4.0 + 1e-9 &&
+                ((p.c - y.pose->c).length() - inner - std::min(y.pose->w, y.pose->d) / 2 + 1e-9 <= 4.0 ||
+                 distance(*y.pose, y.k, p, kp, 4.5) <= 4.0) &&
                 inRear(*y.pose, kp))
                 v += kSupport;
         }

@@ -123,11 +123,13 @@ BattleState afterCharge(const TvbdEngine& e, const BattleState& s, int charger, 
     BattleState at = s;
     at.log.clear();
     at.units[charger].chargeTarget = target;
+    const TerrainReadScope scope(at); // the charges move units about; the terrain stays
     e.resolveCharges(at);
     return at;
 }
 
-TvbdMeleeOdds chargeOdds(const TvbdEngine& e, const BattleState& s, int charger, int target) {
+namespace {
+TvbdMeleeOdds computeChargeOdds(const TvbdEngine& e, const BattleState& s, int charger, int target) {
     if (s.units[target].type == UnitType::Cannon) {
         TvbdMeleeOdds o; // 14.5.10: overrun on contact
         if (e.chargePlan(s, charger, target)) {
@@ -141,9 +143,24 @@ TvbdMeleeOdds chargeOdds(const TvbdEngine& e, const BattleState& s, int charger,
         return o;
     }
     const BattleState at = afterCharge(e, s, charger, target);
+    const TableReadScope scope(at); // the melee's odds read it only
     if (!at.units[target].onTable() || !e.contacts(at, charger).contains(target))
         return {};
     return meleeOdds(e, at, charger, target);
+}
+} // namespace
+
+TvbdMeleeOdds chargeOdds(const TvbdEngine& e, const BattleState& s, int charger, int target) {
+    // Remembered per thread under the key of everything it reads (TvbdEngine::chargeKey): the policy weighs
+    // the same charges at each shooting and declaring decision, most of them on a table their last shots
+    // and declarations left as it was for them.
+    thread_local QHash<quint64, TvbdMeleeOdds> memo;
+    const quint64 key = e.chargeKey(s, charger, target);
+    if (const auto it = memo.constFind(key); it != memo.constEnd())
+        return *it;
+    if (memo.size() > 4096)
+        memo.clear();
+    return *memo.insert(key, computeChargeOdds(e, s, charger, target));
 }
 
 } // namespace wp::tactical
