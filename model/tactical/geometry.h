@@ -121,6 +121,16 @@ struct Pose {
     Vec2 fromLocal(double f, double s) const { return c + forward() * f + right() * s; }
 };
 
+// The radius of the largest circle in a stand, about its centre.
+inline double innerRadius(const Pose& p) {
+    return std::min(p.w, p.d) / 2;
+}
+// An upper bound of distance(a, b): the centres' distance less the circles in the stands, with a margin for
+// rounding (a distance within a limit is settled by it, unmeasured, when this is within too).
+inline double distanceUpperBound(const Pose& a, const Pose& b) {
+    return (a.c - b.c).length() - innerRadius(a) - innerRadius(b) + 1e-9;
+}
+
 // Relative position of another stand (TVBD 7.2.6, digest 1.5), in priority order.
 enum class Zone { Front, FrontFlank, BehindFlank, Rear, None };
 QString zoneName(Zone z);

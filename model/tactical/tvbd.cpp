@@ -230,9 +230,7 @@ template <typename F> void eachContact(const BattleState& s, int u, F&& f) {
             continue;
         // The centres' distance less the circles in the stands bounds the distance from above (with a margin
         // for rounding): stands base to base along their depths are settled by it, unmeasured.
-        const bool touch = (x.pose.c - y.pose.c).length() - std::min(x.pose.w, x.pose.d) / 2 -
-                                   std::min(y.pose.w, y.pose.d) / 2 + 1e-9 <=
-                               kContactEps ||
+        const bool touch = distanceUpperBound(x.pose, y.pose) <= kContactEps ||
                            wp::tactical::distance(x.pose, y.pose, 0.1) <= kContactEps;
         if (touch && !f(int(i)))
             return;

@@ -173,8 +173,7 @@ struct Ctx {
     bool within(int a, int b, double lim, double cap) const {
         if (!(boxGap(box[std::size_t(a)], box[std::size_t(b)]) <= lim + 1e-9))
             return false;
-        const Pose &pa = s.units[a].pose, &pb = s.units[b].pose;
-        if ((pa.c - pb.c).length() - std::min(pa.w, pa.d) / 2 - std::min(pb.w, pb.d) / 2 + 1e-9 <= lim)
+        if (distanceUpperBound(s.units[a].pose, s.units[b].pose) <= lim)
             return true;
         return dist(a, b, cap) <= lim;
     }
@@ -476,7 +475,6 @@ struct PoseScorer {
         double reachThem; // how far its charge reaches
         bool chargeable;  // the unit (formed) may charge it (not a Commander)
         double need = -1; // the largest distance at which any of the above matters (-1: none)
-        double inner = 0; // the radius of the largest circle in its stand (about its centre)
         mutable signed char diff = -1; // whether it is in difficult terrain (7.2.5), when asked (-1: not yet)
         double chanceCap = 0; // chargeable: no charge on it from any pose is worth more to score() than this
     };
@@ -503,7 +501,6 @@ struct PoseScorer {
             n.t = t;
             n.k = c.k[std::size_t(t)];
             n.box = c.box[std::size_t(t)];
-            n.inner = std::min(y.pose.w, y.pose.d) / 2;
             n.range = c.e.rules().type(y.type).range;
             n.canShoot =
                 n.range > 0 && !y.shotMarker && !y.movedMarker && !(y.type == UnitType::Cannon && y.limbered);
@@ -548,7 +545,6 @@ struct PoseScorer {
         scratch.units[u].pose = p;
         const Corners kp = p.corners();
         const Box pb = boxOf(kp);
-        const double inner = std::min(p.w, p.d) / 2;
         signed char myDiff = -1; // whether the unit at p is in difficult terrain, when asked
         double threat = 0, chance = 0;
         for (const Near& n : near) {
@@ -563,7 +559,7 @@ struct PoseScorer {
             // The distance (capped at 12) is only compared with limits: the box gap bounds it from below, the
             // centres' distance less the circles in the stands from above (with margins for rounding); it is
             // measured only when neither settles a comparison.
-            const double upper = (p.c - y.pose.c).length() - inner - n.inner + 1e-9;
+            const double upper = distanceUpperBound(p, y.pose);
             double measured = -1;
             auto within = [&](double lim) {
                 if (upper <= lim)
@@ -695,7 +691,6 @@ struct Formation {
         double v = 0;
         const Corners kp = p.corners();
         const Box pb = boxOf(kp);
-        const double inner = std::min(p.w, p.d) / 2;
         for (const Friend& y : friends) {
             if (y.cannon && (p.c - y.pose->c).length() < 16 && inFront(*y.pose, kp)) // classify(*y.pose, kp)
                 v -= kMask;
@@ -703,8 +698,7 @@ struct Formation {
             // above (with a margin for rounding, as PoseScorer::score), so it is measured only when that does
             // not settle it.
             if (y.support && boxGap(y.box, pb) <= 4.0 + 1e-9 &&
-                ((p.c - y.pose->c).length() - inner - std::min(y.pose->w, y.pose->d) / 2 + 1e-9 <= 4.0 ||
-                 distance(*y.pose, y.k, p, kp, 4.5) <= 4.0) &&
+                (distanceUpperBound(p, *y.pose) <= 4.0 || distance(*y.pose, y.k, p, kp, 4.5) <= 4.0) &&
                 inRear(*y.pose, kp))
                 v += kSupport;
         }
