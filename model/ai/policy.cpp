@@ -268,13 +268,11 @@ double cityValue(const GameData& d, const GameState& s, const Forces& f, const K
         return 0;
     // own key cities under threat: defend them
     if (ctl == side && (isKeyCity(k, city) || c.elector)) {
-        const Distances& dist = distances(d);
         int threat = 0;
         for (int nb : c.neighbours)
             threat += f.out[opp][static_cast<size_t>(nb)];
         if (threat > f.out[side][static_cast<size_t>(city)] + f.in[side][static_cast<size_t>(city)])
             v = std::max(v, 4.0 + c.vp * 2);
-        (void)dist;
     }
     return v;
 }
