@@ -1431,9 +1431,11 @@ class TestLinked : public QObject {
                 f.logged(QStringLiteral("12.43"))); // a winner eliminated by its losses loses (12.28)
     }
 
-    // A record names the battle data it was made with (docs/linked-battles.md "The battle's record"): a copy
-    // with other battle data refuses it with that reason; a record written before the field is not checked
-    // for it. The hash is of each file's content, not its formatting, and `data check` prints it.
+    // A record names the battle data it was made with (docs/linked-battles.md "The battle's record"): when
+    // its check fails on a copy with other battle data, the reason says so; a record that still gives the
+    // same battle checks as before; a record written before the field has no such note. The hash is of each
+    // file's content, not its formatting; `data check` prints it and `--data DIR` takes the battle files from
+    // DIR.
     void battleDataNamedInTheRecord_data() { rulesetRows(); }
     void battleDataNamedInTheRecord() {
         QFETCH(QString, rules);
