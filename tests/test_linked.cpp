@@ -201,6 +201,30 @@ QString runCli(const QStringList& args, int* code) {
     return runCliIn({}, args, code);
 }
 
+// A copy of the data directory's JSON files (maps/, cards/, scenarios/, resources/tactical/) in `to`, as they
+// are or (`compact`) written again as compact JSON: the same content in another layout.
+bool copyDataDir(const QString& to, bool compact) {
+    const QString source = wp::findDataDir();
+    for (const char* name : {"maps", "cards", "scenarios", "resources/tactical"}) {
+        const QString sub = QString::fromLatin1(name);
+        if (!QDir().mkpath(to + "/" + sub))
+            return false;
+        for (const QString& file : QDir(source + "/" + sub).entryList({"*.json"}, QDir::Files)) {
+            const QString from = source + "/" + sub + "/" + file, target = to + "/" + sub + "/" + file;
+            if (!compact) {
+                if (!QFile::copy(from, target))
+                    return false;
+                continue;
+            }
+            QFile in(from), out(target);
+            if (!in.open(QIODevice::ReadOnly) || !out.open(QIODevice::WriteOnly) ||
+                out.write(QJsonDocument::fromJson(in.readAll()).toJson(QJsonDocument::Compact)) < 0)
+                return false;
+        }
+    }
+    return true;
+}
+
 // The result's actions with the record attached to the first ("battle-result ... @...").
 QStringList withRecord(const GameData& d, const battle::LinkedResult& r, const battle::TableRecord& record) {
     QStringList texts = r.actions(d);
@@ -1299,13 +1323,7 @@ class TestLinked : public QObject {
         }
         // an owner edits the file of a data directory: the next run maps with it, without recompiling
         QTemporaryDir dir;
-        const QString source = QFileInfo(battle::defaultMappingPath()).absolutePath() + QStringLiteral("/..");
-        for (const char* name : {"maps", "cards", "scenarios", "resources/tactical"}) {
-            const QString sub = QString::fromLatin1(name);
-            QVERIFY(QDir().mkpath(dir.filePath(sub)));
-            for (const QString& file : QDir(source + "/" + sub).entryList({"*.json"}, QDir::Files))
-                QVERIFY(QFile::copy(source + "/" + sub + "/" + file, dir.filePath(sub + "/" + file)));
-        }
+        QVERIFY(copyDataDir(dir.path(), false));
         const QString path = dir.filePath(QStringLiteral("scenarios/battle-mapping.json"));
         auto withResult = [&](const QJsonValue& pursuit) {
             QJsonObject root = doc, tvbd = root.value(QStringLiteral("tvbd")).toObject();
@@ -1492,16 +1510,7 @@ class TestLinked : public QObject {
         // a copy of the data directory: the same content in another layout gives the same hash; an owner's
         // edit of the mapping, or a missing terrain file, another
         QTemporaryDir dir;
-        const QString source = wp::findDataDir();
-        for (const char* name : {"maps", "cards", "scenarios", "resources/tactical"}) {
-            const QString sub = QString::fromLatin1(name);
-            QVERIFY(QDir().mkpath(dir.filePath(sub)));
-            for (const QString& file : QDir(source + "/" + sub).entryList({"*.json"}, QDir::Files)) {
-                QFile in(source + "/" + sub + "/" + file), out(dir.filePath(sub + "/" + file));
-                QVERIFY(in.open(QIODevice::ReadOnly) && out.open(QIODevice::WriteOnly));
-                out.write(QJsonDocument::fromJson(in.readAll()).toJson(QJsonDocument::Compact));
-            }
-        }
+        QVERIFY(copyDataDir(dir.path(), true));
         QCOMPARE(battle::battleDataHashIn(dir.path(), rules), record.battleData);
         int code = -1;
         QString text = runCliIn(dir.path(), {"data", "check"}, &code);
