@@ -400,6 +400,87 @@ void TestTacticalView::tvbdOnScreen() {
         QCOMPARE(s->units()[unit].pose.c, before.c);
     }
 
+    // Dragging the base ahead and to its left (TVBD 12.1.5): the drag stands for the oblique or wheel that
+    // ends nearest to where the base was dragged, its ghost drawn gold while the engine allows it; dropped,
+    // it is that move. Dragged beyond its move allowance (12.1.3), it stops at the allowance. A unit that has
+    // moved (12.1: once a step) drags a red ghost with the engine's reason, and the drop is refused with it.
+    {
+        double listedDist = 0; // the longest straight move listed for the unit
+        for (const TacActionView& m : s->legalActions())
+            if (m.unit == unit && m.text.startsWith(QStringLiteral("move %1 fwd ").arg(id)))
+                listedDist = std::max(listedDist, m.text.section(QLatin1Char(' '), 3).toDouble());
+        const QPoint from = w.view()->viewPointOfUnit(unit);
+        auto pointAt = [&](double ahead, double left) { // the pressed point moved in the unit's own frame
+            return w.view()->mapFromScene(
+                w.view()->toScene(before.fromLocal(before.d / 4 + ahead, -before.w / 4 - left)));
+        };
+        auto drag = [&](QPoint to, bool drop, const QString& shotName) {
+            QTest::mousePress(w.view()->viewport(), Qt::LeftButton, {}, from);
+            QTest::mouseMove(w.view()->viewport(), (from + to) / 2);
+            QTest::mouseMove(w.view()->viewport(), to);
+            QVERIFY(w.view()->dragGhostShown());
+            shot(&w, shotName);
+            if (drop)
+                QTest::mouseRelease(w.view()->viewport(), Qt::LeftButton, {}, to);
+        };
+        const double a = 30 * M_PI / 180, len = std::min(2.5, listedDist * 0.8);
+        const tactical::Vec2 target = before.fromLocal(len * std::cos(a), -len * std::sin(a));
+        drag(pointAt(len * std::cos(a), len * std::sin(a)), false, QStringLiteral("tactical-tvbd-drag.png"));
+        const DragMove shown = w.view()->lastDrag();
+        QVERIFY2(shown.text.startsWith(QStringLiteral("move %1 oblique ").arg(id)) ||
+                     shown.text.startsWith(QStringLiteral("move %1 wheel ").arg(id)),
+                 qPrintable(shown.text));
+        QVERIFY2(shown.refused.isEmpty(), qPrintable(shown.text + QLatin1String(": ") + shown.refused));
+        QVERIFY2((shown.pose.c - target).length() < 0.5,
+                 qPrintable(QString::number((shown.pose.c - target).length())));
+        QTest::mouseRelease(w.view()->viewport(), Qt::LeftButton, {},
+                            pointAt(len * std::cos(a), len * std::sin(a)));
+        QVERIFY2(w.lastError().isEmpty(), qPrintable(w.lastError()));
+        QCOMPARE(s->actionTexts().last(), shown.text);
+        QVERIFY((s->units()[unit].pose.c - shown.pose.c).length() < 1e-6);
+        QCOMPARE(s->units()[unit].pose.facing, shown.pose.facing);
+
+        // Moved: it may not move again this step; the drag says why, and the drop changes nothing.
+        const tactical::Pose moved = s->units()[unit].pose;
+        const qsizetype applied = s->actionTexts().size();
+        QTest::mouseClick(w.view()->viewport(), Qt::LeftButton, {}, w.view()->viewPointOfUnit(unit));
+        QCOMPARE(w.selected(), unit);
+        const QPoint movedFrom = w.view()->viewPointOfUnit(unit);
+        QTest::mousePress(w.view()->viewport(), Qt::LeftButton, {}, movedFrom);
+        QTest::mouseMove(w.view()->viewport(), movedFrom + QPoint(0, -40));
+        QTest::mouseMove(w.view()->viewport(), movedFrom + QPoint(0, -80));
+        const DragMove again = w.view()->lastDrag();
+        QVERIFY(!again.text.isEmpty());
+        QVERIFY2(!again.refused.isEmpty(), qPrintable(again.text));
+        shot(&w, QStringLiteral("tactical-tvbd-drag-refused.png"));
+        QTest::mouseRelease(w.view()->viewport(), Qt::LeftButton, {}, movedFrom + QPoint(0, -80));
+        QVERIFY2(w.lastError().contains(again.refused),
+                 qPrintable(w.lastError() + QLatin1String(" / ") + again.refused));
+        QCOMPARE(s->actionTexts().size(), applied);
+        QCOMPARE(s->units()[unit].pose.c, moved.c);
+        QTest::mouseClick(w.undoButton(), Qt::LeftButton);
+        QCOMPARE(s->units()[unit].pose.c, before.c);
+
+        // Far beyond the allowance: straight ahead as far as the engine allows, no further.
+        QTest::mouseClick(w.view()->viewport(), Qt::LeftButton, {}, w.view()->viewPointOfUnit(unit));
+        QCOMPARE(w.selected(), unit);
+        drag(pointAt(listedDist + 6, 0), false, QStringLiteral("tactical-tvbd-drag-far.png"));
+        const DragMove far = w.view()->lastDrag();
+        QVERIFY2(far.refused.isEmpty(), qPrintable(far.refused));
+        QVERIFY2(far.text.startsWith(QStringLiteral("move %1 fwd ").arg(id)), qPrintable(far.text));
+        const double went = far.text.section(QLatin1Char(' '), 3).toDouble();
+        // The listed straight moves are allowed, so it goes at least as far (here to the river's bank: 12.1.3
+        // difficult terrain on the path caps the allowance).
+        QVERIFY2(went >= listedDist && went < listedDist + 6, qPrintable(far.text));
+        QVERIFY2(!s->refusal(QStringLiteral("move %1 fwd %2").arg(id).arg(went + 0.05)).isEmpty(),
+                 qPrintable(far.text));
+        QTest::mouseRelease(w.view()->viewport(), Qt::LeftButton, {}, pointAt(listedDist + 6, 0));
+        QVERIFY2(w.lastError().isEmpty(), qPrintable(w.lastError()));
+        QCOMPARE(s->actionTexts().last(), far.text);
+        QTest::mouseClick(w.undoButton(), Qt::LeftButton);
+        QCOMPARE(s->units()[unit].pose.c, before.c);
+    }
+
     // A move measured on the table: not a listed distance, typed in the entry.
     const double listed = fwd.section(QLatin1Char(' '), 3).toDouble();
     QVERIFY(listed > 0.5);

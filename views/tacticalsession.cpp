@@ -175,6 +175,60 @@ template <class State, class Engine, class Action> struct Core {
 
 // ---- TVBD ------------------------------------------------------------------------------------------------
 
+// A move of a formed unit dragged on the table, the pose it ends in (unchecked) and how far its centre ends
+// from where the base was dragged (`miss`, TUM, with a small preference for the plainer moves).
+struct DragFit {
+    double miss;
+    MoveSpec move;
+    Pose pose;
+};
+
+// The moves of unit u whose end comes near `target`, nearest first: straight ahead or back by the drag's
+// length along the facing (12.1.3, 12.1.11), each oblique and wheel (12.1.5, in 5-degree steps up to the
+// rules' limits) with the straight part after it that brings the centre nearest, and the sidesteps (12.1.6).
+// Distances are in 0.05 TUM, so the move's notation gives back the same move.
+QList<DragFit> dragFits(const TvbdEngine& e, const BattleState& s, int u, Vec2 target) {
+    const Pose& at = s.units[u].pose;
+    QList<DragFit> fits;
+    auto add = [&](const MoveSpec& m, double preference) {
+        if (const auto p = e.movePose(s, u, m))
+            fits << DragFit{(p->c - target).length() - preference, m, *p};
+    };
+    const double along = std::round((target - at.c).dot(at.forward()) * 20) / 20;
+    if (along >= 0.05)
+        add(mv(MoveKind::Straight, 0, along), 0.25);
+    else if (along <= -0.05)
+        add(mv(MoveKind::Backward, 0, -along), 0.25);
+    // A change of direction, then the straight part (its end moves along a line as the part grows).
+    auto fitLine = [&](MoveKind k, double angle) {
+        const auto p0 = e.movePose(s, u, mv(k, angle, 0));
+        const auto p1 = e.movePose(s, u, mv(k, angle, 1));
+        if (!p0 || !p1)
+            return;
+        const Vec2 dir = p1->c - p0->c;
+        const double len2 = dir.dot(dir);
+        const double d =
+            len2 > 1e-9 ? std::max(0.0, std::round((target - p0->c).dot(dir) / len2 * 20) / 20) : 0;
+        if (k == MoveKind::Oblique && d < 0.05)
+            return; // an oblique of no length is no move
+        add(mv(k, angle, d), 0);
+    };
+    const TvbdRules& r = e.rules();
+    for (int a = 5; a <= r.wheelMax + 1e-9; a += 5) {
+        fitLine(MoveKind::Wheel, a);
+        fitLine(MoveKind::Wheel, -a);
+    }
+    for (int a = 5; a <= r.obliqueMax + 1e-9; a += 5) {
+        fitLine(MoveKind::Oblique, a);
+        fitLine(MoveKind::Oblique, -a);
+    }
+    add(mv(MoveKind::Sideways, 1), 0.1);
+    add(mv(MoveKind::Sideways, -1), 0.1);
+    std::stable_sort(fits.begin(), fits.end(),
+                     [](const DragFit& a, const DragFit& b) { return a.miss < b.miss; });
+    return fits;
+}
+
 class TvbdSession : public TacticalSession {
   public:
     TvbdSession(const TvbdRules& rules, const BattleState& scenario, quint64 seed)
@@ -445,20 +499,63 @@ class TvbdSession : public TacticalSession {
         return QStringLiteral("move %1 to %2,%3").arg(u.id, num(to.x), num(to.y));
     }
 
-    bool dragsAlongFacing(int unit) const override {
-        return unit >= 0 && unit < s().units.size() && s().units[unit].type != UnitType::Commander;
-    }
-    QString dragMoveText(int unit, Vec2 delta) const override {
-        if (unit < 0 || unit >= s().units.size())
-            return {};
+    DragMove dragMove(int unit, Vec2 delta) const override {
+        DragMove out;
+        if (unit < 0 || unit >= s().units.size() || delta.length() < 0.05)
+            return out;
         const Unit& u = s().units[unit];
-        if (u.type == UnitType::Commander)
-            return delta.length() < 0.05 ? QString() : moveToText(unit, u.pose.c + delta);
-        const double d = std::round(delta.dot(u.pose.forward()) * 100) / 100;
-        if (std::abs(d) < 0.05)
-            return {};
-        return QStringLiteral("move %1 %2 %3")
-            .arg(u.id, d > 0 ? QStringLiteral("fwd") : QStringLiteral("back"), num(std::abs(d)));
+        out.pose = u.pose;
+        if (u.type == UnitType::Commander) {
+            out.pose.c = u.pose.c + delta;
+            out.text = moveToText(unit, out.pose.c);
+            out.refused = refusal(out.text);
+            return out;
+        }
+        // The nearest fits, tried in turn: the first the engine allows, else the nearest (refused). Only fits
+        // within a TUM of the nearest are tried, so a drag never jumps far from the mouse.
+        // A fit the engine refuses is shortened to its longest allowed straight part (a drag beyond the move
+        // allowance stops at it, 12.1.3).
+        const QList<DragFit> fits = dragFits(m_engine, s(), unit, u.pose.c + delta);
+        auto textOf = [&](const MoveSpec& m) {
+            TAction a;
+            a.kind = TAction::Move;
+            a.unit = unit;
+            a.move = m;
+            return actionText(s(), a);
+        };
+        for (qsizetype i = 0; i < fits.size() && i < 6 && fits[i].miss <= fits[0].miss + 1.0; ++i) {
+            MoveSpec m = fits[i].move;
+            QString text = textOf(m);
+            QString why = refusal(text);
+            if (i == 0) {
+                out.text = text;
+                out.pose = fits[i].pose;
+                out.refused = why;
+            }
+            if (!why.isEmpty() && m.dist >= 0.1 && m.kind != MoveKind::Sideways) {
+                const double lowest = m.kind == MoveKind::Wheel ? 0 : 0.05;
+                MoveSpec shorter = m;
+                shorter.dist = lowest;
+                if (refusal(textOf(shorter)).isEmpty()) { // the longest allowed part, to 0.05 TUM
+                    int lo = int(std::lround(lowest * 20)), hi = int(std::lround(m.dist * 20));
+                    while (hi - lo > 1) {
+                        const int mid = (lo + hi) / 2;
+                        shorter.dist = mid / 20.0;
+                        (refusal(textOf(shorter)).isEmpty() ? lo : hi) = mid;
+                    }
+                    m.dist = lo / 20.0;
+                    text = textOf(m);
+                    why.clear();
+                }
+            }
+            if (why.isEmpty()) {
+                out.text = text;
+                out.pose = m_engine.movePose(s(), unit, m).value_or(fits[i].pose);
+                out.refused.clear();
+                break;
+            }
+        }
+        return out;
     }
 
     QString measuredMoveText(int unit, const QString& kind, double angle, double dist) const override {
@@ -795,11 +892,15 @@ class TerciosSession : public TacticalSession {
             .arg(s().units[unit].id, QString::number(to.x, 'f', 2), QString::number(to.y, 'f', 2));
     }
     QString measuredMoveText(int, const QString&, double, double) const override { return {}; }
-    bool dragsAlongFacing(int) const override { return false; }
-    QString dragMoveText(int unit, Vec2 delta) const override {
+    DragMove dragMove(int unit, Vec2 delta) const override {
+        DragMove out;
         if (unit < 0 || unit >= s().units.size() || delta.length() < 0.05)
-            return {};
-        return moveToText(unit, m_engine.centre(s().units[unit].pose, 0) + delta); // the Front Centre
+            return out;
+        out.pose = s().units[unit].pose;
+        out.pose.c = out.pose.c + delta;
+        out.text = moveToText(unit, m_engine.centre(s().units[unit].pose, 0) + delta); // the Front Centre
+        out.refused = refusal(out.text);
+        return out;
     }
 
   private:

@@ -48,6 +48,14 @@ struct TacTerrainView {
     QString description;
 };
 
+// A drag of a unit on the table (TacticalSession::dragMove): the move's notation, the pose it ends in,
+// and the engine's reason when it refuses the move now ("" when the move is legal).
+struct DragMove {
+    QString text;
+    tactical::Pose pose;
+    QString refused;
+};
+
 struct TacActionView {
     enum Kind { Move, Shoot, Charge, Other };
     Kind kind = Other;
@@ -128,6 +136,12 @@ class TacticalSession {
     // -1 and *error when the engine refuses the action.
     virtual int diceNeeded(const QString& text, const QList<int>& dice, QStringList* logLines,
                            QString* error) const = 0;
+    // The engine's reason for refusing the action now (a dry run), "" when it allows it.
+    QString refusal(const QString& text) const {
+        QString why;
+        return diceNeeded(text, {}, nullptr, &why) < 0 ? (why.isEmpty() ? QStringLiteral("refused") : why)
+                                                       : QString();
+    }
     // The policy of the computer seats and of "auto-resolve the rest" (battle::autoPolicy): TVBD's
     // tactical AI, Tercios' simple policy.
     QString computerPolicy() const { return battle::autoPolicy(ruleset()); }
@@ -153,12 +167,11 @@ class TacticalSession {
     // Commander's free move, the deployment of a TVBD unit not yet on the table, 10.6), or "" when the
     // ruleset moves that unit otherwise.
     virtual QString moveToText(int unit, tactical::Vec2 to) const = 0;
-    // The move of a unit dragged on the table by `delta`: TVBD formed units move straight forward or back by
-    // the drag's length along their facing, Commanders and Tercios units to where they are dropped. "" when
-    // the drag is too short.
-    virtual QString dragMoveText(int unit, tactical::Vec2 delta) const = 0;
-    // Whether a drag of this unit moves it along its facing only (TVBD formed units).
-    virtual bool dragsAlongFacing(int unit) const = 0;
+    // The move of a unit dragged on the table by `delta`, as the drag shows it and the drop submits it:
+    // TVBD formed units the move whose end lies nearest to where the base was dragged (straight ahead or
+    // back, an oblique, a wheel or a sidestep; a legal one before a nearer one the engine refuses),
+    // Commanders and Tercios units to where they are dropped. Its text is "" when the drag is too short.
+    virtual DragMove dragMove(int unit, tactical::Vec2 delta) const = 0;
     // TVBD: the notation of a measured move ("fwd", "wheel", "oblique", "back", …) of the unit.
     virtual QString measuredMoveText(int unit, const QString& kind, double angle, double dist) const = 0;
     // The dice rolled by hand so far, per applied action (assist mode keeps them with the log).

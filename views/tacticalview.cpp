@@ -382,6 +382,7 @@ void TacticalView::rebuild(int selected, const QList<TacActionView>& highlights,
     m_unitItems = m_routedItems = m_highlightItems = m_areaItems = 0;
     m_unitPoses.clear();
     m_dragGhost = nullptr; // deleted with the scene
+    m_dragLabel = nullptr;
     m_selectedUnit = selected;
     if (!m_session)
         return;
@@ -594,6 +595,7 @@ void TacticalView::mousePressEvent(QMouseEvent* e) {
             m_pressUnit = m_selectedUnit;
             m_pressPos = e->position().toPoint();
             m_dragging = false;
+            m_lastDrag = {};
             e->accept();
             return;
         }
@@ -622,28 +624,57 @@ void TacticalView::mouseMoveEvent(QMouseEvent* e) {
         if (!m_dragging && (now - m_pressPos).manhattanLength() > 6)
             m_dragging = true;
         if (m_dragging) {
-            // The base where it would go: along its facing (TVBD formed units) or where dropped.
-            Vec2 delta = toTable(mapToScene(now)) - toTable(mapToScene(m_pressPos));
-            Pose p = m_unitPoses[m_pressUnit];
-            if (m_session->dragsAlongFacing(m_pressUnit))
-                delta = p.forward() * delta.dot(p.forward());
-            p.c = p.c + delta;
-            QPolygonF poly;
-            for (const Vec2& v : p.corners())
-                poly << toScene(v);
-            if (!m_dragGhost) {
-                auto* g = m_scene->addPolygon(poly, QPen(QColor(0xff, 0xd8, 0x40), 2.5, Qt::DashLine),
-                                              QColor(0xff, 0xd8, 0x40, 70));
-                g->setZValue(40);
-                m_dragGhost = g;
-            } else {
-                static_cast<QGraphicsPolygonItem*>(m_dragGhost)->setPolygon(poly);
-            }
+            // The base where the move the drag stands for would end: gold when the engine allows it, red with
+            // its reason when it refuses it.
+            const Vec2 delta = toTable(mapToScene(now)) - toTable(mapToScene(m_pressPos));
+            m_lastDrag = m_session->dragMove(m_pressUnit, delta);
+            showDragGhost();
         }
         e->accept();
         return;
     }
     QGraphicsView::mouseMoveEvent(e);
+}
+
+void TacticalView::showDragGhost() {
+    const bool ok = m_lastDrag.refused.isEmpty();
+    const QColor colour = m_lastDrag.text.isEmpty() ? QColor(0xa0, 0xa0, 0xa0)
+                          : ok                      ? QColor(0xff, 0xd8, 0x40)
+                                                    : QColor(0xd0, 0x30, 0x30);
+    QPolygonF poly;
+    for (const Vec2& v : m_lastDrag.pose.corners())
+        poly << toScene(v);
+    if (!m_dragGhost) {
+        auto* g = m_scene->addPolygon(poly);
+        g->setZValue(40);
+        m_dragGhost = g;
+        auto* label = m_scene->addText(QString());
+        label->setZValue(41);
+        label->setFlag(QGraphicsItem::ItemIgnoresTransformations);
+        m_dragLabel = label;
+    }
+    auto* g = static_cast<QGraphicsPolygonItem*>(m_dragGhost);
+    g->setPolygon(poly);
+    g->setPen(QPen(colour, 2.5, Qt::DashLine));
+    g->setBrush(QColor(colour.red(), colour.green(), colour.blue(), 70));
+    // The move's notation on a light box under the ghost; a refused one with the engine's reason in red.
+    auto* label = static_cast<QGraphicsTextItem*>(m_dragLabel);
+    QString html;
+    if (!m_lastDrag.text.isEmpty()) {
+        html = QStringLiteral("<div style='background-color:rgba(255,250,235,225)'>&nbsp;%1&nbsp;")
+                   .arg(m_lastDrag.text.toHtmlEscaped());
+        if (!ok) {
+            QString why = m_lastDrag.refused; // without the move's notation, shown above it
+            if (why.startsWith(m_lastDrag.text + QLatin1String(": ")))
+                why = why.mid(m_lastDrag.text.size() + 2);
+            html += QStringLiteral("<br><span style='color:#a01010'>&nbsp;%1&nbsp;</span>")
+                        .arg(why.toHtmlEscaped());
+        }
+        html += QStringLiteral("</div>");
+    }
+    label->setHtml(html);
+    label->setVisible(!html.isEmpty());
+    label->setPos(poly.boundingRect().bottomLeft() + QPointF(0, 4));
 }
 
 void TacticalView::mouseReleaseEvent(QMouseEvent* e) {
@@ -654,6 +685,8 @@ void TacticalView::mouseReleaseEvent(QMouseEvent* e) {
             m_dragging = false;
             delete m_dragGhost;
             m_dragGhost = nullptr;
+            delete m_dragLabel;
+            m_dragLabel = nullptr;
             emit unitDragged(unit,
                              toTable(mapToScene(e->position().toPoint())) - toTable(mapToScene(m_pressPos)));
         } else {

@@ -31,6 +31,9 @@ class TacticalView : public QGraphicsView {
     int areaGhostCount() const { return m_areaItems; } // TVBD set-up: terrain placements / cards drawn
     QString hoveredGhost() const;                      // the action of the area ghost under the mouse
     QPoint viewPointOfUnit(int unit) const; // for tests: where to click (inside the base, off its centre)
+    // The move the current (or last) drag of a unit stands for, as its ghost shows it.
+    const DragMove& lastDrag() const { return m_lastDrag; }
+    bool dragGhostShown() const { return m_dragGhost != nullptr; }
 
   public slots:
     void fitTable();
@@ -57,6 +60,7 @@ class TacticalView : public QGraphicsView {
     // Moves labels that would cover an earlier one (in the view's pixels) a row further from their unit,
     // with a leader line; again whenever the zoom changes.
     void layoutLabels();
+    void showDragGhost(); // the ghost and label of m_lastDrag
     QGraphicsScene* m_scene;
     const TacticalSession* m_session = nullptr;
     int m_selectedUnit = -1;
@@ -65,6 +69,8 @@ class TacticalView : public QGraphicsView {
     QPoint m_pressPos;
     bool m_dragging = false;
     QGraphicsItem* m_dragGhost = nullptr;
+    QGraphicsItem* m_dragLabel = nullptr; // the drag's move, and the engine's reason when it refuses it
+    DragMove m_lastDrag;
     bool m_autoFit = true; // the table follows the window's size until the user zooms
     int m_unitItems = 0, m_routedItems = 0, m_highlightItems = 0, m_areaItems = 0;
     QList<tactical::Pose> m_unitPoses;

@@ -302,7 +302,7 @@ void TacticalWindow::buildUi() {
     connect(m_view, &TacticalView::unitDragged, this, [this](int unit, Vec2 delta) {
         if (!m_session)
             return;
-        const QString t = m_session->dragMoveText(unit, delta);
+        const QString t = m_session->dragMove(unit, delta).text;
         if (!t.isEmpty())
             submit(t); // the engine checks it: a drag out of the legal region is refused with the rule
     });
