@@ -451,7 +451,8 @@ void TestTacticalView::tvbdOnScreen() {
         QTest::mouseMove(w.view()->viewport(), movedFrom + QPoint(0, -80));
         const DragMove again = w.view()->lastDrag();
         QVERIFY(!again.text.isEmpty());
-        QVERIFY2(!again.refused.isEmpty(), qPrintable(again.text));
+        QVERIFY2(again.refused.contains(QStringLiteral("%1 has already acted this step").arg(id)),
+                 qPrintable(again.text + QLatin1String(": ") + again.refused));
         shot(&w, QStringLiteral("tactical-tvbd-drag-refused.png"));
         QTest::mouseRelease(w.view()->viewport(), Qt::LeftButton, {}, movedFrom + QPoint(0, -80));
         QVERIFY2(w.lastError().contains(again.refused),

@@ -262,8 +262,15 @@ bool TvbdEngine::apply(BattleState& s, const TAction& a, QString* error) const {
         advance(s);
         return true;
     }
-    if (a.unit < 0 || a.unit >= s.units.size() || !canAct(s, a.unit))
-        return fail(QStringLiteral("that unit cannot act now"));
+    if (a.unit < 0 || a.unit >= s.units.size())
+        return fail(QStringLiteral("no such unit"));
+    if (!canAct(s, a.unit)) { // why not, in the player's terms
+        const Unit& y = s.units[a.unit];
+        return fail(y.side != s.stepSide ? QStringLiteral("%1 is %2's unit; %3 acts now")
+                                               .arg(y.id, s.sideName[y.side], s.sideName[s.stepSide])
+                    : !y.onTable() ? QStringLiteral("%1 is not on the table").arg(y.id)
+                                   : QStringLiteral("%1 has already acted this step").arg(y.id));
+    }
     Unit& x = s.units[a.unit];
     switch (a.kind) {
     case TAction::Hold:
