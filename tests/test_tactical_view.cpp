@@ -670,6 +670,25 @@ void TestTacticalView::terciosOnScreen() {
     QTest::mouseClick(w.undoButton(), Qt::LeftButton);
     QVERIFY(!s->units()[first].markers.contains(QStringLiteral("Ready!")));
 
+    // A drag while the orders are planned (Tercios L319): the ghost is red with the engine's reason, and the
+    // drop is refused with it, nothing played.
+    {
+        w.selectUnit(first);
+        const QPoint from = w.view()->viewPointOfUnit(first);
+        QTest::mousePress(w.view()->viewport(), Qt::LeftButton, {}, from);
+        QTest::mouseMove(w.view()->viewport(), from + QPoint(0, 30));
+        QTest::mouseMove(w.view()->viewport(), from + QPoint(0, 60));
+        QVERIFY(w.view()->dragGhostShown());
+        const DragMove d = w.view()->lastDrag();
+        QVERIFY2(d.text.startsWith(QStringLiteral("move %1 ").arg(s->units()[first].id)), qPrintable(d.text));
+        QVERIFY2(!d.refused.isEmpty(), qPrintable(d.text));
+        const qsizetype played = s->actionTexts().size();
+        QTest::mouseRelease(w.view()->viewport(), Qt::LeftButton, {}, from + QPoint(0, 60));
+        QVERIFY2(w.lastError().contains(d.refused),
+                 qPrintable(w.lastError() + QLatin1String(" / ") + d.refused));
+        QCOMPARE(s->actionTexts().size(), played);
+    }
+
     // Plan every unit Ready! with dice by hand: the orders roll nothing; the last one brings the
     // initiative roll (Tercios L328), whose dice are asked for.
     w.setAssistDice(true);
