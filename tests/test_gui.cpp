@@ -439,6 +439,54 @@ class TestGui : public QObject {
         QVERIFY(w.grab().save(shot(QStringLiteral("window-vs-computer.png"))));
     }
 
+    // At the end of a game (not by e-mail) the other side's hand is no secret: a click on its cards shows
+    // them in the hand panel, and a click on the first side's cards back again.
+    void handsShownAtTheEnd() {
+        test::Rules r;
+        QVERIFY(r.newGame());
+        r.setActive(kCatholic);
+        r.setHand(kCatholic, {r.plainCard(kCatholic, 3), r.plainCard(kCatholic, 2)});
+        r.setHand(kProtestant, {r.plainCard(kProtestant, 1)});
+        r.s.gameOver = true;
+        r.s.result = QStringLiteral("Draw (test)");
+        MainWindow w(d);
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.startPosition(r.s, QStringLiteral("campaign"));
+        settle();
+        GameController* gc = w.controller();
+        QVERIFY(gc->state().gameOver);
+        QCOMPARE(gc->actor(), -1);
+        auto cardsOf = [&](int side) {
+            QList<int> out;
+            for (int16_t c : gc->state().hand[side])
+                out << c;
+            return out;
+        };
+        HandPanel* hand = w.hand();
+        QCOMPARE(hand->view()->cards(), cardsOf(kCatholic));
+        QVERIFY(hand->opponent()->revealable());
+        QTest::mouseClick(hand->opponent(), Qt::LeftButton);
+        settle();
+        QCOMPARE(hand->view()->cards(), cardsOf(kProtestant));
+        QVERIFY2(hand->title().contains(QLatin1String("Protestant")), qPrintable(hand->title()));
+        QVERIFY(w.grab().save(shot(QStringLiteral("hands-at-the-end.png"))));
+        QTest::mouseClick(hand->opponent(), Qt::LeftButton);
+        settle();
+        QCOMPARE(hand->view()->cards(), cardsOf(kCatholic));
+
+        // While the game goes on, the other side's cards are not offered.
+        r.s.gameOver = false;
+        r.s.result.clear();
+        w.startPosition(r.s, QStringLiteral("campaign"));
+        settle();
+        QVERIFY(!hand->opponent()->revealable());
+        QTest::mouseClick(hand->opponent(), Qt::LeftButton);
+        settle();
+        QCOMPARE(hand->view()->cards(), cardsOf(kCatholic));
+    }
+
     // 8: the search bot thinks on a worker thread with a progress bar and "Decide now", which stops the
     // search and plays the best move found so far.
     void computerDecideNow() {

@@ -19,10 +19,22 @@ OpponentHand::OpponentHand(QWidget* parent) : QWidget(parent) {
     setFixedWidth(120);
 }
 
-void OpponentHand::set(int side, int count) {
+void OpponentHand::set(int side, int count, bool revealable) {
     m_side = side;
     m_count = count;
+    m_revealable = revealable && side >= 0;
+    setCursor(m_revealable ? Qt::PointingHandCursor : Qt::ArrowCursor);
+    setToolTip(m_revealable ? QStringLiteral("The game is over: click to show these cards") : QString());
     update();
+}
+
+void OpponentHand::mousePressEvent(QMouseEvent* e) {
+    if (m_revealable && e->button() == Qt::LeftButton) {
+        emit clicked();
+        e->accept();
+        return;
+    }
+    QWidget::mousePressEvent(e);
 }
 
 void OpponentHand::paintEvent(QPaintEvent*) {
@@ -43,7 +55,10 @@ void OpponentHand::paintEvent(QPaintEvent*) {
     p.drawText(QRectF(0, ty, width(), 16), Qt::AlignHCenter | Qt::AlignVCenter, theme::sideName(m_side));
     p.setFont(theme::sans(8));
     p.drawText(QRectF(0, ty + 15, width(), 16), Qt::AlignHCenter | Qt::AlignVCenter,
-               QStringLiteral("%1 card%2, hidden").arg(m_count).arg(m_count == 1 ? "" : "s"));
+               QStringLiteral("%1 card%2, %3")
+                   .arg(m_count)
+                   .arg(m_count == 1 ? "" : "s")
+                   .arg(m_revealable ? QStringLiteral("click to show") : QStringLiteral("hidden")));
 }
 
 HandView::HandView(const GameData& gameData, QWidget* parent) : QWidget(parent), d(gameData) {
@@ -203,19 +218,22 @@ HandPanel::HandPanel(const GameData& gameData, QWidget* parent) : QWidget(parent
     lay->addWidget(m_opponent);
     connect(m_view, &HandView::cardClicked, this, &HandPanel::cardClicked);
     connect(m_view, &HandView::cardDoubleClicked, this, &HandPanel::cardDoubleClicked);
+    connect(m_opponent, &OpponentHand::clicked, this, &HandPanel::opponentClicked);
     clear();
 }
 
 void HandPanel::setHand(int side, const QList<int>& cards, int opponentCount, bool hidden,
-                        const QSet<int>& playable) {
+                        const QSet<int>& playable, bool revealable, const QString& note) {
     m_title = hidden ? QStringLiteral("Hand — %1 (hidden)").arg(theme::sideName(side))
                      : QStringLiteral("Hand — %1, %2 card%3")
                            .arg(theme::sideName(side))
                            .arg(cards.size())
                            .arg(cards.size() == 1 ? "" : "s");
+    if (!note.isEmpty())
+        m_title += QStringLiteral(" (%1)").arg(note);
     emit titleChanged(m_title);
     m_view->setCards(cards, side, hidden, playable);
-    m_opponent->set(1 - side, opponentCount);
+    m_opponent->set(1 - side, opponentCount, revealable && !hidden);
     update();
 }
 

@@ -50,23 +50,32 @@ class OpponentHand : public QWidget {
     Q_OBJECT
   public:
     explicit OpponentHand(QWidget* parent = nullptr);
-    void set(int side, int count);
+    // `revealable`: the game is over and the hand may be shown (a click on it asks for it).
+    void set(int side, int count, bool revealable = false);
     int count() const { return m_count; }
+    bool revealable() const { return m_revealable; }
+
+  signals:
+    void clicked();
 
   protected:
     void paintEvent(QPaintEvent* e) override;
+    void mousePressEvent(QMouseEvent* e) override;
 
   private:
     int m_side = -1, m_count = 0;
+    bool m_revealable = false;
 };
 
 class HandPanel : public QWidget {
     Q_OBJECT
   public:
     explicit HandPanel(const GameData& d, QWidget* parent = nullptr);
-    // The hand of `side` (the acting player); `opponentCount` cards for the other side.
-    void setHand(int side, const QList<int>& cards, int opponentCount, bool hidden,
-                 const QSet<int>& playable);
+    // The hand of `side` (the acting player); `opponentCount` cards for the other side. `revealable`: the
+    // game is over, and a click on the other side's cards shows them (opponentClicked); `note` is added to
+    // the title.
+    void setHand(int side, const QList<int>& cards, int opponentCount, bool hidden, const QSet<int>& playable,
+                 bool revealable = false, const QString& note = {});
     void clear();
     HandView* view() const { return m_view; }
     OpponentHand* opponent() const { return m_opponent; }
@@ -76,6 +85,7 @@ class HandPanel : public QWidget {
     void cardClicked(int card);
     void cardDoubleClicked(int card);
     void titleChanged(const QString& title);
+    void opponentClicked();
 
   protected:
     void paintEvent(QPaintEvent* e) override;

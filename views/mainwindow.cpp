@@ -209,6 +209,10 @@ MainWindow::MainWindow(std::shared_ptr<const GameData> gameData, QWidget* parent
             [this](int city, const Action& assault) { m_siege->open(city, assault); });
     connect(m_prompt, &PromptPanel::showCard, this, [this](int card) { m_hand->view()->setSelected(card); });
     connect(m_hand, &HandPanel::cardClicked, this, [this](int card) { m_prompt->selectCard(card); });
+    connect(m_hand, &HandPanel::opponentClicked, this, [this] { // the game over: the other hand
+        m_endHandSide = 1 - m_handShown;
+        updateHand();
+    });
     connect(m_hand, &HandPanel::cardDoubleClicked, this, [this](int card) {
         showCardBrowser();
         m_browser->showCard(card);
@@ -354,6 +358,7 @@ bool MainWindow::startGame(const NewGameSetup& setup) {
     QString error;
     m_lastActor = -1;
     m_revealed = -1;
+    m_endHandSide = -1;
     m_combat->hide();
     m_siege->hide();
     m_cover->hide();
@@ -375,6 +380,7 @@ void MainWindow::startPosition(const GameState& s, const QString& scenario, cons
                                quint64 seed) {
     m_lastActor = -1;
     m_revealed = -1;
+    m_endHandSide = -1;
     m_combat->hide();
     m_siege->hide();
     m_cover->hide();
@@ -423,6 +429,7 @@ bool MainWindow::openFile(const QString& file) {
         return false;
     }
     m_revealed = -1;
+    m_endHandSide = -1;
     m_lastActor = -1;
     onChanged();
     stepThroughSinceLastTurn(); // what happened since the last turn of the player to decide, if anything
@@ -585,6 +592,13 @@ void MainWindow::updateHand() {
         side = s.activeSide;
     if (m_gc->isHumanHere(0) != m_gc->isHumanHere(1)) // against the computer: only the human's own hand
         side = m_gc->isHumanHere(0) ? 0 : 1;
+    // The game over (not by e-mail, where the other's hand is not here): either hand, the other shown on a
+    // click on its cards.
+    const bool reveal = s.gameOver && !m_gc->isPbem();
+    if (reveal && (m_endHandSide == 0 || m_endHandSide == 1))
+        side = m_endHandSide;
+    const QString note =
+        reveal && !m_gc->isHumanHere(side) ? QStringLiteral("the computer's, shown at the end") : QString();
     QList<int> cards;
     for (int16_t c : s.hand[side])
         cards << c;
@@ -596,7 +610,9 @@ void MainWindow::updateHand() {
     if (playable.isEmpty())
         for (int c : cards)
             playable.insert(c);
-    m_hand->setHand(side, cards, static_cast<int>(s.hand[1 - side].size()), handsHidden(), playable);
+    m_hand->setHand(side, cards, static_cast<int>(s.hand[1 - side].size()), handsHidden(), playable, reveal,
+                    note);
+    m_handShown = side;
 }
 
 void MainWindow::onChanged() {

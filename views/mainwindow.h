@@ -180,7 +180,9 @@ class MainWindow : public QMainWindow {
     QString m_autosaveError;
     QLabel* m_statusTurn = nullptr;
     int m_lastActor = -1;
-    int m_revealed = -1; // the side whose hand may be shown now
+    int m_revealed = -1;    // the side whose hand may be shown now
+    int m_endHandSide = -1; // the game over: the hand shown (a click on the other side's cards switches)
+    int m_handShown = 0;    // the side whose hand the hand panel shows
     bool m_firstFit = true;
     bool m_battleResultPending = false; // a battle ended while the cover was up: show its result after
 

@@ -1281,7 +1281,7 @@ std::optional<Pose> TvbdEngine::computeCheckMove(const BattleState& s, int u, co
             difficult = true;
             break;
         }
-    double allow = isLimbered ? ti.move : ti.move;
+    double allow = ti.move; // a limbered Cannon's too (its type's 3 TUM)
     if (difficult)
         allow = std::min(allow, ti.moveDifficult);
     if (m.kind == MoveKind::Backward)
