@@ -209,10 +209,12 @@ void TacticalWindow::buildUi() {
     ml->addWidget(mvBtn);
     al->addWidget(m_measured);
     auto* shiftHint =
-        new QLabel(QStringLiteral("Drag the selected unit to move it (TVBD: straight forward or "
-                                  "back; Tercios and Commanders: where dropped); Shift+click on "
-                                  "the table moves it there. In the TVBD deployment (10.6) Shift+click "
-                                  "deploys the unit of the chosen action there."));
+        new QLabel(QStringLiteral("Drag the selected unit to move it: its ghost shows the move, gold "
+                                  "when legal, red with the reason when not (TVBD: the straight move, "
+                                  "oblique, wheel or sidestep ending nearest, stopped at the allowance; "
+                                  "Tercios and Commanders: where dropped). Shift+click on the table moves "
+                                  "it there. In the TVBD deployment (10.6) Shift+click deploys the unit "
+                                  "of the chosen action there."));
     shiftHint->setWordWrap(true);
     al->addWidget(shiftHint);
     m_handDice = new QCheckBox(QStringLiteral("Dice rolled by hand (the app asks for the ones it needs)"));
