@@ -655,6 +655,13 @@ void TestTacticalView::terciosOnScreen() {
     QCOMPARE(s->ruleset(), QStringLiteral("tercios"));
     QCOMPARE(w.view()->unitItemCount(), int(s->units().size()));
     QVERIFY(w.promptLabel()->text().contains(QLatin1String("L319")));
+    // The entry's example is in Tercios' notation, and the engine reads it (an order now).
+    auto* entry = w.findChild<QLineEdit*>(QStringLiteral("tacticalEntry"));
+    QVERIFY(entry);
+    QVERIFY2(entry->placeholderText().contains(QLatin1String("order A1a fire")),
+             qPrintable(entry->placeholderText()));
+    QVERIFY2(s->refusal(QStringLiteral("order A1a fire")).isEmpty(),
+             qPrintable(s->refusal(QStringLiteral("order A1a fire"))));
 
     // An order through the list, then undo: the card marker comes and goes.
     const int first = s->legalActions().front().unit;

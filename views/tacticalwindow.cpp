@@ -373,6 +373,10 @@ void TacticalWindow::setSession(std::unique_ptr<TacticalSession> session) {
     m_shownSide = -1;
     m_overShown = false;
     m_view->setSession(m_session.get());
+    // The entry's example in the ruleset's own notation.
+    m_entry->setPlaceholderText(m_session && m_session->ruleset() == QLatin1String("tercios")
+                                    ? QStringLiteral("any action, e.g. move A1a 30.5,12 or order A1a fire")
+                                    : QStringLiteral("any action, e.g. move B3 wheel 20 2.5"));
     updateComputerBox();
     m_result->setText(QStringLiteral("—"));
     refresh();
