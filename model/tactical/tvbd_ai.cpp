@@ -486,13 +486,19 @@ struct PoseScorer {
         for (const TerrainFeature& f : c.s.terrain)
             fort = fort || f.type == QLatin1String("fortification");
         const Unit& x = c.s.units[u];
-        const double reach = c.e.rules().type(x.type).move + 3 + 9;
+        // How far a change of direction can carry a point of the stand beyond its move: 5 TUM for the stands
+        // of the data (at most 2x2); for a larger one (an owner's edit of tvbd.json) twice its diagonal,
+        // which bounds any turn about its centre or a corner.
+        const double turning = x.pose.w > 2 + 1e-9 || x.pose.d > 2 + 1e-9
+                                   ? std::max(5.0, 2 * std::hypot(x.pose.w, x.pose.d))
+                                   : 5.0;
+        const double reach = c.e.rules().type(x.type).move + 3 + 4 + turning;
         for (int t : c.theirs) {
             const Unit& y = c.s.units[t];
             // Only a Cannon's fire reaches beyond 7 TUM (its range is the table's; charges reach 3 + half a
-            // move, other fire 4 TUM): any other enemy farther than `reach` (the unit's move, 5 TUM for the
-            // turning of its stand, at most 2x2, and 7 TUM) is beyond what score() asks about it from every
-            // end pose, so the box gap (a lower bound of the distance) settles it.
+            // move, other fire 4 TUM): any other enemy farther than `reach` (the unit's move, the turning
+            // and 7 TUM) is beyond what score() asks about it from every end pose, so the box gap (a lower
+            // bound of the distance) settles it.
             if (y.type == UnitType::Cannon
                     ? !c.within(u, t, reach, reach + 1)
                     : boxGap(c.box[std::size_t(u)], c.box[std::size_t(t)]) > reach + 1e-9)
