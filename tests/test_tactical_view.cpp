@@ -462,6 +462,29 @@ void TestTacticalView::tvbdOnScreen() {
         QTest::mouseClick(w.undoButton(), Qt::LeftButton);
         QCOMPARE(s->units()[unit].pose.c, before.c);
 
+        // An unlimbered Cannon only pivots (12.1.8): a drag stands for no move, so no ghost, and the drop
+        // plays nothing.
+        int gun = -1;
+        for (qsizetype i = 0; i < s->tvbdState()->units.size() && gun < 0; ++i) {
+            const tactical::Unit& x = s->tvbdState()->units[i];
+            if (x.type == tactical::UnitType::Cannon && !x.limbered && x.onTable())
+                gun = int(i);
+        }
+        QVERIFY(gun >= 0);
+        QTest::mouseClick(w.view()->viewport(), Qt::LeftButton, {}, w.view()->viewPointOfUnit(gun));
+        QCOMPARE(w.selected(), gun);
+        {
+            const QPoint at = w.view()->viewPointOfUnit(gun);
+            const qsizetype played = s->actionTexts().size();
+            QTest::mousePress(w.view()->viewport(), Qt::LeftButton, {}, at);
+            QTest::mouseMove(w.view()->viewport(), at + QPoint(0, -30));
+            QTest::mouseMove(w.view()->viewport(), at + QPoint(0, -60));
+            QVERIFY(w.view()->lastDrag().text.isEmpty());
+            QVERIFY(!w.view()->dragGhostShown());
+            QTest::mouseRelease(w.view()->viewport(), Qt::LeftButton, {}, at + QPoint(0, -60));
+            QCOMPARE(s->actionTexts().size(), played);
+        }
+
         // Far beyond the allowance: straight ahead as far as the engine allows, no further.
         QTest::mouseClick(w.view()->viewport(), Qt::LeftButton, {}, w.view()->viewPointOfUnit(unit));
         QCOMPARE(w.selected(), unit);

@@ -636,11 +636,13 @@ void TacticalView::mouseMoveEvent(QMouseEvent* e) {
     QGraphicsView::mouseMoveEvent(e);
 }
 
+bool TacticalView::dragGhostShown() const {
+    return m_dragGhost && m_dragGhost->isVisible();
+}
+
 void TacticalView::showDragGhost() {
     const bool ok = m_lastDrag.refused.isEmpty();
-    const QColor colour = m_lastDrag.text.isEmpty() ? QColor(0xa0, 0xa0, 0xa0)
-                          : ok                      ? QColor(0xff, 0xd8, 0x40)
-                                                    : QColor(0xd0, 0x30, 0x30);
+    const QColor colour = ok ? QColor(0xff, 0xd8, 0x40) : QColor(0xd0, 0x30, 0x30);
     QPolygonF poly;
     for (const Vec2& v : m_lastDrag.pose.corners())
         poly << toScene(v);
@@ -654,6 +656,7 @@ void TacticalView::showDragGhost() {
         m_dragLabel = label;
     }
     auto* g = static_cast<QGraphicsPolygonItem*>(m_dragGhost);
+    g->setVisible(!m_lastDrag.text.isEmpty()); // no move (too short a drag, a unit that does not move so)
     g->setPolygon(poly);
     g->setPen(QPen(colour, 2.5, Qt::DashLine));
     g->setBrush(QColor(colour.red(), colour.green(), colour.blue(), 70));

@@ -33,7 +33,7 @@ class TacticalView : public QGraphicsView {
     QPoint viewPointOfUnit(int unit) const; // for tests: where to click (inside the base, off its centre)
     // The move the current (or last) drag of a unit stands for, as its ghost shows it.
     const DragMove& lastDrag() const { return m_lastDrag; }
-    bool dragGhostShown() const { return m_dragGhost != nullptr; }
+    bool dragGhostShown() const;
 
   public slots:
     void fitTable();
