@@ -462,26 +462,37 @@ void TestTacticalView::tvbdOnScreen() {
         QTest::mouseClick(w.undoButton(), Qt::LeftButton);
         QCOMPARE(s->units()[unit].pose.c, before.c);
 
-        // An unlimbered Cannon only pivots (12.1.8): a drag stands for no move, so no ghost, and the drop
-        // plays nothing.
+        // An unlimbered Cannon only pivots on its centre (12.1.8): a drag turns it to face the drag's
+        // direction (in 5 degrees). Here it is the other side's gun, so the ghost is red and the drop plays
+        // nothing.
         int gun = -1;
         for (qsizetype i = 0; i < s->tvbdState()->units.size() && gun < 0; ++i) {
             const tactical::Unit& x = s->tvbdState()->units[i];
-            if (x.type == tactical::UnitType::Cannon && !x.limbered && x.onTable())
+            if (x.type == tactical::UnitType::Cannon && !x.limbered && x.onTable() &&
+                x.side != s->tvbdState()->stepSide)
                 gun = int(i);
         }
         QVERIFY(gun >= 0);
         QTest::mouseClick(w.view()->viewport(), Qt::LeftButton, {}, w.view()->viewPointOfUnit(gun));
         QCOMPARE(w.selected(), gun);
         {
+            const QString gunId = s->units()[gun].id;
             const QPoint at = w.view()->viewPointOfUnit(gun);
+            const tactical::Vec2 a0 = w.view()->toTable(w.view()->mapToScene(at));
+            const QPoint to = at + QPoint(60, 0);
+            const tactical::Vec2 d = w.view()->toTable(w.view()->mapToScene(to)) - a0;
+            const double facing = tactical::normDeg(std::round(std::atan2(d.y, d.x) * 180 / M_PI / 5) * 5);
             const qsizetype played = s->actionTexts().size();
             QTest::mousePress(w.view()->viewport(), Qt::LeftButton, {}, at);
-            QTest::mouseMove(w.view()->viewport(), at + QPoint(0, -30));
-            QTest::mouseMove(w.view()->viewport(), at + QPoint(0, -60));
-            QVERIFY(w.view()->lastDrag().text.isEmpty());
-            QVERIFY(!w.view()->dragGhostShown());
-            QTest::mouseRelease(w.view()->viewport(), Qt::LeftButton, {}, at + QPoint(0, -60));
+            QTest::mouseMove(w.view()->viewport(), at + QPoint(30, 0));
+            QTest::mouseMove(w.view()->viewport(), to);
+            const DragMove pivot = w.view()->lastDrag();
+            QCOMPARE(pivot.text, QStringLiteral("move %1 pivot %2").arg(gunId).arg(facing));
+            QCOMPARE(pivot.pose.facing, facing);
+            QVERIFY((pivot.pose.c - s->tvbdState()->units[gun].pose.c).length() < 1e-9); // on its centre
+            QVERIFY2(pivot.refused.contains(QStringLiteral("%1 is ").arg(gunId)), qPrintable(pivot.refused));
+            QVERIFY(w.view()->dragGhostShown());
+            QTest::mouseRelease(w.view()->viewport(), Qt::LeftButton, {}, to);
             QCOMPARE(s->actionTexts().size(), played);
         }
 

@@ -511,6 +511,17 @@ class TvbdSession : public TacticalSession {
             out.refused = refusal(out.text);
             return out;
         }
+        if (u.type == UnitType::Cannon && !u.limbered) { // 12.1.8: it pivots on its centre, to face the drag
+            TAction a;
+            a.kind = TAction::Move;
+            a.unit = unit;
+            a.move =
+                mv(MoveKind::Pivot, normDeg(std::round(std::atan2(delta.y, delta.x) * 180 / M_PI / 5) * 5));
+            out.pose.facing = a.move.angle;
+            out.text = actionText(s(), a);
+            out.refused = refusal(out.text);
+            return out;
+        }
         // The nearest fits, tried in turn: the first the engine allows, else the nearest (refused). Only fits
         // within a TUM of the nearest are tried, so a drag never jumps far from the mouse.
         // A fit the engine refuses is shortened to its longest allowed straight part (a drag beyond the move

@@ -212,6 +212,7 @@ void TacticalWindow::buildUi() {
         new QLabel(QStringLiteral("Drag the selected unit to move it: its ghost shows the move, gold "
                                   "when legal, red with the reason when not (TVBD: the straight move, "
                                   "oblique, wheel or sidestep ending nearest, stopped at the allowance; "
+                                  "an unlimbered Cannon pivots to face the drag; "
                                   "Tercios and Commanders: where dropped). Shift+click on the table moves "
                                   "it there. In the TVBD deployment (10.6) Shift+click deploys the unit "
                                   "of the chosen action there."));
