@@ -516,6 +516,48 @@ void TestTacticalView::tvbdOnScreen() {
         QCOMPARE(s->units()[unit].pose.c, before.c);
     }
 
+    // A Commander dropped on a friendly unit's base attaches to it (12.1.9), at its centre.
+    {
+        const tactical::BattleState& st = *s->tvbdState();
+        int cmd = -1, to = -1;
+        double best = 1e9;
+        for (qsizetype i = 0; i < st.units.size(); ++i) {
+            const tactical::Unit& c = st.units[i];
+            if (c.type != tactical::UnitType::Commander || c.side != st.stepSide || !c.onTable() ||
+                c.actedThisStep)
+                continue;
+            for (qsizetype j = 0; j < st.units.size(); ++j) {
+                const tactical::Unit& y = st.units[j];
+                const double dist = (y.pose.c - c.pose.c).length();
+                if (y.side == c.side && y.type != tactical::UnitType::Commander && y.onTable() &&
+                    y.command == c.command && int(j) != c.attachedTo && dist < best) {
+                    best = dist;
+                    cmd = int(i);
+                    to = int(j);
+                }
+            }
+        }
+        QVERIFY(cmd >= 0 && to >= 0);
+        const QString cmdId = st.units[cmd].id, toId = st.units[to].id;
+        w.selectUnit(cmd);
+        QCOMPARE(w.selected(), cmd);
+        const QPoint from = w.view()->viewPointOfUnit(cmd);
+        const tactical::Vec2 grip = w.view()->toTable(w.view()->mapToScene(from)) - st.units[cmd].pose.c;
+        const QPoint onto = w.view()->mapFromScene(w.view()->toScene(st.units[to].pose.c + grip));
+        QTest::mousePress(w.view()->viewport(), Qt::LeftButton, {}, from);
+        QTest::mouseMove(w.view()->viewport(), (from + onto) / 2);
+        QTest::mouseMove(w.view()->viewport(), onto);
+        const DragMove attach = w.view()->lastDrag();
+        QCOMPARE(attach.text, QStringLiteral("move %1 attach %2").arg(cmdId, toId));
+        QVERIFY2(attach.refused.isEmpty(), qPrintable(attach.refused));
+        QVERIFY((attach.pose.c - st.units[to].pose.c).length() < 1e-9);
+        QTest::mouseRelease(w.view()->viewport(), Qt::LeftButton, {}, onto);
+        QVERIFY2(w.lastError().isEmpty(), qPrintable(w.lastError()));
+        QCOMPARE(s->tvbdState()->units[cmd].attachedTo, to);
+        QTest::mouseClick(w.undoButton(), Qt::LeftButton);
+        QVERIFY(s->tvbdState()->units[cmd].attachedTo != to);
+    }
+
     // A move measured on the table: not a listed distance, typed in the entry.
     const double listed = fwd.section(QLatin1Char(' '), 3).toDouble();
     QVERIFY(listed > 0.5);

@@ -508,6 +508,22 @@ class TvbdSession : public TacticalSession {
         if (u.type == UnitType::Commander) {
             out.pose.c = u.pose.c + delta;
             out.text = moveToText(unit, out.pose.c);
+            // Dropped on a friendly combat unit's base: he attaches to it (12.1.9), at its centre.
+            for (qsizetype i = 0; i < s().units.size(); ++i) {
+                const Unit& y = s().units[i];
+                if (int(i) == unit || y.side != u.side || y.type == UnitType::Commander || !y.onTable())
+                    continue;
+                const Vec2 l = y.pose.toLocal(out.pose.c);
+                if (std::abs(l.x) <= y.pose.d / 2 && std::abs(l.y) <= y.pose.w / 2) {
+                    TAction a;
+                    a.kind = TAction::Move;
+                    a.unit = unit;
+                    a.move = mv(MoveKind::Attach, 0, 0, int(i));
+                    out.text = actionText(s(), a);
+                    out.pose.c = y.pose.c;
+                    break;
+                }
+            }
             out.refused = refusal(out.text);
             return out;
         }

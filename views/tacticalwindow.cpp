@@ -210,12 +210,13 @@ void TacticalWindow::buildUi() {
     al->addWidget(m_measured);
     auto* shiftHint =
         new QLabel(QStringLiteral("Drag the selected unit to move it: its ghost shows the move, gold "
-                                  "when legal, red with the reason when not (TVBD: the straight move, "
+                                  "when legal, red with the reason when not. TVBD: the straight move, "
                                   "oblique, wheel or sidestep ending nearest, stopped at the allowance; "
-                                  "an unlimbered Cannon pivots to face the drag; "
-                                  "Tercios and Commanders: where dropped). Shift+click on the table moves "
-                                  "it there. In the TVBD deployment (10.6) Shift+click deploys the unit "
-                                  "of the chosen action there."));
+                                  "an unlimbered Cannon pivots to face the drag; a Commander goes where "
+                                  "dropped, or attaches to the unit he is dropped on. Tercios: where "
+                                  "dropped. Shift+click on the table moves the unit there. In the TVBD "
+                                  "deployment (10.6) Shift+click deploys the unit of the chosen action "
+                                  "there."));
     shiftHint->setWordWrap(true);
     al->addWidget(shiftHint);
     m_handDice = new QCheckBox(QStringLiteral("Dice rolled by hand (the app asks for the ones it needs)"));
