@@ -184,8 +184,8 @@ struct DragFit {
 };
 
 // The moves of unit u whose end comes near `target`, nearest first: straight ahead or back by the drag's
-// length along the facing (12.1.3, 12.1.11), each oblique and wheel (12.1.5, in 5-degree steps up to the
-// rules' limits) with the straight part after it that brings the centre nearest, and the sidesteps (12.1.6).
+// length along the facing (12.1.3), each oblique and wheel (12.1.5, in 5-degree steps up to the rules'
+// limits) with the straight part after it that brings the centre nearest, and the sidesteps (12.1.5).
 // Distances are in 0.05 TUM, so the move's notation gives back the same move.
 QList<DragFit> dragFits(const TvbdEngine& e, const BattleState& s, int u, Vec2 target) {
     const Pose& at = s.units[u].pose;

@@ -167,10 +167,12 @@ class TacticalSession {
     // Commander's free move, the deployment of a TVBD unit not yet on the table, 10.6), or "" when the
     // ruleset moves that unit otherwise.
     virtual QString moveToText(int unit, tactical::Vec2 to) const = 0;
-    // The move of a unit dragged on the table by `delta`, as the drag shows it and the drop submits it:
-    // TVBD formed units the move whose end lies nearest to where the base was dragged (straight ahead or
-    // back, an oblique, a wheel or a sidestep; a legal one before a nearer one the engine refuses),
-    // Commanders and Tercios units to where they are dropped. Its text is "" when the drag is too short.
+    // The move of a unit dragged on the table by `delta`, as the drag shows it and the drop submits it. TVBD:
+    // a formed unit the move whose end lies nearest to where the base was dragged (straight ahead or back, an
+    // oblique, a wheel or a sidestep; a legal one before a nearer one the engine refuses, and one refused for
+    // its length shortened to the longest allowed); an unlimbered Cannon a pivot to face the drag; a
+    // Commander to where he is dropped, or attached to the friendly unit he is dropped on. Tercios: the unit
+    // (its Front Centre) to where it is dropped. Its text is "" when the drag stands for no move.
     virtual DragMove dragMove(int unit, tactical::Vec2 delta) const = 0;
     // TVBD: the notation of a measured move ("fwd", "wheel", "oblique", "back", …) of the unit.
     virtual QString measuredMoveText(int unit, const QString& kind, double angle, double dist) const = 0;
