@@ -24,6 +24,7 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+
 #include <QListWidget>
 #include <QProcess>
 #include <QPushButton>
@@ -32,6 +33,7 @@
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QtTest>
+#include <random>
 
 using namespace wp;
 
@@ -278,6 +280,7 @@ class TestTacticalView : public QObject {
     }
     void badFiles();
     void tvbdOnScreen();
+    void tvbdDragsAgreeWithTheEngine();
     void tvbdAssistDice();
     void terciosOnScreen();
     void terciosHotseatCover();
@@ -599,6 +602,66 @@ void TestTacticalView::tvbdOnScreen() {
         ruled += rule.match(w.logList()->item(i)->text()).hasMatch() ? 1 : 0;
     QVERIFY2(ruled > 10, qPrintable(QString::number(ruled)));
     shot(&w, QStringLiteral("tactical-tvbd-over.png"));
+}
+
+// A property of the drag through a whole battle played by the computer: at each movement step, random drags
+// of the acting side's units; a drag shown gold is a move the engine plays, ending where its ghost was (or
+// nowhere when a failed command check, 12.1.2, keeps the unit in place); one shown red is refused with the
+// very reason shown.
+void TestTacticalView::tvbdDragsAgreeWithTheEngine() {
+    QString error;
+    std::unique_ptr<TacticalSession> s = TacticalSession::open(tvbdScenario(), 12, &error);
+    QVERIFY2(s, qPrintable(error));
+    std::mt19937 rng(12);
+    std::uniform_real_distribution<double> len(0.2, 9.0), angle(-M_PI, M_PI);
+    int legal = 0, refused = 0, none = 0;
+    for (int guard = 0; guard < 5000 && !s->over(); ++guard) {
+        const tactical::BattleState& st = *s->tvbdState();
+        if (st.step == tactical::Step::Move) {
+            QList<int> mine;
+            for (qsizetype i = 0; i < st.units.size(); ++i)
+                if (st.units[i].side == st.stepSide && st.units[i].onTable())
+                    mine << int(i);
+            for (int k = 0; k < 2 && !mine.isEmpty(); ++k) {
+                const int u = mine[int(rng() % mine.size())];
+                const double a = angle(rng), l = len(rng);
+                const tactical::Vec2 delta{l * std::cos(a), l * std::sin(a)};
+                const DragMove d = s->dragMove(u, delta);
+                if (d.text.isEmpty()) {
+                    ++none;
+                    continue;
+                }
+                const tactical::Pose before = s->tvbdState()->units[u].pose;
+                const qsizetype lines = s->log().size();
+                QString why;
+                const bool ok = s->applyText(d.text, &why);
+                if (!d.refused.isEmpty()) {
+                    ++refused;
+                    QVERIFY2(!ok, qPrintable(d.text));
+                    QCOMPARE(why, d.refused);
+                    continue;
+                }
+                ++legal;
+                QVERIFY2(ok, qPrintable(d.text + QLatin1String(": ") + why));
+                const tactical::Pose after = s->tvbdState()->units[u].pose;
+                bool failedCheck = false;
+                for (qsizetype i = lines; i < s->log().size(); ++i)
+                    failedCheck = failedCheck || s->log()[i].contains(QLatin1String("12.1.2"));
+                if (!(failedCheck && (after.c - before.c).length() < 1e-9))
+                    QVERIFY2((after.c - d.pose.c).length() < 1e-6 &&
+                                 std::abs(after.facing - d.pose.facing) < 1e-6,
+                             qPrintable(d.text));
+                if (s->canUndo())
+                    QVERIFY(s->undo());
+            }
+        }
+        QString text;
+        if (!s->applyPolicyAction(&text))
+            break;
+    }
+    QVERIFY2(
+        s->over() && legal >= 100 && refused >= 100, // seed 12: 196 and 342 through 7 turns
+        qPrintable(QStringLiteral("%1 legal, %2 refused, %3 no move").arg(legal).arg(refused).arg(none)));
 }
 
 // Assist mode with TVBD: the dice of a shot come from the hand-dice entry and the dialog, the odds are

@@ -506,7 +506,9 @@ class TvbdSession : public TacticalSession {
         const Unit& u = s().units[unit];
         out.pose = u.pose;
         if (u.type == UnitType::Commander) {
-            out.pose.c = u.pose.c + delta;
+            const Vec2 to = u.pose.c + delta;
+            out.pose.c = {std::round(to.x * 100) / 100,
+                          std::round(to.y * 100) / 100}; // as the notation has it
             out.text = moveToText(unit, out.pose.c);
             // Dropped on a friendly combat unit's base: he attaches to it (12.1.9), at its centre.
             for (qsizetype i = 0; i < s().units.size(); ++i) {
