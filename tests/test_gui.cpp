@@ -9,6 +9,7 @@
 #include "combatdialog.h"
 #include "coverwidget.h"
 #include "describe.h"
+#include "economy_fixture.h"
 #include "gamecontroller.h"
 #include "gui_fixture.h"
 #include "handpanel.h"
@@ -432,11 +433,77 @@ class TestGui : public QObject {
         for (int i = 0; i < w.computerReasons()->count(); ++i)
             shown << w.computerReasons()->item(i)->text();
         QCOMPARE(shown, gc->computerReasons());
+        // In words: its card play names the card and what it does ("C12 · Recruit (REC)"), not the notation.
+        bool cardInWords = false;
+        for (const QString& line : shown) {
+            QVERIFY2(!line.contains(QRegularExpression(QStringLiteral(": play [CP]\\d+ "))),
+                     qPrintable(line));
+            cardInWords =
+                cardInWords || line.contains(QRegularExpression(QStringLiteral("^turn 1: C\\d+ · ")));
+        }
+        QVERIFY2(cardInWords, qPrintable(shown.join(QLatin1Char('\n'))));
         QVERIFY(!w.computerProgress()->isVisible());
         QVERIFY(!w.hurryButton()->isVisible());
         w.computerDock()->raise();
         settle();
         QVERIFY(w.grab().save(shot(QStringLiteral("window-vs-computer.png"))));
+    }
+
+    // The recruitment decisions (8.4, 8.41, 8.411) are buttons in words, not the notation ("choose 1").
+    void recruitChoicesInWords() {
+        test::Rules r;
+        cleanCampaign(r);
+        r.placeLeader(QStringLiteral("bucquoy"), QStringLiteral("vienna"));
+        r.dice({7}); // 8.411: two steps
+        const QString card = cardOfValue(r, kCatholic, 1);
+        r.setHand(kCatholic, {card, r.plainCard(kCatholic, 1)});
+        MainWindow w(d);
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.startPosition(r.s, QStringLiteral("campaign"));
+        settle();
+        GameController* gc = w.controller();
+        Action rec;
+        for (const Action& a : gc->legal())
+            if (a.kind == ActionKind::PlayCard && a.use == CardUse::Rec)
+                rec = a;
+        QCOMPARE(rec.use, CardUse::Rec);
+        playTreeItem(w.prompt(), w.prompt()->itemFor(rec));
+        settle();
+        const QStringList expected = {QStringLiteral("Bucquoy recruits (8.4)"),
+                                      QStringLiteral("Recruit Mercenaries (8.41)"),
+                                      QStringLiteral("No unit at full strength: all reduced (8.411)")};
+        for (const QString& want : expected) {
+            QStringList offered;
+            const Action* pick = nullptr;
+            for (const Action& a : gc->legal()) {
+                if (a.kind != ActionKind::Choose)
+                    continue;
+                QAbstractButton* b = w.prompt()->buttonFor(a);
+                QVERIFY2(b, qPrintable(formatAction(*d, gc->state(), a)));
+                QVERIFY2(!b->text().startsWith(QLatin1String("choose")), qPrintable(b->text()));
+                offered << b->text();
+                if (b->text() == want)
+                    pick = &a;
+            }
+            QVERIFY2(pick, qPrintable(offered.join(QLatin1String(" | "))));
+            if (want == expected[1])
+                QVERIFY2(offered.contains(QStringLiteral("Recruit Militia (8.41)")),
+                         qPrintable(offered.join(QLatin1String(" | "))));
+            if (want == expected[2]) {
+                QVERIFY(w.grab().save(shot(QStringLiteral("recruit-in-words.png"))));
+                QVERIFY2(
+                    offered.contains(QStringLiteral("1 unit at full strength, the rest reduced (8.411)")),
+                    qPrintable(offered.join(QLatin1String(" | "))));
+            }
+            click(w.prompt()->buttonFor(*pick));
+            settle();
+        }
+        int reduced = 0;
+        for (const UnitState& u : gc->state().units)
+            reduced += u.loc == r.city(QStringLiteral("vienna")) && u.steps == 1 ? 1 : 0;
+        QCOMPARE(reduced, 2); // what the last button said
     }
 
     // At the end of a game (not by e-mail) the other side's hand is no secret: a click on its cards shows

@@ -1,5 +1,6 @@
 #include "describe.h"
 
+#include "rules/economy.h"
 #include "rules/events.h"
 #include "rules/internal.h"
 
@@ -54,9 +55,70 @@ ChoiceTarget choiceTarget(const GameState& s) {
             return ChoiceTarget::Unit;
         if (ch->purpose == kChooseDiscard)
             return ChoiceTarget::Card;
+        if (ch->purpose >= kChooseEconomyBase && ch->purpose < kChooseEventBase) // as the notation reads them
+            switch (economyTargetKind(*ch)) {
+            case 1:
+                return ChoiceTarget::City;
+            case 2:
+                return ChoiceTarget::Unit;
+            case 3:
+                return ChoiceTarget::Leader;
+            default:
+                break;
+            }
     }
     return ChoiceTarget::Other;
 }
+
+namespace {
+
+// The economy decisions (recruitment, pay, loot, recovery, revolts, peace, Wallenstein: rules/economy.h) in
+// words; "" when the choice is only a city, unit or leader (named by the caller).
+QString economyWords(const GameData& d, const GameState& s, const ChoiceFrame& f, const Action& a) {
+    auto plural = [](int n, const char* one, const char* many) {
+        return QStringLiteral("%1 %2").arg(n).arg(QLatin1String(n == 1 ? one : many));
+    };
+    switch (f.purpose) {
+    case kRecruitLeader:
+        if (a.target >= kLeaderBase && a.target - kLeaderBase < static_cast<int>(d.leaders.size()))
+            return QStringLiteral("%1 recruits (8.4)").arg(d.leaders[a.target - kLeaderBase].name);
+        break;
+    case kRecruitKind:
+        return a.target == 1 ? QStringLiteral("Recruit Mercenaries (8.41)")
+                             : QStringLiteral("Recruit Militia (8.41)");
+    case kRecruitSteps:
+        return a.target == 0 ? QStringLiteral("No unit at full strength: all reduced (8.411)")
+                             : QStringLiteral("%1 at full strength, the rest reduced (8.411)")
+                                   .arg(plural(a.target, "unit", "units"));
+    case kRecruitAp:
+        return a.target == 1 ? QStringLiteral("Spend 1 Aid Point: no -1 to the roll (19.4b)")
+                             : QStringLiteral("Keep the Aid Point (19.4b)");
+    case kPayUnits:
+        return QStringLiteral("Pay %1 at %2 (15.13)")
+            .arg(unitName(d, s, a.target), a.target >= 0 && a.target < static_cast<int>(s.units.size())
+                                               ? cityName(d, s.units[static_cast<size_t>(a.target)].loc)
+                                               : QStringLiteral("?"));
+    case kStepLoss:
+        return QStringLiteral("%1 loses a step (15.223)").arg(unitName(d, s, a.target));
+    case kRecoverPillage:
+        return QStringLiteral("Recover a Pillage level at %1 (15.25)").arg(cityName(d, a.target));
+    case kWallensteinRecall:
+        return QStringLiteral("Wallenstein joins the army at %1 (7.22)").arg(cityName(d, a.target));
+    case kRevoltSpread:
+        return QStringLiteral("The revolt spreads to %1 (9.44)").arg(cityName(d, a.target));
+    case kSetupPillage:
+        return QStringLiteral("Pillage %1").arg(cityName(d, a.target));
+    case kPeaceWithdraw:
+        if (a.target >= kAreaCode && a.target - kAreaCode < static_cast<int>(d.areas.size()))
+            return QStringLiteral("Withdraw from %1 (5.32)").arg(d.areas[a.target - kAreaCode].name);
+        return QStringLiteral("Withdraw from %1 (5.32)").arg(cityName(d, a.target));
+    default:
+        break;
+    }
+    return {};
+}
+
+} // namespace
 
 ChoiceTarget choiceTarget(const GameData& d, const GameState& s) {
     const auto* ch = s.frames.empty() ? nullptr : std::get_if<ChoiceFrame>(&s.frames.back());
@@ -226,6 +288,12 @@ QString describeAction(const GameData& d, const GameState& s, const Action& a) {
                         .arg(d.leaders[a.target - kLeaderBase].name);
                 break;
             }
+        }
+        if (const auto* ch = top ? std::get_if<ChoiceFrame>(top) : nullptr;
+            ch && ch->purpose >= kChooseEconomyBase && ch->purpose < kChooseEventBase) {
+            const QString words = economyWords(d, s, *ch, a);
+            if (!words.isEmpty())
+                return words;
         }
         switch (choiceTarget(d, s)) {
         case ChoiceTarget::City:

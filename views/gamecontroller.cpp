@@ -101,6 +101,13 @@ void GameController::setUpComputers(const QString& bot, quint64 seed) {
         // `tournament --threads 2`) it was no stronger and its decisions were already quick on one
         // (docs/ai.md "Two threads"), and the other core keeps the window responsive.
         m_ai[side] = std::make_shared<ai::AiPlayer>(side, std::move(b));
+        // The Computer dock in words: "P5 · Activate Mansfeld at Pilsen" rather than "play P5 act mansfeld".
+        m_ai[side]->setDescriber([](const GameData& d, const rules::GameState& s, const rules::Action& a) {
+            const QString words = describeAction(d, s, a);
+            return a.kind == rules::ActionKind::PlayCard && a.card >= 0 && a.card < d.cards.size()
+                       ? QStringLiteral("%1 · %2").arg(d.cards[a.card].id, words)
+                       : words;
+        });
     }
 }
 

@@ -11,7 +11,9 @@ Decision AiPlayer::decide(const SideView& view, const Controls& controls) {
     const GameState& s = view.state();
     const QString line = QStringLiteral("turn %1: %2 — %3")
                              .arg(s.turn)
-                             .arg(formatAction(view.data(), s, dec.action), dec.reason);
+                             .arg(m_describe ? m_describe(view.data(), s, dec.action)
+                                             : formatAction(view.data(), s, dec.action),
+                                  dec.reason);
     std::lock_guard<std::mutex> lock(m_mutex);
     m_log << line;
     if (m_log.size() > 500)

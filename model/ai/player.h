@@ -7,6 +7,7 @@
 #include "ai/bot.h"
 
 #include <QStringList>
+#include <functional>
 #include <mutex>
 
 namespace wp::ai {
@@ -28,8 +29,14 @@ class AiPlayer {
     // The last decisions, oldest first: "turn 3 round 2: play C5 act tilly — priority: ..."
     QStringList recentReasons(int max = 50) const;
 
+    // How the decisions' actions are written in recentReasons (the GUI's words; the notation, formatAction,
+    // when unset). Called on the deciding thread with the view's data and state: it must only read them.
+    using Describer = std::function<QString(const GameData&, const rules::GameState&, const rules::Action&)>;
+    void setDescriber(Describer describe) { m_describe = std::move(describe); }
+
   private:
     int m_side;
+    Describer m_describe;
     std::unique_ptr<Bot> m_bot;
     mutable std::mutex m_mutex;
     QStringList m_log;
