@@ -449,6 +449,35 @@ class TestGui : public QObject {
         QVERIFY(w.grab().save(shot(QStringLiteral("window-vs-computer.png"))));
     }
 
+    // Every decision of random games of the four scenarios is offered in words: no action's description
+    // falls back to its notation (as the recruitment choices did, "choose 1").
+    void everyDecisionInWords() {
+        QStringList left;
+        int choices = 0;
+        for (const QString& scenario : {QStringLiteral("campaign"), QStringLiteral("early-war"),
+                                        QStringLiteral("intervention"), QStringLiteral("apocalypse")})
+            for (int seed = 1; seed <= 3; ++seed) {
+                Game g(d);
+                QString error;
+                QVERIFY2(g.start(scenario, {}, static_cast<uint64_t>(seed), &error), qPrintable(error));
+                Rng pick(static_cast<uint64_t>(seed));
+                for (int i = 0; i < 6000 && !g.state().gameOver; ++i) {
+                    const auto legal = g.legalActions();
+                    QVERIFY(!legal.empty());
+                    for (const Action& a : legal) {
+                        choices += a.kind == ActionKind::Choose ? 1 : 0;
+                        const QString note = formatAction(*d, g.state(), a);
+                        if (describeAction(*d, g.state(), a) == note && left.size() < 10)
+                            left << QStringLiteral("%1 (%2)").arg(note, g.prompt());
+                    }
+                    g.play(legal[chooseRandomAction(*d, g.state(), legal, RandomPolicy::Aggressive, pick)]);
+                }
+                QVERIFY(g.state().gameOver);
+            }
+        QVERIFY2(left.isEmpty(), qPrintable(left.join(QLatin1Char('\n'))));
+        QVERIFY2(choices > 1000, qPrintable(QString::number(choices)));
+    }
+
     // The recruitment decisions (8.4, 8.41, 8.411) are buttons in words, not the notation ("choose 1").
     void recruitChoicesInWords() {
         test::Rules r;
