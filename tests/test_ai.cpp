@@ -282,6 +282,36 @@ class TestAi : public QObject {
         QCOMPARE(moveTowards(QStringLiteral("hanau")), QStringLiteral("hanau"));
     }
 
+    // 5.141: the Catholic's plan level also searches the Electors he has lost: with no other objective
+    // asked for (count 0) and nothing threatened, an activation of Tilly at Frankfurt offers the nearest
+    // Elector city the Protestant holds (Trier; Mainz is still Catholic) and the best city of an Elector
+    // Area the Catholic does not control (the Lower Palatinate, Protestant at the start); once Trier is
+    // Catholic again it is no longer offered. The Protestant's activations get neither.
+    void planLevelLostElectors() {
+        Rules r;
+        QVERIFY(r.newGame());
+        r.clearBoard();
+        r.setMarker(QStringLiteral("frankfurt"), kCatholic);
+        r.setMarker(QStringLiteral("trier"), kProtestant);
+        r.placeLeader(QStringLiteral("tilly"), QStringLiteral("frankfurt"));
+        r.place(QStringLiteral("bavarian"), UnitKind::Mercenary, QStringLiteral("frankfurt"), 4);
+        r.placeLeader(QStringLiteral("mansfeld"), QStringLiteral("magdeburg"));
+        r.place(QStringLiteral("protestant"), UnitKind::Mercenary, QStringLiteral("magdeburg"), 4);
+        r.setActive(kCatholic);
+        const GameData& d = r.d();
+        const int tilly = r.leader(QStringLiteral("tilly"));
+        const std::vector<int> objectives = ai::activationObjectives(d, r.s, tilly, kCatholic, 0);
+        QCOMPARE(static_cast<int>(objectives.size()), 2);
+        QCOMPARE(d.cities[objectives[0]].id, QStringLiteral("trier"));
+        QCOMPARE(d.areas[d.cities[objectives[1]].area].id, QStringLiteral("lower-palatinate"));
+        r.setMarker(QStringLiteral("trier"), kCatholic);
+        const std::vector<int> retaken = ai::activationObjectives(d, r.s, tilly, kCatholic, 0);
+        QVERIFY(std::find(retaken.begin(), retaken.end(), r.city(QStringLiteral("trier"))) == retaken.end());
+        QCOMPARE(static_cast<int>(retaken.size()), 1); // the Lower Palatinate still
+        QVERIFY(
+            ai::activationObjectives(d, r.s, r.leader(QStringLiteral("mansfeld")), kProtestant, 0).empty());
+    }
+
     // The search bot's campaign plan (issue 8, docs/ai.md): 5.15 costs 3 VP when the Intervention cards
     // come in (8.11: turn 7) without Spinola's army (a Spanish leader and 3 Spanish units) in the UP, so
     // campaignTerms() counts the penalty as the Intervention draws near and not once the army is there;

@@ -82,8 +82,10 @@ size_t fastChoiceTowards(const rules::Engine& engine, const rules::GameState& s,
 
 // The objectives worth searching for an activation of `leader`'s stack: the `count` best of the priority
 // list's objective scores (11.1) and, when there is one within 5 spaces, the nearest Elector or key city
-// of `side` with more enemy strength within two spaces than in it (5.141). Empty when the stack is off
-// the map or has no units.
+// of `side` with more enemy strength within two spaces than in it (5.141). For the Catholic (the campaign
+// plan, 5.141) also, within 6 spaces and when the list would go for it, the nearest Elector city he does
+// not hold (Mainz, Köln, Trier) and the best city of an Elector Area he does not control. Empty when the
+// stack is off the map or has no units.
 std::vector<int> activationObjectives(const GameData& d, const rules::GameState& s, int leader, int side,
                                       int count);
 

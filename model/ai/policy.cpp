@@ -1028,6 +1028,33 @@ std::vector<int> activationObjectives(const GameData& d, const GameState& s, int
     }
     if (defend >= 0 && std::find(out.begin(), out.end(), defend) == out.end())
         out.push_back(defend);
+    if (side == kCath) {
+        // the campaign plan (5.141, the Catholic's): the nearest lost Elector city within 6 spaces and the
+        // best city of an Elector Area he does not control, both as the priority list would go for them
+        int lost = -1, lostDist = 7, areaCity = -1;
+        double areaScore = 0;
+        for (int c = 0; c < dist.n; ++c) {
+            const int dd = dist.at(at, c);
+            if (dd < 0 || dd > 6 || effectiveCityControl(d, s, c) == side)
+                continue;
+            const double v = cityValue(d, s, f, k, side, c, cf);
+            if (v <= 0)
+                continue;
+            if (d.cities[c].elector && dd < lostDist) {
+                lost = c;
+                lostDist = dd;
+            }
+            const int ar = d.cities[c].area;
+            if (ar >= 0 && d.areas[ar].elector && s.areas[static_cast<size_t>(ar)].control != side &&
+                v / (1.0 + dd) > areaScore) {
+                areaScore = v / (1.0 + dd);
+                areaCity = c;
+            }
+        }
+        for (int c : {lost, areaCity})
+            if (c >= 0 && std::find(out.begin(), out.end(), c) == out.end())
+                out.push_back(c);
+    }
     return out;
 }
 
