@@ -69,6 +69,17 @@ using namespace wp::rules;
 
 namespace {
 
+// Shows the window (1600 x 1000) at the campaign position `s`; false when it is never shown.
+bool showAtPosition(MainWindow& w, const GameState& s) {
+    w.resize(1600, 1000);
+    w.show();
+    if (!QTest::qWaitForWindowExposed(&w))
+        return false;
+    w.startPosition(s, QStringLiteral("campaign"));
+    guitest::settle();
+    return true;
+}
+
 QString shot(const QString& name) {
     QDir().mkpath(QStringLiteral("gui-shots"));
     return QDir(QStringLiteral("gui-shots")).absoluteFilePath(name);
@@ -487,11 +498,7 @@ class TestGui : public QObject {
         const QString card = cardOfValue(r, kCatholic, 1);
         r.setHand(kCatholic, {card, r.plainCard(kCatholic, 1)});
         MainWindow w(d);
-        w.resize(1600, 1000);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        w.startPosition(r.s, QStringLiteral("campaign"));
-        settle();
+        QVERIFY(showAtPosition(w, r.s));
         GameController* gc = w.controller();
         Action rec;
         for (const Action& a : gc->legal())
@@ -546,11 +553,7 @@ class TestGui : public QObject {
         r.s.gameOver = true;
         r.s.result = QStringLiteral("Draw (test)");
         MainWindow w(d);
-        w.resize(1600, 1000);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        w.startPosition(r.s, QStringLiteral("campaign"));
-        settle();
+        QVERIFY(showAtPosition(w, r.s));
         GameController* gc = w.controller();
         QVERIFY(gc->state().gameOver);
         QCOMPARE(gc->actor(), -1);
