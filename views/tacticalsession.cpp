@@ -505,6 +505,13 @@ class TvbdSession : public TacticalSession {
             return out;
         const Unit& u = s().units[unit];
         out.pose = u.pose;
+        auto textOf = [&](const MoveSpec& m) { // the notation of a move of the unit
+            TAction a;
+            a.kind = TAction::Move;
+            a.unit = unit;
+            a.move = m;
+            return actionText(s(), a);
+        };
         if (u.type == UnitType::Commander) {
             const Vec2 to = u.pose.c + delta;
             out.pose.c = {std::round(to.x * 100) / 100,
@@ -517,11 +524,7 @@ class TvbdSession : public TacticalSession {
                     continue;
                 const Vec2 l = y.pose.toLocal(out.pose.c);
                 if (std::abs(l.x) <= y.pose.d / 2 && std::abs(l.y) <= y.pose.w / 2) {
-                    TAction a;
-                    a.kind = TAction::Move;
-                    a.unit = unit;
-                    a.move = mv(MoveKind::Attach, 0, 0, int(i));
-                    out.text = actionText(s(), a);
+                    out.text = textOf(mv(MoveKind::Attach, 0, 0, int(i)));
                     out.pose.c = y.pose.c;
                     break;
                 }
@@ -530,13 +533,8 @@ class TvbdSession : public TacticalSession {
             return out;
         }
         if (u.type == UnitType::Cannon && !u.limbered) { // 12.1.8: it pivots on its centre, to face the drag
-            TAction a;
-            a.kind = TAction::Move;
-            a.unit = unit;
-            a.move =
-                mv(MoveKind::Pivot, normDeg(std::round(std::atan2(delta.y, delta.x) * 180 / M_PI / 5) * 5));
-            out.pose.facing = a.move.angle;
-            out.text = actionText(s(), a);
+            out.pose.facing = normDeg(std::round(std::atan2(delta.y, delta.x) * 180 / M_PI / 5) * 5);
+            out.text = textOf(mv(MoveKind::Pivot, out.pose.facing));
             out.refused = refusal(out.text);
             return out;
         }
@@ -545,13 +543,6 @@ class TvbdSession : public TacticalSession {
         // A fit the engine refuses is shortened to its longest allowed straight part (a drag beyond the move
         // allowance stops at it, 12.1.3).
         const QList<DragFit> fits = dragFits(m_engine, s(), unit, u.pose.c + delta);
-        auto textOf = [&](const MoveSpec& m) {
-            TAction a;
-            a.kind = TAction::Move;
-            a.unit = unit;
-            a.move = m;
-            return actionText(s(), a);
-        };
         for (qsizetype i = 0; i < fits.size() && i < 6 && fits[i].miss <= fits[0].miss + 1.0; ++i) {
             MoveSpec m = fits[i].move;
             QString text = textOf(m);
