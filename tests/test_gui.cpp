@@ -22,6 +22,7 @@
 #include "promptpanel.h"
 #include "recordspanel.h"
 #include "replaybar.h"
+#include "rules/economy.h"
 #include "rules/invariants.h"
 #include "rules_fixture.h"
 #include "save/pbem.h"
@@ -50,6 +51,7 @@
 #include <QPushButton>
 #include <QRadioButton>
 #include <QRegularExpression>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStandardItemModel>
@@ -540,6 +542,49 @@ class TestGui : public QObject {
         for (const UnitState& u : gc->state().units)
             reduced += u.loc == r.city(QStringLiteral("vienna")) && u.steps == 1 ? 1 : 0;
         QCOMPARE(reduced, 2); // what the last button said
+    }
+
+    // The pay decision (15.13) reads in the Orders panel as the Computer dock writes it: "Pay <unit> at
+    // <city> (15.13)", the unit named with its city; a pay is played by its button.
+    void payChoicesInWords() {
+        test::Rules r;
+        cleanCampaign(r);
+        const auto merc =
+            r.place(QStringLiteral("protestant"), UnitKind::Mercenary, QStringLiteral("pilsen"), 1);
+        const auto mil =
+            r.place(QStringLiteral("protestant"), UnitKind::Militia, QStringLiteral("pilsen"), 1);
+        r.s.aidPoints[kProtestant] = 3;
+        QVERIFY(startPhase(r, Phase::Pay)); // 15.13
+        QCOMPARE(purpose(r), int(kPayUnits));
+        MainWindow w(d);
+        QVERIFY(showAtPosition(w, r.s));
+        GameController* gc = w.controller();
+        const QString pilsen = locName(*d, r.city(QStringLiteral("pilsen")));
+        QStringList offered;
+        const Action* payMerc = nullptr;
+        for (const Action& a : gc->legal()) {
+            QAbstractButton* b = w.prompt()->buttonFor(a);
+            QVERIFY2(b, qPrintable(formatAction(*d, gc->state(), a)));
+            offered << b->text();
+            // The whole button shows in the panel: a long label wraps rather than running off its edge.
+            auto* area = qobject_cast<QScrollArea*>(b->parentWidget()->parentWidget()->parentWidget());
+            QVERIFY(area);
+            QVERIFY2(b->mapTo(area->viewport(), QPoint(b->width(), 0)).x() <= area->viewport()->width(),
+                     qPrintable(b->text()));
+            if (a.kind == ActionKind::Choose && a.target == merc[0])
+                payMerc = &a;
+        }
+        const QString want =
+            QStringLiteral("Pay %1 at %2 (15.13)").arg(unitName(*d, gc->state(), merc[0]), pilsen);
+        QVERIFY2(offered.contains(want), qPrintable(offered.join(QLatin1String(" | "))));
+        QVERIFY2(offered.contains(
+                     QStringLiteral("Pay %1 at %2 (15.13)").arg(unitName(*d, gc->state(), mil[0]), pilsen)),
+                 qPrintable(offered.join(QLatin1String(" | "))));
+        QVERIFY(payMerc);
+        QVERIFY(w.grab().save(shot(QStringLiteral("pay-in-words.png"))));
+        click(w.prompt()->buttonFor(*payMerc));
+        settle();
+        QCOMPARE(int(gc->state().aidPoints[kProtestant]), 1); // 15.131: a Mercenary costs 2 Aid Points
     }
 
     // At the end of a game (not by e-mail) the other side's hand is no secret: a click on its cards shows

@@ -70,6 +70,13 @@ ChoiceTarget choiceTarget(const GameState& s) {
     return ChoiceTarget::Other;
 }
 
+QString unitAt(const GameData& d, const GameState& s, int unit) {
+    return QStringLiteral("%1 at %2")
+        .arg(unitName(d, s, unit), unit >= 0 && unit < static_cast<int>(s.units.size())
+                                       ? cityName(d, s.units[static_cast<size_t>(unit)].loc)
+                                       : QStringLiteral("?"));
+}
+
 namespace {
 
 // The economy decisions (recruitment, pay, loot, recovery, revolts, peace, Wallenstein: rules/economy.h) in
@@ -94,12 +101,9 @@ QString economyWords(const GameData& d, const GameState& s, const ChoiceFrame& f
         return a.target == 1 ? QStringLiteral("Spend 1 Aid Point: no -1 to the roll (19.4b)")
                              : QStringLiteral("Keep the Aid Point (19.4b)");
     case kPayUnits:
-        return QStringLiteral("Pay %1 at %2 (15.13)")
-            .arg(unitName(d, s, a.target), a.target >= 0 && a.target < static_cast<int>(s.units.size())
-                                               ? cityName(d, s.units[static_cast<size_t>(a.target)].loc)
-                                               : QStringLiteral("?"));
+        return QStringLiteral("Pay %1 (15.13)").arg(unitAt(d, s, a.target));
     case kStepLoss:
-        return QStringLiteral("%1 loses a step (15.223)").arg(unitName(d, s, a.target));
+        return QStringLiteral("%1 loses a step (15.223)").arg(unitAt(d, s, a.target));
     case kRecoverPillage:
         return QStringLiteral("Recover a Pillage level at %1 (15.25)").arg(cityName(d, a.target));
     case kWallensteinRecall:

@@ -13,6 +13,8 @@ QString describeAction(const GameData& d, const rules::GameState& s, const rules
 // A unit or leader in words: "Bavarian Mercenary (reduced)" / "Tilly".
 QString describePiece(const GameData& d, const rules::GameState& s, int piece);
 QString unitName(const GameData& d, const rules::GameState& s, int unit);
+// The same with the city it stands in: "Bavarian Mercenary at Munich".
+QString unitAt(const GameData& d, const rules::GameState& s, int unit);
 QString locName(const GameData& d, int loc);
 // Aid points a card gives the side now (14.2: only the side's eligible donors pay).
 int cardAid(const GameData& d, const rules::GameState& s, int side, int card);

@@ -5,6 +5,7 @@
 #include "rules/internal.h"
 #include "tableresultdialog.h"
 #include "theme.h"
+#include "wrapbutton.h"
 
 #include <QCheckBox>
 #include <QGridLayout>
@@ -129,7 +130,7 @@ QLabel* PromptPanel::addHeading(const QString& text) {
 }
 
 QPushButton* PromptPanel::addButton(QLayout* lay, const Action& a, const QString& text, bool primary) {
-    auto* b = new QPushButton(text.isEmpty() ? gc->describe(a) : text, m_body);
+    auto* b = new WrapButton(text.isEmpty() ? gc->describe(a) : text, m_body);
     b->setProperty("choice", true);
     if (primary)
         b->setProperty("primary", true);
@@ -609,12 +610,11 @@ void PromptPanel::buildGeneric(const QString& heading) {
             m_highlights.insert(c->city, Highlight::Attack);
     addHeading(heading);
     for (const Action& a : legal) {
+        // A unit named bare (an event's choice) is named with its city, as the economy's words name it.
         QString text;
-        if (a.kind == ActionKind::Choose && choiceTarget(d, s) == ChoiceTarget::Unit && a.target >= 0 &&
-            a.target < static_cast<int>(s.units.size()))
-            text =
-                QStringLiteral("%1 at %2")
-                    .arg(unitName(d, s, a.target), cityName(d, s.units[static_cast<size_t>(a.target)].loc));
+        if (a.kind == ActionKind::Choose && choiceTarget(d, s) == ChoiceTarget::Unit &&
+            gc->describe(a) == unitName(d, s, a.target))
+            text = unitAt(d, s, a.target);
         addButton(m_bodyLayout, a, text, legal.size() <= 2 && &a == &legal.front());
     }
 }
