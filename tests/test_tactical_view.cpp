@@ -828,6 +828,11 @@ void TestTacticalView::terciosOnScreen() {
         const DragMove d = w.view()->lastDrag();
         QVERIFY2(d.text.startsWith(QStringLiteral("move %1 ").arg(s->units()[first].id)), qPrintable(d.text));
         QVERIFY2(!d.refused.isEmpty(), qPrintable(d.text));
+        // The label names the move once, then why it is refused.
+        const QString label = w.view()->dragLabelText();
+        QVERIFY2(label.startsWith(d.text) && label.count(d.text) == 1 &&
+                     label.contains(QLatin1String("not legal")),
+                 qPrintable(label));
         const qsizetype played = s->actionTexts().size();
         QTest::mouseRelease(w.view()->viewport(), Qt::LeftButton, {}, from + QPoint(0, 60));
         QVERIFY2(w.lastError().contains(d.refused),

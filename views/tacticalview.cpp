@@ -640,6 +640,11 @@ bool TacticalView::dragGhostShown() const {
     return m_dragGhost && m_dragGhost->isVisible();
 }
 
+QString TacticalView::dragLabelText() const {
+    return dragGhostShown() ? static_cast<QGraphicsTextItem*>(m_dragLabel)->toPlainText().simplified()
+                            : QString();
+}
+
 void TacticalView::showDragGhost() {
     const bool ok = m_lastDrag.refused.isEmpty();
     const QColor colour = ok ? QColor(0xff, 0xd8, 0x40) : QColor(0xd0, 0x30, 0x30);
@@ -667,9 +672,13 @@ void TacticalView::showDragGhost() {
         html = QStringLiteral("<div style='background-color:rgba(255,250,235,225)'>&nbsp;%1&nbsp;")
                    .arg(m_lastDrag.text.toHtmlEscaped());
         if (!ok) {
-            QString why = m_lastDrag.refused; // without the move's notation, shown above it
-            if (why.startsWith(m_lastDrag.text + QLatin1String(": ")))
-                why = why.mid(m_lastDrag.text.size() + 2);
+            // Without the move's notation, shown above it: TVBD's "<move>: <why>", Tercios' "'<move>' is
+            // not legal …".
+            QString why = m_lastDrag.refused;
+            for (const QString& head : {m_lastDrag.text + QLatin1String(": "),
+                                        QLatin1Char('\'') + m_lastDrag.text + QLatin1String("' is ")})
+                if (why.startsWith(head))
+                    why = why.mid(head.size());
             html += QStringLiteral("<br><span style='color:#a01010'>&nbsp;%1&nbsp;</span>")
                         .arg(why.toHtmlEscaped());
         }

@@ -34,6 +34,7 @@ class TacticalView : public QGraphicsView {
     // The move the current (or last) drag of a unit stands for, as its ghost shows it.
     const DragMove& lastDrag() const { return m_lastDrag; }
     bool dragGhostShown() const;
+    QString dragLabelText() const; // the ghost's label as shown (the move, and why it is refused)
 
   public slots:
     void fitTable();
