@@ -285,6 +285,7 @@ class LabelItem : public QGraphicsItem {
         return {-w / 2, top, w, m_titleH + 0.5 + m_subH};
     }
     bool below() const { return m_below; }
+    bool onTable() const { return m_u.onTable; }
     double shift() const { return m_shift; }
     void setShift(double px) {
         prepareGeometryChange();
@@ -537,24 +538,49 @@ void TacticalView::zoomOut() {
 }
 
 void TacticalView::layoutLabels() {
-    // Greedy, in unit order: a label covering one already placed moves one row further from its unit
-    // (below a unit whose label hangs below, above one whose label stands above), at most three rows.
+    // Greedy: the labels of the units on the table first (in unit order), then the routed and destroyed
+    // ones. A label covering one already placed moves a row further from its unit (below a unit whose
+    // label hangs below, above one whose label stands above), up to four rows, to the first row where it
+    // covers none, or else to the row where it covers the least.
+    QList<LabelItem*> order;
+    for (QGraphicsItem* item : m_labels)
+        if (static_cast<LabelItem*>(item)->onTable())
+            order << static_cast<LabelItem*>(item);
+    for (QGraphicsItem* item : m_labels)
+        if (!static_cast<LabelItem*>(item)->onTable())
+            order << static_cast<LabelItem*>(item);
     QList<QRectF> placed;
+    for (LabelItem* l : order) {
+        const QRectF r = l->block().translated(QPointF(mapFromScene(l->pos())));
+        const double step = (l->below() ? 1 : -1) * (r.height() + 1);
+        auto covered = [&](const QRectF& x) {
+            double area = 0;
+            for (const QRectF& q : placed) {
+                const QRectF i = q.intersected(x);
+                area += i.isEmpty() ? 0 : i.width() * i.height();
+            }
+            return area;
+        };
+        int best = 0;
+        double least = covered(r);
+        for (int k = 1; k <= 4 && least > 0; ++k)
+            if (const double c = covered(r.translated(0, k * step)); c < least) {
+                least = c;
+                best = k;
+            }
+        l->setShift(best * step);
+        placed << r.translated(0, best * step);
+    }
+}
+
+QList<QRectF> TacticalView::labelRects(bool onTableOnly) const {
+    QList<QRectF> out;
     for (QGraphicsItem* item : m_labels) {
         auto* l = static_cast<LabelItem*>(item);
-        l->setShift(0);
-        QRectF r = l->block().translated(QPointF(mapFromScene(l->pos())));
-        const double step = (l->below() ? 1 : -1) * (r.height() + 1);
-        auto covers = [&](const QRectF& x) {
-            return std::any_of(placed.begin(), placed.end(),
-                               [&](const QRectF& q) { return q.intersects(x); });
-        };
-        for (int k = 0; k < 3 && covers(r); ++k) {
-            l->setShift(l->shift() + step);
-            r.translate(0, step);
-        }
-        placed << r;
+        if (!onTableOnly || l->onTable())
+            out << l->block().translated(QPointF(mapFromScene(l->pos()))).translated(0, l->shift());
     }
+    return out;
 }
 
 void TacticalView::resizeEvent(QResizeEvent* e) {

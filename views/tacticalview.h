@@ -34,6 +34,8 @@ class TacticalView : public QGraphicsView {
     // The move the current (or last) drag of a unit stands for, as its ghost shows it.
     const DragMove& lastDrag() const { return m_lastDrag; }
     bool dragGhostShown() const;
+    // The units' labels in the view's pixels, as laid out (of the units on the table only, if asked).
+    QList<QRectF> labelRects(bool onTableOnly = false) const;
     QString dragLabelText() const; // the ghost's label as shown (the move, and why it is refused)
 
   public slots:
