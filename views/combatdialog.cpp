@@ -183,9 +183,10 @@ QString CombatDialog::sideHtml(int side) const {
     const auto& units = att ? f.attackUnits : f.defendUnits;
     const auto& leaders = att ? f.attackLeaders : f.defendLeaders;
     const int cmd = att ? f.attackCommander : f.defendCommander;
-    QString h = QStringLiteral("<div style='background:%1; color:white; padding:4px'>"
-                               "<span style='font-size:12pt; font-weight:bold'>%2</span>"
-                               " &nbsp; <span style='font-size:8pt'>%3</span></div>")
+    // A table, not a div: Qt's rich text pads table cells only.
+    QString h = QStringLiteral("<table width='100%' cellspacing='0' cellpadding='4' bgcolor='%1'><tr><td>"
+                               "<span style='color:white; font-size:12pt; font-weight:bold'>%2</span>"
+                               " &nbsp; <span style='color:white; font-size:8pt'>%3</span></td></tr></table>")
                     .arg(theme::sideColor(side).name(), theme::sideName(side),
                          att ? (f.sally ? QStringLiteral("ATTACKER · sally") : QStringLiteral("ATTACKER"))
                              : QStringLiteral("DEFENDER"));
