@@ -829,6 +829,14 @@ class TestGui : public QObject {
                                      ? terrain.first().toObject().value(QStringLiteral("name")).toString()
                                      : terrain.first().toObject().value(QStringLiteral("type")).toString()));
             QVERIFY(ex->grab().save(shot(QStringLiteral("battle-export.png"))));
+            // The names on the map (the town, the roads leaving the table, the water) cover none of each
+            // other: Pressburg's name lay over the road to Neuhäusel before.
+            const QList<QRectF> names = ex->preview()->nameRects();
+            QVERIFY(names.size() >= 3);
+            for (qsizetype i = 0; i < names.size(); ++i)
+                for (qsizetype j = i + 1; j < names.size(); ++j)
+                    QVERIFY2(!names[i].intersects(names[j]),
+                             qPrintable(QStringLiteral("names %1 and %2").arg(i).arg(j)));
             QTemporaryDir tmp;
             QString error;
             QVERIFY2(ex->writeTo(tmp.filePath(QStringLiteral("b.json")), &error), qPrintable(error));

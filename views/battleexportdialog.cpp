@@ -67,26 +67,44 @@ QColor terrainColor(const QString& type) {
     return QColor(0xd8, 0xcc, 0x8a); // fields and anything else
 }
 
-// A name on the table map, at `at` in table units, in a font sized to the drawing (not the table scale).
-void label(QPainter& p, QPointF at, const QString& text, const QRectF& r) {
-    if (text.isEmpty())
-        return;
-    const QPointF dev = p.transform().map(at);
-    p.save();
-    p.resetTransform();
-    QFont f = theme::sans(8);
-    f.setPixelSize(std::max(9, int(r.height() / 48)));
-    f.setItalic(true);
-    p.setFont(f);
-    const QRectF box = QFontMetricsF(f).boundingRect(text).adjusted(-3, -1, 3, 1);
-    const QRectF place(dev - QPointF(box.width() / 2, box.height() / 2), box.size());
-    p.setPen(Qt::NoPen);
-    p.setBrush(QColor(255, 255, 255, 170));
-    p.drawRoundedRect(place, 3, 3);
-    p.setPen(theme::ink());
-    p.drawText(place, Qt::AlignCenter, text);
-    p.restore();
-}
+// The names on one table map: each at `at` in table units, in a font sized to the drawing (not the table
+// scale), moved up or down by its height (up to two rows) when it would cover a name already placed (the
+// town's name over a road's, "road to Neuhäusel" under "Pressburg").
+struct Labels {
+    QList<QRectF> placed; // device pixels
+    void draw(QPainter& p, QPointF at, const QString& text, const QRectF& r) {
+        if (text.isEmpty())
+            return;
+        const QPointF dev = p.transform().map(at);
+        p.save();
+        p.resetTransform();
+        QFont f = theme::sans(8);
+        f.setPixelSize(std::max(9, int(r.height() / 48)));
+        f.setItalic(true);
+        p.setFont(f);
+        const QRectF box = QFontMetricsF(f).boundingRect(text).adjusted(-3, -1, 3, 1);
+        const QRectF home(dev - QPointF(box.width() / 2, box.height() / 2), box.size());
+        QRectF place = home;
+        auto covers = [&](const QRectF& x) {
+            return std::any_of(placed.begin(), placed.end(),
+                               [&](const QRectF& q) { return q.intersects(x); });
+        };
+        for (const double rows : {1.0, -1.0, 2.0, -2.0}) {
+            if (!covers(place))
+                break;
+            place = home.translated(0, rows * (box.height() + 1));
+        }
+        if (covers(place))
+            place = home;
+        placed << place;
+        p.setPen(Qt::NoPen);
+        p.setBrush(QColor(255, 255, 255, 170));
+        p.drawRoundedRect(place, 3, 3);
+        p.setPen(theme::ink());
+        p.drawText(place, Qt::AlignCenter, text);
+        p.restore();
+    }
+};
 
 // A point a little way back from a line's end toward its start (where a road leaves the table).
 QPointF nearEnd(const QJsonArray& pts, double back) {
@@ -277,6 +295,7 @@ void TablePreview::paintTercios(QPainter& p, const QRectF& r) const {
         }
     }
     // Names: the town (a Building named after the city) and where each road leaves the table.
+    Labels names;
     for (const auto& t : m_o.value(QStringLiteral("terrain")).toArray()) {
         const QJsonObject to = t.toObject();
         if (to.value(QStringLiteral("type")).toString() != QLatin1String("Building"))
@@ -285,13 +304,14 @@ void TablePreview::paintTercios(QPainter& p, const QRectF& r) const {
         const QJsonArray poly = to.value(QStringLiteral("polygon")).toArray();
         for (const auto& v : poly)
             c += pt(v) / double(std::max<qsizetype>(1, poly.size()));
-        label(p, c, to.value(QStringLiteral("id")).toString(), r);
+        names.draw(p, c, to.value(QStringLiteral("id")).toString(), r);
     }
     for (const auto& t : m_o.value(QStringLiteral("decor")).toArray()) {
         const QJsonArray pts = t.toObject().value(QStringLiteral("line")).toArray();
         if (pts.size() >= 2)
-            label(p, nearEnd(pts, 5), t.toObject().value(QStringLiteral("name")).toString(), r);
+            names.draw(p, nearEnd(pts, 5), t.toObject().value(QStringLiteral("name")).toString(), r);
     }
+    m_names = names.placed;
     // The other pieces by their type (the Cropland with its roll), at their middle.
     for (const QJsonObject& to : pieces) {
         const QString type = to.value(QStringLiteral("type")).toString();
@@ -474,13 +494,14 @@ void TablePreview::paintOn(QPainter& p, const QRectF& r) const {
         }
     }
     // Names: the town, the water, where each road leaves the table.
+    Labels names;
     for (const QJsonObject& to : pieces) {
         const QString type = to.value(QStringLiteral("type")).toString(),
                       name = to.value(QStringLiteral("name")).toString(),
                       shape = to.value(QStringLiteral("shape")).toString();
         const QJsonArray pts = to.value(QStringLiteral("points")).toArray();
         if (type == QLatin1String("town"))
-            label(p, pt(to.value(QStringLiteral("centre"))), name, r);
+            names.draw(p, pt(to.value(QStringLiteral("centre"))), name, r);
         else if ((shape == QLatin1String("ellipse") || shape == QLatin1String("rect")) &&
                  type != QLatin1String("fortification") && type != QLatin1String("bridge") &&
                  type != QLatin1String("ford") &&
@@ -490,10 +511,11 @@ void TablePreview::paintOn(QPainter& p, const QRectF& r) const {
                     (to.value(QStringLiteral("faint")).toBool() ? QStringLiteral(" (bare)") : QString()),
                 r.height() / 55, QColor(0x30, 0x28, 0x18), false);
         else if ((type == QLatin1String("river") || type == QLatin1String("stream")) && pts.size() >= 2)
-            label(p, (pt(pts.at(pts.size() / 2 - 1)) + pt(pts.at(pts.size() / 2))) / 2, name, r);
+            names.draw(p, (pt(pts.at(pts.size() / 2 - 1)) + pt(pts.at(pts.size() / 2))) / 2, name, r);
         else if (type == QLatin1String("road") && pts.size() >= 2)
-            label(p, nearEnd(pts, 3), name, r);
+            names.draw(p, nearEnd(pts, 3), name, r);
     }
+    m_names = names.placed;
     for (const auto& c : commands) {
         const QJsonObject co = c.toObject();
         const int side = co.value(QStringLiteral("side")).toInt();

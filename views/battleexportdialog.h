@@ -33,6 +33,8 @@ class TablePreview : public QWidget {
     void setTercios(bool on) { m_tercios = on; }      // the Tercios format (inches, regiments)
     QSize sizeHint() const override { return {460, 320}; }
     void paintOn(QPainter& p, const QRectF& r) const; // the table drawn into r (the widget, a PDF, an SVG)
+    // The boxes of the names (town, roads, water) of the last drawing, in its device pixels.
+    QList<QRectF> nameRects() const { return m_names; }
 
   protected:
     void paintEvent(QPaintEvent*) override;
@@ -40,6 +42,7 @@ class TablePreview : public QWidget {
 
   private:
     QJsonObject m_o;
+    mutable QList<QRectF> m_names; // nameRects()
     int m_attacker = 0;
     bool m_tercios = false;
 };
@@ -75,6 +78,7 @@ class BattleExportDialog : public QDialog {
     // "The players deploy": the scenario without places (TVBD 10.5-10.6, Tercios L1501-1505; the mapping's
     // "deploy", battle export --deploy).
     QCheckBox* deployBox() const { return m_deploy; }
+    const TablePreview* preview() const { return m_preview; }
     bool tercios() const;
 
   private:
