@@ -1468,6 +1468,14 @@ class TestGui : public QObject {
         dlg->winnerBox()->setCurrentIndex(1); // the defender holds the field
         // The exported battle's units, one row each; the totals are read-only and follow the fates.
         QCOMPARE(dlg->unitTable()->rowCount(), int(dlg->formUnits().size()));
+        // Their types as the rulebook names them ("Pike+Shot", not the data's "PikeShot").
+        bool pikeShot = false;
+        for (int row = 0; row < dlg->unitTable()->rowCount(); ++row) {
+            const QString type = dlg->unitTable()->item(row, TableResultDialog::TypeColumn)->text();
+            QVERIFY2(!type.contains(QLatin1String("PikeShot")), qPrintable(type));
+            pikeShot = pikeShot || type.startsWith(QLatin1String("Pike+Shot"));
+        }
+        QVERIFY(pikeShot);
         QVERIFY(dlg->spin(0, TableResultDialog::Destroyed)->isReadOnly());
         QVERIFY(dlg->unitTable()->isColumnHidden(TableResultDialog::DisorderColumn)); // TVBD: no Disordered
         QVERIFY(!guitest::enterUnit(dlg, 0, QStringLiteral("remaining"), 0)); // TVBD: at least 1 resolve

@@ -161,11 +161,10 @@ void grid(QPainter& p, double w, double d, double step, const QString& unit, con
     tag(p, QPointF(w - px * 2 / scale, d - px * 0.7 / scale), unit, px, QColor(0, 0, 0, 140));
 }
 
-// A TVBD unit type as the rulebook names it.
+// A TVBD unit type as the rulebook names it ("PikeShot" -> "Pike+Shot").
 QString tvbdTypeName(const QString& type) {
-    static const QHash<QString, QString> names{{QStringLiteral("PikeShot"), QStringLiteral("Pike+Shot")},
-                                               {QStringLiteral("LightHorse"), QStringLiteral("Light Horse")}};
-    return names.value(type, type);
+    const auto t = tactical::typeFromName(type);
+    return t ? tactical::typeLabel(*t) : type;
 }
 
 // Where a terrain piece lies and how big it is, for laying it out on the table ("6 × 4 at (22.5, 25)";

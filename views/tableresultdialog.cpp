@@ -2,6 +2,7 @@
 
 #include "gamecontroller.h"
 #include "rules/internal.h"
+#include "tactical/battle.h"
 #include "tacticalsession.h"
 #include "tacticalwindow.h"
 #include "theme.h"
@@ -601,10 +602,12 @@ void TableResultDialog::fillUnits() {
         sideItem->setForeground(theme::sideColor(side));
         m_units->setItem(r, SideColumn, sideItem);
         m_units->setItem(r, NameColumn, new QTableWidgetItem(u.name));
+        // TVBD's types as the rulebook names them ("Pike+Shot"); Tercios' as its data does.
+        const auto tvbdType = tvbd ? tactical::typeFromName(u.type) : std::nullopt;
+        const QString type = tvbdType ? tactical::typeLabel(*tvbdType) : u.type;
         m_units->setItem(r, TypeColumn,
-                         new QTableWidgetItem(u.weight > 1
-                                                  ? QStringLiteral("%1 (counts %2)").arg(u.type).arg(u.weight)
-                                                  : u.type));
+                         new QTableWidgetItem(
+                             u.weight > 1 ? QStringLiteral("%1 (counts %2)").arg(type).arg(u.weight) : type));
         auto* fate = new QComboBox(m_units);
         fate->setObjectName(QStringLiteral("fate_%1").arg(u.id));
         fate->addItem(QStringLiteral("—"), QString());
