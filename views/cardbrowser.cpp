@@ -67,6 +67,8 @@ CardBrowser::CardBrowser(const GameData& gameData, QWidget* parent) : QDialog(pa
     m_list->setMovement(QListView::Static);
     m_list->setUniformItemSizes(true);
     m_list->setMinimumWidth(560);
+    m_list->setStyleSheet(QStringLiteral(
+        "QListWidget::item:selected { background: #e9b949; border-radius: 6px; color: transparent; }"));
     left->addWidget(m_list, 1);
     m_count = new QLabel(this);
     left->addWidget(m_count);
@@ -134,7 +136,11 @@ void CardBrowser::rebuild() {
             look.dimmed = !look.badge.isEmpty() && look.badge != QLatin1String("in battle");
             paintCard(p, QRectF(0, 0, 117, 169), d, static_cast<int>(i), look);
         }
-        auto* it = new QListWidgetItem(QIcon(pm), QString(), m_list);
+        // The same picture when selected (Qt's selected icon would tint the card); the selection shows as
+        // the gold ground around it (the style sheet in the constructor).
+        QIcon icon(pm);
+        icon.addPixmap(pm, QIcon::Selected);
+        auto* it = new QListWidgetItem(icon, QString(), m_list);
         it->setData(Qt::UserRole, static_cast<int>(i));
         it->setToolTip(QStringLiteral("%1 %2").arg(c.id, c.title));
         if (static_cast<int>(i) == current)
