@@ -137,9 +137,7 @@ MainWindow::MainWindow(std::shared_ptr<const GameData> gameData, QWidget* parent
     // The computer's decisions and its reasons (model/ai); shown when a seat is the computer's.
     m_reasons = new QListWidget(this);
     m_reasons->setObjectName(QStringLiteral("computerReasons"));
-    m_reasons->setWordWrap(true); // a long reason wraps within the dock's width
-    m_reasons->setResizeMode(QListView::Adjust);
-    m_reasons->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    theme::wrapLines(m_reasons);
     m_reasons->setAlternatingRowColors(true);
     m_computerDock = new QDockWidget(QStringLiteral("Computer"), this);
     m_computerDock->setObjectName(QStringLiteral("computerDock"));

@@ -101,7 +101,7 @@ PbemPanel::PbemPanel(GameController* g, QWidget* parent) : QWidget(parent), gc(g
     lay->addWidget(m_outcome);
     m_happened = new QListWidget(this);
     m_happened->setObjectName(QStringLiteral("pbemHappened"));
-    m_happened->setWordWrap(true);
+    theme::wrapLines(m_happened);
     lay->addWidget(m_happened, 1);
     m_step = new QPushButton(QStringLiteral("Step through what happened"), this);
     m_step->setObjectName(QStringLiteral("pbemStep"));

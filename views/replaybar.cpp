@@ -34,6 +34,7 @@ ReplayBar::ReplayBar(QWidget* parent) : QWidget(parent) {
     m_label->setObjectName(QStringLiteral("replayLabel"));
     m_label->setTextFormat(Qt::RichText);
     m_label->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // never widens the window
+    m_label->setWordWrap(true); // a second line rather than a clipped one
     m_last = tool(QStringLiteral("▶|"), QStringLiteral("After the last action"),
                   QKeySequence(Qt::CTRL | Qt::Key_End));
     m_present = new QPushButton(QStringLiteral("Return to the present"), this);

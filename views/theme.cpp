@@ -1,5 +1,7 @@
 #include "theme.h"
 
+#include <QListWidget>
+
 namespace wp::theme {
 
 QColor sideColor(int side) {
@@ -103,6 +105,13 @@ QTabBar::tab { background: #e4d6b6; padding: 4px 10px; border-top-left-radius: 4
 QTabBar::tab:selected { background: #fbf7ee; }
 QToolTip { background: #fff9e6; color: #2b1f12; border: 1px solid #8a7556; padding: 4px; }
 )");
+}
+
+void wrapLines(QListWidget* list) {
+    list->setWordWrap(true);
+    list->setResizeMode(QListView::Adjust);
+    // The wrapped items come out a few pixels wider than the view; the text itself fits.
+    list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
 }
 
 } // namespace wp::theme

@@ -5,6 +5,8 @@
 #include <QFont>
 #include <QString>
 
+class QListWidget;
+
 namespace wp::theme {
 
 QColor sideColor(int side); // 0 Catholic red, 1 Protestant blue, else grey
@@ -21,5 +23,9 @@ QFont serif(double pt, bool bold = false);
 QFont sans(double pt, bool bold = false);
 
 QString styleSheet(); // the application's style sheet
+
+// A list of lines of text (reasons, what happened) that wraps each line within the list's width, with no
+// horizontal scroll bar.
+void wrapLines(QListWidget* list);
 
 } // namespace wp::theme
