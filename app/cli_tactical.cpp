@@ -19,14 +19,15 @@ namespace {
 
 const char* kTacticalUsage =
     R"(usage: westphalia-cli tactical tvbd --scenario FILE [--seed N] [--auto] [--log]
-           [--actions FILE] [--legal] [--policy tactical|simple|random|A/B] [--games N]
-           [--odds N] [--bench N] [--jobs N]
+           [--actions FILE] [--legal] [--policy tactical|quick|simple|random|A/B]
+           [--games N] [--odds N] [--bench N] [--jobs N]
   Loads a Tilly's Very Bad Day battle scenario (JSON, docs/tvbd.md).
   --auto            both sides played by the policy to the end; prints the result
   --actions FILE    apply these actions (one per line, docs/tvbd.md notation) first
   --legal           print the legal actions at the end
   --log             print the battle log
-  --policy P        tactical (the default: the tactical AI, docs/tvbd.md "AI"), simple or random for
+  --policy P        tactical (the default: the tactical AI, docs/tvbd.md "AI"), quick (its cheaper
+                    level; its odds differ, docs/tvbd.md "The quick level"), simple or random for
                     both sides; A/B gives each side its own (tactical/simple: side A tactical against
                     the simple policy)
   --games N         with --auto: resolve N battles (seeds S, S+1, ...) and print win rates
@@ -328,9 +329,10 @@ int tacticalCommand(const QStringList& argsIn) {
     const bool showLog = p.flag(QStringLiteral("--log"));
     const bool showLegal = p.flag(QStringLiteral("--legal"));
     QString problem;
-    const RunOptions o =
-        readRunOptions(p, {QStringLiteral("tactical"), QStringLiteral("simple"), QStringLiteral("random")},
-                       Policy::Tactical, {}, &problem);
+    const RunOptions o = readRunOptions(p,
+                                        {QStringLiteral("tactical"), QStringLiteral("quick"),
+                                         QStringLiteral("simple"), QStringLiteral("random")},
+                                        Policy::Tactical, {}, &problem);
     if (scenario.isEmpty() && problem.isEmpty())
         problem = QStringLiteral("--scenario FILE is needed");
     if (!p.finish(problem))

@@ -5,6 +5,7 @@
 #include "tactical/tvbd.h"
 #include "tactical/tvbd_ai.h"
 #include "tactical/tvbd_odds.h"
+#include "tvbd_fixture.h"
 
 #include <QDir>
 #include <QFile>
@@ -3427,15 +3428,6 @@ void TestTvbd::r16_8_16_9_shallowAndGiantTables() {
 }
 
 namespace {
-
-// Whether `a` is one of the engine's legal actions in `s` (compared by their text, docs/tvbd.md notation).
-bool isLegal(const TvbdEngine& e, const BattleState& s, const TAction& a) {
-    const QString text = actionText(s, a);
-    for (const TAction& l : e.legalActions(s))
-        if (actionText(s, l) == text)
-            return true;
-    return false;
-}
 
 TAction aiChoice(const TvbdEngine& e, const BattleState& s) {
     wp::rules::Rng rng(1);

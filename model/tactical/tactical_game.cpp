@@ -250,7 +250,7 @@ std::optional<TAction> bestClosingMove(const TvbdEngine& e, const BattleState& s
 } // namespace
 
 std::optional<Policy> policyFromName(const QString& name) {
-    for (Policy p : {Policy::Simple, Policy::Random, Policy::Tactical})
+    for (Policy p : {Policy::Simple, Policy::Random, Policy::Tactical, Policy::Quick})
         if (name == policyName(p))
             return p;
     return std::nullopt;
@@ -262,6 +262,8 @@ QString policyName(Policy p) {
         return QStringLiteral("random");
     case Policy::Tactical:
         return QStringLiteral("tactical");
+    case Policy::Quick:
+        return QStringLiteral("quick");
     case Policy::Simple:
         break;
     }
@@ -271,8 +273,9 @@ QString policyName(Policy p) {
 TAction choosePolicyAction(const TvbdEngine& engine, const BattleState& s, Policy policy,
                            wp::rules::Rng& rng) {
     const TableReadScope scope(s); // a decision reads the state only
-    if (policy == Policy::Tactical)
-        return chooseTacticalAction(engine, s, rng);
+    if (policy == Policy::Tactical || policy == Policy::Quick)
+        return chooseTacticalAction(engine, s, rng,
+                                    policy == Policy::Quick ? TacticalLevel::Quick : TacticalLevel::Full);
     if (policy == Policy::Simple && s.step == Step::Move) {
         // Only the first unit still to act: the same actions legalActions lists for it (cheaper).
         QList<TAction> l;

@@ -31,9 +31,10 @@ class TacticalGame {
 };
 
 // Simple: each unit closes on the nearest enemy (tactical_game.cpp); Random: uniform among the legal actions;
-// Tactical: lines, cannon, flanking horse, charges by their odds (tvbd_ai.cpp, docs/tvbd.md "AI").
-enum class Policy { Simple, Random, Tactical };
-// "simple", "random", "tactical"; nullopt for another name.
+// Tactical: lines, cannon, flanking horse, charges by their odds (tvbd_ai.cpp, docs/tvbd.md "AI"); Quick:
+// the tactical AI's cheaper level (TacticalLevel::Quick, for the odds).
+enum class Policy { Simple, Random, Tactical, Quick };
+// "simple", "random", "tactical", "quick"; nullopt for another name.
 std::optional<Policy> policyFromName(const QString& name);
 QString policyName(Policy p);
 

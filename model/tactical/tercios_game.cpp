@@ -481,6 +481,7 @@ AutoResult autoResolve(TerciosGame& game, Policy policy, quint64 policySeed, int
     case Policy::Random:
         return autoResolve(game, true, policySeed, maxActions);
     case Policy::Simple:
+    case Policy::Quick:
     case Policy::Tactical: // TVBD's tactical AI has no Tercios counterpart: Tercios' strongest policy plays
         break;
     }

@@ -33,6 +33,14 @@ constexpr double kSupport = 0.4;      // supporting (14.5.6) an engaged front un
 constexpr int kAttackerScoreBudget = 2;
 constexpr double kUrgentTurns = 12; // the attacker's last turns before the limit (15.6: it loses then)
 
+// The quick level (TacticalLevel::Quick, docs/tvbd.md "The quick level"): the defender scores in full only
+// its kQuickDefenderBudget options with the highest bounds within the enemy's reach per round (the attacker
+// keeps kAttackerScoreBudget), and only the kQuickExactCharges charges with the best estimates
+// (quickChargeValue) are weighed by their exact odds; a shooter's given-up charge and what standing risks
+// are the estimates.
+constexpr int kQuickDefenderBudget = 2;
+constexpr int kQuickExactCharges = 2;
+
 double pHitOn(int need) {
     return need >= 1 && need <= 6 ? (7.0 - need) / 6.0 : 0.0;
 }
@@ -97,6 +105,7 @@ struct Ctx {
     Vec2 fwd{0, 1}; // towards the enemy
     bool attacker = false;
     bool moveFirst = false; // the enemy still moves before the charges (we are the active side)
+    bool quick = false;     // TacticalLevel::Quick
     // 0..1: how pressed the attacker is by the turn limit (15.6: nobody broken by then, the attacker loses):
     // it rises over its last kUrgentTurns turns; always 0 for the defender.
     double urgency = 0;
@@ -107,7 +116,8 @@ struct Ctx {
         Box box;
         bool valid = false;
     };
-    Ctx(const TvbdEngine& engine, const BattleState& st) : e(engine), s(st) {
+    Ctx(const TvbdEngine& engine, const BattleState& st, TacticalLevel level) : e(engine), s(st) {
+        quick = level == TacticalLevel::Quick;
         side = st.stepSide;
         attacker = side == st.attacker;
         moveFirst = side == st.active;
@@ -213,6 +223,11 @@ int diceFacing(const BattleState& s, int u, Zone where) {
     return std::max(1, x.resolve);
 }
 
+// The quick level's estimate of u's charge on t, for u's side: one round's exchange at the to-hit numbers
+// of u charging from where it stands (14.5.3), t fighting back with the dice of its zone of contact; a
+// Cannon overrun (14.5.10) in full. No other unit counted.
+double quickChargeValue(const Ctx& c, int u, int t);
+
 } // namespace
 
 double routValue(const BattleState& s, int u) {
@@ -241,6 +256,22 @@ namespace {
 
 // ---- charges (5.1) ---------------------------------------------------------------------------------------
 
+double quickChargeValue(const Ctx& c, int u, int t) {
+    const Unit& x = c.s.units[u];
+    const Unit& y = c.s.units[t];
+    if (y.type == UnitType::Cannon)
+        return y.resolve + routValue(c.s, t);
+    const Zone uInT = classify(y.pose, c.k[std::size_t(u)]), tInU = classify(x.pose, c.k[std::size_t(t)]);
+    const int myNeed = TvbdEngine::meleeToHitOf(
+        x.type, true, y, [&] { return c.e.inDifficult(c.s, u); }, [&] { return uInT; });
+    const int theirNeed =
+        x.type == UnitType::Cannon
+            ? 7
+            : TvbdEngine::meleeToHitOf(
+                  y.type, y.charged, x, [&] { return c.e.inDifficult(c.s, t); }, [&] { return tInU; });
+    return exchange(c.s, u, std::max(1, x.resolve), myNeed, t, diceFacing(c.s, t, uInT), theirNeed);
+}
+
 // What standing costs: the worst charge an enemy that can reach the unit may make on it (their choice).
 double standValue(const Ctx& c, int u) {
     double worst = 0;
@@ -251,18 +282,48 @@ double standValue(const Ctx& c, int u) {
             continue;
         if (!c.e.chargePlan(c.s, t, u))
             continue;
-        const double v = meleeValue(c.s, chargeOdds(c.e, c.s, t, u), c.side);
+        const double v =
+            c.quick ? -quickChargeValue(c, t, u) : meleeValue(c.s, chargeOdds(c.e, c.s, t, u), c.side);
         worst = std::min(worst, v);
     }
     return worst;
+}
+
+// Whether a unit of the side could have a charge (5.1) to weigh: formed, no marker, no charge declared and
+// an enemy (not a Commander) whose stand's box lies within 3 TUM of its own (the box gap bounds the distance
+// from below, so no chargeOptions target is missed).
+bool mayDeclare(const Ctx& c) {
+    for (int u : c.mine) {
+        const Unit& x = c.s.units[u];
+        if (!isFormed(x.type) || x.shotMarker || x.movedMarker || x.chargeTarget >= 0)
+            continue;
+        for (int t : c.theirs)
+            if (boxGap(c.box[std::size_t(u)], c.box[std::size_t(t)]) <= 3 + 1e-6)
+                return true;
+    }
+    return false;
 }
 
 TAction chooseCharge(const Ctx& c, const QList<TAction>& legal) {
     double best = 0;
     TAction pick{};
     QHash<int, double> stand;
-    for (const TAction& a : legal) {
-        if (a.kind != TAction::Charge || c.s.units[a.unit].type == UnitType::Commander)
+    // The quick level weighs only its kQuickExactCharges charges with the best estimates (ties in list
+    // order).
+    QList<bool> weigh(legal.size(), true);
+    if (c.quick) {
+        QVarLengthArray<std::pair<double, int>, 32> est;
+        for (qsizetype k = 0; k < legal.size(); ++k)
+            if (legal[k].kind == TAction::Charge && c.s.units[legal[k].unit].type != UnitType::Commander)
+                est.push_back({-quickChargeValue(c, legal[k].unit, legal[k].target), int(k)});
+        std::stable_sort(est.begin(), est.end(),
+                         [](const auto& a, const auto& b) { return a.first < b.first; });
+        for (qsizetype i = kQuickExactCharges; i < est.size(); ++i)
+            weigh[est[i].second] = false;
+    }
+    for (qsizetype k = 0; k < legal.size(); ++k) {
+        const TAction& a = legal[k];
+        if (a.kind != TAction::Charge || c.s.units[a.unit].type == UnitType::Commander || !weigh[k])
             continue;
         const TvbdMeleeOdds o = chargeOdds(c.e, c.s, a.unit, a.target);
         if (!o.valid)
@@ -294,6 +355,16 @@ double chargeWorth(const Ctx& c, int u, QHash<int, double>* memo) {
         return memo->value(u);
     double best = 0;
     const Unit& x = c.s.units[u];
+    if (c.quick) {
+        // The quick level: the estimate of a charge on each enemy within 3 TUM in the unit's front (no
+        // charge plan asked).
+        if (isFormed(x.type) && !x.movedMarker && c.s.step == Step::Shoot && !c.locked(u))
+            for (int t : c.theirs)
+                if (c.within(u, t, 3 + 1e-6, 3.2) && inFront(x.pose, c.k[std::size_t(t)]))
+                    best = std::max(best, quickChargeValue(c, u, t));
+        memo->insert(u, best);
+        return best;
+    }
     if (isFormed(x.type) && !x.movedMarker && c.s.step == Step::Shoot && !c.locked(u))
         for (const auto& [t, plan] : c.e.chargeOptions(c.s, u)) {
             (void)plan;
@@ -540,6 +611,14 @@ struct PoseScorer {
             if (n.chargeable && boxGap(pb, n.box) <= 3 + 1e-6)
                 b = std::max(b, n.chanceCap);
         return b;
+    }
+
+    // Whether score(p, .) is 0 from p's box alone: beyond every enemy's reach.
+    bool outOfReach(const Box& pb) const {
+        for (const Near& n : near)
+            if (n.need >= 0 && boxGap(pb, n.box) <= n.need + 1e-9)
+                return false;
+        return true;
     }
 
     // `fear` weighs the threats (1: in full).
@@ -819,7 +898,12 @@ TAction chooseMoveFor(const Ctx& c, int u) {
     TvbdEngine::ListedCheck check(c.e, c.s, u, options);
     // The attacker scores only kAttackerScoreBudget options in full, best bound first; each option found not
     // listed lets as many more be scored.
-    const int perRound = c.attacker ? kAttackerScoreBudget : int(opts.size());
+    int perRound = c.attacker ? kAttackerScoreBudget : int(opts.size());
+    // The quick level: the defender too scores only a few options in full, not counting those out of every
+    // enemy's reach (their score is 0 at once).
+    const bool defenderBudget = c.quick && !c.attacker;
+    if (defenderBudget)
+        perRound = std::min(perRound, kQuickDefenderBudget);
     int budget = perRound;
     while (true) {
         Opt* best = nullptr; // the best scored option not yet taken
@@ -833,7 +917,8 @@ TAction chooseMoveFor(const Ctx& c, int u) {
         if (budget <= 0)
             open = nullptr;
         if (open && (!best || open->bound >= best->v)) {
-            --budget;
+            if (!(defenderBudget && scorer.outOfReach(boxOf(open->p.corners()))))
+                --budget;
             // A moved marker: no shooting or charging this turn (12.1.5).
             const double back = options[open->k].move.kind == MoveKind::Backward ? 0.3 : 0.0;
             const double score = scorer.score(open->p, fear);
@@ -991,12 +1076,13 @@ TAction chooseMove(const Ctx& c) {
 
 } // namespace
 
-TAction chooseTacticalAction(const TvbdEngine& engine, const BattleState& s, wp::rules::Rng& rng) {
+TAction chooseTacticalAction(const TvbdEngine& engine, const BattleState& s, wp::rules::Rng& rng,
+                             TacticalLevel level) {
     if (s.over())
         return {};
     if (s.step == Step::Setup)
         return chooseSetupAction(engine, s, rng);
-    const Ctx c(engine, s);
+    const Ctx c(engine, s, level);
     switch (s.step) {
     case Step::Move:
         return chooseMove(c);
@@ -1004,6 +1090,11 @@ TAction chooseTacticalAction(const TvbdEngine& engine, const BattleState& s, wp:
     case Step::Shoot:
         return chooseShot(c, engine.legalActions(s));
     case Step::Declare:
+        // Only a formed unit with an enemy within 3 TUM can declare a charge the policy would weigh
+        // (chargeOptions, 5.1; Commanders' charges are not weighed): without one it ends the step, as
+        // chooseCharge would, without listing the legal actions.
+        if (!mayDeclare(c))
+            return TAction{};
         return chooseCharge(c, engine.legalActions(s));
     case Step::Evade:
         return chooseEvade(c, engine.legalActions(s));

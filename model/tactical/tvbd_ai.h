@@ -17,10 +17,18 @@ namespace wp::tactical {
 // since session 10 (the attacker scores fewer move options in full, for speed).
 inline constexpr int kTacticalAiRevision = 3;
 
+// How much the tactical AI weighs before it chooses. Full: everything described in docs/tvbd.md "AI" (the
+// linked battles', the GUI's and assist mode's AI). Quick: the same AI with cheaper estimates where the
+// full one spends most (Policy::Quick, docs/tvbd.md "AI", "The quick level"): fewer move options scored in
+// full, charges and given-up charges first estimated from one round's exchange and only the best few
+// weighed by their exact odds.
+enum class TacticalLevel { Full, Quick };
+
 // One decision of the tactical policy for the side to act: always one of engine.legalActions(s) (set-up
 // decisions are the simple policy's, chooseSetupAction). `rng` is unused today: the policy is
 // deterministic from the state.
-TAction chooseTacticalAction(const TvbdEngine& engine, const BattleState& s, wp::rules::Rng& rng);
+TAction chooseTacticalAction(const TvbdEngine& engine, const BattleState& s, wp::rules::Rng& rng,
+                             TacticalLevel level = TacticalLevel::Full);
 
 // What the policy's choices weigh, exposed for tests and the docs.
 // The value of a melee for `side`: the enemy's expected resolve lost and routs less its own (in resolve
