@@ -38,12 +38,14 @@
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QDockWidget>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QListView>
 #include <QListWidget>
 #include <QMenu>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProcess>
@@ -59,6 +61,7 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTextBrowser>
+#include <QTextDocument>
 #include <QToolButton>
 #include <QTreeWidget>
 #include <QtTest>
@@ -585,6 +588,56 @@ class TestGui : public QObject {
         click(w.prompt()->buttonFor(*payMerc));
         settle();
         QCOMPARE(int(gc->state().aidPoints[kProtestant]), 1); // 15.131: a Mercenary costs 2 Aid Points
+    }
+
+    // Help ▸ Playing Westphalia (F1) shows the guide, and every menu path it names ("Game ▸ Play by E-mail
+    // ▸ Export Turn…") is a real entry of the window's menus.
+    void guideNamesRealMenus() {
+        MainWindow w(d);
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QAction* help = nullptr;
+        for (QAction* a : w.menuBar()->actions())
+            if (a->menu())
+                for (QAction* b : a->menu()->actions())
+                    if (b->shortcut() == QKeySequence(QKeySequence::HelpContents))
+                        help = b;
+        QVERIFY(help);
+        help->trigger();
+        settle();
+        auto* text = w.findChild<QTextBrowser*>(QStringLiteral("guideText"));
+        QVERIFY(text && text->isVisible());
+        for (const char* heading :
+             {"Starting a game", "The window", "Battles and sieges", "Against the computer", "By e-mail"})
+            QVERIFY2(text->toPlainText().contains(QLatin1String(heading)), heading);
+        QVERIFY(text->window()->grab().save(shot(QStringLiteral("guide.png"))));
+        QFile f(QStringLiteral(":/help/guide.html"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString html = QString::fromUtf8(f.readAll());
+        auto plain = [](QString t) { return t.remove(QLatin1Char('&')).section(QLatin1Char('\t'), 0, 0); };
+        int paths = 0;
+        QRegularExpressionMatchIterator it =
+            QRegularExpression(QStringLiteral("<b class=\"menu\">(.*?)</b>"),
+                               QRegularExpression::DotMatchesEverythingOption)
+                .globalMatch(html);
+        while (it.hasNext()) {
+            QTextDocument doc;
+            doc.setHtml(it.next().captured(1));
+            const QStringList steps = doc.toPlainText().simplified().split(QChar(0x25B8));
+            QList<QAction*> level = w.menuBar()->actions();
+            QAction* found = nullptr;
+            for (const QString& step : steps) {
+                found = nullptr;
+                for (QAction* a : level)
+                    if (plain(a->text()) == step.trimmed())
+                        found = a;
+                QVERIFY2(found, qPrintable(steps.join(QStringLiteral(" > "))));
+                level = found->menu() ? found->menu()->actions() : QList<QAction*>{};
+            }
+            ++paths;
+        }
+        QVERIFY(paths >= 10);
     }
 
     // At the end of a game (not by e-mail) the other side's hand is no secret: a click on its cards shows

@@ -25,6 +25,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDateTime>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -47,6 +48,7 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTextBrowser>
 #include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
@@ -292,6 +294,8 @@ void MainWindow::buildMenus() {
                        [this]() { TacticalWindow::openFromMenu(this); });
     battles->addAction(QStringLiteral("Battle &Report…"), this, &MainWindow::showBattleReport);
     QMenu* help = menuBar()->addMenu(QStringLiteral("&Help"));
+    QAction* guide = help->addAction(QStringLiteral("&Playing Westphalia"), this, &MainWindow::showGuide);
+    guide->setShortcut(QKeySequence::HelpContents);
     help->addAction(QStringLiteral("&About Westphalia"), this, [this]() {
         QMessageBox::about(
             this, QStringLiteral("About Westphalia"),
@@ -313,7 +317,8 @@ void MainWindow::buildMenus() {
                 "present</td></tr>"
                 "<tr><td><b>Ctrl+B</b></td><td>export the battle about to be fought</td></tr>"
                 "<tr><td><b>+ / − / 0</b></td><td>zoom in, out, fit the map</td></tr>"
-                "<tr><td><b>F11</b></td><td>full screen</td></tr></table>"));
+                "<tr><td><b>F11</b></td><td>full screen</td></tr>"
+                "<tr><td><b>F1</b></td><td>how to play in this window</td></tr></table>"));
     });
 
     QToolBar* tb = addToolBar(QStringLiteral("Game"));
@@ -337,7 +342,7 @@ void MainWindow::buildMenus() {
     tb->addSeparator();
     QAction* cards = tb->addAction(QStringLiteral("Cards"), this, &MainWindow::showCardBrowser);
     cards->setToolTip(QStringLiteral("All 110 Strategy cards"));
-    nw->setText(QStringLiteral("New Game"));
+    nw->setIconText(QStringLiteral("New Game")); // the menu keeps "New Game…" and its Alt+N
 }
 
 bool MainWindow::handsHidden() const {
@@ -513,6 +518,27 @@ void MainWindow::showCardBrowser() {
     cardBrowser()->setState(m_gc->hasGame() ? &m_gc->state() : nullptr);
     m_browser->show();
     m_browser->raise();
+}
+
+void MainWindow::showGuide() {
+    if (!m_guide) {
+        m_guide = new QDialog(this);
+        m_guide->setObjectName(QStringLiteral("guide"));
+        m_guide->setWindowTitle(QStringLiteral("Playing Westphalia"));
+        m_guide->resize(640, 720);
+        auto* text = new QTextBrowser(m_guide);
+        text->setObjectName(QStringLiteral("guideText"));
+        QFile f(QStringLiteral(":/help/guide.html"));
+        text->setHtml(f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll())
+                                                  : QStringLiteral("The guide is missing from this build."));
+        auto* lay = new QVBoxLayout(m_guide);
+        lay->addWidget(text);
+        auto* close = new QDialogButtonBox(QDialogButtonBox::Close, m_guide);
+        connect(close, &QDialogButtonBox::rejected, m_guide, &QDialog::hide);
+        lay->addWidget(close);
+    }
+    m_guide->show();
+    m_guide->raise();
 }
 
 void MainWindow::restoreLayout() {

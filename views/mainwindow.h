@@ -11,6 +11,7 @@
 
 class QAction;
 class QLabel;
+class QDialog;
 class QDockWidget;
 class QListWidget;
 class QMenu;
@@ -121,6 +122,7 @@ class MainWindow : public QMainWindow {
     void undo();
     void toggleFullScreen();
     void showCardBrowser();
+    void showGuide(); // Help ▸ Playing Westphalia (F1): resources/help/guide.html
     void newPbem();
     void joinPbem();
     void openPbem();
@@ -153,6 +155,7 @@ class MainWindow : public QMainWindow {
     StackInspector* m_inspector = nullptr;
     CoverWidget* m_cover = nullptr;
     CardBrowser* m_browser = nullptr;
+    QDialog* m_guide = nullptr; // showGuide()
     QDockWidget* m_promptDock = nullptr;
     QDockWidget* m_recordsDock = nullptr;
     QDockWidget* m_handDock = nullptr;
