@@ -799,7 +799,13 @@ Scored scoreChoice(const GameData& d, const GameState& s, const ChoiceFrame& ch,
         return {a.target == 1 ? 2.0 : 1.0, a.target == 1 ? QStringLiteral("recruit Mercenaries (stronger)")
                                                          : QStringLiteral("recruit Militia")};
     case kRecruitSteps:
-        return {static_cast<double>(a.target), QStringLiteral("as many full-strength units as possible")};
+        // Full-strength units first; the look-ahead below may prefer more units, reduced (the reason says
+        // which was chosen, not only the list's preference).
+        return {static_cast<double>(a.target),
+                a.target == 0 ? QStringLiteral("recruit all units reduced")
+                              : QStringLiteral("recruit %1 at full strength")
+                                    .arg(a.target == 1 ? QStringLiteral("1 unit")
+                                                       : QStringLiteral("%1 units").arg(a.target))};
     case kRecruitAp:
         return {a.target == 1 ? 1.0 : 0.0, QStringLiteral("aid point for recruitment")};
     case kPayUnits: {
