@@ -49,18 +49,6 @@ GameState advanced(const Engine& e, const QString& scenario, uint64_t seed, int 
     return s;
 }
 
-// The plan-level tests' position: Tilly with 4 Bavarian units at `tillyAt` (a Catholic city), Mansfeld
-// with 4 Protestant units at `mansfeldAt`, the Catholic to play a round; returns Tilly.
-int tillyAgainstMansfeld(Rules& r, const QString& tillyAt, const QString& mansfeldAt) {
-    r.setMarker(tillyAt, kCatholic);
-    r.placeLeader(QStringLiteral("tilly"), tillyAt);
-    r.place(QStringLiteral("bavarian"), UnitKind::Mercenary, tillyAt, 4);
-    r.placeLeader(QStringLiteral("mansfeld"), mansfeldAt);
-    r.place(QStringLiteral("protestant"), UnitKind::Mercenary, mansfeldAt, 4);
-    r.setActive(kCatholic);
-    return r.leader(QStringLiteral("tilly"));
-}
-
 } // namespace
 
 class TestAi : public QObject {
@@ -303,9 +291,15 @@ class TestAi : public QObject {
         Rules r;
         QVERIFY(r.newGame());
         r.clearBoard();
+        r.setMarker(QStringLiteral("frankfurt"), kCatholic);
         r.setMarker(QStringLiteral("trier"), kProtestant);
-        const int tilly = tillyAgainstMansfeld(r, QStringLiteral("frankfurt"), QStringLiteral("magdeburg"));
+        r.placeLeader(QStringLiteral("tilly"), QStringLiteral("frankfurt"));
+        r.place(QStringLiteral("bavarian"), UnitKind::Mercenary, QStringLiteral("frankfurt"), 4);
+        r.placeLeader(QStringLiteral("mansfeld"), QStringLiteral("magdeburg"));
+        r.place(QStringLiteral("protestant"), UnitKind::Mercenary, QStringLiteral("magdeburg"), 4);
+        r.setActive(kCatholic);
         const GameData& d = r.d();
+        const int tilly = r.leader(QStringLiteral("tilly"));
         const std::vector<int> objectives = ai::activationObjectives(d, r.s, tilly, kCatholic, 0);
         QCOMPARE(static_cast<int>(objectives.size()), 2);
         QCOMPARE(d.cities[objectives[0]].id, QStringLiteral("trier"));
@@ -316,38 +310,6 @@ class TestAi : public QObject {
         QCOMPARE(static_cast<int>(retaken.size()), 1); // the Lower Palatinate still
         QVERIFY(
             ai::activationObjectives(d, r.s, r.leader(QStringLiteral("mansfeld")), kProtestant, 0).empty());
-    }
-
-    // 5.13: from turn 7 the Catholic's plan level also offers, to a leader 3 or more spaces from the Rhine
-    // Electors, the best city of a former Neutral Area (its neutrality violated) on the way to them: Tilly at
-    // Nürnberg (Mainz 6 spaces off) gets Ansbach of Franconia (1 space, 5 from Mainz) once Franconia is no
-    // longer neutral, not before turn 7, not while it is neutral, not once Ansbach is his, and not at
-    // Würzburg (3 spaces from Mainz: at the Rhine already). The Protestant's activations never get it.
-    void planLevelFormerNeutralOnTheWay() {
-        Rules r;
-        QVERIFY(r.newGame());
-        r.clearBoard();
-        const GameData& d = r.d();
-        const int tilly = tillyAgainstMansfeld(r, QStringLiteral("nuernberg"), QStringLiteral("amberg"));
-        const int ansbach = r.city(QStringLiteral("ansbach"));
-        const auto offered = [&](int leader, int side) {
-            const std::vector<int> o = ai::activationObjectives(d, r.s, leader, side, 0);
-            return std::find(o.begin(), o.end(), ansbach) != o.end();
-        };
-        r.s.turn = 7;
-        QVERIFY(!offered(tilly, kCatholic)); // Franconia is still neutral (5.13)
-        r.setAreaControl(QStringLiteral("franconia"), kNone, false);
-        QVERIFY(offered(tilly, kCatholic));
-        QVERIFY(!offered(r.leader(QStringLiteral("mansfeld")), kProtestant));
-        r.s.turn = 6;
-        QVERIFY(!offered(tilly, kCatholic));
-        r.s.turn = 7;
-        r.setMarker(QStringLiteral("ansbach"), kCatholic);
-        QVERIFY(!offered(tilly, kCatholic));
-        r.setMarker(QStringLiteral("ansbach"), kNone);
-        r.placeLeader(QStringLiteral("tilly"), QStringLiteral("wuerzburg"));
-        r.place(QStringLiteral("bavarian"), UnitKind::Mercenary, QStringLiteral("wuerzburg"), 4);
-        QVERIFY(!offered(tilly, kCatholic));
     }
 
     // The search bot's campaign plan (issue 8, docs/ai.md): 5.15 costs 3 VP when the Intervention cards

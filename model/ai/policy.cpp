@@ -985,44 +985,6 @@ int strengthNear(const Distances& dist, const Forces& f, int city, int side) {
     }
     return near;
 }
-
-// The campaign plan (the Catholic's, from turn 7): a leader 3 or more spaces from every Elector city (Mainz,
-// Köln, Trier) is offered the best city (by the list's score, within 6 spaces, not his) of an Area that was
-// Neutral at the start and is no longer (5.13: entering it costs nothing now) on a way to one of them: no
-// more than one space longer than the shortest. -1: none.
-int formerNeutralOnTheWay(const GameData& d, const GameState& s, const Forces& f, const KeyPlaces& k,
-                          const Distances& dist, int at, int side, int cf) {
-    const Scenario* sc = d.scenario(s.scenario);
-    if (!sc)
-        return -1;
-    std::vector<int> electors;
-    for (int c = 0; c < dist.n; ++c)
-        if (d.cities[c].elector) {
-            const int dc = dist.at(at, c);
-            if (dc >= 0 && dc < 3)
-                return -1; // at the Rhine already
-            if (dc >= 0)
-                electors.push_back(c);
-        }
-    int best = -1;
-    double bestScore = 0;
-    for (int c = 0; c < dist.n; ++c) {
-        const int dd = dist.at(at, c), ar = d.cities[c].area;
-        if (dd < 1 || dd > 6 || ar < 0 || d.cities[c].independent || !sc->neutralAreas.contains(ar) ||
-            s.areas[static_cast<size_t>(ar)].neutral || effectiveCityControl(d, s, c) == side)
-            continue;
-        const bool onTheWay = std::any_of(electors.begin(), electors.end(), [&](int e) {
-            const int via = dist.at(c, e);
-            return via >= 0 && via < dist.at(at, e) && dd + via <= dist.at(at, e) + 1;
-        });
-        const double v = onTheWay ? cityValue(d, s, f, k, side, c, cf) / (1.0 + dd) : 0;
-        if (v > bestScore) {
-            bestScore = v;
-            best = c;
-        }
-    }
-    return best;
-}
 } // namespace
 
 std::vector<int> activationObjectives(const GameData& d, const GameState& s, int leader, int side,
@@ -1092,12 +1054,6 @@ std::vector<int> activationObjectives(const GameData& d, const GameState& s, int
         for (int c : {lost, areaCity})
             if (c >= 0 && std::find(out.begin(), out.end(), c) == out.end())
                 out.push_back(c);
-        // 5.13 (session 13): from turn 7, a city of a former Neutral Area on the way to a Rhine Elector
-        if (s.turn >= 7) {
-            const int c = formerNeutralOnTheWay(d, s, f, k, dist, at, side, cf);
-            if (c >= 0 && std::find(out.begin(), out.end(), c) == out.end())
-                out.push_back(c);
-        }
     }
     return out;
 }
