@@ -308,6 +308,11 @@ class TestAi : public QObject {
         const std::vector<int> retaken = ai::activationObjectives(d, r.s, tilly, kCatholic, 0);
         QVERIFY(std::find(retaken.begin(), retaken.end(), r.city(QStringLiteral("trier"))) == retaken.end());
         QCOMPARE(static_cast<int>(retaken.size()), 1); // the Lower Palatinate still
+        // 5.142: once the Electorate has passed to Bavaria (C12), the Lower Palatinate is no Elector Area.
+        for (qsizetype a = 0; a < d.areas.size(); ++a)
+            if (d.areas[a].id == QLatin1String("bavaria"))
+                r.s.electorate = static_cast<decltype(r.s.electorate)>(a);
+        QVERIFY(ai::activationObjectives(d, r.s, tilly, kCatholic, 0).empty());
         QVERIFY(
             ai::activationObjectives(d, r.s, r.leader(QStringLiteral("mansfeld")), kProtestant, 0).empty());
     }

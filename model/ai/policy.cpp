@@ -1051,7 +1051,7 @@ std::vector<int> activationObjectives(const GameData& d, const GameState& s, int
                 lostDist = dd;
             }
             const int ar = d.cities[c].area;
-            if (ar >= 0 && d.areas[ar].elector && s.areas[static_cast<size_t>(ar)].control != side &&
+            if (ar >= 0 && isElectorArea(d, s, ar) && s.areas[static_cast<size_t>(ar)].control != side &&
                 v / (1.0 + dd) > areaScore) {
                 areaScore = v / (1.0 + dd);
                 areaCity = c;

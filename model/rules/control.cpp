@@ -119,7 +119,7 @@ void setCityControl(Ctx& c, int city, int side, const QString& rule) {
     }
 }
 
-static bool isElectorArea(const GameData& d, const GameState& s, int area) {
+bool isElectorArea(const GameData& d, const GameState& s, int area) {
     const QString& id = d.areas[area].id;
     if (id == QLatin1String("lower-palatinate") || id == QLatin1String("bavaria"))
         return s.electorate == area; // 5.142

@@ -81,6 +81,9 @@ void recheckAreaControl(Ctx& c, int area, const QString& rule); // 3.13
 void violateNeutrality(Ctx& c, int area, int side);             // 5.13, 11.18
 void updateElectors(Ctx& c);                                    // 5.141
 int electorsControlled(const GameData& d, const GameState& s, int side);
+// Whether an Area is an Elector Area now: the Lower Palatinate or Bavaria as the Electorate marker says
+// (5.142), the others as printed.
+bool isElectorArea(const GameData& d, const GameState& s, int area);
 bool checkImmediateVictory(Ctx& c); // 5.21 Wallenstein 20
 void checkEndOfTurnVictory(Ctx& c); // 5.21, 5.22, scenario conditions
 void endGame(Ctx& c, int winner, const QString& result);
