@@ -364,6 +364,16 @@ void TestTacticalView::tvbdOnScreen() {
     for (int i = 0; i < w.actionList()->count(); ++i) // only the selected unit's actions
         QVERIFY2(w.actionList()->item(i)->data(Qt::UserRole).toString().contains(QLatin1Char(' ') + id),
                  qPrintable(w.actionList()->item(i)->text()));
+    // Each listed in words, then its notation (what assist mode types): "S1 moves 2 TUM forward   [move S1
+    // fwd 2]", "S1 wheels 20° left, then 2.5 TUM forward   [...]", "S1 holds   [hold S1]".
+    for (int i = 0; i < w.actionList()->count(); ++i) {
+        const QString words = w.actionList()->item(i)->text(),
+                      text = w.actionList()->item(i)->data(Qt::UserRole).toString();
+        QVERIFY2(words.startsWith(id + QLatin1Char(' ')) &&
+                     words.endsWith(QStringLiteral("   [%1]").arg(text)) && !words.startsWith(text),
+                 qPrintable(words));
+    }
+    QVERIFY(w.actionList()->item(rowOf(w.actionList(), fwd))->text().contains(QLatin1String("TUM forward")));
     shot(&w, QStringLiteral("tactical-tvbd-select.png"));
 
     // The listed move, then undo.

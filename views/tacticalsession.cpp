@@ -53,6 +53,41 @@ QString dec2(double v) {
     return QString::number(v, 'f', 2);
 }
 
+// A TVBD move in words, after the unit's id ("wheels 20° left, then 2.5 TUM"; 12.1).
+QString moveWords(const BattleState& st, const MoveSpec& m) {
+    const QString side = m.angle > 0 ? QStringLiteral("left") : QStringLiteral("right");
+    const QString then = m.dist > 0 ? QStringLiteral(", then %1 TUM forward").arg(num(m.dist)) : QString();
+    auto unitId = [&](int u) { return u >= 0 && u < st.units.size() ? st.units[u].id : QStringLiteral("?"); };
+    switch (m.kind) {
+    case MoveKind::Straight:
+        return QStringLiteral("moves %1 TUM forward").arg(num(m.dist));
+    case MoveKind::Wheel:
+        return QStringLiteral("wheels %1° %2%3").arg(num(std::abs(m.angle)), side, then);
+    case MoveKind::Oblique:
+        return QStringLiteral("moves %1 TUM obliquely, %2° %3")
+            .arg(num(m.dist), num(std::abs(m.angle)), side);
+    case MoveKind::AboutFace:
+        return QStringLiteral("faces about") + then;
+    case MoveKind::Turn:
+        return QStringLiteral("turns to the %1").arg(side) + then;
+    case MoveKind::Sideways:
+        return QStringLiteral("sidesteps to the %1").arg(side);
+    case MoveKind::Backward:
+        return QStringLiteral("moves %1 TUM back").arg(num(m.dist));
+    case MoveKind::Unlimber:
+        return QStringLiteral("unlimbers");
+    case MoveKind::Pivot:
+        return QStringLiteral("pivots %1° %2").arg(num(std::abs(m.angle)), side);
+    case MoveKind::To:
+        return QStringLiteral("moves to %1,%2").arg(num(m.to.x), num(m.to.y));
+    case MoveKind::Attach:
+        return QStringLiteral("joins %1").arg(unitId(m.target));
+    case MoveKind::Face:
+        return QStringLiteral("turns to face %1").arg(unitId(m.target));
+    }
+    return {};
+}
+
 // Dice values in a log line blanked ("[6,5]" -> "[…]"), for the hand-dice prompt.
 QString blankDice(QString line) {
     static const QRegularExpression dice(QStringLiteral("\\[[0-9, ]*\\]"));
@@ -370,6 +405,15 @@ class TvbdSession : public TacticalSession {
                 v.kind = TacActionView::Move;
                 if (auto p = m_engine.checkMove(st, a.unit, a.move, nullptr, a.kind == TAction::Evade))
                     v.end = *p;
+                v.label = QStringLiteral("%1 %2%3   [%4]")
+                              .arg(st.units[a.unit].id,
+                                   a.kind == TAction::Evade ? QStringLiteral("evades: ") : QString(),
+                                   moveWords(st, a.move), v.text);
+                break;
+            case TAction::Hold:
+                v.kind = TacActionView::Other;
+                if (a.unit >= 0 && a.unit < st.units.size())
+                    v.label = QStringLiteral("%1 holds   [%2]").arg(st.units[a.unit].id, v.text);
                 break;
             case TAction::Shoot: {
                 v.kind = TacActionView::Shoot;
