@@ -635,7 +635,7 @@ void TestTacticalView::tvbdDragsAgreeWithTheEngine() {
     QVERIFY2(s, qPrintable(error));
     std::mt19937 rng(12);
     std::uniform_real_distribution<double> len(0.2, 9.0), angle(-M_PI, M_PI);
-    int legal = 0, refused = 0, none = 0;
+    int legal = 0, refused = 0, none = 0, worded = 0;
     for (int guard = 0; guard < 5000 && !s->over(); ++guard) {
         const tactical::BattleState& st = *s->tvbdState();
         if (st.step == tactical::Step::Move) {
@@ -676,10 +676,22 @@ void TestTacticalView::tvbdDragsAgreeWithTheEngine() {
                     QVERIFY(s->undo());
             }
         }
+        // The charges (5.1), evades and stands listed in words before their notation.
+        if (st.step == tactical::Step::Declare || st.step == tactical::Step::Evade)
+            for (const TacActionView& a : s->legalActions())
+                if (a.text.startsWith(QLatin1String("charge ")) ||
+                    a.text.startsWith(QLatin1String("evade ")) ||
+                    a.text.startsWith(QLatin1String("stand "))) {
+                    QVERIFY2(a.label.endsWith(QStringLiteral("   [%1]").arg(a.text)) &&
+                                 !a.label.startsWith(a.text),
+                             qPrintable(a.label));
+                    ++worded;
+                }
         QString text;
         if (!s->applyPolicyAction(&text))
             break;
     }
+    QVERIFY2(worded > 0, "no charge, evade or stand listed");
     QVERIFY2(
         s->over() && legal >= 100 && refused >= 100, // seed 12: 196 and 342 through 7 turns
         qPrintable(QStringLiteral("%1 legal, %2 refused, %3 no move").arg(legal).arg(refused).arg(none)));

@@ -433,6 +433,12 @@ class TvbdSession : public TacticalSession {
             case TAction::Charge:
                 v.kind = TacActionView::Charge;
                 v.odds = chargeOdds(a, &v.end);
+                v.label = QStringLiteral("%1 charges %2   [%3]")
+                              .arg(st.units[a.unit].id, st.units[a.target].id, v.text);
+                break;
+            case TAction::Stand: // a charged unit that may evade stands instead
+                v.kind = TacActionView::Other;
+                v.label = QStringLiteral("%1 stands   [%2]").arg(st.units[a.unit].id, v.text);
                 break;
             case TAction::Deploy: { // 10.6: drawn as a ghost where the unit would stand
                 const Unit& u = st.units[a.unit];
