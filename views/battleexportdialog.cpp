@@ -161,12 +161,6 @@ void grid(QPainter& p, double w, double d, double step, const QString& unit, con
     tag(p, QPointF(w - px * 2 / scale, d - px * 0.7 / scale), unit, px, QColor(0, 0, 0, 140));
 }
 
-// A TVBD unit type as the rulebook names it ("PikeShot" -> "Pike+Shot").
-QString tvbdTypeName(const QString& type) {
-    const auto t = tactical::typeFromName(type);
-    return t ? tactical::typeLabel(*t) : type;
-}
-
 // Where a terrain piece lies and how big it is, for laying it out on the table ("6 × 4 at (22.5, 25)";
 // a line: "from (0, 15) to (45, 15)").
 QString placeText(const QJsonObject& to) {
@@ -887,7 +881,7 @@ QString BattleExportDialog::briefingHtml(bool roster) const {
                     }
                     kinds << type;
                     const QString what = QStringLiteral("%1%2%3").arg(
-                        large ? QStringLiteral("Large ") : QString(), tvbdTypeName(type),
+                        large ? QStringLiteral("Large ") : QString(), tactical::typeLabel(type),
                         q.isEmpty() ? QString() : QStringLiteral(", ") + q);
                     parts << QStringLiteral("<b>%1</b>: %2, resolve %3%4 — <i>%5</i>")
                                  .arg(esc(uo.value(QStringLiteral("id")).toString()), esc(what))
@@ -938,7 +932,7 @@ QString BattleExportDialog::briefingHtml(bool roster) const {
                 h += QStringLiteral(
                          "<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td><td>%7</td>"
                          "<td>%8</td><td>%9</td></tr>")
-                         .arg(tvbdTypeName(type), num(ti.move), num(ti.charge), num(ti.moveDifficult),
+                         .arg(tactical::typeLabel(type), num(ti.move), num(ti.charge), num(ti.moveDifficult),
                               num(ti.range), hit(ti.shootHit), hit(ti.meleeHit), hit(ti.cmdCheckHit),
                               *t == tactical::UnitType::Rabble || *t == tactical::UnitType::Cannon
                                   ? res.last()

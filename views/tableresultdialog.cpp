@@ -603,8 +603,7 @@ void TableResultDialog::fillUnits() {
         m_units->setItem(r, SideColumn, sideItem);
         m_units->setItem(r, NameColumn, new QTableWidgetItem(u.name));
         // TVBD's types as the rulebook names them ("Pike+Shot"); Tercios' as its data does.
-        const auto tvbdType = tvbd ? tactical::typeFromName(u.type) : std::nullopt;
-        const QString type = tvbdType ? tactical::typeLabel(*tvbdType) : u.type;
+        const QString type = tvbd ? tactical::typeLabel(u.type) : u.type;
         m_units->setItem(r, TypeColumn,
                          new QTableWidgetItem(
                              u.weight > 1 ? QStringLiteral("%1 (counts %2)").arg(type).arg(u.weight) : type));

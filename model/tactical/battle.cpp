@@ -20,6 +20,11 @@ QString typeLabel(UnitType t) {
     return QString::fromLatin1(kTypeLabels[int(t)]);
 }
 
+QString typeLabel(const QString& name) {
+    const auto t = typeFromName(name);
+    return t ? typeLabel(*t) : name;
+}
+
 std::optional<UnitType> typeFromName(const QString& s) {
     for (int i = 0; i < 8; ++i)
         if (s.compare(QLatin1String(kTypeNames[i]), Qt::CaseInsensitive) == 0 ||

@@ -30,6 +30,8 @@ enum class TerrainClass { Open, Difficult, Impassable };
 
 QString typeName(UnitType t);  // "PikeShot"
 QString typeLabel(UnitType t); // "Pike+Shot"
+// A type's name as the rulebook writes it ("PikeShot" -> "Pike+Shot"); another name as it is.
+QString typeLabel(const QString& name);
 std::optional<UnitType> typeFromName(const QString& s);
 QString qualityName(Quality q);
 std::optional<Quality> qualityFromName(const QString& s);
