@@ -287,6 +287,29 @@ class TestAi : public QObject {
     // Elector city the Protestant holds (Trier; Mainz is still Catholic) and the best city of an Elector
     // Area the Catholic does not control (the Lower Palatinate, Protestant at the start); once Trier is
     // Catholic again it is no longer offered. The Protestant's activations get neither.
+    // 5.142: the priority list's objective score counts an Area's Elector by the Electorate marker, not
+    // by the print: once C12 has moved the Electorate to Bavaria, a Protestant stack at Heilbronn goes for
+    // Munich, no longer for Heidelberg of the Lower Palatinate (both Areas Catholic).
+    void priorityObjectivesFollowTheElectorate() {
+        Rules r;
+        QVERIFY(r.newGame());
+        r.clearBoard();
+        r.setAreaControl(QStringLiteral("lower-palatinate"), kCatholic);
+        r.setAreaControl(QStringLiteral("bavaria"), kCatholic);
+        r.placeLeader(QStringLiteral("mansfeld"), QStringLiteral("heilbronn"));
+        r.place(QStringLiteral("protestant"), UnitKind::Mercenary, QStringLiteral("heilbronn"), 4);
+        r.setActive(kProtestant);
+        const GameData& d = r.d();
+        const int mansfeld = r.leader(QStringLiteral("mansfeld"));
+        const std::vector<int> before = ai::activationObjectives(d, r.s, mansfeld, kProtestant, 1);
+        QCOMPARE(static_cast<int>(before.size()), 1);
+        QCOMPARE(d.cities[before[0]].id, QStringLiteral("heidelberg"));
+        r.s.electorate = static_cast<decltype(r.s.electorate)>(r.area(QStringLiteral("bavaria")));
+        const std::vector<int> after = ai::activationObjectives(d, r.s, mansfeld, kProtestant, 1);
+        QCOMPARE(static_cast<int>(after.size()), 1);
+        QCOMPARE(d.cities[after[0]].id, QStringLiteral("munich"));
+    }
+
     void planLevelLostElectors() {
         Rules r;
         QVERIFY(r.newGame());

@@ -252,7 +252,7 @@ double cityValue(const GameData& d, const GameState& s, const Forces& f, const K
     if (ctl != side && c.area >= 0 && s.areas[static_cast<size_t>(c.area)].control != side) {
         const Area& ar = d.areas[c.area];
         const int need = std::max(1, ar.control - f.held[side][static_cast<size_t>(c.area)]);
-        v += (ar.vp * 3.0 + (ar.elector ? 4 : 0)) / need;
+        v += (ar.vp * 3.0 + (isElectorArea(d, s, c.area) ? 4 : 0)) / need; // 5.142: the marker, not the print
     }
     // the Areas the campaign's Catholic victory needs (5.22): the Catholic restores them, the Protestant
     // denies them
