@@ -1788,7 +1788,7 @@ void TestTacticalView::terciosListInWords() {
                     !a.label.contains(QLatin1String("towards")) &&
                     !a.label.contains(QLatin1String(", into"))) {
                     QCOMPARE(a.label,
-                             QStringLiteral("%1 %2 %3 in straight ahead   [%4]")
+                             QStringLiteral("%1 %2 %3\" straight ahead   [%4]")
                                  .arg(u, st.phase == TPhase::Run ? QStringLiteral("runs")
                                                                  : QStringLiteral("moves"))
                                  .arg(QString::number(std::round(d.length() * 10) / 10, 'g', 4), a.text));

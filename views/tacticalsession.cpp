@@ -1153,8 +1153,8 @@ class TerciosSession : public TacticalSession {
   private:
     const TerciosState& s() const { return m_core.s; }
 
-    // A Tercios action in words (distances in inches, directions from the unit's facing). A card is named
-    // only for a unit of the side to act (its own, L319).
+    // A Tercios action in words: distances in inches written as the log writes them (4"), directions from the
+    // unit's facing. A card is named only for a unit of the side to act (its own, L319).
     QString words(const TcAction& a) const {
         const TerciosState& st = s();
         auto id = [&](int u) { return u >= 0 && u < st.units.size() ? st.units[u].id : QStringLiteral("?"); };
@@ -1242,7 +1242,7 @@ class TerciosSession : public TacticalSession {
         }
         case TcAction::Side: { // L1501: the edge nearer 0 (low) or the far one (high)
             const bool low = a.target == 0;
-            return QStringLiteral("%1 deploys along the %2 edge at %3 = %4 in")
+            return QStringLiteral("%1 deploys along the %2 edge at %3 = %4\"")
                 .arg(sideName(actor()), st.deployLong ? QStringLiteral("long") : QStringLiteral("short"),
                      st.deployLong ? QStringLiteral("y") : QStringLiteral("x"),
                      num(low             ? 0
@@ -1264,7 +1264,7 @@ class TerciosSession : public TacticalSession {
     }
 
     // A Ready! or Run! move of the Front Centre to a.to in words: its length in inches and its direction
-    // from the unit's facing ("moves 6 in straight ahead", "runs 3 in, 45° to the left, towards B2").
+    // from the unit's facing (moves 6" straight ahead; runs 3", 45° to the left, towards B2).
     QString moveWordsOf(const TcAction& a) const {
         const TerciosState& st = s();
         const TUnit& x = st.units[a.unit];
@@ -1294,7 +1294,7 @@ class TerciosSession : public TacticalSession {
         }
         const Card order = st.phase == TPhase::Run ? Card::Run : Card::Ready;
         const int b = m_engine.buildingEntered(st, a.unit, a.to, order);
-        return QStringLiteral("%1 %2 in%3%4%5")
+        return QStringLiteral("%1 %2\"%3%4%5")
             .arg(st.phase == TPhase::Run ? QStringLiteral("runs") : QStringLiteral("moves"), num(len), dir,
                  towards,
                  b >= 0 && b < st.terrain.size() ? QStringLiteral(", into %1").arg(st.terrain[b].id)
