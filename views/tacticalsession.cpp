@@ -53,11 +53,15 @@ QString dec2(double v) {
     return QString::number(v, 'f', 2);
 }
 
+// The id of unit i of either engine's state ("?" when there is none).
+template <class Units> QString idOf(const Units& units, int i) {
+    return i >= 0 && i < units.size() ? units[i].id : QStringLiteral("?");
+}
+
 // A TVBD move in words, after the unit's id ("wheels 20° left, then 2.5 TUM"; 12.1).
 QString moveWords(const BattleState& st, const MoveSpec& m) {
     const QString side = m.angle > 0 ? QStringLiteral("left") : QStringLiteral("right");
     const QString then = m.dist > 0 ? QStringLiteral(", then %1 TUM forward").arg(num(m.dist)) : QString();
-    auto unitId = [&](int u) { return u >= 0 && u < st.units.size() ? st.units[u].id : QStringLiteral("?"); };
     switch (m.kind) {
     case MoveKind::Straight:
         return QStringLiteral("moves %1 TUM forward").arg(num(m.dist));
@@ -81,9 +85,9 @@ QString moveWords(const BattleState& st, const MoveSpec& m) {
     case MoveKind::To:
         return QStringLiteral("moves to %1,%2").arg(num(m.to.x), num(m.to.y));
     case MoveKind::Attach:
-        return QStringLiteral("joins %1").arg(unitId(m.target));
+        return QStringLiteral("joins %1").arg(idOf(st.units, m.target));
     case MoveKind::Face:
-        return QStringLiteral("turns to face %1").arg(unitId(m.target));
+        return QStringLiteral("turns to face %1").arg(idOf(st.units, m.target));
     }
     return {};
 }
@@ -426,9 +430,7 @@ class TvbdSession : public TacticalSession {
             v.text = actionText(st, a);
             v.unit = a.unit;
             v.target = a.target;
-            auto id = [&](int u) {
-                return u >= 0 && u < st.units.size() ? st.units[u].id : QStringLiteral("?");
-            };
+            auto id = [&](int u) { return idOf(st.units, u); };
             QString words;
             switch (a.kind) {
             case TAction::Move:
@@ -664,7 +666,7 @@ class TvbdSession : public TacticalSession {
         const BattleState& st = s();
         const TvbdRules& r = m_engine.rules();
         const QString who = sideName(st.stepSide);
-        auto id = [&](int u) { return u >= 0 && u < st.units.size() ? st.units[u].id : QStringLiteral("?"); };
+        auto id = [&](int u) { return idOf(st.units, u); };
         auto feature = [&](int i) { // "p2 (woods)"
             return i >= 0 && i < st.setup.specs.size()
                        ? QStringLiteral("%1 (%2)").arg(st.setup.specs[i].id, spaced(st.setup.specs[i].type))
@@ -1157,7 +1159,7 @@ class TerciosSession : public TacticalSession {
     // unit's facing. A card is named only for a unit of the side to act (its own, L319).
     QString words(const TcAction& a) const {
         const TerciosState& st = s();
-        auto id = [&](int u) { return u >= 0 && u < st.units.size() ? st.units[u].id : QStringLiteral("?"); };
+        auto id = [&](int u) { return idOf(st.units, u); };
         auto ownCard = [&](int u) {
             return u >= 0 && u < st.units.size() && st.units[u].side == actor() &&
                            st.units[u].card != Card::None && st.units[u].card != Card::Hidden
