@@ -687,6 +687,7 @@ void TestTacticalView::tvbdDragsAgreeWithTheEngine() {
     std::mt19937 rng(12);
     std::uniform_real_distribution<double> len(0.2, 9.0), angle(-M_PI, M_PI);
     int legal = 0, refused = 0, none = 0, worded = 0;
+    QSet<QString> verbs;
     for (int guard = 0; guard < 5000 && !s->over(); ++guard) {
         const tactical::BattleState& st = *s->tvbdState();
         if (st.step == tactical::Step::Move) {
@@ -738,11 +739,16 @@ void TestTacticalView::tvbdDragsAgreeWithTheEngine() {
                              qPrintable(a.label));
                     ++worded;
                 }
+        checkListInWords(s.get(), &verbs); // every action of the battle, the end of a step too
+        if (QTest::currentTestFailed())
+            return;
         QString text;
         if (!s->applyPolicyAction(&text))
             break;
     }
     QVERIFY2(worded > 0, "no charge, evade or stand listed");
+    for (const char* v : {"move", "shoot", "charge", "hold", "end"})
+        QVERIFY2(verbs.contains(QLatin1String(v)), v);
     QVERIFY2(
         s->over() && legal >= 100 && refused >= 100, // seed 12: 196 and 342 through 7 turns
         qPrintable(QStringLiteral("%1 legal, %2 refused, %3 no move").arg(legal).arg(refused).arg(none)));
