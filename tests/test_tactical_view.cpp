@@ -269,6 +269,55 @@ int offTable(const TacticalSession* s) {
     return n;
 }
 
+// Every row of the list shown whole at the list's width: no row wider than the viewport, and its text
+// (wrapped at the words) within the row's height. The number of rows that wrap onto more lines goes to
+// *wrapped.
+void checkListFits(QListWidget* list, int* wrapped) {
+    const QFontMetrics fm(list->font());
+    for (int r = 0; r < list->count(); ++r) {
+        const QListWidgetItem* it = list->item(r);
+        const QRect rect = list->visualItemRect(it);
+        QVERIFY2(rect.width() <= list->viewport()->width(), qPrintable(it->text()));
+        // the notation in brackets is kept on one line (its spaces do not break)
+        QString text = it->text();
+        const qsizetype at = text.lastIndexOf(QLatin1String("   ["));
+        if (at >= 0)
+            text = text.left(at + 4) + text.mid(at + 4).replace(QLatin1Char(' '), QChar(QChar::Nbsp));
+        const QRect need = fm.boundingRect(QRect(0, 0, rect.width() - 8, 10000), Qt::TextWordWrap, text);
+        QVERIFY2(need.height() <= rect.height() && need.width() <= rect.width(),
+                 qPrintable(QStringLiteral("%1: %2x%3 in %4x%5")
+                                .arg(it->text())
+                                .arg(need.width())
+                                .arg(need.height())
+                                .arg(rect.width())
+                                .arg(rect.height())));
+        *wrapped += need.height() > fm.lineSpacing() + 2 ? 1 : 0;
+    }
+}
+
+// Every legal action of the session listed in words first, then its notation in brackets, the format of the
+// TVBD moves ("LH1 wheels 20° left, then 2.3 TUM forward   [move LH1 wheel 20 2.3]"): the label ends with
+// "   [notation]" and does not begin with the notation's verb. The verbs seen go to *verbs.
+void checkListInWords(const TacticalSession* s, QSet<QString>* verbs) {
+    for (const TacActionView& a : s->legalActions()) {
+        const QString verb = a.text.section(QLatin1Char(' '), 0, 0);
+        QVERIFY2(a.label.endsWith(QStringLiteral("   [%1]").arg(a.text)), qPrintable(a.label));
+        const QString words = a.label.left(a.label.size() - a.text.size() - 5);
+        QVERIFY2(!words.isEmpty() && !words.startsWith(verb, Qt::CaseInsensitive) &&
+                     (!a.text.contains(QLatin1Char(' ')) || !words.contains(a.text)),
+                 qPrintable(a.label));
+        verbs->insert(verb);
+    }
+}
+
+// The label of the listed action `text` ("" when it is not listed).
+QString labelOf(const TacticalSession* s, const QString& text) {
+    for (const TacActionView& a : s->legalActions())
+        if (a.text == text)
+            return a.label;
+    return {};
+}
+
 } // namespace
 
 class TestTacticalView : public QObject {
@@ -292,6 +341,8 @@ class TestTacticalView : public QObject {
     void terciosComputerSeatKeepsItsCards();
     void tvbdComputerOpponent();
     void terciosExportedBattleThreeWays();
+    void terciosListInWords();
+    void setupListInWords();
 };
 
 // Bad input: a clear message naming the file and the problem, never a crash.
@@ -636,6 +687,7 @@ void TestTacticalView::tvbdDragsAgreeWithTheEngine() {
     std::mt19937 rng(12);
     std::uniform_real_distribution<double> len(0.2, 9.0), angle(-M_PI, M_PI);
     int legal = 0, refused = 0, none = 0, worded = 0;
+    QSet<QString> verbs;
     for (int guard = 0; guard < 5000 && !s->over(); ++guard) {
         const tactical::BattleState& st = *s->tvbdState();
         if (st.step == tactical::Step::Move) {
@@ -687,11 +739,16 @@ void TestTacticalView::tvbdDragsAgreeWithTheEngine() {
                              qPrintable(a.label));
                     ++worded;
                 }
+        checkListInWords(s.get(), &verbs); // every action of the battle, the end of a step too
+        if (QTest::currentTestFailed())
+            return;
         QString text;
         if (!s->applyPolicyAction(&text))
             break;
     }
     QVERIFY2(worded > 0, "no charge, evade or stand listed");
+    for (const char* v : {"move", "shoot", "charge", "hold", "end"})
+        QVERIFY2(verbs.contains(QLatin1String(v)), v);
     QVERIFY2(
         s->over() && legal >= 100 && refused >= 100, // seed 12: 196 and 342 through 7 turns
         qPrintable(QStringLiteral("%1 legal, %2 refused, %3 no move").arg(legal).arg(refused).arg(none)));
@@ -1697,6 +1754,201 @@ void TestTacticalView::terciosExportedBattleThreeWays() {
         QVERIFY(w.session()->over());
         QVERIFY(w.resultLabel()->text().contains(QStringLiteral("auto-resolved")));
         QVERIFY(w.promptLabel()->text().contains(QStringLiteral("The battle is over")));
+    }
+}
+
+// Tercios in the window's list: every action of a whole battle (orders, the initiative, activations,
+// moves, faces, shots, charges, reactions, the end of an activation) in words, then the notation; the
+// first steps played through the list and Apply. Spot checks: an order (L319), a move straight ahead (its
+// length in inches from the Front Centre), a shot (L503) and a charge (L601, a flank charge named).
+void TestTacticalView::terciosListInWords() {
+    using namespace wp::tactical;
+    TacticalWindow w;
+    QVERIFY(showExample(w, 3, {1400, 900}));
+    TacticalSession* s = w.session();
+    const TerciosState& st = *s->terciosState();
+    QSet<QString> verbs;
+    bool order = false, move = false, fire = false, charge = false;
+    int longest = 0;
+    wp::rules::Rng rng(11);
+    for (int step = 0; step < 3000 && !s->over(); ++step) {
+        checkListInWords(s, &verbs);
+        if (QTest::currentTestFailed())
+            return;
+        for (int r = 0; r < w.actionList()->count() && step < 40; ++r) { // the list shows the labels
+            const QListWidgetItem* it = w.actionList()->item(r);
+            QVERIFY2(it->text() == labelOf(s, it->data(Qt::UserRole).toString()), qPrintable(it->text()));
+        }
+        for (const TacActionView& a : s->legalActions()) {
+            const QString u = a.unit >= 0 ? st.units[a.unit].id : QString();
+            const QString t = a.target >= 0 && a.target < st.units.size() ? st.units[a.target].id : QString();
+            if (!order && a.text == QStringLiteral("order %1 ready").arg(u)) { // Tercios L319
+                QCOMPARE(a.label, QStringLiteral("%1 gets the Ready! order   [order %1 ready]").arg(u));
+                order = true;
+            } else if (!move && a.kind == TacActionView::Move && a.text.startsWith(QLatin1String("move"))) {
+                const QStringList xy = a.text.section(QLatin1Char(' '), 2, 2).split(QLatin1Char(','));
+                const Vec2 to{xy[0].toDouble(), xy[1].toDouble()};
+                const Vec2 from = tengine().centre(st.units[a.unit].pose, 0), d = to - from;
+                const Vec2 f = st.units[a.unit].pose.forward();
+                if (std::abs(d.x * f.y - d.y * f.x) < 0.005 * d.length() && d.dot(f) > 0 &&
+                    !a.label.contains(QLatin1String("towards")) &&
+                    !a.label.contains(QLatin1String(", into"))) {
+                    QCOMPARE(a.label,
+                             QStringLiteral("%1 %2 %3\" straight ahead   [%4]")
+                                 .arg(u, st.phase == TPhase::Run ? QStringLiteral("runs")
+                                                                 : QStringLiteral("moves"))
+                                 .arg(QString::number(std::round(d.length() * 10) / 10, 'g', 4), a.text));
+                    move = true;
+                }
+            } else if (!fire && a.text == QStringLiteral("fire %1 %2").arg(u, t)) { // L503, the Front Centre
+                QCOMPARE(a.label, QStringLiteral("%1 fires at %2   [fire %1 %2]").arg(u, t));
+                fire = true;
+            } else if (!charge && a.kind == TacActionView::Charge) { // L601, L617 flank
+                const auto path = tengine().chargePath(st, a.unit, a.target);
+                QVERIFY(path);
+                QCOMPARE(a.label, QStringLiteral("%1 charges %2%3   [charge %1 %2]")
+                                      .arg(u, t, path->flank ? QStringLiteral(" in the flank") : QString()));
+                charge = true;
+            }
+        }
+        const QString next = policyText(s, rng);
+        if (step < 40)
+            QVERIFY2(playFromList(w, next), qPrintable(next));
+        else
+            QVERIFY2(s->applyText(next, nullptr), qPrintable(next));
+        if (step < 40 && w.actionList()->count() > 0) { // the longest label so far shown whole
+            int widest = 0;
+            for (int r = 0; r < w.actionList()->count(); ++r)
+                widest = std::max<int>(widest, int(w.actionList()->item(r)->text().size()));
+            if (widest > longest) {
+                longest = widest;
+                shot(&w, QStringLiteral("tactical-tercios-list-words.png"));
+                int wrapped = 0;
+                checkListFits(w.actionList(), &wrapped);
+            }
+        }
+    }
+    QVERIFY(s->over());
+    QVERIFY(order && move && fire && charge);
+    for (const char* v : {"order", "first", "activate", "move", "fire", "charge", "done", "react", "decline"})
+        QVERIFY2(verbs.contains(QLatin1String(v)), v);
+}
+
+// The set-up steps in words, each listed action of every step: Tercios L1497-1505 (the deployment side, the
+// regiments' lines) and TVBD 1.1-1.6 (game size, recruiting, the aggressive attacker, terrain cards, roads,
+// scouting, deployment; the pick-up's terrain placement and the attacker's change), played by the policy
+// to the first turn.
+void TestTacticalView::setupListInWords() {
+    using namespace wp::tactical;
+    QString error;
+    { // Tercios: the edge and the deployments
+        auto s = TacticalSession::open(
+            kSource + QStringLiteral("/scenarios/battles/tercios-deploy-example.json"), 3, &error);
+        QVERIFY2(s, qPrintable(error));
+        QSet<QString> verbs;
+        bool deploy = false;
+        while (s->terciosState()->phase == TPhase::DeploySide || s->terciosState()->phase == TPhase::Deploy) {
+            checkListInWords(s.get(), &verbs);
+            if (QTest::currentTestFailed())
+                return;
+            const TerciosState& st = *s->terciosState();
+            for (const TacActionView& a : s->legalActions())
+                if (!deploy && a.text.startsWith(QLatin1String("deploy"))) { // L1503: a regiment in one line
+                    const TRegiment* r = nullptr;
+                    for (const TRegiment& x : st.regiments)
+                        if (x.id == a.text.section(QLatin1Char(' '), 1, 1))
+                            r = &x;
+                    QVERIFY(r);
+                    QStringList ids;
+                    for (int u : r->units)
+                        ids << st.units[u].id;
+                    QCOMPARE(a.label,
+                             QStringLiteral("%1 deploys %2 (%3) in a line centred on %4   [%5]")
+                                 .arg(
+                                     s->sideName(r->side), r->id, ids.join(QStringLiteral(", ")),
+                                     [&] { // the point in inches, as the table is measured
+                                         const QStringList xy =
+                                             a.text.section(QLatin1Char(' '), 2, 2).split(QLatin1Char(','));
+                                         return QStringLiteral("%1,%2").arg(
+                                             QString::number(xy[0].toDouble(), 'g', 4),
+                                             QString::number(xy[1].toDouble(), 'g', 4));
+                                     }(),
+                                     a.text));
+                    deploy = true;
+                }
+            QVERIFY(s->applyPolicyAction(nullptr));
+        }
+        QVERIFY(deploy);
+        QVERIFY(verbs.contains(QStringLiteral("side")) && verbs.contains(QStringLiteral("deploy")));
+    }
+    for (const char* file : {"tvbd-recruit.json", "tvbd-pickup.json", "tvbd-cards.json"}) {
+        // Played in the window (the policy's choices, from a second session in step with it), the list
+        // checked at each step: every label in words and shown whole, a long one wrapped.
+        const QString path = kSource + QStringLiteral("/scenarios/battles/") + QLatin1String(file);
+        TacticalWindow w;
+        QVERIFY2(w.openFile(path, 5, &error), qPrintable(error));
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        TacticalSession* s = w.session();
+        auto policy = TacticalSession::open(path, 5, &error);
+        QVERIFY2(policy, qPrintable(error));
+        QSet<QString> verbs;
+        bool recruit = false;
+        int guard = 0, wrapped = 0;
+        while (s->tvbdState()->step == Step::Setup && guard++ < 2000) {
+            checkListInWords(s, &verbs);
+            const int before = wrapped;
+            checkListFits(w.actionList(), &wrapped);
+            if (QTest::currentTestFailed())
+                return;
+            if (before == 0 && wrapped > 0)
+                shot(&w, QStringLiteral("tactical-setup-words.png"));
+            const BattleState& st = *s->tvbdState();
+            if (st.setup.stage == SetupStage::GameSize && st.stepSide == 0) { // 10.1, the table's size named
+                const TacActionView first = s->legalActions().value(0);
+                const QStringList x = first.text.split(QLatin1Char(' ')); // size TABLE units|coins N
+                QCOMPARE(x.value(0), QStringLiteral("size"));
+                const QList<double> t = defaultTvbdRules()->tables.value(x.value(1));
+                QCOMPARE(t.size() >= 2 ? first.label : QString(),
+                         QStringLiteral("%1 proposes %2 %3 a side on the %4 table (%5 × %6 TUM)   [%7]")
+                             .arg(s->sideName(0), x.value(3), x.value(2),
+                                  x.value(1) == QLatin1String("shallowSmall")
+                                      ? QStringLiteral("shallow small")
+                                      : x.value(1))
+                             .arg(t.value(0))
+                             .arg(t.value(1))
+                             .arg(first.text));
+            }
+            const QString c = st.commands.isEmpty() ? QString() : st.commands[0].id;
+            const QString horse = labelOf(s, QStringLiteral("recruit %1 Horse ordinary").arg(c));
+            if (st.setup.stage == SetupStage::Recruit && !horse.isEmpty() &&
+                !recruit) { // 10.2: what it costs
+                recruit = true;
+                QCOMPARE(horse, QStringLiteral(
+                                    "%1 recruits an ordinary Horse into %2 (%3 coins)   [recruit %2 Horse "
+                                    "ordinary]")
+                                    .arg(s->sideName(st.stepSide), c)
+                                    .arg(defaultTvbdRules()->coins(wp::tactical::UnitType::Horse,
+                                                                   wp::tactical::Quality::Ordinary, false)));
+            }
+            QString next;
+            QVERIFY(policy->applyPolicyAction(&next));
+            QVERIFY2(w.submit(next), qPrintable(next + QStringLiteral(": ") + w.lastError()));
+        }
+        QVERIFY2(s->tvbdState()->step != Step::Setup, file);
+        for (const char* v : {"end", "deploy"})
+            QVERIFY2(verbs.contains(QLatin1String(v)),
+                     qPrintable(QLatin1String(file) + QLatin1Char(' ') + v));
+        if (QLatin1String(file) == QLatin1String("tvbd-recruit.json")) {
+            for (const char* v : {"size", "agree", "recruit", "aggressive", "card", "place"})
+                QVERIFY2(verbs.contains(QLatin1String(v)), v);
+            QVERIFY(recruit);
+            QVERIFY(wrapped > 0); // the 16.4 offer is long: it wraps, nothing cut off
+        }
+        if (QLatin1String(file) == QLatin1String("tvbd-pickup.json"))
+            for (const char* v : {"place", "change"})
+                QVERIFY2(verbs.contains(QLatin1String(v)), v);
     }
 }
 

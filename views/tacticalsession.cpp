@@ -53,11 +53,15 @@ QString dec2(double v) {
     return QString::number(v, 'f', 2);
 }
 
+// The id of unit i of either engine's state ("?" when there is none).
+template <class Units> QString idOf(const Units& units, int i) {
+    return i >= 0 && i < units.size() ? units[i].id : QStringLiteral("?");
+}
+
 // A TVBD move in words, after the unit's id ("wheels 20° left, then 2.5 TUM"; 12.1).
 QString moveWords(const BattleState& st, const MoveSpec& m) {
     const QString side = m.angle > 0 ? QStringLiteral("left") : QStringLiteral("right");
     const QString then = m.dist > 0 ? QStringLiteral(", then %1 TUM forward").arg(num(m.dist)) : QString();
-    auto unitId = [&](int u) { return u >= 0 && u < st.units.size() ? st.units[u].id : QStringLiteral("?"); };
     switch (m.kind) {
     case MoveKind::Straight:
         return QStringLiteral("moves %1 TUM forward").arg(num(m.dist));
@@ -81,11 +85,39 @@ QString moveWords(const BattleState& st, const MoveSpec& m) {
     case MoveKind::To:
         return QStringLiteral("moves to %1,%2").arg(num(m.to.x), num(m.to.y));
     case MoveKind::Attach:
-        return QStringLiteral("joins %1").arg(unitId(m.target));
+        return QStringLiteral("joins %1").arg(idOf(st.units, m.target));
     case MoveKind::Face:
-        return QStringLiteral("turns to face %1").arg(unitId(m.target));
+        return QStringLiteral("turns to face %1").arg(idOf(st.units, m.target));
     }
     return {};
+}
+
+// A Tercios order card as the rules write it ("Ready!").
+QString cardLabel(Card c) {
+    const QString n = cardName(c);
+    return n.left(1).toUpper() + n.mid(1) + QLatin1Char('!');
+}
+
+// What the action list shows: the action in words a player reads first, then its notation (what assist mode
+// types and a record keeps): "LH1 wheels 20° left, then 2.3 TUM forward   [move LH1 wheel 20 2.3]".
+QString withNotation(const QString& words, const QString& text) {
+    return QStringLiteral("%1   [%2]").arg(words, text);
+}
+
+// A data name in words: "difficultHill" -> "difficult hill", "PikeShot" -> "pike shot".
+QString spaced(const QString& name) {
+    QString out;
+    for (qsizetype i = 0; i < name.size(); ++i) {
+        if (i > 0 && name[i].isUpper() && name[i - 1].isLower())
+            out += QLatin1Char(' ');
+        out += name[i].toLower();
+    }
+    return out;
+}
+
+// A point of the table in the action notation's numbers ("22.5,15").
+QString at(Vec2 p) {
+    return QStringLiteral("%1,%2").arg(num(p.x), num(p.y));
 }
 
 // Dice values in a log line blanked ("[6,5]" -> "[…]"), for the hand-dice prompt.
@@ -396,24 +428,23 @@ class TvbdSession : public TacticalSession {
         for (const TAction& a : m_engine.legalActions(st)) {
             TacActionView v;
             v.text = actionText(st, a);
-            v.label = v.text;
             v.unit = a.unit;
             v.target = a.target;
+            auto id = [&](int u) { return idOf(st.units, u); };
+            QString words;
             switch (a.kind) {
             case TAction::Move:
             case TAction::Evade:
                 v.kind = TacActionView::Move;
                 if (auto p = m_engine.checkMove(st, a.unit, a.move, nullptr, a.kind == TAction::Evade))
                     v.end = *p;
-                v.label = QStringLiteral("%1 %2%3   [%4]")
-                              .arg(st.units[a.unit].id,
-                                   a.kind == TAction::Evade ? QStringLiteral("evades: ") : QString(),
-                                   moveWords(st, a.move), v.text);
+                words = QStringLiteral("%1 %2%3").arg(
+                    id(a.unit), a.kind == TAction::Evade ? QStringLiteral("evades: ") : QString(),
+                    moveWords(st, a.move));
                 break;
             case TAction::Hold:
                 v.kind = TacActionView::Other;
-                if (a.unit >= 0 && a.unit < st.units.size())
-                    v.label = QStringLiteral("%1 holds   [%2]").arg(st.units[a.unit].id, v.text);
+                words = QStringLiteral("%1 holds").arg(id(a.unit));
                 break;
             case TAction::Shoot: {
                 v.kind = TacActionView::Shoot;
@@ -421,63 +452,42 @@ class TvbdSession : public TacticalSession {
                 // "IL3 shoots SF3 (with IL5)": the notation puts the target first
                 QStringList with;
                 for (int x : a.secondary)
-                    with << st.units[x].id;
-                v.label = QStringLiteral("%1 shoots %2%3   [%4]")
-                              .arg(st.units[a.unit].id, st.units[a.target].id,
-                                   with.isEmpty()
-                                       ? QString()
-                                       : QStringLiteral(" (with %1)").arg(with.join(QStringLiteral(", "))),
-                                   v.text);
+                    with << id(x);
+                words = QStringLiteral("%1 shoots %2%3")
+                            .arg(id(a.unit), id(a.target),
+                                 with.isEmpty()
+                                     ? QString()
+                                     : QStringLiteral(" (with %1)").arg(with.join(QStringLiteral(", "))));
                 break;
             }
             case TAction::Charge:
                 v.kind = TacActionView::Charge;
                 v.odds = chargeOdds(a, &v.end);
-                v.label = QStringLiteral("%1 charges %2   [%3]")
-                              .arg(st.units[a.unit].id, st.units[a.target].id, v.text);
+                words = QStringLiteral("%1 charges %2").arg(id(a.unit), id(a.target));
                 break;
             case TAction::Stand: // a charged unit that may evade stands instead
                 v.kind = TacActionView::Other;
-                v.label = QStringLiteral("%1 stands   [%2]").arg(st.units[a.unit].id, v.text);
+                words = QStringLiteral("%1 stands").arg(id(a.unit));
                 break;
             case TAction::Deploy: { // 10.6: drawn as a ghost where the unit would stand
                 const Unit& u = st.units[a.unit];
                 v.kind = TacActionView::Move;
                 v.end = Pose{a.move.to, a.move.angle, u.pose.w, u.pose.d};
-                v.label =
-                    QStringLiteral("%1 (%2) to %3,%4 facing %5%6   [%7]")
-                        .arg(u.id, typeLabel(u.type), num(a.move.to.x), num(a.move.to.y), num(a.move.angle),
-                             a.limbered ? QStringLiteral(", limbered") : QString(), v.text);
+                words = setupWords(a);
                 break;
             }
-            case TAction::Recruit: // 10.2: what it costs
-                v.label = QStringLiteral("%1   (%2%3 coins)")
-                              .arg(v.text, a.target < 0 ? QStringLiteral("a new command with its Commander: ")
-                                                        : QString())
-                              .arg(m_engine.rules().coins(a.recruitType, a.quality, a.large));
-                v.kind = TacActionView::Other;
-                break;
             case TAction::Place: // 10.4, 16.6.8, 16.6: drawn as a ghost where the terrain would change
             case TAction::Change:
                 v.kind = TacActionView::Other;
                 v.area = setupActionArea(m_engine, st, a, &v.group);
-                if (a.change >= TerrainChange::CardSwap) { // 16.6: what the cards touched hold
-                    QStringList cards;
-                    for (int k :
-                         {a.target, a.change == TerrainChange::CardSwap ? a.secondary.value(0, -1) : -1})
-                        if (k >= 0 && k < st.setup.cards.size()) {
-                            const TerrainCard& c = st.setup.cards[k];
-                            cards << QStringLiteral("%1: %2").arg(k + 1).arg(
-                                c.type.isEmpty() ? QStringLiteral("open")
-                                                 : c.type + QLatin1Char(' ') + c.size);
-                        }
-                    v.label = QStringLiteral("%1   (%2)").arg(v.text, cards.join(QStringLiteral(" and ")));
-                }
+                words = setupWords(a);
                 break;
-            default:
+            default: // the other set-up decisions (10.1, 10.2, 10.5, 16.4) and the end of a step
                 v.kind = TacActionView::Other;
+                words = setupWords(a);
                 break;
             }
+            v.label = withNotation(words, v.text);
             out << v;
         }
         return out;
@@ -651,6 +661,177 @@ class TvbdSession : public TacticalSession {
   private:
     const BattleState& s() const { return m_core.s; }
 
+    // A set-up decision (TVBD 10.1-10.6, 16.4, 16.6-16.7) or the end of a step in words.
+    QString setupWords(const TAction& a) const {
+        const BattleState& st = s();
+        const TvbdRules& r = m_engine.rules();
+        const QString who = sideName(st.stepSide);
+        auto id = [&](int u) { return idOf(st.units, u); };
+        auto feature = [&](int i) { // "p2 (woods)"
+            return i >= 0 && i < st.setup.specs.size()
+                       ? QStringLiteral("%1 (%2)").arg(st.setup.specs[i].id, spaced(st.setup.specs[i].type))
+                       : QStringLiteral("?");
+        };
+        auto holds = [&](int k) { // 16.6: what card k holds ("woods medium", "open")
+            if (k < 0 || k >= st.setup.cards.size())
+                return QStringLiteral("?");
+            const TerrainCard& c = st.setup.cards[k];
+            return c.type.isEmpty() ? QStringLiteral("open") : c.type + QLatin1Char(' ') + c.size;
+        };
+        auto line = [&](const TerrainSpec& t) { // "a road from 0,15 to 45,15"
+            QStringList pts;
+            for (const Vec2& p : t.points)
+                pts << at(p);
+            return QStringLiteral("a %1 from %2").arg(spaced(t.type), pts.join(QStringLiteral(" to ")));
+        };
+        auto article = [](const QString& w) {
+            return QStringLiteral("aeiou").contains(w.left(1).toLower()) ? QStringLiteral("an ") + w
+                                                                         : QStringLiteral("a ") + w;
+        };
+        const int amount = st.setup.armyCoins > 0 ? st.setup.armyCoins : st.setup.armyUnits;
+        const QString unitsOrCoins =
+            st.setup.armyCoins > 0 ? QStringLiteral("coins") : QStringLiteral("units");
+        switch (a.kind) {
+        case TAction::Size: { // 10.1
+            const QList<double> t = r.tables.value(a.table);
+            return QStringLiteral("%1 proposes %2 a side on the %3 table%4%5")
+                .arg(who)
+                .arg(QStringLiteral("%1 %2").arg(a.amount).arg(a.coins ? QStringLiteral("coins")
+                                                                       : QStringLiteral("units")),
+                     spaced(a.table),
+                     t.size() >= 2 ? QStringLiteral(" (%1 × %2 TUM)").arg(num(t[0]), num(t[1])) : QString(),
+                     st.stepSide == 1 ? QStringLiteral(" instead (final)") : QString());
+        }
+        case TAction::Agree:
+            return QStringLiteral("%1 agrees: %2 %3 a side on the %4 table")
+                .arg(who)
+                .arg(amount)
+                .arg(unitsOrCoins, spaced(st.sizeName));
+        case TAction::Recruit: { // 10.2, 16.4: what it costs
+            const int coins = r.coins(a.recruitType, a.quality, a.large);
+            if (a.target < 0)
+                return QStringLiteral("%1 raises a new command with its Commander (%2 coins)")
+                    .arg(who)
+                    .arg(coins);
+            const QString unit =
+                QStringLiteral("%1%2 %3").arg(a.large ? QStringLiteral("large ") : QString(),
+                                              qualityName(a.quality).toLower(), typeLabel(a.recruitType));
+            return QStringLiteral("%1 recruits %2%3 into %4 (%5 coins)")
+                .arg(who, article(unit),
+                     st.setup.stage == SetupStage::Aggressive ? QStringLiteral(" (bonus, 16.4)") : QString(),
+                     a.target < st.commands.size() ? st.commands[a.target].id : QStringLiteral("?"))
+                .arg(coins);
+        }
+        case TAction::Aggressive: // 16.4
+            return QStringLiteral(
+                       "%1 attacks aggressively: takes %2 bonus %3 of Pike+Shot and Horse, the time "
+                       "limit becomes %4 turns")
+                .arg(who)
+                .arg((st.setup.armyCoins > 0 ? 4 : 1) * r.gameSizes.value(st.sizeName).bonus)
+                .arg(unitsOrCoins)
+                .arg(r.turnLimitAggressive);
+        case TAction::Assign: // 10.5 benefit 1
+            return QStringLiteral("%1 moves to command %2 (scouting)")
+                .arg(id(a.unit), a.target >= 0 && a.target < st.commands.size() ? st.commands[a.target].id
+                                                                                : QStringLiteral("?"));
+        case TAction::Place: { // 10.4, 16.6.8
+            const TerrainSpec& t = a.terrain;
+            if (t.shape == QLatin1String("line") || !t.points.isEmpty())
+                return QStringLiteral("%1 places %2 (%3)").arg(who, line(t), t.id);
+            const bool ell = t.shape == QLatin1String("ellipse");
+            return QStringLiteral("%1 places %2 at %3 (%4, %5 × %6 TUM%7)")
+                .arg(who,
+                     article(QStringLiteral("%1 %2").arg(t.size.isEmpty() ? QStringLiteral("medium") : t.size,
+                                                         spaced(t.type))),
+                     at(t.centre), t.id, num(ell ? 2 * t.a : t.a), num(ell ? 2 * t.b : t.b),
+                     t.rotation != 0 ? QStringLiteral(", turned %1°").arg(num(t.rotation)) : QString());
+        }
+        case TAction::Change: { // 10.4 the attacker's change; 16.6-16.7 the terrain cards
+            const int other = a.secondary.value(0, -1);
+            switch (a.change) {
+            case TerrainChange::Remove:
+                return QStringLiteral("%1 removes %2").arg(who, feature(a.target));
+            case TerrainChange::Move:
+                return QStringLiteral("%1 moves %2 by %3 TUM").arg(who, feature(a.target), at(a.shift));
+            case TerrainChange::Swap:
+                return QStringLiteral("%1 swaps %2 and %3").arg(who, feature(a.target), feature(other));
+            case TerrainChange::Road:
+                return QStringLiteral("%1 reroutes %2 as %3").arg(who, feature(a.target), line(a.terrain));
+            case TerrainChange::ToGentle:
+                return QStringLiteral("%1 makes %2 a gentle hill").arg(who, feature(a.target));
+            case TerrainChange::ToDifficult:
+                return QStringLiteral("%1 makes %2 a difficult hill").arg(who, feature(a.target));
+            case TerrainChange::CardSwap:
+                return QStringLiteral("%1 swaps cards %2 and %3 (%2: %4, %3: %5)")
+                    .arg(who)
+                    .arg(a.target + 1)
+                    .arg(other + 1)
+                    .arg(holds(a.target), holds(other));
+            case TerrainChange::CardRotate:
+                return QStringLiteral("%1 turns card %2 (%3) to orientation %4")
+                    .arg(who)
+                    .arg(a.target + 1)
+                    .arg(holds(a.target))
+                    .arg(other);
+            case TerrainChange::CardOpen:
+                return QStringLiteral("%1 replaces the stream card %2 with an open card")
+                    .arg(who)
+                    .arg(a.target + 1);
+            case TerrainChange::CardBend:
+                return QStringLiteral("%1 replaces the stream card %2 with a bend card, orientation %3")
+                    .arg(who)
+                    .arg(a.target + 1)
+                    .arg(other);
+            case TerrainChange::None:
+                break;
+            }
+            return who + QStringLiteral(" changes the terrain");
+        }
+        case TAction::Deploy: { // 10.6
+            const Unit& u = st.units[a.unit];
+            return QStringLiteral("%1 (%2) deploys at %3 facing %4°%5")
+                .arg(u.id, typeLabel(u.type), at(a.move.to), num(a.move.angle),
+                     a.limbered ? QStringLiteral(", limbered") : QString());
+        }
+        case TAction::Pass: // 10.5 benefits 3-4
+            return QStringLiteral("%1 delays deploying (scouting): the other side deploys a %2 first")
+                .arg(who, st.setup.stage == SetupStage::DeployCannon ? QStringLiteral("Cannon")
+                                                                     : QStringLiteral("command"));
+        case TAction::End:
+            break;
+        default:
+            return {};
+        }
+        // End: what it ends
+        if (st.step == Step::Setup)
+            switch (st.setup.stage) {
+            case SetupStage::Recruit:
+                return QStringLiteral("%1 has recruited its army").arg(who);
+            case SetupStage::Aggressive:
+                return st.setup.aggressiveTaken ? QStringLiteral("%1 has recruited its bonus units").arg(who)
+                                                : QStringLiteral("%1 takes no bonus units").arg(who);
+            case SetupStage::Organise:
+                return st.setup.organising ? QStringLiteral("%1 has organised its commands").arg(who)
+                                           : QStringLiteral("%1 keeps its commands").arg(who);
+            case SetupStage::PlaceTerrain:
+                return QStringLiteral("%1 places no more terrain features").arg(who);
+            case SetupStage::Roads:
+                return QStringLiteral("%1 places no more roads").arg(who);
+            case SetupStage::TerrainChange:
+                return QStringLiteral("%1 makes no change to the terrain").arg(who);
+            case SetupStage::TerrainCards:
+                return !st.setup.cardSteps.isEmpty() && st.setup.cardSteps.first() == CardSecondStream
+                           ? QStringLiteral("%1 keeps the stream cards").arg(who)
+                           : QStringLiteral("%1 changes no card").arg(who);
+            default:
+                return QStringLiteral("%1 ends the set-up step").arg(who);
+            }
+        static const char* steps[] = {
+            "the bombardment", "the initiative", "its movement", "its shooting", "its charge declarations",
+            "the evades",      "the battle",     "the set-up"}; // tactical::Step order
+        return QStringLiteral("%1 ends %2").arg(sideName(st.stepSide), QLatin1String(steps[int(st.step)]));
+    }
+
     // 12.2.8-12.2.10: every die hits on a 6; the target routs when the hits reach its resolve.
     QString shotOdds(const TAction& a) const {
         const BattleState& st = s();
@@ -787,10 +968,8 @@ class TerciosSession : public TacticalSession {
             v.strengthText = QStringLiteral("W%1/%2").arg(u.wear).arg(p.stamina);
             if (u.card == Card::Hidden)
                 v.markers << QStringLiteral("order ?");
-            else if (u.card != Card::None) {
-                const QString c = cardName(u.card);
-                v.markers << c.left(1).toUpper() + c.mid(1) + QLatin1Char('!'); // "Ready!"
-            }
+            else if (u.card != Card::None)
+                v.markers << cardLabel(u.card); // "Ready!"
             if (u.disordered)
                 v.markers << QStringLiteral("disordered");
             if (u.onTable() && m_engine.weary(st, int(i)))
@@ -853,7 +1032,7 @@ class TerciosSession : public TacticalSession {
         for (const TcAction& a : m_engine.legalActions(st)) {
             TacActionView v;
             v.text = actionText(st, a);
-            v.label = v.text;
+            v.label = withNotation(words(a), v.text);
             v.unit = a.unit;
             v.target = a.target;
             switch (a.kind) {
@@ -975,6 +1154,154 @@ class TerciosSession : public TacticalSession {
 
   private:
     const TerciosState& s() const { return m_core.s; }
+
+    // A Tercios action in words: distances in inches written as the log writes them (4"), directions from the
+    // unit's facing. A card is named only for a unit of the side to act (its own, L319).
+    QString words(const TcAction& a) const {
+        const TerciosState& st = s();
+        auto id = [&](int u) { return idOf(st.units, u); };
+        auto ownCard = [&](int u) {
+            return u >= 0 && u < st.units.size() && st.units[u].side == actor() &&
+                           st.units[u].card != Card::None && st.units[u].card != Card::Hidden
+                       ? cardLabel(st.units[u].card)
+                       : QString();
+        };
+        const QString turn = a.dir == 2
+                                 ? QStringLiteral("faces about")
+                                 : QStringLiteral("turns 90° to the %1")
+                                       .arg(a.dir == 1 ? QStringLiteral("left") : QStringLiteral("right"));
+        const QString u = id(a.unit), t = id(a.target);
+        switch (a.kind) {
+        case TcAction::Order: // L319; a Brigade shares a card (L748-756)
+            return a.target >= 0 ? QStringLiteral("%1 shares the order card of %2 (Brigade)").arg(u, t)
+                                 : QStringLiteral("%1 gets the %2 order").arg(u, cardLabel(a.card));
+        case TcAction::First: // L328-332
+            return QStringLiteral("%1 activates first").arg(sideName(a.target));
+        case TcAction::Activate: { // L334-336: its card is revealed
+            const QString c = ownCard(a.unit);
+            return c.isEmpty() ? QStringLiteral("%1 acts").arg(u)
+                               : QStringLiteral("%1 acts on its %2 order").arg(u, c);
+        }
+        case TcAction::Move:
+            return u + QLatin1Char(' ') + moveWordsOf(a);
+        case TcAction::Face: // a Horse's free face first (Mobility, L764)
+            return QStringLiteral("%1 %2%3").arg(
+                u, turn, a.mobility ? QStringLiteral(" (Mobility: free)") : QString());
+        case TcAction::Fire: // L503-519; an Extended Arc shot from a Side Centre (L774)
+            return QStringLiteral("%1 fires at %2%3")
+                .arg(u, t,
+                     a.dir == 1    ? QStringLiteral(" from its left Centre")
+                     : a.dir == -1 ? QStringLiteral(" from its right Centre")
+                                   : QString());
+        case TcAction::Reorganize:
+            return QStringLiteral("%1 reorganizes (removes its Disorder)").arg(u);
+        case TcAction::Charge: { // L601-625
+            const auto path = m_engine.chargePath(st, a.unit, a.target);
+            return QStringLiteral("%1 charges %2%3")
+                .arg(u, t, path && path->flank ? QStringLiteral(" in the flank") : QString());
+        }
+        case TcAction::Approach: // G12
+            return QStringLiteral("%1 advances towards %2 (out of charge reach)").arg(u, t);
+        case TcAction::Caracole: // G24
+            return QStringLiteral("%1 caracoles: falls back after its shot").arg(u);
+        case TcAction::Done:
+            return st.phase == TPhase::Caracole ? QStringLiteral("%1 does not caracole").arg(u)
+                                                : QStringLiteral("%1 ends its activation").arg(u);
+        case TcAction::React: { // L390-432
+            const int trig = st.pending.charger >= 0 ? st.pending.charger : st.pending.mover;
+            const bool charged = st.pending.charger >= 0 && st.pending.target == a.unit;
+            QString what;
+            if (a.dir == 2)
+                what = QStringLiteral("evades the charge (Horse Evasion)");
+            else
+                switch (a.unit >= 0 && a.unit < st.units.size() ? st.units[a.unit].card : Card::None) {
+                case Card::Ready:
+                    what = a.dir == 1 ? QStringLiteral("faces it") : QStringLiteral("fires at it");
+                    break;
+                case Card::Fire:
+                    what = QStringLiteral("fires at it");
+                    break;
+                case Card::Assault:
+                    what = charged ? QStringLiteral("countercharges it") : QStringLiteral("intercepts it");
+                    break;
+                case Card::Run:
+                    what = QStringLiteral("escapes from it");
+                    break;
+                case Card::Resist:
+                    what = QStringLiteral("resists it (Courage+)");
+                    break;
+                default:
+                    what = QStringLiteral("reacts");
+                    break;
+                }
+            const QString c = a.dir == 2 ? QString() : ownCard(a.unit);
+            return QStringLiteral("%1 reacts to %2%3: %4")
+                .arg(u, id(trig), c.isEmpty() ? QString() : QStringLiteral(" with %1").arg(c), what);
+        }
+        case TcAction::Decline: {
+            const int trig = st.pending.charger >= 0 ? st.pending.charger : st.pending.mover;
+            return QStringLiteral("%1 does not react to %2").arg(u, id(trig));
+        }
+        case TcAction::Side: { // L1501: the edge nearer 0 (low) or the far one (high)
+            const bool low = a.target == 0;
+            return QStringLiteral("%1 deploys along the %2 edge at %3 = %4\"")
+                .arg(sideName(actor()), st.deployLong ? QStringLiteral("long") : QStringLiteral("short"),
+                     st.deployLong ? QStringLiteral("y") : QStringLiteral("x"),
+                     num(low             ? 0
+                         : st.deployLong ? st.tableD
+                                         : st.tableW));
+        }
+        case TcAction::Deploy: { // L1503-1505: a regiment in one line
+            if (a.target < 0 || a.target >= st.regiments.size())
+                return QStringLiteral("a regiment deploys");
+            const TRegiment& r = st.regiments[a.target];
+            QStringList ids;
+            for (int x : r.units)
+                ids << id(x);
+            return QStringLiteral("%1 deploys %2 (%3) in a line centred on %4")
+                .arg(sideName(r.side), r.id, ids.join(QStringLiteral(", ")), at(a.to));
+        }
+        }
+        return {};
+    }
+
+    // A Ready! or Run! move of the Front Centre to a.to in words: its length in inches and its direction
+    // from the unit's facing (moves 6" straight ahead; runs 3", 45° to the left, towards B2).
+    QString moveWordsOf(const TcAction& a) const {
+        const TerciosState& st = s();
+        const TUnit& x = st.units[a.unit];
+        const Vec2 from = m_engine.centre(x.pose, 0), d = a.to - from;
+        const double len = std::round(d.length() * 10) / 10; // to a tenth of an inch
+        const Vec2 local = x.pose.toLocal(x.pose.c + d);     // (ahead, to the right)
+        const double angle = std::round(std::atan2(-local.y, local.x) * 180 / M_PI / 5) * 5; // left positive
+        const QString side = angle > 0 ? QStringLiteral("left") : QStringLiteral("right");
+        QString dir;
+        if (std::abs(angle) < 1)
+            dir = QStringLiteral(" straight ahead");
+        else if (std::abs(angle) > 179)
+            dir = QStringLiteral(" straight back");
+        else if (std::abs(std::abs(angle) - 90) < 1)
+            dir = QStringLiteral(" sideways to the ") + side;
+        else
+            dir = QStringLiteral(", %1° to the %2").arg(num(std::abs(angle)), side);
+        QString towards; // a move aimed at an enemy (the list offers those)
+        for (qsizetype i = 0; i < st.units.size() && len > 0.05; ++i) {
+            const TUnit& e = st.units[i];
+            const Vec2 to = e.pose.c - from;
+            if (e.side != x.side && e.onTable() && to.length() > 0 &&
+                std::abs(to.x * d.y - to.y * d.x) / (to.length() * len) < 0.01 && to.dot(d) > 0) {
+                towards = QStringLiteral(", towards ") + e.id;
+                break;
+            }
+        }
+        const Card order = st.phase == TPhase::Run ? Card::Run : Card::Ready;
+        const int b = m_engine.buildingEntered(st, a.unit, a.to, order);
+        return QStringLiteral("%1 %2\"%3%4%5")
+            .arg(st.phase == TPhase::Run ? QStringLiteral("runs") : QStringLiteral("moves"), num(len), dir,
+                 towards,
+                 b >= 0 && b < st.terrain.size() ? QStringLiteral(", into %1").arg(st.terrain[b].id)
+                                                 : QString());
+    }
     TerciosEngine m_engine;
     Core<TerciosState, TerciosEngine, TcAction> m_core;
 };

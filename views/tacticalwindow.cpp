@@ -27,6 +27,7 @@
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QStatusBar>
+#include <QStyledItemDelegate>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -96,6 +97,40 @@ TacticalWindow::TacticalWindow(QWidget* parent) : QMainWindow(parent) {
     refresh();
 }
 
+namespace {
+
+// The action list's rows: the text wrapped at words to the list's width (a long action in words takes a
+// second line rather than running out of the panel), the notation in brackets kept whole.
+class WrappingDelegate : public QStyledItemDelegate {
+  public:
+    explicit WrappingDelegate(QListWidget* list) : QStyledItemDelegate(list), m_list(list) {}
+    QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override {
+        QStyleOptionViewItem o(option);
+        initStyleOption(&o, index);
+        const int margin = 2 * (m_list->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, &o, m_list) + 1);
+        const int width = std::max(40, m_list->viewport()->width() - 2);
+        const QRect text =
+            o.fontMetrics.boundingRect(QRect(0, 0, width - margin - 4, 100000), Qt::TextWordWrap, o.text);
+        return {width, std::max(QStyledItemDelegate::sizeHint(option, index).height(), text.height() + 4)};
+    }
+
+  protected:
+    // The notation after the words ("   [move B3 wheel 20 2.5]") is kept on one line: its spaces do not
+    // break.
+    void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override {
+        QStyledItemDelegate::initStyleOption(option, index);
+        const qsizetype at = option->text.lastIndexOf(QLatin1String("   ["));
+        if (at >= 0)
+            option->text = option->text.left(at + 4) +
+                           option->text.mid(at + 4).replace(QLatin1Char(' '), QChar(QChar::Nbsp));
+    }
+
+  private:
+    QListWidget* m_list;
+};
+
+} // namespace
+
 TacticalWindow::~TacticalWindow() = default;
 
 void TacticalWindow::buildUi() {
@@ -145,6 +180,13 @@ void TacticalWindow::buildUi() {
     m_actionList = new QListWidget;
     m_actionList->setObjectName(QStringLiteral("tacticalActions"));
     m_actionList->setMinimumHeight(180);
+    // Each action in words, then its notation: a long one wraps onto a second line rather than running out
+    // of the panel.
+    m_actionList->setWordWrap(true);
+    m_actionList->setTextElideMode(Qt::ElideNone);
+    m_actionList->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_actionList->setResizeMode(QListView::Adjust);
+    m_actionList->setItemDelegate(new WrappingDelegate(m_actionList));
     lay->addWidget(m_actionList, 2);
     m_odds = new QLabel;
     m_odds->setObjectName(QStringLiteral("tacticalOdds"));
