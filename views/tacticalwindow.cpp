@@ -182,10 +182,8 @@ void TacticalWindow::buildUi() {
     m_actionList->setMinimumHeight(180);
     // Each action in words, then its notation: a long one wraps onto a second line rather than running out
     // of the panel.
-    m_actionList->setWordWrap(true);
+    theme::wrapLines(m_actionList);
     m_actionList->setTextElideMode(Qt::ElideNone);
-    m_actionList->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    m_actionList->setResizeMode(QListView::Adjust);
     m_actionList->setItemDelegate(new WrappingDelegate(m_actionList));
     lay->addWidget(m_actionList, 2);
     m_odds = new QLabel;
