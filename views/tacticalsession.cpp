@@ -1032,7 +1032,11 @@ class TerciosSession : public TacticalSession {
         for (const TcAction& a : m_engine.legalActions(st)) {
             TacActionView v;
             v.text = actionText(st, a);
-            v.label = withNotation(words(a), v.text);
+            // a charge's path, once for its words (a flank charge) and its odds
+            std::optional<ChargePath> path;
+            if (a.kind == TcAction::Charge)
+                path = m_engine.chargePath(st, a.unit, a.target);
+            v.label = withNotation(words(a, path), v.text);
             v.unit = a.unit;
             v.target = a.target;
             switch (a.kind) {
@@ -1058,7 +1062,7 @@ class TerciosSession : public TacticalSession {
             }
             case TcAction::Charge: {
                 v.kind = TacActionView::Charge;
-                if (auto path = m_engine.chargePath(st, a.unit, a.target)) {
+                if (path) {
                     v.end = path->end;
                     const MeleeOdds o = m_engine.meleeOdds(st, a.unit, a.target, path->flank, false);
                     v.odds = QStringLiteral("exact (Tercios L590-712)%1: win %2, draw %3, lose %4; expected "
@@ -1157,7 +1161,8 @@ class TerciosSession : public TacticalSession {
 
     // A Tercios action in words: distances in inches written as the log writes them (4"), directions from the
     // unit's facing. A card is named only for a unit of the side to act (its own, L319).
-    QString words(const TcAction& a) const {
+    // `path`: a charge's path (ChargePath, L601-625), for a flank charge.
+    QString words(const TcAction& a, const std::optional<ChargePath>& path) const {
         const TerciosState& st = s();
         auto id = [&](int u) { return idOf(st.units, u); };
         auto ownCard = [&](int u) {
@@ -1195,11 +1200,9 @@ class TerciosSession : public TacticalSession {
                                    : QString());
         case TcAction::Reorganize:
             return QStringLiteral("%1 reorganizes (removes its Disorder)").arg(u);
-        case TcAction::Charge: { // L601-625
-            const auto path = m_engine.chargePath(st, a.unit, a.target);
+        case TcAction::Charge: // L601-625
             return QStringLiteral("%1 charges %2%3")
                 .arg(u, t, path && path->flank ? QStringLiteral(" in the flank") : QString());
-        }
         case TcAction::Approach: // G12
             return QStringLiteral("%1 advances towards %2 (out of charge reach)").arg(u, t);
         case TcAction::Caracole: // G24
