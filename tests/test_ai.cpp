@@ -204,6 +204,38 @@ class TestAi : public QObject {
         }
     }
 
+    // The opponent model (docs/ai.md, session 15): the search does not branch on the opponent's card rounds
+    // below the root (he plays them as the priority list would), so its tree of our own plans reaches at
+    // least three of our card rounds deep at the default level; branching on his plans too, the same budget
+    // reached two.
+    void searchTreeHoldsOurPlansOnly() {
+        const Engine e(rulesData());
+        for (uint64_t seed : {8, 11, 12}) {
+            GameState s = advanced(e, QStringLiteral("campaign"), seed, 0);
+            // the first card round of each side
+            for (int side : {kProtestant, kCatholic}) {
+                Rng rng(seed);
+                auto cardRound = [&] { // the Action Phase's top level (a card to play)
+                    const auto* t = std::get_if<TurnFrame>(&s.frames.front());
+                    return s.frames.size() == 1 && t && t->phase == Phase::Action;
+                };
+                for (int guard = 0; guard < 400 && !s.gameOver && (e.actor(s) != side || !cardRound());
+                     ++guard) {
+                    const std::vector<Action> legal = e.legalActions(s);
+                    e.apply(s, legal[static_cast<size_t>(rng.below(static_cast<int>(legal.size())))]);
+                }
+                QVERIFY(!s.gameOver);
+                const ai::SideView v(e, s, side);
+                auto bot = ai::makeBot(QStringLiteral("search"), seed, nullptr);
+                const ai::Decision d = bot->decide(v);
+                QVERIFY2(d.reason.startsWith(QStringLiteral("search: ")), qPrintable(d.reason));
+                QVERIFY2(d.depth >= 3 &&
+                             d.reason.contains(QStringLiteral(", %1 of our card rounds deep;").arg(d.depth)),
+                         qPrintable(QStringLiteral("seed %1: %2").arg(seed).arg(d.reason)));
+            }
+        }
+    }
+
     // 5.22 (campaign) and 19.1: the victory outlook the search aims at reads the scenario's final
     // conditions. In the last turn 32 VP with Austria, Bavaria and the Spanish Netherlands is a likely
     // Catholic win, 27 VP or a lost Bavaria much less so, 8 VP a likely Protestant win (less sure early in

@@ -18,6 +18,7 @@ struct Decision {
     rules::Action action;
     QString reason;     // "priority: attack at Leipzig (12 CF against 7)"
     int iterations = 0; // search iterations / rollouts used
+    int depth = 0;      // the search: the most of its own card rounds on one path of its tree
 };
 
 // Optional controls of one decision: a cancel flag (checked between iterations; a cancelled bot still

@@ -13,6 +13,7 @@
 #include <ctime>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -331,7 +332,8 @@ SearchLevel searchLevel(int level) {
     case 1:
         return {3, 30, 2, 0.5, 1.5, 0.3};
     case 2: // 360 iterations (120 before session 7): the root's plans get about 60 visits each, and the
-            // Catholic's results rose with them (docs/ai.md); CPU median about 0.14 s a card round
+            // Catholic's results rose with them (docs/ai.md); CPU median about 0.5 s a card round since the
+            // opponent model (0.14 s before)
         return {6, 360, 3, 1.0, 3.0, 0};
     case 3:
         return {6, 1000, 3, 2.0, 6.0, 0};
@@ -472,8 +474,11 @@ class SearchBot : public Bot {
             for (int i = 0; i < lv.width; ++i)
                 rootCands.push_back(ranked[static_cast<size_t>(i)].second);
         }
+        // the most of our card rounds on one path of a tree (Decision::depth), over the threads
+        std::atomic<int> depthReached{0};
         auto grow = [&](Rng& rng, std::vector<Node>& tree, int iterations, bool report) {
             const double cpu0 = threadCpuSeconds(); // this thread's own clock
+            int deepest = 0;
             int it = 0;
             for (; it < iterations; ++it) {
                 // the wall cap holds before the first iteration too (a starved thread that spent it in the
@@ -494,6 +499,17 @@ class SearchBot : public Bot {
                     }
                     const int mover = engine.actor(s);
                     const std::vector<Action> legal = node == 0 ? rootLegal : engine.legalActions(s);
+                    // The opponent model: the opponent's card rounds below the root are not branched on, he
+                    // plays them as the priority list would (as in the play-outs), so the tree holds our
+                    // plans only and reaches further down our own card rounds (docs/ai.md, session 15).
+                    if (node != 0 && mover != side) {
+                        const size_t reply =
+                            fastChoiceTowards(engine, s, legal, rng, -1, kNone, nullptr, side);
+                        if (!engine.apply(s, legal[reply]).ok)
+                            break;
+                        ++depth;
+                        continue;
+                    }
                     std::vector<Plan> cands;
                     if (node == 0)
                         cands = rootCands;
@@ -555,6 +571,10 @@ class SearchBot : public Bot {
                     node = next;
                     ++depth;
                 }
+                deepest =
+                    std::max(deepest, static_cast<int>(std::count_if(path.begin(), path.end(), [&](int p) {
+                                 return tree[static_cast<size_t>(p)].mover == side;
+                             })));
                 playout(engine, s, rng, lv.horizon, 3000, side);
                 const double v = value(d, s, side) - base;
                 const double r = 1.0 / (1.0 + std::exp(-v / 4.0)); // for `side`
@@ -565,6 +585,9 @@ class SearchBot : public Bot {
                 }
                 if (report && controls.progress)
                     controls.progress(static_cast<double>(it + 1) / iterations);
+            }
+            for (int known = depthReached.load();
+                 deepest > known && !depthReached.compare_exchange_weak(known, deepest);) {
             }
             return it;
         };
@@ -628,6 +651,7 @@ class SearchBot : public Bot {
         }
         Decision dec;
         dec.iterations = it;
+        dec.depth = depthReached.load();
         if (best < 0 && !rootCands.empty()) { // out of wall-clock time before the first iteration
             const Plan first = rootCands.front();
             dec.action = rootLegal[first.index];
@@ -667,9 +691,11 @@ class SearchBot : public Bot {
             const QString a = formatAction(d, view.state(), n.action);
             return n.objective >= 0 ? QStringLiteral("%1 towards %2").arg(a, cityName(d, n.objective)) : a;
         };
-        dec.reason = QStringLiteral("search: %1 (%2 iterations; %3 visits, %4 % expected)%5")
+        dec.reason = QStringLiteral("search: %1 (%2 iterations, %3 of our card rounds deep; %4 visits, %5 % "
+                                    "expected)%6")
                          .arg(planText(b))
                          .arg(it)
+                         .arg(dec.depth)
                          .arg(b.visits)
                          .arg(pct(b), 0, 'f', 0)
                          .arg(second >= 0 ? QStringLiteral("; next %1 (%2 visits, %3 %)")
