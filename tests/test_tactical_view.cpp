@@ -343,6 +343,7 @@ class TestTacticalView : public QObject {
     void terciosExportedBattleThreeWays();
     void terciosListInWords();
     void setupListInWords();
+    void bendCardInWords();
 };
 
 // Bad input: a clear message naming the file and the problem, never a crash.
@@ -1893,7 +1894,7 @@ void TestTacticalView::setupListInWords() {
         TacticalSession* s = w.session();
         auto policy = TacticalSession::open(path, 5, &error);
         QVERIFY2(policy, qPrintable(error));
-        QSet<QString> verbs;
+        QSet<QString> verbs, cardWords;
         bool recruit = false;
         int guard = 0, wrapped = 0;
         while (s->tvbdState()->step == Step::Setup && guard++ < 2000) {
@@ -1911,7 +1912,7 @@ void TestTacticalView::setupListInWords() {
                 QCOMPARE(x.value(0), QStringLiteral("size"));
                 const QList<double> t = defaultTvbdRules()->tables.value(x.value(1));
                 QCOMPARE(t.size() >= 2 ? first.label : QString(),
-                         QStringLiteral("%1 proposes %2 %3 a side on the %4 table (%5 × %6 TUM)   [%7]")
+                         QStringLiteral("%1 propose %2 %3 a side on the %4 table (%5 × %6 TUM)   [%7]")
                              .arg(s->sideName(0), x.value(3), x.value(2),
                                   x.value(1) == QLatin1String("shallowSmall")
                                       ? QStringLiteral("shallow small")
@@ -1925,12 +1926,38 @@ void TestTacticalView::setupListInWords() {
             if (st.setup.stage == SetupStage::Recruit && !horse.isEmpty() &&
                 !recruit) { // 10.2: what it costs
                 recruit = true;
-                QCOMPARE(horse, QStringLiteral(
-                                    "%1 recruits an ordinary Horse into %2 (%3 coins)   [recruit %2 Horse "
-                                    "ordinary]")
-                                    .arg(s->sideName(st.stepSide), c)
-                                    .arg(defaultTvbdRules()->coins(wp::tactical::UnitType::Horse,
-                                                                   wp::tactical::Quality::Ordinary, false)));
+                QCOMPARE(horse,
+                         QStringLiteral("%1 recruit an ordinary Horse into %2 (%3 coins)   [recruit %2 Horse "
+                                        "ordinary]")
+                             .arg(s->sideName(st.stepSide), c)
+                             .arg(defaultTvbdRules()->coins(wp::tactical::UnitType::Horse,
+                                                            wp::tactical::Quality::Ordinary, false)));
+            }
+            // the sides' names here are plural ("Imperialists", "Swedes"): plural verbs, "their"
+            for (const TacActionView& a : s->legalActions()) {
+                for (const char* wrong : {" has ", " its ", " recruits ", " proposes ", " ends ", " places "})
+                    QVERIFY2(!a.label.startsWith(s->sideName(st.stepSide) + QLatin1String(wrong)),
+                             qPrintable(a.label));
+                const QStringList x = a.text.split(QLatin1Char(' '));
+                // 16.6-16.7: a card's orientation in words, the number kept after it
+                if (a.text.startsWith(QLatin1String("card rotate")) ||
+                    a.text.startsWith(QLatin1String("card bend"))) {
+                    const int o = x.value(3).toInt();
+                    const bool bend =
+                        x.value(1) == QLatin1String("bend") ||
+                        st.setup.cards.value(x.value(2).toInt() - 1).type == QLatin1String("bend");
+                    const QString where = !bend ? (o % 2 == 0 ? QStringLiteral("across the table")
+                                                              : QStringLiteral("along the table"))
+                                                : QStringLiteral("towards ");
+                    QVERIFY2(a.label.contains(where) &&
+                                 a.label.contains(QStringLiteral("(orientation %1)   [").arg(o)),
+                             qPrintable(a.label));
+                    cardWords.insert(x.value(1) + (bend ? QStringLiteral(" bend") : QString()));
+                }
+                if (a.text == QLatin1String("end") && st.setup.stage == SetupStage::Recruit)
+                    QCOMPARE(
+                        a.label,
+                        QStringLiteral("%1 have recruited their army   [end]").arg(s->sideName(st.stepSide)));
             }
             QString next;
             QVERIFY(policy->applyPolicyAction(&next));
@@ -1946,10 +1973,60 @@ void TestTacticalView::setupListInWords() {
             QVERIFY(recruit);
             QVERIFY(wrapped > 0); // the 16.4 offer is long: it wraps, nothing cut off
         }
+        if (QLatin1String(file) == QLatin1String("tvbd-cards.json")) // a card turned, in words
+            QVERIFY2(cardWords.contains(QStringLiteral("rotate")),
+                     qPrintable(QStringList(cardWords.values()).join(QLatin1Char(' '))));
         if (QLatin1String(file) == QLatin1String("tvbd-pickup.json"))
             for (const char* v : {"place", "change"})
                 QVERIFY2(verbs.contains(QLatin1String(v)), v);
     }
+}
+
+// 16.7: a bend card's stream in words: the two table edges its arms run to (orientation x 90 and x 90 + 90
+// degrees, 0 = towards +x, the right-hand edge; 1 = towards the second side's base edge), on the first seed
+// whose set-up deals two stream cards.
+void TestTacticalView::bendCardInWords() {
+    using namespace wp::tactical;
+    // The White Mountain battle on terrain cards with 16.7's two streams (as tests/test_tvbd.cpp builds it);
+    // the sides are "Catholic League and Imperialists" and "Bohemian Estates" (plural names).
+    QFile in(kSource + QStringLiteral("/scenarios/battles/tvbd-white-mountain.json"));
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    QJsonObject root = QJsonDocument::fromJson(in.readAll()).object();
+    root.insert(QStringLiteral("setup"), QJsonObject{{QStringLiteral("terrain"), QStringLiteral("cards")}});
+    root.insert(QStringLiteral("options"), QJsonObject{{QStringLiteral("twoStreams"), true}});
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("two-streams.json"));
+    QFile out(path);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(QJsonDocument(root).toJson());
+    out.close();
+    int seen = 0;
+    for (quint64 seed = 1; seed <= 300 && seen == 0; ++seed) {
+        QString error;
+        auto s = TacticalSession::open(path, seed, &error);
+        QVERIFY2(s, qPrintable(error));
+        const QString arms[] = {QStringLiteral("the right-hand edge and %1' base edge").arg(s->sideName(1)),
+                                QStringLiteral("%1' base edge and the left-hand edge").arg(s->sideName(1)),
+                                QStringLiteral("the left-hand edge and %1' base edge").arg(s->sideName(0)),
+                                QStringLiteral("%1' base edge and the right-hand edge").arg(s->sideName(0))};
+        for (int guard = 0; s->tvbdState()->step == Step::Setup && guard < 2000; ++guard) {
+            for (const TacActionView& a : s->legalActions()) {
+                if (!a.text.startsWith(QLatin1String("card bend ")))
+                    continue;
+                const QStringList x = a.text.split(QLatin1Char(' ')); // card bend SECTOR ORIENTATION
+                const int o = x.value(3).toInt();
+                QVERIFY(o >= 0 && o <= 3);
+                QCOMPARE(a.label, QStringLiteral("%1 replace the stream card %2 with a bend card, its stream "
+                                                 "running from the centre towards %3 (orientation %4)   [%5]")
+                                      .arg(s->sideName(s->tvbdState()->stepSide), x.value(2), arms[o])
+                                      .arg(o)
+                                      .arg(a.text));
+                ++seen;
+            }
+            QVERIFY(s->applyPolicyAction(nullptr));
+        }
+    }
+    QVERIFY2(seen >= 2, qPrintable(QString::number(seen)));
 }
 
 QTEST_MAIN(TestTacticalView)

@@ -296,6 +296,30 @@ QList<DragFit> dragFits(const TvbdEngine& e, const BattleState& s, int u, Vec2 t
     return fits;
 }
 
+// A side's name read as a plural ("Swedes", "Tilly's Bavarians", "Swedes and Saxons") takes a plural verb,
+// any other ("Spain", "Sweden", "A") a singular one.
+bool pluralName(const QString& name) {
+    return name.endsWith(QLatin1Char('s')) || name.contains(QLatin1String(" and "));
+}
+
+// `verb`, given in the third person singular ("recruits", "has"), in the number of its subject.
+QString conjugate(const char* verb, bool plural) {
+    const QString v = QLatin1String(verb);
+    if (!plural)
+        return v;
+    return v == QLatin1String("has") ? QStringLiteral("have") : v.chopped(1);
+}
+
+// "Spain's", "Swedes'": a side's name as a possessive.
+QString possessive(const QString& name) {
+    return name + (name.endsWith(QLatin1Char('s')) ? QStringLiteral("'") : QStringLiteral("'s"));
+}
+
+// "Spain wins", "Swedes win".
+QString winnerText(const QString& side) {
+    return side + QLatin1Char(' ') + conjugate("wins", pluralName(side));
+}
+
 class TvbdSession : public TacticalSession {
   public:
     TvbdSession(const TvbdRules& rules, const BattleState& scenario, quint64 seed)
@@ -325,8 +349,7 @@ class TvbdSession : public TacticalSession {
     QString resultText() const override {
         if (!s().over())
             return {};
-        const QString who =
-            s().winner == 2 ? QStringLiteral("Draw") : sideName(s().winner) + QStringLiteral(" win");
+        const QString who = s().winner == 2 ? QStringLiteral("Draw") : winnerText(sideName(s().winner));
         return QStringLiteral("%1 — %2").arg(who, s().resultReason);
     }
     QStringList log() const override { return s().log; }
@@ -666,6 +689,10 @@ class TvbdSession : public TacticalSession {
         const BattleState& st = s();
         const TvbdRules& r = m_engine.rules();
         const QString who = sideName(st.stepSide);
+        // the side as the subject: "Sweden recruits", "Swedes recruit"
+        const bool many = pluralName(who);
+        auto sv = [&](const char* verb) { return who + QLatin1Char(' ') + conjugate(verb, many); };
+        const QString its = many ? QStringLiteral("their") : QStringLiteral("its");
         auto id = [&](int u) { return idOf(st.units, u); };
         auto feature = [&](int i) { // "p2 (woods)"
             return i >= 0 && i < st.setup.specs.size()
@@ -677,6 +704,28 @@ class TvbdSession : public TacticalSession {
                 return QStringLiteral("?");
             const TerrainCard& c = st.setup.cards[k];
             return c.type.isEmpty() ? QStringLiteral("open") : c.type + QLatin1Char(' ') + c.size;
+        };
+        // 16.6-16.7: where a card's feature lies at an orientation (quarter turns; 0 = towards +x, 1 =
+        // towards the second side's base edge): a feature's long side, or a stream, across the table at 0 and
+        // 2 and along it at 1 and 3; a bend's stream from the sector's centre towards two edges
+        auto lies = [&](const QString& type, int orientation) {
+            if (type != QLatin1String("bend"))
+                return orientation % 2 == 0 ? QStringLiteral("across the table")
+                                            : QStringLiteral("along the table");
+            auto edge = [&](int k) {
+                switch (((k % 4) + 4) % 4) {
+                case 0:
+                    return QStringLiteral("the right-hand edge");
+                case 1:
+                    return possessive(sideName(1)) + QStringLiteral(" base edge");
+                case 2:
+                    return QStringLiteral("the left-hand edge");
+                default:
+                    return possessive(sideName(0)) + QStringLiteral(" base edge");
+                }
+            };
+            return QStringLiteral("its stream running from the centre towards %1 and %2")
+                .arg(edge(orientation), edge(orientation + 1));
         };
         auto line = [&](const TerrainSpec& t) { // "a road from 0,15 to 45,15"
             QStringList pts;
@@ -694,8 +743,8 @@ class TvbdSession : public TacticalSession {
         switch (a.kind) {
         case TAction::Size: { // 10.1
             const QList<double> t = r.tables.value(a.table);
-            return QStringLiteral("%1 proposes %2 a side on the %3 table%4%5")
-                .arg(who)
+            return QStringLiteral("%1 %2 a side on the %3 table%4%5")
+                .arg(sv("proposes"))
                 .arg(QStringLiteral("%1 %2").arg(a.amount).arg(a.coins ? QStringLiteral("coins")
                                                                        : QStringLiteral("units")),
                      spaced(a.table),
@@ -703,30 +752,29 @@ class TvbdSession : public TacticalSession {
                      st.stepSide == 1 ? QStringLiteral(" instead (final)") : QString());
         }
         case TAction::Agree:
-            return QStringLiteral("%1 agrees: %2 %3 a side on the %4 table")
-                .arg(who)
+            return QStringLiteral("%1: %2 %3 a side on the %4 table")
+                .arg(sv("agrees"))
                 .arg(amount)
                 .arg(unitsOrCoins, spaced(st.sizeName));
         case TAction::Recruit: { // 10.2, 16.4: what it costs
             const int coins = r.coins(a.recruitType, a.quality, a.large);
             if (a.target < 0)
-                return QStringLiteral("%1 raises a new command with its Commander (%2 coins)")
-                    .arg(who)
+                return QStringLiteral("%1 a new command with %2 Commander (%3 coins)")
+                    .arg(sv("raises"), its)
                     .arg(coins);
             const QString unit =
                 QStringLiteral("%1%2 %3").arg(a.large ? QStringLiteral("large ") : QString(),
                                               qualityName(a.quality).toLower(), typeLabel(a.recruitType));
-            return QStringLiteral("%1 recruits %2%3 into %4 (%5 coins)")
-                .arg(who, article(unit),
+            return QStringLiteral("%1 %2%3 into %4 (%5 coins)")
+                .arg(sv("recruits"), article(unit),
                      st.setup.stage == SetupStage::Aggressive ? QStringLiteral(" (bonus, 16.4)") : QString(),
                      a.target < st.commands.size() ? st.commands[a.target].id : QStringLiteral("?"))
                 .arg(coins);
         }
         case TAction::Aggressive: // 16.4
-            return QStringLiteral(
-                       "%1 attacks aggressively: takes %2 bonus %3 of Pike+Shot and Horse, the time "
-                       "limit becomes %4 turns")
-                .arg(who)
+            return QStringLiteral("%1 aggressively (%2 bonus %3 of Pike+Shot and Horse; the time limit "
+                                  "becomes %4 turns)")
+                .arg(sv("attacks"))
                 .arg((st.setup.armyCoins > 0 ? 4 : 1) * r.gameSizes.value(st.sizeName).bonus)
                 .arg(unitsOrCoins)
                 .arg(r.turnLimitAggressive);
@@ -737,10 +785,10 @@ class TvbdSession : public TacticalSession {
         case TAction::Place: { // 10.4, 16.6.8
             const TerrainSpec& t = a.terrain;
             if (t.shape == QLatin1String("line") || !t.points.isEmpty())
-                return QStringLiteral("%1 places %2 (%3)").arg(who, line(t), t.id);
+                return QStringLiteral("%1 %2 (%3)").arg(sv("places"), line(t), t.id);
             const bool ell = t.shape == QLatin1String("ellipse");
-            return QStringLiteral("%1 places %2 at %3 (%4, %5 × %6 TUM%7)")
-                .arg(who,
+            return QStringLiteral("%1 %2 at %3 (%4, %5 × %6 TUM%7)")
+                .arg(sv("places"),
                      article(QStringLiteral("%1 %2").arg(t.size.isEmpty() ? QStringLiteral("medium") : t.size,
                                                          spaced(t.type))),
                      at(t.centre), t.id, num(ell ? 2 * t.a : t.a), num(ell ? 2 * t.b : t.b),
@@ -750,42 +798,46 @@ class TvbdSession : public TacticalSession {
             const int other = a.secondary.value(0, -1);
             switch (a.change) {
             case TerrainChange::Remove:
-                return QStringLiteral("%1 removes %2").arg(who, feature(a.target));
+                return QStringLiteral("%1 %2").arg(sv("removes"), feature(a.target));
             case TerrainChange::Move:
-                return QStringLiteral("%1 moves %2 by %3 TUM").arg(who, feature(a.target), at(a.shift));
+                return QStringLiteral("%1 %2 by %3 TUM").arg(sv("moves"), feature(a.target), at(a.shift));
             case TerrainChange::Swap:
-                return QStringLiteral("%1 swaps %2 and %3").arg(who, feature(a.target), feature(other));
+                return QStringLiteral("%1 %2 and %3").arg(sv("swaps"), feature(a.target), feature(other));
             case TerrainChange::Road:
-                return QStringLiteral("%1 reroutes %2 as %3").arg(who, feature(a.target), line(a.terrain));
+                return QStringLiteral("%1 %2 as %3").arg(sv("reroutes"), feature(a.target), line(a.terrain));
             case TerrainChange::ToGentle:
-                return QStringLiteral("%1 makes %2 a gentle hill").arg(who, feature(a.target));
+                return QStringLiteral("%1 %2 a gentle hill").arg(sv("makes"), feature(a.target));
             case TerrainChange::ToDifficult:
-                return QStringLiteral("%1 makes %2 a difficult hill").arg(who, feature(a.target));
+                return QStringLiteral("%1 %2 a difficult hill").arg(sv("makes"), feature(a.target));
             case TerrainChange::CardSwap:
-                return QStringLiteral("%1 swaps cards %2 and %3 (%2: %4, %3: %5)")
-                    .arg(who)
+                return QStringLiteral("%1 cards %2 and %3 (%2: %4, %3: %5)")
+                    .arg(sv("swaps"))
                     .arg(a.target + 1)
                     .arg(other + 1)
                     .arg(holds(a.target), holds(other));
             case TerrainChange::CardRotate:
-                return QStringLiteral("%1 turns card %2 (%3) to orientation %4")
-                    .arg(who)
+                return QStringLiteral("%1 card %2 (%3) to lie %4 (orientation %5)")
+                    .arg(sv("turns"))
                     .arg(a.target + 1)
-                    .arg(holds(a.target))
+                    .arg(holds(a.target), lies(a.target >= 0 && a.target < st.setup.cards.size()
+                                                   ? st.setup.cards[a.target].type
+                                                   : QString(),
+                                               other))
                     .arg(other);
             case TerrainChange::CardOpen:
-                return QStringLiteral("%1 replaces the stream card %2 with an open card")
-                    .arg(who)
+                return QStringLiteral("%1 the stream card %2 with an open card")
+                    .arg(sv("replaces"))
                     .arg(a.target + 1);
             case TerrainChange::CardBend:
-                return QStringLiteral("%1 replaces the stream card %2 with a bend card, orientation %3")
-                    .arg(who)
+                return QStringLiteral("%1 the stream card %2 with a bend card, %3 (orientation %4)")
+                    .arg(sv("replaces"))
                     .arg(a.target + 1)
+                    .arg(lies(QStringLiteral("bend"), other))
                     .arg(other);
             case TerrainChange::None:
                 break;
             }
-            return who + QStringLiteral(" changes the terrain");
+            return sv("changes") + QStringLiteral(" the terrain");
         }
         case TAction::Deploy: { // 10.6
             const Unit& u = st.units[a.unit];
@@ -794,9 +846,9 @@ class TvbdSession : public TacticalSession {
                      a.limbered ? QStringLiteral(", limbered") : QString());
         }
         case TAction::Pass: // 10.5 benefits 3-4
-            return QStringLiteral("%1 delays deploying (scouting): the other side deploys a %2 first")
-                .arg(who, st.setup.stage == SetupStage::DeployCannon ? QStringLiteral("Cannon")
-                                                                     : QStringLiteral("command"));
+            return QStringLiteral("%1 deploying (scouting): the other side deploys a %2 first")
+                .arg(sv("delays"), st.setup.stage == SetupStage::DeployCannon ? QStringLiteral("Cannon")
+                                                                              : QStringLiteral("command"));
         case TAction::End:
             break;
         default:
@@ -806,30 +858,31 @@ class TvbdSession : public TacticalSession {
         if (st.step == Step::Setup)
             switch (st.setup.stage) {
             case SetupStage::Recruit:
-                return QStringLiteral("%1 has recruited its army").arg(who);
+                return QStringLiteral("%1 recruited %2 army").arg(sv("has"), its);
             case SetupStage::Aggressive:
-                return st.setup.aggressiveTaken ? QStringLiteral("%1 has recruited its bonus units").arg(who)
-                                                : QStringLiteral("%1 takes no bonus units").arg(who);
+                return st.setup.aggressiveTaken
+                           ? QStringLiteral("%1 recruited %2 bonus units").arg(sv("has"), its)
+                           : QStringLiteral("%1 no bonus units").arg(sv("takes"));
             case SetupStage::Organise:
-                return st.setup.organising ? QStringLiteral("%1 has organised its commands").arg(who)
-                                           : QStringLiteral("%1 keeps its commands").arg(who);
+                return st.setup.organising ? QStringLiteral("%1 organised %2 commands").arg(sv("has"), its)
+                                           : QStringLiteral("%1 %2 commands").arg(sv("keeps"), its);
             case SetupStage::PlaceTerrain:
-                return QStringLiteral("%1 places no more terrain features").arg(who);
+                return QStringLiteral("%1 no more terrain features").arg(sv("places"));
             case SetupStage::Roads:
-                return QStringLiteral("%1 places no more roads").arg(who);
+                return QStringLiteral("%1 no more roads").arg(sv("places"));
             case SetupStage::TerrainChange:
-                return QStringLiteral("%1 makes no change to the terrain").arg(who);
+                return QStringLiteral("%1 no change to the terrain").arg(sv("makes"));
             case SetupStage::TerrainCards:
                 return !st.setup.cardSteps.isEmpty() && st.setup.cardSteps.first() == CardSecondStream
-                           ? QStringLiteral("%1 keeps the stream cards").arg(who)
-                           : QStringLiteral("%1 changes no card").arg(who);
+                           ? QStringLiteral("%1 the stream cards").arg(sv("keeps"))
+                           : QStringLiteral("%1 no card").arg(sv("changes"));
             default:
-                return QStringLiteral("%1 ends the set-up step").arg(who);
+                return QStringLiteral("%1 the set-up step").arg(sv("ends"));
             }
         static const char* steps[] = {
-            "the bombardment", "the initiative", "its movement", "its shooting", "its charge declarations",
-            "the evades",      "the battle",     "the set-up"}; // tactical::Step order
-        return QStringLiteral("%1 ends %2").arg(sideName(st.stepSide), QLatin1String(steps[int(st.step)]));
+            "the bombardment",        "the initiative", "%1 movement", "%1 shooting",
+            "%1 charge declarations", "the evades",     "the battle",  "the set-up"}; // tactical::Step order
+        return QStringLiteral("%1 %2").arg(sv("ends"), QString::fromLatin1(steps[int(st.step)]).arg(its));
     }
 
     // 12.2.8-12.2.10: every die hits on a 6; the target routs when the hits reach its resolve.
@@ -931,8 +984,7 @@ class TerciosSession : public TacticalSession {
     QString resultText() const override {
         if (!s().over())
             return {};
-        const QString who =
-            s().winner == 2 ? QStringLiteral("Draw") : sideName(s().winner) + QStringLiteral(" win");
+        const QString who = s().winner == 2 ? QStringLiteral("Draw") : winnerText(sideName(s().winner));
         return QStringLiteral("%1 (%2) — %3").arg(who, s().level, s().resultReason);
     }
     QStringList log() const override { return s().log; }
@@ -1181,7 +1233,8 @@ class TerciosSession : public TacticalSession {
             return a.target >= 0 ? QStringLiteral("%1 shares the order card of %2 (Brigade)").arg(u, t)
                                  : QStringLiteral("%1 gets the %2 order").arg(u, cardLabel(a.card));
         case TcAction::First: // L328-332
-            return QStringLiteral("%1 activates first").arg(sideName(a.target));
+            return sideName(a.target) + QLatin1Char(' ') +
+                   conjugate("activates", pluralName(sideName(a.target))) + QStringLiteral(" first");
         case TcAction::Activate: { // L334-336: its card is revealed
             const QString c = ownCard(a.unit);
             return c.isEmpty() ? QStringLiteral("%1 acts").arg(u)
@@ -1247,8 +1300,9 @@ class TerciosSession : public TacticalSession {
         }
         case TcAction::Side: { // L1501: the edge nearer 0 (low) or the far one (high)
             const bool low = a.target == 0;
-            return QStringLiteral("%1 deploys along the %2 edge at %3 = %4\"")
-                .arg(sideName(actor()), st.deployLong ? QStringLiteral("long") : QStringLiteral("short"),
+            return QStringLiteral("%1 %2 along the %3 edge at %4 = %5\"")
+                .arg(sideName(actor()), conjugate("deploys", pluralName(sideName(actor()))),
+                     st.deployLong ? QStringLiteral("long") : QStringLiteral("short"),
                      st.deployLong ? QStringLiteral("y") : QStringLiteral("x"),
                      num(low             ? 0
                          : st.deployLong ? st.tableD
@@ -1261,8 +1315,9 @@ class TerciosSession : public TacticalSession {
             QStringList ids;
             for (int x : r.units)
                 ids << id(x);
-            return QStringLiteral("%1 deploys %2 (%3) in a line centred on %4")
-                .arg(sideName(r.side), r.id, ids.join(QStringLiteral(", ")), at(a.to));
+            return QStringLiteral("%1 %2 %3 (%4) in a line centred on %5")
+                .arg(sideName(r.side), conjugate("deploys", pluralName(sideName(r.side))), r.id,
+                     ids.join(QStringLiteral(", ")), at(a.to));
         }
         }
         return {};
