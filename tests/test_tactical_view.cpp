@@ -398,6 +398,16 @@ void TestTacticalView::tvbdOnScreen() {
         QTest::mouseClick(w.applyButton(), Qt::LeftButton);
     }
     QVERIFY2(s->prompt().contains(QLatin1String("move units")), qPrintable(s->prompt()));
+    { // the end of the step in words, the verb in the number of the side's name
+        const QString side = s->sideName(s->actor());
+        const bool plural = side.endsWith(QLatin1Char('s')) || side.contains(QLatin1String(" and "));
+        QString end;
+        for (const TacActionView& a : s->legalActions())
+            if (a.text == QLatin1String("end"))
+                end = a.label;
+        QCOMPARE(end, plural ? side + QStringLiteral(" end their movement   [end]")
+                             : side + QStringLiteral(" ends its movement   [end]"));
+    }
 
     // A unit with a straight move: click it on the table.
     int unit = -1;

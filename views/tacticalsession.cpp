@@ -880,9 +880,12 @@ class TvbdSession : public TacticalSession {
                 return QStringLiteral("%1 the set-up step").arg(sv("ends"));
             }
         static const char* steps[] = {
-            "the bombardment",        "the initiative", "%1 movement", "%1 shooting",
-            "%1 charge declarations", "the evades",     "the battle",  "the set-up"}; // tactical::Step order
-        return QStringLiteral("%1 %2").arg(sv("ends"), QString::fromLatin1(steps[int(st.step)]).arg(its));
+            "the bombardment", "the initiative", "its movement", "its shooting", "its charge declarations",
+            "the evades",      "the battle",     "the set-up"}; // tactical::Step order
+        QString step = QString::fromLatin1(steps[int(st.step)]);
+        if (step.startsWith(QLatin1String("its ")))
+            step.replace(0, 3, its);
+        return sv("ends") + QLatin1Char(' ') + step;
     }
 
     // 12.2.8-12.2.10: every die hits on a 6; the target routs when the hits reach its resolve.
