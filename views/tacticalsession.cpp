@@ -315,9 +315,10 @@ QString possessive(const QString& name) {
     return name + (name.endsWith(QLatin1Char('s')) ? QStringLiteral("'") : QStringLiteral("'s"));
 }
 
-// "Spain wins", "Swedes win".
-QString winnerText(const QString& side) {
-    return side + QLatin1Char(' ') + conjugate("wins", pluralName(side));
+// A side's name as the subject of `verb` (given in the third person singular): "Spain deploys", "Swedes
+// deploy".
+QString subject(const QString& side, const char* verb) {
+    return side + QLatin1Char(' ') + conjugate(verb, pluralName(side));
 }
 
 class TvbdSession : public TacticalSession {
@@ -349,7 +350,7 @@ class TvbdSession : public TacticalSession {
     QString resultText() const override {
         if (!s().over())
             return {};
-        const QString who = s().winner == 2 ? QStringLiteral("Draw") : winnerText(sideName(s().winner));
+        const QString who = s().winner == 2 ? QStringLiteral("Draw") : subject(sideName(s().winner), "wins");
         return QStringLiteral("%1 — %2").arg(who, s().resultReason);
     }
     QStringList log() const override { return s().log; }
@@ -690,9 +691,8 @@ class TvbdSession : public TacticalSession {
         const TvbdRules& r = m_engine.rules();
         const QString who = sideName(st.stepSide);
         // the side as the subject: "Sweden recruits", "Swedes recruit"
-        const bool many = pluralName(who);
-        auto sv = [&](const char* verb) { return who + QLatin1Char(' ') + conjugate(verb, many); };
-        const QString its = many ? QStringLiteral("their") : QStringLiteral("its");
+        auto sv = [&](const char* verb) { return subject(who, verb); };
+        const QString its = pluralName(who) ? QStringLiteral("their") : QStringLiteral("its");
         auto id = [&](int u) { return idOf(st.units, u); };
         auto feature = [&](int i) { // "p2 (woods)"
             return i >= 0 && i < st.setup.specs.size()
@@ -987,7 +987,7 @@ class TerciosSession : public TacticalSession {
     QString resultText() const override {
         if (!s().over())
             return {};
-        const QString who = s().winner == 2 ? QStringLiteral("Draw") : winnerText(sideName(s().winner));
+        const QString who = s().winner == 2 ? QStringLiteral("Draw") : subject(sideName(s().winner), "wins");
         return QStringLiteral("%1 (%2) — %3").arg(who, s().level, s().resultReason);
     }
     QStringList log() const override { return s().log; }
@@ -1236,8 +1236,7 @@ class TerciosSession : public TacticalSession {
             return a.target >= 0 ? QStringLiteral("%1 shares the order card of %2 (Brigade)").arg(u, t)
                                  : QStringLiteral("%1 gets the %2 order").arg(u, cardLabel(a.card));
         case TcAction::First: // L328-332
-            return sideName(a.target) + QLatin1Char(' ') +
-                   conjugate("activates", pluralName(sideName(a.target))) + QStringLiteral(" first");
+            return subject(sideName(a.target), "activates") + QStringLiteral(" first");
         case TcAction::Activate: { // L334-336: its card is revealed
             const QString c = ownCard(a.unit);
             return c.isEmpty() ? QStringLiteral("%1 acts").arg(u)
@@ -1303,8 +1302,8 @@ class TerciosSession : public TacticalSession {
         }
         case TcAction::Side: { // L1501: the edge nearer 0 (low) or the far one (high)
             const bool low = a.target == 0;
-            return QStringLiteral("%1 %2 along the %3 edge at %4 = %5\"")
-                .arg(sideName(actor()), conjugate("deploys", pluralName(sideName(actor()))),
+            return QStringLiteral("%1 along the %2 edge at %3 = %4\"")
+                .arg(subject(sideName(actor()), "deploys"),
                      st.deployLong ? QStringLiteral("long") : QStringLiteral("short"),
                      st.deployLong ? QStringLiteral("y") : QStringLiteral("x"),
                      num(low             ? 0
@@ -1318,9 +1317,8 @@ class TerciosSession : public TacticalSession {
             QStringList ids;
             for (int x : r.units)
                 ids << id(x);
-            return QStringLiteral("%1 %2 %3 (%4) in a line centred on %5")
-                .arg(sideName(r.side), conjugate("deploys", pluralName(sideName(r.side))), r.id,
-                     ids.join(QStringLiteral(", ")), at(a.to));
+            return QStringLiteral("%1 %2 (%3) in a line centred on %4")
+                .arg(subject(sideName(r.side), "deploys"), r.id, ids.join(QStringLiteral(", ")), at(a.to));
         }
         }
         return {};
