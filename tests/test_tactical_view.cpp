@@ -33,6 +33,7 @@
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QtTest>
+#include <functional>
 #include <random>
 
 using namespace wp;
@@ -318,6 +319,31 @@ QString labelOf(const TacticalSession* s, const QString& text) {
     return {};
 }
 
+// A shipped scenario (scenarios/battles/NAME) copied into `dir` with its sides named `side0` and `side1`,
+// and changed by `edit`; the copy's path.
+QString renamedScenario(const QTemporaryDir& dir, const char* name, const char* side0, const char* side1,
+                        const std::function<void(QJsonObject&)>& edit = {}) {
+    QFile in(kSource + QStringLiteral("/scenarios/battles/") + QLatin1String(name));
+    if (!in.open(QIODevice::ReadOnly))
+        return {};
+    QJsonObject root = QJsonDocument::fromJson(in.readAll()).object();
+    QJsonArray sides = root.value(QStringLiteral("sides")).toArray();
+    for (int i = 0; i < 2 && i < sides.size(); ++i) {
+        QJsonObject side = sides[i].toObject();
+        side.insert(QStringLiteral("name"), QLatin1String(i == 0 ? side0 : side1));
+        sides[i] = side;
+    }
+    root.insert(QStringLiteral("sides"), sides);
+    if (edit)
+        edit(root);
+    const QString path = dir.filePath(QLatin1String(name));
+    QFile out(path);
+    if (!out.open(QIODevice::WriteOnly))
+        return {};
+    out.write(QJsonDocument(root).toJson());
+    return path;
+}
+
 } // namespace
 
 class TestTacticalView : public QObject {
@@ -344,6 +370,8 @@ class TestTacticalView : public QObject {
     void terciosListInWords();
     void setupListInWords();
     void bendCardInWords();
+    void tvbdTerrainChangeInWords();
+    void tvbdScoutingInWords();
 };
 
 // Bad input: a clear message naming the file and the problem, never a crash.
@@ -2037,6 +2065,209 @@ void TestTacticalView::bendCardInWords() {
         }
     }
     QVERIFY2(seen >= 2, qPrintable(QString::number(seen)));
+}
+
+// TVBD 10.4: the attacker's one change to the terrain the defender placed, each listed in words: a removal,
+// a move (its distance and the table edges it goes towards; the shift in the notation), a swap, a hill made
+// gentle or difficult, a road rerouted, or no change. The side's name takes its verb in the right number:
+// the pick-up's plural names ("Imperialists remove"), then the same battle with singular ones ("Spain
+// removes").
+void TestTacticalView::tvbdTerrainChangeInWords() {
+    using namespace wp::tactical;
+    struct Run {
+        const char* sides[2];
+        const char* remove;
+        const char* move;
+        const char* swap;
+        const char* make;
+        const char* reroute;
+    };
+    const Run runs[] = {{{"Imperialists", "Swedes"}, "remove", "move", "swap", "make", "reroute"},
+                        {{"Spain", "Sweden"}, "removes", "moves", "swaps", "makes", "reroutes"}};
+    for (const Run& run : runs) {
+        QTemporaryDir dir;
+        const QString path = renamedScenario(dir, "tvbd-pickup.json", run.sides[0], run.sides[1]);
+        QString error;
+        auto s = TacticalSession::open(path, 3, &error);
+        QVERIFY2(s, qPrintable(error));
+        // the defender's layout on the small table (30 x 30 TUM, the centre zone x 7-23): a wood in the
+        // centre and one on a flank, a large difficult hill in the centre, a gentle hill, a road across
+        for (const char* t : {"place woods medium 15,15 6x4 0", "place woods small 4,15 4x3 0",
+                              "place difficultHill large 15,24 8x6 0", "place gentleHill medium 24,6 6x4 0",
+                              "end", "place road 0,15 30,15", "end"})
+            QVERIFY2(s->applyText(QLatin1String(t), {}, &error),
+                     qPrintable(QLatin1String(t) + QStringLiteral(": ") + error));
+        const BattleState& st = *s->tvbdState();
+        QCOMPARE(st.setup.stage, SetupStage::TerrainChange);
+        QCOMPARE(st.stepSide, st.attacker);
+        QVERIFY2(s->prompt().startsWith(QStringLiteral("10.4")), qPrintable(s->prompt()));
+        const QString who = s->sideName(st.stepSide);
+        QCOMPARE(who, QLatin1String(run.sides[st.stepSide]));
+        auto baseEdge = [&](int side) { // "Swedes' base edge", "Spain's base edge"
+            const QString name = s->sideName(side);
+            return name + (name.endsWith(QLatin1Char('s')) ? QStringLiteral("'") : QStringLiteral("'s")) +
+                   QStringLiteral(" base edge");
+        };
+        // the features as placed, named as the list names them: "p1 (woods)", "p3 (difficult hill)"
+        const QHash<QString, QString> typeWords{
+            {QStringLiteral("woods"), QStringLiteral("woods")},
+            {QStringLiteral("difficultHill"), QStringLiteral("difficult hill")},
+            {QStringLiteral("gentleHill"), QStringLiteral("gentle hill")},
+            {QStringLiteral("road"), QStringLiteral("road")}};
+        QCOMPARE(st.setup.specs.size(), 5);
+        QStringList id, f;
+        for (const TerrainSpec& t : st.setup.specs) {
+            QVERIFY2(typeWords.contains(t.type), qPrintable(t.type));
+            id << t.id;
+            f << QStringLiteral("%1 (%2)").arg(t.id, typeWords.value(t.type));
+        }
+        const QString wood = f[0], flankWood = f[1], hill = f[2], gentle = f[3], road = f[4];
+        const QList<std::pair<QString, QString>> expected{
+            // notation, words
+            {QStringLiteral("change remove %1").arg(id[0]),
+             QStringLiteral("%1 %2 %3").arg(who, run.remove, wood)},
+            {QStringLiteral("change move %1 8,0").arg(id[0]),
+             QStringLiteral("%1 %2 %3 8 TUM towards the right-hand edge").arg(who, run.move, wood)},
+            {QStringLiteral("change move %1 -2.83,-2.83").arg(id[0]),
+             QStringLiteral("%1 %2 %3 4 TUM towards the left-hand edge and %4")
+                 .arg(who, run.move, wood, baseEdge(0))},
+            {QStringLiteral("change move %1 2.83,2.83").arg(id[2]),
+             QStringLiteral("%1 %2 %3 4 TUM towards the right-hand edge and %4")
+                 .arg(who, run.move, hill, baseEdge(1))},
+            {QStringLiteral("change swap %1 %2").arg(id[1], id[2]),
+             QStringLiteral("%1 %2 %3 and %4").arg(who, run.swap, flankWood, hill)},
+            {QStringLiteral("change gentle %1").arg(id[2]),
+             QStringLiteral("%1 %2 %3 a gentle hill").arg(who, run.make, hill)},
+            {QStringLiteral("change difficult %1").arg(id[3]),
+             QStringLiteral("%1 %2 %3 a difficult hill").arg(who, run.make, gentle)},
+            {QStringLiteral("change road %1 road 15,0 15,30").arg(id[4]),
+             QStringLiteral("%1 %2 %3 as a road from 15,0 to 15,30").arg(who, run.reroute, road)},
+            {QStringLiteral("end"), QStringLiteral("%1 %2 no change to the terrain").arg(who, run.make)}};
+        for (const auto& [text, words] : expected)
+            QCOMPARE(labelOf(s.get(), text), QStringLiteral("%1   [%2]").arg(words, text));
+        // every listed change: the side's name, then its verb in the number of the name
+        const QHash<QString, const char*> verbs{
+            {QStringLiteral("remove"), run.remove},  {QStringLiteral("move"), run.move},
+            {QStringLiteral("swap"), run.swap},      {QStringLiteral("gentle"), run.make},
+            {QStringLiteral("difficult"), run.make}, {QStringLiteral("road"), run.reroute}};
+        QSet<QString> kinds;
+        for (const TacActionView& a : s->legalActions()) {
+            if (a.text == QLatin1String("end"))
+                continue;
+            const QString kind = a.text.section(QLatin1Char(' '), 1, 1); // change KIND ...
+            QVERIFY2(verbs.contains(kind), qPrintable(a.text));
+            QVERIFY2(a.label.startsWith(QStringLiteral("%1 %2 ").arg(who, QLatin1String(verbs.value(kind)))),
+                     qPrintable(a.label));
+            kinds.insert(kind);
+        }
+        QCOMPARE(kinds.size(), verbs.size());
+    }
+}
+
+// TVBD 10.5 scouting benefit 1: with armies the players recruited, the side with the scouting advantage
+// organises its commands after seeing the enemy's. Each unit it may move to another of its commands is listed
+// in words ("I1 moves to command I-2 (scouting)"), and the end of the step says whether it did ("Imperialists
+// keep their commands", "Spain has organised its commands").
+void TestTacticalView::tvbdScoutingInWords() {
+    using namespace wp::tactical;
+    struct Run {
+        const char* sides[2];
+        const char* keep;      // the end before any unit moved
+        const char* organised; // the end after one moved
+    };
+    const Run runs[] = {{{"Imperialists", "Swedes"}, "keep their", "have organised their"},
+                        {{"Spain", "Sweden"}, "keeps its", "has organised its"}};
+    for (const Run& run : runs) {
+        QTemporaryDir dir;
+        // the pick-up from scratch on the scenario's (empty) terrain, without its options (16.4, 16.7): the
+        // 10.5 roll follows the recruiting
+        const QString path =
+            renamedScenario(dir, "tvbd-recruit.json", run.sides[0], run.sides[1], [](QJsonObject& root) {
+                QJsonObject setup = root.value(QStringLiteral("setup")).toObject();
+                setup.remove(QStringLiteral("terrain"));
+                root.insert(QStringLiteral("setup"), setup);
+                root.remove(QStringLiteral("options"));
+            });
+        // the first side recruits two Dragoons (two scouting dice), the second none: the first seed on which
+        // the first side hits has it organise its commands
+        std::unique_ptr<TacticalSession> s;
+        QString error;
+        for (quint64 seed = 1; seed <= 50 && !s; ++seed) {
+            auto t = TacticalSession::open(path, seed, &error);
+            QVERIFY2(t, qPrintable(error));
+            auto apply = [&](const QString& a) {
+                const bool ok = t->applyText(a, {}, &error);
+                if (!ok)
+                    error = a + QStringLiteral(": ") + error;
+                return ok;
+            };
+            QVERIFY2(apply(QStringLiteral("size small units 12")) && apply(QStringLiteral("agree")),
+                     qPrintable(error));
+            // each side's commands, each by the types of its units (the commands' ids are the engine's)
+            const QList<QList<QStringList>> armies{
+                {{"Dragoons", "Dragoons", "Cannon", "Horse", "Horse"}, {"Horse", "Horse", "Horse"}},
+                {{"Cannon", "PikeShot", "PikeShot"}}};
+            for (const QList<QStringList>& army : armies) {
+                for (const QStringList& units : army) {
+                    QVERIFY2(apply(QStringLiteral("recruit command")), qPrintable(error));
+                    const QString c = t->tvbdState()->commands.last().id;
+                    for (const QString& u : units)
+                        QVERIFY2(apply(QStringLiteral("recruit %1 %2").arg(c, u)), qPrintable(error));
+                }
+                QVERIFY2(apply(QStringLiteral("end")), qPrintable(error));
+            }
+            if (t->tvbdState()->setup.stage == SetupStage::Organise)
+                s = std::move(t);
+        }
+        QVERIFY(s);
+        const BattleState& st = *s->tvbdState();
+        QCOMPARE(st.stepSide, 0);
+        QVERIFY2(s->prompt().startsWith(QStringLiteral("10.5")), qPrintable(s->prompt()));
+        const QString who = s->sideName(0);
+        QCOMPARE(who, QLatin1String(run.sides[0]));
+        // every unit it may move: "UNIT moves to command COMMAND (scouting)", the unit and the command its
+        // own
+        int assigns = 0;
+        for (const TacActionView& a : s->legalActions()) {
+            if (a.text == QLatin1String("end"))
+                continue;
+            const QStringList x = a.text.split(QLatin1Char(' ')); // assign UNIT COMMAND
+            QCOMPARE(x.size(), 3);
+            QCOMPARE(x[0], QStringLiteral("assign"));
+            const int u = st.indexOf(x[1]);
+            QVERIFY2(u >= 0 && st.units[u].side == 0 && st.units[u].type != wp::tactical::UnitType::Commander,
+                     qPrintable(a.text));
+            const auto c = std::find_if(st.commands.begin(), st.commands.end(),
+                                        [&](const Command& k) { return k.id == x[2]; });
+            QVERIFY2(c != st.commands.end() && c->side == 0 && c - st.commands.begin() != st.units[u].command,
+                     qPrintable(a.text));
+            QCOMPARE(a.label, QStringLiteral("%1 moves to command %2 (scouting)   [%3]")
+                                  .arg(st.units[u].id, c->id, a.text));
+            ++assigns;
+        }
+        QVERIFY(assigns > 0);
+        QCOMPARE(labelOf(s.get(), QStringLiteral("end")),
+                 QStringLiteral("%1 %2 commands   [end]").arg(who, QLatin1String(run.keep)));
+        // the first Dragoons moves from the first command to the second
+        const auto dragoons = std::find_if(st.units.begin(), st.units.end(), [](const Unit& u) {
+            return u.type == wp::tactical::UnitType::Dragoons;
+        });
+        QVERIFY(dragoons != st.units.end());
+        const QString unit = dragoons->id, first = st.commands[dragoons->command].id;
+        const QString second = [&] {
+            for (const Command& k : st.commands)
+                if (k.side == 0 && k.id != first)
+                    return k.id;
+            return QString();
+        }();
+        const QString assign = QStringLiteral("assign %1 %2").arg(unit, second);
+        QCOMPARE(labelOf(s.get(), assign),
+                 QStringLiteral("%1 moves to command %2 (scouting)   [%3]").arg(unit, second, assign));
+        QVERIFY2(s->applyText(assign, {}, &error), qPrintable(error));
+        QCOMPARE(st.setup.stage, SetupStage::Organise);
+        QCOMPARE(labelOf(s.get(), QStringLiteral("end")),
+                 QStringLiteral("%1 %2 commands   [end]").arg(who, QLatin1String(run.organised)));
+    }
 }
 
 QTEST_MAIN(TestTacticalView)

@@ -705,25 +705,27 @@ class TvbdSession : public TacticalSession {
             const TerrainCard& c = st.setup.cards[k];
             return c.type.isEmpty() ? QStringLiteral("open") : c.type + QLatin1Char(' ') + c.size;
         };
-        // 16.6-16.7: where a card's feature lies at an orientation (quarter turns; 0 = towards +x, 1 =
-        // towards the second side's base edge): a feature's long side, or a stream, across the table at 0 and
-        // 2 and along it at 1 and 3; a bend's stream from the sector's centre towards two edges
+        // a table edge by its direction in quarter turns (0 = towards +x, 1 = towards the second side's base
+        // edge)
+        auto edge = [&](int k) {
+            switch (((k % 4) + 4) % 4) {
+            case 0:
+                return QStringLiteral("the right-hand edge");
+            case 1:
+                return possessive(sideName(1)) + QStringLiteral(" base edge");
+            case 2:
+                return QStringLiteral("the left-hand edge");
+            default:
+                return possessive(sideName(0)) + QStringLiteral(" base edge");
+            }
+        };
+        // 16.6-16.7: where a card's feature lies at an orientation (quarter turns, as edge()): a feature's
+        // long side, or a stream, across the table at 0 and 2 and along it at 1 and 3; a bend's stream from
+        // the sector's centre towards two edges
         auto lies = [&](const QString& type, int orientation) {
             if (type != QLatin1String("bend"))
                 return orientation % 2 == 0 ? QStringLiteral("across the table")
                                             : QStringLiteral("along the table");
-            auto edge = [&](int k) {
-                switch (((k % 4) + 4) % 4) {
-                case 0:
-                    return QStringLiteral("the right-hand edge");
-                case 1:
-                    return possessive(sideName(1)) + QStringLiteral(" base edge");
-                case 2:
-                    return QStringLiteral("the left-hand edge");
-                default:
-                    return possessive(sideName(0)) + QStringLiteral(" base edge");
-                }
-            };
             return QStringLiteral("its stream running from the centre towards %1 and %2")
                 .arg(edge(orientation), edge(orientation + 1));
         };
@@ -799,8 +801,19 @@ class TvbdSession : public TacticalSession {
             switch (a.change) {
             case TerrainChange::Remove:
                 return QStringLiteral("%1 %2").arg(sv("removes"), feature(a.target));
-            case TerrainChange::Move:
-                return QStringLiteral("%1 %2 by %3 TUM").arg(sv("moves"), feature(a.target), at(a.shift));
+            case TerrainChange::Move: { // "8 TUM towards the right-hand edge", a diagonal towards two edges
+                QStringList towards;
+                if (std::abs(a.shift.x) >= 0.005)
+                    towards << edge(a.shift.x > 0 ? 0 : 2);
+                if (std::abs(a.shift.y) >= 0.005)
+                    towards << edge(a.shift.y > 0 ? 1 : 3);
+                return QStringLiteral("%1 %2 %3 TUM%4")
+                    .arg(sv("moves"), feature(a.target),
+                         num(std::round(std::hypot(a.shift.x, a.shift.y) * 10) / 10),
+                         towards.isEmpty()
+                             ? QString()
+                             : QStringLiteral(" towards ") + towards.join(QStringLiteral(" and ")));
+            }
             case TerrainChange::Swap:
                 return QStringLiteral("%1 %2 and %3").arg(sv("swaps"), feature(a.target), feature(other));
             case TerrainChange::Road:
