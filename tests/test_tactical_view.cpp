@@ -2166,8 +2166,8 @@ void TestTacticalView::tvbdTerrainChangeInWords() {
 
 // TVBD 10.5 scouting benefit 1: with armies the players recruited, the side with the scouting advantage
 // organises its commands after seeing the enemy's. Each unit it may move to another of its commands is listed
-// in words ("I1 moves to command I-2 (scouting)"), and the end of the step says whether it did ("Imperialists
-// keep their commands", "Spain has organised its commands").
+// in words ("I1 (Dragoons) moves to command I-2 (scouting)"), and the end of the step says whether it did
+// ("Imperialists keep their commands", "Spain has organised its commands").
 void TestTacticalView::tvbdScoutingInWords() {
     using namespace wp::tactical;
     struct Run {
@@ -2225,8 +2225,8 @@ void TestTacticalView::tvbdScoutingInWords() {
         QVERIFY2(s->prompt().startsWith(QStringLiteral("10.5")), qPrintable(s->prompt()));
         const QString who = s->sideName(0);
         QCOMPARE(who, QLatin1String(run.sides[0]));
-        // every unit it may move: "UNIT moves to command COMMAND (scouting)", the unit and the command its
-        // own
+        // every unit it may move: "UNIT (TYPE) moves to command COMMAND (scouting)", the unit and the command
+        // its own
         int assigns = 0;
         for (const TacActionView& a : s->legalActions()) {
             if (a.text == QLatin1String("end"))
@@ -2241,8 +2241,13 @@ void TestTacticalView::tvbdScoutingInWords() {
                                         [&](const Command& k) { return k.id == x[2]; });
             QVERIFY2(c != st.commands.end() && c->side == 0 && c - st.commands.begin() != st.units[u].command,
                      qPrintable(a.text));
-            QCOMPARE(a.label, QStringLiteral("%1 moves to command %2 (scouting)   [%3]")
-                                  .arg(st.units[u].id, c->id, a.text));
+            // the first side recruited Dragoons, Cannon and Horse only
+            const QString type =
+                st.units[u].type == wp::tactical::UnitType::Dragoons ? QStringLiteral("Dragoons")
+                : st.units[u].type == wp::tactical::UnitType::Cannon ? QStringLiteral("Cannon")
+                                                                     : QStringLiteral("Horse");
+            QCOMPARE(a.label, QStringLiteral("%1 (%2) moves to command %3 (scouting)   [%4]")
+                                  .arg(st.units[u].id, type, c->id, a.text));
             ++assigns;
         }
         QVERIFY(assigns > 0);
@@ -2261,8 +2266,9 @@ void TestTacticalView::tvbdScoutingInWords() {
             return QString();
         }();
         const QString assign = QStringLiteral("assign %1 %2").arg(unit, second);
-        QCOMPARE(labelOf(s.get(), assign),
-                 QStringLiteral("%1 moves to command %2 (scouting)   [%3]").arg(unit, second, assign));
+        QCOMPARE(
+            labelOf(s.get(), assign),
+            QStringLiteral("%1 (Dragoons) moves to command %2 (scouting)   [%3]").arg(unit, second, assign));
         QVERIFY2(s->applyText(assign, {}, &error), qPrintable(error));
         QCOMPARE(st.setup.stage, SetupStage::Organise);
         QCOMPARE(labelOf(s.get(), QStringLiteral("end")),

@@ -781,9 +781,12 @@ class TvbdSession : public TacticalSession {
                 .arg(unitsOrCoins)
                 .arg(r.turnLimitAggressive);
         case TAction::Assign: // 10.5 benefit 1
-            return QStringLiteral("%1 moves to command %2 (scouting)")
-                .arg(id(a.unit), a.target >= 0 && a.target < st.commands.size() ? st.commands[a.target].id
-                                                                                : QStringLiteral("?"));
+            return QStringLiteral("%1 (%2) moves to command %3 (scouting)")
+                .arg(id(a.unit),
+                     a.unit >= 0 && a.unit < st.units.size() ? typeLabel(st.units[a.unit].type)
+                                                             : QStringLiteral("?"),
+                     a.target >= 0 && a.target < st.commands.size() ? st.commands[a.target].id
+                                                                    : QStringLiteral("?"));
         case TAction::Place: { // 10.4, 16.6.8
             const TerrainSpec& t = a.terrain;
             if (t.shape == QLatin1String("line") || !t.points.isEmpty())
