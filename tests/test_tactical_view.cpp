@@ -1292,7 +1292,7 @@ void TestTacticalView::tvbdSecretOrderOfBattleOnScreen() {
     QVERIFY(s->log().join(QLatin1Char('\n')).contains(QStringLiteral("orders of battle are revealed")));
     QVERIFY(s->log()
                 .join(QLatin1Char('\n'))
-                .contains(QStringLiteral("10.2 Imperialists recruits I2 (Light Horse")));
+                .contains(QStringLiteral("10.2 Imperialists recruit I2 (Light Horse")));
 }
 
 // TVBD 10.4 and 16.6 in the window: while a terrain placement or card decision is open, its alternatives

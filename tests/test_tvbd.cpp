@@ -1,6 +1,7 @@
 // Tilly's Very Bad Day v2.0 engine (issue 10): the worked examples of the rulebook (digest §12, each
 // checked against the seed text), one test per rule section, the scenario loader, the CLI and random play.
 // Positions are built directly on the battle state; dice are scripted through BattleState::scripted.
+#include "tactical/sidewords.h"
 #include "tactical/tactical_game.h"
 #include "tactical/tvbd.h"
 #include "tactical/tvbd_ai.h"
@@ -242,6 +243,7 @@ class TestTvbd : public QObject {
     void r16_5_6_fortificationCost();
     void r10_4_terrainLimits();
     void r10_5_10_6_scoutingAndDeployment();
+    void sideNamesAgreeInTheLog();
     void r10_4_terrainProcedureApi();
     void t30_terrainCards();
     void r16_6_terrainCardsProcedure();
@@ -1749,8 +1751,7 @@ void TestTvbd::t27_attackerTerrainChange() {
     QVERIFY(std::abs(before - kPi * (6 + 12)) < 1.0);
     BattleState t = s;
     QVERIFY2(applyText(e, t, QStringLiteral("change remove p1"), &error), qPrintable(error));
-    QVERIFY(logHas(t, QStringLiteral("10.4 A (attacker) removes p1 (woods)")) ||
-            logHas(t, QStringLiteral("removes p1 (woods)")));
+    QVERIFY(logHas(t, QStringLiteral("10.4 Catholic League and Imperialists (attacker) remove p1 (woods)")));
     t = s;
     QVERIFY(!applyText(e, t, QStringLiteral("change remove p2"), &error));
     QVERIFY2(error.contains(QStringLiteral("less difficult terrain in the centre zone")), qPrintable(error));
@@ -1761,7 +1762,9 @@ void TestTvbd::t27_attackerTerrainChange() {
     QVERIFY(error.contains(QStringLiteral("8 TUM")));
     t = s;
     QVERIFY2(applyText(e, t, QStringLiteral("change swap p2 p3"), &error), qPrintable(error));
-    QVERIFY(logHas(t, QStringLiteral("swaps p2 (woods) and p3 (difficultHill)")));
+    QVERIFY(logHas(
+        t, QStringLiteral(
+               "10.4 Catholic League and Imperialists (attacker) swap p2 (woods) and p3 (difficultHill)")));
     QVERIFY(t.step != Step::Setup); // the set-up is over: bombardment and turn 1 follow
     // the swapped features: the hill on the flank, the small wood in the centre
     QCOMPARE(t.setup.specs[2].centre, (Vec2{5, 15}));
@@ -1820,7 +1823,7 @@ void TestTvbd::r10_4_terrainLimits() {
     QVERIFY(error.contains(QStringLiteral("road")));
     QVERIFY2(applyText(e, s, QStringLiteral("place road 7.5,0 7.5,30"), &error), qPrintable(error));
     // the road crosses the river: a bridge (8.2) where a stand may cross
-    QVERIFY(logHas(s, QStringLiteral("places p7: road 7.5,0 7.5,30")));
+    QVERIFY(logHas(s, QStringLiteral("10.4 Catholic League and Imperialists place p7: road 7.5,0 7.5,30")));
     bool bridge = false;
     for (const TerrainFeature& f : s.terrain)
         bridge = bridge || (f.type == QLatin1String("bridge") && contains(f.pieces[0], {7.5, 15}));
@@ -1858,7 +1861,7 @@ void TestTvbd::r10_5_10_6_scoutingAndDeployment() {
     QCOMPARE(s.step, Step::Setup);
     QCOMPARE(s.setup.scoutDelays[1], 1);
     QCOMPARE(s.setup.scoutDelays[0], 0);
-    QVERIFY(logHas(s, QStringLiteral("10.5 %1 has 1 point(s) of scouting advantage").arg(s.sideName[1])));
+    QVERIFY(logHas(s, QStringLiteral("10.5 Swedes have 1 point(s) of scouting advantage")));
     QCOMPARE(e.actor(s), 1); // the defender deploys first
     // a Cannon waits for the end; Pike+Shot only in the centre zone (small table: x 7-23), no deploying in
     // the neutral zone (side 1: y below 19)
@@ -1927,6 +1930,95 @@ void TestTvbd::r10_5_10_6_scoutingAndDeployment() {
             QVERIFY(u.pose.c.x >= 7 && u.pose.c.x <= 23);
     }
     QVERIFY(logHas(s, QStringLiteral("1.7 bombardment")));
+}
+
+// The engine's log and refusals put a side's name in English: a name read as a plural ("Imperialists",
+// "Swedes") takes a plural verb and "'" as a possessive, a singular one ("Spain", "Sweden") a singular verb
+// and "'s" (sidewords.h). The same battle is played with both pairs of names, deployed by the policy (10.6),
+// through the bombardment (1.7) and turn 1's initiative (11) to the end of the first step.
+void TestTvbd::sideNamesAgreeInTheLog() {
+    QCOMPARE(subject(QStringLiteral("Swedes and Saxons"), "passes"),
+             QStringLiteral("Swedes and Saxons pass"));
+    QCOMPARE(subject(QStringLiteral("Sweden"), "passes"), QStringLiteral("Sweden passes"));
+    QCOMPARE(conjugate("is", true), QStringLiteral("are"));
+    QCOMPARE(conjugate("has", true), QStringLiteral("have"));
+    QCOMPARE(conjugate("may", true), QStringLiteral("may"));
+    QCOMPARE(possessive(QStringLiteral("Tilly's Bavarians")), QStringLiteral("Tilly's Bavarians'"));
+    QCOMPARE(its(QStringLiteral("Spain")), QStringLiteral("its"));
+    struct Run {
+        const char* sides[2];
+        const char* deploy; // 10.6
+        const char* owner[2];
+        const char* is; // 11 initiative
+        const char* ends;
+        const char* acts;
+    };
+    const Run runs[] = {
+        {{"Imperialists", "Swedes"}, "deploy", {"Imperialists'", "Swedes'"}, "are", "end", "act"},
+        {{"Spain", "Sweden"}, "deploys", {"Spain's", "Sweden's"}, "is", "ends", "acts"}};
+    for (const Run& run : runs) {
+        QJsonObject root = setupJson("tvbd-small-generic.json", false, true);
+        root.insert(QStringLiteral("attacker"), 0);
+        QJsonArray sides = root.value(QStringLiteral("sides")).toArray();
+        for (int i = 0; i < 2; ++i) {
+            QJsonObject side = sides[i].toObject();
+            side.insert(QStringLiteral("name"), QLatin1String(run.sides[i]));
+            sides[i] = side;
+        }
+        root.insert(QStringLiteral("sides"), sides);
+        BattleState s;
+        QString error;
+        QVERIFY2(scenarioFromJson(root, QStringLiteral("x.json"), *rules, &s, &error), qPrintable(error));
+        TvbdEngine e(*rules);
+        e.start(s);
+        wp::rules::Rng rng(1);
+        for (int guard = 0; guard < 200 && s.step == Step::Setup; ++guard)
+            QVERIFY2(e.apply(s, choosePolicyAction(e, s, Policy::Simple, rng), &error), qPrintable(error));
+        QVERIFY(s.step != Step::Setup);
+        const QString a = QLatin1String(run.sides[0]), b = QLatin1String(run.sides[1]);
+        const QString log = s.log.join(QLatin1Char('\n'));
+        for (const QString& name : {a, b})
+            QVERIFY2(logHas(s, QStringLiteral("10.6 %1 %2 ").arg(name, QLatin1String(run.deploy))),
+                     qPrintable(log));
+        // 1.7: the defender's Cannon first, then the attacker's
+        QVERIFY2(
+            s.log.contains(
+                QStringLiteral("1.7 bombardment: %1 unlimbered Cannon").arg(QLatin1String(run.owner[1]))),
+            qPrintable(log));
+        QVERIFY2(
+            s.log.contains(
+                QStringLiteral("1.7 bombardment: %1 unlimbered Cannon").arg(QLatin1String(run.owner[0]))),
+            qPrintable(log));
+        // turn 1: the initiative's winner is active
+        while (s.step == Step::Bombard)
+            QVERIFY2(applyText(e, s, QStringLiteral("end"), &error), qPrintable(error));
+        QCOMPARE(s.turn, 1);
+        const QString initiative = s.log.filter(QStringLiteral("Turn 1. 11 initiative: ")).value(0);
+        QVERIFY2(initiative.startsWith(QStringLiteral("Turn 1. 11 initiative: %1 ").arg(a)) &&
+                     initiative.endsWith(
+                         QStringLiteral(": %1 %2 active").arg(s.sideName[s.active], QLatin1String(run.is))),
+                 qPrintable(initiative));
+        // a unit of the side not acting is refused in the other side's words
+        const QString acting = s.sideName[s.stepSide];
+        TAction wrong;
+        for (const TAction& x : e.legalActions(s))
+            if (x.unit >= 0 && wrong.unit < 0)
+                wrong = x;
+        QVERIFY(wrong.unit >= 0);
+        for (qsizetype i = 0; i < s.units.size(); ++i)
+            if (s.units[i].side != s.stepSide && s.units[i].onTable())
+                wrong.unit = int(i);
+        QVERIFY(s.units[wrong.unit].side != s.stepSide);
+        QVERIFY(!e.apply(s, wrong, &error));
+        QVERIFY2(error.endsWith(QStringLiteral("%1 is %2 unit; %3 %4 now")
+                                    .arg(s.units[wrong.unit].id, QLatin1String(run.owner[1 - s.stepSide]),
+                                         acting, QLatin1String(run.acts))),
+                 qPrintable(error));
+        // the step's end
+        QVERIFY2(applyText(e, s, QStringLiteral("end"), &error), qPrintable(error));
+        QVERIFY2(s.log.contains(QStringLiteral("%1 %2 the step").arg(acting, QLatin1String(run.ends))),
+                 qPrintable(log));
+    }
 }
 
 // The 10.4 procedure as a function for the battle export (issue 9): deterministic for a seed, within the
@@ -2370,8 +2462,8 @@ void TestTvbd::r10_1_gameSize() {
     QCOMPARE(agreed.setup.armyUnits, 25);
     QCOMPARE(agreed.setup.stage, SetupStage::Recruit); // 10.2 next, side 0 first
     QCOMPARE(e.actor(agreed), 0);
-    QVERIFY(logHas(agreed,
-                   QStringLiteral("10.1 Swedes agrees: a big game (45 x 30 TUM table), 25 units a side")));
+    QVERIFY(
+        logHas(agreed, QStringLiteral("10.1 Swedes agree: a big game (45 x 30 TUM table), 25 units a side")));
     // the other side's proposal is final
     QVERIFY2(applyText(e, s, QStringLiteral("size small coins 60"), &error), qPrintable(error));
     QCOMPARE(s.sizeName, QStringLiteral("small"));
@@ -2427,7 +2519,7 @@ void TestTvbd::r10_2_recruitByUnits() {
     QCOMPARE(legalTexts(e, s), QStringList{QStringLiteral("end")});
     QVERIFY2(applyText(e, s, QStringLiteral("end"), &error), qPrintable(error));
     const QString written =
-        QStringLiteral("10.2 Imperialists has recruited 8 units (24 coins): I-1: Commander, "
+        QStringLiteral("10.2 Imperialists have recruited 8 units (24 coins): I-1: Commander, "
                        "4 Cannon, Horse, 2 Shot");
     QVERIFY(!logHas(s, written)); // written down, secret until side 1 has recruited too
     // side 1 recruits, here by the simple policy, within the army list and the 10 units
@@ -2441,7 +2533,7 @@ void TestTvbd::r10_2_recruitByUnits() {
     // 1.3 comes after 1.2 (10.3), then the deployment of the recruited units (10.6)
     qsizetype recruited = -1, attacker = -1;
     for (qsizetype i = 0; i < s.log.size(); ++i) {
-        if (s.log[i].startsWith(QLatin1String("10.2 Swedes has recruited")))
+        if (s.log[i].startsWith(QLatin1String("10.2 Swedes have recruited")))
             recruited = i;
         if (s.log[i].startsWith(QLatin1String("1.3")))
             attacker = i;
@@ -2482,12 +2574,12 @@ void TestTvbd::r10_2_secretOrderOfBattle() {
     QCOMPARE(a.originalUnits[0], 4);
     QCOMPARE(b.originalUnits[0], 8);
     QVERIFY(orderOfBattleSecret(a));
-    QVERIFY(logHas(a, QStringLiteral("10.2 Imperialists has written down its order of battle")));
+    QVERIFY(logHas(a, QStringLiteral("10.2 Imperialists have written down their order of battle")));
     auto secretKept = [](const BattleState& s) { // the log names no recruit of either side
-        static const QRegularExpression recruit(QStringLiteral(" recruits [A-Z]+[0-9]+ \\("));
+        static const QRegularExpression recruit(
+            QStringLiteral(" recruits? [A-Z]+[0-9]+ \\(| forms? command | (has|have) recruited "));
         for (const QString& line : s.log)
-            if (recruit.match(line).hasMatch() || line.contains(QLatin1String("forms command")) ||
-                line.contains(QLatin1String("has recruited")))
+            if (recruit.match(line).hasMatch())
                 return line;
         return QString();
     };
@@ -2514,9 +2606,9 @@ void TestTvbd::r10_2_secretOrderOfBattle() {
     QVERIFY(revealed >= 0);
     qsizetype first = -1, second = -1;
     for (qsizetype i = 0; i < a.log.size(); ++i) {
-        if (a.log[i].startsWith(QLatin1String("10.2 Imperialists recruits I3 (Light Horse")))
+        if (a.log[i].startsWith(QLatin1String("10.2 Imperialists recruit I3 (Light Horse")))
             first = i;
-        if (a.log[i].startsWith(QLatin1String("10.2 Swedes has recruited")))
+        if (a.log[i].startsWith(QLatin1String("10.2 Swedes have recruited")))
             second = i;
     }
     QVERIFY(revealed < first && first < second);
@@ -2669,7 +2761,7 @@ void TestTvbd::r16_4_aggressiveAttacker() {
     BattleState declined = s;
     QVERIFY2(applyText(e, declined, QStringLiteral("end"), &error), qPrintable(error));
     QCOMPARE(declined.turnLimit, 10);
-    QVERIFY(logHas(declined, QStringLiteral("16.4 Imperialists (attacker) takes no bonus units")));
+    QVERIFY(logHas(declined, QStringLiteral("16.4 Imperialists (attacker) take no bonus units")));
     QVERIFY2(applyText(e, s, QStringLiteral("aggressive"), &error), qPrintable(error));
     QCOMPARE(s.turnLimit, 8);
     QCOMPARE(s.setup.bonusUnits[0], 2);
@@ -2733,13 +2825,14 @@ void TestTvbd::r10_5_scoutingBenefit1() {
     QCOMPARE(s.units[s.indexOf(QStringLiteral("I1"))].command, 1);
     QCOMPARE(s.commands[0].initialUnits, 5);
     QCOMPARE(s.commands[1].initialUnits, 5);
-    QVERIFY(logHas(s, QStringLiteral("10.5 Imperialists uses scouting benefit 1")));
+    QVERIFY(logHas(s, QStringLiteral("10.5 Imperialists use scouting benefit 1")));
     QVERIFY(!applyText(e, s, QStringLiteral("assign I1 I-1"), &error)); // each unit once
     QVERIFY2(applyText(e, s, QStringLiteral("assign I2 I-2"), &error), qPrintable(error));
     QCOMPARE(s.setup.scoutDelays[0], 1); // further moves are the same benefit
     QVERIFY2(applyText(e, s, QStringLiteral("end"), &error), qPrintable(error));
-    QVERIFY(logHas(s, QStringLiteral("10.5 Imperialists has organised its commands: I-1: Commander, Cannon, "
-                                     "2 Horse; I-2: Commander, 2 Dragoons, 3 Horse")));
+    QVERIFY(
+        logHas(s, QStringLiteral("10.5 Imperialists have organised their commands: I-1: Commander, Cannon, "
+                                 "2 Horse; I-2: Commander, 2 Dragoons, 3 Horse")));
     QCOMPARE(s.setup.stage, SetupStage::Deploy); // 10.6, the defender (Swedes) first
     QCOMPARE(e.actor(s), 1);
     QVERIFY(armyListProblems(s, 0).isEmpty());

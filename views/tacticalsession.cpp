@@ -3,6 +3,7 @@
 #include "battle/record.h"
 
 #include "tactical/battle.h"
+#include "tactical/sidewords.h"
 #include "tactical/tactical_game.h"
 #include "tactical/tercios.h"
 #include "tactical/tvbd.h"
@@ -294,31 +295,6 @@ QList<DragFit> dragFits(const TvbdEngine& e, const BattleState& s, int u, Vec2 t
     std::stable_sort(fits.begin(), fits.end(),
                      [](const DragFit& a, const DragFit& b) { return a.miss < b.miss; });
     return fits;
-}
-
-// A side's name read as a plural ("Swedes", "Tilly's Bavarians", "Swedes and Saxons") takes a plural verb,
-// any other ("Spain", "Sweden", "A") a singular one.
-bool pluralName(const QString& name) {
-    return name.endsWith(QLatin1Char('s')) || name.contains(QLatin1String(" and "));
-}
-
-// `verb`, given in the third person singular ("recruits", "has"), in the number of its subject.
-QString conjugate(const char* verb, bool plural) {
-    const QString v = QLatin1String(verb);
-    if (!plural)
-        return v;
-    return v == QLatin1String("has") ? QStringLiteral("have") : v.chopped(1);
-}
-
-// "Spain's", "Swedes'": a side's name as a possessive.
-QString possessive(const QString& name) {
-    return name + (name.endsWith(QLatin1Char('s')) ? QStringLiteral("'") : QStringLiteral("'s"));
-}
-
-// A side's name as the subject of `verb` (given in the third person singular): "Spain deploys", "Swedes
-// deploy".
-QString subject(const QString& side, const char* verb) {
-    return side + QLatin1Char(' ') + conjugate(verb, pluralName(side));
 }
 
 class TvbdSession : public TacticalSession {
@@ -692,7 +668,7 @@ class TvbdSession : public TacticalSession {
         const QString who = sideName(st.stepSide);
         // the side as the subject: "Sweden recruits", "Swedes recruit"
         auto sv = [&](const char* verb) { return subject(who, verb); };
-        const QString its = pluralName(who) ? QStringLiteral("their") : QStringLiteral("its");
+        const QString their = its(who); // "its" or "their"
         auto id = [&](int u) { return idOf(st.units, u); };
         auto feature = [&](int i) { // "p2 (woods)"
             return i >= 0 && i < st.setup.specs.size()
@@ -762,7 +738,7 @@ class TvbdSession : public TacticalSession {
             const int coins = r.coins(a.recruitType, a.quality, a.large);
             if (a.target < 0)
                 return QStringLiteral("%1 a new command with %2 Commander (%3 coins)")
-                    .arg(sv("raises"), its)
+                    .arg(sv("raises"), their)
                     .arg(coins);
             const QString unit =
                 QStringLiteral("%1%2 %3").arg(a.large ? QStringLiteral("large ") : QString(),
@@ -874,14 +850,14 @@ class TvbdSession : public TacticalSession {
         if (st.step == Step::Setup)
             switch (st.setup.stage) {
             case SetupStage::Recruit:
-                return QStringLiteral("%1 recruited %2 army").arg(sv("has"), its);
+                return QStringLiteral("%1 recruited %2 army").arg(sv("has"), their);
             case SetupStage::Aggressive:
                 return st.setup.aggressiveTaken
-                           ? QStringLiteral("%1 recruited %2 bonus units").arg(sv("has"), its)
+                           ? QStringLiteral("%1 recruited %2 bonus units").arg(sv("has"), their)
                            : QStringLiteral("%1 no bonus units").arg(sv("takes"));
             case SetupStage::Organise:
-                return st.setup.organising ? QStringLiteral("%1 organised %2 commands").arg(sv("has"), its)
-                                           : QStringLiteral("%1 %2 commands").arg(sv("keeps"), its);
+                return st.setup.organising ? QStringLiteral("%1 organised %2 commands").arg(sv("has"), their)
+                                           : QStringLiteral("%1 %2 commands").arg(sv("keeps"), their);
             case SetupStage::PlaceTerrain:
                 return QStringLiteral("%1 no more terrain features").arg(sv("places"));
             case SetupStage::Roads:
@@ -900,7 +876,7 @@ class TvbdSession : public TacticalSession {
             "the evades",      "the battle",     "the set-up"}; // tactical::Step order
         QString step = QString::fromLatin1(steps[int(st.step)]);
         if (step.startsWith(QLatin1String("its ")))
-            step.replace(0, 3, its);
+            step.replace(0, 3, their);
         return sv("ends") + QLatin1Char(' ') + step;
     }
 

@@ -3,6 +3,8 @@
 // the seed's lines ("Tercios L382") or the decisions of docs/tercios.md ("G17").
 #include "tercios.h"
 
+#include "sidewords.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -113,10 +115,10 @@ int rollOff(TerciosState& s, const QString& what, bool byRank) {
     for (;;) {
         const int ra = s.roll(), rb = s.roll();
         s.note([&] {
-            return QStringLiteral("%1: %2 rolls %3, %4 rolls %5")
-                .arg(what, s.sideName[0])
+            return QStringLiteral("%1: %2 %3, %4 %5")
+                .arg(what, subject(s.sideName[0], "rolls"))
                 .arg(ra)
-                .arg(s.sideName[1])
+                .arg(subject(s.sideName[1], "rolls"))
                 .arg(rb);
         });
         if (ra != rb)
@@ -888,8 +890,8 @@ void TerciosEngine::destroy(TerciosState& s, int u, int enemySide, const QString
     s.groupQueue.removeAll(u);
     s.pending.reactors.removeAll(u);
     s.note([&] {
-        return QStringLiteral("%1: %2 is destroyed; %3 scores %4 (Tercios L1511; now %5-%6)")
-            .arg(why, x.id, s.sideName[enemySide])
+        return QStringLiteral("%1: %2 is destroyed; %3 %4 (Tercios L1511; now %5-%6)")
+            .arg(why, x.id, subject(s.sideName[enemySide], "scores"))
             .arg(pts)
             .arg(s.score[0])
             .arg(s.score[1]);
@@ -1445,8 +1447,8 @@ void TerciosEngine::startActivation(TerciosState& s, int u) const {
     x.activated = true;
     x.revealed = true;
     s.note([&] {
-        return QStringLiteral("Tercios L334 %1 activates %2: %3!")
-            .arg(s.sideName[x.side], x.id, cardName(x.card));
+        return QStringLiteral("Tercios L334 %1 %2: %3!")
+            .arg(subject(s.sideName[x.side], "activates"), x.id, cardName(x.card));
     });
     if (x.card == Card::Resist) {
         resistOrder(s, u); // the Order Check is the Resist test (G10)
@@ -1581,9 +1583,9 @@ void TerciosEngine::checkEnd(TerciosState& s, bool turnEnd) const {
                 break;
             }
         finish(w, level,
-               QStringLiteral("turn %1: the army of %2 is destroyed (%3): %4 wins a %5 victory (G51)")
+               QStringLiteral("turn %1: the army of %2 is destroyed (%3): %4 a %5 victory (G51)")
                    .arg(s.turn)
-                   .arg(s.sideName[1 - w], scoreText(), s.sideName[w], level));
+                   .arg(s.sideName[1 - w], scoreText(), subject(s.sideName[w], "wins"), level));
         return;
     }
     if (!turnEnd)
@@ -1599,14 +1601,13 @@ void TerciosEngine::checkEnd(TerciosState& s, bool turnEnd) const {
             return;
         }
         if (adv >= row.adv && (adv > 0 || last)) {
-            finish(
-                lead, row.level,
-                QStringLiteral("end of turn %1, %2: advantage %3 >= %4, %5 wins a %6 victory (Tercios L1517)")
-                    .arg(s.turn)
-                    .arg(scoreText())
-                    .arg(adv)
-                    .arg(row.adv)
-                    .arg(s.sideName[lead], row.level));
+            finish(lead, row.level,
+                   QStringLiteral("end of turn %1, %2: advantage %3 >= %4, %5 a %6 victory (Tercios L1517)")
+                       .arg(s.turn)
+                       .arg(scoreText())
+                       .arg(adv)
+                       .arg(row.adv)
+                       .arg(subject(s.sideName[lead], "wins"), row.level));
             return;
         }
     }
@@ -2240,8 +2241,8 @@ bool TerciosEngine::apply(TerciosState& s, const TcAction& in, QString* error) c
             s.units[rg.units[i]].status = TStatus::OnTable;
         }
         s.note([&] {
-            return QStringLiteral("Tercios L1505 %1 deploys %2 at (%3, %4)")
-                .arg(s.sideName[rg.side], rg.id)
+            return QStringLiteral("Tercios L1505 %1 %2 at (%3, %4)")
+                .arg(subject(s.sideName[rg.side], "deploys"), rg.id)
                 .arg(a.to.x, 0, 'f', 1)
                 .arg(a.to.y, 0, 'f', 1);
         });
@@ -2282,8 +2283,8 @@ bool TerciosEngine::apply(TerciosState& s, const TcAction& in, QString* error) c
         } else {
             x.card = a.card;
             s.note([&] {
-                return QStringLiteral("Tercios L319 %1 assigns an order card to %2")
-                    .arg(s.sideName[x.side], x.id);
+                return QStringLiteral("Tercios L319 %1 an order card to %2")
+                    .arg(subject(s.sideName[x.side], "assigns"), x.id);
             });
         }
         bool more = false;
@@ -2307,8 +2308,9 @@ bool TerciosEngine::apply(TerciosState& s, const TcAction& in, QString* error) c
         s.deployEdge[s.stepSide] = a.target;
         s.deployEdge[1 - s.stepSide] = 1 - a.target;
         s.note([&] {
-            return QStringLiteral("Tercios L1501 %1 takes the %2 edge")
-                .arg(s.sideName[s.stepSide], a.target == 0 ? QStringLiteral("low") : QStringLiteral("high"));
+            return QStringLiteral("Tercios L1501 %1 the %2 edge")
+                .arg(subject(s.sideName[s.stepSide], "takes"),
+                     a.target == 0 ? QStringLiteral("low") : QStringLiteral("high"));
         });
         s.current = 1 - s.stepSide; // nextDeployment passes to the winner: it deploys first (L1505)
         nextDeployment(s);
@@ -2318,8 +2320,8 @@ bool TerciosEngine::apply(TerciosState& s, const TcAction& in, QString* error) c
     case TcAction::First:
         s.current = a.target;
         s.note([&] {
-            return QStringLiteral("Tercios L332 %1 chooses: %2 activates first")
-                .arg(s.sideName[s.stepSide], s.sideName[a.target]);
+            return QStringLiteral("Tercios L332 %1: %2 first")
+                .arg(subject(s.sideName[s.stepSide], "chooses"), subject(s.sideName[a.target], "activates"));
         });
         s.phase = TPhase::Activate;
         {

@@ -3,6 +3,7 @@
 // with no choice in them (initiative, charges, melee, rally backs, morale) run automatically, with the
 // few owner's choices inside them made by the documented policy in docs/tvbd.md.
 #include "tvbd.h"
+#include "sidewords.h"
 
 #include <QVarLengthArray>
 
@@ -914,8 +915,8 @@ void TvbdEngine::commanderCasualtyCheck(BattleState& s, int ci, bool routed, int
         return;
     const int need = routed ? 5 : 6;
     const int a = s.roll();
-    const QString line = QStringLiteral("12.2.15 Commander %1: %2 rolls %3 needing %4+")
-                             .arg(c.id, s.sideName[enemySide])
+    const QString line = QStringLiteral("12.2.15 Commander %1: %2 %3 needing %4+")
+                             .arg(c.id, subject(s.sideName[enemySide], "rolls"))
                              .arg(a)
                              .arg(need);
     if (a < need) {
@@ -950,8 +951,9 @@ void TvbdEngine::resolveShot(BattleState& s, int target, int primary, const QLis
             s.units[sh].fought << target;
     }
     const QList<int> cmdrs = attachedCommanders(s, target);
-    s.note(QStringLiteral("12.2 %1 shoots at %2: %3, 6 to hit: %4 hit(s)")
-               .arg(s.sideName[s.units[primary].side], s.units[target].id, parts.join(QStringLiteral("; ")))
+    s.note(QStringLiteral("12.2 %1 at %2: %3, 6 to hit: %4 hit(s)")
+               .arg(subject(s.sideName[s.units[primary].side], "shoots"), s.units[target].id,
+                    parts.join(QStringLiteral("; ")))
                .arg(hits));
     if (hits == 0)
         return;

@@ -2,6 +2,8 @@
 // 16.4 the aggressive attacker's bonus units and 10.5 scouting benefit 1, as decisions of the state machine.
 #include "tvbd_recruit.h"
 
+#include "sidewords.h"
+
 #include <QMap>
 
 #include <algorithm>
@@ -346,8 +348,8 @@ void doRecruit(const TvbdRules& r, BattleState& s, const TAction& a, bool bonus)
         addUnit(r, s, side, int(s.commands.size()) - 1, UnitType::Commander, Quality::Ordinary, false,
                 QStringLiteral("%1C%2").arg(letter).arg(k + 1));
         noteOf(s, side,
-               QStringLiteral("10.2 %1 forms command %2 with its Commander %3")
-                   .arg(s.sideName[side], c.id, s.units.last().id));
+               QStringLiteral("10.2 %1 command %2 with %3 Commander %4")
+                   .arg(subject(s.sideName[side], "forms"), c.id, its(s.sideName[side]), s.units.last().id));
         return;
     }
     int n = 0;
@@ -363,8 +365,9 @@ void doRecruit(const TvbdRules& r, BattleState& s, const TAction& a, bool bonus)
     if (bonus)
         s.setup.bonusLeft -= coinMode(s) ? cost : (u.large ? 2 : 1);
     noteOf(s, side,
-           QStringLiteral("%1 %2 recruits %3 (%4%5, %6 coins) into %7%8")
-               .arg(bonus ? QStringLiteral("16.4") : QStringLiteral("10.2"), s.sideName[side], u.id, u.name,
+           QStringLiteral("%1 %2 %3 (%4%5, %6 coins) into %7%8")
+               .arg(bonus ? QStringLiteral("16.4") : QStringLiteral("10.2"),
+                    subject(s.sideName[side], "recruits"), u.id, u.name,
                     QStringLiteral(", ") + qualityName(u.quality))
                .arg(cost)
                .arg(s.commands[a.target].id,
@@ -415,10 +418,11 @@ bool beginArmies(const TvbdRules& r, BattleState& s) {
         s.step = Step::Setup;
         s.setup.stage = SetupStage::GameSize;
         s.stepSide = 0;
-        s.note(QStringLiteral(
-                   "10.1 game size: %1 proposes the table and the army size (units, or coins 16.3.2); "
-                   "%2 agrees or makes the final proposal")
-                   .arg(s.sideName[0], s.sideName[1]));
+        const bool second = pluralName(s.sideName[1]);
+        s.note(QStringLiteral("10.1 game size: %1 the table and the army size (units, or coins 16.3.2); "
+                              "%2 or %3 the final proposal")
+                   .arg(subject(s.sideName[0], "proposes"), subject(s.sideName[1], "agrees"),
+                        conjugate("makes", second)));
         return true;
     }
     for (int side = 0; side < 2; ++side)
@@ -426,9 +430,9 @@ bool beginArmies(const TvbdRules& r, BattleState& s) {
             s.step = Step::Setup;
             s.setup.stage = SetupStage::Recruit;
             s.stepSide = side;
-            s.note(QStringLiteral("10.2 %1 recruits its army: %2 %3, organised in commands of 3-8 units each "
+            s.note(QStringLiteral("10.2 %1 %2 army: %3 %4, organised in commands of 3-8 units each "
                                   "with one Commander (7.3.2, 7.3.3)")
-                       .arg(s.sideName[side])
+                       .arg(subject(s.sideName[side], "recruits"), its(s.sideName[side]))
                        .arg(coinMode(s) ? s.setup.armyCoins : s.setup.armyUnits)
                        .arg(coinMode(s) ? QStringLiteral("coins (16.3.2)") : QStringLiteral("units")));
             return true;
@@ -521,20 +525,20 @@ bool apply(const TvbdRules& r, BattleState& s, const TAction& a, QString* why, b
     case SetupStage::GameSize: {
         if (a.kind == TAction::Agree) {
             if (side != 1)
-                return fail(QStringLiteral("10.1 %1 proposes first").arg(s.sideName[0]));
-            s.note(QStringLiteral("10.1 %1 agrees: %2").arg(who, sizeText(s)));
+                return fail(QStringLiteral("10.1 %1 first").arg(subject(s.sideName[0], "proposes")));
+            s.note(QStringLiteral("10.1 %1: %2").arg(subject(who, "agrees"), sizeText(s)));
         } else if (a.kind == TAction::Size) {
             const QString p = sizeProblem(r, a);
             if (!p.isEmpty())
                 return fail(p);
             setSize(r, s, a);
             if (side == 0) {
-                s.note(QStringLiteral("10.1 %1 proposes %2").arg(who, sizeText(s)));
+                s.note(QStringLiteral("10.1 %1 %2").arg(subject(who, "proposes"), sizeText(s)));
                 s.stepSide = 1;
                 return true;
             }
-            s.note(QStringLiteral("10.1 %1 proposes %2 instead: agreed (the second proposal is final)")
-                       .arg(who, sizeText(s)));
+            s.note(QStringLiteral("10.1 %1 %2 instead: agreed (the second proposal is final)")
+                       .arg(subject(who, "proposes"), sizeText(s)));
         } else {
             return fail(side == 0 ? QStringLiteral("10.1 propose a game size (size TABLE units|coins N)")
                                   : QStringLiteral("10.1 agree, or propose another game size"));
@@ -552,16 +556,16 @@ bool apply(const TvbdRules& r, BattleState& s, const TAction& a, QString* why, b
                 return fail(p.join(QStringLiteral("; ")));
             const Army army = armyOf(r, s, side);
             noteOf(s, side,
-                   QStringLiteral("10.2 %1 has recruited %2 units (%3 coins): %4")
-                       .arg(who)
+                   QStringLiteral("10.2 %1 recruited %2 units (%3 coins): %4")
+                       .arg(subject(who, "has"))
                        .arg(army.units)
                        .arg(army.coins)
                        .arg(orderOfBattle(s, side)));
             s.setup.recruited[side] = true;
             if (orderOfBattleSecret(s)) {
-                s.note(QStringLiteral("10.2 %1 has written down its order of battle (secret until both "
+                s.note(QStringLiteral("10.2 %1 written down %2 order of battle (secret until both "
                                       "armies are recruited)")
-                           .arg(who));
+                           .arg(subject(who, "has"), its(who)));
             } else { // both written down: revealed, side 0's first
                 s.note(QStringLiteral("10.2 both armies are recruited: the orders of battle are revealed"));
                 for (QStringList& lines : s.setup.secretLog) {
@@ -578,12 +582,12 @@ bool apply(const TvbdRules& r, BattleState& s, const TAction& a, QString* why, b
     }
     case SetupStage::Aggressive: {
         if (a.kind == TAction::End) {
-            s.note(
-                s.setup.aggressiveTaken
-                    ? QStringLiteral("16.4 %1 has taken its bonus units: %2").arg(who, orderOfBattle(s, side))
-                    : QStringLiteral("16.4 %1 (attacker) takes no bonus units: the time limit stays %2 turns")
-                          .arg(who)
-                          .arg(s.turnLimit));
+            s.note(s.setup.aggressiveTaken
+                       ? QStringLiteral("16.4 %1 taken %2 bonus units: %3")
+                             .arg(subject(who, "has"), its(who), orderOfBattle(s, side))
+                       : QStringLiteral("16.4 %1 (attacker) %2 no bonus units: the time limit stays %3 turns")
+                             .arg(who, conjugate("takes", pluralName(who)))
+                             .arg(s.turnLimit));
             s.setup.aggressiveDone = true;
             *done = true;
             return true;
@@ -598,13 +602,12 @@ bool apply(const TvbdRules& r, BattleState& s, const TAction& a, QString* why, b
                 s.setup.bonusCoins[side] = s.setup.bonusLeft = 4 * bonus;
             else
                 s.setup.bonusUnits[side] = s.setup.bonusLeft = bonus;
-            s.note(
-                QStringLiteral("16.4 %1 (attacker) takes %2 bonus %3 of Pike+Shot and Horse: the time limit "
-                               "is %4 turns")
-                    .arg(who)
-                    .arg(s.setup.bonusLeft)
-                    .arg(coinMode(s) ? QStringLiteral("coins") : QStringLiteral("units"))
-                    .arg(s.turnLimit));
+            s.note(QStringLiteral("16.4 %1 (attacker) %2 %3 bonus %4 of Pike+Shot and Horse: the time limit "
+                                  "is %5 turns")
+                       .arg(who, conjugate("takes", pluralName(who)))
+                       .arg(s.setup.bonusLeft)
+                       .arg(coinMode(s) ? QStringLiteral("coins") : QStringLiteral("units"))
+                       .arg(s.turnLimit));
             return true;
         }
         if (a.kind != TAction::Recruit || !s.setup.aggressiveTaken)
@@ -613,10 +616,10 @@ bool apply(const TvbdRules& r, BattleState& s, const TAction& a, QString* why, b
     }
     case SetupStage::Organise: {
         if (a.kind == TAction::End) {
-            s.note(s.setup.organising
-                       ? QStringLiteral("10.5 %1 has organised its commands: %2")
-                             .arg(who, orderOfBattle(s, side))
-                       : QStringLiteral("10.5 %1 keeps its commands (benefit 1 not used)").arg(who));
+            s.note(s.setup.organising ? QStringLiteral("10.5 %1 organised %2 commands: %3")
+                                            .arg(subject(who, "has"), its(who), orderOfBattle(s, side))
+                                      : QStringLiteral("10.5 %1 %2 commands (benefit 1 not used)")
+                                            .arg(subject(who, "keeps"), its(who)));
             s.setup.organiseDone = true;
             *done = true;
             return true;
@@ -629,17 +632,19 @@ bool apply(const TvbdRules& r, BattleState& s, const TAction& a, QString* why, b
             s.setup.organising = true;
             --s.setup.scoutDelays[side];
             s.note(
-                QStringLiteral("10.5 %1 uses scouting benefit 1: it organises its commands after seeing the "
-                               "enemy's (%2 point(s) left)")
-                    .arg(who)
+                QStringLiteral("10.5 %1 scouting benefit 1: %2 %3 commands after seeing the "
+                               "enemy's (%4 point(s) left)")
+                    .arg(subject(who, "uses"),
+                         pluralName(who) ? QStringLiteral("they organise") : QStringLiteral("it organises"),
+                         its(who))
                     .arg(s.setup.scoutDelays[side]));
         }
         Unit& u = s.units[a.unit];
         const int w = u.large ? 2 : 1;
         s.commands[u.command].initialUnits -= w;
         s.commands[a.target].initialUnits += w;
-        s.note(QStringLiteral("10.5 %1 moves %2 from %3 to %4")
-                   .arg(who, u.id, s.commands[u.command].id, s.commands[a.target].id));
+        s.note(QStringLiteral("10.5 %1 %2 from %3 to %4")
+                   .arg(subject(who, "moves"), u.id, s.commands[u.command].id, s.commands[a.target].id));
         u.command = a.target;
         s.setup.reassigned << a.unit;
         return true;

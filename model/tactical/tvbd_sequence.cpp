@@ -1,5 +1,6 @@
 // TVBD sequence of play (9): bombardment (1.7), initiative (10), movement and shooting steps (11-13),
 // close combat (14) and morale (15), with the legal actions of each decision step.
+#include "sidewords.h"
 #include "tvbd.h"
 
 #include <QVarLengthArray>
@@ -58,7 +59,7 @@ void TvbdEngine::beginBombardment(BattleState& s) const {
                .arg(s.tableD)
                .arg(armyBreakpoint(s.originalUnits[0]))
                .arg(armyBreakpoint(s.originalUnits[1])));
-    s.note(QStringLiteral("1.7 bombardment: %1's unlimbered Cannon").arg(s.sideName[s.stepSide]));
+    s.note(QStringLiteral("1.7 bombardment: %1 unlimbered Cannon").arg(possessive(s.sideName[s.stepSide])));
     advance(s);
 }
 
@@ -257,7 +258,7 @@ bool TvbdEngine::apply(BattleState& s, const TAction& a, QString* error) const {
     if (a.kind == TAction::End) {
         if (s.step == Step::Evade)
             return fail(QStringLiteral("each charged Light Horse evades or stands"));
-        s.note(QStringLiteral("%1 ends the step").arg(s.sideName[s.stepSide]));
+        s.note(QStringLiteral("%1 the step").arg(subject(s.sideName[s.stepSide], "ends")));
         nextStep(s);
         advance(s);
         return true;
@@ -266,8 +267,9 @@ bool TvbdEngine::apply(BattleState& s, const TAction& a, QString* error) const {
         return fail(QStringLiteral("no such unit"));
     if (!canAct(s, a.unit)) { // why not, in the player's terms
         const Unit& y = s.units[a.unit];
-        return fail(y.side != s.stepSide ? QStringLiteral("%1 is %2's unit; %3 acts now")
-                                               .arg(y.id, s.sideName[y.side], s.sideName[s.stepSide])
+        return fail(y.side != s.stepSide ? QStringLiteral("%1 is %2 unit; %3 now")
+                                               .arg(y.id, possessive(s.sideName[y.side]),
+                                                    subject(s.sideName[s.stepSide], "acts"))
                     : !y.onTable() ? QStringLiteral("%1 is not on the table").arg(y.id)
                                    : QStringLiteral("%1 has already acted this step").arg(y.id));
     }
@@ -416,7 +418,8 @@ void TvbdEngine::nextStep(BattleState& s) const {
     ++s.phaseIndex;
     if (s.phaseIndex == -1) {
         s.stepSide = s.attacker;
-        s.note(QStringLiteral("1.7 bombardment: %1's unlimbered Cannon").arg(s.sideName[s.stepSide]));
+        s.note(
+            QStringLiteral("1.7 bombardment: %1 unlimbered Cannon").arg(possessive(s.sideName[s.stepSide])));
         return;
     }
     if (s.phaseIndex == 0) {
@@ -470,19 +473,19 @@ void TvbdEngine::beginTurn(BattleState& s) const {
     // Phase 2 initiative: 1d6 each, the higher is active, the attacker wins ties.
     if (s.attackerAlwaysInitiative) {
         s.active = s.attacker;
-        s.note(QStringLiteral("Turn %1. 11 initiative: %2 is active (designer's option)")
+        s.note(QStringLiteral("Turn %1. 11 initiative: %2 active (designer's option)")
                    .arg(s.turn)
-                   .arg(s.sideName[s.active]));
+                   .arg(subject(s.sideName[s.active], "is")));
     } else {
         const int a = s.roll(), d = s.roll();
         s.active = a >= d ? s.attacker : 1 - s.attacker;
-        s.note(QStringLiteral("Turn %1. 11 initiative: %2 %3, %4 %5: %6 is active")
+        s.note(QStringLiteral("Turn %1. 11 initiative: %2 %3, %4 %5: %6 active")
                    .arg(s.turn)
                    .arg(s.sideName[s.attacker])
                    .arg(a)
                    .arg(s.sideName[1 - s.attacker])
                    .arg(d)
-                   .arg(s.sideName[s.active]));
+                   .arg(subject(s.sideName[s.active], "is")));
     }
     nextStep(s);
 }
@@ -1088,17 +1091,16 @@ void TvbdEngine::morale(BattleState& s) const {
         s.winner = broken[0] && broken[1] ? 2 : (broken[0] ? 1 : 0);
         s.resultReason = s.winner == 2
                              ? QStringLiteral("15.6 both armies broke in turn %1: a draw").arg(s.turn)
-                             : QStringLiteral("15.6 the army of %1 broke in turn %2: %3 wins")
+                             : QStringLiteral("15.6 the army of %1 broke in turn %2: %3")
                                    .arg(s.sideName[1 - s.winner])
                                    .arg(s.turn)
-                                   .arg(s.sideName[s.winner]);
+                                   .arg(subject(s.sideName[s.winner], "wins"));
     } else if (s.turn >= s.turnLimit) {
         s.step = Step::Over;
         s.winner = 1 - s.attacker;
-        s.resultReason =
-            QStringLiteral("10.3, 15.6 turn limit %1 reached without a break: the attacker %2 loses")
-                .arg(s.turnLimit)
-                .arg(s.sideName[s.attacker]);
+        s.resultReason = QStringLiteral("10.3, 15.6 turn limit %1 reached without a break: the attacker %2")
+                             .arg(s.turnLimit)
+                             .arg(subject(s.sideName[s.attacker], "loses"));
     }
     if (s.over())
         s.note(s.resultReason);

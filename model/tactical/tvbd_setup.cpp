@@ -2,6 +2,7 @@
 // placement by the basic method (the defender places features and roads, the attacker makes one change),
 // 10.5 scouting (automatic) and 10.6 alternate deployment. The simple policy's set-up answers and
 // runTerrainProcedure (the export's entry point) are here too.
+#include "sidewords.h"
 #include "tactical_game.h"
 #include "tvbd.h"
 #include "tvbd_recruit.h"
@@ -722,8 +723,8 @@ void rollScouting(BattleState& s) {
             hits[side] += d >= 5;
             t << QString::number(d);
         }
-        s.note(QStringLiteral("10.5 scouting: %1 rolls %2 dice (%3): %4 hits")
-                   .arg(s.sideName[side])
+        s.note(QStringLiteral("10.5 scouting: %1 %2 dice (%3): %4 hits")
+                   .arg(subject(s.sideName[side], "rolls"))
                    .arg(dice)
                    .arg(t.join(QLatin1Char(' ')))
                    .arg(hits[side]));
@@ -732,13 +733,12 @@ void rollScouting(BattleState& s) {
         const int w = hits[0] > hits[1] ? 0 : 1;
         s.setup.scoutDelays[w] = std::abs(hits[0] - hits[1]);
         const bool cards = s.setup.terrainCards && !s.setup.cardSteps.isEmpty();
-        s.note(
-            QStringLiteral("10.5 %1 has %2 point(s) of scouting advantage: %3delays of a command or a Cannon "
-                           "in the deployment (benefits 3-4)")
-                .arg(s.sideName[w])
-                .arg(s.setup.scoutDelays[w])
-                .arg(cards ? QStringLiteral("swaps of two medium terrain cards (benefit 2) or ")
-                           : QString()));
+        s.note(QStringLiteral("10.5 %1 %2 point(s) of scouting advantage: %3delays of a command or a Cannon "
+                              "in the deployment (benefits 3-4)")
+                   .arg(subject(s.sideName[w], "has"))
+                   .arg(s.setup.scoutDelays[w])
+                   .arg(cards ? QStringLiteral("swaps of two medium terrain cards (benefit 2) or ")
+                              : QString()));
     } else {
         s.note(QStringLiteral("10.5 no scouting advantage"));
     }
@@ -786,7 +786,7 @@ void advanceCards(const TvbdRules& r, BattleState& s) {
         }
         const int side = step == CardCentreSwapAttacker ? s.attacker : 1 - s.attacker;
         if ((step == CardCentreSwapDefender || step == CardCentreSwapAttacker) && centreSwaps(s).isEmpty()) {
-            s.note(QStringLiteral("16.6.4 %1 has no centre swap to make").arg(s.sideName[side]));
+            s.note(QStringLiteral("16.6.4 %1 no centre swap to make").arg(subject(s.sideName[side], "has")));
             steps.removeFirst();
             continue;
         }
@@ -806,9 +806,10 @@ void advanceCards(const TvbdRules& r, BattleState& s) {
                     placed.isEmpty() ? QStringLiteral("none") : placed.join(QStringLiteral("; "))));
     s.setup.stage = SetupStage::Roads;
     s.stepSide = 1 - s.attacker;
-    s.note(QStringLiteral("16.6.8 %1 (defender) places the roads: at least one from a table edge to the "
+    const QString defender = s.sideName[s.stepSide];
+    s.note(QStringLiteral("16.6.8 %1 (defender) %2 the roads: at least one from a table edge to the "
                           "opposite one, and one through every village and town")
-               .arg(s.sideName[s.stepSide]));
+               .arg(defender, conjugate("places", pluralName(defender))));
 }
 
 // The decisions of the current card step (16.6.4, 16.6.5, 16.6.6's second stream).
@@ -1148,8 +1149,9 @@ void TvbdEngine::beginSetup(BattleState& s, bool terrainDone) const {
         s.setup.stage = SetupStage::PlaceTerrain;
         s.stepSide = 1 - s.attacker;
         const auto [lo, hi] = featureRange(s);
-        s.note(QStringLiteral("10.4 terrain: %1 (defender) places %2-%3 features, then roads")
-                   .arg(s.sideName[s.stepSide])
+        const QString defender = s.sideName[s.stepSide];
+        s.note(QStringLiteral("10.4 terrain: %1 (defender) %2 %3-%4 features, then roads")
+                   .arg(defender, conjugate("places", pluralName(defender)))
                    .arg(lo)
                    .arg(hi));
         return;
@@ -1276,13 +1278,15 @@ QString changedSpecs(const TvbdEngine& e, const BattleState& s, const TAction& a
     QList<TerrainSpec> sp = s.setup.specs;
     const TerrainSpec f = sp[a.target];
     const int other = a.secondary.size() == 1 ? a.secondary[0] : -1;
+    const bool plural = pluralName(s.sideName[s.stepSide]); // `what` follows the changing side's name
+    auto verb = [&](const char* v) { return conjugate(v, plural); };
     bool mustReduce = true;
     switch (a.change) {
     case TerrainChange::Remove:
         if (!isArea(f))
             return QStringLiteral("10.4 only an area feature can be removed");
         sp.removeAt(a.target);
-        *what = QStringLiteral("removes %1 (%2)").arg(f.id, f.type);
+        *what = QStringLiteral("%1 %2 (%3)").arg(verb("removes"), f.id, f.type);
         break;
     case TerrainChange::Move:
         if (!isArea(f))
@@ -1290,13 +1294,17 @@ QString changedSpecs(const TvbdEngine& e, const BattleState& s, const TAction& a
         if (a.shift.length() > 8 + 1e-6)
             return QStringLiteral("10.4 a feature moves up to 8 TUM");
         sp[a.target].centre = f.centre + a.shift;
-        *what = QStringLiteral("moves %1 (%2) by %3,%4 TUM").arg(f.id, f.type).arg(a.shift.x).arg(a.shift.y);
+        *what = QStringLiteral("%1 %2 (%3) by %4,%5 TUM")
+                    .arg(verb("moves"), f.id, f.type)
+                    .arg(a.shift.x)
+                    .arg(a.shift.y);
         break;
     case TerrainChange::Swap:
         if (other < 0 || other >= sp.size() || other == a.target || !isArea(f) || !isArea(sp[other]))
             return QStringLiteral("10.4 a swap takes two area features");
         std::swap(sp[a.target].centre, sp[other].centre);
-        *what = QStringLiteral("swaps %1 (%2) and %3 (%4)").arg(f.id, f.type, sp[other].id, sp[other].type);
+        *what = QStringLiteral("%1 %2 (%3) and %4 (%5)")
+                    .arg(verb("swaps"), f.id, f.type, sp[other].id, sp[other].type);
         break;
     case TerrainChange::Road: {
         mustReduce = false;
@@ -1315,7 +1323,7 @@ QString changedSpecs(const TvbdEngine& e, const BattleState& s, const TAction& a
             if (isVillage(v.type) && crosses(r, f, v) && !crosses(r, nr, v))
                 return QStringLiteral("10.4 the road must still pass through %1").arg(v.id);
         sp[a.target] = nr;
-        *what = QStringLiteral("reroutes %1 to %2").arg(f.id, terrainSpecText(nr));
+        *what = QStringLiteral("%1 %2 to %3").arg(verb("reroutes"), f.id, terrainSpecText(nr));
         break;
     }
     case TerrainChange::ToGentle:
@@ -1326,8 +1334,9 @@ QString changedSpecs(const TvbdEngine& e, const BattleState& s, const TAction& a
             return toGentle ? QStringLiteral("10.4 not a difficult hill")
                             : QStringLiteral("10.4 not a gentle hill");
         sp[a.target].type = toGentle ? QStringLiteral("gentleHill") : QStringLiteral("difficultHill");
-        *what = QStringLiteral("makes %1 a %2")
-                    .arg(f.id, toGentle ? QStringLiteral("gentle hill") : QStringLiteral("difficult hill"));
+        *what = QStringLiteral("%1 %2 a %3")
+                    .arg(verb("makes"), f.id,
+                         toGentle ? QStringLiteral("gentle hill") : QStringLiteral("difficult hill"));
         break;
     }
     case TerrainChange::CardSwap:
@@ -1839,37 +1848,36 @@ bool TvbdEngine::applySetup(BattleState& s, const TAction& a, QString* why) cons
                              : step == CardScoutSwap ? QStringLiteral("10.5 benefit 2:")
                                                      : QStringLiteral("16.6.4");
         if (isTerrainEnd(a) && step == CardSecondStream) {
-            s.note(
-                QStringLiteral("16.7 %1 keeps the streams: shape %2").arg(who, shapeName(streamShape(s, c))));
+            s.note(QStringLiteral("16.7 %1 the streams: shape %2")
+                       .arg(subject(who, "keeps"), shapeName(streamShape(s, c))));
         } else if (isTerrainEnd(a)) {
-            s.note(QStringLiteral("%1 %2 passes").arg(rule, who));
+            s.note(QStringLiteral("%1 %2").arg(rule, subject(who, "passes")));
         } else if (a.change == TerrainChange::CardBend) {
             c[a.target] = TerrainCard{QStringLiteral("bend"), QStringLiteral("medium"), a.secondary[0]};
-            s.note(QStringLiteral(
-                       "16.7 %1 replaces the stream card %2 with a bend card (orientation %3): shape %4")
-                       .arg(who)
+            s.note(QStringLiteral("16.7 %1 the stream card %2 with a bend card (orientation %3): shape %4")
+                       .arg(subject(who, "replaces"))
                        .arg(a.target + 1)
                        .arg(a.secondary[0])
                        .arg(shapeName(streamShape(s, c))));
         } else if (a.change == TerrainChange::CardSwap) {
             const int i = a.target, j = a.secondary[0];
-            s.note(QStringLiteral("%1 %2 swaps card %3 (%4) and card %5 (%6)")
-                       .arg(rule, who)
+            s.note(QStringLiteral("%1 %2 card %3 (%4) and card %5 (%6)")
+                       .arg(rule, subject(who, "swaps"))
                        .arg(i + 1)
                        .arg(cardText(c[i]))
                        .arg(j + 1)
                        .arg(cardText(c[j])));
             std::swap(c[i], c[j]);
         } else if (a.change == TerrainChange::CardRotate) {
-            s.note(QStringLiteral("%1 %2 turns card %3 (%4) to orientation %5")
-                       .arg(rule, who)
+            s.note(QStringLiteral("%1 %2 card %3 (%4) to orientation %5")
+                       .arg(rule, subject(who, "turns"))
                        .arg(a.target + 1)
                        .arg(cardText(c[a.target]))
                        .arg(a.secondary[0]));
             c[a.target].orientation = a.secondary[0];
         } else {
-            s.note(QStringLiteral("%1 %2 replaces the stream card %3 with an open card")
-                       .arg(rule, who)
+            s.note(QStringLiteral("%1 %2 the stream card %3 with an open card")
+                       .arg(rule, subject(who, "replaces"))
                        .arg(a.target + 1));
             c[a.target] = TerrainCard{};
         }
@@ -1888,7 +1896,8 @@ bool TvbdEngine::applySetup(BattleState& s, const TAction& a, QString* why) cons
                 if (n < featureRange(s).first)
                     return fail(
                         QStringLiteral("10.4 at least %1 features on this table").arg(featureRange(s).first));
-                s.note(QStringLiteral("10.4 %1 has placed %2 features; roads next").arg(who).arg(n));
+                s.note(
+                    QStringLiteral("10.4 %1 placed %2 features; roads next").arg(subject(who, "has")).arg(n));
                 s.setup.stage = SetupStage::Roads;
                 return true;
             }
@@ -1896,7 +1905,7 @@ bool TvbdEngine::applySetup(BattleState& s, const TAction& a, QString* why) cons
             if (!p.isEmpty())
                 return fail(p);
             if (s.setup.terrainCards) {
-                s.note(QStringLiteral("16.6.8 %1 has placed the roads").arg(who));
+                s.note(QStringLiteral("16.6.8 %1 placed the roads").arg(subject(who, "has")));
                 beginSetup(s, true);
                 return true;
             }
@@ -1920,12 +1929,13 @@ bool TvbdEngine::applySetup(BattleState& s, const TAction& a, QString* why) cons
         s.setup.specs << t;
         ++s.setup.nextId;
         rebuild(r, s);
-        s.note(QStringLiteral("10.4 %1 places %2: %3").arg(who, t.id, terrainSpecText(t)));
+        s.note(QStringLiteral("10.4 %1 %2: %3").arg(subject(who, "places"), t.id, terrainSpecText(t)));
         return true;
     }
     if (st == SetupStage::TerrainChange) {
         if (isTerrainEnd(a)) {
-            s.note(QStringLiteral("10.4 %1 (attacker) makes no change").arg(who));
+            s.note(QStringLiteral("10.4 %1 (attacker) %2 no change")
+                       .arg(who, conjugate("makes", pluralName(who))));
         } else {
             QList<TerrainSpec> after;
             QString what;
@@ -1946,8 +1956,9 @@ bool TvbdEngine::applySetup(BattleState& s, const TAction& a, QString* why) cons
             !hasUndeployed(s, 1 - s.stepSide, cannonStage))
             return fail(QStringLiteral("10.5 no delay to use now"));
         --s.setup.scoutDelays[s.stepSide];
-        s.note(QStringLiteral("10.5 %1 delays deploying a %2 (scouting benefit %3)")
-                   .arg(who, cannonStage ? QStringLiteral("Cannon") : QStringLiteral("command"))
+        s.note(QStringLiteral("10.5 %1 deploying a %2 (scouting benefit %3)")
+                   .arg(subject(who, "delays"),
+                        cannonStage ? QStringLiteral("Cannon") : QStringLiteral("command"))
                    .arg(cannonStage ? 4 : 3));
         s.stepSide = 1 - s.stepSide;
         return true;
@@ -1967,8 +1978,8 @@ bool TvbdEngine::applySetup(BattleState& s, const TAction& a, QString* why) cons
                 x.attachedTo = int(j);
                 break;
             }
-    s.note(QStringLiteral("10.6 %1 deploys %2 at %3,%4 facing %5%6")
-               .arg(who, x.id)
+    s.note(QStringLiteral("10.6 %1 %2 at %3,%4 facing %5%6")
+               .arg(subject(who, "deploys"), x.id)
                .arg(x.pose.c.x)
                .arg(x.pose.c.y)
                .arg(x.pose.facing)
