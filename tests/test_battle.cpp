@@ -538,11 +538,18 @@ class TestBattle : public QObject {
         QVERIFY(piece(o, QStringLiteral("town")).value(QStringLiteral("centre")).toArray()[1].toDouble() <
                 s.tableD / 2);                      // the garrison's town on the attacker's side
         QVERIFY(works(o, true, s.tableD / 2) >= 2); // 16.5: the besiegers' lines before their centre
-        QVERIFY(hasNote(o, QStringLiteral("Sally (13.17)")));
+        QVERIFY(
+            hasNote(o, QStringLiteral("Sally (13.17): Catholic League and Imperialists attack out of the "
+                                      "besieged Prague, which stands behind its lines; Bohemian Estates "
+                                      "hold their siege lines (16.5 field fortifications in front of their "
+                                      "centre).")));
         QJsonObject t = exportTercios(in, tmap, *trules, 4);
         QVERIFY(terciosProblems(t).isEmpty());
         QVERIFY(!piece(t, QStringLiteral("fortifications2")).isEmpty());
-        QVERIFY(hasNote(t, QStringLiteral("Sally (TYW 13.17)")));
+        QVERIFY(
+            hasNote(t, QStringLiteral("Sally (TYW 13.17): Catholic League and Imperialists attack out of "
+                                      "the besieged Prague, on its side of the table; Bohemian Estates hold "
+                                      "their siege lines (a Wall, L1491, in front of their first line).")));
 
         in = base;
         in.relief = true;
@@ -551,6 +558,9 @@ class TestBattle : public QObject {
         checkLegal(load(o), QStringLiteral("relief"));
         QVERIFY(works(o, true, 15) >= 2);
         QVERIFY(hasNote(o, QStringLiteral("2 of the attacker's campaign units are the garrison")));
+        QVERIFY(
+            hasNote(o, QStringLiteral("Relief of a siege (13.15): Catholic League and Imperialists attack "
+                                      "Bohemian Estates' besiegers, who hold their siege lines")));
         {
             // 13.15: the garrison (the attacker's last two units: four stands) starts in the town behind
             // the besiegers, facing their rear, under its governor; the relief army keeps the rest.
@@ -599,7 +609,9 @@ class TestBattle : public QObject {
             pr = terciosPlacement(t, ts);
             QVERIFY2(pr.isEmpty(), qPrintable(QStringLiteral("seed %1: %2").arg(seed).arg(pr)));
             QVERIFY(!piece(t, QStringLiteral("fortifications2")).isEmpty());
-            QVERIFY(hasNote(t, QStringLiteral("Relief of a siege (TYW 13.15)")));
+            QVERIFY(
+                hasNote(t, QStringLiteral("Relief of a siege (TYW 13.15): Catholic League and Imperialists "
+                                          "attack Bohemian Estates' besiegers, who hold their siege lines")));
             QVERIFY2(hasNote(t, QStringLiteral("starts in and beside the town behind the besiegers")),
                      qPrintable(QJsonDocument(t).toJson()));
             const bool longEdges = t.value(QStringLiteral("deployment"))
@@ -813,7 +825,11 @@ class TestBattle : public QObject {
         QCOMPARE(s.nationality[0], QStringLiteral("bavarian"));
         QCOMPARE(s.nationality[1], QStringLiteral("protestant"));
         QCOMPARE(unitsOf(s, 1, UnitType::LightHorse).size(), 0);
-        QVERIFY(hasNote(o, QStringLiteral("is a Protestant army: only Spanish armies outside Iberia")));
+        // the side's plural name takes a plural verb and pronoun (sidewords.h)
+        QVERIFY(hasNote(
+            o, QStringLiteral("Bohemian Estates are a Protestant army: only Spanish armies outside "
+                              "Iberia and German Catholic armies have Light Horse (7.3.2), so their 2 "
+                              "Light Horse stand(s) are Horse.")));
         QCOMPARE(unitsOf(s, 0, UnitType::LightHorse).size(), 2);
         // 16.2: the Spanish tercio and Tilly's (Bavarian veterans to 1632) are superior Large Pike+Shot.
         QStringList large;

@@ -7,6 +7,7 @@
 #include "data/gamedata.h"
 #include "rules/rng.h"
 #include "rules/state.h"
+#include "tactical/sidewords.h"
 #include "tactical/tvbd.h"
 
 #include <QFile>
@@ -550,17 +551,19 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
     if (in.sally || in.relief) {
         fortify[1] = true; // the besiegers in their siege lines (16.5 field fortifications)
         notes << (in.sally
-                      ? QStringLiteral(
-                            "Sally (13.17): %1 attacks out of the besieged %2, which stands behind "
-                            "its lines; %3 hold their siege lines (16.5 field fortifications in "
-                            "front of their centre). If the sally fails, the garrison falls back "
-                            "into the town (no pursuit beyond it).")
-                            .arg(in.sides[0].name, in.city, in.sides[1].name)
-                      : QStringLiteral("Relief of a siege (13.15): %1 attacks %2's besiegers, who hold "
+                      ? QStringLiteral("Sally (13.17): %1 out of the besieged %2, which stands behind "
+                                       "its lines; %3 %4 siege lines (16.5 field fortifications in "
+                                       "front of %4 centre). If the sally fails, the garrison falls back "
+                                       "into the town (no pursuit beyond it).")
+                            .arg(tactical::subject(in.sides[0].name, "attacks"), in.city,
+                                 tactical::subject(in.sides[1].name, "holds"),
+                                 tactical::its(in.sides[1].name))
+                      : QStringLiteral("Relief of a siege (13.15): %1 %2 besiegers, who hold "
                                        "their siege lines (16.5 field fortifications in front of their "
                                        "centre) with %3 behind them.%4 If the relief fails, the garrison "
                                        "stays in the town.")
-                            .arg(in.sides[0].name, in.sides[1].name, in.city)
+                            .arg(tactical::subject(in.sides[0].name, "attacks"),
+                                 tactical::possessive(in.sides[1].name), in.city)
                             .arg(in.garrison > 0
                                      ? QStringLiteral(" %1 of the attacker's campaign units are the garrison "
                                                       "of the town (13.15).")
@@ -619,9 +622,10 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
             }
         if (n > 0)
             notes << QStringLiteral(
-                         "%1 is a %2 army: only Spanish armies outside Iberia and German Catholic "
-                         "armies have Light Horse (7.3.2), so its %3 Light Horse stand(s) are Horse.")
-                         .arg(in.sides[s].name, natName(nationality[s]))
+                         "%1 a %2 army: only Spanish armies outside Iberia and German Catholic "
+                         "armies have Light Horse (7.3.2), so %3 %4 Light Horse stand(s) are Horse.")
+                         .arg(tactical::subject(in.sides[s].name, "is"), natName(nationality[s]),
+                              tactical::its(in.sides[s].name))
                          .arg(n);
     }
     // Caps (7.3.2): at most 4 Cannon; at most 2 each of the capped types, the surplus converted.

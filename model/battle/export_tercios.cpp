@@ -6,6 +6,7 @@
 #include "battle/site.h"
 #include "rules/rng.h"
 #include "tactical/battle.h"
+#include "tactical/sidewords.h"
 #include "tactical/tercios.h"
 
 #include <QFile>
@@ -1019,16 +1020,18 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
     if (in.fortress && !in.relief)
         notes << QStringLiteral("%1 is a fortress: its walls stand in front of the town.").arg(in.city);
     if (in.sally)
-        notes << QStringLiteral("Sally (TYW 13.17): %1 attacks out of the besieged %2, on its side of the "
-                                "table; %3 hold their siege lines (a Wall, L1491, in front of their first "
+        notes << QStringLiteral("Sally (TYW 13.17): %1 out of the besieged %2, on its side of the "
+                                "table; %3 %4 siege lines (a Wall, L1491, in front of %4 first "
                                 "line). If the sally fails, the garrison falls back into the town.")
-                     .arg(in.sides[0].name, in.city, in.sides[1].name);
+                     .arg(tactical::subject(in.sides[0].name, "attacks"), in.city,
+                          tactical::subject(in.sides[1].name, "holds"), tactical::its(in.sides[1].name));
     if (in.relief)
         notes
-            << QStringLiteral("Relief of a siege (TYW 13.15): %1 attacks %2's besiegers, who hold their "
+            << QStringLiteral("Relief of a siege (TYW 13.15): %1 %2 besiegers, who hold their "
                               "siege lines (a Wall, L1491, in front of their first line) with %3 behind "
                               "them.%4")
-                   .arg(in.sides[0].name, in.sides[1].name, in.city)
+                   .arg(tactical::subject(in.sides[0].name, "attacks"),
+                        tactical::possessive(in.sides[1].name), in.city)
                    .arg(
                        in.garrison <= 0 ? QString()
                        : garrisonAt.isEmpty()
