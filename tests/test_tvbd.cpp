@@ -821,14 +821,20 @@ void TestTvbd::t22_variableArmyMorale() {
     p.s.lost[0] = 7;
     p.s.lost[1] = 3;
     p.s.scripted = {3};
+    p.s.sideName[0] = QStringLiteral("Swedes"); // the log's possessive of a plural name (sidewords.h)
     e.morale(p.s);
     QVERIFY(!p.s.over()); // 10 < 12.5
+    QVERIFY2(logHas(p.s, QStringLiteral("16.1 Swedes' army morale: 1d6 3 + 7 lost vs half of 25: fights on")),
+             qPrintable(p.s.log.join(QLatin1Char('\n'))));
     p.s.turn = 5;
     p.s.lost[0] = 10;
     p.s.scripted = {4};
+    p.s.sideName[0] = QStringLiteral("Spain"); // and of a singular one
     e.morale(p.s);
     QVERIFY(p.s.over()); // 14 >= 12.5
     QCOMPARE(p.s.winner, 1);
+    QVERIFY2(logHas(p.s, QStringLiteral("16.1 Spain's army morale: 1d6 4 + 10 lost vs half of 25: flees")),
+             qPrintable(p.s.log.join(QLatin1Char('\n'))));
 }
 
 // T23, 16.10 command breakpoints (the table is followed for 5 commands: docs/tvbd.md).

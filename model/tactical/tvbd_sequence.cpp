@@ -1068,7 +1068,7 @@ void TvbdEngine::morale(BattleState& s) const {
             const int d = s.roll();
             broken[side] = 2 * (d + s.lost[side]) >= s.originalUnits[side];
             s.note(QStringLiteral("16.1 %1 army morale: 1d6 %2 + %3 lost vs half of %4: %5")
-                       .arg(s.sideName[side])
+                       .arg(possessive(s.sideName[side]))
                        .arg(d)
                        .arg(s.lost[side])
                        .arg(s.originalUnits[side])
