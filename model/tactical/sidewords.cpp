@@ -31,8 +31,12 @@ QString possessive(const QString& name) {
     return name + (name.endsWith(QLatin1Char('s')) ? QStringLiteral("'") : QStringLiteral("'s"));
 }
 
+QString verbFor(const QString& side, const char* verb) {
+    return conjugate(verb, pluralName(side));
+}
+
 QString subject(const QString& side, const char* verb) {
-    return side + QLatin1Char(' ') + conjugate(verb, pluralName(side));
+    return side + QLatin1Char(' ') + verbFor(side, verb);
 }
 
 QString its(const QString& side) {

@@ -18,6 +18,10 @@ QString conjugate(const char* verb, bool plural);
 // A side's name as a possessive: "Spain's", "Swedes'".
 QString possessive(const QString& name);
 
+// `verb` (given in the third person singular) in the number of the side's name, for a sentence that puts
+// words between the two ("Swedes (defender) place"): "places" or "place".
+QString verbFor(const QString& side, const char* verb);
+
 // A side's name as the subject of `verb` (given in the third person singular): "Spain deploys", "Swedes
 // deploy".
 QString subject(const QString& side, const char* verb);

@@ -586,7 +586,7 @@ bool apply(const TvbdRules& r, BattleState& s, const TAction& a, QString* why, b
                        ? QStringLiteral("16.4 %1 taken %2 bonus units: %3")
                              .arg(subject(who, "has"), its(who), orderOfBattle(s, side))
                        : QStringLiteral("16.4 %1 (attacker) %2 no bonus units: the time limit stays %3 turns")
-                             .arg(who, conjugate("takes", pluralName(who)))
+                             .arg(who, verbFor(who, "takes"))
                              .arg(s.turnLimit));
             s.setup.aggressiveDone = true;
             *done = true;
@@ -604,7 +604,7 @@ bool apply(const TvbdRules& r, BattleState& s, const TAction& a, QString* why, b
                 s.setup.bonusUnits[side] = s.setup.bonusLeft = bonus;
             s.note(QStringLiteral("16.4 %1 (attacker) %2 %3 bonus %4 of Pike+Shot and Horse: the time limit "
                                   "is %5 turns")
-                       .arg(who, conjugate("takes", pluralName(who)))
+                       .arg(who, verbFor(who, "takes"))
                        .arg(s.setup.bonusLeft)
                        .arg(coinMode(s) ? QStringLiteral("coins") : QStringLiteral("units"))
                        .arg(s.turnLimit));

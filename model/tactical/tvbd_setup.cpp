@@ -809,7 +809,7 @@ void advanceCards(const TvbdRules& r, BattleState& s) {
     const QString defender = s.sideName[s.stepSide];
     s.note(QStringLiteral("16.6.8 %1 (defender) %2 the roads: at least one from a table edge to the "
                           "opposite one, and one through every village and town")
-               .arg(defender, conjugate("places", pluralName(defender))));
+               .arg(defender, verbFor(defender, "places")));
 }
 
 // The decisions of the current card step (16.6.4, 16.6.5, 16.6.6's second stream).
@@ -1151,7 +1151,7 @@ void TvbdEngine::beginSetup(BattleState& s, bool terrainDone) const {
         const auto [lo, hi] = featureRange(s);
         const QString defender = s.sideName[s.stepSide];
         s.note(QStringLiteral("10.4 terrain: %1 (defender) %2 %3-%4 features, then roads")
-                   .arg(defender, conjugate("places", pluralName(defender)))
+                   .arg(defender, verbFor(defender, "places"))
                    .arg(lo)
                    .arg(hi));
         return;
@@ -1934,8 +1934,7 @@ bool TvbdEngine::applySetup(BattleState& s, const TAction& a, QString* why) cons
     }
     if (st == SetupStage::TerrainChange) {
         if (isTerrainEnd(a)) {
-            s.note(QStringLiteral("10.4 %1 (attacker) %2 no change")
-                       .arg(who, conjugate("makes", pluralName(who))));
+            s.note(QStringLiteral("10.4 %1 (attacker) %2 no change").arg(who, verbFor(who, "makes")));
         } else {
             QList<TerrainSpec> after;
             QString what;
