@@ -256,7 +256,7 @@ class TestTercios : public QObject {
         QCOMPARE(p.s.units[t].wear, 0);
         QVERIFY(!p.s.units[t].disordered);
         QVERIFY(p.s.scripted.isEmpty());
-        QVERIFY(logHas(p.s, QStringLiteral("2 hit(s)")));
+        QVERIFY(logHas(p.s, QStringLiteral("2 hits")));
     }
     void shootingArtillery() {
         // T6 (Tercios L527, L536, L542): Light Guns [3,5] vs Art 3 -> 2 hits; Courage 4 needs 6s [1,2,3,5].

@@ -394,7 +394,7 @@ void TestTvbd::t02_shootingPrimarySecondaryCommander() {
     p.s.scripted = {1, 2, 6, 6, 6, 5, 1}; // 4d6 + 1d6; Commander hit 5 (needs 5+ as the unit routed); save 1
     e.resolveShot(p.s, horse, pike, {shot});
     QCOMPARE(p.s.units[horse].status, UnitStatus::Routed);
-    QVERIFY(logHas(p.s, QStringLiteral("3 hit(s)")));
+    QVERIFY(logHas(p.s, QStringLiteral("3 hits")));
     QVERIFY(logHas(p.s, QStringLiteral("needing 5+")));
     QCOMPARE(p.s.units[cmdr].status, UnitStatus::Casualty);
     QVERIFY(p.s.commands[1].commanderLost);
@@ -1867,7 +1867,17 @@ void TestTvbd::r10_5_10_6_scoutingAndDeployment() {
     QCOMPARE(s.step, Step::Setup);
     QCOMPARE(s.setup.scoutDelays[1], 1);
     QCOMPARE(s.setup.scoutDelays[0], 0);
-    QVERIFY(logHas(s, QStringLiteral("10.5 Swedes have 1 point(s) of scouting advantage")));
+    QVERIFY(logHas(s, QStringLiteral("10.5 Swedes have 1 point of scouting advantage")));
+    // the counts agree with their nouns: "1 die" / "3 dice", "1 hit" / "0 hits"
+    QStringList rolled;
+    for (int i = 0; i < dice[1]; ++i)
+        rolled << (i == 0 ? QStringLiteral("5") : QStringLiteral("1"));
+    const QString swedes =
+        QStringLiteral("10.5 scouting: Swedes roll %1 (%2): 1 hit")
+            .arg(dice[1] == 1 ? QStringLiteral("1 die") : QStringLiteral("%1 dice").arg(dice[1]),
+                 rolled.join(QLatin1Char(' ')));
+    QVERIFY2(s.log.contains(swedes), qPrintable(swedes));
+    QVERIFY(!s.log.filter(QStringLiteral("10.5 scouting: ")).filter(QStringLiteral(": 0 hits")).isEmpty());
     QCOMPARE(e.actor(s), 1); // the defender deploys first
     // a Cannon waits for the end; Pike+Shot only in the centre zone (small table: x 7-23), no deploying in
     // the neutral zone (side 1: y below 19)
@@ -1951,6 +1961,10 @@ void TestTvbd::sideNamesAgreeInTheLog() {
     QCOMPARE(conjugate("may", true), QStringLiteral("may"));
     QCOMPARE(possessive(QStringLiteral("Tilly's Bavarians")), QStringLiteral("Tilly's Bavarians'"));
     QCOMPARE(its(QStringLiteral("Spain")), QStringLiteral("its"));
+    QCOMPARE(counted(1, "hit"), QStringLiteral("1 hit"));
+    QCOMPARE(counted(0, "hit"), QStringLiteral("0 hits"));
+    QCOMPARE(counted(1, "die"), QStringLiteral("1 die"));
+    QCOMPARE(counted(3, "die"), QStringLiteral("3 dice"));
     struct Run {
         const char* sides[2];
         const char* deploy; // 10.6

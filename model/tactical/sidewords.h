@@ -29,4 +29,8 @@ QString subject(const QString& side, const char* verb);
 // The possessive pronoun of a side: "its" (Spain), "their" (Swedes).
 QString its(const QString& side);
 
+// A count and its noun, given in the singular, in the number of the count: "1 hit", "0 hits", "3 points",
+// "1 die", "2 dice".
+QString counted(long long n, const char* noun);
+
 } // namespace wp::tactical

@@ -964,16 +964,16 @@ void TerciosEngine::resolveShot(TerciosState& s, int u, int t, bool readyOrder, 
     const QList<int> d = s.rollDice(n);
     const int hits = countAtLeast(d, def);
     s.note([&] {
-        return QStringLiteral("Tercios L525 %1 shoots %2%3%4: %5 dice %6 vs %7 Defence %8: %9 hit(s)")
+        return QStringLiteral("Tercios L525 %1 shoots %2%3%4: %5 %6 vs %7 Defence %8: %9")
             .arg(s.units[u].id, s.units[t].id,
                  source ? QStringLiteral(" from its %1 Centre (L774)")
                               .arg(source == 1 ? QStringLiteral("left") : QStringLiteral("right"))
                         : QString(),
                  reaction ? QStringLiteral(" (reaction, Firearms+)") : QString())
-            .arg(n)
-            .arg(diceText(d), p.gun ? QStringLiteral("Artillery") : QStringLiteral("Salvo"))
+            .arg(counted(n, "die"), diceText(d),
+                 p.gun ? QStringLiteral("Artillery") : QStringLiteral("Salvo"))
             .arg(def)
-            .arg(hits);
+            .arg(counted(hits, "hit"));
     });
     if (hits == 0)
         return; // Tercios L529
@@ -1120,11 +1120,11 @@ int TerciosEngine::melee(TerciosState& s, int a, int d, bool flank, bool counter
         const QList<int> rd = s.rollDice(dice);
         const int hits = countAtLeast(rd, def);
         s.note([&] {
-            return QStringLiteral("Tercios L633 %1 rolls %2 vs %3 Defence %4: %5 hit(s)")
+            return QStringLiteral("Tercios L633 %1 rolls %2 vs %3 Defence %4: %5")
                 .arg(s.units[roller].id, diceText(rd),
                      horse ? QStringLiteral("Cavalry") : QStringLiteral("Infantry"))
                 .arg(def)
-                .arg(hits);
+                .arg(counted(hits, "hit"));
         });
         *zeroSucc = 0;
         if (hits == 0)

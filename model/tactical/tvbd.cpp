@@ -951,10 +951,9 @@ void TvbdEngine::resolveShot(BattleState& s, int target, int primary, const QLis
             s.units[sh].fought << target;
     }
     const QList<int> cmdrs = attachedCommanders(s, target);
-    s.note(QStringLiteral("12.2 %1 at %2: %3, 6 to hit: %4 hit(s)")
+    s.note(QStringLiteral("12.2 %1 at %2: %3, 6 to hit: %4")
                .arg(subject(s.sideName[s.units[primary].side], "shoots"), s.units[target].id,
-                    parts.join(QStringLiteral("; ")))
-               .arg(hits));
+                    parts.join(QStringLiteral("; ")), counted(hits, "hit")));
     if (hits == 0)
         return;
     hit(s, target, hits, true, true, QStringLiteral("12.2.10"));

@@ -633,11 +633,10 @@ bool apply(const TvbdRules& r, BattleState& s, const TAction& a, QString* why, b
             --s.setup.scoutDelays[side];
             s.note(
                 QStringLiteral("10.5 %1 scouting benefit 1: %2 %3 commands after seeing the "
-                               "enemy's (%4 point(s) left)")
+                               "enemy's (%4 left)")
                     .arg(subject(who, "uses"),
                          pluralName(who) ? QStringLiteral("they organise") : QStringLiteral("it organises"),
-                         its(who))
-                    .arg(s.setup.scoutDelays[side]));
+                         its(who), counted(s.setup.scoutDelays[side], "point")));
         }
         Unit& u = s.units[a.unit];
         const int w = u.large ? 2 : 1;

@@ -829,7 +829,7 @@ void TvbdEngine::resolveMelee(BattleState& s) const {
                 if (cd >= 4)
                     ++h;
             }
-            s.note(line + QStringLiteral(": %1 hit(s)").arg(h));
+            s.note(line + QStringLiteral(": ") + counted(h, "hit"));
             hits << h;
             for (int e : m.contacts[k])
                 if (!s.units[u].fought.contains(e))

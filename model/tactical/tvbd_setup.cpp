@@ -723,20 +723,17 @@ void rollScouting(BattleState& s) {
             hits[side] += d >= 5;
             t << QString::number(d);
         }
-        s.note(QStringLiteral("10.5 scouting: %1 %2 dice (%3): %4 hits")
-                   .arg(subject(s.sideName[side], "rolls"))
-                   .arg(dice)
-                   .arg(t.join(QLatin1Char(' ')))
-                   .arg(hits[side]));
+        s.note(QStringLiteral("10.5 scouting: %1 %2 (%3): %4")
+                   .arg(subject(s.sideName[side], "rolls"), counted(dice, "die"), t.join(QLatin1Char(' ')),
+                        counted(hits[side], "hit")));
     }
     if (hits[0] != hits[1]) {
         const int w = hits[0] > hits[1] ? 0 : 1;
         s.setup.scoutDelays[w] = std::abs(hits[0] - hits[1]);
         const bool cards = s.setup.terrainCards && !s.setup.cardSteps.isEmpty();
-        s.note(QStringLiteral("10.5 %1 %2 point(s) of scouting advantage: %3delays of a command or a Cannon "
+        s.note(QStringLiteral("10.5 %1 %2 of scouting advantage: %3delays of a command or a Cannon "
                               "in the deployment (benefits 3-4)")
-                   .arg(subject(s.sideName[w], "has"))
-                   .arg(s.setup.scoutDelays[w])
+                   .arg(subject(s.sideName[w], "has"), counted(s.setup.scoutDelays[w], "point"))
                    .arg(cards ? QStringLiteral("swaps of two medium terrain cards (benefit 2) or ")
                               : QString()));
     } else {
