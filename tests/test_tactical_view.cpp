@@ -30,6 +30,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QtTest>
@@ -681,11 +682,14 @@ void TestTacticalView::tvbdOnScreen() {
     QTest::keyClick(w.actionEntry(), Qt::Key_Return);
     QVERIFY(!w.lastError().isEmpty());
     QVERIFY(w.resultLabel()->text().contains(QLatin1String("Refused")));
+    QVERIFY(w.statusBar()->currentMessage().startsWith(QLatin1String("Refused: ")));
     QCOMPARE(s->units()[unit].pose.c, after.c);
 
-    // Auto-resolve the rest: the battle ends; routed and eliminated units stay drawn, as routed.
+    // Auto-resolve the rest: the battle ends; routed and eliminated units stay drawn, as routed. The
+    // refusal above does not outlive the next action in the status bar.
     QTest::mouseClick(w.autoButton(), Qt::LeftButton);
     QVERIFY(s->over());
+    QCOMPARE(w.statusBar()->currentMessage(), QString());
     QVERIFY(w.promptLabel()->text().contains(QLatin1String("over")));
     QCOMPARE(w.view()->unitItemCount(), int(s->units().size()));
     QVERIFY(offTable(s) > 0);

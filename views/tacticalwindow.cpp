@@ -667,14 +667,16 @@ bool TacticalWindow::submit(const QString& text) {
     m_lastError.clear();
     QList<int> dice;
     if (m_handDice->isChecked() && !collectDice(text, &dice)) {
-        statusBar()->showMessage(m_lastError, 8000);
+        m_refusal = m_lastError;
+        statusBar()->showMessage(m_refusal, 8000);
         return false;
     }
     const qsizetype before = m_session->log().size();
     QString error;
     if (!m_session->applyText(text, dice, &error)) {
         m_lastError = error;
-        statusBar()->showMessage(QStringLiteral("Refused: ") + error, 8000);
+        m_refusal = QStringLiteral("Refused: ") + error;
+        statusBar()->showMessage(m_refusal, 8000);
         m_result->setText(QStringLiteral("<span style='color:#a01010'><b>Refused:</b> %1</span>")
                               .arg(error.toHtmlEscaped()));
         return false;
@@ -692,6 +694,7 @@ bool TacticalWindow::submit(const QString& text) {
 }
 
 void TacticalWindow::showResult(qsizetype fromLine, const QString& what, bool lastLines) {
+    clearRefusal();
     const QStringList log = m_session->log();
     constexpr qsizetype kShown = 14;
     const qsizetype total = log.size() - fromLine;
@@ -713,9 +716,17 @@ void TacticalWindow::undo() {
     if (!m_session || !m_session->canUndo() || isComputerSide(m_session->actor()))
         return;
     m_session->undo();
+    clearRefusal();
     refresh();
     m_result->setText(
         QStringLiteral("<b>Undone.</b> (Undo goes back to the last die roll or change of the side to act.)"));
+}
+
+// A refusal in the status bar is about the action refused: the next action played (or undone) ends it.
+void TacticalWindow::clearRefusal() {
+    if (!m_refusal.isEmpty() && statusBar()->currentMessage() == m_refusal)
+        statusBar()->clearMessage();
+    m_refusal.clear();
 }
 
 void TacticalWindow::autoResolveRest() {

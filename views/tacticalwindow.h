@@ -114,6 +114,7 @@ class TacticalWindow : public QMainWindow {
     void refresh();
     void fillActions();
     void showResult(qsizetype fromLine, const QString& what, bool lastLines = false);
+    void clearRefusal();
     void openDialog();
     void saveDialog();
     void measuredMove();
@@ -127,6 +128,7 @@ class TacticalWindow : public QMainWindow {
     QList<TacActionView> m_highlights; // the selected unit's actions drawn on the table
     int m_selected = -1;
     QString m_lastError;
+    QString m_refusal; // the refusal shown in the status bar, if any
     bool m_computer[2] = {false, false};
     int m_computerDelay = 250;
     bool m_computerPending = false;
