@@ -1449,7 +1449,9 @@ void TestTacticalView::terciosComputerSeatKeepsItsCards() {
         if (!s->over() && w.isComputerSide(s->actor())) {
             ++computerTurns;
             QVERIFY(s->legalActions().size() > 0);
-            QCOMPARE(w.actionList()->count(), 1); // "Sweden (computer) is choosing…"
+            QCOMPARE(w.actionList()->count(), 1);
+            QCOMPARE(w.actionList()->item(0)->text(),
+                     s->sideName(1) + QStringLiteral(" (computer) is choosing…"));
             QVERIFY(!(w.actionList()->item(0)->flags() & Qt::ItemIsEnabled));
             QVERIFY(!w.undoButton()->isEnabled()); // the human cannot take back the computer's moves
             if (computerTurns == 30)
@@ -1519,7 +1521,10 @@ void TestTacticalView::tvbdComputerOpponent() {
     };
     connect(&w, &TacticalWindow::changed, this, [&]() {
         if (w.session() && !s->over() && w.isComputerSide(s->actor())) {
-            QCOMPARE(w.actionList()->count(), 1); // "... (computer) is choosing…"
+            QCOMPARE(w.actionList()->count(), 1);
+            // both names here are plurals ("Bohemian Estates", "Catholic League and Imperialists")
+            QCOMPARE(w.actionList()->item(0)->text(),
+                     s->sideName(s->actor()) + QStringLiteral(" (computer) are choosing…"));
             QVERIFY(!w.undoButton()->isEnabled());
         }
     });

@@ -1,5 +1,6 @@
 #include "tacticalwindow.h"
 
+#include "tactical/sidewords.h"
 #include "tacticalview.h"
 #include "theme.h"
 
@@ -609,8 +610,9 @@ void TacticalWindow::fillActions() {
     if (m_actionList->count() > 0)
         m_actionList->setCurrentRow(0);
     else if (m_session && isComputerSide(m_session->actor())) {
+        const QString side = m_session->sideName(m_session->actor());
         auto* it = new QListWidgetItem(
-            QStringLiteral("%1 (computer) is choosing…").arg(m_session->sideName(m_session->actor())));
+            QStringLiteral("%1 (computer) %2 choosing…").arg(side, tactical::verbFor(side, "is")));
         it->setFlags(Qt::NoItemFlags);
         m_actionList->addItem(it);
     }
