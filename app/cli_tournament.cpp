@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QMap>
 #include <QSaveFile>
 
@@ -23,7 +24,8 @@ namespace {
 const char* kTournamentUsage =
     R"(usage: westphalia-cli tournament --bots A,B [--games N] [--scenario ID] [--seed S]
                                 [--option KEY=VALUE]... [--handicap A|B] [--jobs J] [--threads T]
-                                [--max-actions M] [--save-dir DIR] [--reasons] [--data DIR]
+                                [--max-actions M] [--save-dir DIR] [--reasons] [--features FILE]
+                                [--data DIR]
 
 Plays N games between bot A and bot B, alternating sides: games 2k and 2k+1 use the seed S+k, A plays
 the Catholic in the first and the Protestant in the second. Each bot sees only its side's view
@@ -47,6 +49,9 @@ time per decision (median and maximum).
                       with the same bot on both sides the sides-swapped game ends in -swapped), replayable with
                       'westphalia-cli play --scenario ID --seed S --actions FILE'
   --reasons           with --save-dir, each action is followed by a comment with the bot's reason
+  --features FILE     write the learned value's data to FILE: per card round of every finished game its
+                      features and the game's outcome (scripts/fit_value.py fits the value on them;
+                      docs/ai.md, "The learned value")
 
 Exit codes: 0 done, 1 a bot chose an illegal action or a file could not be written, 2 bad command line.
 )";
@@ -87,6 +92,7 @@ int tournamentCommand(const QStringList& args) {
     const QString saveDir = ap.value(QStringLiteral("--save-dir"));
     const QString handicapText = ap.value(QStringLiteral("--handicap"));
     const bool withReasons = ap.flag(QStringLiteral("--reasons"));
+    const QString featuresFile = ap.value(QStringLiteral("--features"));
     const QString dir = ap.value(QStringLiteral("--data"));
     QString problem;
     const int games = static_cast<int>(ap.number(gamesText, QStringLiteral("--games"), 1, 10));
@@ -112,6 +118,9 @@ int tournamentCommand(const QStringList& args) {
     if (problem.isEmpty() && !handicapText.isEmpty() && handicapBot < 0)
         problem =
             QStringLiteral("--handicap %1: expected A or B (the first or the second bot)").arg(handicapText);
+    if (problem.isEmpty() && !featuresFile.isEmpty() && !QFileInfo(featuresFile).absoluteDir().exists())
+        problem = QStringLiteral("--features %1: the directory %2 does not exist")
+                      .arg(featuresFile, QFileInfo(featuresFile).absolutePath());
     if (!ap.finish(problem))
         return 2;
 
@@ -181,7 +190,7 @@ int tournamentCommand(const QStringList& args) {
             ai::Bot* seats[2];
             seats[p.aSide] = a.get();
             seats[rules::other(p.aSide)] = b.get();
-            p.r = ai::playMatch(engine, start, seats, maxActions, withReasons);
+            p.r = ai::playMatch(engine, start, seats, maxActions, withReasons, !featuresFile.isEmpty());
         }
     };
     std::vector<std::thread> threads;
@@ -374,6 +383,29 @@ int tournamentCommand(const QStringList& args) {
     }
     if (!saveDir.isEmpty())
         out() << "games saved in " << saveDir << "\n";
+    if (!featuresFile.isEmpty()) {
+        QSaveFile f(featuresFile);
+        if (!f.open(QIODevice::WriteOnly | QIODevice::Text)) {
+            err() << "westphalia-cli tournament: cannot write " << featuresFile << ": " << f.errorString()
+                  << "\n";
+            return 1;
+        }
+        QTextStream ts(&f);
+        ts << ai::featureHeader() << "\n";
+        qsizetype rows = 0;
+        for (const Played& p : played)
+            for (const QString& row : p.r.featureRows) {
+                ts << row << "\n";
+                ++rows;
+            }
+        ts.flush();
+        if (!f.commit()) {
+            err() << "westphalia-cli tournament: cannot write " << featuresFile << ": " << f.errorString()
+                  << "\n";
+            return 1;
+        }
+        out() << "features of " << rows << " card rounds written to " << featuresFile << "\n";
+    }
     return rc;
 }
 

@@ -271,6 +271,73 @@ class TestAi : public QObject {
         QCOMPARE(ai::victoryOutlook(d, s, kCatholic), -1.0);
     }
 
+    // The learned campaign value (docs/ai.md, "The learned value"): its columns are the features, it
+    // speaks only for the campaign under 5.22 (not 19.1, not another scenario, not a finished game), and it
+    // reads a position as the final conditions do: more VP late in the game, or Bavaria (5.22) held, raise
+    // the Catholic's expected final VP and outlook; at 8 VP in the last turn the Protestant is the likely
+    // winner (5.22: 10 or less).
+    void learnedValueReadsTheCampaign() {
+        const Engine e(rulesData());
+        const GameData& d = e.data();
+        GameState s = advanced(e, QStringLiteral("campaign"), 3, 0);
+        QCOMPARE(ai::valueFeatures(d, s).size(), ai::valueFeatureNames().size());
+        QCOMPARE(ai::valueFeatureNames()[1], QStringLiteral("vp"));
+        QCOMPARE(ai::valueFeatures(d, s)[1], double(s.vp));
+        const std::optional<ai::LearnedValue> start = ai::learnedValue(d, s);
+        QVERIFY(start);
+        // from the set-up the plan bot's games against the priority bot end between the two bounds
+        QVERIFY2(start->finalVp > 10.5 && start->finalVp < 29.5, qPrintable(QString::number(start->finalVp)));
+        s.turn = s.lastTurn - 1;
+        for (const char* a : {"austria", "bavaria", "spanish-netherlands"})
+            s.areas[static_cast<size_t>(d.area(QLatin1String(a)))].control = kCatholic;
+        s.vp = 26;
+        const ai::LearnedValue at26 = *ai::learnedValue(d, s);
+        s.vp = 32;
+        const ai::LearnedValue at32 = *ai::learnedValue(d, s);
+        QVERIFY(at32.finalVp > at26.finalVp + 4);
+        QVERIFY2(at32.outlook > 0.4 && at32.outlook > at26.outlook + 0.2,
+                 qPrintable(QStringLiteral("%1 %2").arg(at32.outlook).arg(at26.outlook)));
+        s.areas[static_cast<size_t>(d.area(QStringLiteral("bavaria")))].control = kProtestant;
+        QVERIFY(ai::learnedValue(d, s)->outlook < at32.outlook - 0.2); // 5.22: all three Areas
+        s.turn = s.lastTurn;
+        s.vp = 8;
+        QVERIFY2(ai::learnedValue(d, s)->outlook < -0.5,
+                 qPrintable(QString::number(ai::learnedValue(d, s)->outlook)));
+        s.options.victory_19_1 = true; // other final conditions: the hand-made outlook
+        QVERIFY(!ai::learnedValue(d, s));
+        s.options.victory_19_1 = false;
+        s.gameOver = true;
+        QVERIFY(!ai::learnedValue(d, s));
+        QVERIFY(!ai::learnedValue(d, advanced(e, QStringLiteral("early-war"), 3, 0)));
+    }
+
+    // `tournament --features` (playMatch keepFeatures): a row per card round of a finished game, with
+    // its features and the game's outcome, in the header's columns (scripts/fit_value.py reads them).
+    void featureRowsOfAGame() {
+        const Engine e(rulesData());
+        GameState s = advanced(e, QStringLiteral("early-war"), 5, 0);
+        std::unique_ptr<ai::Bot> a = ai::makeBot(QStringLiteral("priority"), 1, nullptr);
+        std::unique_ptr<ai::Bot> b = ai::makeBot(QStringLiteral("random"), 2, nullptr);
+        ai::Bot* seats[2] = {a.get(), b.get()};
+        const ai::MatchResult r = ai::playMatch(e, s, seats, 20000, false, true);
+        QVERIFY(r.finished);
+        const int cardRounds = static_cast<int>(r.cardRoundSeconds[0].size() + r.cardRoundSeconds[1].size());
+        QCOMPARE(r.featureRows.size(), cardRounds);
+        const QStringList head = ai::featureHeader().split(QLatin1Char('|'));
+        const qsizetype left = head[0].split(QLatin1Char(' '), Qt::SkipEmptyParts).size() - 1; // without '#'
+        const qsizetype right = head[1].split(QLatin1Char(' '), Qt::SkipEmptyParts).size();
+        QCOMPARE(left, qsizetype(3) + qsizetype(ai::valueFeatureNames().size()));
+        for (const QString& row : r.featureRows) {
+            const QStringList parts = row.split(QLatin1Char('|'));
+            QCOMPARE(parts.size(), 2);
+            QCOMPARE(parts[0].split(QLatin1Char(' '), Qt::SkipEmptyParts).size(), left);
+            QCOMPARE(parts[1].split(QLatin1Char(' '), Qt::SkipEmptyParts).size(), right);
+            QCOMPARE(parts[1].split(QLatin1Char(' '), Qt::SkipEmptyParts)[1].toInt(), r.vp);
+        }
+        QVERIFY(ai::playMatch(e, s, seats, 20000, false, false).featureRows.isEmpty());
+        QVERIFY(ai::playMatch(e, s, seats, 50, false, true).featureRows.isEmpty()); // unfinished: no outcome
+    }
+
     // The search bot's plan level (issue 8): the objectives it searches for an activation include an own
     // Elector threatened by a stronger enemy stack within two spaces (5.141: Köln, with 3 Protestant
     // units next to it and none in it), the threat shows in electorThreat() until Köln is garrisoned, and

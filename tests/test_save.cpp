@@ -435,6 +435,25 @@ void TestSave::fuzzSaveDir() {
     QCOMPARE(handicaps, (QStringList{"handicap=protestant:half-aid", "handicap=catholic:half-aid"}));
     r = cli({"tournament", "--bots", "random,random", "--games", "2", "--handicap", "C"});
     QCOMPARE(r.code, 2);
+    // `--features FILE` (issue 8, the learned value's data): the header and a row per card round of each
+    // finished game; a file in a directory that does not exist is refused before any game is played
+    const QString features = same.filePath(QStringLiteral("features.txt"));
+    r = cli({"tournament", "--bots", "priority,random", "--games", "2", "--scenario", "early-war", "--seed",
+             "5", "--features", features});
+    QCOMPARE(r.code, 0);
+    QFile ff(features);
+    QVERIFY(ff.open(QIODevice::ReadOnly | QIODevice::Text));
+    const QStringList lines = QString::fromUtf8(ff.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QVERIFY(lines.size() > 20);
+    QVERIFY(lines[0].startsWith(QStringLiteral("# turn last-turn side one vp ")));
+    QVERIFY(r.out.contains(QStringLiteral("features of %1 card rounds written to").arg(lines.size() - 1)));
+    for (qsizetype i = 1; i < lines.size(); ++i)
+        QCOMPARE(lines[i].count(QLatin1Char('|')), 1);
+    r = cli({"tournament", "--bots", "random,random", "--games", "2", "--features", "/no/such/dir/f.txt"});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains(
+                 QStringLiteral("--features /no/such/dir/f.txt: the directory /no/such/dir does not exist")),
+             qPrintable(r.err));
 }
 
 // A mutation loop over the loader: random byte flips, cuts and insertions in the gzip bytes, and random

@@ -11,6 +11,8 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <vector>
 
 namespace wp::ai {
 
@@ -53,11 +55,36 @@ QStringList botNames(); // for usage messages
 // cities and Areas, Wallenstein's track, sieges; a finished game is worth +-500).
 double evaluate(const GameData& d, const rules::GameState& s, int side);
 
+// The evaluation's sudden-death terms (5.21), the Catholic's point of view: -4 VP per key city (Vienna,
+// Munich, Brussels) the Protestant controls and -60 more for all three; Wallenstein's track from 12 on
+// (quadratic: 20 ends the game).
+double keyCitiesTerm(const GameData& d, const rules::GameState& s);
+double wallensteinTerm(const rules::GameState& s);
+
 // The victory outlook for `side` (the search's aim besides the evaluation), -1..1: an estimate of
 // P(side wins) - P(the opponent wins) at the end of the game from the scenario's final conditions (5.22,
 // or 19.1 when chosen: the VP bounds and the Areas each side needs), the VP track and the turns left.
 // A finished game is +-1 (a draw 0).
 double victoryOutlook(const GameData& d, const rules::GameState& s, int side);
+
+// The learned value (docs/ai.md, "The learned value"): the features of a position, the Catholic's
+// point of view, in the order of valueFeatureNames(): VP, CF on the map (theirs against ours), leaders in
+// play (1 + stars), Electors held, Austria/Bavaria/the Spanish Netherlands (+1 Catholic, -1 Protestant),
+// the Areas' control, Wallenstein's track, Aid Points, sieges (level x (VP + 1)), the Dutch War track,
+// the 5.15 urgency, France/Sweden/Denmark at war, the Elector threat and the card rounds used this turn.
+const std::vector<QString>& valueFeatureNames();
+std::vector<double> valueFeatures(const GameData& d, const rules::GameState& s);
+
+// The learned campaign value, fitted on games of the plan bot against the priority bot
+// (scripts/fit_value.py, model/ai/campaign_value.inc): the Catholic's expected VP at the end of the game
+// and his victory outlook (P(Catholic wins) - P(Protestant wins), -1..1, from that VP's spread and how
+// often each of his three Areas is still his at the end). Only for the campaign with its 5.22 conditions
+// (not with the 19.1 table) and a game not over; else nothing.
+struct LearnedValue {
+    double finalVp = 0;
+    double outlook = 0;
+};
+std::optional<LearnedValue> learnedValue(const GameData& d, const rules::GameState& s);
 
 // The campaign's long-term VP that a few card rounds of play-out do not reach, for `side` (the search
 // bot's value, docs/ai.md "the campaign plan"): the 5.15 penalty pending while Spinola's army is not in

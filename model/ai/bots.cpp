@@ -228,9 +228,18 @@ struct ScenarioGoals {
 };
 
 constexpr double kThreatWeight = 1;
+// In the campaign (learnedValue) the learned expected final VP takes the place of the evaluation's VP and
+// material, and the learned outlook that of victoryOutlook; the evaluation's sudden-death terms stay
+// (5.21: Wallenstein's track, the three key cities).
 double searchValue(const GameData& d, const GameState& s, int side, const FinalGoals& goals) {
-    return evaluate(d, s, side) + kOutlookWeight * victoryOutlook(s, goals, side) +
-           kThreatWeight * electorThreat(d, s, side) + campaignTerms(d, s, side);
+    const double rest = kThreatWeight * electorThreat(d, s, side) + campaignTerms(d, s, side);
+    if (const std::optional<LearnedValue> lv = learnedValue(d, s)) {
+        // the Catholic's point of view
+        const double v =
+            lv->finalVp + kOutlookWeight * lv->outlook + wallensteinTerm(s) + keyCitiesTerm(d, s);
+        return (side == kCatholic ? v : -v) + rest;
+    }
+    return evaluate(d, s, side) + kOutlookWeight * victoryOutlook(s, goals, side) + rest;
 }
 
 // ---------------------------------------------------------------- priority
@@ -723,6 +732,37 @@ class SearchBot : public Bot {
 };
 
 } // namespace
+
+// ---------------------------------------------------------------- the learned value
+
+#include "ai/campaign_value.inc"
+
+std::optional<LearnedValue> learnedValue(const GameData& d, const GameState& s) {
+    // the table's columns are valueFeatures(), checked once: a table fitted on other features is not used
+    static const bool columnsMatch = [] {
+        const std::vector<QString>& names = valueFeatureNames();
+        if (names.size() != std::size(kCampaignValueFeatures))
+            return false;
+        for (size_t i = 0; i < names.size(); ++i)
+            if (names[i] != QLatin1String(kCampaignValueFeatures[i]))
+                return false;
+        return true;
+    }();
+    if (!columnsMatch || s.gameOver || s.options.victory_19_1 || s.scenario != QLatin1String("campaign"))
+        return std::nullopt;
+    const int t = std::clamp(s.lastTurn - s.turn, 0, static_cast<int>(std::size(kCampaignValueSigma)) - 1);
+    const std::vector<double> f = valueFeatures(d, s);
+    LearnedValue lv;
+    for (size_t i = 0; i < f.size(); ++i)
+        lv.finalVp += f[i] * kCampaignValueCoef[t][i];
+    // 5.22: the Catholic wins with 30 VP or more and his three Areas, the Protestant with 10 or less
+    const double sigma = kCampaignValueSigma[t];
+    double catholic = normalCdf((lv.finalVp - 29.5) / sigma);
+    for (size_t a = 0; a < 3; ++a) // features 5..7: Austria, Bavaria, the Spanish Netherlands (-1, 0, 1)
+        catholic *= kCampaignValueArea[t][a][static_cast<int>(f[5 + a]) + 1];
+    lv.outlook = catholic - normalCdf((10.5 - lv.finalVp) / sigma);
+    return lv;
+}
 
 double victoryOutlook(const GameData& d, const GameState& s, int side) {
     return victoryOutlook(s, finalGoals(d, s.scenario, s.options.victory_19_1), side);

@@ -16,10 +16,21 @@ double cpuNow() {
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
 }
+const char* const kFinalAreas[] = {"austria", "bavaria", "spanish-nl"};
 } // namespace
 
+QString featureHeader() {
+    QStringList h{QStringLiteral("# turn last-turn side")};
+    for (const QString& n : valueFeatureNames())
+        h << n;
+    h << QStringLiteral("| winner vp end-turn");
+    for (const char* a : kFinalAreas)
+        h << QLatin1String(a);
+    return h.join(QLatin1Char(' '));
+}
+
 MatchResult playMatch(const Engine& engine, const GameState& start, Bot* bots[2], int maxActions,
-                      bool keepReasons) {
+                      bool keepReasons, bool keepFeatures) {
     MatchResult r;
     GameState s = start;
     const GameData& d = engine.data();
@@ -44,6 +55,12 @@ MatchResult playMatch(const Engine& engine, const GameState& start, Bot* bots[2]
             std::get<TurnFrame>(s.frames.front()).phase == Phase::Action) {
             r.cardRoundSeconds[side].push_back(secs);
             r.cardRoundCpu[side].push_back(cpu);
+            if (keepFeatures) {
+                QStringList row{QString::number(s.turn), QString::number(s.lastTurn), QString::number(side)};
+                for (double x : valueFeatures(d, s))
+                    row << QString::number(x, 'g', 6);
+                r.featureRows << row.join(QLatin1Char(' '));
+            }
         }
         const QString text = formatAction(d, s, dec.action);
         const ApplyResult ar = engine.apply(s, dec.action);
@@ -56,6 +73,18 @@ MatchResult playMatch(const Engine& engine, const GameState& start, Bot* bots[2]
         if (keepReasons)
             r.reasons[side] << text + QStringLiteral(" — ") + dec.reason;
         ++r.actions;
+    }
+    if (keepFeatures && s.gameOver) {
+        QString outcome = QStringLiteral(" | %1 %2 %3").arg(s.winner).arg(s.vp).arg(s.turn);
+        for (const char* id : {"austria", "bavaria", "spanish-netherlands"}) {
+            const int a = d.area(QLatin1String(id));
+            outcome += QLatin1Char(' ') +
+                       QString::number(a >= 0 ? int(s.areas[static_cast<size_t>(a)].control) : int(kNone));
+        }
+        for (QString& row : r.featureRows)
+            row += outcome;
+    } else {
+        r.featureRows.clear(); // an unfinished game has no outcome to learn from
     }
     r.finished = s.gameOver;
     r.winner = s.gameOver ? s.winner : static_cast<int8_t>(kNone);

@@ -24,10 +24,17 @@ struct MatchResult {
                                         // the wall time, not this)
     QStringList actionTexts;            // every action in notation (a replayable game)
     QStringList reasons[2];             // with keepReasons: each decision's reason
+    // with keepFeatures, a finished game: per card round "turn last-turn side <valueFeatures()> | winner
+    // final-VP final-turn <final control of Austria, Bavaria, the Spanish Netherlands>" (the learned
+    // value's data, scripts/fit_value.py)
+    QStringList featureRows;
 };
+
+// The header line of the feature rows (the columns' names).
+QString featureHeader();
 
 // Plays a game from `start` (a fresh scenario set-up) with bots[kCatholic] and bots[kProtestant].
 MatchResult playMatch(const rules::Engine& engine, const rules::GameState& start, Bot* bots[2],
-                      int maxActions = 20000, bool keepReasons = false);
+                      int maxActions = 20000, bool keepReasons = false, bool keepFeatures = false);
 
 } // namespace wp::ai

@@ -391,6 +391,25 @@ const ScenarioGoals& scenarioGoals(const GameData& d, const QString& scenario) {
 
 // ---------------------------------------------------------------- evaluation
 
+double keyCitiesTerm(const GameData& d, const GameState& s) {
+    const KeyPlaces k = keyPlaces(d);
+    double v = 0;
+    int protKeys = 0;
+    for (int c : {k.vienna, k.munich, k.brussels})
+        if (c >= 0 && effectiveCityControl(d, s, c) == kProt) {
+            v -= 4;
+            ++protKeys;
+        }
+    return protKeys == 3 ? v - 60 : v;
+}
+
+double wallensteinTerm(const GameState& s) {
+    if (s.wallensteinTrack < 12)
+        return 0;
+    const double over = s.wallensteinTrack - 11;
+    return -over * over * 0.8; // 5.21: the Protestant wins at 20
+}
+
 double evaluate(const GameData& d, const GameState& s, int side) {
     double v = 0; // the Catholic's point of view
     if (s.gameOver) {
@@ -407,14 +426,7 @@ double evaluate(const GameData& d, const GameState& s, int side) {
             v += ls == kCath ? w : ls == kProt ? -w : 0;
         }
     const KeyPlaces k = keyPlaces(d);
-    int protKeys = 0;
-    for (int c : {k.vienna, k.munich, k.brussels})
-        if (c >= 0 && effectiveCityControl(d, s, c) == kProt) {
-            v -= 4;
-            ++protKeys;
-        }
-    if (protKeys == 3)
-        v -= 60;
+    v += keyCitiesTerm(d, s);
     // 5.22 (campaign): the Catholic needs Austria, Bavaria and the Spanish Netherlands at the end.
     const double keyWeight = s.turn >= s.lastTurn - 2 ? 6 : 2;
     for (int a : {k.austria, k.bavaria, k.spanishNl}) {
@@ -427,10 +439,7 @@ double evaluate(const GameData& d, const GameState& s, int side) {
     for (const auto& [needer, card] : scenarioGoals(d, s.scenario).cardsNeeded)
         if (static_cast<size_t>(card) < s.eventPlayed.size() && s.eventPlayed[static_cast<size_t>(card)])
             v += needer == kCath ? 10 : -10;
-    if (s.wallensteinTrack >= 12) {
-        const double over = s.wallensteinTrack - 11;
-        v -= over * over * 0.8; // 5.21: the Protestant wins at 20
-    }
+    v += wallensteinTerm(s);
     v += 0.3 * (s.aidPoints[kCath] - s.aidPoints[kProt]);
     for (size_t c = 0; c < s.cities.size(); ++c) {
         const CityState& cs = s.cities[c];
@@ -440,6 +449,61 @@ double evaluate(const GameData& d, const GameState& s, int side) {
         }
     }
     return side == kCath ? v : -v;
+}
+
+// ---------------------------------------------------------------- the learned value's features
+
+const std::vector<QString>& valueFeatureNames() {
+    static const std::vector<QString> names{
+        QStringLiteral("one"),         QStringLiteral("vp"),         QStringLiteral("cf"),
+        QStringLiteral("leaders"),     QStringLiteral("electors"),   QStringLiteral("austria"),
+        QStringLiteral("bavaria"),     QStringLiteral("spanish-nl"), QStringLiteral("areas"),
+        QStringLiteral("wallenstein"), QStringLiteral("aid"),        QStringLiteral("sieges"),
+        QStringLiteral("dutch-war"),   QStringLiteral("spinola"),    QStringLiteral("france"),
+        QStringLiteral("sweden"),      QStringLiteral("denmark"),    QStringLiteral("threat"),
+        QStringLiteral("rounds")};
+    return names;
+}
+
+std::vector<double> valueFeatures(const GameData& d, const GameState& s) {
+    std::vector<double> f;
+    f.reserve(valueFeatureNames().size());
+    auto signOf = [](int side) { return side == kCath ? 1.0 : side == kProt ? -1.0 : 0.0; };
+    f.push_back(1);
+    f.push_back(s.vp);
+    const Forces fo(d, s);
+    f.push_back(fo.total[kCath] - fo.total[kProt]);
+    double leaders = 0;
+    for (size_t l = 0; l < s.leaders.size(); ++l)
+        if (s.leaders[l].status == LeaderStatus::InPlay)
+            leaders += signOf(leaderSide(d, s, static_cast<int>(l))) *
+                       (1 + d.leaders[static_cast<qsizetype>(l)].stars);
+    f.push_back(leaders);
+    f.push_back(electorsControlled(d, s, kCath) - electorsControlled(d, s, kProt));
+    const KeyPlaces k = keyPlaces(d);
+    for (int a : {k.austria, k.bavaria, k.spanishNl})
+        f.push_back(a >= 0 ? signOf(s.areas[static_cast<size_t>(a)].control) : 0.0);
+    double areas = 0;
+    for (const AreaState& a : s.areas)
+        areas += signOf(a.control);
+    f.push_back(areas);
+    f.push_back(s.wallensteinTrack);
+    f.push_back(s.aidPoints[kCath] - s.aidPoints[kProt]);
+    double sieges = 0;
+    for (size_t c = 0; c < s.cities.size(); ++c) {
+        const CityState& cs = s.cities[c];
+        if (cs.siege > 0)
+            sieges += signOf(cs.sieger) * cs.siege * (1 + d.cities[static_cast<qsizetype>(c)].vp);
+    }
+    f.push_back(sieges);
+    f.push_back(s.dutchWar);
+    f.push_back(spinolaUrgency(d, s, campaign(d)));
+    f.push_back(s.franceInWar);
+    f.push_back(s.swedenInWar);
+    f.push_back(s.denmarkInWar);
+    f.push_back(electorThreat(d, s, kCath));
+    f.push_back((s.roundsUsed[kCath] + s.roundsUsed[kProt]) / 12.0);
+    return f;
 }
 
 int upObjective(const GameData& d, const GameState& s, int leader, int side) {
