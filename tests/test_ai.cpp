@@ -295,7 +295,7 @@ class TestAi : public QObject {
         s.vp = 32;
         const ai::LearnedValue at32 = *ai::learnedValue(d, s);
         QVERIFY(at32.finalVp > at26.finalVp + 4);
-        QVERIFY2(at32.outlook > 0.4 && at32.outlook > at26.outlook + 0.2,
+        QVERIFY2(at32.outlook > 0.2 && at32.outlook > at26.outlook + 0.2,
                  qPrintable(QStringLiteral("%1 %2").arg(at32.outlook).arg(at26.outlook)));
         s.areas[static_cast<size_t>(d.area(QStringLiteral("bavaria")))].control = kProtestant;
         QVERIFY(ai::learnedValue(d, s)->outlook < at32.outlook - 0.2); // 5.22: all three Areas

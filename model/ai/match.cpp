@@ -16,7 +16,8 @@ double cpuNow() {
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
 }
-const char* const kFinalAreas[] = {"austria", "bavaria", "spanish-nl"};
+// the Areas whose control at the end the feature rows give (5.22: the Catholic's three)
+const char* const kFinalAreas[] = {"austria", "bavaria", "spanish-netherlands"};
 } // namespace
 
 QString featureHeader() {
@@ -76,7 +77,7 @@ MatchResult playMatch(const Engine& engine, const GameState& start, Bot* bots[2]
     }
     if (keepFeatures && s.gameOver) {
         QString outcome = QStringLiteral(" | %1 %2 %3").arg(s.winner).arg(s.vp).arg(s.turn);
-        for (const char* id : {"austria", "bavaria", "spanish-netherlands"}) {
+        for (const char* id : kFinalAreas) {
             const int a = d.area(QLatin1String(id));
             outcome += QLatin1Char(' ') +
                        QString::number(a >= 0 ? int(s.areas[static_cast<size_t>(a)].control) : int(kNone));
