@@ -829,7 +829,7 @@ class TestBattle : public QObject {
         QVERIFY(hasNote(
             o, QStringLiteral("Bohemian Estates are a Protestant army: only Spanish armies outside "
                               "Iberia and German Catholic armies have Light Horse (7.3.2), so their 2 "
-                              "Light Horse stand(s) are Horse.")));
+                              "Light Horse stands are Horse.")));
         QCOMPARE(unitsOf(s, 0, UnitType::LightHorse).size(), 2);
         // 16.2: the Spanish tercio and Tilly's (Bavarian veterans to 1632) are superior Large Pike+Shot.
         QStringList large;

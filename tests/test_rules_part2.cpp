@@ -1405,7 +1405,7 @@ class TestRulesPart2 : public QObject {
         QVERIFY(f.d().cities[f.city("pilsen")].neighbours.contains(f.city("prague"))); // one space
         f.dice({9});
         QVERIFY(f.act(QStringLiteral("play %1 act mansfeld").arg(b)));
-        QVERIFY2(f.logged("19.8 roll 9 + 1 (worst Battle rating 0, same nationality +2, 1 space(s) -1)"),
+        QVERIFY2(f.logged("19.8 roll 9 + 1 (worst Battle rating 0, same nationality +2, 1 space -1)"),
                  qPrintable(f.logText(f.log)));
         QCOMPARE(int(f.s.cardPlace[f.card(b)]), int(CardPlace::Played)); // the extra card is played
         QCOMPARE(f.activation()->leader, int16_t(f.leader("anhalt")));   // the first army moves first

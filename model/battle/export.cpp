@@ -621,12 +621,11 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
                 ++n;
             }
         if (n > 0)
-            notes << QStringLiteral(
-                         "%1 a %2 army: only Spanish armies outside Iberia and German Catholic "
-                         "armies have Light Horse (7.3.2), so %3 %4 Light Horse stand(s) are Horse.")
+            notes << QStringLiteral("%1 a %2 army: only Spanish armies outside Iberia and German Catholic "
+                                    "armies have Light Horse (7.3.2), so %3 %4 %5 Horse.")
                          .arg(tactical::subject(in.sides[s].name, "is"), natName(nationality[s]),
-                              tactical::its(in.sides[s].name))
-                         .arg(n);
+                              tactical::its(in.sides[s].name), counted(n, "Light Horse stand"),
+                              n == 1 ? QStringLiteral("is") : QStringLiteral("are"));
     }
     // Caps (7.3.2): at most 4 Cannon; at most 2 each of the capped types, the surplus converted.
     const QJsonObject caps = m.value(QStringLiteral("caps")).toObject();

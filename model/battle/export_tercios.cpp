@@ -1026,34 +1026,34 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
                      .arg(tactical::subject(in.sides[0].name, "attacks"), in.city,
                           tactical::subject(in.sides[1].name, "holds"), tactical::its(in.sides[1].name));
     if (in.relief)
-        notes
-            << QStringLiteral("Relief of a siege (TYW 13.15): %1 %2 besiegers, who hold their "
-                              "siege lines (a Wall, L1491, in front of their first line) with %3 behind "
-                              "them.%4")
-                   .arg(tactical::subject(in.sides[0].name, "attacks"),
-                        tactical::possessive(in.sides[1].name), in.city)
-                   .arg(
-                       in.garrison <= 0 ? QString()
-                       : garrisonAt.isEmpty()
-                           ? QStringLiteral(" %1 of the attacker's campaign units are the garrison; %2.")
-                                 .arg(in.garrison)
-                                 .arg(playersDeploy && ownGarrison
-                                          ? QStringLiteral("the players deploy its regiments (named the "
-                                                           "garrison) in and beside the town, facing the "
-                                                           "besiegers' rear")
-                                          : QStringLiteral("it has no regiment of its own (at this scale, or "
-                                                           "no room by the town) and marches with the relief "
-                                                           "army"))
-                           : QStringLiteral(" The garrison (%1 of the attacker's campaign units, %2 Tercios "
-                                            "unit(s)) starts in and beside the town behind the besiegers, "
-                                            "facing their rear; one Foot unit holds the town (a large "
-                                            "Building, L1471).%3")
-                                 .arg(in.garrison)
-                                 .arg(garrisonUnits)
-                                 .arg(marched ? QStringLiteral(" %1 of its regiments find no room there and "
-                                                               "march with the relief army.")
-                                                    .arg(marched)
-                                              : QString()));
+        notes << QStringLiteral("Relief of a siege (TYW 13.15): %1 %2 besiegers, who hold their "
+                                "siege lines (a Wall, L1491, in front of their first line) with %3 behind "
+                                "them.%4")
+                     .arg(tactical::subject(in.sides[0].name, "attacks"),
+                          tactical::possessive(in.sides[1].name), in.city)
+                     .arg(in.garrison <= 0 ? QString()
+                          : garrisonAt.isEmpty()
+                              ? QStringLiteral(" %1 of the attacker's campaign units are the garrison; %2.")
+                                    .arg(in.garrison)
+                                    .arg(playersDeploy && ownGarrison
+                                             ? QStringLiteral("the players deploy its regiments (named the "
+                                                              "garrison) in and beside the town, facing the "
+                                                              "besiegers' rear")
+                                             : QStringLiteral(
+                                                   "it has no regiment of its own (at this scale, or "
+                                                   "no room by the town) and marches with the relief "
+                                                   "army"))
+                              : QStringLiteral(" The garrison (%1 of the attacker's campaign units, %2) "
+                                               "starts in and beside the town behind the besiegers, "
+                                               "facing their rear; one Foot unit holds the town (a large "
+                                               "Building, L1471).%3")
+                                    .arg(in.garrison)
+                                    .arg(counted(garrisonUnits, "Tercios unit"))
+                                    .arg(marched
+                                             ? QStringLiteral(" %1 of its regiments find no room there and "
+                                                              "march with the relief army.")
+                                                   .arg(marched)
+                                             : QString()));
     if (in.neutralArea)
         notes << QStringLiteral("A Neutral Area (TYW 5.13): %1 keeps its gates shut; no unit may enter the "
                                 "town (an impassable piece over it, 'closed-town', drawn cross-hatched).")

@@ -16,6 +16,7 @@
 // - A raw 0 is a botch: the second leader does not activate; he and as many units of his stack as his
 //   Leadership rating move one space to the neighbouring city farthest from the nearest enemy units (the
 //   first such city in map order), if one is farther than where he stands and he may stop there.
+#include "data/words.h"
 #include "rules/economy.h"
 #include "rules/events.h"
 #include "rules/internal.h"
@@ -123,9 +124,8 @@ void botch(Ctx& c, int side, int leader) {
         c.s.units[u].loc = static_cast<int16_t>(best);
     checkSiegeMaintained(c, at); // 13.14: a siege they kept may end
     WP_SAY(c,
-           QStringLiteral("19.8 a botched campaign: %1 heads for safety with %2 unit(s), %3 -> %4")
-               .arg(leaderName(c.d, leader))
-               .arg(units.size())
+           QStringLiteral("19.8 a botched campaign: %1 heads for safety with %2, %3 -> %4")
+               .arg(leaderName(c.d, leader), counted(static_cast<long long>(units.size()), "unit"))
                .arg(cityName(c.d, at), cityName(c.d, best)),
            side);
     // 11.22: lone enemy leaders where they arrive are caught, as by any arrival of units (the fuzzer,
@@ -181,14 +181,15 @@ void campaignApply(Ctx& c, const Action& a) {
     const int raw = c.roll(QStringLiteral("19.8 campaign move"), side);
     const int modified = raw + drm;
     WP_SAY(c,
-           QStringLiteral("19.8 roll %1 %2 %3 (worst Battle rating %4, %5 nationality %6, %7 space(s) -%7%8) "
-                          "= %9 against a distance of %7")
+           QStringLiteral("19.8 roll %1 %2 %3 (worst Battle rating %4, %5 nationality %6, %7 -%8%9) "
+                          "= %10 against a distance of %8")
                .arg(raw)
                .arg(drm < 0 ? "-" : "+")
                .arg(std::abs(drm))
                .arg(worst)
                .arg(sameNat ? "same" : "different")
                .arg(sameNat ? "+2" : "-2")
+               .arg(counted(dist, "space"))
                .arg(dist)
                .arg(clear == dist ? QString() : QStringLiteral(", enemy on the way -2"))
                .arg(modified),

@@ -4,6 +4,8 @@
 // singular.
 #pragma once
 
+#include "data/words.h"
+
 #include <QString>
 
 namespace wp::tactical {
@@ -29,8 +31,7 @@ QString subject(const QString& side, const char* verb);
 // The possessive pronoun of a side: "its" (Spain), "their" (Swedes).
 QString its(const QString& side);
 
-// A count and its noun, given in the singular, in the number of the count: "1 hit", "0 hits", "3 points",
-// "1 die", "2 dice".
-QString counted(long long n, const char* noun);
+// A count and its noun in the number of the count ("1 hit", "2 dice"): data/words.h.
+using wp::counted;
 
 } // namespace wp::tactical

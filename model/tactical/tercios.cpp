@@ -2075,9 +2075,10 @@ void TerciosEngine::advanceCharge(TerciosState& s) const {
             break;
         s.units[c].pose = q;
         s.note([&] {
-            return QStringLiteral("G17 %1 charges past %2: pauses after %3\", the passed unit(s) may react")
+            return QStringLiteral("G17 %1 charges past %2: pauses after %3\", the passed %4 may react")
                 .arg(s.units[c].id, s.units[reached.first()].id)
-                .arg(d, 0, 'f', 2);
+                .arg(d, 0, 'f', 2)
+                .arg(reached.size() == 1 ? QStringLiteral("unit") : QStringLiteral("units"));
         });
         s.pending.reactors = reached;
         s.triggered << reached;
