@@ -6,6 +6,7 @@
 #include "battle/export.h"
 #include "battle/site.h"
 #include "battleexportdialog.h"
+#include "data/words.h"
 #include "rules/action.h"
 #include "rules/state.h"
 #include "save/savefile.h"
@@ -265,9 +266,8 @@ int replayToCombat(const rules::Engine& engine, rules::GameState& s, const Actio
         return 0;
     *error = src.name.isEmpty()
                  ? QStringLiteral("no combat in the position; give --actions FILE leading to one")
-                 : QStringLiteral("%1: the actions reach %2 combat(s), not combat %3")
-                       .arg(src.name)
-                       .arg(seen)
+                 : QStringLiteral("%1: the actions reach %2, not combat %3")
+                       .arg(src.name, wp::counted(seen, "combat"))
                        .arg(n);
     return 1;
 }

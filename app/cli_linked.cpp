@@ -4,6 +4,7 @@
 #include "cli_game.h"
 
 #include "battle/linked.h"
+#include "data/words.h"
 #include "rules/action.h"
 #include "rules/state.h"
 #include "save/savefile.h"
@@ -182,7 +183,9 @@ int replayToTable(const rules::Engine& engine, rules::GameState& s, const GameSo
         }
     }
     if (battle > 0) {
-        *error = QStringLiteral("the game has %1 table battle(s), not battle %2").arg(seen).arg(battle);
+        *error = QStringLiteral("the game has %1, not battle %2")
+                     .arg(wp::counted(seen, "table battle"))
+                     .arg(battle);
         return 1;
     }
     if (stop)

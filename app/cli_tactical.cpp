@@ -1,5 +1,6 @@
 // westphalia-cli tactical tvbd: load a battle scenario, replay actions or auto-resolve, print log and result.
 #include "cli_util.h"
+#include "data/words.h"
 #include "tactical/tactical_game.h"
 #include "tactical/tercios.h"
 
@@ -38,15 +39,14 @@ const char* kTacticalUsage =
 )";
 
 QString sideResult(const wp::tactical::BattleState& s, const wp::tactical::AutoResult& r, int side) {
-    return QStringLiteral(
-               "%1: lost %2 of %3 (breakpoint %4): %5 routed, %6 Cannon overrun, %7 Commander(s) lost")
+    return QStringLiteral("%1: lost %2 of %3 (breakpoint %4): %5 routed, %6 Cannon overrun, %7 lost")
         .arg(s.sideName[side])
         .arg(r.lost[side])
         .arg(s.originalUnits[side])
         .arg(wp::tactical::TvbdEngine::armyBreakpoint(s.originalUnits[side]))
         .arg(r.routed[side])
         .arg(r.eliminated[side])
-        .arg(r.commandersLost[side]);
+        .arg(wp::counted(r.commandersLost[side], "Commander"));
 }
 
 // The options both rulesets' commands share (--seed, --games, --odds, --bench, --jobs, --policy), read once.

@@ -728,9 +728,9 @@ class TestBattle : public QObject {
         const int plain = superior(in);
         in.sides[0].leaders.first().stars = 2;
         QCOMPARE(superior(in), plain + 2);
-        QVERIFY(hasNote(exportTvbd(in, map, *rules, 4), QStringLiteral("is a Dynamic leader (2 star(s))")));
+        QVERIFY(hasNote(exportTvbd(in, map, *rules, 4), QStringLiteral("is a Dynamic leader (2 stars)")));
         QVERIFY(
-            hasNote(exportTercios(in, tmap, *trules, 4), QStringLiteral("is a Dynamic leader (2 star(s))")));
+            hasNote(exportTercios(in, tmap, *trules, 4), QStringLiteral("is a Dynamic leader (2 stars)")));
     }
 
     void breitenfeld() {
@@ -1580,7 +1580,7 @@ class TestBattle : public QObject {
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 1);
         QVERIFY(QString::fromUtf8(p.readAllStandardError())
-                    .contains(tyw + QStringLiteral(": the actions reach 1 combat(s), not combat 2")));
+                    .contains(tyw + QStringLiteral(": the actions reach 1 combat, not combat 2")));
         // Bad input: an action that does not read names the file and line.
         QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
         f.write("fly to the moon\n");

@@ -5,6 +5,7 @@
 #include "battle/site.h"
 #include "data/datadir.h"
 #include "data/gamedata.h"
+#include "data/words.h"
 #include "rules/rng.h"
 #include "rules/state.h"
 #include "tactical/sidewords.h"
@@ -590,13 +591,12 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
                                {QStringLiteral("count"), std::min(2, l.stars)},
                                {QStringLiteral("types"),
                                 QJsonArray{QStringLiteral("PikeShot"), QStringLiteral("Horse")}}}};
-            notes << QStringLiteral(
-                         "%1 is a Dynamic leader (%2 star(s)): %3 more ordinary Pike+Shot or Horse "
-                         "of %4 are superior (16.3).")
-                         .arg(l.name)
-                         .arg(l.stars)
+            notes << QStringLiteral("%1 is a Dynamic leader (%2): %3 more ordinary Pike+Shot or Horse "
+                                    "of %4 %5 superior (16.3).")
+                         .arg(l.name, counted(l.stars, "star"))
                          .arg(std::min(2, l.stars))
-                         .arg(in.sides[s].name);
+                         .arg(in.sides[s].name,
+                              std::min(2, l.stars) == 1 ? QStringLiteral("is") : QStringLiteral("are"));
         }
     later << stars;
     // 7.3.2: only Spanish armies outside Iberia and German Catholic (Imperial, League) armies have Light
@@ -858,6 +858,10 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
                 {QStringLiteral("w"), r2(x1 - x0)},
                 {QStringLiteral("d"), r2(y1 - y0)}};
         }
+        const QString drawn =
+            site.crossings.isEmpty()
+                ? QStringLiteral(".")
+                : QStringLiteral("; %1 drawn.").arg(counted(site.crossings.size(), "crossing"));
         notes << QStringLiteral("The %2 at %1 (%3): %4%5")
                      .arg(in.city, site.river, site.riverSource,
                           river
@@ -867,9 +871,7 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
                                                                             : QStringLiteral("right"))
                               : QStringLiteral("a stream across the neutral zone, difficult along its whole "
                                                "length (8.2); Cannon cross only at a bridge"),
-                          site.crossings.isEmpty()
-                              ? QStringLiteral(".")
-                              : QStringLiteral("; %1 crossing(s) drawn.").arg(site.crossings.size()));
+                          drawn);
     }
     notes << site.notes;
     // A Neutral Area's town keeps its gates shut (5.13): the rulebook's scenario impassable terrain (8.2, the
@@ -972,8 +974,8 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
         }
     }
     if (!decor.isEmpty())
-        notes << QStringLiteral("%1 field(s) out of season: open ground, drawn for the look only (8.2).")
-                     .arg(decor.size());
+        notes << QStringLiteral("%1 out of season: open ground, drawn for the look only (8.2).")
+                     .arg(counted(decor.size(), "field"));
 
     // The terrain as the engine sees it (classes and pieces), to deploy around it.
     QList<wp::tactical::TerrainFeature> feats;
@@ -1314,13 +1316,14 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
             cu.insert(QStringLiteral("y"), chief[c].y());
             if (gar)
                 cu.insert(QStringLiteral("facing"), 270);
-            cu.insert(QStringLiteral("name"),
-                      gar  ? QStringLiteral("the governor of %1").arg(in.city)
-                      : ld ? QStringLiteral("%1 (battle %2%3)")
-                                 .arg(ld->name)
-                                 .arg(ld->battle)
-                                 .arg(ld->stars ? QStringLiteral(", %1 star(s)").arg(ld->stars) : QString())
-                           : QStringLiteral("a colonel"));
+            cu.insert(
+                QStringLiteral("name"),
+                gar  ? QStringLiteral("the governor of %1").arg(in.city)
+                : ld ? QStringLiteral("%1 (battle %2%3)")
+                           .arg(ld->name)
+                           .arg(ld->battle)
+                           .arg(ld->stars ? QStringLiteral(", ") + counted(ld->stars, "star") : QString())
+                     : QStringLiteral("a colonel"));
             units << cu;
             for (const QJsonObject& u : body)
                 units << u;
@@ -1425,10 +1428,9 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
                      .arg(stands[s].size())
                      .arg(commanders)
                      .arg(coins)
-                     .arg(sections ? QStringLiteral(", %1 for %2 manned field-fortification section(s), "
-                                                    "16.5.6")
+                     .arg(sections ? QStringLiteral(", %1 for %2, 16.5.6")
                                          .arg(2 * sections)
-                                         .arg(sections)
+                                         .arg(counted(sections, "manned field-fortification section"))
                                    : QString());
     }
     for (int s = 0; s < 2; ++s)
@@ -1436,7 +1438,7 @@ QJsonObject exportTvbd(const BattleInput& in, const TvbdMapping& map, const wp::
             notes << QStringLiteral("%1: %2, campaign battle rating %3%4")
                          .arg(in.sides[s].name, l.name)
                          .arg(l.battle)
-                         .arg(l.stars ? QStringLiteral(", %1 star(s)").arg(l.stars) : QString());
+                         .arg(l.stars ? QStringLiteral(", ") + counted(l.stars, "star") : QString());
     QJsonObject campaign;
     campaign.insert(QStringLiteral("city"), in.city);
     campaign.insert(QStringLiteral("area"), in.area);

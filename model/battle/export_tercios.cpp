@@ -4,6 +4,7 @@
 #include "battle/export.h"
 
 #include "battle/site.h"
+#include "data/words.h"
 #include "rules/rng.h"
 #include "tactical/battle.h"
 #include "tactical/sidewords.h"
@@ -906,7 +907,7 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
                    QStringLiteral("%1%2").arg(c.bridge ? "bridge" : "ford").arg(++crossingNo));
         }
         siteNotes << QStringLiteral("The %2 at %1 (%3): a River along the %4 flank, flow roll %5: %6 "
-                                    "(L1485); %7 crossing(s), Bridges and Fords pass any unit (L1469).")
+                                    "(L1485); %7, Bridges and Fords pass any unit (L1469).")
                          .arg(in.city, site.river, site.riverSource,
                               (site.riverLine.first().x() < W / 2) ? QStringLiteral("left")
                                                                    : QStringLiteral("right"))
@@ -914,7 +915,7 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
                          .arg(flow == 1   ? QStringLiteral("Difficult")
                               : flow <= 4 ? QStringLiteral("Very Difficult")
                                           : QStringLiteral("Impassable"))
-                         .arg(site.crossings.size());
+                         .arg(counted(site.crossings.size(), "crossing"));
     }
     siteNotes << site.notes;
     const QJsonObject areas = m.value(QStringLiteral("areas")).toObject();
@@ -980,7 +981,10 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
         QStringList leaders;
         for (const ForceLeader& l : in.sides[side].leaders) {
             rank = std::max(rank, l.battle);
-            leaders << QStringLiteral("%1 (battle %2, %3 star(s))").arg(l.name).arg(l.battle).arg(l.stars);
+            leaders << QStringLiteral("%1 (battle %2, %3)")
+                           .arg(l.name)
+                           .arg(l.battle)
+                           .arg(counted(l.stars, "star"));
         }
         for (const QJsonObject& c : own[side]) // a card sets the rank (Hesitation: the enemy's is 0)
             if (c.value(QStringLiteral("effect")).toString() == QLatin1String("rank"))
@@ -1060,12 +1064,11 @@ QJsonObject exportTercios(const BattleInput& in, const TerciosMapping& map, cons
                      .arg(in.city.isEmpty() ? QStringLiteral("the town") : in.city);
     for (int side = 0; side < 2; ++side)
         if (!in.sides[side].leaders.isEmpty() && in.sides[side].leaders.first().stars > 0)
-            notes << QStringLiteral("%1 is a Dynamic leader (%2 star(s)). House rule (tercios-digest.md 11.5 "
+            notes << QStringLiteral("%1 is a Dynamic leader (%2). House rule (tercios-digest.md 11.5 "
                                     "step 5; Brevis has no Commanders): once per turn per star, %3 may "
                                     "re-roll one failed Order Check.")
-                         .arg(in.sides[side].leaders.first().name)
-                         .arg(in.sides[side].leaders.first().stars)
-                         .arg(in.sides[side].name);
+                         .arg(in.sides[side].leaders.first().name,
+                              counted(in.sides[side].leaders.first().stars, "star"), in.sides[side].name);
     notes << siteNotes;
     if (types.contains(QJsonValue(QStringLiteral("Cropland"))))
         notes << QStringLiteral("Cropland: roll %1, %2 (L1475)%3.")
