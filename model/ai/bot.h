@@ -83,6 +83,7 @@ std::vector<double> valueFeatures(const GameData& d, const rules::GameState& s);
 struct LearnedValue {
     double finalVp = 0;
     double outlook = 0;
+    double electorThreat = 0; // electorThreat() for the Catholic: one of the features, handed back
 };
 std::optional<LearnedValue> learnedValue(const GameData& d, const rules::GameState& s);
 

@@ -232,13 +232,14 @@ constexpr double kThreatWeight = 1;
 // material, and the learned outlook that of victoryOutlook; the evaluation's sudden-death terms stay
 // (5.21: Wallenstein's track, the three key cities).
 double searchValue(const GameData& d, const GameState& s, int side, const FinalGoals& goals) {
-    const double rest = kThreatWeight * electorThreat(d, s, side) + campaignTerms(d, s, side);
     if (const std::optional<LearnedValue> lv = learnedValue(d, s)) {
-        // the Catholic's point of view
+        // the Catholic's point of view (the Elector threat is antisymmetric: the features' is his)
         const double v =
             lv->finalVp + kOutlookWeight * lv->outlook + wallensteinTerm(s) + keyCitiesTerm(d, s);
-        return (side == kCatholic ? v : -v) + rest;
+        const double threat = side == kCatholic ? lv->electorThreat : -lv->electorThreat;
+        return (side == kCatholic ? v : -v) + (kThreatWeight * threat + campaignTerms(d, s, side));
     }
+    const double rest = kThreatWeight * electorThreat(d, s, side) + campaignTerms(d, s, side);
     return evaluate(d, s, side) + kOutlookWeight * victoryOutlook(s, goals, side) + rest;
 }
 
@@ -750,9 +751,13 @@ std::optional<LearnedValue> learnedValue(const GameData& d, const GameState& s) 
     }();
     if (!columnsMatch || s.gameOver || s.options.victory_19_1 || s.scenario != QLatin1String("campaign"))
         return std::nullopt;
+    static const size_t threatColumn = static_cast<size_t>(
+        std::find(valueFeatureNames().begin(), valueFeatureNames().end(), QLatin1String("threat")) -
+        valueFeatureNames().begin());
     const int t = std::clamp(s.lastTurn - s.turn, 0, static_cast<int>(std::size(kCampaignValueSigma)) - 1);
     const std::vector<double> f = valueFeatures(d, s);
     LearnedValue lv;
+    lv.electorThreat = threatColumn < f.size() ? f[threatColumn] : electorThreat(d, s, kCatholic);
     for (size_t i = 0; i < f.size(); ++i)
         lv.finalVp += f[i] * kCampaignValueCoef[t][i];
     // 5.22: the Catholic wins with 30 VP or more and his three Areas, the Protestant with 10 or less
