@@ -333,6 +333,9 @@ class TestAi : public QObject {
             QCOMPARE(parts[0].split(QLatin1Char(' '), Qt::SkipEmptyParts).size(), left);
             QCOMPARE(parts[1].split(QLatin1Char(' '), Qt::SkipEmptyParts).size(), right);
             QCOMPARE(parts[1].split(QLatin1Char(' '), Qt::SkipEmptyParts)[1].toInt(), r.vp);
+            // who played the Catholic and the Protestant (fit_value.py --offsets)
+            QCOMPARE(parts[1].split(QLatin1Char(' '), Qt::SkipEmptyParts).mid(right - 2),
+                     QStringList({QStringLiteral("priority"), QStringLiteral("random")}));
         }
         QVERIFY(ai::playMatch(e, s, seats, 20000, false, false).featureRows.isEmpty());
         QVERIFY(ai::playMatch(e, s, seats, 50, false, true).featureRows.isEmpty()); // unfinished: no outcome

@@ -27,6 +27,7 @@ QString featureHeader() {
     h << QStringLiteral("| winner vp end-turn");
     for (const char* a : kFinalAreas)
         h << QLatin1String(a);
+    h << QStringLiteral("catholic-bot protestant-bot");
     return h.join(QLatin1Char(' '));
 }
 
@@ -82,6 +83,8 @@ MatchResult playMatch(const Engine& engine, const GameState& start, Bot* bots[2]
             outcome += QLatin1Char(' ') +
                        QString::number(a >= 0 ? int(s.areas[static_cast<size_t>(a)].control) : int(kNone));
         }
+        // who played: the fit's offsets for the search bot's own games (scripts/fit_value.py --offsets)
+        outcome += QStringLiteral(" %1 %2").arg(bots[kCatholic]->name(), bots[kProtestant]->name());
         for (QString& row : r.featureRows)
             row += outcome;
     } else {
