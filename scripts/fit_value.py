@@ -11,19 +11,14 @@ turn, 0..13):
   * a least-squares fit of the final VP on the features (a small ridge keeps the columns that do not vary
     in a turn, such as the Areas in turn 1, at zero), and the residuals' spread;
   * per Area of the Catholic's three and its control now, how often the Catholic holds it at the end
-    (with one success and one failure added);
-  * with --offsets SEARCH (a features file of the search bot's games, `tournament --bots search,priority
-    ... --features SEARCH`): per side the search bot plays, the mean of (final VP - the fitted expected VP)
-    over its games, each game's rows averaged first and five games of 0 added (the search's games end far
-    from the plan bot's, on which the table is fitted: its Catholic makes more VP, its Protestant fewer).
-    Without it the offsets are 0.
+    (with one success and one failure added).
 
 A quarter of the games (drawn with a fixed seed) are held out and the table is fitted on the rest: the
 script prints the log-loss of the outcome (Catholic win, draw, Protestant win) on the held-out games for
 the fitted value and for the hand-made outlook it replaces (bots.cpp victoryOutlook), so that a new fit
 can be judged before it is built in.
 
-Plain Python 3, no packages: python3 scripts/fit_value.py FEATURES [OUT.inc] [--offsets SEARCH]
+Plain Python 3, no packages: python3 scripts/fit_value.py FEATURES [OUT.inc]
 """
 import math
 import random
@@ -33,9 +28,7 @@ TURNS = 14
 RIDGE = 1e-3
 
 
-def read(path, bots=None):
-    """The header's feature names and the games (lists of rows); with `bots` a list, each game's
-    (Catholic bot, Protestant bot) is appended to it (None when the file does not record them)."""
+def read(path):
     names, games, current, last_key = None, [], None, None
     with open(path, encoding="utf-8") as f:
         for lineno, line in enumerate(f, 1):
@@ -59,8 +52,6 @@ def read(path, bots=None):
             if current is None or key != last_key or row[0] > current[-1][0]:
                 current = []
                 games.append(current)
-                if bots is not None:
-                    bots.append((b[6], b[7]) if len(b) == 8 else None)
             current.append(row)
             last_key = key
     if names is None:
@@ -142,36 +133,6 @@ def handmade(area_cols):
     return p
 
 
-def offsets(path, model, area_cols, nf):
-    """Per turns left and side, the search bot's mean (final VP - expected VP) on that side."""
-    coef = model[0]
-    bots = []
-    names, games = read(path, bots)
-    if len(names) != nf:
-        sys.exit(f"{path}: the features are not those of the table's file")
-    sums = {}  # (turns left, side) -> [sum of the games' mean residuals, games]
-    for g, who in zip(games, bots):
-        if who is None:
-            sys.exit(f"{path}: the file does not say which bots played (written before they were recorded)")
-        for side in (0, 1):
-            if not who[side].startswith("search"):
-                continue
-            per = {}
-            for t, f, _, vp, _ in g:
-                per.setdefault(t, []).append(vp - sum(x * y for x, y in zip(coef[t], f)))
-            for t, res in per.items():
-                acc = sums.setdefault((t, side), [0.0, 0])
-                acc[0] += sum(res) / len(res)
-                acc[1] += 1
-    off = {(t, side): (sums[(t, side)][0] / (sums[(t, side)][1] + 5) if (t, side) in sums else 0.0)
-           for t in range(TURNS) for side in (0, 1)}
-    games_of = [max(sums.get((t, side), [0, 0])[1] for t in range(TURNS)) for side in (0, 1)]
-    for side, label in ((0, "Catholic"), (1, "Protestant")):
-        print(f"offsets, the search as the {label} ({games_of[side]} games): "
-              + " ".join(f"{t}:{off[(t, side)]:+.2f}" for t in range(TURNS)))
-    return off, games_of
-
-
 def log_loss(rows, p):
     total, per = 0.0, {}
     for t, f, winner, _, _ in rows:
@@ -186,23 +147,15 @@ def log_loss(rows, p):
 
 
 def main():
-    args = sys.argv[1:]
-    search = None
-    if "--offsets" in args:
-        i = args.index("--offsets")
-        if i + 1 >= len(args):
-            sys.exit(__doc__)
-        search = args[i + 1]
-        del args[i : i + 2]
-    if len(args) not in (1, 2):
+    if len(sys.argv) not in (2, 3):
         sys.exit(__doc__)
-    names, games = read(args[0])
-    out = args[1] if len(args) == 2 else "model/ai/campaign_value.inc"
+    names, games = read(sys.argv[1])
+    out = sys.argv[2] if len(sys.argv) == 3 else "model/ai/campaign_value.inc"
     for need in ("one", "vp", "austria", "bavaria", "spanish-nl"):
         if need not in names:
-            sys.exit(f"{args[0]}: the header has no '{need}' column")
+            sys.exit(f"{sys.argv[1]}: the header has no '{need}' column")
     if names[1] != "vp":
-        sys.exit(f"{args[0]}: the second feature must be 'vp'")
+        sys.exit(f"{sys.argv[1]}: the second feature must be 'vp'")
     area_cols = [names.index(a) for a in ("austria", "bavaria", "spanish-nl")]
     nf = len(names)
     order = list(range(len(games)))
@@ -218,7 +171,6 @@ def main():
               + " ".join(f"{t}:{v:.3f}" for t, v in sorted(per.items())))
     # the table built in is the one measured on the held-out games
     coef, sigma, area = model
-    off, games_of = offsets(search, model, area_cols, nf) if search else ({}, [0, 0])
     with open(out, "w", encoding="utf-8") as f:
         f.write("// Generated by scripts/fit_value.py from " + f"{len(games) - len(held)} of {len(games)} games "
                 "(docs/ai.md, \"The learned value\"); do not edit by hand.\n")
@@ -230,12 +182,6 @@ def main():
         f.write(f"static const double kCampaignValueCoef[][{nf}] = {{\n")
         for t in range(TURNS):
             f.write("    {" + ", ".join(f"{x:.6g}" for x in coef[t]) + "},\n")
-        f.write("};\n")
-        f.write("// per turns left and the side the search bot plays (Catholic, Protestant): its games' final VP\n"
-                f"// against the expected, from {games_of[0]} and {games_of[1]} of its games (--offsets)\n")
-        f.write("static const double kCampaignValueOffset[][2] = {\n")
-        for t in range(TURNS):
-            f.write("    {" + ", ".join(f"{off.get((t, c), 0.0):.4f}" for c in (0, 1)) + "},\n")
         f.write("};\n")
         f.write("// per turns left, Area (Austria, Bavaria, the Spanish Netherlands) and its control now\n"
                 "// (Protestant, none, Catholic): P(the Catholic holds it at the end)\n")

@@ -79,16 +79,13 @@ std::vector<double> valueFeatures(const GameData& d, const rules::GameState& s);
 // (scripts/fit_value.py, model/ai/campaign_value.inc): the Catholic's expected VP at the end of the game
 // and his victory outlook (P(Catholic wins) - P(Protestant wins), -1..1, from that VP's spread and how
 // often each of his three Areas is still his at the end). Only for the campaign with its 5.22 conditions
-// (not with the 19.1 table) and a game not over; else nothing. With `searcher` a side, the expected VP is
-// that of the search bot's own games on that side against the priority bot (the table's offsets, fitted on
-// them): the plan bot's games, on which the rest is fitted, are weaker on both sides.
+// (not with the 19.1 table) and a game not over; else nothing.
 struct LearnedValue {
     double finalVp = 0;
     double outlook = 0;
     double electorThreat = 0; // electorThreat() for the Catholic: one of the features, handed back
 };
-std::optional<LearnedValue> learnedValue(const GameData& d, const rules::GameState& s,
-                                         int searcher = rules::kNone);
+std::optional<LearnedValue> learnedValue(const GameData& d, const rules::GameState& s);
 
 // The campaign's long-term VP that a few card rounds of play-out do not reach, for `side` (the search
 // bot's value, docs/ai.md "the campaign plan"): the 5.15 penalty pending while Spinola's army is not in

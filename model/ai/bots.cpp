@@ -232,7 +232,7 @@ constexpr double kThreatWeight = 1;
 // material, and the learned outlook that of victoryOutlook; the evaluation's sudden-death terms stay
 // (5.21: Wallenstein's track, the three key cities).
 double searchValue(const GameData& d, const GameState& s, int side, const FinalGoals& goals) {
-    if (const std::optional<LearnedValue> lv = learnedValue(d, s, side)) {
+    if (const std::optional<LearnedValue> lv = learnedValue(d, s)) {
         // the Catholic's point of view (the Elector threat is antisymmetric: the features' is his)
         const double v =
             lv->finalVp + kOutlookWeight * lv->outlook + wallensteinTerm(s) + keyCitiesTerm(d, s);
@@ -738,7 +738,7 @@ class SearchBot : public Bot {
 
 #include "ai/campaign_value.inc"
 
-std::optional<LearnedValue> learnedValue(const GameData& d, const GameState& s, int searcher) {
+std::optional<LearnedValue> learnedValue(const GameData& d, const GameState& s) {
     // the table's columns are valueFeatures(), checked once: a table fitted on other features is not used
     static const bool columnsMatch = [] {
         const std::vector<QString>& names = valueFeatureNames();
@@ -760,8 +760,6 @@ std::optional<LearnedValue> learnedValue(const GameData& d, const GameState& s, 
     lv.electorThreat = threatColumn < f.size() ? f[threatColumn] : electorThreat(d, s, kCatholic);
     for (size_t i = 0; i < f.size(); ++i)
         lv.finalVp += f[i] * kCampaignValueCoef[t][i];
-    if (searcher == kCatholic || searcher == kProtestant)
-        lv.finalVp += kCampaignValueOffset[t][searcher];
     // 5.22: the Catholic wins with 30 VP or more and his three Areas, the Protestant with 10 or less
     const double sigma = kCampaignValueSigma[t];
     double catholic = normalCdf((lv.finalVp - 29.5) / sigma);

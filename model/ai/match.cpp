@@ -83,7 +83,7 @@ MatchResult playMatch(const Engine& engine, const GameState& start, Bot* bots[2]
             outcome += QLatin1Char(' ') +
                        QString::number(a >= 0 ? int(s.areas[static_cast<size_t>(a)].control) : int(kNone));
         }
-        // who played: the fit's offsets for the search bot's own games (scripts/fit_value.py --offsets)
+        // who played the Catholic and the Protestant (a fit can tell, say, the search bot's own games apart)
         outcome += QStringLiteral(" %1 %2").arg(bots[kCatholic]->name(), bots[kProtestant]->name());
         for (QString& row : r.featureRows)
             row += outcome;
