@@ -23,7 +23,8 @@ namespace {
 
 const char* kTournamentUsage =
     R"(usage: westphalia-cli tournament --bots A,B [--games N] [--scenario ID] [--seed S]
-                                [--option KEY=VALUE]... [--handicap A|B] [--jobs J] [--threads T]
+                                [--option KEY=VALUE]... [--handicap A|B] [--side SIDE] [--jobs J]
+                                [--threads T]
                                 [--max-actions M] [--save-dir DIR] [--reasons] [--features FILE]
                                 [--data DIR]
 
@@ -40,6 +41,9 @@ time per decision (median and maximum).
   --handicap A|B      in every game the side that bot A (or B) plays gets the rules handicap
                       handicap=<side>:half-aid (its AID plays give half the Aid Points; a game option,
                       written into the saves), e.g. to measure a difficulty level
+  --side SIDE         bot A plays SIDE (catholic or protestant) in every game, one game per seed: game k
+                      uses the seed S+k, so '--games 50 --side catholic' plays the 50 games of
+                      '--games 100' in which A is the Catholic (to measure a change to one side's play)
   --jobs J            games played in parallel (default 1: decision times are then comparable)
   --threads T         threads of each search bot's decision (root parallelisation; default 1, the
                       desktop app uses 2 on a machine with two cores or more)
@@ -91,6 +95,7 @@ int tournamentCommand(const QStringList& args) {
     const QString maxText = ap.value(QStringLiteral("--max-actions"));
     const QString saveDir = ap.value(QStringLiteral("--save-dir"));
     const QString handicapText = ap.value(QStringLiteral("--handicap"));
+    const QString sideText = ap.value(QStringLiteral("--side"));
     const bool withReasons = ap.flag(QStringLiteral("--reasons"));
     const QString featuresFile = ap.value(QStringLiteral("--features"));
     const QString dir = ap.value(QStringLiteral("--data"));
@@ -118,6 +123,11 @@ int tournamentCommand(const QStringList& args) {
     if (problem.isEmpty() && !handicapText.isEmpty() && handicapBot < 0)
         problem =
             QStringLiteral("--handicap %1: expected A or B (the first or the second bot)").arg(handicapText);
+    const int onlySide = sideText == QLatin1String("catholic")     ? rules::kCatholic
+                         : sideText == QLatin1String("protestant") ? rules::kProtestant
+                                                                   : rules::kNone;
+    if (problem.isEmpty() && !sideText.isEmpty() && onlySide == rules::kNone)
+        problem = QStringLiteral("--side %1: expected catholic or protestant").arg(sideText);
     if (problem.isEmpty() && !featuresFile.isEmpty() && !QFileInfo(featuresFile).absoluteDir().exists())
         problem = QStringLiteral("--features %1: the directory %2 does not exist")
                       .arg(featuresFile, QFileInfo(featuresFile).absolutePath());
@@ -156,8 +166,13 @@ int tournamentCommand(const QStringList& args) {
     std::vector<Played> played(static_cast<size_t>(games));
     for (int i = 0; i < games; ++i) {
         Played& p = played[static_cast<size_t>(i)];
-        p.seed = seed0 + static_cast<uint64_t>(i / 2);
-        p.aSide = i % 2 == 0 ? rules::kCatholic : rules::kProtestant;
+        if (onlySide != rules::kNone) {
+            p.seed = seed0 + static_cast<uint64_t>(i);
+            p.aSide = onlySide;
+        } else {
+            p.seed = seed0 + static_cast<uint64_t>(i / 2);
+            p.aSide = i % 2 == 0 ? rules::kCatholic : rules::kProtestant;
+        }
         p.options = options;
         if (handicapBot >= 0) {
             const int side = handicapBot == 0 ? p.aSide : rules::other(p.aSide);
@@ -248,8 +263,11 @@ int tournamentCommand(const QStringList& args) {
     }
     const int good = games - failures;
     out() << "tournament: " << botSpecs[0] << " vs " << botSpecs[1] << ", " << scenario << ", " << games
-          << " games, seeds " << seed0 << "-" << seed0 + static_cast<uint64_t>((games - 1) / 2)
-          << " (each seed twice, sides swapped)"
+          << " games, seeds " << seed0 << "-"
+          << seed0 + static_cast<uint64_t>(onlySide == rules::kNone ? (games - 1) / 2 : games - 1)
+          << (onlySide == rules::kNone
+                  ? QStringLiteral(" (each seed twice, sides swapped)")
+                  : QStringLiteral(" (%1 always the %2)").arg(botSpecs[0], rules::sideName(onlySide)))
           << (optionArgs.isEmpty() ? QString() : ", options " + optionArgs.join(' '))
           << (handicapBot < 0 ? QString()
                               : QStringLiteral(", half-aid handicap for %1").arg(botSpecs[handicapBot]))

@@ -15,6 +15,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QRandomGenerator>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -435,6 +436,22 @@ void TestSave::fuzzSaveDir() {
     QCOMPARE(handicaps, (QStringList{"handicap=protestant:half-aid", "handicap=catholic:half-aid"}));
     r = cli({"tournament", "--bots", "random,random", "--games", "2", "--handicap", "C"});
     QCOMPARE(r.code, 2);
+    // `--side SIDE`: bot A plays that side in every game, one game per seed
+    QTemporaryDir oneSide;
+    r = cli({"tournament", "--bots", "priority,random", "--games", "2", "--scenario", "early-war", "--seed",
+             "5", "--side", "protestant", "--save-dir", oneSide.path()});
+    QCOMPARE(r.code, 0);
+    QVERIFY2(r.out.contains(QStringLiteral("seeds 5-6 (priority always the Protestant)")), qPrintable(r.out));
+    QVERIFY2(r.out.contains(QRegularExpression(QStringLiteral("priority \\(A\\) +Catholic +0 "))),
+             qPrintable(r.out));
+    QVERIFY2(r.out.contains(QRegularExpression(QStringLiteral("priority \\(A\\) +Protestant +2 "))),
+             qPrintable(r.out));
+    QCOMPARE(QDir(oneSide.path()).entryList({"*.tyw"}),
+             (QStringList{"early-war-5-random-priority.tyw", "early-war-6-random-priority.tyw"}));
+    r = cli({"tournament", "--bots", "random,random", "--games", "2", "--side", "both"});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("--side both: expected catholic or protestant")),
+             qPrintable(r.err));
     // `--features FILE` (issue 8, the learned value's data): the header and a row per card round of each
     // finished game; a file in a directory that does not exist is refused before any game is played
     const QString features = same.filePath(QStringLiteral("features.txt"));
