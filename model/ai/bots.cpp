@@ -341,16 +341,16 @@ SearchLevel searchLevel(int level) {
     switch (level) {
     case 1:
         return {3, 30, 2, 0.5, 1.5, 0.3};
-    case 2: // 360 iterations (120 before session 7): the root's plans get about 60 visits each, and the
-            // Catholic's results rose with them (docs/ai.md); CPU median about 0.5 s a card round since the
-            // opponent model (0.14 s before)
-        return {6, 360, 3, 1.0, 3.0, 0};
+    case 2: // 1000 iterations or 1 s of CPU, whichever comes first (session 21; 360 from session 7, 120
+            // before): 62 % on the 100 games against 57-60 % (docs/ai.md); CPU median about 0.6 s
+            // a card round on this machine, where 360 took 0.19 s
+        return {6, 1000, 3, 1.0, 3.0, 0};
     case 3:
-        return {6, 1000, 3, 2.0, 6.0, 0};
+        return {6, 2000, 3, 2.0, 6.0, 0};
     case 4:
-        return {8, 1000, 4, 4.0, 12.0, 0};
+        return {8, 3000, 4, 4.0, 12.0, 0};
     default:
-        return {10, 3000, 4, 10.0, 30.0, 0};
+        return {10, 6000, 4, 10.0, 30.0, 0};
     }
 }
 
