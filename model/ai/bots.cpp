@@ -751,13 +751,14 @@ std::optional<LearnedValue> learnedValue(const GameData& d, const GameState& s) 
     }();
     if (!columnsMatch || s.gameOver || s.options.victory_19_1 || s.scenario != QLatin1String("campaign"))
         return std::nullopt;
+    // the features hand back electorThreat(d, s, kCatholic) in their "threat" column
     static const size_t threatColumn = static_cast<size_t>(
         std::find(valueFeatureNames().begin(), valueFeatureNames().end(), QLatin1String("threat")) -
         valueFeatureNames().begin());
     const int t = std::clamp(s.lastTurn - s.turn, 0, static_cast<int>(std::size(kCampaignValueSigma)) - 1);
     const std::vector<double> f = valueFeatures(d, s);
     LearnedValue lv;
-    lv.electorThreat = threatColumn < f.size() ? f[threatColumn] : electorThreat(d, s, kCatholic);
+    lv.electorThreat = f.at(threatColumn);
     for (size_t i = 0; i < f.size(); ++i)
         lv.finalVp += f[i] * kCampaignValueCoef[t][i];
     // 5.22: the Catholic wins with 30 VP or more and his three Areas, the Protestant with 10 or less
