@@ -24,9 +24,8 @@ namespace {
 const char* kTournamentUsage =
     R"(usage: westphalia-cli tournament --bots A,B [--games N] [--scenario ID] [--seed S]
                                 [--option KEY=VALUE]... [--handicap A|B] [--side SIDE] [--jobs J]
-                                [--threads T]
-                                [--max-actions M] [--save-dir DIR] [--reasons] [--features FILE]
-                                [--data DIR]
+                                [--threads T] [--max-actions M] [--save-dir DIR] [--reasons]
+                                [--features FILE] [--data DIR]
 
 Plays N games between bot A and bot B, alternating sides: games 2k and 2k+1 use the seed S+k, A plays
 the Catholic in the first and the Protestant in the second. Each bot sees only its side's view
@@ -123,9 +122,8 @@ int tournamentCommand(const QStringList& args) {
     if (problem.isEmpty() && !handicapText.isEmpty() && handicapBot < 0)
         problem =
             QStringLiteral("--handicap %1: expected A or B (the first or the second bot)").arg(handicapText);
-    const int onlySide = sideText == QLatin1String("catholic")     ? rules::kCatholic
-                         : sideText == QLatin1String("protestant") ? rules::kProtestant
-                                                                   : rules::kNone;
+    const std::optional<Side> onlySideId = sideFromId(sideText);
+    const int onlySide = onlySideId ? rules::sideIndex(*onlySideId) : rules::kNone;
     if (problem.isEmpty() && !sideText.isEmpty() && onlySide == rules::kNone)
         problem = QStringLiteral("--side %1: expected catholic or protestant").arg(sideText);
     if (problem.isEmpty() && !featuresFile.isEmpty() && !QFileInfo(featuresFile).absoluteDir().exists())
