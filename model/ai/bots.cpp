@@ -411,11 +411,8 @@ class SearchBot : public Bot {
             const std::vector<Action> legal = engine.legalActions(s);
             if (legal.empty())
                 return;
-            if (!engine
-                     .apply(
-                         s,
-                         legal[fastChoiceTowards(engine, s, legal, rng, objective, side, nullptr, planSide)])
-                     .ok)
+            const size_t i = fastChoiceTowards(engine, s, legal, rng, objective, side, nullptr, planSide);
+            if (!engine.applyListed(s, legal, i).ok) // legal is s's list: not listed again to check it
                 return;
         }
     }
@@ -515,7 +512,7 @@ class SearchBot : public Bot {
                     if (node != 0 && mover != side) {
                         const size_t reply =
                             fastChoiceTowards(engine, s, legal, rng, -1, kNone, nullptr, side);
-                        if (!engine.apply(s, legal[reply]).ok)
+                        if (!engine.applyListed(s, legal, reply).ok)
                             break;
                         ++depth;
                         continue;

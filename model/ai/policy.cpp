@@ -88,7 +88,7 @@ struct KeyPlaces {
     int austria = -1, bavaria = -1, spanishNl = -1;
 };
 
-KeyPlaces keyPlaces(const GameData& d) {
+KeyPlaces findKeyPlaces(const GameData& d) {
     KeyPlaces k;
     for (int i = 0; i < d.cities.size(); ++i) {
         const QString& id = d.cities[i].id;
@@ -109,6 +109,11 @@ KeyPlaces keyPlaces(const GameData& d) {
             k.spanishNl = i;
     }
     return k;
+}
+
+// Found by id once per data set (the play-outs ask for them at every step).
+const KeyPlaces& keyPlaces(const GameData& d) {
+    return perDataSet<KeyPlaces>(d, [&d] { return findKeyPlaces(d); });
 }
 
 // What the search bot's campaign plan needs to know (docs/ai.md, "the campaign plan"): the Dutch War
@@ -199,15 +204,18 @@ bool canFormSpinolaArmy(const GameData& d, const GameState& s, const Campaign& c
 struct Forces {
     std::vector<int> out[2], in[2];
     int total[2] = {0, 0};
-    std::vector<int> held[2]; // per Area: the cities each side controls (3.13)
+    std::vector<int> held[2];    // per Area: the cities each side controls (3.13)
+    std::vector<int8_t> control; // per city: who controls it (effectiveCityControl, 3.13)
     Forces(const GameData& d, const GameState& s) {
         const size_t n = static_cast<size_t>(d.cities.size());
         for (int side = 0; side < 2; ++side)
             held[side].assign(static_cast<size_t>(d.areas.size()), 0);
+        control.resize(n);
         for (qsizetype c = 0; c < d.cities.size(); ++c) {
             const int ar = d.cities[c].area;
-            const int ctl = ar >= 0 ? effectiveCityControl(d, s, static_cast<int>(c)) : kNone;
-            if (ctl == kCath || ctl == kProt)
+            const int ctl = effectiveCityControl(d, s, static_cast<int>(c));
+            control[static_cast<size_t>(c)] = static_cast<int8_t>(ctl);
+            if (ar >= 0 && (ctl == kCath || ctl == kProt))
                 ++held[ctl][static_cast<size_t>(ar)];
         }
         for (int side = 0; side < 2; ++side) {
@@ -242,7 +250,7 @@ double cityValue(const GameData& d, const GameState& s, const Forces& f, const K
     if (c.area >= 0 && s.areas[c.area].neutral)
         return 0; // 5.13: violating neutrality costs VP
     const int opp = other(side);
-    const int ctl = effectiveCityControl(d, s, city);
+    const int ctl = f.control[static_cast<size_t>(city)];
     double v = 0;
     if (ctl == opp)
         v = 2 + c.vp * 3 + (c.elector ? 5 : 0) + (isKeyCity(k, city) ? 6 : 0);
@@ -392,7 +400,7 @@ const ScenarioGoals& scenarioGoals(const GameData& d, const QString& scenario) {
 // ---------------------------------------------------------------- evaluation
 
 double keyCitiesTerm(const GameData& d, const GameState& s) {
-    const KeyPlaces k = keyPlaces(d);
+    const KeyPlaces& k = keyPlaces(d);
     double v = 0;
     int protKeys = 0;
     for (int c : {k.vienna, k.munich, k.brussels})
@@ -425,7 +433,7 @@ double evaluate(const GameData& d, const GameState& s, int side) {
             const double w = 0.5 + 0.5 * d.leaders[static_cast<qsizetype>(l)].stars;
             v += ls == kCath ? w : ls == kProt ? -w : 0;
         }
-    const KeyPlaces k = keyPlaces(d);
+    const KeyPlaces& k = keyPlaces(d);
     v += keyCitiesTerm(d, s);
     // 5.22 (campaign): the Catholic needs Austria, Bavaria and the Spanish Netherlands at the end.
     const double keyWeight = s.turn >= s.lastTurn - 2 ? 6 : 2;
@@ -480,7 +488,7 @@ std::vector<double> valueFeatures(const GameData& d, const GameState& s) {
                        (1 + d.leaders[static_cast<qsizetype>(l)].stars);
     f.push_back(leaders);
     f.push_back(electorsControlled(d, s, kCath) - electorsControlled(d, s, kProt));
-    const KeyPlaces k = keyPlaces(d);
+    const KeyPlaces& k = keyPlaces(d);
     for (int a : {k.austria, k.bavaria, k.spanishNl})
         f.push_back(a >= 0 ? signOf(s.areas[static_cast<size_t>(a)].control) : 0.0);
     double areas = 0;
@@ -545,6 +553,26 @@ double campaignTerms(const GameData& d, const GameState& s, int side) {
 
 namespace {
 
+// A reason's text, formatted only when it is asked for: the play-outs score every legal action at every
+// step and read no reason (the formatting took a tenth of the search's time).
+class Why {
+  public:
+    Why(bool on, const char* text) : m_on(on) {
+        if (on)
+            m_text = QString::fromUtf8(text);
+    }
+    template <class... Args> Why arg(Args&&... args) && {
+        if (m_on)
+            m_text = m_text.arg(std::forward<Args>(args)...);
+        return std::move(*this);
+    }
+    operator QString() && { return std::move(m_text); }
+
+  private:
+    bool m_on;
+    QString m_text;
+};
+
 struct Scored {
     double score = -1e9;
     QString why;
@@ -573,7 +601,8 @@ double lossCost(const GameData& d, const GameState& s, const Action& a) {
 // War events (16.25 C3/C4 as the turn's first card, C18), the Bavarian Elector (C12, 5.142), the Edict's
 // 2 VP (C6), Spinola's army to the UP before the Intervention (5.15: C11, or an activation towards the
 // UP). The Protestant: his Dutch War events (P25-P27). Returns false when it has no opinion.
-bool campaignCardRound(const GameData& d, const GameState& s, int side, const Action& a, Scored& r) {
+bool campaignCardRound(const GameData& d, const GameState& s, int side, const Action& a, Scored& r,
+                       bool explain) {
     if (a.kind != ActionKind::PlayCard)
         return false;
     const Campaign& cp = campaign(d);
@@ -581,7 +610,7 @@ bool campaignCardRound(const GameData& d, const GameState& s, int side, const Ac
     if (side == kProt) {
         // the Dutch War track down towards the -3 box (16.13: -3 VP) and away from the Catholic's awards
         if (a.use == CardUse::Event && (card == cp.p25 || card == cp.p26 || card == cp.p27)) {
-            r = {150, QStringLiteral("event %1: the Dutch War track down (16.13: -3 VP at -3)")
+            r = {150, Why(explain, "event %1: the Dutch War track down (16.13: -3 VP at -3)")
                           .arg(d.cards[card].id)};
             return true;
         }
@@ -589,7 +618,7 @@ bool campaignCardRound(const GameData& d, const GameState& s, int side, const Ac
     }
     if (a.use == CardUse::Event) {
         if (card == cp.c3 || card == cp.c4 || card == cp.c18) {
-            r = {200, QStringLiteral("event %1: the Dutch War track up (16.13: +2 VP at +2 and at +4)")
+            r = {200, Why(explain, "event %1: the Dutch War track up (16.13: +2 VP at +2 and at +4)")
                           .arg(d.cards[card].id)};
             return true;
         }
@@ -613,18 +642,18 @@ bool campaignCardRound(const GameData& d, const GameState& s, int side, const Ac
     }
     // C3/C4 are kept for their event while Spinola's army is in the UP: each opens a later turn (16.25)
     if ((card == cp.c3 || card == cp.c4) && s.dutchWar < 5 && s.dutchWar > -3 && spinolaArmyInUp(d, s, cp)) {
-        r = {1, QStringLiteral("%1 as %2 last: kept to open a turn as the event (16.25)")
+        r = {1, Why(explain, "%1 as %2 last: kept to open a turn as the event (16.25)")
                     .arg(d.cards[card].id, cardUseName(a.use))};
         return true;
     }
     if (a.use == CardUse::Act && s.spinolaInUp && isBox(s.leaders[static_cast<size_t>(a.target)].loc)) {
-        r = {-5, QStringLiteral("activate %1: Spinola's army never leaves the UP (16.24)")
+        r = {-5, Why(explain, "activate %1: Spinola's army never leaves the UP (16.24)")
                      .arg(leaderName(d, a.target))};
         return true;
     }
     if (a.use == CardUse::Act && spinolaUrgency(d, s, cp) >= 0.75 && canFormSpinolaArmy(d, s, cp, a.target)) {
         r = {170 - d.cards[card].value * 1.5,
-             QStringLiteral("activate %1 towards the United Provinces (5.15: -3 VP at the Intervention)")
+             Why(explain, "activate %1 towards the United Provinces (5.15: -3 VP at the Intervention)")
                  .arg(leaderName(d, a.target))};
         return true;
     }
@@ -632,10 +661,10 @@ bool campaignCardRound(const GameData& d, const GameState& s, int side, const Ac
 }
 
 Scored scoreTurn(const GameData& d, const GameState& s, const Forces& f, const KeyPlaces& k, int side,
-                 const Action& a, bool plan) {
+                 const Action& a, bool plan, bool explain) {
     Scored r;
     const int opp = other(side);
-    if (plan && campaignCardRound(d, s, side, a, r))
+    if (plan && campaignCardRound(d, s, side, a, r, explain))
         return r;
     switch (a.kind) {
     case ActionKind::PlayCard: {
@@ -645,16 +674,16 @@ Scored scoreTurn(const GameData& d, const GameState& s, const Forces& f, const K
             const int cf = leaderStackCf(d, s, a.target, side);
             const Target t = bestTarget(d, s, f, k, side, s.leaders[static_cast<size_t>(a.target)].loc, cf);
             r.score = (cf > 0 ? 30 + 10 * t.score + 0.2 * cf : 4) - card.value * 1.5;
-            r.why = t.city >= 0 ? QStringLiteral("activate %1 (%2 CF) towards %3")
+            r.why = t.city >= 0 ? Why(explain, "activate %1 (%2 CF) towards %3")
                                       .arg(leaderName(d, a.target))
                                       .arg(cf)
                                       .arg(placeName(d, t.city))
-                                : QStringLiteral("activate %1").arg(leaderName(d, a.target));
+                                : Why(explain, "activate %1").arg(leaderName(d, a.target));
             break;
         }
         case CardUse::Rec:
             r.score = 20 + card.value * 3 + (f.total[side] < f.total[opp] ? 10 : 0);
-            r.why = QStringLiteral("recruit with %1 (strength %2 against %3)")
+            r.why = Why(explain, "recruit with %1 (strength %2 against %3)")
                         .arg(card.id)
                         .arg(f.total[side])
                         .arg(f.total[opp]);
@@ -662,16 +691,16 @@ Scored scoreTurn(const GameData& d, const GameState& s, const Forces& f, const K
         case CardUse::Aid: {
             const int pts = aidCardValue(d, s, side, a.card);
             r.score = 8 + pts * 4;
-            r.why = QStringLiteral("foreign aid from %1 (%2 points to pay the armies)").arg(card.id).arg(pts);
+            r.why = Why(explain, "foreign aid from %1 (%2 points to pay the armies)").arg(card.id).arg(pts);
             break;
         }
         case CardUse::Event:
             r.score = 18 + (card.value <= 1 ? 6 : 0) + (card.combat ? -8 : 0);
-            r.why = QStringLiteral("event %1 %2").arg(card.id, card.title);
+            r.why = Why(explain, "event %1 %2").arg(card.id, card.title);
             break;
         default: // the optional rules' uses (19.5, 19.11): judged by the look-ahead alone
             r.score = 6;
-            r.why = QStringLiteral("%1 as %2").arg(card.id, cardUseName(a.use));
+            r.why = Why(explain, "%1 as %2").arg(card.id, cardUseName(a.use));
             break;
         }
         break;
@@ -689,13 +718,12 @@ Scored scoreTurn(const GameData& d, const GameState& s, const Forces& f, const K
         const int track = s.wallensteinTrack;
         if (a.target == 0)
             r = {track >= 13 ? 50.0 : -5.0,
-                 QStringLiteral("dismiss Wallenstein: his track is at %1").arg(track)};
+                 Why(explain, "dismiss Wallenstein: his track is at %1").arg(track)};
         else if (a.target == 1)
-            r = {track <= 8 ? 40.0 : -5.0,
-                 QStringLiteral("recall Wallenstein: his track is at %1").arg(track)};
+            r = {track <= 8 ? 40.0 : -5.0, Why(explain, "recall Wallenstein: his track is at %1").arg(track)};
         else
             r = {track >= 17 ? 45.0 : -20.0,
-                 QStringLiteral("assassinate Wallenstein: his track is at %1").arg(track)};
+                 Why(explain, "assassinate Wallenstein: his track is at %1").arg(track)};
         break;
     }
     case ActionKind::Pass:
@@ -705,7 +733,7 @@ Scored scoreTurn(const GameData& d, const GameState& s, const Forces& f, const K
         // 6.G: discard the held card for a fresh one only when it is weak
         const Card& card = d.cards[a.target];
         const bool weak = card.value <= 1 && !card.combat;
-        r = {weak ? 5.0 : -5.0, QStringLiteral("%1 the held card %2 (value %3)")
+        r = {weak ? 5.0 : -5.0, Why(explain, "%1 the held card %2 (value %3)")
                                     .arg(weak ? QStringLiteral("discard") : QStringLiteral("keep"), card.id)
                                     .arg(card.value)};
         break;
@@ -717,7 +745,7 @@ Scored scoreTurn(const GameData& d, const GameState& s, const Forces& f, const K
 }
 
 Scored scoreActivation(const GameData& d, const GameState& s, const Forces& f, const Target& t,
-                       const ActivationFrame& af, int actor, const Action& a) {
+                       const ActivationFrame& af, int actor, const Action& a, bool explain) {
     Scored r;
     const int side = af.side;
     if (a.kind == ActionKind::React) {
@@ -727,7 +755,7 @@ Scored scoreActivation(const GameData& d, const GameState& s, const Forces& f, c
         const bool fight = ours * 10 >= attacker * 9;
         const bool in = a.target == 1;
         r.score = (in != fight) ? 10 : 5;
-        r.why = QStringLiteral("%1: our %2 CF outside against %3 CF entering %4")
+        r.why = Why(explain, "%1: our %2 CF outside against %3 CF entering %4")
                     .arg(in ? QStringLiteral("withdraw inside") : QStringLiteral("stay outside"))
                     .arg(ours)
                     .arg(attacker)
@@ -743,19 +771,19 @@ Scored scoreActivation(const GameData& d, const GameState& s, const Forces& f, c
         const int mine = stackCf(d, s, a.list);
         const bool good = af.mustStop || mine >= enemy;
         r.score = (good ? 90 : 5) + static_cast<double>(a.list.size()) + mine * 0.01;
-        r.why = QStringLiteral("attack at %1 (%2 CF against %3)").arg(placeName(d, at)).arg(mine).arg(enemy);
+        r.why = Why(explain, "attack at %1 (%2 CF against %3)").arg(placeName(d, at)).arg(mine).arg(enemy);
         return r;
     }
     case ActionKind::Overrun:
-        return {95, QStringLiteral("overrun at %1").arg(placeName(d, at))};
+        return {95, Why(explain, "overrun at %1").arg(placeName(d, at))};
     case ActionKind::TakeControl: {
         const int vp = isCity(static_cast<int16_t>(at)) ? d.cities[at].vp : 0;
-        return {75.0 + vp * 5, QStringLiteral("take control of %1 (%2 VP)").arg(placeName(d, at)).arg(vp)};
+        return {75.0 + vp * 5, Why(explain, "take control of %1 (%2 VP)").arg(placeName(d, at)).arg(vp)};
     }
     case ActionKind::Besiege:
-        return {70, QStringLiteral("besiege %1").arg(placeName(d, at))};
+        return {70, Why(explain, "besiege %1").arg(placeName(d, at))};
     case ActionKind::Assault:
-        return {65, QStringLiteral("assault %1").arg(placeName(d, at))};
+        return {65, Why(explain, "assault %1").arg(placeName(d, at))};
     case ActionKind::PickUp: {
         const int16_t p = a.list.empty() ? -1 : a.list.front();
         if (isLeaderPiece(p))
@@ -765,7 +793,7 @@ Scored scoreActivation(const GameData& d, const GameState& s, const Forces& f, c
     case ActionKind::DropOff:
         return {-10, QStringLiteral("drop off")};
     case ActionKind::EndActivation:
-        return {20, QStringLiteral("end the activation at %1").arg(placeName(d, at))};
+        return {20, Why(explain, "end the activation at %1").arg(placeName(d, at))};
     case ActionKind::Move: {
         if (isBox(static_cast<int16_t>(t.city))) {
             // the campaign plan: Spinola's army marches to the United Provinces (5.15, 16.21)
@@ -780,7 +808,7 @@ Scored scoreActivation(const GameData& d, const GameState& s, const Forces& f, c
                 cf * 10 < f.out[opp][static_cast<size_t>(a.target)] * 12)
                 sc = -30;
             return {sc,
-                    QStringLiteral("march towards the United Provinces (%1 spaces, %2 CF)").arg(da).arg(cf)};
+                    Why(explain, "march towards the United Provinces (%1 spaces, %2 CF)").arg(da).arg(cf)};
         }
         if (!isCity(a.target) || !isCity(static_cast<int16_t>(at)))
             return {3, QStringLiteral("move to a box")};
@@ -795,7 +823,7 @@ Scored scoreActivation(const GameData& d, const GameState& s, const Forces& f, c
             sc = -30;
         return {
             sc,
-            QStringLiteral("march towards %1 (%2 spaces, %3 CF)").arg(placeName(d, t.city)).arg(da).arg(cf)};
+            Why(explain, "march towards %1 (%2 spaces, %3 CF)").arg(placeName(d, t.city)).arg(da).arg(cf)};
     }
     default:
         return {1, QStringLiteral("default")};
@@ -803,33 +831,33 @@ Scored scoreActivation(const GameData& d, const GameState& s, const Forces& f, c
 }
 
 Scored scoreCombat(const GameData& d, const GameState& s, const Forces& f, const CombatFrame& cf, int actor,
-                   const Action& a) {
+                   const Action& a, bool explain) {
     (void)f;
     switch (a.kind) {
     case ActionKind::CombatCard:
         return {cf.cards[actor].empty() ? 40.0 : 5.0,
-                QStringLiteral("combat card %1 at %2").arg(d.cards[a.card].id, placeName(d, cf.city))};
+                Why(explain, "combat card %1 at %2").arg(d.cards[a.card].id, placeName(d, cf.city))};
     case ActionKind::Pass:
         return {20, QStringLiteral("keep the cards")};
     case ActionKind::Losses: {
         const double cost = lossCost(d, s, a);
-        return {100 - cost, QStringLiteral("losses costing %1 CF").arg(cost, 0, 'f', 1)};
+        return {100 - cost, Why(explain, "losses costing %1 CF").arg(cost, 0, 'f', 1)};
     }
     case ActionKind::Retreat: {
         const int side = actor;
         const int opp = other(side);
         if (a.target == -2)
-            return {12, QStringLiteral("retreat inside the fortress at %1").arg(placeName(d, cf.city))};
+            return {12, Why(explain, "retreat inside the fortress at %1").arg(placeName(d, cf.city))};
         if (!isCity(a.target))
             return {1, QStringLiteral("retreat to a box")};
         const City& c = d.cities[a.target];
         double sc = 10;
-        if (effectiveCityControl(d, s, a.target) == side)
+        if (f.control[static_cast<size_t>(a.target)] == side)
             sc += 10;
         sc += f.out[side][static_cast<size_t>(a.target)] * 0.5 + (c.fortress ? 3 : 0) + c.vp * 0.5;
         for (int nb : c.neighbours)
             sc -= f.out[opp][static_cast<size_t>(nb)] * 0.3;
-        return {sc, QStringLiteral("retreat to %1").arg(placeName(d, a.target))};
+        return {sc, Why(explain, "retreat to %1").arg(placeName(d, a.target))};
     }
     default:
         return {1, QStringLiteral("default")};
@@ -838,7 +866,7 @@ Scored scoreCombat(const GameData& d, const GameState& s, const Forces& f, const
 
 // A prior for the choices the evaluation does not see (their effect comes later).
 Scored scoreChoice(const GameData& d, const GameState& s, const ChoiceFrame& ch, int actor, const Action& a,
-                   bool plan) {
+                   bool plan, bool explain) {
     const bool pass = a.kind == ActionKind::Pass;
     if (plan && actor == kCath && ch.purpose == kChooseEventBase + 2 && ch.data == campaign(d).c11) {
         // C11: the fewest and weakest Spanish units go with Spinola (3; the rest stay on the map)
@@ -846,7 +874,7 @@ Scored scoreChoice(const GameData& d, const GameState& s, const ChoiceFrame& ch,
             return {100, QStringLiteral("C11: three units are enough")};
         const int cf =
             a.target >= 0 && static_cast<size_t>(a.target) < s.units.size() ? unitCf(d, s, a.target) : 0;
-        return {50.0 - cf, QStringLiteral("C11: the weakest Spanish unit to the UP (%1 CF)").arg(cf)};
+        return {50.0 - cf, Why(explain, "C11: the weakest Spanish unit to the UP (%1 CF)").arg(cf)};
     }
     if (plan && actor == kCath && ch.purpose == kChooseDiscard && a.target == campaign(d).c11 &&
         spinolaUrgency(d, s, campaign(d)) > 0)
@@ -854,8 +882,7 @@ Scored scoreChoice(const GameData& d, const GameState& s, const ChoiceFrame& ch,
     if (plan && actor == kCath && ch.purpose == kChooseDiscard &&
         (a.target == campaign(d).c3 || a.target == campaign(d).c4) && spinolaArmyInUp(d, s, campaign(d)) &&
         s.dutchWar < 5 && s.dutchWar > -3)
-        return {20,
-                QStringLiteral("hold %1 to open the next turn with it (16.25)").arg(d.cards[a.target].id)};
+        return {20, Why(explain, "hold %1 to open the next turn with it (16.25)").arg(d.cards[a.target].id)};
     switch (ch.purpose) {
     case kRecruitLeader:
         return {pass ? 0.0 : 10.0, pass ? QStringLiteral("stop recruiting") : QStringLiteral("recruit")};
@@ -865,11 +892,12 @@ Scored scoreChoice(const GameData& d, const GameState& s, const ChoiceFrame& ch,
     case kRecruitSteps:
         // Full-strength units first; the look-ahead below may prefer more units, reduced (the reason says
         // which was chosen, not only the list's preference).
-        return {static_cast<double>(a.target),
-                a.target == 0 ? QStringLiteral("recruit all units reduced")
-                              : QStringLiteral("recruit %1 at full strength")
-                                    .arg(a.target == 1 ? QStringLiteral("1 unit")
-                                                       : QStringLiteral("%1 units").arg(a.target))};
+        if (a.target == 0)
+            return {0.0, QStringLiteral("recruit all units reduced")};
+        return {
+            static_cast<double>(a.target),
+            Why(explain, "recruit %1 at full strength")
+                .arg(a.target == 1 ? QStringLiteral("1 unit") : QStringLiteral("%1 units").arg(a.target))};
     case kRecruitAp:
         return {a.target == 1 ? 1.0 : 0.0, QStringLiteral("aid point for recruitment")};
     case kPayUnits: {
@@ -877,7 +905,7 @@ Scored scoreChoice(const GameData& d, const GameState& s, const ChoiceFrame& ch,
             return {0, QStringLiteral("pay no more units")};
         const int cf =
             a.target >= 0 && static_cast<size_t>(a.target) < s.units.size() ? unitCf(d, s, a.target) : 0;
-        return {10.0 + cf, QStringLiteral("pay the strongest unpaid unit (%1 CF)").arg(cf)};
+        return {10.0 + cf, Why(explain, "pay the strongest unpaid unit (%1 CF)").arg(cf)};
     }
     case kStepLoss: {
         const int cf =
@@ -893,7 +921,7 @@ Scored scoreChoice(const GameData& d, const GameState& s, const ChoiceFrame& ch,
         const double want =
             ch.purpose == kRecoverPillage ? (ctl == actor ? 3 : 1) : (ctl == other(actor) ? 3 : 0);
         return {5 + want + (city ? d.cities[a.target].vp : 0),
-                QStringLiteral("%1 at %2")
+                Why(explain, "%1 at %2")
                     .arg(ch.purpose == kRecoverPillage ? QStringLiteral("recover pillage")
                                                        : QStringLiteral("pillage the enemy"),
                          city ? placeName(d, a.target) : QString::number(a.target))};
@@ -906,7 +934,7 @@ Scored scoreChoice(const GameData& d, const GameState& s, const ChoiceFrame& ch,
             return {0, QStringLiteral("hold a card")};
         const Card& card = d.cards[a.target];
         return {card.value + (card.combat ? 2.0 : 0.0),
-                QStringLiteral("hold %1 (value %2) for the next turn").arg(card.id).arg(card.value)};
+                Why(explain, "hold %1 (value %2) for the next turn").arg(card.id).arg(card.value)};
     }
     default:
         return {pass ? 0.0 : 0.5, QStringLiteral("choice")};
@@ -963,10 +991,11 @@ bool upObjectiveWanted(const GameData& d, const GameState& s, const ActivationFr
 // `planSide`: the side whose decisions follow the campaign plan as well (the search bot's side; kNone for
 // the priority list).
 std::vector<Scored> scoreAll(const Engine& engine, const GameState& s, const std::vector<Action>& legal,
-                             int objective = -1, int objectiveSide = kNone, int planSide = kNone) {
+                             bool explain, int objective = -1, int objectiveSide = kNone,
+                             int planSide = kNone) {
     const GameData& d = engine.data();
     const Forces f(d, s);
-    const KeyPlaces k = keyPlaces(d);
+    const KeyPlaces& k = keyPlaces(d);
     std::vector<Scored> sc(legal.size());
     const Frame& top = s.frames.back();
     const int who = engine.actor(s);
@@ -985,23 +1014,24 @@ std::vector<Scored> scoreAll(const Engine& engine, const GameState& s, const std
             t.route = &route;
         }
         for (size_t i = 0; i < legal.size(); ++i)
-            sc[i] = scoreActivation(d, s, f, t, *af, act, legal[i]);
+            sc[i] = scoreActivation(d, s, f, t, *af, act, legal[i], explain);
     } else if (const auto* cf = std::get_if<CombatFrame>(&top)) {
         for (size_t i = 0; i < legal.size(); ++i)
-            sc[i] = scoreCombat(d, s, f, *cf, who, legal[i]);
+            sc[i] = scoreCombat(d, s, f, *cf, who, legal[i], explain);
     } else if (const auto* ch = std::get_if<ChoiceFrame>(&top)) {
         for (size_t i = 0; i < legal.size(); ++i)
-            sc[i] = scoreChoice(d, s, *ch, ch->actor, legal[i], ch->actor == planSide);
+            sc[i] = scoreChoice(d, s, *ch, ch->actor, legal[i], ch->actor == planSide, explain);
         const bool c11Units =
             ch->actor == planSide && ch->purpose == kChooseEventBase + 2 && ch->data == campaign(d).c11;
         if (wantsLookahead(*ch) && legal.size() <= 40 && !c11Units) {
             // The effect shows at once: one step of look-ahead with the evaluation.
             for (size_t i = 0; i < legal.size(); ++i) {
                 GameState t = s;
-                if (engine.apply(t, legal[i]).ok) {
+                if (engine.applyListed(t, legal, i).ok) {
                     const double v = evaluate(d, t, ch->actor);
                     sc[i].score += v * 10;
-                    sc[i].why += QStringLiteral(" (position %1)").arg(v, 0, 'f', 1);
+                    if (explain)
+                        sc[i].why += QStringLiteral(" (position %1)").arg(v, 0, 'f', 1);
                 }
             }
         }
@@ -1010,7 +1040,7 @@ std::vector<Scored> scoreAll(const Engine& engine, const GameState& s, const std
             sc[i] = {legal[i].kind == ActionKind::Pass ? 0.0 : 1.0, QStringLiteral("siege")};
     } else {
         for (size_t i = 0; i < legal.size(); ++i)
-            sc[i] = scoreTurn(d, s, f, k, who, legal[i], who == planSide);
+            sc[i] = scoreTurn(d, s, f, k, who, legal[i], who == planSide, explain);
     }
     return sc;
 }
@@ -1022,7 +1052,8 @@ size_t fastChoiceImpl(const Engine& engine, const GameState& s, const std::vecto
             *reason = QStringLiteral("the only legal action");
         return 0;
     }
-    const std::vector<Scored> sc = scoreAll(engine, s, legal, objective, objectiveSide, planSide);
+    const std::vector<Scored> sc =
+        scoreAll(engine, s, legal, reason != nullptr, objective, objectiveSide, planSide);
     const size_t best = pickBest(sc, rng);
     if (reason)
         *reason = sc[best].why;
@@ -1031,7 +1062,7 @@ size_t fastChoiceImpl(const Engine& engine, const GameState& s, const std::vecto
 } // namespace
 
 QString describe(const Engine& engine, const GameState& s, const Action& a, int planSide) {
-    return scoreAll(engine, s, {a}, -1, kNone, planSide).front().why;
+    return scoreAll(engine, s, {a}, true, -1, kNone, planSide).front().why;
 }
 
 size_t fastChoice(const Engine& engine, const GameState& s, const std::vector<Action>& legal, Rng& rng,
@@ -1067,7 +1098,7 @@ std::vector<int> activationObjectives(const GameData& d, const GameState& s, int
     if (!isCity(static_cast<int16_t>(at)) || cf <= 0)
         return out;
     const Forces f(d, s);
-    const KeyPlaces k = keyPlaces(d);
+    const KeyPlaces& k = keyPlaces(d);
     const Distances& dist = distances(d);
     std::vector<std::pair<double, int>> scored;
     int defend = -1, defendDist = 100;
@@ -1081,7 +1112,7 @@ std::vector<int> activationObjectives(const GameData& d, const GameState& s, int
             scored.emplace_back(v / (1.0 + dd), c);
         // 5.141: our Elector (or key city) with enemy strength within two spaces above ours in it
         if (dd <= 5 && dd < defendDist && (d.cities[c].elector || isKeyCity(k, c)) &&
-            effectiveCityControl(d, s, c) == side) {
+            f.control[static_cast<size_t>(c)] == side) {
             if (strengthNear(dist, f, c, opp) >
                 f.out[side][static_cast<size_t>(c)] + f.in[side][static_cast<size_t>(c)]) {
                 defend = c;
@@ -1105,7 +1136,7 @@ std::vector<int> activationObjectives(const GameData& d, const GameState& s, int
         double areaScore = 0;
         for (int c = 0; c < dist.n; ++c) {
             const int dd = dist.at(at, c);
-            if (dd < 0 || dd > 6 || effectiveCityControl(d, s, c) == side)
+            if (dd < 0 || dd > 6 || f.control[static_cast<size_t>(c)] == side)
                 continue;
             const double v = cityValue(d, s, f, k, side, c, cf);
             if (v <= 0)
@@ -1130,13 +1161,13 @@ std::vector<int> activationObjectives(const GameData& d, const GameState& s, int
 
 double electorThreat(const GameData& d, const GameState& s, int side) {
     const Forces f(d, s);
-    const KeyPlaces k = keyPlaces(d);
+    const KeyPlaces& k = keyPlaces(d);
     const Distances& dist = distances(d);
     double threat[2] = {0, 0};
     for (int c = 0; c < dist.n; ++c) {
         if (!d.cities[c].elector && !isKeyCity(k, c))
             continue;
-        const int owner = effectiveCityControl(d, s, c);
+        const int owner = f.control[static_cast<size_t>(c)];
         if (owner != kCath && owner != kProt)
             continue;
         const int opp = other(owner);
@@ -1157,7 +1188,7 @@ int playout(const Engine& engine, GameState& s, Rng& rng, int cardRounds, int ma
         if (legal.empty())
             break;
         const size_t i = fastChoiceImpl(engine, s, legal, rng, nullptr, -1, kNone, planSide);
-        if (!engine.apply(s, legal[i]).ok)
+        if (!engine.applyListed(s, legal, i).ok) // legal is s's list: not listed again to check it
             break;
         ++n;
     }
