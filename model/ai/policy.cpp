@@ -660,8 +660,16 @@ bool campaignCardRound(const GameData& d, const GameState& s, int side, const Ac
     return false;
 }
 
+// A leader's stack strength and the priority list's objective for it (bestTarget), worked out once per
+// scoring of a card round: every card's ACT of the same leader has the same.
+struct LeaderTarget {
+    int leader;
+    int cf;
+    Target target;
+};
+
 Scored scoreTurn(const GameData& d, const GameState& s, const Forces& f, const KeyPlaces& k, int side,
-                 const Action& a, bool plan, bool explain) {
+                 const Action& a, bool plan, bool explain, std::vector<LeaderTarget>& leaderTargets) {
     Scored r;
     const int opp = other(side);
     if (plan && campaignCardRound(d, s, side, a, r, explain))
@@ -671,8 +679,17 @@ Scored scoreTurn(const GameData& d, const GameState& s, const Forces& f, const K
         const Card& card = d.cards[a.card];
         switch (a.use) {
         case CardUse::Act: {
-            const int cf = leaderStackCf(d, s, a.target, side);
-            const Target t = bestTarget(d, s, f, k, side, s.leaders[static_cast<size_t>(a.target)].loc, cf);
+            auto known = std::find_if(leaderTargets.begin(), leaderTargets.end(),
+                                      [&a](const LeaderTarget& m) { return m.leader == a.target; });
+            if (known == leaderTargets.end()) {
+                const int stack = leaderStackCf(d, s, a.target, side);
+                leaderTargets.push_back(
+                    {a.target, stack,
+                     bestTarget(d, s, f, k, side, s.leaders[static_cast<size_t>(a.target)].loc, stack)});
+                known = leaderTargets.end() - 1;
+            }
+            const int cf = known->cf;
+            const Target& t = known->target;
             r.score = (cf > 0 ? 30 + 10 * t.score + 0.2 * cf : 4) - card.value * 1.5;
             r.why = t.city >= 0 ? Why(explain, "activate %1 (%2 CF) towards %3")
                                       .arg(leaderName(d, a.target))
@@ -994,12 +1011,13 @@ std::vector<Scored> scoreAll(const Engine& engine, const GameState& s, const std
                              bool explain, int objective = -1, int objectiveSide = kNone,
                              int planSide = kNone) {
     const GameData& d = engine.data();
-    const Forces f(d, s);
     const KeyPlaces& k = keyPlaces(d);
     std::vector<Scored> sc(legal.size());
     const Frame& top = s.frames.back();
     const int who = engine.actor(s);
+    // the forces on the map only where the scoring reads them (not for the choices, the most frequent step)
     if (const auto* af = std::get_if<ActivationFrame>(&top)) {
+        const Forces f(d, s);
         const int act = af->reactionCity >= 0 ? other(af->side) : af->side;
         Target t = af->reactionCity >= 0 ? Target{}
                    : objective >= 0 && af->side == objectiveSide
@@ -1016,6 +1034,7 @@ std::vector<Scored> scoreAll(const Engine& engine, const GameState& s, const std
         for (size_t i = 0; i < legal.size(); ++i)
             sc[i] = scoreActivation(d, s, f, t, *af, act, legal[i], explain);
     } else if (const auto* cf = std::get_if<CombatFrame>(&top)) {
+        const Forces f(d, s);
         for (size_t i = 0; i < legal.size(); ++i)
             sc[i] = scoreCombat(d, s, f, *cf, who, legal[i], explain);
     } else if (const auto* ch = std::get_if<ChoiceFrame>(&top)) {
@@ -1039,8 +1058,10 @@ std::vector<Scored> scoreAll(const Engine& engine, const GameState& s, const std
         for (size_t i = 0; i < legal.size(); ++i)
             sc[i] = {legal[i].kind == ActionKind::Pass ? 0.0 : 1.0, QStringLiteral("siege")};
     } else {
+        const Forces f(d, s);
+        std::vector<LeaderTarget> leaderTargets;
         for (size_t i = 0; i < legal.size(); ++i)
-            sc[i] = scoreTurn(d, s, f, k, who, legal[i], who == planSide, explain);
+            sc[i] = scoreTurn(d, s, f, k, who, legal[i], who == planSide, explain, leaderTargets);
     }
     return sc;
 }
