@@ -8,6 +8,8 @@
 #include "rules/invariants.h"
 #include "rules_fixture.h"
 
+#include <QRegularExpression>
+
 using namespace wp;
 using namespace wp::rules;
 using namespace wp::rules::test;
@@ -130,9 +132,11 @@ class TestAi : public QObject {
         QVERIFY2(m.ok, qPrintable(m.error));
         QVERIFY(m.finished);
         QVERIFY(!m.reasons[kCatholic].isEmpty());
+        // ... formatted (the play-outs skip the reasons' formatting; a played decision's is never skipped)
+        const QRegularExpression placeholder(QStringLiteral("%[0-9]"));
         for (const QString& reason : m.reasons[kCatholic])
             QVERIFY2(reason.contains(QStringLiteral(" — ")) &&
-                         reason.section(QStringLiteral(" — "), 1).size() > 3,
+                         reason.section(QStringLiteral(" — "), 1).size() > 3 && !reason.contains(placeholder),
                      qPrintable(reason));
         // the search bot (lowest level) against the priority bot, sides the other way round
         auto sb = ai::makeBot(QStringLiteral("search:1"), 3, nullptr);
