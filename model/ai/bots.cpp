@@ -342,8 +342,8 @@ SearchLevel searchLevel(int level) {
     case 1:
         return {3, 30, 2, 0.5, 1.5, 0.3};
     case 2: // 1000 iterations or 1 s of CPU, whichever comes first (session 21; 360 from session 7, 120
-            // before): 62 % on the 100 games against 57-60 % (docs/ai.md); CPU median about 0.6 s
-            // a card round on this machine, where 360 took 0.19 s
+            // before): 65 % on the 100 games in session 22, 62 % in session 21 (docs/ai.md); CPU
+            // median 0.35 s a card round on this machine (2000 iterations: 0.75 s and 58 %)
         return {6, 1000, 3, 1.0, 3.0, 0};
     case 3:
         return {6, 2000, 3, 2.0, 6.0, 0};
