@@ -849,7 +849,6 @@ Scored scoreActivation(const GameData& d, const GameState& s, const Forces& f, c
 
 Scored scoreCombat(const GameData& d, const GameState& s, const Forces& f, const CombatFrame& cf, int actor,
                    const Action& a, bool explain) {
-    (void)f;
     switch (a.kind) {
     case ActionKind::CombatCard:
         return {cf.cards[actor].empty() ? 40.0 : 5.0,
